@@ -1,0 +1,87 @@
+/**
+ * Everything the core tells its front ends. The Ink app, print mode and tests consume only these.
+ * Contract: events arrive in the order things happened; every `tool_request` is followed, sooner or
+ * later, by exactly one `tool_result` with the same `toolUseId`.
+ */
+import type { DisplayData, ModelResult } from '../tools/tool.js';
+import type { Usage } from '../api/usage.js';
+
+export type GateName = 'find' | 'parse' | 'validate' | 'hooks' | 'permission' | 'execute' | 'map' | 'post_hooks';
+
+export type GateVerdict =
+  | 'passed'
+  | 'refused'
+  | 'rewritten'
+  | 'allowed'
+  | 'denied'
+  | 'asked'
+  | 'failed'
+  | 'aborted'
+  | 'skipped';
+
+export interface GateRecord {
+  gate: GateName;
+  verdict: GateVerdict;
+  durationMs: number;
+  /** Who decided and why: "deny rule Bash(rm *) from projectSettings", "hook check.sh", "answer: no". */
+  detail?: string;
+}
+
+export type GateTrace = GateRecord[];
+
+/** A raw Messages API message as we keep it in the conversation. */
+export interface ApiMessage {
+  role: 'user' | 'assistant';
+  content: string | ContentBlock[];
+}
+
+export type ContentBlock =
+  | { type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | {
+      type: 'tool_result';
+      tool_use_id: string;
+      content: ModelResult['content'];
+      is_error?: boolean;
+      cache_control?: { type: 'ephemeral' };
+    }
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
+
+export type AgentEvent =
+  | { type: 'turn_start'; turn: number }
+  /** A raw SSE event from the API, for --include-partial-messages. */
+  | { type: 'stream_event'; event: unknown }
+  | { type: 'assistant_delta'; text: string }
+  | { type: 'thinking_delta'; text: string }
+  /** The whole assistant message once its stream finished. */
+  | { type: 'assistant_message'; message: ApiMessage & { id: string; model: string; stop_reason: string | null; usage?: Usage } }
+  | { type: 'tool_request'; toolUseId: string; name: string; input: unknown; summary: string }
+  | { type: 'gate'; toolUseId: string; record: GateRecord }
+  | { type: 'tool_progress'; toolUseId: string; message?: string; data?: Record<string, unknown> }
+  | {
+      type: 'tool_result';
+      toolUseId: string;
+      name: string;
+      input: unknown;
+      result: ModelResult;
+      trace: GateTrace;
+      display?: DisplayData;
+      durationMs: number;
+    }
+  /** The user message carrying this turn's tool results, as appended to the conversation. */
+  | { type: 'tool_results_message'; message: ApiMessage }
+  | { type: 'permission_denied'; toolUseId: string; name: string; input: unknown; reason: string }
+  | { type: 'usage'; usage: Usage; costUsd: number; model: string; apiDurationMs: number }
+  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; status?: number; error: string }
+  | { type: 'warning'; message: string }
+  | { type: 'error'; message: string }
+  | { type: 'turn_end'; stopReason: string | null }
+  | {
+      type: 'done';
+      reason: 'completed' | 'max_turns' | 'aborted' | 'error' | 'hook_stopped';
+      numTurns: number;
+      finalText: string;
+      error?: string;
+    };

@@ -1,0 +1,70 @@
+/**
+ * Permission rule strings, as Claude Code writes them: `Tool`, `Tool(specifier)`, `mcp__server`,
+ * `mcp__server__tool`, tool-name globs such as `*` or `mcp__*`. Parsing never throws: a malformed
+ * rule comes back with `error` set so the loader can warn and skip it.
+ */
+export type RuleSource =
+  | 'managed'
+  | 'cli'
+  | 'localSettings'
+  | 'projectSettings'
+  | 'userSettings'
+  | 'session';
+
+export interface ParsedRule {
+  /** The rule exactly as written. */
+  raw: string;
+  /** Tool name or tool-name glob (`Bash`, `mcp__github__*`, `*`). */
+  toolName: string;
+  /** The text inside the parentheses; undefined for a bare rule. `Bash(*)` and `Bash()` count as bare. */
+  specifier?: string;
+  /** Where it came from, for traces and /permissions. */
+  source: RuleSource;
+  /** File the rule came from, when any; `/path` anchors resolve relative to it. */
+  sourcePath?: string;
+  /** Set when the rule cannot be used. */
+  error?: string;
+}
+
+export function parseRule(raw: string, source: RuleSource, sourcePath?: string): ParsedRule {
+  const text = raw.trim();
+  const base = { raw, source, ...(sourcePath ? { sourcePath } : {}) };
+  if (!text) return { ...base, toolName: '', error: 'empty rule' };
+  const open = text.indexOf('(');
+  if (open === -1) {
+    if (text.includes(')')) return { ...base, toolName: text, error: 'unbalanced parenthesis' };
+    return { ...base, toolName: text };
+  }
+  if (!text.endsWith(')')) return { ...base, toolName: text.slice(0, open), error: 'missing closing parenthesis' };
+  const toolName = text.slice(0, open).trim();
+  const specifier = text.slice(open + 1, -1);
+  if (!toolName) return { ...base, toolName, error: 'missing tool name before "("' };
+  if (specifier.trim() === '' || specifier.trim() === '*') return { ...base, toolName };
+  return { ...base, toolName, specifier };
+}
+
+/** Formats a rule back to its canonical string. */
+export function formatRule(rule: Pick<ParsedRule, 'toolName' | 'specifier'>): string {
+  return rule.specifier === undefined ? rule.toolName : `${rule.toolName}(${rule.specifier})`;
+}
+
+/**
+ * Does the tool-name part of a rule name this tool? Handles exact names, aliases, `mcp__server`
+ * (all of that server's tools) and `*` globs.
+ */
+export function ruleNamesTool(ruleTool: string, toolName: string, aliases: readonly string[] = []): boolean {
+  const names = [toolName, ...aliases];
+  if (names.includes(ruleTool)) return true;
+  if (ruleTool.startsWith('mcp__') && !ruleTool.slice(5).includes('__') && !ruleTool.includes('*')) {
+    return toolName.startsWith(`${ruleTool}__`);
+  }
+  if (ruleTool.includes('*')) {
+    const re = new RegExp(`^${ruleTool.split('*').map(escapeRegExp).join('.*')}$`);
+    return names.some((n) => re.test(n));
+  }
+  return false;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

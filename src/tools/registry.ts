@@ -1,0 +1,13 @@
+/**
+ * The built-in tools (and, later, MCP tools) as one list; lookup by name or alias.
+ * Each tool module adds itself to BUILTIN_TOOLS here.
+ */
+import type { Tool } from './tool.js';
+
+export const BUILTIN_TOOLS: Tool[] = [
+  // tools register here, one line each
+];
+
+export function findTool(tools: readonly Tool[], name: string): Tool | undefined {
+  return tools.find((t) => t.name === name) ?? tools.find((t) => t.aliases?.includes(name));
+}

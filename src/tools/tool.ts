@@ -1,0 +1,165 @@
+/**
+ * The tool contract (PRODUCT.md §1). Every tool, built in or from an MCP server, is one object that
+ * answers every question the runtime asks before anything runs. The runner (core/tool-runner.ts)
+ * calls these members in a fixed order; a tool never prompts, never writes to the console and never
+ * exits the process.
+ */
+import type { z } from 'zod';
+import type { PermissionMode } from '../permissions/modes.js';
+import type { ParsedRule } from '../permissions/rule-parse.js';
+import type { ReadState } from './read-state.js';
+
+/** Text or image content as sent back to the model in a `tool_result`. */
+export type ToolResultContent =
+  | string
+  | Array<
+      | { type: 'text'; text: string }
+      | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
+    >;
+
+/** What the model receives for one call. `isError` marks refusals and failures. */
+export interface ModelResult {
+  content: ToolResultContent;
+  isError?: boolean;
+}
+
+/** Data for the person (UI and logs); never sent to the model. Kept plain so print mode needs no React. */
+export interface DisplayData {
+  /** Short one-line outcome, e.g. "Read 120 lines". */
+  summary?: string;
+  /** Unified diff text for edits and writes. */
+  diff?: string;
+  /** Tail of output (Bash) or a preview. */
+  preview?: string;
+  [key: string]: unknown;
+}
+
+/** A progress update while a tool runs (Bash output tail, bytes fetched…). */
+export interface ToolProgress {
+  type: 'progress';
+  message?: string;
+  data?: Record<string, unknown>;
+}
+
+/** What a finished call hands back to the runner. */
+export interface ToolOutput<O> {
+  type: 'output';
+  output: O;
+}
+
+/** The result of a tool's own validation (gate 3). */
+export type ValidationResult = { ok: true } | { ok: false; message: string };
+
+/**
+ * A tool's own opinion on permission, consulted by permissions/decide.ts after the deny rules, the
+ * ask rules and the mode have had their say, and after allow rules did not match.
+ * - allow: safe by default (e.g. a read inside the working directory)
+ * - ask:   needs a person; `suggestions` are rules a "don't ask again" answer would add
+ * - deny:  never allowed in this situation
+ */
+export type ToolPermissionVerdict =
+  | { behavior: 'allow'; reason?: string }
+  | { behavior: 'ask'; reason: string; suggestions?: string[] }
+  | { behavior: 'deny'; reason: string };
+
+/** A path a call would touch, for Read(...) / Edit(...) rules and the protected-path checks. */
+export interface PermissionPaths {
+  access: 'read' | 'write';
+  /** Absolute paths (already resolved against the cwd). */
+  paths: string[];
+}
+
+/** Mutable state shared by the calls of one session; changed only through context changes. */
+export interface SessionState {
+  /** The current working directory (Bash `cd` moves it). */
+  cwd: string;
+  /** What Read saw: path → version and ranges. */
+  readState: ReadState;
+}
+
+/** A change a finished call makes to shared state; applied strictly in call order (PRODUCT.md §3). */
+export type ContextChange = (state: SessionState) => void;
+
+/** Everything a tool may use. Injected, so tests need no mocking framework. */
+export interface ToolContext {
+  /** Current working directory for this call (a snapshot of SessionState.cwd). */
+  cwd: string;
+  /** The directory wicket was started in: the project. */
+  projectRoot: string;
+  /** Extra directories the session may touch (--add-dir, permissions.additionalDirectories). */
+  additionalDirs: string[];
+  /** The user's home directory (injected; tests use a temporary one). */
+  homeDir: string;
+  /** wicket's own state folder (~/.wicket or WICKET_HOME). */
+  wicketHome: string;
+  sessionId: string;
+  toolUseId: string;
+  signal: AbortSignal;
+  permissionMode: PermissionMode;
+  /** Read-only view of the session's read state; change it only through `contextChange`. */
+  readState: ReadState;
+  /** Environment for subprocesses (process env plus settings `env`). */
+  env: Record<string, string | undefined>;
+  /** Settings as merged (typed loosely: tools read only what they know). */
+  settings: Record<string, unknown>;
+  /** Ask the configured small fast model a one-shot question (WebFetch). Optional in tests. */
+  querySmallModel?: (prompt: string, opts: { signal: AbortSignal; system?: string }) => Promise<string>;
+}
+
+/** Context for the permission decision: the same as ToolContext, minus the per-call abort signal. */
+export type PermissionContext = Omit<ToolContext, 'signal' | 'toolUseId'>;
+
+/** Which list a rule came from. */
+export type RuleList = 'allow' | 'ask' | 'deny';
+
+export interface Tool<I = any, O = any> {
+  /** PascalCase name the model sees, e.g. `Read`. */
+  readonly name: string;
+  /** Older names accepted from the model and in rules (e.g. `BashOutput` for `TaskOutput`). */
+  readonly aliases?: readonly string[];
+  /** The description the model reads. */
+  description(ctx: { cwd: string; platform: string }): string;
+  /** Single source of the TS input type and the JSON Schema sent to the API. Use z.strictObject. */
+  readonly inputSchema: z.ZodType<I>;
+
+  /** Only reads? False when in doubt. */
+  isReadOnly(input: I): boolean;
+  /** May run beside other calls? False when in doubt. */
+  isConcurrencySafe(input: I): boolean;
+  /** Can it destroy something? Drives stricter prompts. */
+  isDestructive?(input: I): boolean;
+
+  /** Gate 3: the tool's own rules. Cheap, no side effects. */
+  validateInput?(input: I, ctx: ToolContext): Promise<ValidationResult>;
+
+  /**
+   * For file tools: the paths this call touches, so Read(...)/Edit(...) rules and protected paths
+   * are matched centrally. Tools without paths leave it out.
+   */
+  permissionPaths?(input: I, ctx: PermissionContext): PermissionPaths | undefined;
+  /**
+   * For tools with their own rule specifiers (Bash commands, WebFetch domains): the first rule of
+   * `rules` (all naming this tool and carrying a specifier) that applies to this input, or undefined.
+   * For `deny`, any part of the input matching is enough; for `allow`, all of it must be covered.
+   */
+  matchRules?(input: I, rules: ParsedRule[], list: RuleList, ctx: PermissionContext): ParsedRule | undefined;
+  /** The tool's default verdict when no rule and no mode decided. */
+  checkPermissions(input: I, ctx: PermissionContext): Promise<ToolPermissionVerdict>;
+
+  /** Gate 6: the effect. Yields progress, returns the output. Must honour ctx.signal. */
+  call(input: I, ctx: ToolContext): AsyncGenerator<ToolProgress, O, void>;
+  /** Gate 7: output → tool_result content for the model. */
+  toModelResult(output: O, input: I): ModelResult;
+
+  /** One line for logs, print mode and permission prompts. */
+  summary(input: I): string;
+  /** Data for the person: diff, preview, counts. */
+  display?(output: O, input: I): DisplayData;
+  /** Optional change to shared state (read state, cwd), applied in call order. */
+  contextChange?(output: O, input: I): ContextChange | undefined;
+}
+
+/** Typed helper so tool modules get inference without casts. */
+export function defineTool<I, O>(tool: Tool<I, O>): Tool<I, O> {
+  return tool;
+}
