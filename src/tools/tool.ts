@@ -102,6 +102,8 @@ export interface ToolContext {
   env: Record<string, string | undefined>;
   /** Settings as merged (typed loosely: tools read only what they know). */
   settings: Record<string, unknown>;
+  /** URLs that appeared in the conversation (user messages, tool results): WebFetch allows these. */
+  seenUrls?: ReadonlySet<string>;
   /** Ask the configured small fast model a one-shot question (WebFetch). Optional in tests. */
   querySmallModel?: (prompt: string, opts: { signal: AbortSignal; system?: string }) => Promise<string>;
 }

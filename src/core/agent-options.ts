@@ -1,0 +1,38 @@
+/**
+ * What the loop needs from its caller. Everything that touches the world (the model, the clock of
+ * retries, the home directory, the person) is injected here.
+ */
+import type { ModelClient } from '../api/model-client.js';
+import type { Hooks } from '../hooks/types.js';
+import type { PermissionMode } from '../permissions/modes.js';
+import type { AskUser, PermissionRules } from '../permissions/types.js';
+import type { SessionState, Tool } from '../tools/tool.js';
+import type { SystemBlock } from './system-prompt.js';
+
+export interface AgentOptions {
+  client: ModelClient;
+  model: string;
+  /** Small fast model for WebFetch and summaries. */
+  smallModel: string;
+  tools: Tool[];
+  system: SystemBlock[];
+  /** Shared mutable state: cwd and read state; changed only through context changes. */
+  state: SessionState;
+  projectRoot: string;
+  additionalDirs: string[];
+  homeDir: string;
+  wicketHome: string;
+  sessionId: string;
+  /** Mutable on purpose: the TUI's Shift+Tab and ExitPlanMode change it between calls. */
+  permission: { mode: PermissionMode; rules: PermissionRules };
+  hooks: Hooks;
+  askUser: AskUser;
+  settings: Record<string, unknown>;
+  env: Record<string, string | undefined>;
+  /** Tool-use round trips before stopping with max_turns. */
+  maxTurns?: number;
+  maxTokens?: number;
+  /** Max concurrency-safe calls running at once (default 10). */
+  maxToolConcurrency?: number;
+  signal: AbortSignal;
+}

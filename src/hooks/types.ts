@@ -1,0 +1,59 @@
+/**
+ * The hook gate's interface, as the runner sees it. The settings-driven implementation lives in
+ * src/hooks/; `noHooks` is used when no hooks are configured (and in unit tests).
+ */
+export interface ToolHookCall {
+  toolName: string;
+  toolInput: unknown;
+  toolUseId: string;
+}
+
+/** What PreToolUse hooks decided, merged (deny > ask > allow). */
+export type PreToolUseOutcome =
+  | {
+      kind: 'continue';
+      /** An explicit decision from a hook, if any. allow does not bypass deny/ask rules. */
+      decision?: 'allow' | 'ask' | 'deny';
+      reason?: string;
+      /** A hook's replacement input (parsed and validated again by the runner). */
+      updatedInput?: unknown;
+      /** Which hook decided or rewrote, for the gate trace. */
+      hookName?: string;
+      /** Text added next to the tool result for the model. */
+      additionalContext?: string;
+    }
+  /** `continue: false`: stop the whole run after this call. */
+  | { kind: 'stop'; reason: string; hookName?: string };
+
+export interface PostToolUseOutcome {
+  /** Text for the model, appended to the tool result (exit 2 stderr, decision block reason, additionalContext). */
+  additionalContext?: string;
+  /** `continue: false`. */
+  stop?: { reason: string };
+}
+
+export interface Hooks {
+  preToolUse(call: ToolHookCall, signal: AbortSignal): Promise<PreToolUseOutcome>;
+  postToolUse(call: ToolHookCall & { toolResponse: unknown; durationMs: number }, signal: AbortSignal): Promise<PostToolUseOutcome>;
+  postToolUseFailure(call: ToolHookCall & { error: string; isInterrupt: boolean; durationMs: number }, signal: AbortSignal): Promise<PostToolUseOutcome>;
+  /** A permission prompt would be shown; a hook may answer it. Undefined = no answer. */
+  permissionRequest?(call: ToolHookCall & { suggestions: string[] }, signal: AbortSignal): Promise<{ behavior: 'allow' | 'deny'; message?: string; updatedInput?: unknown } | undefined>;
+  /** UserPromptSubmit: block the prompt or add context. */
+  userPromptSubmit?(prompt: string, signal: AbortSignal): Promise<{ block?: string; additionalContext?: string; stop?: string }>;
+  /** Stop: a hook may force the model to go on (`block` reason goes to the model). */
+  stop?(info: { lastAssistantMessage: string; stopHookActive: boolean }, signal: AbortSignal): Promise<{ block?: string }>;
+  /** Messages for the person (non-blocking errors, systemMessage). Drained by the loop into warnings. */
+  drainNotices?(): string[];
+}
+
+export const noHooks: Hooks = {
+  async preToolUse() {
+    return { kind: 'continue' };
+  },
+  async postToolUse() {
+    return {};
+  },
+  async postToolUseFailure() {
+    return {};
+  },
+};

@@ -1,0 +1,99 @@
+/**
+ * The permission decision as a pure function of rules, mode and the tool's own answers
+ * (PRODUCT.md §2 gate 5; reference/claude-code.md §0 and §2.2):
+ *   deny rules → ask rules → mode → allow rules → the tool's default.
+ * First match wins within each list. Deny and ask rules hold in every mode, bypass included.
+ */
+import type { PermissionContext, Tool } from '../tools/tool.js';
+import { isInWorkspace } from '../tools/paths.js';
+import type { PermissionMode } from './modes.js';
+import { matchPathRules } from './path-rules.js';
+import { formatRule, ruleNamesTool, type ParsedRule } from './rule-parse.js';
+import type { PermissionDecision, PermissionRules } from './types.js';
+
+export interface DecideArgs {
+  tool: Tool;
+  input: unknown;
+  ctx: PermissionContext;
+  rules: PermissionRules;
+  mode: PermissionMode;
+}
+
+/** Tool names whose rules cover other tools: Read rules cover Grep/Glob, Edit rules cover Write/NotebookEdit. */
+const READ_FAMILY = ['Read', 'Grep', 'Glob', 'LS'];
+const EDIT_FAMILY = ['Edit', 'Write', 'NotebookEdit', 'MultiEdit'];
+
+export function describeRule(rule: ParsedRule): string {
+  return `${formatRule(rule)} [${rule.source}]`;
+}
+
+export async function decidePermission(args: DecideArgs): Promise<PermissionDecision> {
+  const { mode } = args;
+  const deny = matchList(args, 'deny');
+  if (deny) return { behavior: 'deny', by: `deny rule ${describeRule(deny)}`, reason: `denied by the rule ${formatRule(deny)}` };
+  const ask = matchList(args, 'ask');
+  if (ask && mode === 'dontAsk') {
+    return {
+      behavior: 'deny',
+      by: `ask rule ${describeRule(ask)} in dontAsk mode`,
+      reason: `the rule ${formatRule(ask)} needs a person, and dontAsk mode denies whatever would ask`,
+    };
+  }
+  if (ask) return { behavior: 'ask', by: `ask rule ${describeRule(ask)}`, reason: `the rule ${formatRule(ask)} asks first`, suggestions: [] };
+  const byMode = decideByMode(args);
+  if (byMode) return byMode;
+  const allow = matchList(args, 'allow');
+  if (allow) return { behavior: 'allow', by: `allow rule ${describeRule(allow)}` };
+  return decideByTool(args);
+}
+
+function decideByMode(args: DecideArgs): PermissionDecision | undefined {
+  const { tool, input, mode } = args;
+  if (mode === 'bypassPermissions') return { behavior: 'allow', by: 'mode bypassPermissions' };
+  if (mode === 'plan' && !tool.isReadOnly(input)) {
+    return {
+      behavior: 'deny',
+      by: 'mode plan',
+      reason:
+        'plan mode is on: only read-only tools may run. Present your plan with ExitPlanMode and wait for approval before changing anything.',
+    };
+  }
+  if (mode === 'acceptEdits' && EDIT_FAMILY.includes(tool.name)) {
+    const paths = tool.permissionPaths?.(input, args.ctx);
+    if (paths && paths.paths.every((p) => isInWorkspace(p, args.ctx))) return { behavior: 'allow', by: 'mode acceptEdits' };
+  }
+  return undefined;
+}
+
+/** The tool's own default verdict, once no rule and no mode decided. */
+async function decideByTool(args: DecideArgs): Promise<PermissionDecision> {
+  const verdict = await args.tool.checkPermissions(args.input, args.ctx);
+  if (verdict.behavior === 'allow') return { behavior: 'allow', by: `tool default${verdict.reason ? `: ${verdict.reason}` : ''}` };
+  if (verdict.behavior === 'deny') return { behavior: 'deny', by: 'tool default', reason: verdict.reason };
+  if (args.mode === 'dontAsk') {
+    return { behavior: 'deny', by: 'mode dontAsk', reason: `${verdict.reason}; dontAsk mode denies whatever would ask` };
+  }
+  return { behavior: 'ask', by: 'tool default', reason: verdict.reason, suggestions: verdict.suggestions ?? [] };
+}
+
+function matchList(args: DecideArgs, list: 'allow' | 'ask' | 'deny'): ParsedRule | undefined {
+  const { tool, input, ctx } = args;
+  const rules = args.rules[list].filter((r) => !r.error);
+  for (const rule of rules) {
+    if (rule.specifier === undefined && ruleNamesTool(rule.toolName, tool.name, tool.aliases)) return rule;
+  }
+  const paths = tool.permissionPaths?.(input, ctx);
+  if (paths) {
+    const family = paths.access === 'read' ? ['Read'] : list === 'allow' ? ['Edit'] : ['Edit', 'Read'];
+    const fileRules = rules.filter((r) => r.specifier !== undefined && family.includes(r.toolName));
+    const hit = matchPathRules(paths, fileRules, list, ctx);
+    if (hit) return hit;
+  }
+  if (tool.matchRules) {
+    const own = rules.filter((r) => r.specifier !== undefined && ruleNamesTool(r.toolName, tool.name, tool.aliases));
+    if (own.length) return tool.matchRules(input, own, list, ctx);
+  }
+  return undefined;
+}
+
+export { READ_FAMILY, EDIT_FAMILY };
