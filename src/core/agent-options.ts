@@ -34,5 +34,7 @@ export interface AgentOptions {
   maxTokens?: number;
   /** Max concurrency-safe calls running at once (default 10). */
   maxToolConcurrency?: number;
+  /** URLs seen in the conversation (WebFetch allows these); the loop adds to it. */
+  seenUrls: Set<string>;
   signal: AbortSignal;
 }

@@ -1,0 +1,190 @@
+/**
+ * The model client: one streamed Messages API request, with retries that never show text twice and
+ * never run a tool twice. Wraps @anthropic-ai/sdk; the SDK's own retries are off so ours are the
+ * only ones (and visible as `retry` events).
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { ApiMessage, ContentBlock } from '../core/events.js';
+import { FatalError, errorMessage } from '../core/errors.js';
+import { MessageAccumulator, type CompletedToolUse } from './message-accumulator.js';
+import { isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
+import type { Usage } from './usage.js';
+
+export interface ApiTool {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  cache_control?: { type: 'ephemeral' };
+}
+
+export interface ModelRequest {
+  model: string;
+  system: Array<{ type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }>;
+  messages: ApiMessage[];
+  tools: ApiTool[];
+  maxTokens: number;
+}
+
+export type ClientEvent =
+  | { type: 'raw'; event: unknown }
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; text: string }
+  | { type: 'tool_use'; toolUse: CompletedToolUse }
+  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; status?: number; error: string };
+
+export interface FinalMessage {
+  id: string;
+  model: string;
+  content: ContentBlock[];
+  stopReason: string | null;
+  usage: Usage;
+  /** True when the stream dropped after tools had started and the message was cut to its complete blocks. */
+  truncated: boolean;
+}
+
+export interface ModelClient {
+  stream(req: ModelRequest, signal: AbortSignal): AsyncGenerator<ClientEvent, FinalMessage, void>;
+}
+
+export interface ClientConfig {
+  apiKey?: string;
+  authToken?: string;
+  baseURL?: string;
+  retry: RetryPolicy;
+  /** Per-request timeout in ms. */
+  timeoutMs?: number;
+  userAgent?: string;
+}
+
+export function createModelClient(config: ClientConfig): ModelClient {
+  if (!config.apiKey && !config.authToken) {
+    throw new FatalError('auth', 'no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)');
+  }
+  const sdk = new Anthropic({
+    apiKey: config.apiKey ?? null,
+    authToken: config.authToken ?? null,
+    baseURL: config.baseURL || undefined,
+    maxRetries: 0,
+    timeout: config.timeoutMs ?? 600_000,
+    defaultHeaders: config.userAgent ? { 'user-agent': config.userAgent } : undefined,
+  } as ConstructorParameters<typeof Anthropic>[0]);
+  return { stream: (req, signal) => streamWithRetry(sdk, config.retry, req, signal) };
+}
+
+async function* streamWithRetry(
+  sdk: Anthropic,
+  policy: RetryPolicy,
+  req: ModelRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ClientEvent, FinalMessage, void> {
+  let shownText = 0;
+  for (let attempt = 0; ; attempt++) {
+    const acc = new MessageAccumulator();
+    let seenText = 0;
+    let toolsStarted = 0;
+    try {
+      const stream = await sdk.messages.create(
+        {
+          model: req.model,
+          max_tokens: req.maxTokens,
+          system: req.system,
+          messages: req.messages as any,
+          tools: req.tools as any,
+          stream: true,
+        },
+        { signal },
+      );
+      for await (const event of stream as AsyncIterable<any>) {
+        const out = acc.push(event);
+        yield { type: 'raw', event };
+        if (out.text !== undefined) {
+          // After a retry, skip what the person has already seen.
+          const fresh = dedupe(out.text, seenText, shownText);
+          seenText += out.text.length;
+          if (fresh) {
+            shownText = Math.max(shownText, seenText);
+            yield { type: 'text', text: fresh };
+          }
+        }
+        if (out.thinking) yield { type: 'thinking', text: out.thinking };
+        if (out.toolUse) {
+          toolsStarted++;
+          yield { type: 'tool_use', toolUse: out.toolUse };
+        }
+      }
+      if (!acc.stopReason && !signal.aborted) throw new StreamCutError();
+      return finalOf(acc, false);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      if (toolsStarted > 0) {
+        // Tools already ran from this stream: keep the complete blocks instead of asking again.
+        return finalOf(acc, true);
+      }
+      const status = statusOf(err);
+      if (!isRetryableStatus(status) || attempt >= policy.maxRetries) throw toFatal(err, attempt);
+      const delayMs = retryDelay(attempt + 1, policy, parseRetryAfter(headersOf(err)));
+      yield { type: 'retry', attempt: attempt + 1, maxRetries: policy.maxRetries, delayMs, status, error: describeError(err) };
+      await sleep(delayMs, signal);
+    }
+  }
+}
+
+class StreamCutError extends Error {
+  constructor() {
+    super('the connection closed before the response was complete');
+  }
+}
+
+function dedupe(text: string, seenBefore: number, shown: number): string {
+  const end = seenBefore + text.length;
+  if (end <= shown) return '';
+  if (seenBefore >= shown) return text;
+  return text.slice(shown - seenBefore);
+}
+
+function finalOf(acc: MessageAccumulator, truncated: boolean): FinalMessage {
+  const content = acc.content(truncated);
+  const hasTools = content.some((b) => b.type === 'tool_use');
+  return {
+    id: acc.id,
+    model: acc.model,
+    content,
+    stopReason: truncated ? (hasTools ? 'tool_use' : 'end_turn') : acc.stopReason,
+    usage: acc.usage,
+    truncated,
+  };
+}
+
+function statusOf(err: unknown): number | undefined {
+  if (err instanceof StreamCutError) return undefined;
+  if (err instanceof Anthropic.APIConnectionError) return undefined;
+  if (err instanceof Anthropic.APIError) return err.status ?? undefined;
+  // Errors thrown while reading the body (socket reset, SSE parse on a cut stream) are connection failures.
+  return undefined;
+}
+
+function headersOf(err: unknown): { get(name: string): string | null } | undefined {
+  if (err instanceof Anthropic.APIError && err.headers) return err.headers as unknown as Headers;
+  return undefined;
+}
+
+function describeError(err: unknown): string {
+  if (err instanceof Anthropic.APIError) {
+    const msg = err.apiMessage ?? err.message;
+    return err.status ? `${err.status} ${msg}` : msg;
+  }
+  return errorMessage(err);
+}
+
+/** One clear sentence for the person, never a stack trace. */
+function toFatal(err: unknown, attempts: number): FatalError {
+  const status = statusOf(err);
+  const detail = err instanceof Anthropic.APIError ? (err.apiMessage ?? err.message) : errorMessage(err);
+  if (status === 401) return new FatalError('auth', `authentication failed (401): check ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (${detail})`, 401);
+  if (status === 403) return new FatalError('auth', `permission denied by the API (403): ${detail}`, 403);
+  if (status === 404) return new FatalError('not_found', `not found (404): check the model name and ANTHROPIC_BASE_URL (${detail})`, 404);
+  if (status === 400 || status === 413 || status === 422) return new FatalError('bad_request', `the API rejected the request (${status}): ${detail}`, status);
+  const tries = attempts > 0 ? ` after ${attempts + 1} attempts` : '';
+  if (status === undefined) return new FatalError('api', `could not reach the API${tries}: ${detail}`);
+  return new FatalError('api', `the API failed${tries} (${status}): ${detail}`, status);
+}

@@ -1,0 +1,220 @@
+/**
+ * The master loop (PRODUCT.md §6): stream one assistant message → hand its tool calls to the
+ * scheduler as they complete → append exactly one tool_result per tool_use → repeat until the model
+ * stops asking for tools, --max-turns is reached, the run is aborted, or a fatal error ends it.
+ * Yields AgentEvents; never prints, never exits. The caller's `messages` array is the conversation
+ * and is left valid for the next prompt in every case.
+ */
+import type { FinalMessage } from '../api/model-client.js';
+import { costOf } from '../api/usage.js';
+import { toApiTools } from '../tools/api-schema.js';
+import type { ToolContext } from '../tools/tool.js';
+import type { AgentOptions } from './agent-options.js';
+import { Channel } from './channel.js';
+import { appendUser, collectUrls, textOf, withCacheBreakpoint } from './conversation.js';
+import { errorMessage, FatalError } from './errors.js';
+import type { AgentEvent, ApiMessage, ContentBlock } from './events.js';
+import type { RunnerEnv, ToolCall } from './tool-runner.js';
+import { ToolScheduler } from './tool-scheduler.js';
+
+const MAX_STOP_HOOK_BLOCKS = 8;
+
+export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): AsyncGenerator<AgentEvent, void> {
+  let turns = 0;
+  let toolRounds = 0;
+  let stopBlocks = 0;
+  let finalText = '';
+  for (const m of messages) if (m.role === 'user') collectUrls(textOf(m.content), opts.seenUrls);
+  for (;;) {
+    if (opts.signal.aborted) return yield done('aborted', turns, finalText);
+    turns++;
+    yield { type: 'turn_start', turn: turns };
+    const channel = new Channel<AgentEvent>();
+    const turn = runTurn(messages, opts, channel).finally(() => channel.close());
+    for await (const ev of channel) yield ev;
+    const r = await turn;
+    if (r.kind === 'error') return yield done('error', turns, finalText, r.message);
+    if (r.text) finalText = r.text;
+    if (r.kind === 'aborted') return yield done('aborted', turns, finalText);
+    if (r.kind === 'stopped') return yield done('hook_stopped', turns, finalText, r.reason);
+    if (r.kind === 'tools') {
+      toolRounds++;
+      if (opts.maxTurns !== undefined && toolRounds >= opts.maxTurns) return yield done('max_turns', turns, finalText);
+      continue;
+    }
+    // The model is done; a Stop hook may send it back to work.
+    const block = await stopHook(opts, r.text, stopBlocks > 0);
+    for (const n of opts.hooks.drainNotices?.() ?? []) yield { type: 'warning', message: n };
+    if (block && stopBlocks < MAX_STOP_HOOK_BLOCKS) {
+      stopBlocks++;
+      appendUser(messages, `Stop hook feedback: ${block}`);
+      continue;
+    }
+    return yield done('completed', turns, finalText);
+  }
+}
+
+function done(reason: Extract<AgentEvent, { type: 'done' }>['reason'], numTurns: number, finalText: string, error?: string): AgentEvent {
+  return { type: 'done', reason, numTurns, finalText, ...(error ? { error } : {}) };
+}
+
+async function stopHook(opts: AgentOptions, text: string, active: boolean): Promise<string | undefined> {
+  if (!opts.hooks.stop) return undefined;
+  try {
+    const out = await opts.hooks.stop({ lastAssistantMessage: text, stopHookActive: active }, opts.signal);
+    return out.block;
+  } catch {
+    return undefined;
+  }
+}
+
+type TurnResult =
+  | { kind: 'final'; text: string }
+  | { kind: 'tools'; text: string }
+  | { kind: 'aborted'; text: string }
+  | { kind: 'stopped'; text: string; reason: string }
+  | { kind: 'error'; text: string; message: string };
+
+/** One request and its tool calls. Pushes events into `out`. */
+async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<AgentEvent>): Promise<TurnResult> {
+  const emit = (e: AgentEvent) => out.push(e);
+  const scheduler = new ToolScheduler(runnerEnv(opts, emit), opts.signal, opts.maxToolConcurrency ?? 10);
+  const calls: ToolCall[] = [];
+  let text = '';
+  const started = performance.now();
+  let final: FinalMessage | undefined;
+  let failure: unknown;
+  try {
+    const stream = opts.client.stream(
+      {
+        model: opts.model,
+        system: withSystemCache(opts),
+        messages: withCacheBreakpoint(messages),
+        tools: toApiTools(opts.tools, { cwd: opts.state.cwd, platform: process.platform }),
+        maxTokens: opts.maxTokens ?? 32_000,
+      },
+      opts.signal,
+    );
+    for (;;) {
+      const step = await stream.next();
+      if (step.done) {
+        final = step.value;
+        break;
+      }
+      const ev = step.value;
+      if (ev.type === 'raw') emit({ type: 'stream_event', event: ev.event });
+      else if (ev.type === 'text') {
+        text += ev.text;
+        emit({ type: 'assistant_delta', text: ev.text });
+      } else if (ev.type === 'thinking') emit({ type: 'thinking_delta', text: ev.text });
+      else if (ev.type === 'retry') emit(ev);
+      else if (ev.type === 'tool_use') {
+        const call: ToolCall = { id: ev.toolUse.id, name: ev.toolUse.name, input: ev.toolUse.input, ...(ev.toolUse.inputError ? { inputError: ev.toolUse.inputError } : {}) };
+        calls.push(call);
+        scheduler.add(call);
+      }
+    }
+  } catch (err) {
+    failure = err;
+  }
+  const apiMs = Math.round(performance.now() - started);
+  if (final) {
+    messages.push({ role: 'assistant', content: final.content.length ? final.content : [{ type: 'text', text: '(no content)' }] });
+    emit({ type: 'assistant_message', message: { role: 'assistant', content: final.content, id: final.id, model: final.model || opts.model, stop_reason: final.stopReason, usage: final.usage } });
+    emit({ type: 'usage', usage: final.usage, costUsd: costOf(opts.model, final.usage), model: opts.model, apiDurationMs: apiMs });
+    emit({ type: 'turn_end', stopReason: final.stopReason });
+  } else {
+    // Aborted or failed mid-stream: keep what is complete so the conversation stays valid.
+    const content: ContentBlock[] = [];
+    if (text) content.push({ type: 'text', text });
+    for (const c of calls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input ?? {} });
+    if (content.length) messages.push({ role: 'assistant', content });
+  }
+  const toolText = calls.length ? await collectResults(messages, scheduler, opts, emit) : undefined;
+  if (failure !== undefined && !final) {
+    if (opts.signal.aborted) {
+      if (!calls.length) appendUser(messages, '[Request interrupted by the user]');
+      return { kind: 'aborted', text };
+    }
+    const message = failure instanceof FatalError ? failure.message : `unexpected error: ${errorMessage(failure)}`;
+    emit({ type: 'error', message });
+    if (!calls.length && messages[messages.length - 1]?.role === 'assistant') appendUser(messages, '[The previous response failed]');
+    return { kind: 'error', text, message };
+  }
+  if (toolText?.stop) return { kind: 'stopped', text, reason: toolText.stop };
+  if (opts.signal.aborted) return { kind: 'aborted', text };
+  return calls.length ? { kind: 'tools', text } : { kind: 'final', text };
+}
+
+/** Waits for every call, appends the tool_result message (in call order), and notes stop requests. */
+async function collectResults(
+  messages: ApiMessage[],
+  scheduler: ToolScheduler,
+  opts: AgentOptions,
+  emit: (e: AgentEvent) => void,
+): Promise<{ stop?: string }> {
+  const results = await scheduler.finish();
+  const blocks: ContentBlock[] = results.map(({ call, outcome }) => {
+    collectUrls(textOf(outcome.result.content), opts.seenUrls);
+    return {
+      type: 'tool_result',
+      tool_use_id: call.id,
+      content: outcome.result.content,
+      ...(outcome.result.isError ? { is_error: true } : {}),
+    };
+  });
+  if (opts.signal.aborted) blocks.push({ type: 'text', text: '[Request interrupted by the user]' });
+  const message: ApiMessage = { role: 'user', content: blocks };
+  messages.push(message);
+  emit({ type: 'tool_results_message', message });
+  for (const n of opts.hooks.drainNotices?.() ?? []) emit({ type: 'warning', message: n });
+  const stop = results.find((r) => r.outcome.stop)?.outcome.stop;
+  return stop ? { stop } : {};
+}
+
+function withSystemCache(opts: AgentOptions) {
+  const sys = opts.system.map((b) => ({ ...b }));
+  const last = sys[sys.length - 1];
+  if (last) last.cache_control = { type: 'ephemeral' };
+  return sys;
+}
+
+function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv {
+  const base: RunnerEnv['base'] = {
+    projectRoot: opts.projectRoot,
+    additionalDirs: opts.additionalDirs,
+    homeDir: opts.homeDir,
+    wicketHome: opts.wicketHome,
+    sessionId: opts.sessionId,
+    env: opts.env,
+    settings: opts.settings,
+    seenUrls: opts.seenUrls,
+    querySmallModel: (prompt, o) => querySmallModel(opts, prompt, o, emit),
+  } satisfies Omit<ToolContext, 'cwd' | 'readState' | 'signal' | 'toolUseId' | 'permissionMode'>;
+  return { tools: opts.tools, state: opts.state, permission: opts.permission, hooks: opts.hooks, askUser: opts.askUser, base, emit };
+}
+
+/** One-shot question to the small model through the same client (retries, usage and cost counted). */
+async function querySmallModel(
+  opts: AgentOptions,
+  prompt: string,
+  o: { signal: AbortSignal; system?: string },
+  emit: (e: AgentEvent) => void,
+): Promise<string> {
+  const started = performance.now();
+  const stream = opts.client.stream(
+    {
+      model: opts.smallModel,
+      system: o.system ? [{ type: 'text', text: o.system }] : [],
+      messages: [{ role: 'user', content: prompt }],
+      tools: [],
+      maxTokens: 4096,
+    },
+    o.signal,
+  );
+  let step = await stream.next();
+  while (!step.done) step = await stream.next();
+  const final = step.value;
+  emit({ type: 'usage', usage: final.usage, costUsd: costOf(opts.smallModel, final.usage), model: opts.smallModel, apiDurationMs: Math.round(performance.now() - started) });
+  return final.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+}

@@ -1,0 +1,111 @@
+/**
+ * The system prompt: short and ours. Environment facts (cwd, platform, date, git) and the CLAUDE.md
+ * memory files. `--system-prompt` replaces our base text; `--append-system-prompt` adds to it.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface SystemBlock {
+  type: 'text';
+  text: string;
+  cache_control?: { type: 'ephemeral' };
+}
+
+const BASE = `You are wicket, a coding agent working in the user's terminal on the project in the working directory.
+You act only through the tools you are given; every call is checked against the user's permission rules before it runs.
+- Read a file before you edit it. Prefer Edit for changes to existing files; use Write for new files.
+- Keep changes minimal and focused on what the user asked. Match the project's style.
+- When a call is refused, read the reason and adapt: do not retry the same refused call.
+- Run the project's tests or build when it helps to check your work.
+- Answer concisely. Refer to code as path:line.`;
+
+export interface PromptOptions {
+  cwd: string;
+  projectRoot: string;
+  homeDir: string;
+  configDir: string;
+  platform?: string;
+  now?: Date;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  /** Skip CLAUDE.md discovery (--bare). */
+  noMemory?: boolean;
+}
+
+export function buildSystemPrompt(opts: PromptOptions): SystemBlock[] {
+  const parts = [opts.systemPrompt ?? BASE, environmentSection(opts)];
+  const memory = opts.noMemory ? '' : memorySection(opts);
+  if (memory) parts.push(memory);
+  if (opts.appendSystemPrompt) parts.push(opts.appendSystemPrompt);
+  return [{ type: 'text', text: parts.join('\n\n') }];
+}
+
+function environmentSection(opts: PromptOptions): string {
+  const now = opts.now ?? new Date();
+  const lines = [
+    '<env>',
+    `Working directory: ${opts.cwd}`,
+    `Platform: ${opts.platform ?? process.platform}`,
+    `Today's date: ${now.toISOString().slice(0, 10)}`,
+  ];
+  const git = gitInfo(opts.cwd);
+  lines.push(`Is a git repository: ${git ? 'yes' : 'no'}`);
+  if (git) {
+    lines.push(`Git branch: ${git.branch}`);
+    lines.push(`Git status:\n${git.status || '(clean)'}`);
+  }
+  lines.push('</env>');
+  return lines.join('\n');
+}
+
+function gitInfo(cwd: string): { branch: string; status: string } | undefined {
+  try {
+    const run = (args: string[]) =>
+      execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
+    if (run(['rev-parse', '--is-inside-work-tree']) !== 'true') return undefined;
+    const branch = run(['branch', '--show-current']) || '(detached)';
+    const status = run(['status', '--short']).split('\n').slice(0, 20).join('\n');
+    return { branch, status };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The memory files in load order: user, then project root → cwd (CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md). */
+export function memoryFiles(opts: Pick<PromptOptions, 'cwd' | 'projectRoot' | 'configDir'>): string[] {
+  const files = [path.join(opts.configDir, 'CLAUDE.md')];
+  const root = findRoot(opts.cwd);
+  const dirs: string[] = [];
+  for (let d = opts.cwd; ; d = path.dirname(d)) {
+    dirs.unshift(d);
+    if (d === root || path.dirname(d) === d) break;
+  }
+  for (const d of dirs) {
+    files.push(path.join(d, 'CLAUDE.md'), path.join(d, '.claude', 'CLAUDE.md'), path.join(d, 'CLAUDE.local.md'));
+  }
+  return [...new Set(files)].filter((f) => existsSync(f));
+}
+
+function findRoot(cwd: string): string {
+  for (let d = cwd; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, '.git'))) return d;
+    if (path.dirname(d) === d) return cwd;
+  }
+}
+
+function memorySection(opts: PromptOptions): string {
+  const chunks: string[] = [];
+  for (const file of memoryFiles(opts)) {
+    try {
+      const text = readFileSync(file, 'utf8')
+        .replace(/<!--[\s\S]*?-->/g, '')
+        .trim();
+      if (text) chunks.push(`Contents of ${file}:\n\n${text.slice(0, 40_000)}`);
+    } catch {
+      // unreadable memory file: skip
+    }
+  }
+  if (!chunks.length) return '';
+  return `<memory>\nInstructions from the user's CLAUDE.md files. Follow them; they override defaults.\n\n${chunks.join('\n\n')}\n</memory>`;
+}

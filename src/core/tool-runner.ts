@@ -1,0 +1,371 @@
+/**
+ * The gates for ONE call, in one fixed order (PRODUCT.md §2):
+ *   1 find → 2 parse → 3 validate → 4 PreToolUse hooks → 5 permission → 6 execute → 7 map → PostToolUse
+ * Each gate is a small named function returning either "continue" or a finished result. Model
+ * mistakes never throw: they become an `is_error` result naming the gate. Every gate leaves a record
+ * in the trace.
+ */
+import type { Hooks } from '../hooks/types.js';
+import { decidePermission } from '../permissions/decide.js';
+import type { PermissionMode } from '../permissions/modes.js';
+import type { AskUser, PermissionDecision, PermissionRules } from '../permissions/types.js';
+import type { ContextChange, DisplayData, ModelResult, SessionState, Tool, ToolContext } from '../tools/tool.js';
+import { findTool } from '../tools/registry.js';
+import { errorMessage, ToolError } from './errors.js';
+import type { AgentEvent, GateName, GateRecord, GateTrace, GateVerdict } from './events.js';
+import { formatInputIssues } from './input-errors.js';
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+  /** Set when the streamed input was not valid JSON. */
+  inputError?: string;
+}
+
+/** What the runner needs from the session. */
+export interface RunnerEnv {
+  tools: readonly Tool[];
+  state: SessionState;
+  permission: { mode: PermissionMode; rules: PermissionRules };
+  hooks: Hooks;
+  askUser: AskUser;
+  base: Omit<ToolContext, 'cwd' | 'readState' | 'signal' | 'toolUseId' | 'permissionMode'>;
+  emit: (event: AgentEvent) => void;
+}
+
+export interface CallOutcome {
+  result: ModelResult;
+  trace: GateTrace;
+  display?: DisplayData;
+  contextChange?: ContextChange;
+  /** A permission denial, for print mode's permission_denials. */
+  denied?: string;
+  /** A hook asked to stop the whole run. */
+  stop?: string;
+  /** The tool ran and failed (for sibling cancellation). */
+  failed?: boolean;
+  durationMs: number;
+}
+
+/** A call after gates 1–2: the tool and its parsed input, or a finished refusal. */
+export type Prepared =
+  | { kind: 'done'; outcome: CallOutcome }
+  | { kind: 'ready'; call: ToolCall; tool: Tool; input: unknown; trace: GateTrace; startedAt: number };
+
+class Tracer {
+  readonly trace: GateTrace = [];
+  private last = performance.now();
+  constructor(
+    private readonly id: string,
+    private readonly emit: (e: AgentEvent) => void,
+    prior: GateTrace = [],
+  ) {
+    this.trace.push(...prior);
+  }
+  mark(gate: GateName, verdict: GateVerdict, detail?: string): GateRecord {
+    const now = performance.now();
+    const record: GateRecord = { gate, verdict, durationMs: Math.round((now - this.last) * 100) / 100, ...(detail ? { detail } : {}) };
+    this.last = now;
+    this.trace.push(record);
+    this.emit({ type: 'gate', toolUseId: this.id, record });
+    return record;
+  }
+}
+
+function refusal(gate: GateName, message: string): ModelResult {
+  return { content: `<tool_use_error>[${gate}] ${message}</tool_use_error>`, isError: true };
+}
+
+function done(result: ModelResult, tracer: Tracer, startedAt: number, extra: Partial<CallOutcome> = {}): CallOutcome {
+  return { result, trace: tracer.trace, durationMs: Math.round(performance.now() - startedAt), ...extra };
+}
+
+/** Gates 1 and 2: find the tool, parse the input. */
+export function prepareCall(call: ToolCall, env: RunnerEnv): Prepared {
+  const startedAt = performance.now();
+  const tracer = new Tracer(call.id, env.emit);
+  const tool = findTool(env.tools, call.name);
+  if (!tool) {
+    tracer.mark('find', 'refused', `unknown tool ${call.name}`);
+    const names = env.tools.map((t) => t.name).join(', ');
+    return { kind: 'done', outcome: done(refusal('find', `No such tool: ${call.name}. The tools that exist are: ${names}.`), tracer, startedAt) };
+  }
+  tracer.mark('find', 'passed');
+  const parsed = parseInput(tool, call.inputError ? undefined : call.input, call.inputError);
+  if (!parsed.ok) {
+    tracer.mark('parse', 'refused', parsed.message);
+    return { kind: 'done', outcome: done(refusal('parse', `Invalid input for ${tool.name}:\n${parsed.message}`), tracer, startedAt) };
+  }
+  tracer.mark('parse', 'passed');
+  return { kind: 'ready', call, tool, input: parsed.input, trace: tracer.trace, startedAt };
+}
+
+function parseInput(tool: Tool, input: unknown, jsonError?: string): { ok: true; input: unknown } | { ok: false; message: string } {
+  if (jsonError) return { ok: false, message: jsonError };
+  const result = tool.inputSchema.safeParse(input ?? {});
+  if (result.success) return { ok: true, input: result.data };
+  return { ok: false, message: formatInputIssues(result.error, input).join('\n') };
+}
+
+function toolContext(env: RunnerEnv, id: string, signal: AbortSignal): ToolContext {
+  return {
+    ...env.base,
+    cwd: env.state.cwd,
+    readState: env.state.readState,
+    signal,
+    toolUseId: id,
+    permissionMode: env.permission.mode,
+  };
+}
+
+/** Gates 3–7 and PostToolUse for a prepared call. */
+export async function executeCall(prep: Extract<Prepared, { kind: 'ready' }>, env: RunnerEnv, signal: AbortSignal): Promise<CallOutcome> {
+  const tracer = new Tracer(prep.call.id, env.emit, prep.trace);
+  const { tool, call } = prep;
+  let input = prep.input;
+  const finish = (r: ModelResult, extra: Partial<CallOutcome> = {}) => done(r, tracer, prep.startedAt, extra);
+  if (signal.aborted) return finish(abortedResult(tracer, 'validate'));
+  const ctx = toolContext(env, call.id, signal);
+
+  // 3) Validate: the tool's own rules.
+  const invalid = await validate(tool, input, ctx);
+  if (invalid) {
+    tracer.mark('validate', 'refused', invalid);
+    return finish(refusal('validate', invalid));
+  }
+  tracer.mark('validate', 'passed');
+
+  // 4) PreToolUse hooks: may allow, deny, ask, stop or rewrite the input.
+  const hook = await runPreHooks(tool, call, input, env, ctx, tracer, signal);
+  if (hook.kind === 'done') return finish(hook.result, hook.extra);
+  input = hook.input;
+
+  // 5) Permission: deny → ask → mode → allow → tool default → ask the person.
+  const perm = await checkPermission(tool, call, input, hook.decision, env, ctx, tracer, signal);
+  if (perm.kind === 'done') return finish(perm.result, perm.extra);
+
+  // 6) Execute, 7) map, then PostToolUse.
+  return finishExecution(tool, call, input, env, ctx, tracer, prep.startedAt);
+}
+
+async function validate(tool: Tool, input: unknown, ctx: ToolContext): Promise<string | undefined> {
+  if (!tool.validateInput) return undefined;
+  try {
+    const v = await tool.validateInput(input, ctx);
+    return v.ok ? undefined : v.message;
+  } catch (err) {
+    return errorMessage(err);
+  }
+}
+
+type HookStep =
+  | { kind: 'continue'; input: unknown; decision?: { behavior: 'allow' | 'ask' | 'deny'; by: string; reason?: string } }
+  | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
+
+async function runPreHooks(
+  tool: Tool,
+  call: ToolCall,
+  input: unknown,
+  env: RunnerEnv,
+  ctx: ToolContext,
+  tracer: Tracer,
+  signal: AbortSignal,
+): Promise<HookStep> {
+  const out = await env.hooks.preToolUse({ toolName: tool.name, toolInput: input, toolUseId: call.id }, signal);
+  const who = out.hookName ? `hook ${out.hookName}` : 'hook';
+  if (out.kind === 'stop') {
+    tracer.mark('hooks', 'refused', `${who} stopped the run: ${out.reason}`);
+    return { kind: 'done', result: refusal('hooks', `A PreToolUse hook stopped the run: ${out.reason}`), extra: { stop: out.reason } };
+  }
+  if (out.decision === 'deny') {
+    tracer.mark('hooks', 'denied', `${who}: ${out.reason ?? 'blocked'}`);
+    return { kind: 'done', result: refusal('hooks', `Blocked by a PreToolUse hook: ${out.reason ?? 'no reason given'}`), extra: { denied: out.reason ?? 'hook' } };
+  }
+  let next = input;
+  if (out.updatedInput !== undefined) {
+    const parsed = parseInput(tool, out.updatedInput);
+    if (!parsed.ok) {
+      tracer.mark('hooks', 'refused', `${who} rewrote the input into something invalid: ${parsed.message}`);
+      return { kind: 'done', result: refusal('hooks', `A PreToolUse hook rewrote the input into an invalid one:\n${parsed.message}`) };
+    }
+    const invalid = await validate(tool, parsed.input, ctx);
+    if (invalid) {
+      tracer.mark('hooks', 'refused', `${who} rewrote the input; validation failed: ${invalid}`);
+      return { kind: 'done', result: refusal('validate', invalid) };
+    }
+    next = parsed.input;
+    tracer.mark('hooks', 'rewritten', `${who} rewrote the input`);
+  } else {
+    tracer.mark('hooks', out.decision ? 'passed' : 'passed', out.decision ? `${who}: ${out.decision}` : undefined);
+  }
+  const decision = out.decision ? { behavior: out.decision, by: who, reason: out.reason } : undefined;
+  return { kind: 'continue', input: next, decision };
+}
+
+type PermStep = { kind: 'continue' } | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
+
+async function checkPermission(
+  tool: Tool,
+  call: ToolCall,
+  input: unknown,
+  hookDecision: { behavior: 'allow' | 'ask' | 'deny'; by: string; reason?: string } | undefined,
+  env: RunnerEnv,
+  ctx: ToolContext,
+  tracer: Tracer,
+  signal: AbortSignal,
+): Promise<PermStep> {
+  let decision: PermissionDecision = await decidePermission({ tool, input, ctx, rules: env.permission.rules, mode: env.permission.mode });
+  // A hook's allow skips the prompt but never beats deny or ask rules; its ask forces a prompt.
+  if (hookDecision?.behavior === 'allow' && decision.behavior === 'ask' && !decision.by.startsWith('ask rule')) {
+    decision = { behavior: 'allow', by: hookDecision.by };
+  } else if (hookDecision?.behavior === 'ask' && decision.behavior === 'allow') {
+    decision = { behavior: 'ask', by: hookDecision.by, reason: hookDecision.reason ?? 'a PreToolUse hook asks first', suggestions: [] };
+  }
+  if (decision.behavior === 'allow') {
+    tracer.mark('permission', 'allowed', decision.by);
+    return { kind: 'continue' };
+  }
+  if (decision.behavior === 'deny') return denied(tool, call, input, env, tracer, decision.by, decision.reason);
+  return askPerson(tool, call, input, decision, env, tracer, signal);
+}
+
+function denied(tool: Tool, call: ToolCall, input: unknown, env: RunnerEnv, tracer: Tracer, by: string, reason: string): PermStep {
+  tracer.mark('permission', 'denied', by);
+  env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason });
+  return {
+    kind: 'done',
+    result: refusal('permission', `Permission to use ${tool.name} was denied: ${reason}. Do not retry the same call; choose another way or ask the user.`),
+    extra: { denied: reason },
+  };
+}
+
+async function askPerson(
+  tool: Tool,
+  call: ToolCall,
+  input: unknown,
+  decision: Extract<PermissionDecision, { behavior: 'ask' }>,
+  env: RunnerEnv,
+  tracer: Tracer,
+  signal: AbortSignal,
+): Promise<PermStep> {
+  const hookAnswer = await env.hooks.permissionRequest?.({ toolName: tool.name, toolInput: input, toolUseId: call.id, suggestions: decision.suggestions }, signal);
+  if (hookAnswer) {
+    if (hookAnswer.behavior === 'allow') {
+      tracer.mark('permission', 'allowed', `PermissionRequest hook (asked by ${decision.by})`);
+      return { kind: 'continue' };
+    }
+    return denied(tool, call, input, env, tracer, 'PermissionRequest hook', hookAnswer.message ?? 'a PermissionRequest hook said no');
+  }
+  const preview = tool.summary(input);
+  const answer = await env.askUser(
+    { toolUseId: call.id, toolName: tool.name, input, summary: preview, reason: `${decision.reason} (${decision.by})`, suggestions: decision.suggestions },
+    signal,
+  );
+  if (answer.behavior === 'allow') {
+    if (answer.remember?.length) {
+      const { parseRule } = await import('../permissions/rule-parse.js');
+      for (const r of answer.remember) env.permission.rules.allow.push(parseRule(r, 'session'));
+    }
+    tracer.mark('permission', 'allowed', `asked (${decision.by}) → answer: yes${answer.remember?.length ? `, always ${answer.remember.join(', ')}` : ''}`);
+    return { kind: 'continue' };
+  }
+  const why = answer.message ? `the user said no and wrote: ${answer.message}` : `${decision.reason}; the user was asked and said no`;
+  return denied(tool, call, input, env, tracer, `asked (${decision.by}) → answer: no`, why);
+}
+
+function abortedResult(tracer: Tracer, gate: GateName): ModelResult {
+  tracer.mark(gate, 'aborted', 'interrupted by the user');
+  return { content: 'Interrupted by the user: the call did not run.', isError: true };
+}
+
+async function finishExecution(
+  tool: Tool,
+  call: ToolCall,
+  input: unknown,
+  env: RunnerEnv,
+  ctx: ToolContext,
+  tracer: Tracer,
+  startedAt: number,
+): Promise<CallOutcome> {
+  const t0 = performance.now();
+  let output: unknown;
+  try {
+    const gen = tool.call(input, ctx);
+    for (;;) {
+      const step = await gen.next();
+      if (step.done) {
+        output = step.value;
+        break;
+      }
+      env.emit({ type: 'tool_progress', toolUseId: call.id, message: step.value.message, data: step.value.data });
+    }
+  } catch (err) {
+    const interrupted = ctx.signal.aborted;
+    const message = interrupted ? cancelMessage(ctx.signal) : errorMessage(err);
+    tracer.mark('execute', interrupted ? 'aborted' : 'failed', message);
+    const post = await env.hooks.postToolUseFailure(
+      { toolName: tool.name, toolInput: input, toolUseId: call.id, error: message, isInterrupt: interrupted, durationMs: Math.round(performance.now() - t0) },
+      ctx.signal.aborted ? new AbortController().signal : ctx.signal,
+    );
+    const text = interrupted ? message : err instanceof ToolError ? message : `${tool.name} failed: ${message}`;
+    return done({ content: withContext(text, post.additionalContext), isError: true }, tracer, startedAt, {
+      failed: !interrupted,
+      ...(post.stop ? { stop: post.stop.reason } : {}),
+    });
+  }
+  tracer.mark('execute', 'passed');
+  return mapOutput(tool, call, input, output, env, ctx, tracer, startedAt, t0);
+}
+
+function cancelMessage(signal: AbortSignal): string {
+  const reason = signal.reason;
+  if (reason instanceof ToolError) return reason.message;
+  return 'Interrupted by the user.';
+}
+
+async function mapOutput(
+  tool: Tool,
+  call: ToolCall,
+  input: unknown,
+  output: unknown,
+  env: RunnerEnv,
+  ctx: ToolContext,
+  tracer: Tracer,
+  startedAt: number,
+  t0: number,
+): Promise<CallOutcome> {
+  let result: ModelResult;
+  let display: DisplayData | undefined;
+  let change: ContextChange | undefined;
+  try {
+    result = tool.toModelResult(output, input);
+    display = tool.display?.(output, input);
+    change = tool.contextChange?.(output, input);
+  } catch (err) {
+    tracer.mark('map', 'failed', errorMessage(err));
+    return done(refusal('map', `${tool.name} produced a result that could not be mapped: ${errorMessage(err)}`), tracer, startedAt, { failed: true });
+  }
+  tracer.mark('map', 'passed');
+  const post = await env.hooks.postToolUse(
+    { toolName: tool.name, toolInput: input, toolUseId: call.id, toolResponse: output, durationMs: Math.round(performance.now() - t0) },
+    ctx.signal,
+  );
+  if (post.additionalContext || post.stop) tracer.mark('post_hooks', 'passed', post.stop ? `stop: ${post.stop.reason}` : 'added context');
+  const content = post.additionalContext ? appendText(result.content, post.additionalContext) : result.content;
+  return done({ ...result, content }, tracer, startedAt, {
+    ...(display ? { display } : {}),
+    ...(change ? { contextChange: change } : {}),
+    ...(post.stop ? { stop: post.stop.reason } : {}),
+    ...(result.isError && tool.name === 'Bash' ? { failed: true } : {}),
+  });
+}
+
+function withContext(text: string, extra?: string): string {
+  return extra ? `${text}\n\n${extra}` : text;
+}
+
+function appendText(content: ModelResult['content'], extra: string): ModelResult['content'] {
+  if (typeof content === 'string') return withContext(content, extra);
+  return [...content, { type: 'text', text: extra }];
+}

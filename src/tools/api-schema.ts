@@ -1,0 +1,25 @@
+/** Tool → the `tools` entry sent to the Messages API (JSON Schema derived from the zod schema). */
+import { z } from 'zod';
+import type { ApiTool } from '../api/model-client.js';
+import type { Tool } from './tool.js';
+
+const cache = new WeakMap<Tool, Record<string, unknown>>();
+
+export function inputJsonSchema(tool: Tool): Record<string, unknown> {
+  let schema = cache.get(tool);
+  if (!schema) {
+    schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    delete schema.$schema;
+    if (schema.type !== 'object') schema = { type: 'object', properties: {}, ...schema };
+    cache.set(tool, schema);
+  }
+  return schema;
+}
+
+/** The API's tool list, with a cache breakpoint on the last entry (the stable prefix). */
+export function toApiTools(tools: readonly Tool[], env: { cwd: string; platform: string }): ApiTool[] {
+  const out: ApiTool[] = tools.map((t) => ({ name: t.name, description: t.description(env), input_schema: inputJsonSchema(t) }));
+  const last = out[out.length - 1];
+  if (last) out[out.length - 1] = { ...last, cache_control: { type: 'ephemeral' } };
+  return out;
+}
