@@ -1,0 +1,23 @@
+/**
+ * Atomic writes: the new content goes to a temporary file in the same directory, is flushed, given
+ * the old file's mode (and owner), and renamed over the target. A crash or a full disk leaves either
+ * the old file or the new one, never half of either; the temporary file is removed on failure.
+ */
+import { mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { FileVersion } from '../read-state.js';
+import { hashBytes } from './version.js';
+
+export interface AtomicWriteOptions {
+  /** Create missing parent directories first. */
+  createParents?: boolean;
+}
+
+/** Writes `data` to `filePath` atomically and returns the version now on disk. */
+export async function writeAtomic(filePath: string, data: Buffer, opts: AtomicWriteOptions = {}): Promise<FileVersion> {
+  if (opts.createParents) await mkdir(path.dirname(filePath), { recursive: true });
+  await writeFileAtomic(filePath, data);
+  const st = await stat(filePath);
+  return { mtimeMs: st.mtimeMs, size: data.length, hash: hashBytes(data) };
+}
