@@ -3,11 +3,14 @@
  * (PRODUCT.md §2 gate 5; reference/claude-code.md §0 and §2.2):
  *   deny rules → ask rules → mode → allow rules → the tool's default.
  * First match wins within each list. Deny and ask rules hold in every mode, bypass included.
+ * Writes to protected paths (protected.ts) ask in every mode but bypassPermissions: neither
+ * acceptEdits nor an allow rule approves them.
  */
 import type { PermissionContext, Tool } from '../tools/tool.js';
 import { isInWorkspace } from '../tools/paths.js';
 import type { PermissionMode } from './modes.js';
 import { matchPathRules } from './path-rules.js';
+import { protectedReason } from './protected.js';
 import { formatRule, ruleNamesTool, type ParsedRule } from './rule-parse.js';
 import type { PermissionDecision, PermissionRules } from './types.js';
 
@@ -42,6 +45,10 @@ export async function decidePermission(args: DecideArgs): Promise<PermissionDeci
   if (ask) return { behavior: 'ask', by: `ask rule ${describeRule(ask)}`, reason: `the rule ${formatRule(ask)} asks first`, suggestions: [] };
   const byMode = decideByMode(args);
   if (byMode) return byMode;
+  const guarded = protectedWrite(args);
+  if (guarded) return guarded;
+  const byEdits = acceptEdits(args);
+  if (byEdits) return byEdits;
   const allow = matchList(args, 'allow');
   if (allow) return { behavior: 'allow', by: `allow rule ${describeRule(allow)}` };
   return decideByTool(args);
@@ -58,9 +65,30 @@ function decideByMode(args: DecideArgs): PermissionDecision | undefined {
         'plan mode is on: only read-only tools may run. Present your plan with ExitPlanMode and wait for approval before changing anything.',
     };
   }
+  return undefined;
+}
+
+function acceptEdits(args: DecideArgs): PermissionDecision | undefined {
+  const { tool, input, mode } = args;
   if (mode === 'acceptEdits' && EDIT_FAMILY.includes(tool.name)) {
     const paths = tool.permissionPaths?.(input, args.ctx);
-    if (paths && paths.paths.every((p) => isInWorkspace(p, args.ctx))) return { behavior: 'allow', by: 'mode acceptEdits' };
+    if (paths && paths.paths.length > 0 && paths.paths.every((p) => isInWorkspace(p, args.ctx))) {
+      return { behavior: 'allow', by: 'mode acceptEdits' };
+    }
+  }
+  return undefined;
+}
+
+/** A write to a protected path: ask (dontAsk: deny), whatever the allow rules or acceptEdits say. */
+function protectedWrite(args: DecideArgs): PermissionDecision | undefined {
+  const paths = args.tool.permissionPaths?.(args.input, args.ctx);
+  if (!paths || paths.access !== 'write') return undefined;
+  for (const p of paths.paths) {
+    const why = protectedReason(p, args.ctx);
+    if (!why) continue;
+    const reason = `${p}: ${why}; writes there always need a person's approval`;
+    if (args.mode === 'dontAsk') return { behavior: 'deny', by: 'protected path in dontAsk mode', reason: `${reason}, and dontAsk mode denies whatever would ask` };
+    return { behavior: 'ask', by: 'protected path', reason, suggestions: [] };
   }
   return undefined;
 }
@@ -80,7 +108,7 @@ function matchList(args: DecideArgs, list: 'allow' | 'ask' | 'deny'): ParsedRule
   const { tool, input, ctx } = args;
   const rules = args.rules[list].filter((r) => !r.error);
   for (const rule of rules) {
-    if (rule.specifier === undefined && ruleNamesTool(rule.toolName, tool.name, tool.aliases)) return rule;
+    if (rule.specifier === undefined && bareRuleCovers(rule.toolName, tool)) return rule;
   }
   const paths = tool.permissionPaths?.(input, ctx);
   if (paths) {
@@ -94,6 +122,14 @@ function matchList(args: DecideArgs, list: 'allow' | 'ask' | 'deny'): ParsedRule
     if (own.length) return tool.matchRules(input, own, list, ctx);
   }
   return undefined;
+}
+
+/** A bare rule names the tool itself, or its family: `Edit` covers Write/NotebookEdit, `Read` covers Grep/Glob. */
+function bareRuleCovers(ruleTool: string, tool: Tool): boolean {
+  if (ruleNamesTool(ruleTool, tool.name, tool.aliases)) return true;
+  if (ruleTool === 'Edit') return EDIT_FAMILY.includes(tool.name);
+  if (ruleTool === 'Read') return READ_FAMILY.includes(tool.name);
+  return false;
 }
 
 export { READ_FAMILY, EDIT_FAMILY };

@@ -3,8 +3,10 @@
  * Each tool module adds itself to BUILTIN_TOOLS here.
  */
 import type { Tool } from './tool.js';
+import { exitPlanModeTool } from './exit-plan-mode/index.js';
 
 export const BUILTIN_TOOLS: Tool[] = [
+  exitPlanModeTool,
   // tools register here, one line each
 ];
 

@@ -1,0 +1,210 @@
+/**
+ * The `hooks` settings key, parsed (reference/claude-code.md §4.1): event → matcher groups → handlers.
+ * Parsing never throws; every shape problem found in real settings files (a group without a `hooks`
+ * array, unknown handler fields, timeouts written in milliseconds, empty lists, unsupported handler
+ * types) becomes one warning, and the usable part is kept.
+ */
+import type { RuleSource } from '../permissions/rule-parse.js';
+
+/** Events wicket fires. */
+export const SUPPORTED_HOOK_EVENTS = [
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PermissionRequest',
+  'UserPromptSubmit',
+  'Stop',
+  'SubagentStop',
+  'SessionStart',
+  'SessionEnd',
+  'PreCompact',
+  'Notification',
+] as const;
+export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
+
+/** Claude Code events wicket knows but does not fire (their hooks load with a warning, and never run). */
+const OTHER_CLAUDE_EVENTS = [
+  'Setup', 'UserPromptExpansion', 'PermissionDenied', 'PostToolBatch', 'MessageDisplay', 'SubagentStart',
+  'TaskCreated', 'TaskCompleted', 'StopFailure', 'TeammateIdle', 'InstructionsLoaded', 'ConfigChange',
+  'CwdChanged', 'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove', 'PostCompact',
+  'Elicitation', 'ElicitationResult',
+];
+export const ALL_CLAUDE_HOOK_EVENTS: readonly string[] = [...SUPPORTED_HOOK_EVENTS, ...OTHER_CLAUDE_EVENTS];
+
+const HANDLER_FIELDS = new Set([
+  'type', 'command', 'args', 'timeout', 'async', 'asyncRewake', 'shell', 'if', 'statusMessage', 'once',
+  'prompt', 'model', 'url', 'headers', 'allowedEnvVars', 'server', 'tool', 'input', 'continueOnBlock',
+]);
+
+export interface CommandHook {
+  type: 'command';
+  command: string;
+  /** Exec form: run `command` with these arguments, no shell. */
+  args?: string[];
+  /** Seconds, as written in settings. */
+  timeout?: number;
+  /** Run in the background; its output cannot decide anything. */
+  async?: boolean;
+  shell?: string;
+  /** A permission-rule string that must match the call (tool events only). */
+  if?: string;
+  statusMessage?: string;
+  /** Run at most once per session. */
+  once?: boolean;
+}
+
+export interface HookGroup {
+  event: HookEvent;
+  /** Undefined, '' and '*' match everything. */
+  matcher?: string;
+  hooks: CommandHook[];
+  source: RuleSource;
+  sourcePath?: string;
+}
+
+interface ParseOut {
+  groups: HookGroup[];
+  warnings: string[];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Parses one file's `hooks` value. `label` names the file in warnings. */
+export function parseHooksConfig(raw: unknown, source: RuleSource, sourcePath: string | undefined, label: string): ParseOut {
+  const out: ParseOut = { groups: [], warnings: [] };
+  if (raw === undefined) return out;
+  if (!isObject(raw)) {
+    out.warnings.push(`${label}: "hooks" must be an object of event names, found ${typeName(raw)}; hooks from this file are ignored`);
+    return out;
+  }
+  const events = Object.keys(raw);
+  if (events.length === 0) out.warnings.push(`${label}: "hooks" is an empty object`);
+  for (const event of events) parseEvent(event, raw[event], { source, sourcePath, label }, out);
+  return out;
+}
+
+interface Origin {
+  source: RuleSource;
+  sourcePath?: string;
+  label: string;
+}
+
+function parseEvent(event: string, value: unknown, origin: Origin, out: ParseOut): void {
+  const where = `${origin.label}: hooks.${event}`;
+  if (!(SUPPORTED_HOOK_EVENTS as readonly string[]).includes(event)) {
+    out.warnings.push(
+      ALL_CLAUDE_HOOK_EVENTS.includes(event)
+        ? `${where}: wicket does not fire this event; these hooks never run`
+        : `${where}: unknown hook event; ignored (known: ${SUPPORTED_HOOK_EVENTS.join(', ')})`,
+    );
+    return;
+  }
+  if (!Array.isArray(value)) {
+    out.warnings.push(`${where} must be an array of matcher groups, found ${typeName(value)}; ignored`);
+    return;
+  }
+  if (value.length === 0) out.warnings.push(`${where} is an empty array`);
+  const unknownFields = new Set<string>();
+  value.forEach((group, i) => {
+    const parsed = parseGroup(group, `${where}[${i}]`, out.warnings, unknownFields);
+    if (parsed) out.groups.push({ event: event as HookEvent, ...parsed, source: origin.source, ...(origin.sourcePath ? { sourcePath: origin.sourcePath } : {}) });
+  });
+  if (unknownFields.size) out.warnings.push(`${where} handler has unrecognised field(s): ${[...unknownFields].join(', ')} (ignored)`);
+}
+
+function parseGroup(group: unknown, where: string, warnings: string[], unknownFields: Set<string>): Pick<HookGroup, 'matcher' | 'hooks'> | undefined {
+  if (!isObject(group)) {
+    warnings.push(`${where}: a matcher group must be an object, found ${typeName(group)}; ignored`);
+    return undefined;
+  }
+  let matcher: string | undefined;
+  if (group.matcher !== undefined && group.matcher !== null) {
+    if (typeof group.matcher !== 'string') {
+      warnings.push(`${where}.matcher must be a string, found ${typeName(group.matcher)}; this group is ignored`);
+      return undefined;
+    }
+    matcher = group.matcher;
+    const problem = matcherProblem(matcher);
+    if (problem) {
+      warnings.push(`${where}.matcher ${JSON.stringify(matcher)} is not a valid regular expression (${problem}); this group is ignored`);
+      return undefined;
+    }
+  }
+  if (!Array.isArray(group.hooks)) {
+    const hint = 'command' in group ? ' (command placed directly on the group; wrap it as "hooks": [{"type": "command", "command": …}])' : '';
+    warnings.push(`${where}: matcher group has no "hooks" array${hint}; ignored`);
+    return undefined;
+  }
+  if (group.hooks.length === 0) warnings.push(`${where}.hooks is an empty array`);
+  const hooks: CommandHook[] = [];
+  group.hooks.forEach((h, j) => {
+    const handler = parseHandler(h, `${where}.hooks[${j}]`, warnings, unknownFields);
+    if (handler) hooks.push(handler);
+  });
+  return { ...(matcher !== undefined ? { matcher } : {}), hooks };
+}
+
+function parseHandler(h: unknown, where: string, warnings: string[], unknownFields: Set<string>): CommandHook | undefined {
+  if (!isObject(h)) {
+    warnings.push(`${where}: a hook handler must be an object, found ${typeName(h)}; ignored`);
+    return undefined;
+  }
+  for (const key of Object.keys(h)) if (!HANDLER_FIELDS.has(key)) unknownFields.add(key);
+  const type = h.type ?? 'command';
+  if (type !== 'command') {
+    warnings.push(`${where}: hooks of type ${JSON.stringify(type)} are not supported by wicket (only "command"); skipped`);
+    return undefined;
+  }
+  if (typeof h.command !== 'string' || h.command.trim() === '') {
+    warnings.push(`${where}: "command" must be a non-empty string; skipped`);
+    return undefined;
+  }
+  if (h.type === undefined) warnings.push(`${where}: "type" is missing; treated as "command"`);
+  const handler: CommandHook = { type: 'command', command: h.command };
+  if (Array.isArray(h.args)) handler.args = h.args.map(String);
+  const timeout = parseTimeout(h.timeout, where, warnings);
+  if (timeout !== undefined) handler.timeout = timeout;
+  if (h.async === true || h.asyncRewake === true) handler.async = true;
+  if (typeof h.shell === 'string') handler.shell = h.shell;
+  if (typeof h.if === 'string' && h.if.trim()) handler.if = h.if;
+  if (typeof h.statusMessage === 'string') handler.statusMessage = h.statusMessage;
+  if (h.once === true) handler.once = true;
+  return handler;
+}
+
+function parseTimeout(value: unknown, where: string, warnings: string[]): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    warnings.push(`${where}.timeout must be a positive number of seconds, found ${JSON.stringify(value)}; the default is used`);
+    return undefined;
+  }
+  if (value >= 1000) {
+    warnings.push(`${where}.timeout ${value} (seconds) - probably meant milliseconds; the unit is seconds, so it is kept as ${value} s`);
+  }
+  return value;
+}
+
+/** Undefined when the matcher is usable; else why not. */
+export function matcherProblem(matcher: string): string | undefined {
+  if (isPlainMatcher(matcher)) return undefined;
+  try {
+    new RegExp(matcher);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/** Only names and separators: matched as exact names, not as a regular expression. */
+export function isPlainMatcher(matcher: string): boolean {
+  return /^[A-Za-z0-9_\- ,|]*$/.test(matcher);
+}
+
+export function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  return `a ${typeof v}`;
+}

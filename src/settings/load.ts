@@ -1,0 +1,168 @@
+/**
+ * Loads every settings source in Claude Code's order (reference/claude-code.md §1): user, shared
+ * project, local project, `--settings`, command-line flags, managed (lowest to highest). Never throws:
+ * each broken source gives one warning per problem and the others still apply.
+ *
+ * Deliberate choices, where Claude Code leaves room:
+ * - a shared project file (`.claude/settings.json`, committed by others) cannot start wicket in
+ *   bypassPermissions mode; local, user, `--settings` and managed files can;
+ * - `auto` mode does not exist in wicket: asked for, it falls back to default with a warning.
+ */
+import path from 'node:path';
+import type { HookGroup } from '../hooks/config.js';
+import { parsePermissionMode, type PermissionMode } from '../permissions/modes.js';
+import type { RuleSource } from '../permissions/rule-parse.js';
+import { emptyRules, type PermissionRules } from '../permissions/types.js';
+import { mergeLayers } from './merge.js';
+import { DEFAULT_MANAGED_SETTINGS, localSettingsPath, projectSettingsPath, userSettingsPath } from './paths.js';
+import { cliRuleLayer, readManagedLayers, type Layer, layerFromResult } from './layers.js';
+import { readSettingsFile, parseSettingsText } from './read.js';
+import { isObject } from './validate.js';
+
+export interface LoadSettingsOptions {
+  cwd: string;
+  home: string;
+  /** CLAUDE_CONFIG_DIR: moves ~/.claude. */
+  configDir?: string;
+  /** Default /etc/claude-code/managed-settings.json. */
+  managedPath?: string;
+  /** `--settings`: a file path or JSON text. */
+  cliSettings?: string;
+  /** `--allowedTools` / `--disallowedTools`, already split. */
+  cliAllowed?: string[];
+  cliDisallowed?: string[];
+}
+
+export interface SettingsSourceInfo {
+  source: RuleSource;
+  path?: string;
+  loaded: boolean;
+}
+
+export interface LoadedSettings {
+  /** All keys of all sources, merged; unknown keys kept. */
+  merged: Record<string, unknown>;
+  /** Highest precedence first. */
+  sources: SettingsSourceInfo[];
+  /** One per problem: names the file, the place or key, and what is wrong. */
+  warnings: string[];
+  /** Each list in precedence order (managed first); every rule carries source and sourcePath. */
+  rules: PermissionRules;
+  defaultMode?: PermissionMode;
+  /** Absolute. */
+  additionalDirectories: string[];
+  env: Record<string, string>;
+  model?: string;
+  /** Hook matcher groups in precedence order; empty when hooks are disabled. */
+  hooks: HookGroup[];
+  /** `permissions.disableBypassPermissionsMode: "disable"` in any source. */
+  disableBypassPermissions: boolean;
+  /** Why hooks are off or limited, for the report. */
+  hookPolicy?: 'disableAllHooks' | 'allowManagedHooksOnly';
+}
+
+export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
+  const layers = readLayers(opts);
+  const warnings = layers.flatMap((l) => l.warnings);
+  const merged = mergeLayers(layers.map((l) => l.data));
+  const byPrecedence = [...layers].reverse();
+  const managedOnlyRules = layers.some((l) => l.source === 'managed' && l.data.allowManagedPermissionRulesOnly === true);
+  const ruleLayers = managedOnlyRules ? byPrecedence.filter((l) => l.source === 'managed') : byPrecedence;
+  const rules = emptyRules();
+  for (const l of ruleLayers) for (const list of ['allow', 'ask', 'deny'] as const) rules[list].push(...l.rules[list]);
+  const disableBypassPermissions = layers.some((l) => permsOf(l).disableBypassPermissionsMode === 'disable');
+  const defaultMode = pickDefaultMode(byPrecedence, disableBypassPermissions, warnings);
+  const { hooks, hookPolicy } = pickHooks(layers, merged);
+  const env = isObject(merged.env) ? (merged.env as Record<string, string>) : {};
+  return {
+    merged,
+    sources: byPrecedence.filter((l) => l.info).map((l) => l.info!),
+    warnings,
+    rules,
+    ...(defaultMode ? { defaultMode } : {}),
+    additionalDirectories: additionalDirectories(layers, opts),
+    env,
+    ...(typeof merged.model === 'string' ? { model: merged.model } : {}),
+    hooks,
+    disableBypassPermissions,
+    ...(hookPolicy ? { hookPolicy } : {}),
+  };
+}
+
+/** All layers, lowest precedence first. */
+function readLayers(opts: LoadSettingsOptions): Layer[] {
+  const layers: Layer[] = [];
+  const user = userSettingsPath(opts.home, opts.configDir);
+  layers.push(layerFromResult('userSettings', user, readSettingsFile(user)));
+  const project = projectSettingsPath(opts.cwd);
+  if (path.resolve(project) !== path.resolve(user)) layers.push(layerFromResult('projectSettings', project, readSettingsFile(project)));
+  const local = localSettingsPath(opts.cwd);
+  layers.push(layerFromResult('localSettings', local, readSettingsFile(local)));
+  if (opts.cliSettings !== undefined) layers.push(cliSettingsLayer(opts.cliSettings, opts.cwd));
+  if (opts.cliAllowed?.length || opts.cliDisallowed?.length) layers.push(cliRuleLayer(opts.cliAllowed ?? [], opts.cliDisallowed ?? []));
+  layers.push(...readManagedLayers(opts.managedPath ?? DEFAULT_MANAGED_SETTINGS));
+  return layers;
+}
+
+function cliSettingsLayer(value: string, cwd: string): Layer {
+  if (value.trim().startsWith('{')) return layerFromResult('cli', undefined, parseSettingsText(value, '--settings (JSON text)'), '--settings (JSON text)');
+  const file = path.resolve(cwd, value);
+  const result = readSettingsFile(file);
+  if (result.status === 'missing') {
+    return layerFromResult('cli', file, { status: 'error', warning: `--settings ${file}: no such file; ignored` });
+  }
+  return layerFromResult('cli', file, result);
+}
+
+function permsOf(layer: Layer): Record<string, unknown> {
+  return isObject(layer.data.permissions) ? layer.data.permissions : {};
+}
+
+function pickDefaultMode(byPrecedence: Layer[], bypassDisabled: boolean, warnings: string[]): PermissionMode | undefined {
+  for (const layer of byPrecedence) {
+    const raw = permsOf(layer).defaultMode;
+    if (typeof raw !== 'string') continue;
+    const where = `${layer.label}: permissions.defaultMode`;
+    const mode = parsePermissionMode(raw);
+    if (raw === 'auto') {
+      warnings.push(`${where} "auto" is not available in wicket; ignored`);
+      continue;
+    }
+    if (!mode) {
+      warnings.push(`${where} ${JSON.stringify(raw)} is not a permission mode (default, acceptEdits, plan, bypassPermissions, dontAsk); ignored`);
+      continue;
+    }
+    if (mode === 'bypassPermissions' && layer.source === 'projectSettings') {
+      warnings.push(`${where} "bypassPermissions" is not honoured from a shared project file; set it in .claude/settings.local.json or pass --dangerously-skip-permissions`);
+      continue;
+    }
+    if (mode === 'bypassPermissions' && bypassDisabled) {
+      warnings.push(`${where} "bypassPermissions" is disabled by permissions.disableBypassPermissionsMode; ignored`);
+      continue;
+    }
+    return mode;
+  }
+  return undefined;
+}
+
+function pickHooks(layers: Layer[], merged: Record<string, unknown>): Pick<LoadedSettings, 'hooks' | 'hookPolicy'> {
+  if (merged.disableAllHooks === true) return { hooks: [], hookPolicy: 'disableAllHooks' };
+  const managedOnly = layers.some((l) => l.source === 'managed' && l.data.allowManagedHooksOnly === true);
+  const chosen = managedOnly ? layers.filter((l) => l.source === 'managed') : layers;
+  const hooks = [...chosen].reverse().flatMap((l) => l.hooks);
+  return managedOnly ? { hooks, hookPolicy: 'allowManagedHooksOnly' } : { hooks };
+}
+
+function additionalDirectories(layers: Layer[], opts: LoadSettingsOptions): string[] {
+  const dirs = new Set<string>();
+  for (const layer of [...layers].reverse()) {
+    const list = permsOf(layer).additionalDirectories;
+    if (!Array.isArray(list)) continue;
+    for (const d of list) {
+      if (typeof d !== 'string') continue;
+      const expanded = d === '~' ? opts.home : d.startsWith('~/') ? path.join(opts.home, d.slice(2)) : d;
+      dirs.add(path.resolve(opts.cwd, expanded));
+    }
+  }
+  return [...dirs];
+}

@@ -1,0 +1,67 @@
+/**
+ * ExitPlanMode: in plan mode, the model presents its plan and asks the person to approve it. The tool
+ * itself changes nothing; approval is the permission prompt (checkPermissions always asks). Once the
+ * call ran — i.e. the person said yes — its output is `{ approved: true }`, and the loop leaves plan
+ * mode (see `isPlanApproval`). A "no" comes back to the model as a denial it can act on.
+ */
+import { z } from 'zod';
+import { defineTool } from '../tool.js';
+
+export interface ExitPlanModeInput {
+  plan: string;
+}
+
+export interface ExitPlanModeOutput {
+  approved: true;
+  plan: string;
+}
+
+const inputSchema = z.strictObject({
+  plan: z
+    .string()
+    .min(1, 'the plan is empty')
+    .describe('The plan you want the user to approve: concise, in Markdown, listing the changes you will make.'),
+});
+
+const DESCRIPTION = `Use this tool when you are in plan mode and have finished planning: it shows your plan to the user and asks them to approve it.
+- Only use it for tasks that need changes to files or commands that change something; for research-only questions, just answer.
+- Call it once the plan is complete and unambiguous; if something is unclear, ask the user first.
+- On approval, plan mode ends and you can start making the changes. If the user declines, revise the plan from their feedback.`;
+
+export const exitPlanModeTool = defineTool<ExitPlanModeInput, ExitPlanModeOutput>({
+  name: 'ExitPlanMode',
+  description: () => DESCRIPTION,
+  inputSchema,
+  isReadOnly: () => true,
+  isConcurrencySafe: () => false,
+  async validateInput(_input, ctx) {
+    if (ctx.permissionMode !== 'plan') {
+      return { ok: false, message: 'plan mode is not on: ExitPlanMode only presents a plan for approval in plan mode. Go ahead with the task.' };
+    }
+    return { ok: true };
+  },
+  async checkPermissions() {
+    return { behavior: 'ask', reason: 'approve this plan to leave plan mode and let changes begin', suggestions: [] };
+  },
+  // eslint-disable-next-line require-yield
+  async *call(input) {
+    return { approved: true, plan: input.plan };
+  },
+  toModelResult(output) {
+    return {
+      content: `The user approved your plan. Plan mode is off: you can now start making the changes.\n\n## Approved plan\n${output.plan}`,
+    };
+  },
+  summary(input) {
+    const first = input.plan.split('\n').find((l) => l.trim() !== '') ?? '';
+    return `Plan: ${first.trim().slice(0, 100)}`;
+  },
+  display(output) {
+    return { summary: 'Plan approved', preview: output.plan };
+  },
+});
+
+/** True when a finished call is an approved ExitPlanMode: the loop then sets the mode to default. */
+export function isPlanApproval(toolName: string, output: unknown): boolean {
+  return toolName === 'ExitPlanMode' && typeof output === 'object' && output !== null && (output as { approved?: unknown }).approved === true;
+}
