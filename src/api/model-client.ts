@@ -83,17 +83,19 @@ async function* streamWithRetry(
     let seenText = 0;
     let toolsStarted = 0;
     try {
-      const stream = await sdk.messages.create(
-        {
+      // The low-level post: the same request as messages.create, without the SDK's console warnings.
+      const stream = await sdk.post('/v1/messages', {
+        body: {
           model: req.model,
           max_tokens: req.maxTokens,
           system: req.system,
-          messages: req.messages as any,
-          tools: req.tools as any,
+          messages: req.messages,
+          ...(req.tools.length ? { tools: req.tools } : {}),
           stream: true,
         },
-        { signal },
-      );
+        stream: true,
+        signal,
+      });
       for await (const event of stream as AsyncIterable<any>) {
         const out = acc.push(event);
         yield { type: 'raw', event };

@@ -1,0 +1,120 @@
+/**
+ * The command line: parse flags, pick the mode, run it, return the exit code. The only place that
+ * touches argv, stdin, signals and exit codes.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CommanderError } from 'commander';
+import { FatalError, errorMessage } from '../core/errors.js';
+import type { ApiMessage, ContentBlock } from '../core/events.js';
+import { latestSession, loadTranscript, TranscriptWriter } from '../session/transcript.js';
+import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
+import { printModeAskUser, runPrintMode } from './print-mode.js';
+import { projectSlug, setupSession, type Setup } from './session-setup.js';
+import { readStdin, stdinLines } from './stdin.js';
+
+export interface MainInfo {
+  version: string;
+}
+
+export async function main(argv: string[], info: MainInfo): Promise<number> {
+  if (argv[0] === 'config') return runConfigCommand(argv.slice(1));
+  let opts: CliOptions;
+  try {
+    const program = buildProgram(info.version);
+    program.parse(argv, { from: 'user' });
+    opts = normalizeOptions(program.opts(), program.args[0], (f) => readFileSync(f, 'utf8'));
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) return 0;
+      process.stderr.write(`wicket: ${err.message.replace(/^error: /, '')}\nRun wicket --help for the flags.\n`);
+      return 2;
+    }
+    process.stderr.write(`wicket: ${errorMessage(err)}\n`);
+    return err instanceof UsageError ? 2 : 1;
+  }
+  const interactive = !opts.print && process.stdin.isTTY === true && opts.inputFormat === 'text';
+  if (interactive) {
+    const { runInteractive } = await import('./interactive.js');
+    return runInteractive(opts, info);
+  }
+  return runPrint(opts);
+}
+
+async function runPrint(opts: CliOptions): Promise<number> {
+  const abort = new AbortController();
+  const onSig = (sig: NodeJS.Signals) => () => {
+    if (abort.signal.aborted) process.exit(sig === 'SIGINT' ? 130 : 143);
+    abort.abort(sig);
+  };
+  const onInt = onSig('SIGINT');
+  const onTerm = onSig('SIGTERM');
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onTerm);
+  try {
+    let setup: Setup;
+    try {
+      setup = setupSession(opts, { env: process.env });
+    } catch (err) {
+      process.stderr.write(`wicket: ${errorMessage(err)}\n`);
+      return 1;
+    }
+    for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
+    const prompts = await promptSource(opts);
+    if (!prompts) {
+      process.stderr.write('wicket: no prompt: pass one with -p "…" or on stdin\n');
+      return 2;
+    }
+    const messages = resumeMessages(opts, setup);
+    const agent = { ...setup.options, askUser: printModeAskUser, signal: abort.signal };
+    const transcript = opts.persistSession
+      ? new TranscriptWriter(path.join(agent.wicketHome, 'sessions', projectSlug(setup.cwd), `${agent.sessionId}.jsonl`), agent.sessionId, setup.cwd)
+      : undefined;
+    const io = { out: (s: string) => void process.stdout.write(s), err: (s: string) => void process.stderr.write(s) };
+    const code = await runPrintMode(opts, agent, prompts, messages, io, abort, transcript);
+    await drain();
+    return code;
+  } catch (err) {
+    process.stderr.write(`wicket: ${err instanceof FatalError ? err.message : `unexpected error: ${errorMessage(err)}`}\n`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+  }
+}
+
+function drain(): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.stdout.writableLength === 0) return resolve();
+    process.stdout.once('drain', () => resolve());
+  });
+}
+
+/** Where prompts come from: the argument, stdin text (appended as context), or stream-json lines. */
+async function promptSource(opts: CliOptions): Promise<AsyncIterable<string | ContentBlock[]> | undefined> {
+  if (opts.inputFormat === 'stream-json') return stdinLines();
+  const piped = process.stdin.isTTY !== true ? await readStdin({ waitForFirstByteMs: opts.prompt ? 250 : undefined }) : '';
+  const text = [opts.prompt, piped.trim() ? piped : undefined].filter(Boolean).join('\n\n');
+  if (!text.trim()) return undefined;
+  return (async function* () {
+    yield text;
+  })();
+}
+
+function resumeMessages(opts: CliOptions, setup: Setup): ApiMessage[] {
+  const dir = path.join(setup.options.wicketHome, 'sessions', projectSlug(setup.cwd));
+  let file: string | undefined;
+  if (typeof opts.resume === 'string') file = path.join(dir, `${opts.resume}.jsonl`);
+  else if (opts.continue || opts.resume === true) file = latestSession(dir);
+  if (!file) return [];
+  try {
+    return loadTranscript(file);
+  } catch {
+    throw new FatalError('config', `no saved session ${typeof opts.resume === 'string' ? opts.resume : ''} in ${dir}`);
+  }
+}
+
+async function runConfigCommand(args: string[]): Promise<number> {
+  const { runConfig } = await import('./config-command.js');
+  return runConfig(args);
+}

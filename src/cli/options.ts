@@ -1,0 +1,149 @@
+/**
+ * Command-line flags, spelled as Claude Code spells them so scripts written for it work here.
+ * commander handles the syntax; `normalizeOptions` turns it into one typed value.
+ */
+import { Command, Option } from 'commander';
+import { parsePermissionMode, type PermissionMode } from '../permissions/modes.js';
+
+export interface CliOptions {
+  print: boolean;
+  prompt?: string;
+  outputFormat: 'text' | 'json' | 'stream-json';
+  inputFormat: 'text' | 'stream-json';
+  includePartialMessages: boolean;
+  verbose: boolean;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  model?: string;
+  fallbackModel?: string;
+  allowedTools: string[];
+  disallowedTools: string[];
+  tools?: string[];
+  permissionMode?: PermissionMode;
+  dangerouslySkipPermissions: boolean;
+  allowDangerouslySkipPermissions: boolean;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  addDir: string[];
+  settings?: string;
+  settingSources?: string[];
+  continue: boolean;
+  resume?: string | true;
+  sessionId?: string;
+  persistSession: boolean;
+  bare: boolean;
+  debug: boolean;
+}
+
+export class UsageError extends Error {}
+
+/** Splits "A,B C" and repeated flags into rules, keeping parentheses together: "Bash(git log *)". */
+export function splitToolList(values: string[] | undefined): string[] {
+  const out: string[] = [];
+  for (const v of values ?? []) {
+    let depth = 0;
+    let cur = '';
+    for (const ch of v) {
+      if (ch === '(') depth++;
+      if (ch === ')') depth = Math.max(0, depth - 1);
+      if (depth === 0 && (ch === ',' || ch === ' ')) {
+        if (cur.trim()) out.push(cur.trim());
+        cur = '';
+        continue;
+      }
+      cur += ch;
+    }
+    if (cur.trim()) out.push(cur.trim());
+  }
+  return out;
+}
+
+export function buildProgram(version: string): Command {
+  const p = new Command('wicket')
+    .description('A terminal coding agent: the model works on your project only through tools that pass fixed, visible gates.')
+    .version(`${version} (wicket)`, '-v, --version')
+    .argument('[prompt]', 'prompt to send')
+    .option('-p, --print', 'print the response and exit (for scripts and CI)')
+    .addOption(new Option('--output-format <format>', 'print-mode output').choices(['text', 'json', 'stream-json']).default('text'))
+    .addOption(new Option('--input-format <format>', 'print-mode input').choices(['text', 'stream-json']).default('text'))
+    .option('--include-partial-messages', 'stream-json: include raw streaming events')
+    .option('--verbose', 'more output (stream-json includes gate traces)')
+    .option('--max-turns <n>', 'stop after this many tool-use round trips')
+    .option('--max-budget-usd <usd>', 'stop when the estimated cost exceeds this')
+    .option('--model <model>', 'model id or alias (sonnet, opus, haiku)')
+    .option('--fallback-model <model>', 'accepted for compatibility')
+    .option('--allowedTools, --allowed-tools <rules...>', 'allow rules, e.g. "Bash(git log *)" Read')
+    .option('--disallowedTools, --disallowed-tools <rules...>', 'deny rules; a bare tool name removes the tool')
+    .option('--tools <tools...>', 'restrict the built-in tool set ("" for none, "default" for all)')
+    .option('--permission-mode <mode>', 'default | acceptEdits | plan | bypassPermissions | dontAsk')
+    .option('--dangerously-skip-permissions', 'bypassPermissions mode (deny and ask rules still apply)')
+    .option('--allow-dangerously-skip-permissions', 'let the mode cycle reach bypassPermissions')
+    .option('--system-prompt <text>', 'replace the system prompt')
+    .option('--system-prompt-file <file>', 'replace the system prompt with a file')
+    .option('--append-system-prompt <text>', 'append to the system prompt')
+    .option('--append-system-prompt-file <file>', 'append a file to the system prompt')
+    .option('--add-dir <dirs...>', 'more directories the tools may use')
+    .option('--settings <file-or-json>', 'extra settings (a file path or JSON text)')
+    .option('--setting-sources <sources>', 'which settings to load: user,project,local')
+    .option('-c, --continue', 'continue the most recent session in this directory')
+    .option('-r, --resume [sessionId]', 'resume a session')
+    .option('--session-id <uuid>', 'use this session id')
+    .option('--no-session-persistence', 'do not save the session')
+    .option('--mcp-config <configs...>', 'accepted for compatibility')
+    .option('--strict-mcp-config', 'accepted for compatibility')
+    .option('--bare', 'skip hooks and CLAUDE.md discovery')
+    .option('-d, --debug', 'debug output on stderr')
+    .allowExcessArguments(false)
+    .showHelpAfterError(false);
+  p.exitOverride();
+  p.configureOutput({ writeErr: () => {}, writeOut: (s) => process.stdout.write(s) });
+  return p;
+}
+
+export function normalizeOptions(raw: Record<string, any>, prompt: string | undefined, readFile: (f: string) => string): CliOptions {
+  const int = (v: unknown, name: string): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`${name} must be a positive whole number, got ${String(v)}`);
+    return n;
+  };
+  let mode: PermissionMode | undefined;
+  if (raw.permissionMode !== undefined) {
+    mode = parsePermissionMode(String(raw.permissionMode));
+    if (!mode) throw new UsageError(`--permission-mode must be one of default, acceptEdits, plan, bypassPermissions, dontAsk; got ${raw.permissionMode}`);
+  }
+  const budget = raw.maxBudgetUsd === undefined ? undefined : Number(raw.maxBudgetUsd);
+  if (budget !== undefined && !(budget > 0)) throw new UsageError(`--max-budget-usd must be a positive number`);
+  const tools = raw.tools === undefined ? undefined : splitToolList(raw.tools);
+  return {
+    print: Boolean(raw.print),
+    ...(prompt !== undefined ? { prompt } : {}),
+    outputFormat: raw.outputFormat,
+    inputFormat: raw.inputFormat,
+    includePartialMessages: Boolean(raw.includePartialMessages),
+    verbose: Boolean(raw.verbose),
+    maxTurns: int(raw.maxTurns, '--max-turns'),
+    maxBudgetUsd: budget,
+    model: raw.model,
+    fallbackModel: raw.fallbackModel,
+    allowedTools: splitToolList(raw.allowedTools),
+    disallowedTools: splitToolList(raw.disallowedTools),
+    tools: tools && tools.length === 1 && tools[0] === 'default' ? undefined : tools,
+    permissionMode: mode,
+    dangerouslySkipPermissions: Boolean(raw.dangerouslySkipPermissions),
+    allowDangerouslySkipPermissions: Boolean(raw.allowDangerouslySkipPermissions),
+    systemPrompt: raw.systemPromptFile ? readFile(raw.systemPromptFile) : raw.systemPrompt,
+    appendSystemPrompt: [raw.appendSystemPrompt, raw.appendSystemPromptFile ? readFile(raw.appendSystemPromptFile) : undefined]
+      .filter(Boolean)
+      .join('\n\n') || undefined,
+    addDir: raw.addDir ?? [],
+    settings: raw.settings,
+    settingSources: raw.settingSources ? String(raw.settingSources).split(',').map((s: string) => s.trim()) : undefined,
+    continue: Boolean(raw.continue),
+    resume: raw.resume,
+    sessionId: raw.sessionId,
+    persistSession: raw.sessionPersistence !== false,
+    bare: Boolean(raw.bare),
+    debug: Boolean(raw.debug),
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * Print mode: consumes core events and writes text, one JSON result, or a JSON event stream, with
+ * Claude Code's field names. Returns the exit code; never exits by itself.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AgentOptions } from '../core/agent-options.js';
+import type { AgentEvent, ApiMessage, ContentBlock } from '../core/events.js';
+import type { PermissionAnswer, PermissionRequest } from '../permissions/types.js';
+import { addUsage, emptyUsage } from '../api/usage.js';
+import type { TranscriptWriter } from '../session/transcript.js';
+import type { CliOptions } from './options.js';
+import { addToTotals, emptyTotals, runPrompt, type Totals } from './run-prompt.js';
+
+export interface PrintIO {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+/** Print mode cannot ask: the call is denied with a reason the model (and the user) can act on. */
+export async function printModeAskUser(req: PermissionRequest): Promise<PermissionAnswer> {
+  const hint = req.suggestions[0] ? ` To allow it, pass --allowedTools "${req.suggestions[0]}" or add that rule to permissions.allow in .claude/settings.json.` : '';
+  return { behavior: 'deny', message: `this call needs permission (${req.reason}) and print mode cannot ask.${hint}` };
+}
+
+interface RunState {
+  totals: Totals;
+  turns: number;
+  denials: Array<{ tool_name: string; tool_use_id: string; tool_input: unknown }>;
+  startedAt: number;
+  budgetHit: boolean;
+}
+
+export async function runPrintMode(
+  opts: CliOptions,
+  agent: AgentOptions,
+  prompts: AsyncIterable<string | ContentBlock[]>,
+  messages: ApiMessage[],
+  io: PrintIO,
+  abort: AbortController,
+  transcript?: TranscriptWriter,
+): Promise<number> {
+  const stream = opts.outputFormat === 'stream-json';
+  if (stream) io.out(line(initMessage(agent)));
+  let code = 0;
+  for await (const prompt of prompts) {
+    const st: RunState = { totals: emptyTotals(), turns: 0, denials: [], startedAt: Date.now(), budgetHit: false };
+    let last: Extract<AgentEvent, { type: 'done' }> | undefined;
+    const errors: string[] = [];
+    for await (const ev of runPrompt(messages, prompt, agent, (m) => transcript?.message(m))) {
+      transcript?.onEvent(ev);
+      track(ev, st, opts, abort, errors);
+      if (stream) emitStreamEvent(ev, opts, agent, io);
+      else if (ev.type === 'warning' || ev.type === 'retry') {
+        if (opts.verbose || ev.type === 'warning') io.err(`${ev.type === 'retry' ? `retrying (${ev.attempt}/${ev.maxRetries}) after ${ev.error}` : ev.message}\n`);
+      }
+      if (ev.type === 'done') last = ev;
+    }
+    const result = resultObject(last, st, agent, errors);
+    code = exitCodeFor(result, last, abort);
+    if (opts.outputFormat === 'text') {
+      if (result.is_error) io.err(`${result.errors?.join('\n') || 'error'}\n`);
+      if (typeof result.result === 'string' && result.result) io.out(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
+    } else io.out(opts.outputFormat === 'json' ? `${JSON.stringify(result)}\n` : line(result));
+    if (abort.signal.aborted) break;
+  }
+  return code;
+}
+
+function track(ev: AgentEvent, st: RunState, opts: CliOptions, abort: AbortController, errors: string[]): void {
+  if (ev.type === 'usage') {
+    addToTotals(st.totals, ev);
+    if (opts.maxBudgetUsd !== undefined && st.totals.costUsd > opts.maxBudgetUsd && !st.budgetHit) {
+      st.budgetHit = true;
+      abort.abort(new Error('budget'));
+    }
+  } else if (ev.type === 'permission_denied') st.denials.push({ tool_name: ev.name, tool_use_id: ev.toolUseId, tool_input: ev.input });
+  else if (ev.type === 'error') errors.push(ev.message);
+  else if (ev.type === 'turn_start') st.turns = ev.turn;
+}
+
+function exitCodeFor(result: ResultObject, done: Extract<AgentEvent, { type: 'done' }> | undefined, abort: AbortController): number {
+  if (done?.reason === 'aborted' && abort.signal.reason === 'SIGINT') return 130;
+  if (done?.reason === 'aborted' && abort.signal.reason === 'SIGTERM') return 143;
+  return result.is_error ? 1 : 0;
+}
+
+type ResultObject = Record<string, unknown> & { is_error: boolean; result?: string; errors?: string[] };
+
+function resultObject(done: Extract<AgentEvent, { type: 'done' }> | undefined, st: RunState, agent: AgentOptions, errors: string[]): ResultObject {
+  const subtype = st.budgetHit
+    ? 'error_max_budget_usd'
+    : done?.reason === 'completed'
+      ? 'success'
+      : done?.reason === 'max_turns'
+        ? 'error_max_turns'
+        : 'error_during_execution';
+  const isError = subtype !== 'success';
+  let usage = emptyUsage();
+  const modelUsage: Record<string, unknown> = {};
+  for (const [model, m] of st.totals.byModel) {
+    if (model === agent.model) usage = addUsage(usage, m.usage);
+    modelUsage[model] = {
+      inputTokens: m.usage.input_tokens,
+      outputTokens: m.usage.output_tokens,
+      cacheReadInputTokens: m.usage.cache_read_input_tokens,
+      cacheCreationInputTokens: m.usage.cache_creation_input_tokens,
+      costUSD: m.costUsd,
+    };
+  }
+  if (done?.reason === 'max_turns') errors.push(`reached the maximum number of turns (${agent.maxTurns})`);
+  if (done?.reason === 'aborted') errors.push(st.budgetHit ? 'reached the budget set by --max-budget-usd' : 'interrupted');
+  if (done?.reason === 'hook_stopped' && done.error) errors.push(`stopped by a hook: ${done.error}`);
+  if (!done) errors.push('the run ended without a result');
+  return {
+    type: 'result',
+    subtype,
+    is_error: isError,
+    duration_ms: Date.now() - st.startedAt,
+    duration_api_ms: st.totals.apiMs,
+    num_turns: done?.numTurns ?? st.turns,
+    ...(isError ? { errors: [...new Set(errors)] } : { result: done?.finalText ?? '' }),
+    stop_reason: done?.reason === 'completed' ? 'end_turn' : null,
+    terminal_reason: done?.reason === 'completed' ? 'completed' : done?.reason ?? 'error',
+    session_id: agent.sessionId,
+    total_cost_usd: round(st.totals.costUsd),
+    usage,
+    modelUsage,
+    permission_denials: st.denials,
+    uuid: randomUUID(),
+  };
+}
+
+function round(n: number): number {
+  return Math.round(n * 1e8) / 1e8;
+}
+
+function line(obj: unknown): string {
+  return `${JSON.stringify(obj)}\n`;
+}
+
+function initMessage(agent: AgentOptions) {
+  return {
+    type: 'system',
+    subtype: 'init',
+    uuid: randomUUID(),
+    session_id: agent.sessionId,
+    cwd: agent.state.cwd,
+    model: agent.model,
+    tools: agent.tools.map((t) => t.name),
+    mcp_servers: [],
+    permissionMode: agent.permission.mode,
+    slash_commands: [],
+    apiKeySource: agent.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : agent.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
+    wicket_version: typeof agent.env.npm_package_version === 'string' ? agent.env.npm_package_version : undefined,
+  };
+}
+
+const pendingTraces: Array<Record<string, unknown>> = [];
+
+function emitStreamEvent(ev: AgentEvent, opts: CliOptions, agent: AgentOptions, io: PrintIO): void {
+  const base = { session_id: agent.sessionId, uuid: randomUUID(), parent_tool_use_id: null };
+  switch (ev.type) {
+    case 'stream_event':
+      if (opts.includePartialMessages) io.out(line({ type: 'stream_event', event: ev.event, ...base }));
+      return;
+    case 'assistant_message':
+      io.out(line({ type: 'assistant', message: { ...ev.message, type: 'message' }, ...base }));
+      return;
+    case 'tool_results_message':
+      // Gate traces go out just before the results they explain, after the assistant message.
+      for (const t of pendingTraces.splice(0)) io.out(line({ type: 'system', subtype: 'gate_trace', ...t, ...base }));
+      io.out(line({ type: 'user', message: ev.message, ...base }));
+      return;
+    case 'tool_result':
+      if (opts.verbose) pendingTraces.push({ tool_use_id: ev.toolUseId, tool_name: ev.name, trace: ev.trace });
+      return;
+    case 'retry':
+      io.out(line({ type: 'system', subtype: 'api_retry', attempt: ev.attempt, max_retries: ev.maxRetries, retry_delay_ms: ev.delayMs, error_status: ev.status ?? null, error: ev.error, ...base }));
+      return;
+    case 'warning':
+      io.out(line({ type: 'system', subtype: 'informational', message: ev.message, ...base }));
+      return;
+    default:
+      return;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Builds everything one run needs from flags, environment and settings: the model client, the
+ * tool list, the permission state, hooks, the system prompt. Pure set-up: no output, no exit.
+ */
+import { randomUUID } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
+import { createModelClient, type ModelClient } from '../api/model-client.js';
+import { retryPolicyFromEnv } from '../api/retry.js';
+import type { AgentOptions } from '../core/agent-options.js';
+import { buildSystemPrompt } from '../core/system-prompt.js';
+import { noHooks, type Hooks } from '../hooks/types.js';
+import type { PermissionMode } from '../permissions/modes.js';
+import { ruleNamesTool } from '../permissions/rule-parse.js';
+import type { AskUser, PermissionRules } from '../permissions/types.js';
+import { loadSettings, type LoadedSettings } from '../settings/load.js';
+import { ReadState } from '../tools/read-state.js';
+import { BUILTIN_TOOLS } from '../tools/registry.js';
+import type { Tool } from '../tools/tool.js';
+import type { CliOptions } from './options.js';
+
+export const DEFAULT_MODEL = 'claude-sonnet-4-6';
+export const DEFAULT_SMALL_MODEL = 'claude-haiku-4-5';
+
+const ALIASES: Record<string, string> = {
+  sonnet: 'claude-sonnet-4-6',
+  opus: 'claude-opus-4-7',
+  haiku: 'claude-haiku-4-5',
+};
+
+export interface Setup {
+  options: Omit<AgentOptions, 'signal' | 'askUser'>;
+  loaded: LoadedSettings;
+  cwd: string;
+  configDir: string;
+}
+
+export interface SetupDeps {
+  env: Record<string, string | undefined>;
+  cwd?: string;
+  home?: string;
+  /** Injected in tests; built from env otherwise. */
+  client?: ModelClient;
+  hooksFactory?: (loaded: LoadedSettings, info: HookInfo) => Hooks;
+}
+
+export interface HookInfo {
+  sessionId: string;
+  cwd: string;
+  projectRoot: string;
+  transcriptPath: string;
+  getPermissionMode: () => string;
+  env: Record<string, string | undefined>;
+}
+
+export function resolveModel(name: string | undefined): string | undefined {
+  if (!name) return undefined;
+  return ALIASES[name] ?? name;
+}
+
+export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
+  const env = deps.env;
+  const cwd = realpathSync(deps.cwd ?? process.cwd());
+  const home = deps.home ?? env.HOME ?? homedir();
+  const configDir = env.CLAUDE_CONFIG_DIR || path.join(home, '.claude');
+  const wicketHome = env.WICKET_HOME || path.join(home, '.wicket');
+  const loaded = loadSettings({
+    cwd,
+    home,
+    configDir: env.CLAUDE_CONFIG_DIR || undefined,
+    managedPath: env.WICKET_MANAGED_SETTINGS || undefined,
+    cliSettings: opts.settings,
+    cliAllowed: opts.allowedTools,
+    cliDisallowed: opts.disallowedTools,
+  });
+  const settings = loaded.merged;
+  const mode = startMode(opts, loaded);
+  const tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools);
+  const model = resolveModel(opts.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
+  const smallModel = resolveModel(env.ANTHROPIC_SMALL_FAST_MODEL || env.ANTHROPIC_DEFAULT_HAIKU_MODEL) ?? DEFAULT_SMALL_MODEL;
+  const sessionId = opts.sessionId ?? randomUUID();
+  const mergedEnv = { ...env, ...loaded.env };
+  const client = deps.client ?? clientFromEnv(mergedEnv);
+  const additionalDirs = [...loaded.additionalDirectories, ...opts.addDir.map((d) => safeRealpath(path.resolve(cwd, d)))];
+  const permission = { mode, rules: loaded.rules };
+  const transcriptPath = path.join(wicketHome, 'sessions', projectSlug(cwd), `${sessionId}.jsonl`);
+  const hooks = opts.bare || !deps.hooksFactory
+    ? noHooks
+    : deps.hooksFactory(loaded, { sessionId, cwd, projectRoot: cwd, transcriptPath, getPermissionMode: () => permission.mode, env: mergedEnv });
+  const system = buildSystemPrompt({
+    cwd,
+    projectRoot: cwd,
+    homeDir: home,
+    configDir,
+    systemPrompt: opts.systemPrompt,
+    appendSystemPrompt: opts.appendSystemPrompt,
+    noMemory: opts.bare,
+  });
+  const maxConc = Number(env.WICKET_MAX_TOOL_CONCURRENCY || env.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY || 10);
+  return {
+    loaded,
+    cwd,
+    configDir,
+    options: {
+      client,
+      model,
+      smallModel,
+      tools,
+      system,
+      state: { cwd, readState: new ReadState() },
+      projectRoot: cwd,
+      additionalDirs,
+      homeDir: home,
+      wicketHome,
+      sessionId,
+      permission,
+      hooks,
+      settings,
+      env: mergedEnv,
+      maxTurns: opts.maxTurns,
+      maxToolConcurrency: Number.isInteger(maxConc) && maxConc > 0 ? maxConc : 10,
+      seenUrls: new Set<string>(),
+    },
+  };
+}
+
+function startMode(opts: CliOptions, loaded: LoadedSettings): PermissionMode {
+  if (opts.dangerouslySkipPermissions && !loaded.disableBypassPermissions) return 'bypassPermissions';
+  const wanted = opts.permissionMode ?? loaded.defaultMode ?? 'default';
+  if (wanted === 'bypassPermissions' && loaded.disableBypassPermissions) return 'default';
+  return wanted;
+}
+
+/** Tools the model is shown: --tools restricts; a bare deny rule removes a tool. */
+export function visibleTools(all: readonly Tool[], rules: PermissionRules, only?: string[]): Tool[] {
+  return all.filter((t) => {
+    if (only && !only.some((n) => n === t.name || t.aliases?.includes(n))) return false;
+    return !rules.deny.some((r) => !r.error && r.specifier === undefined && ruleNamesTool(r.toolName, t.name, t.aliases));
+  });
+}
+
+function clientFromEnv(env: Record<string, string | undefined>): ModelClient {
+  return createModelClient({
+    apiKey: env.ANTHROPIC_API_KEY || undefined,
+    authToken: env.ANTHROPIC_AUTH_TOKEN || undefined,
+    baseURL: env.ANTHROPIC_BASE_URL || undefined,
+    retry: retryPolicyFromEnv(env),
+    timeoutMs: env.API_TIMEOUT_MS ? Number(env.API_TIMEOUT_MS) : undefined,
+  });
+}
+
+function safeRealpath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** A folder name for a project path: non-alphanumerics become '-'. */
+export function projectSlug(cwd: string): string {
+  const slug = cwd.replace(/[^a-zA-Z0-9]/g, '-');
+  return slug.length > 200 ? slug.slice(0, 200) : slug;
+}
+
+export type { AskUser };

@@ -1,0 +1,58 @@
+/** Reading prompts from stdin: all of it (capped at 10 MB), or JSON lines for --input-format stream-json. */
+import { createInterface } from 'node:readline';
+import type { ContentBlock } from '../core/events.js';
+
+const MAX_STDIN = 10 * 1024 * 1024;
+
+/**
+ * Reads stdin to the end. With `waitForFirstByteMs`, gives up when nothing arrives in that time
+ * (a prompt was given as an argument and stdin is an idle pipe).
+ */
+export function readStdin(opts: { waitForFirstByteMs?: number } = {}): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = () => {
+      if (timer) clearTimeout(timer);
+      process.stdin.off('data', onData);
+      process.stdin.off('end', finish);
+      process.stdin.off('error', finish);
+      process.stdin.pause();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const onData = (c: Buffer) => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (size < MAX_STDIN) {
+        chunks.push(c.subarray(0, MAX_STDIN - size));
+        size += c.length;
+      }
+    };
+    if (opts.waitForFirstByteMs !== undefined) timer = setTimeout(finish, opts.waitForFirstByteMs);
+    process.stdin.on('data', onData);
+    process.stdin.once('end', finish);
+    process.stdin.once('error', finish);
+  });
+}
+
+/** User messages from JSON lines: {"type":"user","message":{"role":"user","content":…}}. */
+export async function* stdinLines(): AsyncGenerator<string | ContentBlock[]> {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (!line.trim()) continue;
+    let msg: any;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      process.stderr.write(`wicket: warning: ignoring a stdin line that is not JSON: ${line.slice(0, 80)}\n`);
+      continue;
+    }
+    const content = msg?.message?.content ?? msg?.content;
+    if (msg?.type !== 'user' || content === undefined) {
+      process.stderr.write(`wicket: warning: ignoring a stdin message that is not a user message\n`);
+      continue;
+    }
+    yield typeof content === 'string' ? content : (content as ContentBlock[]);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The session, written as it happens: one JSON object per line under ~/.wicket/sessions/<project>/.
+ * Messages (for --continue/--resume) and each call's gate trace (who stopped this, and why).
+ */
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { unansweredToolUses } from '../core/conversation.js';
+import type { AgentEvent, ApiMessage } from '../core/events.js';
+
+export class TranscriptWriter {
+  private ready = false;
+  constructor(
+    readonly file: string,
+    private readonly sessionId: string,
+    private readonly cwd: string,
+  ) {}
+
+  private write(entry: Record<string, unknown>): void {
+    try {
+      if (!this.ready) {
+        mkdirSync(path.dirname(this.file), { recursive: true });
+        this.ready = true;
+      }
+      const line = JSON.stringify({ ...entry, uuid: randomUUID(), sessionId: this.sessionId, timestamp: new Date().toISOString(), cwd: this.cwd });
+      appendFileSync(this.file, `${line}\n`);
+    } catch {
+      // a transcript that cannot be written must never stop the work
+    }
+  }
+
+  message(message: ApiMessage): void {
+    this.write({ type: message.role, message });
+  }
+
+  /** Records what matters from the event stream. */
+  onEvent(ev: AgentEvent): void {
+    if (ev.type === 'assistant_message') this.message({ role: 'assistant', content: ev.message.content });
+    else if (ev.type === 'tool_results_message') this.message(ev.message);
+    else if (ev.type === 'tool_result') this.write({ type: 'gate_trace', tool_use_id: ev.toolUseId, tool_name: ev.name, trace: ev.trace, is_error: ev.result.isError ?? false });
+    else if (ev.type === 'done') this.write({ type: 'end', reason: ev.reason, num_turns: ev.numTurns });
+  }
+}
+
+/** Messages of a saved session, cut so that the conversation is valid (no unanswered tool_use at the end). */
+export function loadTranscript(file: string): ApiMessage[] {
+  const messages: ApiMessage[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const entry = JSON.parse(line);
+      if ((entry.type === 'user' || entry.type === 'assistant') && entry.message) {
+        const last = messages[messages.length - 1];
+        if (last && last.role === entry.message.role && entry.message.role === 'user') {
+          const prev = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
+          const next = typeof entry.message.content === 'string' ? [{ type: 'text' as const, text: entry.message.content }] : entry.message.content;
+          last.content = [...prev, ...next];
+        } else messages.push(entry.message);
+      }
+    } catch {
+      // a torn last line after a crash: skip it
+    }
+  }
+  while (messages.length && unansweredToolUses(messages).length) messages.pop();
+  return messages;
+}
+
+/** The most recently written session file in a project folder, if any. */
+export function latestSession(dir: string): string | undefined {
+  try {
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.jsonl'))
+      .map((f) => ({ f, t: statSync(path.join(dir, f)).mtimeMs }))
+      .sort((a, b) => b.t - a.t);
+    return files[0] ? path.join(dir, files[0].f) : undefined;
+  } catch {
+    return undefined;
+  }
+}

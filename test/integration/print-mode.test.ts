@@ -1,0 +1,152 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
+import { expectExit, runCli } from '../support/run-cli.js';
+import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
+
+let server: FakeAnthropic;
+let project: TmpProject;
+const fastRetry = { WICKET_RETRY_BASE_DELAY_MS: '5', WICKET_MAX_RETRIES: '3' };
+
+beforeEach(async () => {
+  server = await startFakeAnthropic();
+  project = await makeTmpProject({ files: { 'a.txt': 'alpha\nbeta\n' } });
+});
+afterEach(async () => {
+  await server.close();
+  await project.cleanup();
+});
+
+const run = (args: string[], extra: { env?: Record<string, string>; stdin?: string } = {}) =>
+  runCli(args, { cwd: project.dir, home: project.home, baseUrl: server.url, env: { ...fastRetry, ...extra.env }, stdin: extra.stdin });
+
+describe('print mode', () => {
+  it('prints the final text in text format', async () => {
+    server.script(reply().text('Hello ').text('world'));
+    const r = await run(['-p', 'hi']);
+    expectExit(r, 0);
+    expect(r.stdout).toBe('Hello world\n');
+    server.assertNoViolations();
+    const body = server.requests[0]!.body as any;
+    expect(body.messages[0].content[0].text).toBe('hi');
+    expect(body.stream).toBe(true);
+  });
+
+  it('emits one result object in json format, with Claude Code field names', async () => {
+    server.script(reply().text('ok').usage({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 3, cache_creation_input_tokens: 2 }));
+    const r = await run(['-p', 'hi', '--output-format', 'json']);
+    expectExit(r, 0);
+    const res = r.json<any>();
+    expect(res).toMatchObject({ type: 'result', subtype: 'success', is_error: false, num_turns: 1, result: 'ok', permission_denials: [] });
+    expect(res.usage).toEqual({ input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 3, cache_creation_input_tokens: 2 });
+    expect(typeof res.session_id).toBe('string');
+    expect(res.total_cost_usd).toBeGreaterThan(0);
+    expect(res.duration_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('streams init, assistant, user and result lines in stream-json', async () => {
+    server.script(reply().toolUse('Nope', { x: 1 }), reply().text('done'));
+    const r = await run(['-p', 'go', '--output-format', 'stream-json', '--verbose']);
+    expectExit(r, 0);
+    const lines = r.lines<any>();
+    expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init', permissionMode: 'default' });
+    expect(lines[0].tools).toEqual(expect.any(Array));
+    const types = lines.map((l) => (l.type === 'system' ? `system/${l.subtype}` : l.type));
+    expect(types).toEqual(['system/init', 'assistant', 'system/gate_trace', 'user', 'assistant', 'result']);
+    const user = lines.find((l) => l.type === 'user');
+    expect(user.message.content[0]).toMatchObject({ type: 'tool_result', is_error: true });
+    expect(user.message.content[0].content).toContain('No such tool: Nope');
+    server.assertNoViolations();
+  });
+
+  it('includes raw stream events with --include-partial-messages', async () => {
+    server.script(reply().text('a').text('b'));
+    const r = await run(['-p', 'go', '--output-format', 'stream-json', '--include-partial-messages']);
+    const events = r.lines<any>().filter((l) => l.type === 'stream_event').map((l) => l.event.type);
+    expect(events[0]).toBe('message_start');
+    expect(events).toContain('content_block_delta');
+    expect(events[events.length - 1]).toBe('message_stop');
+  });
+
+  it('retries 529, 429 and 500 and then succeeds', async () => {
+    server.script(reply().error(529), reply().error(429, { retryAfter: 0 }), reply().error(500), reply().text('finally'));
+    const r = await run(['-p', 'hi', '--output-format', 'stream-json']);
+    expectExit(r, 0);
+    const retries = r.lines<any>().filter((l) => l.subtype === 'api_retry');
+    expect(retries.map((x) => x.error_status)).toEqual([529, 429, 500]);
+    expect(r.lines<any>().at(-1).result).toBe('finally');
+  });
+
+  it('does not show text twice when a stream drops and is retried', async () => {
+    server.script(reply().text('Hello ').text('partial').dropConnection(), reply().text('Hello ').text('partial and whole'));
+    const r = await run(['-p', 'hi', '--output-format', 'stream-json', '--include-partial-messages']);
+    expectExit(r, 0);
+    expect(r.lines<any>().at(-1).result).toBe('Hello partial and whole');
+  });
+
+  it('reports a 401 in one sentence, without retrying', async () => {
+    server.script(reply().error(401, { type: 'authentication_error', message: 'invalid x-api-key' }));
+    const r = await run(['-p', 'hi']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('authentication failed (401)');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(server.messageRequests().length).toBe(1);
+  });
+
+  it('says what to set when there is no API key', async () => {
+    const r = await run(['-p', 'hi'], { env: { ANTHROPIC_API_KEY: '' } });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('no API key: set ANTHROPIC_API_KEY');
+  });
+
+  it('gives a malformed tool input an input error and goes on', async () => {
+    server.script(reply().toolUse('Read', { file_path: 42, bogus: true }), reply().text('ok'));
+    const r = await run(['-p', 'go', '--output-format', 'json']);
+    expectExit(r, 0);
+    const second = server.requests[1]!.body as any;
+    const result = second.messages[2].content[0];
+    expect(result.is_error).toBe(true);
+    expect(result.content).toContain('file_path: expected string, got number');
+    expect(result.content).toContain('unexpected field bogus');
+    server.assertNoViolations();
+  });
+
+  it('stops at --max-turns with error_max_turns and exit 1', async () => {
+    server.script(reply().toolUse('Nope', {}), reply().toolUse('Nope', {}), reply().text('never'));
+    const r = await run(['-p', 'go', '--output-format', 'json', '--max-turns', '1']);
+    expect(r.code).toBe(1);
+    expect(r.json<any>()).toMatchObject({ subtype: 'error_max_turns', is_error: true });
+  });
+
+  it('appends piped stdin to the prompt', async () => {
+    server.script(reply().text('ok'));
+    const r = await run(['-p', 'summarize this'], { stdin: 'piped text' });
+    expectExit(r, 0);
+    const body = server.requests[0]!.body as any;
+    expect(body.messages[0].content[0].text).toBe('summarize this\n\npiped text');
+  });
+
+  it('reads user messages as JSON lines with --input-format stream-json', async () => {
+    server.script(reply().text('one'), reply().text('two'));
+    const stdin = `${JSON.stringify({ type: 'user', message: { role: 'user', content: 'first' } })}\n${JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'second' }] } })}\n`;
+    const r = await run(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json'], { stdin });
+    expectExit(r, 0);
+    const results = r.lines<any>().filter((l) => l.type === 'result');
+    expect(results.map((x) => x.result)).toEqual(['one', 'two']);
+    server.assertNoViolations();
+  });
+
+  it('rejects a bad flag value with exit 2 and a clear message', async () => {
+    const r = await run(['-p', 'x', '--permission-mode', 'yolo']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--permission-mode must be one of');
+  });
+
+  it('sends prompt-cache breakpoints on the system prompt, tools and latest turn', async () => {
+    server.script(reply().text('ok'));
+    await run(['-p', 'hi']);
+    const body = server.requests[0]!.body as any;
+    expect(body.system.at(-1).cache_control).toEqual({ type: 'ephemeral' });
+    if (body.tools?.length) expect(body.tools.at(-1).cache_control).toEqual({ type: 'ephemeral' });
+    expect(body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: 'ephemeral' });
+  });
+});
