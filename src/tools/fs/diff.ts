@@ -50,7 +50,10 @@ export function formatUnifiedDiff(displayPath: string, hunks: DiffHunk[], create
   if (hunks.length === 0) return '';
   const out = [created ? '--- /dev/null' : `--- a/${displayPath}`, `+++ b/${displayPath}`];
   for (const h of hunks) {
-    out.push(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`);
+    // As `diff` formats it: an empty side names the line before the change.
+    const oldStart = h.oldLines === 0 ? h.oldStart - 1 : h.oldStart;
+    const newStart = h.newLines === 0 ? h.newStart - 1 : h.newStart;
+    out.push(`@@ -${oldStart},${h.oldLines} +${newStart},${h.newLines} @@`);
     for (const line of h.lines) out.push(line);
   }
   return out.join('\n') + '\n';

@@ -169,6 +169,7 @@ export function toLf(text: string): string {
   return text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
 }
 
+/** LF → CRLF, for text that came from `toLf` (a lone CR stays as it was). */
 export function toCrlf(lfText: string): string {
-  return lfText.replace(/\r?\n/g, '\r\n');
+  return lfText.replace(/\n/g, '\r\n');
 }
