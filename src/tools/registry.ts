@@ -4,9 +4,13 @@
  */
 import type { Tool } from './tool.js';
 import { exitPlanModeTool } from './exit-plan-mode/index.js';
+import { globTool } from './glob/index.js';
+import { grepTool } from './grep/index.js';
 
 export const BUILTIN_TOOLS: Tool[] = [
   exitPlanModeTool,
+  globTool,
+  grepTool,
   // tools register here, one line each
 ];
 

@@ -1,0 +1,205 @@
+/**
+ * The Grep search, in two steps that give the same, path-ordered result:
+ *
+ * 1. rg runs on all cores and its output is held in a bounded buffer (8 MiB by default). Most
+ *    searches fit: the buffer is put in path order and paged, and the totals are known.
+ * 2. When the buffer overflows (a pattern with a huge number of hits), rg is killed and run again
+ *    with `--sort path`, streamed: lines before `offset` are skipped, one page is kept, and rg is
+ *    killed one line past it. Memory stays bounded and the answer comes back fast, however many
+ *    lines match.
+ *
+ * Path order makes `offset` paging stable from one call to the next, which rg's parallel order is not.
+ */
+import path from 'node:path';
+import { ToolError } from '../../core/errors.js';
+import { displayPath, locateRg, type RgLocation } from '../ripgrep/common.js';
+import { type RgRunResult, runRg } from '../ripgrep/run.js';
+import { type GrepArgsInput, grepArgs, type OutputMode } from './args.js';
+import { ContentBuffer, ListBuffer, Pager } from './collect.js';
+import { formatContent, parseContentLine, parseCountLine, SEPARATOR } from './lines.js';
+
+export interface GrepSearchOptions {
+  projectRoot: string;
+  /** The working directory paths are shown relative to. */
+  cwd: string;
+  denyGlobs: readonly string[];
+  signal: AbortSignal;
+  timeoutMs: number;
+  env?: Record<string, string | undefined>;
+  /** Budget of the step-1 buffer. */
+  bufferBytes?: number;
+  /** rg stand-in for tests. */
+  command?: string;
+}
+
+export interface GrepRequest {
+  input: GrepArgsInput;
+  absTarget: string;
+  targetIsDir: boolean;
+  offset: number;
+  /** 0 = no line limit. */
+  limit: number;
+  maxChars: number;
+}
+
+export interface GrepSearchResult {
+  lines: string[];
+  /** Output lines in all (before paging), when the whole result was seen. */
+  total?: number;
+  /** Files with matches, when known. */
+  files?: number;
+  /** Matching lines in all (count mode), when known. */
+  matches?: number;
+  more: boolean;
+  nextOffset: number;
+  cutAtChars: boolean;
+  timedOut: boolean;
+  /** rg reported files it could not read. */
+  unreadable: boolean;
+  /** Which step produced the result: `buffered` (1) or `streamed` (2). */
+  strategy: 'buffered' | 'streamed';
+}
+
+export const DEFAULT_BUFFER_BYTES = 8 * 1024 * 1024;
+
+interface Run {
+  req: GrepRequest;
+  opts: GrepSearchOptions;
+  loc: RgLocation;
+  mode: OutputMode;
+  withContext: boolean;
+  lineNumbers: boolean;
+  deadline: number;
+  /** Path as shown: relative to the cwd or absolute; undefined when content lines leave it out. */
+  show: (printed: string) => string;
+}
+
+export async function searchGrep(req: GrepRequest, opts: GrepSearchOptions): Promise<GrepSearchResult> {
+  const { input } = req;
+  const loc = locateRg(req.absTarget, opts.projectRoot, req.targetIsDir);
+  const run: Run = {
+    req,
+    opts,
+    loc,
+    mode: input.output_mode ?? 'files_with_matches',
+    withContext: [input['-A'], input['-B'], input['-C'], input.context].some((n) => n !== undefined && n > 0),
+    lineNumbers: input['-n'] !== false,
+    deadline: Date.now() + opts.timeoutMs,
+    show: (printed) => displayPath(path.resolve(loc.cwd, printed), opts.cwd),
+  };
+  const buffered = await runBuffered(run);
+  if (buffered) return buffered;
+  return runStreamed(run);
+}
+
+function rgOptions(run: Run, sorted: boolean) {
+  return {
+    args: grepArgs(run.req.input, { target: run.loc.target, sorted, denyGlobs: run.opts.denyGlobs, atProjectRoot: run.loc.atProjectRoot }),
+    cwd: run.loc.cwd,
+    signal: run.opts.signal,
+    timeoutMs: Math.max(1, run.deadline - Date.now()),
+    env: run.opts.env,
+    command: run.opts.command,
+    delimiter: run.mode === 'files_with_matches' ? ('\0' as const) : ('\n' as const),
+  };
+}
+
+/** Step 1. Returns undefined when the buffer overflowed and step 2 must run. */
+async function runBuffered(run: Run): Promise<GrepSearchResult | undefined> {
+  const budget = run.opts.bufferBytes ?? DEFAULT_BUFFER_BYTES;
+  const pager = new Pager(run.req.offset, run.req.limit, run.req.maxChars);
+  if (run.mode === 'content') {
+    const buffer = new ContentBuffer(budget);
+    const r = await runRg({ ...rgOptions(run, false), onLine: (l) => buffer.add(parseContentLine(l, run.lineNumbers)) });
+    if (buffer.overflowed && !r.timedOut) return undefined;
+    failOnError(r, buffer.lineCount(false), run.req.input.pattern);
+    const format = contentFormatter(run);
+    for (const line of buffer.lines(run.withContext, (p, body) => format(p, body))) if (!pager.push(line)) break;
+    return result(pager, r, 'buffered', { total: buffer.lineCount(run.withContext), files: buffer.fileCount });
+  }
+  const buffer = new ListBuffer(budget);
+  const r = await runRg({ ...rgOptions(run, false), onLine: (l) => addListLine(run.mode, buffer, l) });
+  if (buffer.overflowed && !r.timedOut) return undefined;
+  failOnError(r, buffer.entries.length, run.req.input.pattern);
+  let matches = 0;
+  for (const e of buffer.entries) matches += e.count;
+  for (const e of buffer.sorted()) if (!pager.push(listLine(run, e.path, e.count))) break;
+  const total = buffer.entries.length;
+  return result(pager, r, 'buffered', { total, files: total, matches: run.mode === 'count' ? matches : undefined });
+}
+
+/** Step 2: `--sort path`, streamed into one page. */
+async function runStreamed(run: Run): Promise<GrepSearchResult> {
+  const pager = new Pager(run.req.offset, run.req.limit, run.req.maxChars);
+  const format = contentFormatter(run);
+  const onLine = (line: string): boolean => {
+    if (run.mode !== 'content') {
+      const entry = run.mode === 'count' ? parseCountLine(line) : { path: line, count: 1 };
+      return entry === undefined || line === '' ? true : pager.push(listLine(run, entry.path, entry.count));
+    }
+    const parsed = parseContentLine(line, run.lineNumbers);
+    if (typeof parsed === 'string') return pager.push(parsed);
+    return pager.push(format(parsed.path, parsed.body));
+  };
+  const r = await runRg({ ...rgOptions(run, true), onLine });
+  failOnError(r, r.lines, run.req.input.pattern);
+  return result(pager, r, 'streamed', {});
+}
+
+function contentFormatter(run: Run): (printed: string, body: string) => string {
+  // Searching one file: the path would repeat on every line, so it is left out.
+  if (!run.req.targetIsDir) return (_p, body) => formatContent(undefined, body);
+  let lastPrinted = '';
+  let lastShown = '';
+  return (printed, body) => {
+    if (printed !== lastPrinted) {
+      lastPrinted = printed;
+      lastShown = run.show(printed);
+    }
+    return formatContent(lastShown, body);
+  };
+}
+
+function addListLine(mode: OutputMode, buffer: ListBuffer, line: string): boolean {
+  if (line === '') return true;
+  if (mode === 'files_with_matches') return buffer.add(line, 1);
+  const entry = parseCountLine(line);
+  return entry ? buffer.add(entry.path, entry.count) : true;
+}
+
+function listLine(run: Run, printed: string, count: number): string {
+  return run.mode === 'count' ? `${run.show(printed)}:${count}` : run.show(printed);
+}
+
+function result(
+  pager: Pager,
+  r: RgRunResult,
+  strategy: GrepSearchResult['strategy'],
+  totals: Pick<GrepSearchResult, 'total' | 'files' | 'matches'>,
+): GrepSearchResult {
+  const known = r.timedOut ? {} : totals;
+  return {
+    lines: pager.lines,
+    ...known,
+    more: pager.more,
+    nextOffset: pager.nextOffset,
+    cutAtChars: pager.cutAtChars,
+    timedOut: r.timedOut,
+    unreadable: r.exitCode === 2,
+    strategy,
+  };
+}
+
+/** rg exits with 2 for errors; without any output that is a failure to report (bad regex, type, glob). */
+function failOnError(r: RgRunResult, outputLines: number, pattern: string): void {
+  if (r.exitCode !== 2 || outputLines > 0 || r.stderr === '') return;
+  const detail = r.stderr.replace(/^rg: /gm, '');
+  if (/regex parse error|look-around|backreferences|PCRE2/i.test(detail)) {
+    throw new ToolError(
+      'execution_failed',
+      `Invalid regular expression ${JSON.stringify(pattern)} (ripgrep syntax):\n${detail}\n` +
+        'Escape special characters with a backslash, e.g. \\( or \\{, to match them literally.',
+    );
+  }
+  throw new ToolError('execution_failed', `ripgrep failed: ${detail}`);
+}
