@@ -150,3 +150,24 @@ describe('print mode', () => {
     expect(body.messages.at(-1).content.at(-1).cache_control).toEqual({ type: 'ephemeral' });
   });
 });
+
+describe('print mode interruption', () => {
+  it('exits 130 on SIGINT while the model is answering', async () => {
+    const { spawnCli } = await import('../support/run-cli.js');
+    server.script(reply().text('thinking...').hang());
+    const p = spawnCli(['-p', 'go', '--output-format', 'json'], { cwd: project.dir, home: project.home, baseUrl: server.url });
+    await new Promise<void>((resolve) => {
+      const t = setInterval(() => {
+        if (server.requests.length) {
+          clearInterval(t);
+          resolve();
+        }
+      }, 20);
+    });
+    await new Promise((r) => setTimeout(r, 150));
+    p.child.kill('SIGINT');
+    const r = await p.result;
+    expect(r.code).toBe(130);
+    expect(r.json<any>()).toMatchObject({ type: 'result', is_error: true, subtype: 'error_during_execution' });
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * Start-up and loop overhead of the built binary: `--version` beside `node -e 0`, one print-mode
+ * text turn against a local fake server, and ten sequential Read calls.
+ */
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { reply, startFakeAnthropic } from '../test/support/fake-anthropic-server.js';
+import { fmt, measure } from './measure.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = path.join(ROOT, 'bin', 'wicket.js');
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+
+async function main(): Promise<void> {
+  const node = await measure(process.execPath, ['-e', '0'], RUNS);
+  const version = await measure(process.execPath, [BIN, '--version'], RUNS);
+  console.log(`node -e 0:                 ${fmt(node)}`);
+  console.log(`wicket --version:          ${fmt(version)}  (${(version.ms / node.ms).toFixed(2)}x node; target <= 1.3x)`);
+
+  const project = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-bench-proj-')));
+  const home = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-bench-home-')));
+  for (let i = 0; i < 10; i++) writeFileSync(path.join(project, `f${i}.txt`), `file ${i}\n`.repeat(200));
+  const server = await startFakeAnthropic({ whenExhausted: 'done' });
+  const env = { HOME: home, ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: server.url, WICKET_HOME: path.join(home, '.wicket') };
+  try {
+    const oneTurn = await measureWithScript(server, () => server.script(reply().text('Hello from the bench.')), ['-p', 'hi'], project, env);
+    console.log(`one text turn (print):     ${fmt(oneTurn)}  (target < 200 ms, < 80 MiB)`);
+    const tenReads = await measureWithScript(
+      server,
+      () => {
+        for (let i = 0; i < 10; i++) server.script(reply().toolUse('Read', { file_path: path.join(project, `f${i}.txt`) }));
+        server.script(reply().text('read them all'));
+      },
+      ['-p', 'read the files', '--allowedTools', 'Read'],
+      project,
+      env,
+    );
+    console.log(`ten sequential Reads:      ${fmt(tenReads)}  (target < 350 ms)`);
+  } finally {
+    await server.close();
+    rmSync(project, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+async function measureWithScript(
+  server: Awaited<ReturnType<typeof startFakeAnthropic>>,
+  script: () => void,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+) {
+  // Each run consumes one scripted conversation: script RUNS + 1 (warm-up) copies up front.
+  for (let i = 0; i <= RUNS; i++) script();
+  return measure(process.execPath, [BIN, ...args], RUNS, { cwd, env });
+}
+
+await main();
