@@ -171,3 +171,26 @@ describe('print mode interruption', () => {
     expect(r.json<any>()).toMatchObject({ type: 'result', is_error: true, subtype: 'error_during_execution' });
   });
 });
+
+describe('sessions', () => {
+  it('writes the transcript with gate traces, and --continue brings the conversation back', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const path = await import('node:path');
+    server.script(reply().toolUse('Nope', {}), reply().text('first answer'));
+    expectExit(await run(['-p', 'one']), 0);
+    const dir = path.join(project.home, '.wicket', 'sessions');
+    const [slug] = readdirSync(dir);
+    const [file] = readdirSync(path.join(dir, slug!));
+    const entries = readFileSync(path.join(dir, slug!, file!), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const trace = entries.find((e) => e.type === 'gate_trace');
+    expect(trace).toMatchObject({ tool_name: 'Nope', is_error: true });
+    expect(trace.trace[0]).toMatchObject({ gate: 'find', verdict: 'refused' });
+    server.script(reply().text('second answer'));
+    expectExit(await run(['-p', 'two', '--continue']), 0);
+    const body = server.requests.at(-1)!.body as any;
+    expect(body.messages.length).toBe(5);
+    expect(body.messages[0].content[0].text).toBe('one');
+    expect(body.messages[4].content[0].text).toBe('two');
+    server.assertNoViolations();
+  });
+});

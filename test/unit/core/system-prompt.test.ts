@@ -1,0 +1,48 @@
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildSystemPrompt, memoryFiles } from '../../../src/core/system-prompt.js';
+
+function tree() {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-sp-')));
+  const home = path.join(root, 'home');
+  const proj = path.join(root, 'proj');
+  const sub = path.join(proj, 'pkg', 'app');
+  mkdirSync(path.join(home, '.claude'), { recursive: true });
+  mkdirSync(path.join(proj, '.git'), { recursive: true });
+  mkdirSync(path.join(proj, '.claude'), { recursive: true });
+  mkdirSync(sub, { recursive: true });
+  writeFileSync(path.join(home, '.claude', 'CLAUDE.md'), 'user memory');
+  writeFileSync(path.join(proj, 'CLAUDE.md'), 'project memory <!-- hidden comment -->');
+  writeFileSync(path.join(proj, '.claude', 'CLAUDE.md'), 'dot-claude memory');
+  writeFileSync(path.join(proj, 'CLAUDE.local.md'), 'local memory');
+  writeFileSync(path.join(sub, 'CLAUDE.md'), 'nested memory');
+  return { home, proj, sub, configDir: path.join(home, '.claude') };
+}
+
+describe('system prompt', () => {
+  it('loads memory files from user, then project root down to the cwd', () => {
+    const t = tree();
+    const files = memoryFiles({ cwd: t.sub, projectRoot: t.sub, configDir: t.configDir }).map((f) => path.relative(path.dirname(t.home), f));
+    expect(files).toEqual(['home/.claude/CLAUDE.md', 'proj/CLAUDE.md', 'proj/.claude/CLAUDE.md', 'proj/CLAUDE.local.md', 'proj/pkg/app/CLAUDE.md']);
+  });
+
+  it('includes cwd, platform, date, git facts and memory; strips HTML comments', () => {
+    const t = tree();
+    const [block] = buildSystemPrompt({ cwd: t.proj, projectRoot: t.proj, homeDir: t.home, configDir: t.configDir, now: new Date('2026-01-02T03:04:05Z') });
+    expect(block!.text).toContain(`Working directory: ${t.proj}`);
+    expect(block!.text).toContain("Today's date: 2026-01-02");
+    expect(block!.text).toContain('Platform: ');
+    expect(block!.text).toContain('project memory');
+    expect(block!.text).not.toContain('hidden comment');
+  });
+
+  it('--system-prompt replaces the base text and --append-system-prompt adds to it', () => {
+    const t = tree();
+    const [block] = buildSystemPrompt({ cwd: t.proj, projectRoot: t.proj, homeDir: t.home, configDir: t.configDir, systemPrompt: 'BE TERSE', appendSystemPrompt: 'ALSO THIS' });
+    expect(block!.text.startsWith('BE TERSE')).toBe(true);
+    expect(block!.text).not.toContain('You are wicket');
+    expect(block!.text.trimEnd().endsWith('ALSO THIS')).toBe(true);
+  });
+});
