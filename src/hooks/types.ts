@@ -44,6 +44,40 @@ export interface Hooks {
   stop?(info: { lastAssistantMessage: string; stopHookActive: boolean }, signal: AbortSignal): Promise<{ block?: string }>;
   /** Messages for the person (non-blocking errors, systemMessage). Drained by the loop into warnings. */
   drainNotices?(): string[];
+
+  /** SessionStart (matcher: source). Plain stdout and additionalContext become context for the model. */
+  sessionStart?(info: SessionStartInfo, signal: AbortSignal): Promise<{ additionalContext?: string }>;
+  /** SessionEnd (matcher: reason). Cannot block; all its hooks share a 1.5 s budget. */
+  sessionEnd?(info: { reason: SessionEndReason }, signal?: AbortSignal): Promise<void>;
+  /** Notification (matcher: notification type), e.g. a permission prompt waiting. Cannot block. */
+  notification?(info: NotificationInfo, signal: AbortSignal): Promise<void>;
+  /** PreCompact (matcher: trigger). `block` stops the compaction. */
+  preCompact?(info: { trigger: 'manual' | 'auto'; customInstructions?: string }, signal: AbortSignal): Promise<{ block?: string }>;
+  /** SubagentStop (matcher: agent type). `block` keeps the sub-agent going, with the reason as its next input. */
+  subagentStop?(info: SubagentStopInfo, signal: AbortSignal): Promise<{ block?: string }>;
+}
+
+export type SessionStartSource = 'startup' | 'resume' | 'clear' | 'compact';
+export type SessionEndReason = 'clear' | 'resume' | 'logout' | 'prompt_input_exit' | 'other';
+
+export interface SessionStartInfo {
+  source: SessionStartSource;
+  model?: string;
+}
+
+export interface NotificationInfo {
+  message: string;
+  title?: string;
+  /** `permission_prompt`, `idle_prompt`, … */
+  notificationType: string;
+}
+
+export interface SubagentStopInfo {
+  agentId: string;
+  agentType: string;
+  agentTranscriptPath?: string;
+  lastAssistantMessage: string;
+  stopHookActive: boolean;
 }
 
 export const noHooks: Hooks = {

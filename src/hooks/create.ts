@@ -1,0 +1,264 @@
+/**
+ * The settings-driven hook gate: `type: "command"` hooks from every settings source, run the way
+ * Claude Code runs them (reference/claude-code.md §4). For each event: the groups whose matcher fits
+ * are chosen, handlers whose `if` rule does not fit are skipped, identical commands run once, all of
+ * them run in parallel, and their verdicts are merged (combine.ts).
+ *
+ * Besides the tool events the runner calls, the returned object fires the session events:
+ *   sessionStart({source, model?})            → { additionalContext? }   (startup, resume, clear, compact)
+ *   sessionEnd({reason})                       → void                     (all hooks share a 1.5 s budget)
+ *   notification({message, title?, notificationType}) → void
+ *   preCompact({trigger, customInstructions?}) → { block? }               (block = do not compact)
+ *   subagentStop({agentId, agentType, …})      → { block? }               (block = keep the sub-agent going)
+ * Problems (timeouts, crashes, garbage output) and `systemMessage`s collect as notices: drainNotices().
+ */
+import { homedir } from 'node:os';
+import { parseRule } from '../permissions/rule-parse.js';
+import type { PermissionMode } from '../permissions/modes.js';
+import { ReadState } from '../tools/read-state.js';
+import type { PermissionContext, Tool } from '../tools/tool.js';
+import {
+  combineBlock,
+  combinePermissionRequest,
+  combinePostToolUse,
+  combinePreToolUse,
+  combineSessionContext,
+  combineUserPrompt,
+} from './combine.js';
+import type { CommandHook, HookEvent, HookGroup } from './config.js';
+import { ifRuleMatches, matcherMatches } from './matcher.js';
+import { interpretRun, type HookVerdict } from './output.js';
+import { runHookCommand } from './run-command.js';
+import type { Hooks, ToolHookCall } from './types.js';
+
+export interface HooksContext {
+  sessionId: string;
+  cwd: string;
+  projectRoot: string;
+  transcriptPath: string;
+  getPermissionMode: () => string;
+  env: Record<string, string | undefined>;
+  /** The session's current directory when it moved (Bash `cd`); defaults to `cwd`. */
+  getCwd?: () => string;
+  /** The tools, so handler `if` rules with a specifier (`Bash(git *)`) can be judged; without them such hooks always run. */
+  tools?: readonly Tool[];
+  /** Seconds for hooks that give no timeout; default 600 (UserPromptSubmit: 30). */
+  defaultTimeoutSec?: number;
+}
+
+/** What createHooks needs from the loaded settings. */
+export interface HookSettings {
+  hooks: HookGroup[];
+  env: Record<string, string>;
+}
+
+export type SettingsHooks = Required<Hooks>;
+
+interface Planned {
+  hook: CommandHook;
+  label: string;
+  key: string;
+}
+
+const DEFAULT_TIMEOUT_SEC = 600;
+const PROMPT_TIMEOUT_SEC = 30;
+const SESSION_END_BUDGET_MS = 1500;
+
+export function createHooks(loaded: HookSettings, ctx: HooksContext): SettingsHooks {
+  return new HookGate(loaded, ctx);
+}
+
+/** One session's hooks. Methods are bound (arrow fields), so they can be passed around on their own. */
+class HookGate implements SettingsHooks {
+  private readonly notices: string[] = [];
+  private readonly onceRan = new Set<string>();
+  private readonly env: Record<string, string>;
+
+  constructor(
+    private readonly loaded: HookSettings,
+    private readonly ctx: HooksContext,
+  ) {
+    this.env = hookEnv(loaded.env, ctx);
+  }
+
+  preToolUse: SettingsHooks['preToolUse'] = async (call, signal) => {
+    return combinePreToolUse(await this.run('PreToolUse', call.toolName, toolFields(call), { signal, call }));
+  };
+
+  postToolUse: SettingsHooks['postToolUse'] = async (call, signal) => {
+    const extra = { ...toolFields(call), tool_response: call.toolResponse, duration_ms: call.durationMs };
+    return combinePostToolUse(await this.run('PostToolUse', call.toolName, extra, { signal, call }), 'PostToolUse');
+  };
+
+  postToolUseFailure: SettingsHooks['postToolUseFailure'] = async (call, signal) => {
+    const extra = { ...toolFields(call), error: call.error, is_interrupt: call.isInterrupt, duration_ms: call.durationMs };
+    return combinePostToolUse(await this.run('PostToolUseFailure', call.toolName, extra, { signal, call }), 'PostToolUseFailure');
+  };
+
+  permissionRequest: SettingsHooks['permissionRequest'] = async (call, signal) => {
+    const extra = { tool_name: call.toolName, tool_input: call.toolInput, permission_suggestions: suggestionsPayload(call.suggestions) };
+    return combinePermissionRequest(await this.run('PermissionRequest', call.toolName, extra, { signal, call }));
+  };
+
+  userPromptSubmit: SettingsHooks['userPromptSubmit'] = async (prompt, signal) => {
+    return combineUserPrompt(await this.run('UserPromptSubmit', undefined, { prompt }, { signal }));
+  };
+
+  stop: SettingsHooks['stop'] = async (info, signal) => {
+    const extra = { stop_hook_active: info.stopHookActive, last_assistant_message: info.lastAssistantMessage };
+    return combineBlock(await this.run('Stop', undefined, extra, { signal }), 'Stop');
+  };
+
+  subagentStop: SettingsHooks['subagentStop'] = async (info, signal) => {
+    const extra = {
+      stop_hook_active: info.stopHookActive,
+      agent_id: info.agentId,
+      agent_type: info.agentType,
+      agent_transcript_path: info.agentTranscriptPath ?? '',
+      last_assistant_message: info.lastAssistantMessage,
+    };
+    return combineBlock(await this.run('SubagentStop', info.agentType, extra, { signal }), 'SubagentStop');
+  };
+
+  sessionStart: SettingsHooks['sessionStart'] = async (info, signal) => {
+    const extra = { source: info.source, ...(info.model ? { model: info.model } : {}) };
+    const verdicts = await this.run('SessionStart', info.source, extra, { signal });
+    this.showBlocking(verdicts);
+    return combineSessionContext(verdicts);
+  };
+
+  sessionEnd: SettingsHooks['sessionEnd'] = async (info, signal) => {
+    const budgetMs = Number(this.ctx.env.CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS) || SESSION_END_BUDGET_MS;
+    this.showBlocking(await this.run('SessionEnd', info.reason, { reason: info.reason }, { signal, budgetMs }));
+  };
+
+  notification: SettingsHooks['notification'] = async (info, signal) => {
+    const extra = { message: info.message, title: info.title ?? 'wicket', notification_type: info.notificationType };
+    this.showBlocking(await this.run('Notification', info.notificationType, extra, { signal }));
+  };
+
+  preCompact: SettingsHooks['preCompact'] = async (info, signal) => {
+    const extra = { trigger: info.trigger, custom_instructions: info.customInstructions ?? '' };
+    return combineBlock(await this.run('PreCompact', info.trigger, extra, { signal }), 'PreCompact');
+  };
+
+  drainNotices: SettingsHooks['drainNotices'] = () => this.notices.splice(0, this.notices.length);
+
+  /** The handlers to run for an event: matcher and `if` fit, each distinct command once, `once` hooks not yet run. */
+  private plan(event: HookEvent, matchValue: string | undefined, call?: ToolHookCall): Planned[] {
+    const seen = new Set<string>();
+    const out: Planned[] = [];
+    const pctx = call && this.ctx.tools ? permissionContext(this.ctx) : undefined;
+    for (const group of this.loaded.hooks) {
+      if (group.event !== event || (matchValue !== undefined && !matcherMatches(group.matcher, matchValue))) continue;
+      for (const hook of group.hooks) {
+        if (hook.if && call && !ifRuleMatches(hook.if, call, findTool(this.ctx.tools, call.toolName), pctx)) continue;
+        const key = handlerKey(hook);
+        if (seen.has(key) || (hook.once && this.onceRan.has(key))) continue;
+        seen.add(key);
+        out.push({ hook, key, label: `${event} hook "${shorten(hook.command)}" [${group.source}]` });
+      }
+    }
+    return out;
+  }
+
+  /** Runs the planned handlers in parallel; `async` ones in the background (they decide nothing). */
+  private async run(event: HookEvent, matchValue: string | undefined, extra: Record<string, unknown>, opts: RunOpts): Promise<HookVerdict[]> {
+    const planned = this.plan(event, matchValue, opts.call);
+    if (planned.length === 0) return [];
+    const stdin = JSON.stringify({ ...commonPayload(this.ctx, event), ...extra });
+    for (const p of planned) if (p.hook.async) void this.runOne(event, p, stdin, opts);
+    return Promise.all(planned.filter((p) => !p.hook.async).map((p) => this.runOne(event, p, stdin, opts)));
+  }
+
+  private async runOne(event: HookEvent, p: Planned, stdin: string, opts: RunOpts): Promise<HookVerdict> {
+    if (p.hook.once) this.onceRan.add(p.key);
+    const fallback = event === 'UserPromptSubmit' ? PROMPT_TIMEOUT_SEC : this.ctx.defaultTimeoutSec ?? DEFAULT_TIMEOUT_SEC;
+    const timeoutMs = Math.min((p.hook.timeout ?? fallback) * 1000, opts.budgetMs ?? Infinity);
+    const result = await runHookCommand(p.hook, stdin, {
+      cwd: currentCwd(this.ctx),
+      env: this.env,
+      timeoutMs,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    const verdict = interpretRun(result, p.label, timeoutMs / 1000);
+    this.notices.push(...verdict.notices);
+    return verdict;
+  }
+
+  /** Exit 2 on events that cannot block: stderr is shown to the person. */
+  private showBlocking(verdicts: HookVerdict[]): void {
+    for (const v of verdicts) if (v.blocking !== undefined) this.notices.push(`${v.label}: ${v.blocking}`);
+  }
+}
+
+interface RunOpts {
+  signal?: AbortSignal | undefined;
+  call?: ToolHookCall;
+  /** Total time left for this event's hooks (SessionEnd). */
+  budgetMs?: number;
+}
+
+function commonPayload(ctx: HooksContext, event: HookEvent): Record<string, unknown> {
+  return {
+    session_id: ctx.sessionId,
+    transcript_path: ctx.transcriptPath,
+    cwd: currentCwd(ctx),
+    hook_event_name: event,
+    permission_mode: ctx.getPermissionMode(),
+  };
+}
+
+function toolFields(call: ToolHookCall): Record<string, unknown> {
+  return { tool_name: call.toolName, tool_input: call.toolInput, tool_use_id: call.toolUseId };
+}
+
+/** Rule strings as Claude Code's `permission_suggestions` entries. */
+function suggestionsPayload(suggestions: string[]): unknown[] {
+  return suggestions.map((s) => {
+    const rule = parseRule(s, 'session');
+    const entry = rule.specifier === undefined ? { toolName: rule.toolName } : { toolName: rule.toolName, ruleContent: rule.specifier };
+    return { type: 'addRules', rules: [entry], behavior: 'allow', destination: 'localSettings' };
+  });
+}
+
+/** The environment hooks see: the session's, settings `env`, and CLAUDE_PROJECT_DIR. */
+function hookEnv(settingsEnv: Record<string, string>, ctx: HooksContext): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
+  return { ...env, ...settingsEnv, CLAUDE_PROJECT_DIR: ctx.projectRoot };
+}
+
+function currentCwd(ctx: HooksContext): string {
+  return ctx.getCwd?.() ?? ctx.cwd;
+}
+
+function handlerKey(hook: CommandHook): string {
+  return JSON.stringify([hook.command, hook.args ?? null, hook.shell ?? null]);
+}
+
+function shorten(command: string): string {
+  const one = command.replace(/\s+/g, ' ').trim();
+  return one.length > 60 ? `${one.slice(0, 57)}...` : one;
+}
+
+function findTool(tools: readonly Tool[] | undefined, name: string): Tool | undefined {
+  return tools?.find((t) => t.name === name || t.aliases?.includes(name));
+}
+
+/** Enough of a permission context to judge an `if` rule's path or command. */
+function permissionContext(ctx: HooksContext): PermissionContext | undefined {
+  if (!ctx.tools) return undefined;
+  return {
+    cwd: currentCwd(ctx),
+    projectRoot: ctx.projectRoot,
+    additionalDirs: [],
+    homeDir: ctx.env.HOME ?? homedir(),
+    wicketHome: '',
+    sessionId: ctx.sessionId,
+    permissionMode: ctx.getPermissionMode() as PermissionMode,
+    readState: new ReadState(),
+    env: ctx.env,
+    settings: {},
+  };
+}

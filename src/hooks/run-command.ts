@@ -1,0 +1,97 @@
+/**
+ * Runs one `type: "command"` hook: the JSON input on stdin, the project folder in
+ * CLAUDE_PROJECT_DIR, a time limit. The hook runs in its own process group so that a timeout or an
+ * abort stops the script and everything it started (a `sleep` inside a bash script included).
+ * Never throws: every outcome — exit code, timeout, abort, failure to start — is data.
+ */
+import { existsSync } from 'node:fs';
+import { execa } from 'execa';
+import type { CommandHook } from './config.js';
+
+export interface HookRunOptions {
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface HookRunResult {
+  /** Undefined when the process did not exit normally (killed, or never started). */
+  exitCode?: number;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  aborted: boolean;
+  /** Set when the command could not be started at all. */
+  spawnError?: string;
+  durationMs: number;
+}
+
+/** Hook output beyond this is cut (only the first 10,000 characters ever reach the model). */
+const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
+
+let shellPath: string | undefined;
+function defaultShell(): string {
+  shellPath ??= ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p)) ?? '/bin/sh';
+  return shellPath;
+}
+
+/** `${CLAUDE_PROJECT_DIR}` and `$CLAUDE_PROJECT_DIR` in exec-form commands and arguments (no shell expands them). */
+function substitute(text: string, env: Record<string, string>): string {
+  return text.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, env.CLAUDE_PROJECT_DIR ?? '');
+}
+
+export async function runHookCommand(hook: CommandHook, stdin: string, opts: HookRunOptions): Promise<HookRunResult> {
+  const started = Date.now();
+  const common = {
+    cwd: opts.cwd,
+    env: opts.env,
+    extendEnv: false,
+    input: stdin,
+    reject: false,
+    detached: true,
+    maxBuffer: MAX_OUTPUT_BYTES,
+    stripFinalNewline: false,
+    ...(opts.signal ? { cancelSignal: opts.signal } : {}),
+  } as const;
+  let timedOut = false;
+  let subprocess;
+  try {
+    subprocess = hook.args
+      ? execa(substitute(hook.command, opts.env), hook.args.map((a) => substitute(a, opts.env)), common)
+      : execa(hook.command, { ...common, shell: hook.shell === 'bash' || !hook.shell ? defaultShell() : hook.shell });
+  } catch (err) {
+    return { stdout: '', stderr: '', timedOut: false, aborted: false, spawnError: (err as Error).message, durationMs: Date.now() - started };
+  }
+  const killGroup = () => {
+    if (subprocess.pid === undefined) return;
+    try {
+      process.kill(-subprocess.pid, 'SIGKILL');
+    } catch {
+      subprocess.kill('SIGKILL');
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup();
+  }, opts.timeoutMs);
+  const onAbort = () => killGroup();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const result = await subprocess;
+  clearTimeout(timer);
+  opts.signal?.removeEventListener('abort', onAbort);
+  const out: HookRunResult = {
+    stdout: toText(result.stdout),
+    stderr: toText(result.stderr),
+    timedOut,
+    aborted: !timedOut && (opts.signal?.aborted ?? false),
+    durationMs: Date.now() - started,
+  };
+  if (typeof result.exitCode === 'number') out.exitCode = result.exitCode;
+  else if (!timedOut && !out.aborted && result.failed && result.signal === undefined) out.spawnError = result.shortMessage ?? result.message;
+  return out;
+}
+
+function toText(v: unknown): string {
+  return typeof v === 'string' ? v : '';
+}
