@@ -1,0 +1,72 @@
+/**
+ * "Yes, and don't ask again": the rule goes into `.claude/settings.local.json` (reference §2.1). The
+ * file is rewritten atomically (write-file-atomic: a temporary file, then a rename) and everything
+ * else in it is kept, including its indentation. A file that is not valid JSON is never overwritten:
+ * the call fails with a message naming it. Writes to one file are queued, so rules added in quick
+ * succession all land.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { localSettingsPath } from './paths.js';
+import { isObject } from './validate.js';
+
+const queues = new Map<string, Promise<unknown>>();
+
+export async function addLocalAllowRule(projectRoot: string, rule: string): Promise<void> {
+  return addLocalRule(projectRoot, 'allow', rule);
+}
+
+/** Adds `rule` to `permissions.<list>` of the local settings file, unless it is already there. */
+export async function addLocalRule(projectRoot: string, list: 'allow' | 'ask' | 'deny', rule: string): Promise<void> {
+  const file = localSettingsPath(projectRoot);
+  const previous = queues.get(file) ?? Promise.resolve();
+  const next = previous.catch(() => undefined).then(() => addRuleNow(file, list, rule));
+  queues.set(file, next);
+  try {
+    await next;
+  } finally {
+    if (queues.get(file) === next) queues.delete(file);
+  }
+}
+
+async function addRuleNow(file: string, list: string, rule: string): Promise<void> {
+  const text = await readIfExists(file);
+  const data = parseForUpdate(text, file);
+  const perms = data.permissions ?? (data.permissions = {});
+  if (!isObject(perms)) throw new Error(`${file}: "permissions" is not an object; the rule ${rule} was not saved`);
+  const rules = perms[list] ?? (perms[list] = []);
+  if (!Array.isArray(rules)) throw new Error(`${file}: permissions.${list} is not an array; the rule ${rule} was not saved`);
+  if (rules.includes(rule)) return;
+  rules.push(rule);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFileAtomic(file, `${JSON.stringify(data, null, detectIndent(text))}\n`);
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+function parseForUpdate(text: string | undefined, file: string): Record<string, unknown> {
+  const body = text?.replace(/^\uFEFF/, '') ?? '';
+  if (body.trim() === '') return {};
+  let data: unknown;
+  try {
+    data = JSON.parse(body);
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix it by hand, it was not changed`);
+  }
+  if (!isObject(data)) throw new Error(`${file}: the top level is not a JSON object; it was not changed`);
+  return data;
+}
+
+/** The indentation the file already uses (two spaces when unknown). */
+function detectIndent(text: string | undefined): string | number {
+  const m = text ? /^\{\s*?\n([ \t]+)\S/.exec(text) : null;
+  return m?.[1] ?? 2;
+}
