@@ -6,11 +6,19 @@ import type { Tool } from './tool.js';
 import { exitPlanModeTool } from './exit-plan-mode/index.js';
 import { globTool } from './glob/index.js';
 import { grepTool } from './grep/index.js';
+import { readTool } from './read/index.js';
+import { editTool } from './edit/index.js';
+import { writeTool } from './write/index.js';
+import { notebookEditTool } from './notebook-edit/index.js';
 
 export const BUILTIN_TOOLS: Tool[] = [
   exitPlanModeTool,
   globTool,
   grepTool,
+  readTool,
+  editTool,
+  writeTool,
+  notebookEditTool,
   // tools register here, one line each
 ];
 

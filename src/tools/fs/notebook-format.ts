@@ -28,7 +28,11 @@ export interface NotebookCell {
 
 export interface Notebook {
   cells: NotebookCell[];
-  metadata?: { language_info?: { name?: string }; kernelspec?: { language?: string }; [key: string]: unknown };
+  metadata?: {
+    language_info?: { name?: string; [key: string]: unknown };
+    kernelspec?: { language?: string; [key: string]: unknown };
+    [key: string]: unknown;
+  };
   nbformat?: number;
   nbformat_minor?: number;
   [key: string]: unknown;
