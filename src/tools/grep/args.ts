@@ -9,6 +9,7 @@
  *   the path or text hold; `--` separates groups of context.
  */
 import { BASE_FLAGS, excludeGlobs } from '../ripgrep/common.js';
+import { pruneTypeArgs } from './glob-filter.js';
 
 export type OutputMode = 'content' | 'files_with_matches' | 'count';
 
@@ -37,21 +38,6 @@ export interface GrepArgsOptions {
 
 /** Longest line printed in content mode; rg shows a preview of longer ones. */
 export const MAX_COLUMNS = 500;
-
-/**
- * The `glob` parameter may hold several globs: separated by spaces, or by commas outside braces
- * (`*.ts,*.tsx` is two globs; `*.{ts,tsx}` is one).
- */
-export function splitGlobs(glob: string | undefined): string[] {
-  if (!glob) return [];
-  const out: string[] = [];
-  for (const word of glob.trim().split(/\s+/)) {
-    if (word === '') continue;
-    if (word.includes('{')) out.push(word);
-    else out.push(...word.split(',').filter((g) => g !== ''));
-  }
-  return out;
-}
 
 function contextFlags(input: GrepArgsInput): string[] {
   const flags: string[] = [];
@@ -86,7 +72,8 @@ export function grepArgs(input: GrepArgsInput, opts: GrepArgsOptions): string[] 
   if (input['-i']) args.push('--ignore-case');
   if (input.multiline) args.push('--multiline', '--multiline-dotall');
   if (input.type) args.push(`--type=${input.type}`);
-  for (const g of splitGlobs(input.glob)) args.push(`--glob=${g}`);
+  // The model's globs are matched in glob-filter.ts; rg only prunes by file name.
+  args.push(...pruneTypeArgs(input.glob, input.type));
   args.push(...excludeGlobs(opts.denyGlobs, opts.atProjectRoot));
   // `=` forms keep a value that starts with `-` from being read as a flag.
   args.push(`--regexp=${input.pattern}`, '--', opts.target);

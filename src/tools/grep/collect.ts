@@ -78,7 +78,7 @@ export class ContentBuffer {
     if (!block) {
       block = [];
       this.blocks.set(line.path, block);
-      this.charge(line.path.length + 64);
+      this.charge(line.path.length + 96);
     }
     // rg prints a file's lines together; a `--` between two lines of one file separates its groups,
     // one between files is put back by `lines()`.
@@ -86,7 +86,8 @@ export class ContentBuffer {
     this.pendingSeparator = false;
     this.lastPath = line.path;
     block.push(line.body);
-    return this.charge(line.body.length + 16);
+    // Strings cost more than their characters: about 48 bytes of headers per line.
+    return this.charge(line.body.length + 48);
   }
 
   private charge(n: number): boolean {
@@ -132,7 +133,7 @@ export class ListBuffer {
 
   add(path: string, count: number): boolean {
     this.entries.push({ path, count });
-    this.bytes += path.length + 48;
+    this.bytes += path.length + 64;
     if (this.bytes > this.maxBytes) this.overflowed = true;
     return !this.overflowed;
   }

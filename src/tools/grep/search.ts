@@ -1,7 +1,7 @@
 /**
  * The Grep search, in two steps that give the same, path-ordered result:
  *
- * 1. rg runs on all cores and its output is held in a bounded buffer (8 MiB by default). Most
+ * 1. rg runs on all cores and its output is held in a bounded buffer (4 MiB by default). Most
  *    searches fit: the buffer is put in path order and paged, and the totals are known.
  * 2. When the buffer overflows (a pattern with a huge number of hits), rg is killed and run again
  *    with `--sort path`, streamed: lines before `offset` are skipped, one page is kept, and rg is
@@ -16,6 +16,7 @@ import { displayPath, locateRg, type RgLocation } from '../ripgrep/common.js';
 import { type RgRunResult, runRg } from '../ripgrep/run.js';
 import { type GrepArgsInput, grepArgs, type OutputMode } from './args.js';
 import { ContentBuffer, ListBuffer, Pager } from './collect.js';
+import { globFilter } from './glob-filter.js';
 import { formatContent, parseContentLine, parseCountLine, SEPARATOR } from './lines.js';
 
 export interface GrepSearchOptions {
@@ -60,7 +61,7 @@ export interface GrepSearchResult {
   strategy: 'buffered' | 'streamed';
 }
 
-export const DEFAULT_BUFFER_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_BUFFER_BYTES = 4 * 1024 * 1024;
 
 interface Run {
   req: GrepRequest;
@@ -70,13 +71,16 @@ interface Run {
   withContext: boolean;
   lineNumbers: boolean;
   deadline: number;
-  /** Path as shown: relative to the cwd or absolute; undefined when content lines leave it out. */
+  /** Path as shown: relative to the cwd or absolute. */
   show: (printed: string) => string;
+  /** Whether a file (as rg printed it) passes the model's glob parameter. */
+  keep: (printed: string) => boolean;
 }
 
 export async function searchGrep(req: GrepRequest, opts: GrepSearchOptions): Promise<GrepSearchResult> {
   const { input } = req;
   const loc = locateRg(req.absTarget, opts.projectRoot, req.targetIsDir);
+  const show = (printed: string) => displayPath(path.resolve(loc.cwd, printed), opts.cwd);
   const run: Run = {
     req,
     opts,
@@ -85,7 +89,8 @@ export async function searchGrep(req: GrepRequest, opts: GrepSearchOptions): Pro
     withContext: [input['-A'], input['-B'], input['-C'], input.context].some((n) => n !== undefined && n > 0),
     lineNumbers: input['-n'] !== false,
     deadline: Date.now() + opts.timeoutMs,
-    show: (printed) => displayPath(path.resolve(loc.cwd, printed), opts.cwd),
+    show,
+    keep: keeper(input.glob, show),
   };
   const buffered = await runBuffered(run);
   if (buffered) return buffered;
@@ -110,7 +115,11 @@ async function runBuffered(run: Run): Promise<GrepSearchResult | undefined> {
   const pager = new Pager(run.req.offset, run.req.limit, run.req.maxChars);
   if (run.mode === 'content') {
     const buffer = new ContentBuffer(budget);
-    const r = await runRg({ ...rgOptions(run, false), onLine: (l) => buffer.add(parseContentLine(l, run.lineNumbers)) });
+    const onLine = (l: string) => {
+      const parsed = parseContentLine(l, run.lineNumbers);
+      return typeof parsed !== 'string' && !run.keep(parsed.path) ? true : buffer.add(parsed);
+    };
+    const r = await runRg({ ...rgOptions(run, false), onLine });
     if (buffer.overflowed && !r.timedOut) return undefined;
     failOnError(r, buffer.lineCount(false), run.req.input.pattern);
     const format = contentFormatter(run);
@@ -118,7 +127,7 @@ async function runBuffered(run: Run): Promise<GrepSearchResult | undefined> {
     return result(pager, r, 'buffered', { total: buffer.lineCount(run.withContext), files: buffer.fileCount });
   }
   const buffer = new ListBuffer(budget);
-  const r = await runRg({ ...rgOptions(run, false), onLine: (l) => addListLine(run.mode, buffer, l) });
+  const r = await runRg({ ...rgOptions(run, false), onLine: (l) => addListLine(run, buffer, l) });
   if (buffer.overflowed && !r.timedOut) return undefined;
   failOnError(r, buffer.entries.length, run.req.input.pattern);
   let matches = 0;
@@ -131,19 +140,51 @@ async function runBuffered(run: Run): Promise<GrepSearchResult | undefined> {
 /** Step 2: `--sort path`, streamed into one page. */
 async function runStreamed(run: Run): Promise<GrepSearchResult> {
   const pager = new Pager(run.req.offset, run.req.limit, run.req.maxChars);
-  const format = contentFormatter(run);
-  const onLine = (line: string): boolean => {
-    if (run.mode !== 'content') {
-      const entry = run.mode === 'count' ? parseCountLine(line) : { path: line, count: 1 };
-      return entry === undefined || line === '' ? true : pager.push(listLine(run, entry.path, entry.count));
-    }
-    const parsed = parseContentLine(line, run.lineNumbers);
-    if (typeof parsed === 'string') return pager.push(parsed);
-    return pager.push(format(parsed.path, parsed.body));
+  const onLine = run.mode === 'content' ? streamedContent(run, pager) : (line: string) => {
+    const entry = parseListLine(run.mode, line);
+    return entry && run.keep(entry.path) ? pager.push(listLine(run, entry.path, entry.count)) : true;
   };
   const r = await runRg({ ...rgOptions(run, true), onLine });
   failOnError(r, r.lines, run.req.input.pattern);
   return result(pager, r, 'streamed', {});
+}
+
+/**
+ * Content lines into the pager. A `--` is held until a kept line follows, so files the glob filter
+ * drops leave no doubled or leading separators: the same lines the buffered step yields.
+ */
+function streamedContent(run: Run, pager: Pager): (line: string) => boolean {
+  const format = contentFormatter(run);
+  let pendingSeparator = false;
+  let emitted = false;
+  return (line) => {
+    const parsed = parseContentLine(line, run.lineNumbers);
+    if (parsed === SEPARATOR) {
+      pendingSeparator = true;
+      return true;
+    }
+    if (typeof parsed === 'string') return pager.push(parsed);
+    if (!run.keep(parsed.path)) return true;
+    if (pendingSeparator && emitted && !pager.push(SEPARATOR)) return false;
+    pendingSeparator = false;
+    emitted = true;
+    return pager.push(format(parsed.path, parsed.body));
+  };
+}
+
+/** The glob filter over shown paths, remembering the last answer (a file's lines come together). */
+function keeper(glob: string | undefined, show: (printed: string) => string): (printed: string) => boolean {
+  const filter = globFilter(glob);
+  if (!filter) return () => true;
+  let last: string | undefined;
+  let answer = false;
+  return (printed) => {
+    if (printed !== last) {
+      last = printed;
+      answer = filter(show(printed));
+    }
+    return answer;
+  };
 }
 
 function contentFormatter(run: Run): (printed: string, body: string) => string {
@@ -160,11 +201,14 @@ function contentFormatter(run: Run): (printed: string, body: string) => string {
   };
 }
 
-function addListLine(mode: OutputMode, buffer: ListBuffer, line: string): boolean {
-  if (line === '') return true;
-  if (mode === 'files_with_matches') return buffer.add(line, 1);
-  const entry = parseCountLine(line);
-  return entry ? buffer.add(entry.path, entry.count) : true;
+function addListLine(run: Run, buffer: ListBuffer, line: string): boolean {
+  const entry = parseListLine(run.mode, line);
+  return entry && run.keep(entry.path) ? buffer.add(entry.path, entry.count) : true;
+}
+
+function parseListLine(mode: OutputMode, line: string): { path: string; count: number } | undefined {
+  if (line === '') return undefined;
+  return mode === 'count' ? parseCountLine(line) : { path: line, count: 1 };
 }
 
 function listLine(run: Run, printed: string, count: number): string {

@@ -1,7 +1,8 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grepArgs, splitGlobs } from '../../../src/tools/grep/args.js';
+import { grepArgs } from '../../../src/tools/grep/args.js';
+import { globFilter, pruneTypeArgs, splitGlobs } from '../../../src/tools/grep/glob-filter.js';
 import { grepTool } from '../../../src/tools/grep/index.js';
 import { parseContentLine } from '../../../src/tools/grep/lines.js';
 import { type GrepRequest, searchGrep } from '../../../src/tools/grep/search.js';
@@ -69,11 +70,31 @@ describe('Grep files_with_matches (default)', () => {
     expect(r.display).toMatchObject({ summary: 'Found 10 files', total: 10, more: false });
   });
 
-  it('filters with glob (several, braces) and type', async () => {
+  it('filters with glob (several, braces, exclusions) and type', async () => {
     expect((await grep({ pattern: 'needle', glob: '*.ts' })).lines).toEqual(['b.ts', 'src/deep/y.ts']);
     expect((await grep({ pattern: 'needle', glob: '*.{ts,py}' })).lines).toEqual(['b.ts', 'c.py', 'src/deep/y.ts']);
     expect((await grep({ pattern: 'needle', glob: '*.py src/**' })).lines).toEqual(['c.py', 'src/deep/y.ts']);
+    expect((await grep({ pattern: 'needle', glob: '*.ts,!src' })).lines).toEqual(['b.ts']);
     expect((await grep({ pattern: 'needle', type: 'py' })).lines).toEqual(['c.py']);
+    expect((await grep({ pattern: 'needle', type: 'ts', glob: '**/deep/*' })).lines).toEqual(['src/deep/y.ts']);
+  });
+
+  it('never lets glob bring back files the ignore rules exclude', async () => {
+    expect((await grep({ pattern: 'needle', glob: '*.{txt,log,js}' })).lines).toEqual([
+      '-dash.txt',
+      '.hidden/h.txt',
+      'a.txt',
+      'dir with spaces/file name.txt',
+      'min.js',
+      'secrets/key.txt',
+      'ünïcödé/日本語.txt',
+    ]);
+    expect((await grep({ pattern: 'needle', glob: '**' })).lines).toEqual(ALL_NEEDLE_FILES);
+  });
+
+  it('matches path globs against the paths as shown, relative to the working directory', async () => {
+    const inSrc = await grep({ pattern: 'needle', glob: 'deep/*.ts', path: '.' }, { cwd: env.file('src') });
+    expect(inSrc.lines).toEqual(['deep/y.ts']);
   });
 
   it('searches a sub-folder with paths relative to the working directory, absolute outside it', async () => {
@@ -112,7 +133,7 @@ describe('Grep content', () => {
   it('shows path:line:text, case-sensitive by default', async () => {
     const r = await grep({ pattern: 'needle', output_mode: 'content', path: 'a.txt' });
     expect(r.text).toBe('2:needle one');
-    const all = await grep({ pattern: 'needle', output_mode: 'content', glob: '*.{ts,txt}' });
+    const all = await grep({ pattern: 'needle', output_mode: 'content', glob: '*.ts *.txt' });
     expect(all.lines).toEqual([
       '-dash.txt:1:-needle-with-dash',
       '.hidden/h.txt:1:hidden needle',
@@ -263,6 +284,7 @@ describe('buffered and streamed searches agree', () => {
     { output_mode: 'content' },
     { output_mode: 'content', '-C': 1, '-i': true },
     { output_mode: 'content', '-n': false, '-A': 2 },
+    { output_mode: 'content', '-C': 2, glob: '!b.ts' },
   ] as const;
 
   for (const extra of modes) {
@@ -308,9 +330,27 @@ describe('rg arguments and output parsing', () => {
     expect(splitGlobs(undefined)).toEqual([]);
   });
 
-  it('puts the deny globs after the model’s globs, and the pattern after --regexp=', () => {
-    const args = grepArgs({ pattern: '-x', glob: 'secrets/**', output_mode: 'count' }, { target: '.', sorted: true, denyGlobs: ['secrets/**'], atProjectRoot: true });
-    expect(args.slice(args.indexOf('--glob=secrets/**'))).toEqual(['--glob=secrets/**', '--glob', '!.git', '--glob', '!secrets/**', '--regexp=-x', '--', '.']);
+  it('filters shown paths: names at any depth, paths whole, exclusions on any folder', () => {
+    const f = globFilter('*.ts src/**/*.py !**/gen !*.d.ts')!;
+    expect(['a.ts', 'x/y/a.ts', 'src/m/p.py', 'lib/p.py', 'x/gen/a.ts', 'types.d.ts'].filter(f)).toEqual(['a.ts', 'x/y/a.ts', 'src/m/p.py']);
+    expect(globFilter('  ')).toBeUndefined();
+  });
+
+  it('lets rg prune by file name only when every include glob names files', () => {
+    expect(pruneTypeArgs('*.ts src/**/*.{js,jsx}', undefined)).toEqual([
+      '--type-add=wicketglob:*.ts',
+      '--type-add=wicketglob:*.{js,jsx}',
+      '--type=wicketglob',
+    ]);
+    expect(pruneTypeArgs('*.ts src/**', undefined)).toEqual([]);
+    expect(pruneTypeArgs('*.ts', 'js')).toEqual([]);
+    expect(pruneTypeArgs('!*.ts', undefined)).toEqual([]);
+    expect(pruneTypeArgs('src/{a/b,c}.ts', undefined)).toEqual([]);
+  });
+
+  it('ends with the exclusions, then the pattern after --regexp=', () => {
+    const args = grepArgs({ pattern: '-x', glob: '*.md', output_mode: 'count' }, { target: '.', sorted: true, denyGlobs: ['secrets/**'], atProjectRoot: true });
+    expect(args.slice(args.indexOf('--type=wicketglob'))).toEqual(['--type=wicketglob', '--glob', '!.git', '--glob', '!secrets/**', '--regexp=-x', '--', '.']);
     expect(args).toContain('--sort');
   });
 
