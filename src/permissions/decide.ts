@@ -7,9 +7,10 @@
  * acceptEdits nor an allow rule approves them.
  */
 import type { PermissionContext, Tool } from '../tools/tool.js';
-import { isInWorkspace } from '../tools/paths.js';
+import path from 'node:path';
+import { isInside, isInWorkspace } from '../tools/paths.js';
 import type { PermissionMode } from './modes.js';
-import { matchPathRules } from './path-rules.js';
+import { matchPathRules, pathForms, realPathDeep } from './path-rules.js';
 import { protectedReason } from './protected.js';
 import { formatRule, ruleNamesTool, type ParsedRule } from './rule-parse.js';
 import type { PermissionDecision, PermissionRules } from './types.js';
@@ -72,7 +73,7 @@ function acceptEdits(args: DecideArgs): PermissionDecision | undefined {
   const { tool, input, mode } = args;
   if (mode === 'acceptEdits' && EDIT_FAMILY.includes(tool.name)) {
     const paths = tool.permissionPaths?.(input, args.ctx);
-    if (paths && paths.paths.length > 0 && paths.paths.every((p) => isInWorkspace(p, args.ctx))) {
+    if (paths && paths.paths.length > 0 && paths.paths.every((p) => reallyInWorkspace(p, args.ctx))) {
       return { behavior: 'allow', by: 'mode acceptEdits' };
     }
   }
@@ -96,6 +97,11 @@ function protectedWrite(args: DecideArgs): PermissionDecision | undefined {
 /** The tool's own default verdict, once no rule and no mode decided. */
 async function decideByTool(args: DecideArgs): Promise<PermissionDecision> {
   const verdict = await args.tool.checkPermissions(args.input, args.ctx);
+  const escape = verdict.behavior === 'allow' ? symlinkEscape(args) : undefined;
+  if (escape) {
+    if (args.mode === 'dontAsk') return { behavior: 'deny', by: 'mode dontAsk', reason: `${escape.reason}; dontAsk mode denies whatever would ask` };
+    return { behavior: 'ask', by: 'symbolic link out of the workspace', reason: escape.reason, suggestions: escape.suggestions };
+  }
   if (verdict.behavior === 'allow') return { behavior: 'allow', by: `tool default${verdict.reason ? `: ${verdict.reason}` : ''}` };
   if (verdict.behavior === 'deny') return { behavior: 'deny', by: 'tool default', reason: verdict.reason };
   if (args.mode === 'dontAsk') {
@@ -120,6 +126,29 @@ function matchList(args: DecideArgs, list: 'allow' | 'ask' | 'deny'): ParsedRule
   if (tool.matchRules) {
     const own = rules.filter((r) => r.specifier !== undefined && ruleNamesTool(r.toolName, tool.name, tool.aliases));
     if (own.length) return tool.matchRules(input, own, list, ctx);
+  }
+  return undefined;
+}
+
+/** Inside the workspace both as written and with symbolic links followed (the workspace's own links too). */
+function reallyInWorkspace(p: string, ctx: DecideArgs['ctx']): boolean {
+  const real = { projectRoot: realPathDeep(ctx.projectRoot), additionalDirs: ctx.additionalDirs.map(realPathDeep) };
+  return pathForms(p).every((f) => isInWorkspace(f, ctx) || isInWorkspace(f, real));
+}
+
+/**
+ * A tool allowed a path inside the workspace that is a link to somewhere outside it: that needs a
+ * person. The suggested rules cover both the link and its target, as an allow needs both.
+ */
+function symlinkEscape(args: DecideArgs): { reason: string; suggestions: string[] } | undefined {
+  const paths = args.tool.permissionPaths?.(args.input, args.ctx);
+  const family = paths?.access === 'write' ? 'Edit' : 'Read';
+  for (const p of paths?.paths ?? []) {
+    if (!isInWorkspace(p, args.ctx) || reallyInWorkspace(p, args.ctx)) continue;
+    const real = realPathDeep(p);
+    const rel = path.relative(args.ctx.cwd, p).split(path.sep).join('/');
+    const linkRule = isInside(p, args.ctx.cwd) && rel ? `${family}(./${rel})` : `${family}(/${p})`;
+    return { reason: `${p} leads to ${real}, outside the workspace`, suggestions: [linkRule, `${family}(/${real})`] };
   }
   return undefined;
 }

@@ -3,8 +3,8 @@
  * Claude Code's anchors, matched against resolved paths.
  *
  * Anchors: `//abs` filesystem root; `~/p` (and `$HOME/p`) home; `/p` the settings source's root
- * (settings/paths.ts ruleAnchorRoot); `./p`, `../p` and `p` the project root (for deny and ask also
- * the current working directory, when it moved).
+ * (settings/paths.ts ruleAnchorRoot); `./p`, `../p` and `p` the project root and, when it moved, the
+ * current working directory (the file tools suggest rules relative to it).
  *
  * Semantics:
  * - a pattern without `/` (`.env`, `*.pem`, `secrets`) matches at any depth; a pattern naming a
@@ -36,17 +36,21 @@ export function matchPathRules(
   ctx: PermissionContext,
 ): ParsedRule | undefined {
   if (paths.paths.length === 0) return undefined;
-  const forms = paths.paths.map(pathForms);
-  for (const rule of rules) {
-    if (rule.specifier === undefined || rule.error) continue;
-    const matches = compilePathRule(rule, list, ctx);
-    const hit =
-      list === 'allow'
-        ? forms.every((f) => f.every((p) => matches(p)))
-        : forms.some((f) => f.some((p) => matches(p)));
-    if (hit) return rule;
+  const forms = paths.paths.flatMap(pathForms);
+  const usable = rules.filter((r) => r.specifier !== undefined && !r.error);
+  const covering = (p: string) => usable.find((rule) => compilePathRule(rule, list, ctx)(p));
+  if (list !== 'allow') {
+    for (const rule of usable) if (forms.some((p) => compilePathRule(rule, list, ctx)(p))) return rule;
+    return undefined;
   }
-  return undefined;
+  // allow: every path, as written and with links followed, must be covered (by one rule or several).
+  let first: ParsedRule | undefined;
+  for (const p of forms) {
+    const rule = covering(p);
+    if (!rule) return undefined;
+    first ??= rule;
+  }
+  return first;
 }
 
 /**
@@ -107,9 +111,9 @@ interface Anchored {
   loose: boolean;
 }
 
-function anchorPattern(rule: ParsedRule, list: RuleList, ctx: AnchorContext): Anchored {
+function anchorPattern(rule: ParsedRule, ctx: AnchorContext): Anchored {
   const spec = rule.specifier ?? '';
-  const relativeAnchors = list === 'allow' || ctx.cwd === ctx.projectRoot ? [ctx.projectRoot] : [ctx.projectRoot, ctx.cwd];
+  const relativeAnchors = ctx.cwd === ctx.projectRoot ? [ctx.projectRoot] : [ctx.projectRoot, ctx.cwd];
   const home = /^(~|\$HOME|\$\{HOME\})(\/|$)/.exec(spec);
   if (spec.startsWith('//')) return { anchors: ['/'], body: spec.slice(2), loose: false };
   if (home) return { anchors: [ctx.homeDir], body: spec.slice(home[0].length), loose: false };
@@ -122,7 +126,7 @@ function anchorPattern(rule: ParsedRule, list: RuleList, ctx: AnchorContext): An
 
 function buildMatcher(rule: ParsedRule, list: RuleList, ctx: AnchorContext): PathMatcher {
   const nocase = list !== 'allow';
-  const { anchors, body: rawBody, loose } = anchorPattern(rule, list, ctx);
+  const { anchors, body: rawBody, loose } = anchorPattern(rule, ctx);
   const body = rawBody.replace(/\/+$/, '');
   const matchers = anchors.map((a) => globUnder(a, body, nocase));
   const bare = body !== '' && !body.includes('/');
