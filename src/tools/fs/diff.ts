@@ -1,7 +1,7 @@
 /**
  * Diffs for the person: the `diff` package's structured patch, computed only over the region that
- * changed (common leading and trailing lines are cut first, so a one-line edit in a 5 MB file stays
- * cheap), with line numbers shifted back to the whole file.
+ * changed (the common head and tail are cut first, so a one-line edit in a 5 MB file stays cheap),
+ * with line numbers shifted back to the whole file.
  */
 import { structuredPatch, type StructuredPatchHunk } from 'diff';
 
@@ -11,38 +11,52 @@ const CONTEXT = 3;
 
 export function diffHunks(oldText: string, newText: string): DiffHunk[] {
   if (oldText === newText) return [];
-  const oldLines = splitKeepingEnds(oldText);
-  const newLines = splitKeepingEnds(newText);
-  let head = 0;
-  const maxHead = Math.min(oldLines.length, newLines.length);
-  while (head < maxHead && oldLines[head] === newLines[head]) head++;
-  let tail = 0;
-  while (
-    tail < oldLines.length - head &&
-    tail < newLines.length - head &&
-    oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]
-  ) {
-    tail++;
-  }
-  const skipHead = Math.max(0, head - CONTEXT);
-  const skipTail = Math.max(0, tail - CONTEXT);
-  const oldMid = oldLines.slice(skipHead, oldLines.length - skipTail).join('');
-  const newMid = newLines.slice(skipHead, newLines.length - skipTail).join('');
-  const patch = structuredPatch('a', 'b', oldMid, newMid, undefined, undefined, { context: CONTEXT });
-  return patch.hunks.map((h) => ({ ...h, oldStart: h.oldStart + skipHead, newStart: h.newStart + skipHead }));
+  const { start, oldEnd, newEnd, skippedLines } = changedRegion(oldText, newText);
+  const patch = structuredPatch('a', 'b', oldText.slice(start, oldEnd), newText.slice(start, newEnd), undefined, undefined, {
+    context: CONTEXT,
+  });
+  return patch.hunks.map((h) => ({ ...h, oldStart: h.oldStart + skippedLines, newStart: h.newStart + skippedLines }));
 }
 
-function splitKeepingEnds(text: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  let i = text.indexOf('\n');
-  while (i !== -1) {
-    out.push(text.slice(start, i + 1));
-    start = i + 1;
-    i = text.indexOf('\n', start);
+/**
+ * The stretch of both texts that differs, widened to whole lines plus CONTEXT lines on each side.
+ * Outside it the texts are equal, so the diff of the stretch is the diff of the whole.
+ */
+function changedRegion(a: string, b: string): { start: number; oldEnd: number; newEnd: number; skippedLines: number } {
+  const head = commonPrefix(a, b);
+  const tail = commonSuffix(a, b, Math.min(a.length, b.length) - head);
+  // Back to the start of the line holding the first difference, then CONTEXT lines more.
+  let start = head === 0 ? 0 : a.lastIndexOf('\n', head - 1) + 1;
+  for (let i = 0; i < CONTEXT && start > 0; i++) start = start < 2 ? 0 : a.lastIndexOf('\n', start - 2) + 1;
+  // On to the end of the line where the common tail starts, then CONTEXT lines more.
+  let oldEnd = a.length - tail;
+  for (let i = 0; i <= CONTEXT && oldEnd < a.length; i++) {
+    const nl = a.indexOf('\n', oldEnd);
+    oldEnd = nl === -1 ? a.length : nl + 1;
   }
-  if (start < text.length) out.push(text.slice(start));
-  return out;
+  const cut = a.length - oldEnd;
+  let skippedLines = 0;
+  for (let i = a.indexOf('\n'); i !== -1 && i < start; i = a.indexOf('\n', i + 1)) skippedLines++;
+  return { start, oldEnd, newEnd: b.length - cut, skippedLines };
+}
+
+const BLOCK = 16 * 1024;
+
+/** Length of the common prefix; compares whole blocks first (fast even on concatenated strings). */
+function commonPrefix(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i + BLOCK <= max && a.slice(i, i + BLOCK) === b.slice(i, i + BLOCK)) i += BLOCK;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** Length of the common suffix, at most `max`. */
+function commonSuffix(a: string, b: string, max: number): number {
+  let n = 0;
+  while (n + BLOCK <= max && a.slice(a.length - n - BLOCK, a.length - n) === b.slice(b.length - n - BLOCK, b.length - n)) n += BLOCK;
+  while (n < max && a.charCodeAt(a.length - 1 - n) === b.charCodeAt(b.length - 1 - n)) n++;
+  return n;
 }
 
 /** Unified diff text (`--- a/x`, `+++ b/x`, `@@ -l,s +l,s @@`) for logs, print mode and the UI. */

@@ -3,6 +3,8 @@
  * LE/BE (with BOM, or recognised by their zero bytes), and Latin-1 for bytes that are not valid
  * UTF-8 (Latin-1 maps every byte to one character, so a round trip never changes a byte).
  */
+import { isUtf8 as nativeIsUtf8 } from 'node:buffer';
+
 export type TextEncoding = 'utf8' | 'utf16le' | 'utf16be' | 'latin1';
 
 export interface EncodingInfo {
@@ -42,6 +44,7 @@ function guessUtf16WithoutBom(head: Uint8Array): 'utf16le' | 'utf16be' | undefin
 
 /** Valid UTF-8? With `allowTruncatedEnd`, a multi-byte sequence cut by the end of a sample is fine. */
 export function isUtf8(bytes: Uint8Array, allowTruncatedEnd = false): boolean {
+  if (!allowTruncatedEnd) return nativeIsUtf8(bytes);
   let i = 0;
   const n = bytes.length;
   while (i < n) {
