@@ -1,7 +1,22 @@
-/** The interactive app's entry (replaced by the Ink app). */
+/**
+ * The interactive app's entry. The Ink app is imported dynamically, so print mode never loads React.
+ * Ink decides once, when it loads, whether it runs under CI (and then draws only the last frame);
+ * a person at a terminal gets the live app even when CI is set in their environment.
+ */
 import type { CliOptions } from './options.js';
 
-export async function runInteractive(_opts: CliOptions, _info: { version: string }): Promise<number> {
-  process.stderr.write('wicket: the interactive app is not available yet; use -p "prompt"\n');
-  return 2;
+export async function runInteractive(opts: CliOptions, info: { version: string }): Promise<number> {
+  const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
+  const atTerminal = process.stdout.isTTY === true && process.stdin.isTTY === true;
+  if (atTerminal) {
+    delete process.env.CI;
+    delete process.env.CONTINUOUS_INTEGRATION;
+  }
+  let runApp: typeof import('../ui/run-app.js').runApp;
+  try {
+    ({ runApp } = await import('../ui/run-app.js'));
+  } finally {
+    for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
+  }
+  return runApp(opts, info);
 }

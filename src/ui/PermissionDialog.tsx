@@ -1,0 +1,157 @@
+/**
+ * The inline permission prompt: what the call would do, why it asks, and three answers: 1 Yes,
+ * 2 Yes and don't ask again for <rule>, 3 No and tell wicket what to do instead (a text field).
+ * Keys 1/2/3, arrows + Enter; Esc answers No. One request at a time; `waiting` counts the others.
+ */
+import { Box, Text, useInput } from 'ink';
+import React, { useMemo, useRef, useState } from 'react';
+import type { PermissionAnswer, PermissionRequest } from '../permissions/types.js';
+import { DiffView } from './DiffView.js';
+import * as B from './input-buffer.js';
+import { buildPreview, type Preview } from './permission-preview.js';
+import { handleKey } from './PromptInput.js';
+import { symbols } from './theme.js';
+import { displayName } from './tool-views/index.js';
+import { useView } from './view-context.js';
+
+export interface PermissionDialogProps {
+  readonly request: PermissionRequest;
+  readonly onAnswer: (answer: PermissionAnswer) => void;
+  /** Other requests queued behind this one. */
+  readonly waiting?: number;
+  /** Rows the preview (diff, command) may take. */
+  readonly maxPreviewRows?: number;
+  /** Where "don't ask again" rules are saved, for the label. */
+  readonly rulesFile?: string;
+}
+
+interface Choice {
+  key: '1' | '2' | '3';
+  label: string;
+}
+
+export function PermissionDialog(props: PermissionDialogProps): React.ReactElement {
+  const { request, waiting = 0, maxPreviewRows = 20, rulesFile = '.claude/settings.local.json' } = props;
+  const { cwd, theme } = useView();
+  const preview = useMemo(() => buildPreview(request, cwd), [request, cwd]);
+  const choices = useMemo(() => choicesFor(request, rulesFile), [request, rulesFile]);
+  const [selected, setSelected] = useState(0);
+  const [typing, setTyping] = useState<B.Buffer | undefined>(undefined);
+  const typingRef = useRef(typing);
+  typingRef.current = typing;
+  const answered = useRef(false);
+  const answer = (a: PermissionAnswer) => {
+    if (answered.current) return;
+    answered.current = true;
+    props.onAnswer(a);
+  };
+  const pick = (key: Choice['key']) => {
+    if (key === '1') answer({ behavior: 'allow' });
+    else if (key === '2' && request.suggestions.length) answer({ behavior: 'allow', remember: [...request.suggestions] });
+    else if (key === '3') setTyping(B.emptyBuffer);
+  };
+
+  useInput((input, key) => {
+    const buf = typingRef.current;
+    if (buf !== undefined) {
+      if (key.escape) return answer({ behavior: 'deny' });
+      const r = handleKey(input, key, buf, {});
+      const text = r === 'submit' ? B.expand(buf) : r && typeof r === 'object' && 'then' in r ? B.expand(r.then) : undefined;
+      if (text !== undefined) return answer(text.trim() ? { behavior: 'deny', message: text.trim() } : { behavior: 'deny' });
+      if (r && typeof r === 'object' && !('then' in r)) {
+        typingRef.current = r;
+        setTyping(r);
+      }
+      return;
+    }
+    if (key.escape) return answer({ behavior: 'deny' });
+    if (input === '1' || input === '2' || input === '3') return pick(input);
+    if (key.upArrow) setSelected((s) => (s + choices.length - 1) % choices.length);
+    else if (key.downArrow || key.tab) setSelected((s) => (s + 1) % choices.length);
+    else if (key.return) pick(choices[selected]!.key);
+  });
+
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor={theme.color('warn')} paddingX={1}>
+      <Text bold color={theme.color('warn')}>
+        {`${displayName(request.toolName)}${waiting ? `  (${waiting} more waiting)` : ''}`}
+      </Text>
+      <PreviewView preview={preview} maxRows={maxPreviewRows} />
+      <Text dimColor wrap="wrap">{`Asks because ${request.reason}`}</Text>
+      <Box marginTop={1}>
+        <Text>{preview.question}</Text>
+      </Box>
+      {choices.map((c, i) => (
+        <Text key={c.key} color={i === selected && typing === undefined ? theme.color('accent') : undefined} wrap="wrap">
+          {`${i === selected && typing === undefined ? symbols.pointer : ' '} ${c.key}. ${c.label}`}
+        </Text>
+      ))}
+      {typing !== undefined ? <ReasonField value={typing} /> : null}
+    </Box>
+  );
+}
+
+function choicesFor(request: PermissionRequest, rulesFile: string): Choice[] {
+  const out: Choice[] = [{ key: '1', label: 'Yes' }];
+  if (request.suggestions.length) out.push({ key: '2', label: `Yes, and don't ask again for ${request.suggestions.join(', ')} (saved to ${rulesFile})` });
+  out.push({ key: '3', label: 'No, and tell wicket what to do instead (esc)' });
+  return out;
+}
+
+function ReasonField({ value }: { value: B.Buffer }): React.ReactElement {
+  const { theme } = useView();
+  const before = value.text.slice(0, value.cursor);
+  const at = value.text[value.cursor] ?? ' ';
+  const after = value.text.slice(value.cursor + 1);
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text dimColor>What should wicket do instead? (Enter to send, Esc to just say no)</Text>
+      <Text wrap="wrap">
+        <Text color={theme.color('accent')}>{`${symbols.prompt} `}</Text>
+        {before}
+        <Text inverse>{at === '\n' ? ' ' : at}</Text>
+        {after}
+      </Text>
+    </Box>
+  );
+}
+
+function PreviewView({ preview, maxRows }: { preview: Preview; maxRows: number }): React.ReactElement {
+  const { theme } = useView();
+  switch (preview.kind) {
+    case 'diff':
+      return (
+        <Box flexDirection="column" marginY={1}>
+          <Text bold>{preview.file}</Text>
+          {preview.diff ? <DiffView diff={preview.diff} maxRows={maxRows} theme={theme} /> : <Text dimColor>(no change)</Text>}
+        </Box>
+      );
+    case 'command':
+      return (
+        <Box flexDirection="column" marginY={1} paddingLeft={2}>
+          <Text wrap="wrap">{clip(preview.command, maxRows)}</Text>
+          {preview.description ? <Text dimColor wrap="wrap">{preview.description}</Text> : null}
+        </Box>
+      );
+    case 'url':
+      return (
+        <Box flexDirection="column" marginY={1} paddingLeft={2}>
+          <Text color={theme.color('accent')} wrap="wrap">
+            {preview.url}
+          </Text>
+          {preview.prompt ? <Text dimColor wrap="wrap">{clip(preview.prompt, 3)}</Text> : null}
+        </Box>
+      );
+    case 'text':
+      return (
+        <Box marginY={1} paddingLeft={2}>
+          <Text wrap="wrap">{clip(preview.text, maxRows)}</Text>
+        </Box>
+      );
+  }
+}
+
+function clip(s: string, maxLines: number): string {
+  const lines = s.split('\n');
+  return lines.length <= maxLines ? s : `${lines.slice(0, maxLines).join('\n')}\n… ${lines.length - maxLines} more lines`;
+}

@@ -1,0 +1,191 @@
+/**
+ * The app's view of a session, built from core events: finished items (for <Static>), the live part,
+ * the run status, gate traces and totals. Plain TypeScript, no React: the hook (hooks/use-agent.ts)
+ * decides when a snapshot is rendered. Cheap per event: a delta only appends to a string.
+ */
+import type { AgentEvent } from '../core/events.js';
+import { addToTotals, emptyTotals, type Totals } from '../cli/run-prompt.js';
+import { splitCompleted } from './markdown-text.js';
+import type { FinishedTool, HistoryItem, LiveState, LiveTool, NewItem, RunStatus, TraceEntry } from './types.js';
+
+const MAX_TRACES = 100;
+const TAIL_LINES = 5;
+/** Tool results kept for the view are cut to this many characters (the model got the whole). */
+const KEEP_RESULT_CHARS = 4000;
+
+export interface ViewSnapshot {
+  items: HistoryItem[];
+  live: LiveState;
+  status: RunStatus;
+}
+
+export class AgentView {
+  items: HistoryItem[] = [];
+  live: LiveState = { text: '', continues: false, thinking: false, tools: [] };
+  status: RunStatus = { working: false, startedAt: 0, tokens: 0 };
+  traces: TraceEntry[] = [];
+  totals: Totals = emptyTotals();
+  private nextId = 1;
+  private pending: HistoryItem[] = [];
+  private liveChanged = false;
+  private streamChars = 0;
+  private runTokens = 0;
+  /** True while the current assistant message has already shown a block (for the bullet). */
+  private continuing = false;
+
+  add(item: NewItem): void {
+    this.pending.push({ ...item, id: this.nextId++ } as HistoryItem);
+  }
+
+  startRun(now = Date.now()): void {
+    this.status = { working: true, startedAt: now, tokens: 0 };
+    this.streamChars = 0;
+    this.runTokens = 0;
+    this.liveChanged = true;
+  }
+
+  apply(ev: AgentEvent): void {
+    switch (ev.type) {
+      case 'assistant_delta':
+        this.live.text += ev.text;
+        this.streamChars += ev.text.length;
+        break;
+      case 'thinking_delta':
+        this.live.thinking = true;
+        this.streamChars += ev.text.length;
+        break;
+      case 'assistant_message':
+        this.commitText(true);
+        this.live.thinking = false;
+        this.continuing = false;
+        break;
+      case 'tool_request':
+        this.commitText(true);
+        this.live.thinking = false;
+        this.live.tools = [...this.live.tools, { toolUseId: ev.toolUseId, name: ev.name, input: ev.input, summary: ev.summary, startedAt: Date.now(), tail: [], waiting: false }];
+        break;
+      case 'tool_progress':
+        this.progress(ev.toolUseId, ev.message, ev.data);
+        break;
+      case 'tool_result':
+        this.finishTool(ev);
+        break;
+      case 'usage':
+        addToTotals(this.totals, ev);
+        this.runTokens += ev.usage.output_tokens;
+        this.streamChars = 0;
+        break;
+      case 'retry':
+        this.add({ kind: 'info', tone: 'warning', text: `API error (${ev.error}); retrying in ${Math.round(ev.delayMs / 100) / 10}s (attempt ${ev.attempt}/${ev.maxRetries})` });
+        break;
+      case 'warning':
+        this.add({ kind: 'info', tone: 'warning', text: ev.message });
+        break;
+      case 'error':
+        this.add({ kind: 'info', tone: 'error', text: ev.message });
+        break;
+      case 'done':
+        this.finishRun(ev);
+        break;
+      default:
+        return;
+    }
+    this.liveChanged = true;
+  }
+
+  /** Marks a running tool as waiting for the person (or not). */
+  setWaiting(toolUseId: string, waiting: boolean): void {
+    this.live.tools = this.live.tools.map((t) => (t.toolUseId === toolUseId ? { ...t, waiting } : t));
+    this.liveChanged = true;
+  }
+
+  /** Moves finished blocks of streamed text into items. `all` commits the unfinished rest too. */
+  commitText(all: boolean): void {
+    const { done, rest } = all ? { done: this.live.text, rest: '' } : splitCompleted(this.live.text);
+    if (!done.trim()) {
+      if (all) this.live.text = '';
+      return;
+    }
+    this.add({ kind: 'assistant', text: done.trim(), continues: this.continuing });
+    this.continuing = true;
+    this.live.text = rest;
+    this.liveChanged = true;
+  }
+
+  /** Whether anything changed since the last snapshot. */
+  get dirty(): boolean {
+    return this.liveChanged || this.pending.length > 0;
+  }
+
+  /** Current state for rendering; finished blocks of text are committed first. */
+  snapshot(): ViewSnapshot {
+    this.commitText(false);
+    if (this.pending.length) {
+      this.items = this.items.concat(this.pending);
+      this.pending = [];
+    }
+    this.liveChanged = false;
+    const tokens = this.runTokens + Math.round(this.streamChars / 4);
+    if (tokens !== this.status.tokens) this.status = { ...this.status, tokens };
+    return { items: this.items, live: { ...this.live, continues: this.continuing }, status: this.status };
+  }
+
+  /** Forget every item (after /clear); the next items start a fresh <Static>. */
+  clear(): void {
+    this.items = [];
+    this.pending = [];
+    this.live = { text: '', continues: false, thinking: false, tools: [] };
+    this.liveChanged = true;
+  }
+
+  private progress(id: string, message?: string, data?: Record<string, unknown>): void {
+    const text = message ?? pickText(data);
+    if (!text) return;
+    const lines = text.replace(/\r\n?/g, '\n').split('\n').filter((l) => l.trim() !== '');
+    this.live.tools = this.live.tools.map((t) => (t.toolUseId === id ? { ...t, tail: [...t.tail, ...lines].slice(-TAIL_LINES) } : t));
+  }
+
+  private finishTool(ev: Extract<AgentEvent, { type: 'tool_result' }>): void {
+    const live = this.live.tools.find((t) => t.toolUseId === ev.toolUseId);
+    this.live.tools = this.live.tools.filter((t) => t.toolUseId !== ev.toolUseId);
+    const tool: FinishedTool = {
+      toolUseId: ev.toolUseId,
+      name: ev.name,
+      input: ev.input,
+      summary: live?.summary ?? ev.name,
+      result: { content: keepResult(ev.result.content), ...(ev.result.isError ? { isError: true } : {}) },
+      ...(ev.display ? { display: ev.display } : {}),
+      trace: ev.trace,
+      durationMs: ev.durationMs,
+    };
+    this.add({ kind: 'tool', tool });
+    this.traces.push({ toolUseId: ev.toolUseId, name: ev.name, summary: tool.summary, trace: ev.trace, isError: ev.result.isError === true });
+    if (this.traces.length > MAX_TRACES) this.traces.splice(0, this.traces.length - MAX_TRACES);
+  }
+
+  private finishRun(ev: Extract<AgentEvent, { type: 'done' }>): void {
+    this.commitText(true);
+    this.live = { text: '', continues: false, thinking: false, tools: [] };
+    this.continuing = false;
+    if (ev.reason === 'aborted') this.add({ kind: 'interrupted' });
+    else if (ev.reason === 'max_turns') this.add({ kind: 'info', tone: 'warning', text: `Stopped after the maximum number of turns (${ev.numTurns}).` });
+    else if (ev.reason === 'hook_stopped' && ev.error) this.add({ kind: 'info', tone: 'warning', text: `Stopped by a hook: ${ev.error}` });
+    this.status = { ...this.status, working: false };
+  }
+}
+
+function pickText(data?: Record<string, unknown>): string | undefined {
+  if (!data) return undefined;
+  for (const k of ['tail', 'output', 'stdout', 'text', 'chunk']) {
+    const v = data[k];
+    if (typeof v === 'string' && v) return v;
+  }
+  return undefined;
+}
+
+function keepResult(content: FinishedTool['result']['content']): FinishedTool['result']['content'] {
+  if (typeof content === 'string') return content.length > KEEP_RESULT_CHARS ? `${content.slice(0, KEEP_RESULT_CHARS)}…` : content;
+  return content.map((b) => (b.type === 'text' ? { type: 'text' as const, text: b.text.length > KEEP_RESULT_CHARS ? `${b.text.slice(0, KEEP_RESULT_CHARS)}…` : b.text } : { type: 'text' as const, text: `[image ${b.source.media_type}]` }));
+}
+
+export type { LiveTool };

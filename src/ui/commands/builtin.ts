@@ -1,0 +1,120 @@
+/** The built-in slash commands: /help /clear /model /status /cost /trace /exit (and /permissions). */
+import { DEFAULT_MODEL, resolveModel } from '../../cli/session-setup.js';
+import type { GateRecord } from '../../core/events.js';
+import { modeLabel } from '../StatusLine.js';
+import { permissionsCommand } from './permissions.js';
+import type { SessionControl, SlashCommand } from './types.js';
+
+const KEYS = [
+  'enter send · shift+enter, alt+enter, ctrl+j or \\ then enter: new line',
+  'esc interrupt · ctrl+c clear (twice: exit) · ctrl+d on an empty line: exit',
+  'shift+tab cycle permission mode · up/down history · tab complete a command',
+];
+
+const help: SlashCommand = {
+  name: 'help',
+  aliases: ['?'],
+  description: 'Show commands and keys',
+  source: 'builtin',
+  run(_args, s) {
+    const width = Math.max(...s.commands.map((c) => c.name.length + (c.argumentHint ? c.argumentHint.length + 1 : 0)));
+    const line = (c: SlashCommand) => `  /${`${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(width)}  ${c.description}${c.source === 'builtin' ? '' : ` (${c.source})`}`;
+    const builtins = s.commands.filter((c) => c.source === 'builtin').map(line);
+    const custom = s.commands.filter((c) => c.source !== 'builtin').map(line);
+    const text = ['Commands', ...builtins, ...(custom.length ? ['', 'Custom commands', ...custom] : []), '', 'Keys', ...KEYS.map((k) => `  ${k}`)];
+    return { kind: 'info', text: text.join('\n') };
+  },
+};
+
+const clear: SlashCommand = {
+  name: 'clear',
+  aliases: ['reset'],
+  description: 'Start a new conversation (clears the screen)',
+  source: 'builtin',
+  run: () => ({ kind: 'clear' }),
+};
+
+const model: SlashCommand = {
+  name: 'model',
+  argumentHint: '[name]',
+  description: 'Show or set the model (sonnet, opus, haiku or a full id)',
+  source: 'builtin',
+  run(args, s) {
+    const name = args.trim();
+    if (!name) return { kind: 'info', text: `Model: ${s.options.model}\nAliases: sonnet, opus, haiku (default ${DEFAULT_MODEL}). Set with /model <name>.` };
+    s.options.model = resolveModel(name) ?? name;
+    return { kind: 'info', text: `Model set to ${s.options.model}` };
+  },
+};
+
+const status: SlashCommand = {
+  name: 'status',
+  description: 'Settings sources, model, working folder, mode',
+  source: 'builtin',
+  run(_args, s) {
+    const o = s.options;
+    const key = o.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : o.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none';
+    const lines = [
+      `Model          ${o.model}`,
+      `Mode           ${modeLabel(o.permission.mode)}`,
+      `Working folder ${o.state.cwd}`,
+      ...(o.additionalDirs.length ? [`Also allowed   ${o.additionalDirs.join(', ')}`] : []),
+      `API            ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} (key from ${key})`,
+      `Session        ${o.sessionId}${s.transcriptPath ? `\n               ${s.transcriptPath}` : ''}`,
+      `Tools          ${o.tools.map((t) => t.name).join(', ') || '(none)'}`,
+      'Settings sources (highest precedence first)',
+      ...s.loaded.sources.map((src) => `  ${src.source.padEnd(16)}${src.path ?? '(flags)'}${src.loaded ? '' : '  (not found)'}`),
+      ...(s.loaded.warnings.length ? ['Warnings', ...s.loaded.warnings.map((w) => `  ${w}`)] : []),
+    ];
+    return { kind: 'info', text: lines.join('\n') };
+  },
+};
+
+const cost: SlashCommand = {
+  name: 'cost',
+  aliases: ['usage'],
+  description: 'Tokens used and cost of this session',
+  source: 'builtin',
+  run(_args, s) {
+    const t = s.totals;
+    if (t.byModel.size === 0) return { kind: 'info', text: 'No tokens used yet.' };
+    const lines = [`Total cost     $${t.costUsd.toFixed(4)}`, `API time       ${(t.apiMs / 1000).toFixed(1)}s`];
+    for (const [m, u] of t.byModel) {
+      lines.push(
+        `${m}: ${u.usage.input_tokens} in, ${u.usage.output_tokens} out, ${u.usage.cache_read_input_tokens} cache read, ${u.usage.cache_creation_input_tokens} cache write ($${u.costUsd.toFixed(4)})`,
+      );
+    }
+    return { kind: 'info', text: lines.join('\n') };
+  },
+};
+
+function formatGate(g: GateRecord): string {
+  return `    ${g.gate.padEnd(11)}${g.verdict.padEnd(10)}${String(Math.round(g.durationMs)).padStart(5)} ms${g.detail ? `  ${g.detail}` : ''}`;
+}
+
+const trace: SlashCommand = {
+  name: 'trace',
+  argumentHint: '[n|all]',
+  description: 'Gate trace of the last tool calls: who let each through or stopped it, and why',
+  source: 'builtin',
+  run(args, s) {
+    if (!s.traces.length) return { kind: 'info', text: 'No tool calls yet.' };
+    const n = args.trim() === 'all' ? s.traces.length : Math.max(1, Number(args.trim()) || 5);
+    const shown = s.traces.slice(-n);
+    const lines = [`Gate trace of the last ${shown.length} call${shown.length === 1 ? '' : 's'}`];
+    for (const t of shown) lines.push(`  ${t.isError ? '✗' : '✓'} ${t.summary}`, ...t.trace.map(formatGate));
+    return { kind: 'info', text: lines.join('\n') };
+  },
+};
+
+const exit: SlashCommand = {
+  name: 'exit',
+  aliases: ['quit'],
+  description: 'Leave wicket',
+  source: 'builtin',
+  run: () => ({ kind: 'exit' }),
+};
+
+export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, model, permissionsCommand, status, cost, trace, exit];
+
+export type { SessionControl };

@@ -1,0 +1,35 @@
+/** Slash commands: what they can see of the session, and what they hand back to the app. */
+import type { AgentOptions } from '../../core/agent-options.js';
+import type { Totals } from '../../cli/run-prompt.js';
+import type { LoadedSettings } from '../../settings/load.js';
+import type { TraceEntry } from '../types.js';
+
+/** The session as commands see it. `options` is the live object: changing `model` or `permission` takes effect at once. */
+export interface SessionControl {
+  options: Omit<AgentOptions, 'signal' | 'askUser'>;
+  loaded: LoadedSettings;
+  cwd: string;
+  configDir: string;
+  totals: Totals;
+  traces: readonly TraceEntry[];
+  commands: readonly SlashCommand[];
+  /** Session file, when the session is saved. */
+  transcriptPath?: string;
+  /** Number of messages in the conversation. */
+  messageCount: number;
+}
+
+export type CommandResult =
+  | { kind: 'info'; text: string; tone?: 'info' | 'warning' | 'error' }
+  | { kind: 'prompt'; text: string }
+  | { kind: 'clear' }
+  | { kind: 'exit' };
+
+export interface SlashCommand {
+  name: string;
+  aliases?: string[];
+  description: string;
+  argumentHint?: string;
+  source: 'builtin' | 'project' | 'user';
+  run(args: string, session: SessionControl): CommandResult | Promise<CommandResult>;
+}

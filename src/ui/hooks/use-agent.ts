@@ -1,0 +1,187 @@
+/**
+ * The only bridge between the core and the screen. Runs prompts through the core loop, folds its
+ * events into an AgentView, and hands React a snapshot at most once per frame (so a burst of deltas
+ * costs one render). Implements askUser with a queue: parallel asks are shown one at a time.
+ * Esc (interrupt) aborts the run's AbortController: the loop answers every open call and the
+ * conversation stays valid for the next prompt.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AgentOptions } from '../../core/agent-options.js';
+import { errorMessage } from '../../core/errors.js';
+import type { ApiMessage } from '../../core/events.js';
+import type { PermissionAnswer, PermissionRequest } from '../../permissions/types.js';
+import type { TranscriptWriter } from '../../session/transcript.js';
+import { runPrompt } from '../../cli/run-prompt.js';
+import { AgentView, type ViewSnapshot } from '../agent-state.js';
+import { addLocalRule } from '../../settings/persist.js';
+import { localSettingsPath } from '../../settings/paths.js';
+import type { PendingAsk } from '../types.js';
+
+export interface UseAgentOptions {
+  /** The session's options; the object is kept and read at the start of every run. */
+  base: Omit<AgentOptions, 'signal' | 'askUser'>;
+  transcript?: TranscriptWriter;
+  initialMessages?: ApiMessage[];
+  /** Minimum time between two renders of streamed output (default 33 ms, about 30 frames a second). */
+  frameMs?: number;
+  /** Save "don't ask again" rules (default: .claude/settings.local.json of the project). */
+  persistRule?: (rule: string) => Promise<void>;
+  /** Called with the view before the first render (the app adds its banner). */
+  init?: (view: AgentView) => void;
+}
+
+export interface AgentHandle extends ViewSnapshot {
+  asks: PendingAsk[];
+  queued: number;
+  view: AgentView;
+  messages: ApiMessage[];
+  /** Runs a prompt now, or after the current run when one is going. */
+  submit(prompt: string, shown?: string): void;
+  interrupt(): void;
+  answer(ask: PendingAsk, answer: PermissionAnswer): void;
+  info(text: string, tone?: 'info' | 'warning' | 'error'): void;
+  /** A new conversation: forgets messages and items. */
+  clear(): void;
+}
+
+export function useAgent(opts: UseAgentOptions): AgentHandle {
+  const frameMs = opts.frameMs ?? 33;
+  const viewRef = useRef<AgentView | undefined>(undefined);
+  if (!viewRef.current) {
+    viewRef.current = new AgentView();
+    opts.init?.(viewRef.current);
+  }
+  const view = viewRef.current;
+  const messages = useRef<ApiMessage[]>(opts.initialMessages ?? []).current;
+  const [snap, setSnap] = useState<ViewSnapshot>(() => view.snapshot());
+  const [asks, setAsks] = useState<PendingAsk[]>([]);
+  const [queued, setQueued] = useState(0);
+  const timer = useRef<NodeJS.Timeout | undefined>(undefined);
+  const abortRef = useRef<AbortController | undefined>(undefined);
+  const queue = useRef<Array<{ prompt: string; shown: string }>>([]);
+  const optsRef = useRef(opts);
+  optsRef.current = opts;
+
+  const flushNow = useCallback(() => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = undefined;
+    if (view.dirty) setSnap(view.snapshot());
+  }, [view]);
+  const schedule = useCallback(() => {
+    if (!timer.current) timer.current = setTimeout(flushNow, frameMs);
+  }, [flushNow, frameMs]);
+
+  const askUser = useCallback(
+    (request: PermissionRequest, signal: AbortSignal) =>
+      new Promise<PermissionAnswer>((resolve) => {
+        const entry: PendingAsk = {
+          request,
+          resolve: (answer) => {
+            signal.removeEventListener('abort', onAbort);
+            setAsks((q) => q.filter((a) => a !== entry));
+            view.setWaiting(request.toolUseId, false);
+            if (answer.behavior === 'allow' && answer.remember?.length) saveRules(answer.remember);
+            schedule();
+            resolve(answer);
+          },
+        };
+        const onAbort = () => entry.resolve({ behavior: 'deny', message: 'interrupted by the user' });
+        if (signal.aborted) return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        view.setWaiting(request.toolUseId, true);
+        setAsks((q) => [...q, entry]);
+        optsRef.current.base.hooks.notification?.({ message: `wicket needs your permission to use ${request.toolName}`, notificationType: 'permission_prompt' }, signal).catch(() => undefined);
+        flushNow();
+      }),
+    [view, schedule, flushNow],
+  );
+
+  const saveRules = (rules: string[]) => {
+    const o = optsRef.current;
+    const file = localSettingsPath(o.base.projectRoot);
+    const save = o.persistRule ?? ((rule: string) => addLocalRule(o.base.projectRoot, 'allow', rule));
+    void (async () => {
+      for (const rule of rules) {
+        try {
+          await save(rule);
+          view.add({ kind: 'info', tone: 'info', text: `Won't ask again for ${rule} (saved to ${file})` });
+        } catch (err) {
+          view.add({ kind: 'info', tone: 'warning', text: `Allowed ${rule} for this session only: ${errorMessage(err)}` });
+        }
+      }
+      schedule();
+    })();
+  };
+
+  const run = useCallback(
+    async (prompt: string, shown: string) => {
+      const controller = new AbortController();
+      abortRef.current = controller;
+      view.add({ kind: 'user', text: shown });
+      view.startRun();
+      flushNow();
+      const o = optsRef.current;
+      const agent: AgentOptions = { ...o.base, askUser, signal: controller.signal };
+      let ended = false;
+      try {
+        for await (const ev of runPrompt(messages, prompt, agent, (m) => o.transcript?.message(m))) {
+          o.transcript?.onEvent(ev);
+          view.apply(ev);
+          if (ev.type === 'done') ended = true;
+          schedule();
+        }
+      } catch (err) {
+        view.apply({ type: 'error', message: errorMessage(err) });
+      }
+      if (!ended) view.apply({ type: 'done', reason: controller.signal.aborted ? 'aborted' : 'error', numTurns: 0, finalText: '' });
+      abortRef.current = undefined;
+      flushNow();
+      const next = queue.current.shift();
+      setQueued(queue.current.length);
+      if (next) void run(next.prompt, next.shown);
+    },
+    [view, askUser, flushNow, schedule, messages],
+  );
+
+  const submit = useCallback(
+    (prompt: string, shown?: string) => {
+      if (abortRef.current) {
+        queue.current.push({ prompt, shown: shown ?? prompt });
+        setQueued(queue.current.length);
+        return;
+      }
+      void run(prompt, shown ?? prompt);
+    },
+    [run],
+  );
+
+  const interrupt = useCallback(() => {
+    queue.current = [];
+    setQueued(0);
+    abortRef.current?.abort();
+  }, []);
+
+  const info = useCallback(
+    (text: string, tone: 'info' | 'warning' | 'error' = 'info') => {
+      view.add({ kind: 'info', text, tone });
+      flushNow();
+    },
+    [view, flushNow],
+  );
+
+  const clear = useCallback(() => {
+    messages.length = 0;
+    view.clear();
+    flushNow();
+  }, [messages, view, flushNow]);
+
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+      abortRef.current?.abort();
+    },
+    [],
+  );
+
+  return { ...snap, asks, queued, view, messages, submit, interrupt, answer: (a, ans) => a.resolve(ans), info, clear };
+}

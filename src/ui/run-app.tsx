@@ -1,0 +1,86 @@
+/**
+ * Starts the interactive app: session set-up, resumed messages, history, commands, then Ink.
+ * Loaded only through a dynamic import from cli/interactive.ts, so print mode never loads React.
+ */
+import path from 'node:path';
+import { render } from 'ink';
+import React from 'react';
+import type { CliOptions } from '../cli/options.js';
+import { projectSlug, setupSession, type Setup } from '../cli/session-setup.js';
+import { appendUser } from '../core/conversation.js';
+import { errorMessage, FatalError } from '../core/errors.js';
+import type { ApiMessage } from '../core/events.js';
+import { createHooks } from '../hooks/create.js';
+import { latestSession, loadTranscript, TranscriptWriter } from '../session/transcript.js';
+import { App } from './App.js';
+import { allCommands } from './commands/index.js';
+import { historyFile, loadHistory } from './history.js';
+import { SetupError } from './SetupError.js';
+
+const BRACKETED_PASTE_ON = '\x1b[?2004h';
+const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+
+export async function runApp(opts: CliOptions, info: { version: string }): Promise<number> {
+  let setup: Setup;
+  let messages: ApiMessage[];
+  try {
+    setup = setupSession(opts, { env: process.env, hooksFactory: (loaded, i) => createHooks(loaded, i) });
+    messages = resumeMessages(opts, setup);
+  } catch (err) {
+    return showSetupError(err);
+  }
+  const base = setup.options;
+  const notes = [...setup.loaded.warnings];
+  if (messages.length) notes.push(`Resumed a session of ${messages.length} messages.`);
+  const started = await base.hooks.sessionStart?.({ source: messages.length ? 'resume' : 'startup', model: base.model }, new AbortController().signal).catch(() => undefined);
+  if (started?.additionalContext) appendUser(messages, started.additionalContext);
+  const transcript = opts.persistSession ? new TranscriptWriter(path.join(base.wicketHome, 'sessions', projectSlug(setup.cwd), `${base.sessionId}.jsonl`), base.sessionId, setup.cwd) : undefined;
+  const hist = historyFile(base.wicketHome, setup.cwd);
+  const app = (
+    <App
+      base={base}
+      loaded={setup.loaded}
+      cwd={setup.cwd}
+      configDir={setup.configDir}
+      version={info.version}
+      commands={allCommands(setup.cwd, setup.configDir)}
+      allowBypass={opts.allowDangerouslySkipPermissions || base.permission.mode === 'bypassPermissions'}
+      transcript={transcript}
+      initialMessages={messages}
+      initialPrompt={opts.prompt}
+      history={loadHistory(hist)}
+      historyFile={hist}
+      notes={notes}
+    />
+  );
+  const out = process.stdout;
+  if (out.isTTY) out.write(BRACKETED_PASTE_ON);
+  const instance = render(app, { exitOnCtrlC: false, maxFps: 30 });
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    if (out.isTTY) out.write(BRACKETED_PASTE_OFF);
+  }
+  await base.hooks.sessionEnd?.({ reason: 'prompt_input_exit' }).catch(() => undefined);
+  if (transcript) out.write(`\nResume this session with: wicket --resume ${base.sessionId}\n`);
+  return 0;
+}
+
+function resumeMessages(opts: CliOptions, setup: Setup): ApiMessage[] {
+  const dir = path.join(setup.options.wicketHome, 'sessions', projectSlug(setup.cwd));
+  const file = typeof opts.resume === 'string' ? path.join(dir, `${opts.resume}.jsonl`) : opts.continue || opts.resume === true ? latestSession(dir) : undefined;
+  if (!file) return [];
+  try {
+    return loadTranscript(file);
+  } catch {
+    throw new FatalError('config', `no saved session ${typeof opts.resume === 'string' ? `${opts.resume} ` : ''}in ${dir}`);
+  }
+}
+
+async function showSetupError(err: unknown): Promise<number> {
+  const code = err instanceof FatalError ? err.code : undefined;
+  const instance = render(<SetupError message={errorMessage(err)} code={code} />, { exitOnCtrlC: true, patchConsole: false });
+  instance.unmount();
+  await instance.waitUntilExit().catch(() => undefined);
+  return 1;
+}

@@ -1,0 +1,51 @@
+/**
+ * Colors and symbols for the terminal app. `NO_COLOR` (any non-empty value) turns every color off;
+ * bold, dim and inverse stay, as the NO_COLOR convention allows.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+
+export type ColorName = 'accent' | 'user' | 'tool' | 'ok' | 'warn' | 'error' | 'muted' | 'added' | 'removed' | 'mode';
+
+const PALETTE: Record<ColorName, string> = {
+  accent: 'cyan',
+  user: 'blueBright',
+  tool: 'magenta',
+  ok: 'green',
+  warn: 'yellow',
+  error: 'red',
+  muted: 'gray',
+  added: 'green',
+  removed: 'red',
+  mode: 'yellow',
+};
+
+export interface Theme {
+  readonly noColor: boolean;
+  /** An Ink color name, or undefined when colors are off. */
+  color(name: ColorName): string | undefined;
+  /** A chalk for strings rendered outside Ink's <Text> (markdown, highlighted code). */
+  readonly chalk: ChalkInstance;
+}
+
+export function makeTheme(env: Record<string, string | undefined> = process.env): Theme {
+  const noColor = typeof env.NO_COLOR === 'string' && env.NO_COLOR !== '';
+  const chalk = noColor ? new Chalk({ level: 0 }) : new Chalk();
+  return {
+    noColor,
+    chalk,
+    color: (name) => (noColor ? undefined : PALETTE[name]),
+  };
+}
+
+/** The theme of this process; components take it from here unless a test passes its own. */
+export const theme: Theme = makeTheme();
+
+export const symbols = {
+  prompt: '❯',
+  bullet: '●',
+  result: '⎿',
+  ok: '✓',
+  fail: '✗',
+  pointer: '❯',
+  spinner: ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'],
+} as const;

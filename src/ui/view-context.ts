@@ -1,0 +1,19 @@
+/** What every view needs to know about the screen: width, project folder, colors. */
+import { createContext, useContext } from 'react';
+import { theme, type Theme } from './theme.js';
+
+export interface ViewInfo {
+  /** Terminal columns. */
+  columns: number;
+  /** Terminal rows. */
+  rows: number;
+  /** Paths are shown relative to this folder. */
+  cwd: string;
+  theme: Theme;
+}
+
+export const ViewContext = createContext<ViewInfo>({ columns: 100, rows: 24, cwd: process.cwd(), theme });
+
+export function useView(): ViewInfo {
+  return useContext(ViewContext);
+}
