@@ -142,7 +142,9 @@ function globUnder(anchor: string, pattern: string, nocase: boolean): PathMatche
   const segments = pattern === '' ? [] : pattern.split('/');
   const firstGlob = segments.findIndex((s) => GLOB_CHARS.test(s));
   const literal = firstGlob === -1 ? segments : segments.slice(0, firstGlob);
-  const rest = firstGlob === -1 ? '' : segments.slice(firstGlob).join('/');
+  const restSegments = firstGlob === -1 ? [] : segments.slice(firstGlob);
+  // `dir/**` names the folder and everything in it (a search of the folder itself reads its contents).
+  const rest = restSegments.every((s) => s === '**') ? '' : restSegments.join('/');
   const fold = (s: string) => (nocase ? s.toLowerCase() : s);
   const base = fold(path.resolve(anchor, ...literal));
   if (rest === '') return (p) => isSameOrInside(fold(p), base);
