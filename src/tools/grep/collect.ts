@@ -123,18 +123,25 @@ export class ContentBuffer {
   }
 }
 
-/** One entry per file (files_with_matches, count), from a parallel rg run. */
+/**
+ * One entry per file (files_with_matches, count), from a parallel rg run. Besides the byte budget it
+ * holds at most `maxEntries`: past that many files the totals are not worth the wait (counting reads
+ * every file to its end), and the streamed step answers sooner.
+ */
 export class ListBuffer {
   readonly entries: Array<{ path: string; count: number }> = [];
   private bytes = 0;
   overflowed = false;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly maxEntries = 10_000,
+  ) {}
 
   add(path: string, count: number): boolean {
     this.entries.push({ path, count });
     this.bytes += path.length + 64;
-    if (this.bytes > this.maxBytes) this.overflowed = true;
+    if (this.bytes > this.maxBytes || this.entries.length > this.maxEntries) this.overflowed = true;
     return !this.overflowed;
   }
 

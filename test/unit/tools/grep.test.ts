@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grepArgs } from '../../../src/tools/grep/args.js';
+import { ListBuffer, Pager } from '../../../src/tools/grep/collect.js';
 import { globFilter, pruneTypeArgs, splitGlobs } from '../../../src/tools/grep/glob-filter.js';
 import { grepTool } from '../../../src/tools/grep/index.js';
 import { parseContentLine } from '../../../src/tools/grep/lines.js';
@@ -321,6 +322,23 @@ describe('a huge number of matches', () => {
     expect(r.text.split('\n').at(-1)).toBe(
       '(Showing lines 1–250. Pass offset=250 for the next page, or narrow the search with path, glob, type or a more specific pattern.)',
     );
+  });
+});
+
+describe('bounded holders', () => {
+  it('ListBuffer overflows past its entry cap or byte budget', () => {
+    const byCount = new ListBuffer(1_000_000, 2);
+    expect([byCount.add('a', 1), byCount.add('b', 1), byCount.add('c', 1)]).toEqual([true, true, false]);
+    const byBytes = new ListBuffer(100);
+    expect([byBytes.add('a', 1), byBytes.add('b'.repeat(40), 1)]).toEqual([true, false]);
+  });
+
+  it('Pager skips the offset, keeps one page and asks to stop one line past it', () => {
+    const pager = new Pager(2, 3, 1000);
+    const answers = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((l) => pager.push(l));
+    expect(answers).toEqual([true, true, true, true, true, false, false]);
+    expect(pager.lines).toEqual(['c', 'd', 'e']);
+    expect(pager).toMatchObject({ more: true, nextOffset: 5, cutAtChars: false });
   });
 });
 
