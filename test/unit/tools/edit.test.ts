@@ -4,22 +4,23 @@ import { editTool } from '../../../src/tools/edit/index.js';
 import { readTool } from '../../../src/tools/read/index.js';
 import { createToolEnv, resultText, runTool, tryRunTool, type ToolEnv } from '../../support/tool-context.js';
 
-// Lets one test make the next atomic write fail after the temporary file was partly written.
+// Lets one test fill the disk: the next temporary file gets a few bytes, then the write fails.
 const writeFailure = vi.hoisted(() => ({ armed: false }));
-vi.mock('write-file-atomic', async (importOriginal) => {
-  const real = ((await importOriginal()) as { default: typeof import('write-file-atomic') }).default;
-  const wrapped = async (file: string, data: string | Buffer, opts?: object) => {
-    if (!writeFailure.armed) return real(file, data, opts);
-    writeFailure.armed = false;
-    return real(file, data, {
-      ...opts,
-      tmpfileCreated: (tmp: string) => {
-        writeFileSync(tmp, 'half a fi');
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:fs/promises')>();
+  const open: typeof real.open = async (file, flags, mode) => {
+    const fh = await real.open(file, flags, mode);
+    if (writeFailure.armed && String(file).endsWith('.tmp')) {
+      writeFailure.armed = false;
+      const writeFile = fh.writeFile.bind(fh);
+      fh.writeFile = async (data) => {
+        await writeFile(Buffer.from(data as Buffer).subarray(0, 4));
         throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-      },
-    });
+      };
+    }
+    return fh;
   };
-  return { default: wrapped };
+  return { ...real, open };
 });
 
 let env: ToolEnv;
