@@ -2,7 +2,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { loadSettings } from '../settings/load.js';
-import { formatRule } from '../permissions/rule-parse.js';
+import { formatSettingsReport } from '../settings/report.js';
 
 export async function runConfig(_args: string[]): Promise<number> {
   const env = process.env;
@@ -12,19 +12,6 @@ export async function runConfig(_args: string[]): Promise<number> {
     configDir: env.CLAUDE_CONFIG_DIR || undefined,
     managedPath: env.WICKET_MANAGED_SETTINGS || undefined,
   });
-  const lines: string[] = ['Settings sources (highest precedence first):'];
-  for (const s of loaded.sources) lines.push(`  ${s.loaded ? '✓' : '·'} ${s.source}${s.path ? `  ${s.path}` : ''}`);
-  for (const list of ['deny', 'ask', 'allow'] as const) {
-    lines.push(`${list} rules:`);
-    const rules = loaded.rules[list];
-    if (!rules.length) lines.push('  (none)');
-    for (const r of rules) lines.push(`  ${formatRule(r)}  [${r.source}${r.sourcePath ? ` ${r.sourcePath}` : ''}]`);
-  }
-  if (loaded.defaultMode) lines.push(`default mode: ${loaded.defaultMode}`);
-  if (loaded.warnings.length) {
-    lines.push('warnings:');
-    for (const w of loaded.warnings) lines.push(`  ${w}`);
-  }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${formatSettingsReport(loaded).trimEnd()}\n`);
   return 0;
 }

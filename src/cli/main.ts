@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CommanderError } from 'commander';
+import { appendUser } from '../core/conversation.js';
 import { FatalError, errorMessage } from '../core/errors.js';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { latestSession, loadTranscript, TranscriptWriter } from '../session/transcript.js';
@@ -71,7 +72,11 @@ async function runPrint(opts: CliOptions): Promise<number> {
       ? new TranscriptWriter(path.join(agent.wicketHome, 'sessions', projectSlug(setup.cwd), `${agent.sessionId}.jsonl`), agent.sessionId, setup.cwd)
       : undefined;
     const io = { out: (s: string) => void process.stdout.write(s), err: (s: string) => void process.stderr.write(s) };
+    const start = await agent.hooks.sessionStart?.({ source: opts.continue || opts.resume ? 'resume' : 'startup', model: agent.model }, abort.signal);
+    if (start?.additionalContext) appendUser(messages, start.additionalContext);
     const code = await runPrintMode(opts, agent, prompts, messages, io, abort, transcript);
+    await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
+    for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
     await drain();
     return code;
   } catch (err) {

@@ -10,6 +10,7 @@ import { createModelClient, type ModelClient } from '../api/model-client.js';
 import { retryPolicyFromEnv } from '../api/retry.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { buildSystemPrompt } from '../core/system-prompt.js';
+import { createHooks } from '../hooks/create.js';
 import { noHooks, type Hooks } from '../hooks/types.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import { ruleNamesTool } from '../permissions/rule-parse.js';
@@ -85,9 +86,11 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const additionalDirs = [...loaded.additionalDirectories, ...opts.addDir.map((d) => safeRealpath(path.resolve(cwd, d)))];
   const permission = { mode, rules: loaded.rules };
   const transcriptPath = path.join(wicketHome, 'sessions', projectSlug(cwd), `${sessionId}.jsonl`);
-  const hooks = opts.bare || !deps.hooksFactory
+  const state = { cwd, readState: new ReadState() };
+  const factory = deps.hooksFactory ?? ((l: LoadedSettings, info: HookInfo) => createHooks(l, { ...info, tools, getCwd: () => state.cwd }));
+  const hooks = opts.bare
     ? noHooks
-    : deps.hooksFactory(loaded, { sessionId, cwd, projectRoot: cwd, transcriptPath, getPermissionMode: () => permission.mode, env: mergedEnv });
+    : factory(loaded, { sessionId, cwd, projectRoot: cwd, transcriptPath, getPermissionMode: () => permission.mode, env: mergedEnv });
   const system = buildSystemPrompt({
     cwd,
     projectRoot: cwd,
@@ -108,7 +111,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
       smallModel,
       tools,
       system,
-      state: { cwd, readState: new ReadState() },
+      state,
       projectRoot: cwd,
       additionalDirs,
       homeDir: home,
