@@ -49,6 +49,7 @@ class Scan {
     for (;;) {
       this.ws();
       if (this.s[this.i] === '}') this.fail('trailing comma before "}"');
+      if (this.s[this.i] === "'") this.fail('strings must use double quotes');
       if (this.s[this.i] !== '"') this.fail(`expected a double-quoted property name, found ${describe(this.s[this.i])}`);
       this.string();
       this.ws();
