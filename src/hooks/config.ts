@@ -188,7 +188,7 @@ function parseTimeout(value: unknown, where: string, warnings: string[]): number
 
 /** Undefined when the matcher is usable; else why not. */
 export function matcherProblem(matcher: string): string | undefined {
-  if (isPlainMatcher(matcher)) return undefined;
+  if (matcher === '*' || isPlainMatcher(matcher)) return undefined;
   try {
     new RegExp(matcher);
     return undefined;
