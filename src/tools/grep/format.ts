@@ -50,7 +50,8 @@ export function grepModelText(out: GrepOutput): string {
   if (out.lines.length === 0) return emptyText(out);
   const head: string[] = [];
   if (out.mode === 'files_with_matches') {
-    const found = out.total !== undefined ? `Found ${plural(out.total, 'file', 'files')}` : 'Found files';
+    const found =
+      out.total !== undefined ? `Found ${plural(out.total, 'file', 'files')}` : `Found more than ${fmt(out.nextOffset)} files`;
     const paged = out.offset > 0 || out.more ? ` (showing ${range(out)})` : '';
     head.push(`${found}${paged}`);
   }
@@ -62,14 +63,11 @@ export function grepModelText(out: GrepOutput): string {
 }
 
 export function grepSummaryLine(out: GrepOutput): string {
-  if (out.mode === 'files_with_matches') {
-    return out.total !== undefined ? `Found ${plural(out.total, 'file', 'files')}` : `Found ${fmt(out.lines.length)}+ files`;
+  if (out.mode === 'count' && out.matches !== undefined) {
+    return `Found ${plural(out.matches, 'match', 'matches')} in ${plural(out.files ?? 0, 'file', 'files')}`;
   }
-  if (out.mode === 'count') {
-    return out.matches !== undefined
-      ? `Found ${plural(out.matches, 'match', 'matches')} in ${plural(out.files ?? 0, 'file', 'files')}`
-      : `Counted ${plural(out.lines.length, 'file', 'files')}+`;
-  }
-  const n = out.total ?? out.lines.length;
-  return `Found ${plural(n, 'line', 'lines')}${out.total === undefined && out.more ? '+' : ''}`;
+  const unit = out.mode === 'content' ? ['line', 'lines'] : ['file', 'files'];
+  const n = out.total ?? out.nextOffset;
+  const plus = out.total === undefined && out.more ? '+' : '';
+  return `Found ${fmt(n)}${plus} ${n === 1 && !plus ? unit[0] : unit[1]}`;
 }

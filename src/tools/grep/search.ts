@@ -137,16 +137,21 @@ async function runBuffered(run: Run): Promise<GrepSearchResult | undefined> {
   return result(pager, r, 'buffered', { total, files: total, matches: run.mode === 'count' ? matches : undefined });
 }
 
-/** Step 2: `--sort path`, streamed into one page. */
+/** Step 2: `--sort path`, streamed into one page. Totals are known only if the stream ran out. */
 async function runStreamed(run: Run): Promise<GrepSearchResult> {
   const pager = new Pager(run.req.offset, run.req.limit, run.req.maxChars);
+  let matches = 0;
   const onLine = run.mode === 'content' ? streamedContent(run, pager) : (line: string) => {
     const entry = parseListLine(run.mode, line);
-    return entry && run.keep(entry.path) ? pager.push(listLine(run, entry.path, entry.count)) : true;
+    if (!entry || !run.keep(entry.path)) return true;
+    matches += entry.count;
+    return pager.push(listLine(run, entry.path, entry.count));
   };
   const r = await runRg({ ...rgOptions(run, true), onLine });
   failOnError(r, r.lines, run.req.input.pattern);
-  return result(pager, r, 'streamed', {});
+  if (pager.more) return result(pager, r, 'streamed', {});
+  const files = run.mode === 'content' ? undefined : pager.seen;
+  return result(pager, r, 'streamed', { total: pager.seen, files, matches: run.mode === 'count' ? matches : undefined });
 }
 
 /**
@@ -240,7 +245,7 @@ function failOnError(r: RgRunResult, outputLines: number, pattern: string): void
   const detail = r.stderr.replace(/^rg: /gm, '');
   if (/regex parse error|look-around|backreferences|PCRE2/i.test(detail)) {
     throw new ToolError(
-      'execution_failed',
+      'invalid_input',
       `Invalid regular expression ${JSON.stringify(pattern)} (ripgrep syntax):\n${detail}\n` +
         'Escape special characters with a backslash, e.g. \\( or \\{, to match them literally.',
     );

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grepArgs } from '../../../src/tools/grep/args.js';
 import { ListBuffer, Pager } from '../../../src/tools/grep/collect.js';
 import { globFilter, pruneTypeArgs, splitGlobs } from '../../../src/tools/grep/glob-filter.js';
+import { grepModelText, grepSummaryLine, type GrepOutput } from '../../../src/tools/grep/format.js';
 import { grepTool } from '../../../src/tools/grep/index.js';
 import { parseContentLine } from '../../../src/tools/grep/lines.js';
 import { type GrepRequest, searchGrep } from '../../../src/tools/grep/search.js';
@@ -306,6 +307,7 @@ describe('buffered and streamed searches agree', () => {
         expect(streamed.strategy).toBe('streamed');
         expect(streamed.lines).toEqual(buffered.lines);
         expect(streamed.more).toBe(buffered.more);
+        if (!buffered.more) expect([streamed.total, streamed.matches]).toEqual([buffered.total, buffered.matches]);
       }
     });
   }
@@ -319,8 +321,30 @@ describe('a huge number of matches', () => {
     expect(r.lines).toHaveLength(250);
     expect(r.lines[249]).toBe('flood.txt:250:hit');
     expect(r.output.more).toBe(true);
+    expect(r.display?.summary).toBe('Found 250+ lines');
     expect(r.text.split('\n').at(-1)).toBe(
       '(Showing lines 1–250. Pass offset=250 for the next page, or narrow the search with path, glob, type or a more specific pattern.)',
+    );
+  });
+});
+
+describe('model text', () => {
+  const base: GrepOutput = {
+    mode: 'files_with_matches', pattern: 'x', root: '/p', offset: 0, limit: 2, maxChars: 30_000, durationMs: 1,
+    lines: ['a.ts', 'b.ts'], more: true, nextOffset: 2, cutAtChars: false, timedOut: false, unreadable: false, strategy: 'streamed',
+  };
+
+  it('says "more than" when a streamed search stopped before the end', () => {
+    expect(grepModelText(base)).toBe(
+      'Found more than 2 files (showing 1–2)\na.ts\nb.ts\n(Showing entries 1–2. Pass offset=2 for the next page, or narrow the search with path, glob, type or a more specific pattern.)',
+    );
+    expect(grepSummaryLine(base)).toBe('Found 2+ files');
+  });
+
+  it('notes a time-out and unreadable files', () => {
+    const text = grepModelText({ ...base, more: false, total: 2, timedOut: true, unreadable: true });
+    expect(text).toBe(
+      'Found 2 files\na.ts\nb.ts\n(The search timed out; results are incomplete. Narrow it with path, glob or type.)\n(Some files could not be read and were skipped.)',
     );
   });
 });
