@@ -1,0 +1,232 @@
+/**
+ * Bash: the shell window. The shell is a permission boundary that happens to be one tool: every
+ * command line is parsed into the simple commands it runs before anything else is decided.
+ */
+import { z } from 'zod';
+import { decideSandbox, readSandboxSettings, sandboxLaunch, type SandboxDecision } from '../../sandbox/index.js';
+import { startBackgroundTask } from '../tasks/registry.js';
+import { defineTool, type PermissionContext, type ToolContext, type ToolPermissionVerdict } from '../tool.js';
+import { analyzeBash, type Analysis } from './analyze.js';
+import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis, pathsOutsideWorkspace } from './classify.js';
+import { bashDescription, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './description.js';
+import { matchBashRules } from './match.js';
+import { initBashParser, isBashParserReady } from './parse.js';
+import { outputFilePath, runForeground } from './run.js';
+import { suggestRules } from './suggest.js';
+import { joinValues } from './words.js';
+
+export { initBashParser } from './parse.js';
+
+export const bashInputSchema = z.strictObject({
+  command: z.string().describe('The command to run'),
+  timeout: z.number().optional().describe(`Optional timeout in milliseconds (max ${MAX_TIMEOUT_MS}, default ${DEFAULT_TIMEOUT_MS})`),
+  description: z.string().optional().describe('Clear, concise description of what this command does in 5-10 words, in active voice'),
+  run_in_background: z.boolean().optional().describe('Set to true to run this command in the background. Use TaskOutput to read the output later.'),
+  dangerouslyDisableSandbox: z.boolean().optional().describe('Set to true to run this command outside the sandbox (the user is asked every time)'),
+});
+
+export type BashInput = z.infer<typeof bashInputSchema>;
+
+export interface BashOutput {
+  /** Output for the model: stdout and stderr interleaved, cleaned, possibly head + tail. */
+  stdout: string;
+  /** Tail of the output for the person, colours kept. */
+  display: string;
+  exitCode: number | null;
+  signal?: string;
+  interrupted: boolean;
+  timedOut: boolean;
+  /** Full output when it was too long to inline (or always, for background tasks). */
+  outputFile?: string;
+  totalBytes: number;
+  /** Directory the command ran in. */
+  cwd: string;
+  /** Set when the next call starts somewhere else. */
+  newCwd?: string;
+  notes: string[];
+  sandboxed: boolean;
+  backgroundTaskId?: string;
+  /** Exit code 1 means "nothing found" here (grep, diff, test…), not failure. */
+  benignExit?: boolean;
+}
+
+const MAX_COMMAND_BYTES = 100 * 1024;
+const BENIGN_EXIT_ONE = new Set(['grep', 'egrep', 'fgrep', 'rg', 'find', 'diff', 'test', '[', 'cmp']);
+
+/** The analysis, or undefined while the parser is still loading. */
+function analysisOf(command: string): Analysis | undefined {
+  return isBashParserReady() ? analyzeBash(command) : undefined;
+}
+
+export const bashTool = defineTool<BashInput, BashOutput>({
+  name: 'Bash',
+  description: bashDescription,
+  inputSchema: bashInputSchema,
+
+  isReadOnly(input) {
+    const a = analysisOf(input.command);
+    return a !== undefined && isReadOnlyAnalysis(a);
+  },
+  isConcurrencySafe(input) {
+    const a = analysisOf(input.command);
+    return a !== undefined && !input.run_in_background && isReadOnlyAnalysis(a) && !changesDirectory(a);
+  },
+  isDestructive(input) {
+    const a = analysisOf(input.command);
+    return a === undefined || isDestructiveAnalysis(a);
+  },
+
+  async validateInput(input, ctx) {
+    const problem = inputProblem(input);
+    if (problem) return { ok: false, message: problem };
+    await initBashParser();
+    const decision = await sandboxFor(input, ctx);
+    if (decision.kind === 'refused') return { ok: false, message: decision.reason };
+    return { ok: true };
+  },
+
+  matchRules(input, rules, list, ctx) {
+    return matchBashRules(input, analysisOf(input.command), rules, list, ctx);
+  },
+
+  async checkPermissions(input, ctx) {
+    await initBashParser();
+    return defaultVerdict(input, analyzeBash(input.command), ctx);
+  },
+
+  async *call(input, ctx) {
+    const decision = await sandboxFor(input, ctx);
+    if (decision.kind === 'refused') throw new Error(decision.reason);
+    const launch = decision.kind === 'sandboxed' ? await sandboxLaunch(readSandboxSettings(ctx.settings, ctx), ctx) : undefined;
+    const notes = decision.kind === 'unsandboxed' ? [decision.note] : [];
+    const outputFile = outputFilePath(ctx.wicketHome, ctx.sessionId, ctx.toolUseId);
+    if (input.run_in_background) {
+      const task = startBackgroundTask({
+        command: input.command,
+        cwd: ctx.cwd,
+        env: ctx.env,
+        outputFile,
+        ...(input.description ? { description: input.description } : {}),
+        ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
+      });
+      return backgroundOutput(task.id, outputFile, ctx.cwd, notes, launch !== undefined);
+    }
+    const result = yield* runForeground({
+      command: input.command,
+      timeoutMs: clampTimeout(input.timeout),
+      cwdContext: ctx,
+      env: ctx.env,
+      signal: ctx.signal,
+      outputFile,
+      ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
+    });
+    const { nextCwd, outputTooLarge, durationMs: _d, ...rest } = result;
+    if (outputTooLarge) notes.push('The command was stopped because its output grew past the limit.');
+    return {
+      ...rest,
+      notes: [...notes, ...rest.notes],
+      sandboxed: launch !== undefined,
+      ...(nextCwd !== ctx.cwd ? { newCwd: nextCwd } : {}),
+      ...(result.exitCode === 1 && isBenignExitOne(input.command) ? { benignExit: true } : {}),
+    };
+  },
+
+  toModelResult(output, input) {
+    if (output.backgroundTaskId) {
+      return {
+        content: `Command running in background with ID: ${output.backgroundTaskId}. Output is being written to: ${output.outputFile}. Use TaskOutput with task_id "${output.backgroundTaskId}" to read new output, and TaskStop to stop it.${noteText(output.notes)}`,
+      };
+    }
+    const parts = [output.stdout];
+    const timeoutMs = clampTimeout(input.timeout);
+    if (output.timedOut) parts.push(`Command timed out after ${timeoutMs} ms; its process group was stopped.`);
+    else if (output.interrupted) parts.push('Command was interrupted; its process group was stopped.');
+    parts.push(...output.notes);
+    const failed = output.exitCode !== 0;
+    if (failed) parts.push(`Exit code ${output.exitCode ?? `none (killed by ${output.signal ?? 'a signal'})`}`);
+    const text = parts.filter((p) => p !== '').join('\n');
+    return { content: text || '(no output)', isError: output.timedOut || output.interrupted || (failed && !output.benignExit) };
+  },
+
+  summary(input) {
+    return input.description ? `${input.description}: ${oneLine(input.command)}` : oneLine(input.command);
+  },
+
+  display(output, input) {
+    return {
+      summary: output.backgroundTaskId ? `started background task ${output.backgroundTaskId}` : `exit ${output.exitCode ?? output.signal ?? '?'}`,
+      preview: output.display,
+      command: input.command,
+      ...(output.outputFile ? { outputFile: output.outputFile } : {}),
+    };
+  },
+
+  contextChange(output) {
+    const next = output.newCwd;
+    return next === undefined ? undefined : (state) => void (state.cwd = next);
+  },
+});
+
+export function inputProblem(input: BashInput): string | undefined {
+  if (input.command.trim() === '') return 'command is empty: pass the shell command to run';
+  if (input.command.includes('\0')) return 'command contains a NUL byte, which bash cannot run';
+  if (Buffer.byteLength(input.command) > MAX_COMMAND_BYTES) {
+    return `command is ${Buffer.byteLength(input.command)} bytes, over the ${MAX_COMMAND_BYTES}-byte limit: write a script file and run that`;
+  }
+  const t = input.timeout;
+  if (t !== undefined && (!Number.isFinite(t) || t < 1 || t > MAX_TIMEOUT_MS)) {
+    return `timeout must be between 1 and ${MAX_TIMEOUT_MS} ms (got ${t})`;
+  }
+  return undefined;
+}
+
+async function defaultVerdict(input: BashInput, a: Analysis, ctx: PermissionContext): Promise<ToolPermissionVerdict> {
+  if (a.problems.length) return { behavior: 'ask', reason: `the command cannot be read safely: ${a.problems.join('; ')}` };
+  if (input.dangerouslyDisableSandbox) return { behavior: 'ask', reason: 'the command asks to run outside the sandbox' };
+  const runsCode = a.leaves.find((l) => l.runsCode && !l.denyOnly);
+  if (runsCode) return { behavior: 'ask', reason: runsCode.runsCode! };
+  if (isReadOnlyAnalysis(a)) {
+    const outside = pathsOutsideWorkspace(a, ctx);
+    if (!outside.length) return { behavior: 'allow', reason: 'read-only command' };
+    const where = outside.map((p) => p ?? '(a path only known when it runs)').slice(0, 3).join(', ');
+    return { behavior: 'ask', reason: `the command reads outside the project: ${where}` };
+  }
+  const sandbox = await sandboxFor(input, ctx);
+  const settings = readSandboxSettings(ctx.settings, ctx);
+  if (sandbox.kind === 'sandboxed' && settings.autoAllowBashIfSandboxed) return { behavior: 'allow', reason: 'runs in the sandbox' };
+  return { behavior: 'ask', reason: 'the command may change files or run programs', suggestions: suggestRules(a) };
+}
+
+async function sandboxFor(input: BashInput, ctx: PermissionContext): Promise<SandboxDecision> {
+  const settings = readSandboxSettings(ctx.settings, ctx);
+  if (!settings.enabled) return { kind: 'off' };
+  await initBashParser();
+  const commands = analyzeBash(input.command).leaves.map((l) => joinValues(l.words));
+  return decideSandbox(settings, { dangerouslyDisableSandbox: input.dangerouslyDisableSandbox, commands });
+}
+
+function backgroundOutput(id: string, outputFile: string, cwd: string, notes: string[], sandboxed: boolean): BashOutput {
+  return { stdout: '', display: '', exitCode: null, interrupted: false, timedOut: false, outputFile, totalBytes: 0, cwd, notes, sandboxed, backgroundTaskId: id };
+}
+
+function clampTimeout(t: number | undefined): number {
+  if (t === undefined || !Number.isFinite(t)) return DEFAULT_TIMEOUT_MS;
+  return Math.min(MAX_TIMEOUT_MS, Math.max(1, Math.floor(t)));
+}
+
+function isBenignExitOne(command: string): boolean {
+  const a = analysisOf(command);
+  const last = a?.commands.filter((c) => c.topLevel || c.pipedFrom !== undefined).at(-1);
+  const words = last?.words.map((w) => w.value) ?? [];
+  if (words[0] === 'git') return words[1] === 'diff' || words[1] === 'grep';
+  return BENIGN_EXIT_ONE.has(words[0] ?? '');
+}
+
+function noteText(notes: string[]): string {
+  return notes.length ? `\n${notes.join('\n')}` : '';
+}
+
+function oneLine(command: string): string {
+  const line = command.replace(/\s*\n\s*/g, ' ⏎ ');
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

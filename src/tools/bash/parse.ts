@@ -1,0 +1,290 @@
+/**
+ * A real bash parser (tree-sitter-bash through web-tree-sitter) that turns a command line into the
+ * simple commands it runs: through `&&`, `||`, `;`, `|`, `&`, newlines, subshells, groups, control
+ * flow, function bodies, `$(…)`, backticks, process substitution and here-doc bodies.
+ *
+ * Parsing needs the wasm runtime, which loads asynchronously: `initBashParser()` is awaited once at
+ * start-up (and lazily by Bash's validateInput); after that `parseScript` is synchronous.
+ * Anything the walker cannot read with confidence is reported in `problems` ("too tangled to read").
+ */
+import { createRequire } from 'node:module';
+import type { Language, Node, Parser as TsParser } from 'web-tree-sitter';
+import { literalWord, resolveWord, type Word } from './words.js';
+
+export interface Redirect {
+  /** write: `>` `>>` `&>` `>|` `<>`; read: `<`; dup: `2>&1`; heredoc/herestring feed stdin. */
+  kind: 'write' | 'read' | 'dup' | 'heredoc' | 'herestring';
+  op: string;
+  target?: Word;
+  /** Here-doc or here-string text, and whether bash passes it on unexpanded. */
+  body?: string;
+  bodyLiteral?: boolean;
+}
+
+export interface SimpleCommand {
+  /** Leading `VAR=value` words. */
+  assignments: Word[];
+  /** Command name first, then the arguments. Empty for a redirection-only statement. */
+  words: Word[];
+  redirects: Redirect[];
+  /** Source text of the command. */
+  text: string;
+  /** The command before this one in a pipeline (its stdout is our stdin), or 'opaque' for a compound. */
+  pipedFrom?: SimpleCommand | 'opaque';
+  /** Inside `$(…)`, backticks or `<(…)`. */
+  inSubstitution: boolean;
+  /** Runs in the shell itself (not in a subshell, substitution or pipeline): a `cd` here persists. */
+  topLevel: boolean;
+}
+
+export interface ParsedScript {
+  commands: SimpleCommand[];
+  /** Names assigned by bare `VAR=value` statements. */
+  assigned: string[];
+  /** Why the command cannot be read statically; empty when it can. */
+  problems: string[];
+}
+
+const MAX_DEPTH = 200;
+let parser: TsParser | undefined;
+let initPromise: Promise<void> | undefined;
+
+/** Load the wasm parser once. Safe to call many times. */
+export function initBashParser(): Promise<void> {
+  initPromise ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const { Parser, Language: Lang } = await import('web-tree-sitter');
+    await Parser.init({ locateFile: (f: string) => require.resolve(`web-tree-sitter/${f}`) });
+    const language: Language = await Lang.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const p = new Parser();
+    p.setLanguage(language);
+    parser = p;
+  })();
+  return initPromise;
+}
+
+export function isBashParserReady(): boolean {
+  return parser !== undefined;
+}
+
+/** Parse a command line. Requires `initBashParser()` to have finished. */
+export function parseScript(source: string): ParsedScript {
+  if (!parser) throw new Error('bash parser not initialised: await initBashParser() first');
+  let tree = parser.parse(source);
+  if (!tree) return { commands: [], assigned: [], problems: ['the parser gave up'] };
+  const joined = joinLineContinuations(source, tree.rootNode);
+  if (joined !== source) {
+    tree.delete();
+    tree = parser.parse(joined);
+    if (!tree) return { commands: [], assigned: [], problems: ['the parser gave up'] };
+  }
+  try {
+    const walker = new Walker();
+    walker.visit(tree.rootNode, { depth: 0, inSubstitution: false, topLevel: true });
+    if (tree.rootNode.hasError) walker.problems.unshift('the command has a syntax error or a construct the parser cannot read');
+    return { commands: walker.commands, assigned: walker.assigned, problems: walker.problems };
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * bash removes backslash-newline before splitting words (`r\⏎m` runs `rm`); tree-sitter does not.
+ * Remove them wherever bash would (not inside single quotes, quoted here-docs or comments) and reparse.
+ */
+function joinLineContinuations(source: string, root: Node): string {
+  if (!source.includes('\\\n')) return source;
+  let out = '';
+  let last = 0;
+  for (let i = source.indexOf('\\\n'); i !== -1; i = source.indexOf('\\\n', i + 2)) {
+    if (isEscapedBackslash(source, i)) continue;
+    const at = root.descendantForIndex(i, i + 1);
+    const type = at?.type ?? '';
+    if (type === 'raw_string' || type === 'comment' || type === 'heredoc_body' || type === 'heredoc_content') continue;
+    out += source.slice(last, i);
+    last = i + 2;
+  }
+  return out + source.slice(last);
+}
+
+function isEscapedBackslash(s: string, i: number): boolean {
+  let n = 0;
+  for (let j = i - 1; j >= 0 && s[j] === '\\'; j--) n++;
+  return n % 2 === 1;
+}
+
+interface Scope {
+  depth: number;
+  inSubstitution: boolean;
+  topLevel: boolean;
+}
+
+const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
+const NESTED_SCOPE = new Set(['subshell', 'pipeline']);
+
+class Walker {
+  commands: SimpleCommand[] = [];
+  assigned: string[] = [];
+  problems: string[] = [];
+
+  visit(node: Node, scope: Scope): SimpleCommand | undefined {
+    if (scope.depth > MAX_DEPTH) {
+      if (!this.problems.includes('nested too deeply')) this.problems.push('nested too deeply');
+      return undefined;
+    }
+    const inner: Scope = { ...scope, depth: scope.depth + 1 };
+    switch (node.type) {
+      case 'command':
+        return this.command(node, inner);
+      case 'declaration_command':
+      case 'unset_command':
+        return this.declaration(node, inner);
+      case 'redirected_statement':
+        return this.redirected(node, inner);
+      case 'pipeline':
+        return this.pipeline(node, { ...inner, topLevel: false });
+      case 'variable_assignment':
+        this.assigned.push(node.childForFieldName('name')?.text ?? node.text);
+        this.visitChildren(node, inner);
+        return undefined;
+      case 'ERROR':
+        this.problems.push(`unreadable text: ${node.text.slice(0, 60)}`);
+        this.visitChildren(node, inner);
+        return undefined;
+      case 'comment':
+        return undefined;
+      default:
+        if (SUBSTITUTIONS.has(node.type)) this.visitChildren(node, { ...inner, inSubstitution: true, topLevel: false });
+        else this.visitChildren(node, NESTED_SCOPE.has(node.type) ? { ...inner, topLevel: false } : inner);
+        return undefined;
+    }
+  }
+
+  private visitChildren(node: Node, scope: Scope): void {
+    for (const child of node.children) this.visit(child, scope);
+  }
+
+  private command(node: Node, scope: Scope): SimpleCommand {
+    const cmd = this.newCommand(node, scope);
+    for (const child of node.children) {
+      if (child.type === 'variable_assignment') cmd.assignments.push(resolveAssignment(child));
+      else if (child.type === 'command_name') cmd.words.unshift(resolveWord(child.firstChild ?? child));
+      else if (isRedirect(child)) cmd.redirects.push(this.redirect(child));
+      else if (child.isNamed && child.type !== 'comment') cmd.words.push(resolveWord(child));
+      this.visitNested(child, scope);
+    }
+    return cmd;
+  }
+
+  /** `export A=1`, `local x`, `unset y`: a command named by its keyword. */
+  private declaration(node: Node, scope: Scope): SimpleCommand {
+    const cmd = this.newCommand(node, scope);
+    for (const child of node.children) {
+      if (!child.isNamed) cmd.words.push(literalWord(child.text));
+      else if (child.type === 'variable_assignment') {
+        this.assigned.push(child.childForFieldName('name')?.text ?? child.text);
+        cmd.words.push(resolveAssignment(child));
+      } else if (isRedirect(child)) cmd.redirects.push(this.redirect(child));
+      else cmd.words.push(resolveWord(child));
+      this.visitNested(child, scope);
+    }
+    return cmd;
+  }
+
+  private newCommand(node: Node, scope: Scope): SimpleCommand {
+    const cmd: SimpleCommand = {
+      assignments: [],
+      words: [],
+      redirects: [],
+      text: node.text,
+      inSubstitution: scope.inSubstitution,
+      topLevel: scope.topLevel,
+    };
+    this.commands.push(cmd);
+    return cmd;
+  }
+
+  /** Substitutions inside words are commands of their own. */
+  private visitNested(node: Node, scope: Scope): void {
+    if (SUBSTITUTIONS.has(node.type)) {
+      this.visitChildren(node, { ...scope, depth: scope.depth + 1, inSubstitution: true, topLevel: false });
+      return;
+    }
+    if (scope.depth > MAX_DEPTH) return;
+    for (const child of node.children) this.visitNested(child, { ...scope, depth: scope.depth + 1 });
+  }
+
+  private redirected(node: Node, scope: Scope): SimpleCommand | undefined {
+    const body = node.childForFieldName('body');
+    const before = this.commands.length;
+    const target = body ? this.visit(body, scope) : undefined;
+    // tree-sitter hangs a here-doc on the whole list (`a && b <<EOF`); bash gives it to the last command.
+    const owner = target ?? this.commands.slice(before).reverse().find((c) => c.inSubstitution === scope.inSubstitution);
+    const redirects = node.children.filter(isRedirect).map((r) => {
+      this.visitNested(r, scope);
+      return this.redirect(r);
+    });
+    (owner ?? this.newCommand(node, scope)).redirects.push(...redirects);
+    return target;
+  }
+
+  private pipeline(node: Node, scope: Scope): undefined {
+    let previous: SimpleCommand | 'opaque' | undefined;
+    for (const child of node.children) {
+      if (!child.isNamed) continue;
+      const before = this.commands.length;
+      const cmd = this.visit(child, scope);
+      const first = cmd ?? this.commands[before];
+      if (first && previous) first.pipedFrom = previous;
+      previous = cmd ?? 'opaque';
+    }
+    return undefined;
+  }
+
+  private redirect(node: Node): Redirect {
+    if (node.type === 'heredoc_redirect') return heredoc(node);
+    if (node.type === 'herestring_redirect') {
+      const arg = node.namedChildren[node.namedChildren.length - 1];
+      const word = arg ? resolveWord(arg) : literalWord('');
+      return { kind: 'herestring', op: '<<<', body: word.value, bodyLiteral: word.literal };
+    }
+    const op = node.children.find((c) => !c.isNamed)?.text ?? '>';
+    const dest = node.childForFieldName('destination');
+    const target = dest ? resolveWord(dest) : undefined;
+    return { kind: redirectKind(op, target), op, ...(target ? { target } : {}) };
+  }
+}
+
+function isRedirect(node: Node): boolean {
+  return node.type === 'file_redirect' || node.type === 'heredoc_redirect' || node.type === 'herestring_redirect';
+}
+
+function redirectKind(op: string, target: Word | undefined): Redirect['kind'] {
+  if (op === '<') return 'read';
+  if ((op === '>&' || op === '<&') && target && /^(\d+|-)$/.test(target.value)) return 'dup';
+  if (op === '<&') return 'dup';
+  return 'write';
+}
+
+function heredoc(node: Node): Redirect {
+  const start = node.children.find((c) => c.type === 'heredoc_start')?.text ?? '';
+  const bodyNode = node.children.find((c) => c.type === 'heredoc_body');
+  const quoted = /['"\\]/.test(start);
+  const body = bodyNode?.text ?? '';
+  const hasExpansion = bodyNode ? bodyNode.namedChildren.some((c) => c.type !== 'heredoc_content') : false;
+  const literal = quoted || (!hasExpansion && !/[$`\\]/.test(body));
+  return { kind: 'heredoc', op: node.children[0]?.text ?? '<<', body, bodyLiteral: literal };
+}
+
+function resolveAssignment(node: Node): Word {
+  const name = node.childForFieldName('name')?.text ?? '';
+  const valueNode = node.childForFieldName('value');
+  const value = valueNode ? resolveWord(valueNode) : literalWord('');
+  const op = node.text.slice(name.length).startsWith('+=') ? '+=' : '=';
+  return {
+    raw: node.text,
+    value: `${name}${op}${value.value}`,
+    pattern: `${name}${op}${value.pattern}`,
+    literal: value.literal,
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * Turns tree-sitter word nodes into what bash would pass to a program, as far as that can be known
+ * without running anything. Quotes and escapes are resolved (`r''m`, `\rm`, `"rm"` and `$'r\x6d'` all
+ * become `rm`); anything only known at run time (expansions, substitutions, globs, brace expansion)
+ * becomes a hole.
+ *
+ * A word's `pattern` is its value with every hole written as HOLE, a character that cannot occur in a
+ * command (NUL is refused before parsing). Matching treats a hole as "any text".
+ */
+import type { Node } from 'web-tree-sitter';
+
+export const HOLE = '\u0000';
+
+export interface Word {
+  /** The text as written in the command. */
+  raw: string;
+  /** Resolved value when literal; otherwise the raw text (for display only). */
+  value: string;
+  /** Value with holes for everything not known statically. */
+  pattern: string;
+  /** No expansion, substitution, glob or brace expansion: `value` is exactly what the program gets. */
+  literal: boolean;
+}
+
+const EXPANSIONS = new Set([
+  'simple_expansion',
+  'expansion',
+  'command_substitution',
+  'process_substitution',
+  'arithmetic_expansion',
+  'brace_expression',
+]);
+
+export function literalWord(text: string): Word {
+  return { raw: text, value: text, pattern: text, literal: true };
+}
+
+/** Resolve one argument node (word, string, concatenation…). */
+export function resolveWord(node: Node): Word {
+  const parts = { value: '', pattern: '', literal: true };
+  appendNode(node, parts);
+  return { raw: node.text, value: parts.literal ? parts.value : node.text, pattern: parts.pattern, literal: parts.literal };
+}
+
+interface Parts {
+  value: string;
+  pattern: string;
+  literal: boolean;
+}
+
+function appendNode(node: Node, out: Parts): void {
+  const type = node.type;
+  if (EXPANSIONS.has(type)) return hole(out);
+  switch (type) {
+    case 'word':
+      return appendUnquoted(node.text, out);
+    case 'number':
+    case 'variable_name':
+    case 'test_operator':
+    case 'file_descriptor':
+      return append(node.text, out);
+    case 'raw_string':
+      return append(node.text.slice(1, -1), out);
+    case 'ansi_c_string':
+      return append(decodeAnsiC(node.text.slice(2, -1)), out);
+    case 'string':
+    case 'translated_string':
+      return appendDoubleQuoted(node, out);
+    case 'concatenation':
+      for (const child of node.children) appendNode(child, out);
+      return;
+    default:
+      return hole(out);
+  }
+}
+
+function append(text: string, out: Parts): void {
+  out.value += text;
+  out.pattern += text;
+}
+
+function hole(out: Parts): void {
+  out.literal = false;
+  if (!out.pattern.endsWith(HOLE)) out.pattern += HOLE;
+}
+
+/** Unquoted text: backslash escapes, globs and brace expansion. */
+function appendUnquoted(text: string, out: Parts): void {
+  if (/\{[^{}]*(,|\.\.)[^{}]*\}/.test(text.replace(/\\./g, ''))) return hole(out);
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\\') {
+      const next = text[i + 1];
+      i++;
+      if (next === undefined || next === '\n') continue;
+      append(next, out);
+    } else if (ch === '*' || ch === '?' || ch === '[') {
+      out.value += ch;
+      hole(out);
+    } else {
+      append(ch, out);
+    }
+  }
+}
+
+function appendDoubleQuoted(node: Node, out: Parts): void {
+  for (const child of node.children) {
+    if (!child.isNamed) continue; // the quote marks themselves
+    if (child.type === 'string_content') append(unescapeDoubleQuoted(child.text), out);
+    else appendNode(child, out);
+  }
+}
+
+function unescapeDoubleQuoted(text: string): string {
+  return text.replace(/\\([$`"\\\n])/g, (_m, c: string) => (c === '\n' ? '' : c));
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v',
+  '\\': '\\', "'": "'", '"': '"', '?': '?',
+};
+
+/** `$'…'` escapes as bash decodes them. */
+export function decodeAnsiC(body: string): string {
+  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/gs, (m, esc: string) => {
+    const head = esc[0]!;
+    if (head === 'x' || head === 'u' || head === 'U') return safeFromCodePoint(parseInt(esc.slice(1), 16));
+    if (/[0-7]/.test(head)) return String.fromCharCode(parseInt(esc, 8) & 0xff);
+    if (head === 'c' && esc.length === 2) return String.fromCharCode(esc.charCodeAt(1) & 0x1f);
+    return SIMPLE_ESCAPES[esc] ?? m;
+  });
+}
+
+function safeFromCodePoint(cp: number): string {
+  return cp <= 0x10ffff ? String.fromCodePoint(cp) : '';
+}
+
+/** Join words into the text rules are matched against (holes kept). */
+export function joinPatterns(words: readonly Word[]): string {
+  return words.map((w) => w.pattern).join(' ');
+}
+
+/** Join words for display: resolved values, holes shown as written. */
+export function joinValues(words: readonly Word[]): string {
+  return words.map((w) => w.value).join(' ');
+}

@@ -1,0 +1,166 @@
+/**
+ * Background tasks: commands started with `run_in_background`, their output files and status.
+ * TaskOutput reads what is new since the last read; TaskStop kills a task's whole process group.
+ *
+ * Every background process dies with wicket: `killAllBackgroundTasks()` runs on process exit and on
+ * SIGTERM/SIGHUP (and SIGINT when nothing else handles it), and each task's shell also holds a
+ * lifeline pipe whose closing kills its group, so even a SIGKILLed wicket leaves nothing behind.
+ */
+import { randomBytes } from 'node:crypto';
+import { stat } from 'node:fs/promises';
+import { cleanForModel, readRange, takeMarker } from '../bash/output.js';
+import { launchShell, type ShellProcess } from '../bash/spawn.js';
+
+export type TaskStatus = 'running' | 'completed' | 'failed' | 'killed';
+
+export interface BackgroundTask {
+  id: string;
+  command: string;
+  description?: string;
+  outputFile: string;
+  pid: number;
+  startedAt: number;
+  status: TaskStatus;
+  exitCode: number | null;
+  /** Bytes of the output file already handed to the model. */
+  readOffset: number;
+  /** Resolves once the task has ended and its output file is final. */
+  settled: Promise<void>;
+  proc: ShellProcess;
+}
+
+export interface StartTaskOptions {
+  command: string;
+  cwd: string;
+  env: Record<string, string | undefined>;
+  outputFile: string;
+  description?: string;
+  prefix?: string[];
+  preamble?: string;
+}
+
+const tasks = new Map<string, BackgroundTask>();
+const MAX_READ_BYTES = 256 * 1024;
+const MAX_READ_CHARS = 30_000;
+
+export function startBackgroundTask(opts: StartTaskOptions): BackgroundTask {
+  installExitHandlers();
+  const proc = launchShell({
+    command: opts.command,
+    cwd: opts.cwd,
+    env: opts.env,
+    outputPath: opts.outputFile,
+    ...(opts.prefix ? { prefix: opts.prefix } : {}),
+    ...(opts.preamble ? { preamble: opts.preamble } : {}),
+  });
+  const task: BackgroundTask = {
+    id: `b${randomBytes(4).toString('hex')}`,
+    command: opts.command,
+    ...(opts.description ? { description: opts.description } : {}),
+    outputFile: opts.outputFile,
+    pid: proc.pid,
+    startedAt: Date.now(),
+    status: 'running',
+    exitCode: null,
+    readOffset: 0,
+    proc,
+    settled: Promise.resolve(),
+  };
+  task.settled = proc.exited.then(async ({ exitCode }) => {
+    proc.release();
+    await takeMarker(task.outputFile, proc.marker).catch(() => undefined);
+    task.exitCode = exitCode;
+    if (task.status === 'running') task.status = exitCode === 0 ? 'completed' : 'failed';
+  });
+  tasks.set(task.id, task);
+  return task;
+}
+
+export function getBackgroundTask(id: string): BackgroundTask | undefined {
+  return tasks.get(id);
+}
+
+export function listBackgroundTasks(): BackgroundTask[] {
+  return [...tasks.values()];
+}
+
+/** Kill a task's process group (SIGTERM, then SIGKILL) and wait until it has ended. */
+export async function stopBackgroundTask(id: string, graceMs = 2000): Promise<BackgroundTask | undefined> {
+  const task = tasks.get(id);
+  if (!task) return undefined;
+  if (task.status === 'running') {
+    task.status = 'killed';
+    await task.proc.kill(graceMs);
+  }
+  await task.settled;
+  return task;
+}
+
+/** SIGKILL every background task's process group, synchronously. Safe to call more than once. */
+export function killAllBackgroundTasks(): void {
+  for (const task of tasks.values()) {
+    if (task.status !== 'running') continue;
+    task.status = 'killed';
+    task.proc.killNow();
+  }
+}
+
+export interface TaskRead {
+  text: string;
+  /** New bytes not shown because there were too many (they stay in the file). */
+  skippedBytes: number;
+}
+
+/** New output since the last read, cleaned for the model; advances the read offset. */
+export async function readNewOutput(task: BackgroundTask): Promise<TaskRead> {
+  if (task.status !== 'running') await task.settled;
+  const size = (await stat(task.outputFile).catch(() => ({ size: 0 }))).size;
+  let start = task.readOffset;
+  let skippedBytes = 0;
+  if (size - start > MAX_READ_BYTES) {
+    skippedBytes = size - MAX_READ_BYTES - start;
+    start = size - MAX_READ_BYTES;
+  }
+  let raw = await readRange(task.outputFile, start, size - start);
+  let end = size;
+  if (task.status === 'running') {
+    // Hand over whole lines only while the task still writes (a line may be half written).
+    const cut = raw.lastIndexOf('\n');
+    if (cut >= 0) {
+      end = start + Buffer.byteLength(raw.slice(0, cut + 1));
+      raw = raw.slice(0, cut + 1);
+    }
+  }
+  task.readOffset = end;
+  let text = cleanForModel(raw).trimEnd();
+  if (text.length > MAX_READ_CHARS) {
+    skippedBytes += Buffer.byteLength(text.slice(0, text.length - MAX_READ_CHARS));
+    text = text.slice(-MAX_READ_CHARS);
+  }
+  return { text, skippedBytes };
+}
+
+let handlersInstalled = false;
+
+function installExitHandlers(): void {
+  if (handlersInstalled) return;
+  handlersInstalled = true;
+  process.on('exit', killAllBackgroundTasks);
+  for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+    const handler = (): void => {
+      const alone = process.listenerCount(sig) === 1;
+      if (sig === 'SIGINT' && !alone) return; // someone else decides what Ctrl-C means
+      killAllBackgroundTasks();
+      if (alone) {
+        process.removeListener(sig, handler);
+        process.kill(process.pid, sig);
+      }
+    };
+    process.on(sig, handler);
+  }
+}
+
+/** For tests: forget finished tasks. */
+export function forgetFinishedTasks(): void {
+  for (const [id, t] of tasks) if (t.status !== 'running') tasks.delete(id);
+}
