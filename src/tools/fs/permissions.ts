@@ -28,9 +28,15 @@ function suggestedRules(tool: 'Read' | 'Edit', absPath: string, ctx: PermissionC
   return rules;
 }
 
-/** Reads inside the project (or an added directory) are allowed; anywhere else asks. */
+/**
+ * Reads inside the project (or an added directory) are allowed, and so are this session's own saved
+ * tool outputs (`<wicketHome>/sessions/<sessionId>/`, where Bash keeps long output); anywhere else asks.
+ */
 export function readVerdict(absPath: string, ctx: PermissionContext): ToolPermissionVerdict {
   if (isInWorkspace(absPath, ctx)) return { behavior: 'allow', reason: 'inside the workspace' };
+  if (ctx.wicketHome && ctx.sessionId && isInside(absPath, path.join(ctx.wicketHome, 'sessions', ctx.sessionId))) {
+    return { behavior: 'allow', reason: "this session's saved tool output" };
+  }
   return {
     behavior: 'ask',
     reason: `Read ${absPath}, outside the project directory`,

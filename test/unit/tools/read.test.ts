@@ -299,6 +299,10 @@ describe('Read: classifiers and permissions', () => {
       reason: 'Read /etc/hosts, outside the project directory',
       suggestions: ['Read(//etc/hosts)', 'Read(//etc/**)'],
     });
+    const saved = path.join(env.ctx.wicketHome, 'sessions', env.ctx.sessionId, 'bash-1.log');
+    expect((await readTool.checkPermissions({ file_path: saved }, env.ctx)).behavior).toBe('allow');
+    const otherSession = path.join(env.ctx.wicketHome, 'sessions', 'another', 'bash-1.log');
+    expect((await readTool.checkPermissions({ file_path: otherSession }, env.ctx)).behavior).toBe('ask');
     const added = await readTool.checkPermissions({ file_path: path.join(env.home, 'notes.md') }, { ...env.ctx, additionalDirs: [env.home] });
     expect(added.behavior).toBe('allow');
   });
