@@ -10,6 +10,7 @@ import { readTool } from './read/index.js';
 import { editTool } from './edit/index.js';
 import { writeTool } from './write/index.js';
 import { notebookEditTool } from './notebook-edit/index.js';
+import { webFetchTool } from './web-fetch/index.js';
 
 export const BUILTIN_TOOLS: Tool[] = [
   exitPlanModeTool,
@@ -19,6 +20,7 @@ export const BUILTIN_TOOLS: Tool[] = [
   editTool,
   writeTool,
   notebookEditTool,
+  webFetchTool,
   // tools register here, one line each
 ];
 
