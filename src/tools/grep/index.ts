@@ -24,7 +24,9 @@ export const grepInputSchema = z.strictObject({
   glob: z
     .string()
     .optional()
-    .describe('Glob that file paths must match, e.g. "*.js" or "*.{ts,tsx}" (rg --glob). Separate several with spaces.'),
+    .describe(
+      'Glob that files must match, e.g. "*.js", "*.{ts,tsx}", "src/**/*.ts". Without "/" it matches file names at any depth; with "/" the path as results show it; a leading "!" excludes. Separate several with spaces.',
+    ),
   type: z
     .string()
     .optional()

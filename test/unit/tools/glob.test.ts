@@ -1,7 +1,8 @@
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { globTool } from '../../../src/tools/glob/index.js';
+import { z } from 'zod';
+import { globInputSchema, globTool } from '../../../src/tools/glob/index.js';
 import { NewestFiles } from '../../../src/tools/glob/newest.js';
 import { planGlob } from '../../../src/tools/glob/pattern.js';
 import { createToolEnv, resultText, runTool, tryRunTool, type ToolEnv } from '../../support/tool-context.js';
@@ -198,6 +199,16 @@ describe('Glob permissions', () => {
 
   it('summarises the call in one line', () => {
     expect(globTool.summary({ pattern: '**/*.ts', path: 'src' })).toBe('Glob **/*.ts in src');
+  });
+});
+
+describe('Glob schema', () => {
+  it('has Claude Code’s field names, both described, nothing else accepted', () => {
+    const schema = z.toJSONSchema(globInputSchema) as { properties: Record<string, { description?: string }>; required: string[]; additionalProperties: boolean };
+    expect(Object.keys(schema.properties)).toEqual(['pattern', 'path']);
+    expect(Object.values(schema.properties).every((p) => (p.description ?? '').length > 10)).toBe(true);
+    expect(schema.required).toEqual(['pattern']);
+    expect(schema.additionalProperties).toBe(false);
   });
 });
 

@@ -1,11 +1,12 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { grepArgs } from '../../../src/tools/grep/args.js';
 import { ListBuffer, Pager } from '../../../src/tools/grep/collect.js';
 import { globFilter, pruneTypeArgs, splitGlobs } from '../../../src/tools/grep/glob-filter.js';
 import { grepModelText, grepSummaryLine, type GrepOutput } from '../../../src/tools/grep/format.js';
-import { grepTool } from '../../../src/tools/grep/index.js';
+import { grepInputSchema, grepTool } from '../../../src/tools/grep/index.js';
 import { parseContentLine } from '../../../src/tools/grep/lines.js';
 import { type GrepRequest, searchGrep } from '../../../src/tools/grep/search.js';
 import { createToolEnv, resultText, runTool, tryRunTool, type ToolEnv } from '../../support/tool-context.js';
@@ -325,6 +326,18 @@ describe('a huge number of matches', () => {
     expect(r.text.split('\n').at(-1)).toBe(
       '(Showing lines 1–250. Pass offset=250 for the next page, or narrow the search with path, glob, type or a more specific pattern.)',
     );
+  });
+});
+
+describe('schema', () => {
+  it('has Claude Code’s field names, all described, nothing else accepted', () => {
+    const schema = z.toJSONSchema(grepInputSchema) as { properties: Record<string, { description?: string }>; required: string[]; additionalProperties: boolean };
+    expect(Object.keys(schema.properties)).toEqual([
+      'pattern', 'path', 'glob', 'type', 'output_mode', '-A', '-B', '-C', 'context', '-n', '-i', 'multiline', 'head_limit', 'offset',
+    ]);
+    expect(Object.values(schema.properties).every((p) => (p.description ?? '').length > 10)).toBe(true);
+    expect(schema.required).toEqual(['pattern']);
+    expect(schema.additionalProperties).toBe(false);
   });
 });
 
