@@ -11,6 +11,8 @@ const external = [
   'tree-sitter-bash',
   '@napi-rs/canvas',
   'pdfjs-dist',
+  // CommonJS that reads __filename: loaded from node_modules, not bundled.
+  'write-file-atomic',
 ];
 
 const stubDevtools = {

@@ -4,23 +4,22 @@ import { editTool } from '../../../src/tools/edit/index.js';
 import { readTool } from '../../../src/tools/read/index.js';
 import { createToolEnv, resultText, runTool, tryRunTool, type ToolEnv } from '../../support/tool-context.js';
 
-// Lets one test fill the disk: the next temporary file gets a few bytes, then the write fails.
+// Lets one test fill the disk: write-file-atomic writes a few bytes of its temporary file, then fails.
 const writeFailure = vi.hoisted(() => ({ armed: false }));
-vi.mock('node:fs/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:fs/promises')>();
-  const open: typeof real.open = async (file, flags, mode) => {
-    const fh = await real.open(file, flags, mode);
-    if (writeFailure.armed && String(file).endsWith('.tmp')) {
+vi.mock('write-file-atomic', async (importOriginal) => {
+  const real = (await importOriginal<{ default: (f: string, d: Buffer, o?: object) => Promise<void> }>()).default;
+  const { writeFileSync, unlinkSync } = await import('node:fs');
+  const wrapped = async (file: string, data: Buffer, opts?: object) => {
+    if (writeFailure.armed) {
       writeFailure.armed = false;
-      const writeFile = fh.writeFile.bind(fh);
-      fh.writeFile = async (data) => {
-        await writeFile(Buffer.from(data as Buffer).subarray(0, 4));
-        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
-      };
+      const tmp = `${file}.partial.tmp`;
+      writeFileSync(tmp, Buffer.from(data).subarray(0, 4));
+      unlinkSync(tmp);
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     }
-    return fh;
+    return real(file, data, opts);
   };
-  return { ...real, open };
+  return { default: wrapped };
 });
 
 let env: ToolEnv;
