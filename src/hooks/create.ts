@@ -237,9 +237,10 @@ function handlerKey(hook: CommandHook): string {
   return JSON.stringify([hook.command, hook.args ?? null, hook.shell ?? null]);
 }
 
+/** One line, at most 80 characters; the end (usually the script name) is kept. */
 function shorten(command: string): string {
   const one = command.replace(/\s+/g, ' ').trim();
-  return one.length > 60 ? `${one.slice(0, 57)}...` : one;
+  return one.length > 80 ? `${one.slice(0, 30)}...${one.slice(-47)}` : one;
 }
 
 function findTool(tools: readonly Tool[] | undefined, name: string): Tool | undefined {

@@ -33,7 +33,7 @@ export function buildHooks(hooksValue: unknown, opts: Partial<HooksContext> & { 
       projectRoot,
       transcriptPath: path.join(projectRoot, 'transcript.jsonl'),
       getPermissionMode: () => 'default',
-      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      env: { ...process.env },
       ...opts,
     },
   );
