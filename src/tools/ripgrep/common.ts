@@ -21,9 +21,10 @@ export const BASE_FLAGS: readonly string[] = ['--no-config', '--hidden', '--no-r
 
 /**
  * The settings key under which the permission layer hands over the `Read(...)` deny rules, as
- * gitignore-style patterns relative to the project root (e.g. `secrets/**`, `.env`). Matching a denied
- * path is the permission layer's job; this list only lets a search over a wider folder leave those
- * paths out instead of printing their contents.
+ * gitignore-style patterns relative to the project root: `secrets/**` (anchored there), `.env` or
+ * `**\/secrets/**` (any depth); matched without regard to case. Matching a denied path is the
+ * permission layer's job (it refuses a search rooted in one); this list only lets a search over a
+ * wider folder leave those paths out instead of printing their contents.
  */
 export const READ_DENY_GLOBS_KEY = '__readDenyGlobs';
 
@@ -41,7 +42,7 @@ function isAnchored(pattern: string): boolean {
 }
 
 /**
- * `--glob !…` arguments that keep `.git/` and the denied paths out. They must come after any glob
+ * `--glob !…` / `--iglob !…` arguments that keep `.git/` and the denied paths out. They must come after any glob
  * of the model's own: in rg the last matching glob wins, so a model glob cannot re-include them.
  *
  * rg matches globs relative to its working directory. It runs in the project root whenever the
@@ -53,7 +54,8 @@ export function excludeGlobs(denyGlobs: readonly string[], rgCwdIsProjectRoot: b
   for (const raw of denyGlobs) {
     const pattern = raw.trim().replace(/^!/, '');
     if (!rgCwdIsProjectRoot && isAnchored(pattern)) continue;
-    args.push('--glob', `!${pattern.replace(/^\.\//, '')}`);
+    // Case-insensitive, like the deny rules themselves: a denial must not hinge on letter case.
+    args.push('--iglob', `!${pattern.replace(/^\.\//, '')}`);
   }
   return args;
 }
@@ -64,7 +66,7 @@ export function isDeniedPath(absPath: string, projectRoot: string, denyGlobs: re
   const rel = path.relative(projectRoot, absPath).split(path.sep).join('/');
   if (rel === '') return false;
   const patterns = denyGlobs.map((g) => g.trim().replace(/^\.\//, ''));
-  return ignore().add(patterns).ignores(rel);
+  return ignore({ ignorecase: true }).add(patterns).ignores(rel);
 }
 
 /** Where rg runs and which path it is given. */

@@ -123,7 +123,7 @@ describe('Grep files_with_matches (default)', () => {
   });
 
   it('leaves out paths the Read deny rules cover, and refuses a denied file given as path', async () => {
-    const settings = { __readDenyGlobs: ['secrets/**', '.hidden'] };
+    const settings = { __readDenyGlobs: ['SECRETS/**', '.hidden'] };
     const r = await grep({ pattern: 'needle' }, { settings });
     expect(r.lines).not.toContain('secrets/key.txt');
     expect(r.lines).not.toContain('.hidden/h.txt');
@@ -405,7 +405,7 @@ describe('rg arguments and output parsing', () => {
 
   it('ends with the exclusions, then the pattern after --regexp=', () => {
     const args = grepArgs({ pattern: '-x', glob: '*.md', output_mode: 'count' }, { target: '.', sorted: true, denyGlobs: ['secrets/**'], atProjectRoot: true });
-    expect(args.slice(args.indexOf('--type=wicketglob'))).toEqual(['--type=wicketglob', '--glob', '!.git', '--glob', '!secrets/**', '--regexp=-x', '--', '.']);
+    expect(args.slice(args.indexOf('--type=wicketglob'))).toEqual(['--type=wicketglob', '--glob', '!.git', '--iglob', '!secrets/**', '--regexp=-x', '--', '.']);
     expect(args).toContain('--sort');
   });
 

@@ -154,15 +154,16 @@ describe('ignore rules and deny globs', () => {
 
   it('always excludes .git, and passes anchored deny globs only when rg runs in the project root', () => {
     expect(excludeGlobs(['secrets/**', '.env', './keys/*.pem', '**/*.key'], true)).toEqual([
-      '--glob', '!.git', '--glob', '!secrets/**', '--glob', '!.env', '--glob', '!keys/*.pem', '--glob', '!**/*.key',
+      '--glob', '!.git', '--iglob', '!secrets/**', '--iglob', '!.env', '--iglob', '!keys/*.pem', '--iglob', '!**/*.key',
     ]);
-    expect(excludeGlobs(['secrets/**', '.env', '**/*.key'], false)).toEqual(['--glob', '!.git', '--glob', '!.env', '--glob', '!**/*.key']);
+    expect(excludeGlobs(['secrets/**', '.env', '**/*.key'], false)).toEqual(['--glob', '!.git', '--iglob', '!.env', '--iglob', '!**/*.key']);
   });
 
   it('matches a single path against the deny globs, gitignore style', () => {
     const root = '/p';
     expect(isDeniedPath('/p/secrets/a.txt', root, ['secrets/**'])).toBe(true);
     expect(isDeniedPath('/p/sub/.env', root, ['.env'])).toBe(true);
+    expect(isDeniedPath('/p/Secrets/A.txt', root, ['secrets/**'])).toBe(true);
     expect(isDeniedPath('/p/src/a.ts', root, ['secrets/**', '.env'])).toBe(false);
     expect(isDeniedPath('/elsewhere/.env', root, ['.env'])).toBe(false);
   });
