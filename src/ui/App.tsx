@@ -130,26 +130,30 @@ export function App(props: AppProps): React.ReactElement {
   };
 
   const dialogOpen = agent.asks.length > 0;
+  // Keys can arrive before React re-subscribes the handler: read the current state through a ref.
+  const now = useRef({ buffer, dialogOpen, working: agent.status.working });
+  now.current = { buffer, dialogOpen, working: agent.status.working };
   useInput((input, key) => {
+    const { buffer: buf, dialogOpen: asking, working } = now.current;
     if (key.ctrl && input === 'c') {
-      if (buffer.text && !dialogOpen) return setBuffer(B.emptyBuffer);
+      if (buf.text && !asking) return setBuffer(B.emptyBuffer);
       if (pressedTwice('ctrl-c')) return quit();
-      if (agent.status.working) agent.interrupt();
+      if (working) agent.interrupt();
       return flash('Press Ctrl-C again to exit');
     }
-    if (key.ctrl && input === 'd' && !buffer.text && !dialogOpen) return quit();
+    if (key.ctrl && input === 'd' && !buf.text && !asking) return quit();
     if (key.tab && key.shift) {
       base.permission.mode = nextMode(base.permission.mode, { allowBypass: props.allowBypass });
       return setModeTick((t) => t + 1);
     }
-    if (dialogOpen) return;
+    if (asking) return;
     if (key.escape) {
-      if (agent.status.working) return agent.interrupt();
-      if (buffer.text && pressedTwice('esc')) setBuffer(B.emptyBuffer);
+      if (working) return agent.interrupt();
+      if (buf.text && pressedTwice('esc')) setBuffer(B.emptyBuffer);
       return;
     }
     if (key.tab && !key.shift) {
-      const match = matchCommands(props.commands, buffer.text)[0];
+      const match = matchCommands(props.commands, buf.text)[0];
       if (match) setBuffer(B.fromText(`/${match.name} `));
     }
   });

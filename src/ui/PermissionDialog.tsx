@@ -35,7 +35,12 @@ export function PermissionDialog(props: PermissionDialogProps): React.ReactEleme
   const { cwd, theme } = useView();
   const preview = useMemo(() => buildPreview(request, cwd), [request, cwd]);
   const choices = useMemo(() => choicesFor(request, rulesFile), [request, rulesFile]);
-  const [selected, setSelected] = useState(0);
+  const [selected, setSelectedState] = useState(0);
+  const selectedRef = useRef(0);
+  const setSelected = (f: (s: number) => number) => {
+    selectedRef.current = f(selectedRef.current);
+    setSelectedState(selectedRef.current);
+  };
   const [typing, setTyping] = useState<B.Buffer | undefined>(undefined);
   const typingRef = useRef(typing);
   typingRef.current = typing;
@@ -68,7 +73,7 @@ export function PermissionDialog(props: PermissionDialogProps): React.ReactEleme
     if (input === '1' || input === '2' || input === '3') return pick(input);
     if (key.upArrow) setSelected((s) => (s + choices.length - 1) % choices.length);
     else if (key.downArrow || key.tab) setSelected((s) => (s + 1) % choices.length);
-    else if (key.return) pick(choices[selected]!.key);
+    else if (key.return) pick(choices[selectedRef.current]!.key);
   });
 
   return (

@@ -1,7 +1,7 @@
 /** Bash: the command, and the tail of its output. */
 import { Box } from 'ink';
 import React from 'react';
-import { LinesBlock, oneLine, ResultLine, resultText, str, type ToolRenderer } from './common.js';
+import { oneLine, OutputTail, ResultLine, resultText, str, type ToolRenderer } from './common.js';
 
 export const bashView: ToolRenderer = {
   title: (input) => oneLine(str(input.command), 100) + (input.run_in_background ? ' &' : ''),
@@ -11,19 +11,9 @@ export const bashView: ToolRenderer = {
     if (!out.trim()) return <ResultLine dim>{summary ?? '(no output)'}</ResultLine>;
     return (
       <Box flexDirection="column">
+        <OutputTail text={out} max={8} />
         {summary ? <ResultLine dim>{summary}</ResultLine> : null}
-        {summary ? <LinesBlock text={out} max={8} fromEnd /> : <FirstAndRest text={out} />}
       </Box>
     );
   },
 };
-
-function FirstAndRest({ text }: { text: string }): React.ReactElement {
-  const lines = text.split('\n');
-  return (
-    <Box flexDirection="column">
-      <ResultLine dim>{lines[0]}</ResultLine>
-      {lines.length > 1 ? <LinesBlock text={lines.slice(1).join('\n')} max={7} fromEnd /> : null}
-    </Box>
-  );
-}

@@ -103,3 +103,22 @@ export function FailedResult({ tool }: { tool: FinishedTool }): React.ReactEleme
     </Box>
   );
 }
+
+/** Output under a tool: the first line on the "⎿" row, or "… N earlier lines" there and the tail below. */
+export function OutputTail({ text, max = 8 }: { text: string; max?: number }): React.ReactElement | null {
+  const lines = text.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
+  if (lines.length <= max) {
+    return (
+      <Box flexDirection="column">
+        <ResultLine dim>{lines[0]}</ResultLine>
+        {lines.length > 1 ? <LinesBlock text={lines.slice(1).join('\n')} max={max} /> : null}
+      </Box>
+    );
+  }
+  return (
+    <Box flexDirection="column">
+      <ResultLine dim>{`… ${lines.length - max} earlier lines`}</ResultLine>
+      <LinesBlock text={lines.slice(-max).join('\n')} max={max} />
+    </Box>
+  );
+}

@@ -1,4 +1,4 @@
-/** Any other tool (MCP tools, future ones): its one-line summary and the first lines of its result. */
+/** Any other tool (MCP tools, future ones): its arguments, and the first lines of its result. */
 import { Box } from 'ink';
 import React from 'react';
 import { LinesBlock, oneLine, ResultLine, resultText, type ToolRenderer } from './common.js';
@@ -10,22 +10,14 @@ export const genericView: ToolRenderer = {
   },
   Result({ tool }) {
     const summary = tool.display?.summary;
-    const text = tool.display?.preview ?? resultText(tool.result);
+    const body = (tool.display?.preview ?? resultText(tool.result)).trim();
+    const lines = body === summary ? [] : body.split('\n');
+    const first = summary ?? lines.shift() ?? '';
     return (
       <Box flexDirection="column">
-        {summary ? <ResultLine dim>{summary}</ResultLine> : null}
-        {text.trim() ? (summary ? <LinesBlock text={text} max={4} /> : <FirstLines text={text} />) : summary ? null : <ResultLine dim>(no output)</ResultLine>}
+        <ResultLine dim>{first || '(no output)'}</ResultLine>
+        {lines.length && lines.join('').trim() ? <LinesBlock text={lines.join('\n')} max={summary ? 4 : 3} /> : null}
       </Box>
     );
   },
 };
-
-function FirstLines({ text }: { text: string }): React.ReactElement {
-  const lines = text.trim().split('\n');
-  return (
-    <Box flexDirection="column">
-      <ResultLine dim>{lines[0]}</ResultLine>
-      {lines.length > 1 ? <LinesBlock text={lines.slice(1).join('\n')} max={3} /> : null}
-    </Box>
-  );
-}

@@ -4,7 +4,9 @@ import { ResultLine, resultText, showPath, str, type ToolRenderer } from './comm
 
 export const readView: ToolRenderer = {
   title(input, cwd) {
-    const range = input.offset !== undefined || input.limit !== undefined ? ` · lines ${str(input.offset ?? 1)}${input.limit !== undefined ? `+${str(input.limit)}` : ''}` : '';
+    const from = typeof input.offset === 'number' ? input.offset : 1;
+    const range =
+      typeof input.limit === 'number' ? ` · lines ${from}-${from + input.limit - 1}` : typeof input.offset === 'number' ? ` · from line ${from}` : '';
     const pages = input.pages !== undefined ? ` · pages ${str(input.pages)}` : '';
     return `${showPath(input.file_path, cwd)}${range}${pages}`;
   },

@@ -1,0 +1,201 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { render } from 'ink-testing-library';
+import React from 'react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { App } from '../../src/ui/App.js';
+import { allCommands } from '../../src/ui/commands/index.js';
+import { makeTheme } from '../../src/ui/theme.js';
+import { baseOptions, emptyLoaded, keys, scriptedClient, tick, waitFor, type Turn } from './helpers.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'wicket-app-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function start(turns: Turn[], extra: { initialPrompt?: string } = {}) {
+  const client = scriptedClient(turns);
+  const base = baseOptions(client, dir);
+  const r = render(
+    <App
+      base={base}
+      loaded={emptyLoaded(dir)}
+      cwd={dir}
+      configDir={path.join(dir, 'config')}
+      version="9.9.9"
+      commands={allCommands(dir, path.join(dir, 'config'))}
+      allowBypass={false}
+      theme={makeTheme({ NO_COLOR: '1' })}
+      frameMs={5}
+      {...extra}
+    />,
+  );
+  const send = async (text: string) => {
+    r.stdin.write(text);
+    await tick(30);
+    r.stdin.write(keys.enter);
+    await tick(30);
+  };
+  return { ...r, client, base, send, frame: () => r.lastFrame() ?? '' };
+}
+
+function lastUserContent(client: ReturnType<typeof scriptedClient>): unknown {
+  return client.requests.at(-1)?.messages.at(-1)?.content;
+}
+
+describe('App', () => {
+  it('sends a prompt and shows the streamed answer as markdown', async () => {
+    const app = start([[{ text: 'Here is **the** plan:\n\n' }, { waitMs: 20 }, { text: '1. read\n2. fix' }]]);
+    await app.send('make a plan');
+    await waitFor(() => expect(app.frame()).toContain('2. fix'));
+    expect(app.frame()).toContain('❯ make a plan');
+    expect(app.frame()).toContain('● Here is the plan:');
+    expect(JSON.stringify(app.client.requests[0]!.messages)).toContain('make a plan');
+    await waitFor(() => expect(app.frame()).not.toContain('Working…'));
+  });
+
+  it('a prompt given at start is sent at once', async () => {
+    const app = start([[{ text: 'started' }]], { initialPrompt: 'go' });
+    await waitFor(() => expect(app.frame()).toContain('● started'));
+  });
+
+  it('asks before a call; "don\'t ask again" saves the rule in .claude/settings.local.json', async () => {
+    const app = start([[{ tool: 'Poke', input: { what: 'bear' } }], [{ text: 'poked it' }]]);
+    await app.send('poke the bear');
+    await waitFor(() => expect(app.frame()).toContain("2. Yes, and don't ask again for Poke(bear)"));
+    expect(app.frame()).toContain('Asks because poking bear needs a yes');
+    app.stdin.write('2');
+    await waitFor(() => expect(app.frame()).toContain('● poked it'));
+    expect(app.frame()).toContain('⎿  poked bear');
+    await waitFor(() => expect(app.frame()).toContain("Won't ask again for Poke(bear)"));
+    const saved = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'));
+    expect(saved.permissions.allow).toEqual(['Poke(bear)']);
+    expect(app.base.permission.rules.allow.map((r) => r.raw)).toEqual(['Poke(bear)']);
+  });
+
+  it('a denial with a reason reaches the model in the next request', async () => {
+    const app = start([[{ tool: 'Poke', input: { what: 'bear' } }], [{ text: 'ok, no bears' }]]);
+    await app.send('poke');
+    await waitFor(() => expect(app.frame()).toContain('3. No, and tell wicket'));
+    app.stdin.write('3');
+    await tick(30);
+    app.stdin.write('poke the fox instead');
+    await tick(30);
+    app.stdin.write(keys.enter);
+    await waitFor(() => expect(app.frame()).toContain('● ok, no bears'));
+    expect(JSON.stringify(lastUserContent(app.client))).toContain('poke the fox instead');
+    expect(app.frame()).toContain('permission denied');
+  });
+
+  it('parallel asks are queued and answered one at a time', async () => {
+    const app = start([[{ tool: 'Poke', input: { what: 'a' } }, { tool: 'Poke', input: { what: 'b' } }], [{ text: 'both done' }]]);
+    await app.send('poke both');
+    await waitFor(() => expect(app.frame()).toContain('(1 more waiting)'));
+    app.stdin.write('1');
+    await waitFor(() => expect(app.frame()).toContain('Poke(b)'));
+    await tick(30);
+    app.stdin.write('1');
+    await waitFor(() => expect(app.frame()).toContain('● both done'));
+    expect(app.frame()).toContain('poked a');
+    expect(app.frame()).toContain('poked b');
+  });
+
+  it('Esc interrupts a run; the next prompt works on a valid conversation', async () => {
+    const app = start([[{ text: 'thinking hard' }, { hang: true }], [{ text: 'fresh answer' }]]);
+    await app.send('long job');
+    await waitFor(() => expect(app.frame()).toContain('Working…'));
+    app.stdin.write(keys.esc);
+    await waitFor(() => expect(app.frame()).toContain('Interrupted'));
+    await waitFor(() => expect(app.frame()).not.toContain('Working…'));
+    await app.send('again');
+    await waitFor(() => expect(app.frame()).toContain('● fresh answer'));
+    const msgs = app.client.requests[1]!.messages;
+    expect(msgs.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+  });
+
+  it('Esc during a permission prompt answers no; the run goes on', async () => {
+    const app = start([[{ tool: 'Poke', input: { what: 'x' } }], [{ text: 'understood' }]]);
+    await app.send('poke');
+    await waitFor(() => expect(app.frame()).toContain('1. Yes'));
+    app.stdin.write(keys.esc);
+    await waitFor(() => expect(app.frame()).toContain('● understood'));
+  });
+
+  it('Shift+Tab cycles the permission mode', async () => {
+    const app = start([]);
+    await tick(30);
+    app.stdin.write(keys.shiftTab);
+    await waitFor(() => expect(app.frame()).toContain('accept edits on'));
+    expect(app.base.permission.mode).toBe('acceptEdits');
+    app.stdin.write(keys.shiftTab);
+    await waitFor(() => expect(app.frame()).toContain('plan mode on'));
+    app.stdin.write(keys.shiftTab);
+    await waitFor(() => expect(app.base.permission.mode).toBe('default'));
+  });
+
+  it('Ctrl-C clears the line, then asks to press again', async () => {
+    const app = start([]);
+    await tick(30);
+    app.stdin.write('draft');
+    await tick(30);
+    app.stdin.write(keys.ctrlC);
+    await waitFor(() => expect(app.frame()).not.toContain('draft'));
+    app.stdin.write(keys.ctrlC);
+    await waitFor(() => expect(app.frame()).toContain('Press Ctrl-C again to exit'));
+  });
+});
+
+describe('slash commands in the app', () => {
+  it('/help, /model, /cost and unknown commands', async () => {
+    const app = start([[{ text: 'hi' }]]);
+    await app.send('/help');
+    await waitFor(() => expect(app.frame()).toContain('/permissions [allow|ask|deny|remove <rule>]'));
+    await app.send('/model opus');
+    await waitFor(() => expect(app.frame()).toContain('Model set to claude-opus-4-7'));
+    expect(app.base.model).toBe('claude-opus-4-7');
+    await app.send('/cost');
+    await waitFor(() => expect(app.frame()).toContain('No tokens used yet.'));
+    await app.send('/nope');
+    await waitFor(() => expect(app.frame()).toContain('Unknown command /nope'));
+  });
+
+  it('/trace shows the gates of the last calls; /status the sources', async () => {
+    const app = start([[{ tool: 'Poke', input: { what: 'z' } }], [{ text: 'done' }]]);
+    await app.send('poke');
+    await waitFor(() => expect(app.frame()).toContain('1. Yes'));
+    app.stdin.write('1');
+    await waitFor(() => expect(app.frame()).toContain('● done'));
+    await app.send('/trace');
+    await waitFor(() => expect(app.frame()).toContain('Gate trace of the last 1 call'));
+    expect(app.frame()).toMatch(/permission\s+allowed/);
+    await app.send('/status');
+    await waitFor(() => expect(app.frame()).toContain('Settings sources (highest precedence first)'));
+    expect(app.frame()).toContain('localSettings');
+  });
+
+  it('/permissions adds and removes a rule in .claude/settings.local.json', async () => {
+    const app = start([]);
+    await app.send('/permissions deny Bash(rm *)');
+    await waitFor(() => expect(app.frame()).toContain('Added deny rule Bash(rm *)'));
+    const file = path.join(dir, '.claude', 'settings.local.json');
+    expect(JSON.parse(readFileSync(file, 'utf8')).permissions.deny).toEqual(['Bash(rm *)']);
+    await app.send('/permissions');
+    await waitFor(() => expect(app.frame()).toMatch(/deny \(1\)\n\s+Bash\(rm \*\)\s+localSettings/));
+    await app.send('/permissions remove Bash(rm *)');
+    await waitFor(() => expect(app.frame()).toContain('Removed deny rule Bash(rm *)'));
+    expect(JSON.parse(readFileSync(file, 'utf8')).permissions.deny).toEqual([]);
+    expect(app.base.permission.rules.deny).toEqual([]);
+  });
+
+  it('a custom command from .claude/commands sends its text with $ARGUMENTS', async () => {
+    mkdirSync(path.join(dir, '.claude', 'commands', 'git'), { recursive: true });
+    writeFileSync(path.join(dir, '.claude', 'commands', 'git', 'review.md'), '---\ndescription: Review a file\n---\nReview $ARGUMENTS carefully.\n');
+    const app = start([[{ text: 'reviewed' }]]);
+    await app.send('/git:review src/a.ts');
+    await waitFor(() => expect(app.frame()).toContain('● reviewed'));
+    expect(JSON.stringify(app.client.requests[0]!.messages)).toContain('Review src/a.ts carefully.');
+    expect(app.frame()).toContain('❯ /git:review src/a.ts');
+  });
+});

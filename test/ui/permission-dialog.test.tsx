@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { render } from 'ink-testing-library';
+import React from 'react';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { PermissionAnswer, PermissionRequest } from '../../src/permissions/types.js';
+import { PermissionDialog } from '../../src/ui/PermissionDialog.js';
+import { makeTheme } from '../../src/ui/theme.js';
+import { ViewContext } from '../../src/ui/view-context.js';
+import { keys, tick, waitFor } from './helpers.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'wicket-ui-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const bash: PermissionRequest = {
+  toolUseId: 'toolu_1',
+  toolName: 'Bash',
+  input: { command: 'npm test -- --watch=false', description: 'Run the tests' },
+  summary: 'npm test -- --watch=false',
+  reason: 'npm test is not allowed by any rule (tool default)',
+  suggestions: ['Bash(npm test:*)'],
+};
+
+function open(request: PermissionRequest, waiting = 0) {
+  const onAnswer = vi.fn<(a: PermissionAnswer) => void>();
+  const info = { columns: 90, rows: 30, cwd: dir, theme: makeTheme({ NO_COLOR: '1' }) };
+  const r = render(
+    <ViewContext.Provider value={info}>
+      <PermissionDialog request={request} onAnswer={onAnswer} waiting={waiting} />
+    </ViewContext.Provider>,
+  );
+  return { ...r, onAnswer };
+}
+
+describe('PermissionDialog', () => {
+  it('shows the command, why it asks, and the three answers', () => {
+    const { lastFrame } = open(bash, 2);
+    expect(lastFrame()).toMatchInlineSnapshot(`
+      "╭──────────────────────────────────────────────────────────────────────────────────────────────────╮
+      │ Bash  (2 more waiting)                                                                           │
+      │                                                                                                  │
+      │   npm test -- --watch=false                                                                      │
+      │   Run the tests                                                                                  │
+      │                                                                                                  │
+      │ Asks because npm test is not allowed by any rule (tool default)                                  │
+      │                                                                                                  │
+      │ Do you want to run this command?                                                                 │
+      │ ❯ 1. Yes                                                                                         │
+      │   2. Yes, and don't ask again for Bash(npm test:*) (saved to .claude/settings.local.json)        │
+      │   3. No, and tell wicket what to do instead (esc)                                                │
+      ╰──────────────────────────────────────────────────────────────────────────────────────────────────╯"
+    `);
+  });
+
+  it('shows the diff an edit would make, computed against the file', () => {
+    const file = path.join(dir, 'notes.txt');
+    writeFileSync(file, 'alpha\nbeta\ngamma\ndelta\n');
+    const { lastFrame } = open({ toolUseId: 't', toolName: 'Edit', input: { file_path: file, old_string: 'gamma', new_string: 'GAMMA' }, summary: 'Edit notes.txt', reason: 'edits need approval in default mode', suggestions: [] });
+    expect(lastFrame()).toMatchInlineSnapshot(`
+      "╭──────────────────────────────────────────────────────────────────────────────────────────────────╮
+      │ Edit                                                                                             │
+      │                                                                                                  │
+      │ notes.txt                                                                                        │
+      │ 1   alpha                                                                                        │
+      │ 2   beta                                                                                         │
+      │ 3 - gamma                                                                                        │
+      │ 3 + GAMMA                                                                                        │
+      │ 4   delta                                                                                        │
+      │                                                                                                  │
+      │ Asks because edits need approval in default mode                                                 │
+      │                                                                                                  │
+      │ Do you want to make this edit to notes.txt?                                                      │
+      │ ❯ 1. Yes                                                                                         │
+      │   3. No, and tell wicket what to do instead (esc)                                                │
+      ╰──────────────────────────────────────────────────────────────────────────────────────────────────╯"
+    `);
+  });
+
+  it('shows the URL of a fetch', () => {
+    const { lastFrame } = open({ toolUseId: 't', toolName: 'WebFetch', input: { url: 'https://example.com/docs', prompt: 'Find the API limits' }, summary: 'Fetch https://example.com/docs', reason: 'example.com is not an allowed domain', suggestions: ['WebFetch(domain:example.com)'] });
+    expect(lastFrame()).toMatchInlineSnapshot(`
+      "╭──────────────────────────────────────────────────────────────────────────────────────────────────╮
+      │ WebFetch                                                                                         │
+      │                                                                                                  │
+      │   https://example.com/docs                                                                       │
+      │   Find the API limits                                                                            │
+      │                                                                                                  │
+      │ Asks because example.com is not an allowed domain                                                │
+      │                                                                                                  │
+      │ Do you want to fetch this URL?                                                                   │
+      │ ❯ 1. Yes                                                                                         │
+      │   2. Yes, and don't ask again for WebFetch(domain:example.com) (saved to                         │
+      │ .claude/settings.local.json)                                                                     │
+      │   3. No, and tell wicket what to do instead (esc)                                                │
+      ╰──────────────────────────────────────────────────────────────────────────────────────────────────╯"
+    `);
+  });
+
+  it('1 answers yes, 2 yes and remember the suggested rule', async () => {
+    const a = open(bash);
+    await tick();
+    a.stdin.write('1');
+    await waitFor(() => expect(a.onAnswer).toHaveBeenCalledWith({ behavior: 'allow' }));
+    const b = open(bash);
+    await tick();
+    b.stdin.write('2');
+    await waitFor(() => expect(b.onAnswer).toHaveBeenCalledWith({ behavior: 'allow', remember: ['Bash(npm test:*)'] }));
+  });
+
+  it('3 opens a text field; Enter sends the denial with the reason', async () => {
+    const { stdin, lastFrame, onAnswer } = open(bash);
+    await tick();
+    stdin.write('3');
+    await waitFor(() => expect(lastFrame()).toContain('What should wicket do instead?'));
+    stdin.write('use pnpm');
+    await tick();
+    expect(lastFrame()).toContain('❯ use pnpm');
+    stdin.write(keys.enter);
+    await waitFor(() => expect(onAnswer).toHaveBeenCalledWith({ behavior: 'deny', message: 'use pnpm' }));
+    expect(onAnswer).toHaveBeenCalledTimes(1);
+  });
+
+  it('arrows move the choice and Enter takes it; Esc says no', async () => {
+    const a = open(bash);
+    await tick();
+    a.stdin.write(keys.down);
+    await tick();
+    expect(a.lastFrame()).toContain("❯ 2. Yes, and don't ask again");
+    a.stdin.write(keys.enter);
+    await waitFor(() => expect(a.onAnswer).toHaveBeenCalledWith({ behavior: 'allow', remember: ['Bash(npm test:*)'] }));
+    const b = open(bash);
+    await tick();
+    b.stdin.write(keys.esc);
+    await waitFor(() => expect(b.onAnswer).toHaveBeenCalledWith({ behavior: 'deny' }));
+  });
+
+  it('without a suggested rule there is no "don\'t ask again" answer', async () => {
+    const { lastFrame, stdin, onAnswer } = open({ ...bash, suggestions: [] });
+    expect(lastFrame()).not.toContain("don't ask again");
+    await tick();
+    stdin.write('2');
+    await tick(50);
+    expect(onAnswer).not.toHaveBeenCalled();
+  });
+});
