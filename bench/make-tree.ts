@@ -31,7 +31,9 @@ export interface TreeStats {
   bytes: number;
   dirs: number;
   ignoredFiles: number;
+  /** Lines holding COMMON_TOKEN in files a search sees (ignored files left out). */
   commonLines: number;
+  /** Files holding RARE_TOKEN that a search sees. */
   rareFiles: number;
 }
 
@@ -64,21 +66,21 @@ function linePool(rand: () => number, size: number): string[] {
   return pool;
 }
 
-function fileContent(rand: () => number, pool: string[], bytes: number, stats: TreeStats, rare: boolean): string {
+function fileContent(rand: () => number, pool: string[], bytes: number, stats: TreeStats | undefined, rare: boolean): string {
   const lines: string[] = [];
   let size = 0;
   while (size < bytes) {
     let line = pool[Math.floor(rand() * pool.length)]!;
     if (rand() < 0.2) {
       line = `  ${COMMON_TOKEN}(${size});`;
-      stats.commonLines++;
+      if (stats) stats.commonLines++;
     }
     lines.push(line);
     size += line.length + 1;
   }
   if (rare) {
     lines.splice(lines.length >> 1, 0, `  const ${RARE_TOKEN} = 1;`);
-    stats.rareFiles++;
+    if (stats) stats.rareFiles++;
   }
   return lines.join('\n') + '\n';
 }
@@ -105,7 +107,7 @@ export function makeTree(root: string, opts: TreeOptions): TreeStats {
       madeDirs.add(dir);
     }
     const bytes = Math.max(64, Math.floor(opts.avgBytes * (0.5 + rand())));
-    const content = fileContent(rand, pool, bytes, stats, i % 1000 === 500);
+    const content = fileContent(rand, pool, bytes, ignored ? undefined : stats, i % 1000 === 500);
     writeFileSync(path.join(dir, `file${String(i).padStart(5, '0')}.ts`), content);
     stats.files++;
     stats.bytes += Buffer.byteLength(content);
