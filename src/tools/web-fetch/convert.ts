@@ -69,7 +69,8 @@ export async function convertBody(body: Uint8Array, contentType: string, opts: C
   switch (kind) {
     case 'html': {
       const r = await htmlToMarkdown(decodeText(body, contentType), opts);
-      return { ok: true, text: r.markdown, format: 'markdown', ...(r.note ? { note: r.note } : {}) };
+      const notes = [r.note, r.cut ? 'only the start of the HTML was converted' : undefined].filter(Boolean);
+      return { ok: true, text: r.markdown, format: 'markdown', ...(notes.length ? { note: notes.join('; ') } : {}) };
     }
     case 'text':
       return { ok: true, text: decodeText(body, contentType), format: 'text' };

@@ -6,10 +6,16 @@
  * kilobytes (deep nesting, misnested formatting tags). If it fails or runs out of time, the page
  * comes back as plain text instead.
  */
+import { MAX_MARKDOWN_FOR_MODEL } from './answer.js';
 import { ConvertError, convertInWorker } from './html-worker.js';
 
 /** HTML beyond this (after stripping noise) is not converted. */
 export const MAX_HTML_CHARS = 1_000_000;
+/**
+ * Longer HTML is first converted only this far: when that already gives the small model all the
+ * Markdown it will read, the rest (most of the conversion time) is skipped.
+ */
+export const FIRST_PASS_CHARS = 256 * 1024;
 /**
  * Deeper nesting goes to plain text without turndown: its parser is quadratic in the depth (13,000
  * nested divs, 64 KB, take seconds). Real pages nest a few dozen levels.
@@ -23,7 +29,7 @@ export interface HtmlResult {
   /** How it was made: turndown, or the plain-text fallback (with the reason). */
   via: 'turndown' | 'text';
   note?: string;
-  /** The HTML was longer than MAX_HTML_CHARS after stripping and was cut. */
+  /** Only the start of the HTML was converted (it was longer than needed or than MAX_HTML_CHARS). */
   cut: boolean;
 }
 
@@ -40,8 +46,11 @@ export async function htmlToMarkdown(html: string, opts: HtmlOptions): Promise<H
     return { markdown: htmlToText(input), via: 'text', note: `shown as plain text: its elements nest more than ${MAX_NESTING} deep`, cut };
   }
   try {
-    const markdown = await convertInWorker(input, opts);
-    return { markdown: tidy(markdown), via: 'turndown', cut };
+    if (input.length > FIRST_PASS_CHARS) {
+      const first = tidy(await convertInWorker(cutAtTag(input, FIRST_PASS_CHARS), opts));
+      if (first.length >= MAX_MARKDOWN_FOR_MODEL) return { markdown: first, via: 'turndown', cut: true };
+    }
+    return { markdown: tidy(await convertInWorker(input, opts)), via: 'turndown', cut };
   } catch (err) {
     if (err instanceof ConvertError && err.reason === 'aborted') throw err;
     const why = err instanceof Error ? err.message : String(err);
