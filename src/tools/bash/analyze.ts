@@ -317,13 +317,26 @@ class Analyzer {
   }
 }
 
-/** The texts a rule may be matched against: as written, and with `/bin/rm` seen as `rm`. */
+/**
+ * The texts a rule may be matched against: as written, with `/bin/rm` seen as `rm`, and for git
+ * without its global options (`git -C dir push` is `git push`).
+ */
 function viewsOf(words: Word[]): string[] {
-  const text = joinPatterns(words);
+  const views = [joinPatterns(words)];
   const name = words[0]!;
-  if (!name.literal || !name.value.includes('/')) return [text];
+  if (!name.literal) return views;
   const base = path.posix.basename(name.value);
-  return [text, [base, ...words.slice(1).map((w) => w.pattern)].join(' ')];
+  const rest = base === 'git' ? withoutGitGlobals(words.slice(1)) : words.slice(1);
+  if (base !== name.value || rest.length !== words.length - 1) views.push([base, ...rest.map((w) => w.pattern)].join(' '));
+  return views;
+}
+
+const GIT_VALUE_OPTIONS = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env', '--super-prefix']);
+
+function withoutGitGlobals(args: Word[]): Word[] {
+  let i = 0;
+  while (i < args.length && args[i]!.value.startsWith('-')) i += GIT_VALUE_OPTIONS.has(args[i]!.value) ? 2 : 1;
+  return args.slice(i);
 }
 
 /** What `echo`/`printf`/`cat <<'EOF'` write, when it is fully known. */

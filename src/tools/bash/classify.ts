@@ -1,12 +1,11 @@
 /**
  * Questions the runtime asks about a whole command line, answered from its analysis: does it only
- * read, may it run beside other calls, can it destroy something, which paths does it read.
+ * read, may it run beside other calls, can it destroy something.
  * Every answer is false (or "unknown") when in doubt.
  */
 import path from 'node:path';
-import { isInWorkspace } from '../paths.js';
 import type { Analysis, Leaf } from './analyze.js';
-import { isReadOnlyCommand, pathArguments, resolvePathWord } from './read-only.js';
+import { isReadOnlyCommand } from './read-only.js';
 import { DANGEROUS_VARS } from './wrappers.js';
 
 export function isReadOnlyLeaf(leaf: Leaf): boolean {
@@ -57,36 +56,4 @@ function isDestructiveLeaf(leaf: Leaf): boolean {
   if (sub === 'branch') return args.some((x) => x === '-D' || x === '--delete' || x === '-d');
   if (sub === 'stash') return args.includes('drop') || args.includes('clear');
   return false;
-}
-
-const HARMLESS_PATHS = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty']);
-
-/**
- * Paths a read-only line reads that lie outside the project and additional directories. `undefined`
- * entries stand for paths only known at run time. `cd` is followed through the line.
- */
-export function pathsOutsideWorkspace(
-  a: Analysis,
-  ctx: { cwd: string; projectRoot: string; additionalDirs: readonly string[]; homeDir: string },
-): Array<string | undefined> {
-  const outside: Array<string | undefined> = [];
-  let cwd: string | undefined = ctx.cwd;
-  const check = (p: string | undefined): void => {
-    if (p === undefined) outside.push(undefined);
-    else if (!HARMLESS_PATHS.has(p) && !isInWorkspace(p, ctx)) outside.push(p);
-  };
-  for (const leaf of a.leaves) {
-    if (leaf.denyOnly) continue;
-    const name = leaf.words[0]?.value ?? '';
-    const reads = leaf.source.redirects.filter((r) => r.kind === 'read' && r.target).map((r) => r.target!);
-    for (const w of [...pathArguments(leaf.words), ...reads]) {
-      check(w.value === '-' && name.startsWith('cd') ? undefined : resolvePathWord(w, cwd, ctx.homeDir));
-    }
-    if (name === 'cd' || name === 'pushd') {
-      const target = pathArguments(leaf.words)[0];
-      if (leaf.source.topLevel) cwd = target && target.value !== '-' ? resolvePathWord(target, cwd, ctx.homeDir) : undefined;
-    }
-    if (name === 'popd') cwd = undefined;
-  }
-  return outside;
 }

@@ -3,11 +3,13 @@
  * command line is parsed into the simple commands it runs before anything else is decided.
  */
 import { z } from 'zod';
+import { formatRule } from '../../permissions/rule-parse.js';
 import { decideSandbox, readSandboxSettings, sandboxLaunch, type SandboxDecision } from '../../sandbox/index.js';
 import { startBackgroundTask } from '../tasks/registry.js';
 import { defineTool, type PermissionContext, type ToolContext, type ToolPermissionVerdict } from '../tool.js';
 import { analyzeBash, type Analysis } from './analyze.js';
-import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis, pathsOutsideWorkspace } from './classify.js';
+import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './classify.js';
+import { acceptEditsCovers, bashPermissionPaths, criticalRemoval, pathsOutsideWorkspace, settingsPathDeny } from './file-access.js';
 import { bashDescription, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './description.js';
 import { matchBashRules } from './match.js';
 import { initBashParser, isBashParserReady } from './parse.js';
@@ -85,8 +87,16 @@ export const bashTool = defineTool<BashInput, BashOutput>({
     return { ok: true };
   },
 
+  permissionPaths(input, ctx) {
+    const a = analysisOf(input.command);
+    return a && bashPermissionPaths(a, ctx);
+  },
+
   matchRules(input, rules, list, ctx) {
-    return matchBashRules(input, analysisOf(input.command), rules, list, ctx);
+    const a = analysisOf(input.command);
+    const hit = matchBashRules(input, a, rules, list, ctx);
+    if (hit || list !== 'deny' || !a) return hit;
+    return settingsPathDeny(a, ctx);
   },
 
   async checkPermissions(input, ctx) {
@@ -181,10 +191,15 @@ export function inputProblem(input: BashInput): string | undefined {
 }
 
 async function defaultVerdict(input: BashInput, a: Analysis, ctx: PermissionContext): Promise<ToolPermissionVerdict> {
+  const denied = settingsPathDeny(a, ctx);
+  if (denied) return { behavior: 'deny', reason: `the command touches a path denied by ${formatRule(denied)}` };
   if (a.problems.length) return { behavior: 'ask', reason: `the command cannot be read safely: ${a.problems.join('; ')}` };
   if (input.dangerouslyDisableSandbox) return { behavior: 'ask', reason: 'the command asks to run outside the sandbox' };
+  const critical = criticalRemoval(a, ctx);
+  if (critical) return { behavior: 'ask', reason: `${critical}; removing a critical path always needs a person` };
   const runsCode = a.leaves.find((l) => l.runsCode && !l.denyOnly);
   if (runsCode) return { behavior: 'ask', reason: runsCode.runsCode! };
+  if (ctx.permissionMode === 'acceptEdits' && acceptEditsCovers(a, ctx)) return { behavior: 'allow', reason: 'file commands inside the workspace (acceptEdits)' };
   if (isReadOnlyAnalysis(a)) {
     const outside = pathsOutsideWorkspace(a, ctx);
     if (!outside.length) return { behavior: 'allow', reason: 'read-only command' };

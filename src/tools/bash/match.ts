@@ -12,9 +12,11 @@
  */
 import type { ParsedRule } from '../../permissions/rule-parse.js';
 import type { PermissionContext, RuleList } from '../tool.js';
+import { protectedReason } from '../../permissions/protected.js';
 import { isInWorkspace } from '../paths.js';
 import type { Analysis, Leaf } from './analyze.js';
 import { isReadOnlyLeaf } from './classify.js';
+import { criticalRemoval } from './file-access.js';
 import { resolvePathWord } from './read-only.js';
 import { HOLE } from './words.js';
 import { DANGEROUS_VARS } from './wrappers.js';
@@ -165,14 +167,10 @@ function isAllowable(input: BashRuleInput, analysis: Analysis, ctx: PermissionCo
   if (input.command.length > MAX_ALLOWABLE_LENGTH || analysis.problems.length) return false;
   if (analysis.assigned.some((v) => DANGEROUS_VARS.has(v))) return false;
   if (analysis.leaves.some((l) => !l.denyOnly && l.allowPattern === undefined)) return false;
+  if (criticalRemoval(analysis, ctx)) return false;
   return analysis.writes.every((w) => {
     if (ctx.permissionMode !== 'acceptEdits') return false;
     const target = resolvePathWord(w, ctx.cwd, ctx.homeDir);
-    return target !== undefined && w.literal && isInWorkspace(target, ctx) && !isProtectedPath(target);
+    return target !== undefined && w.literal && isInWorkspace(target, ctx) && !protectedReason(target, ctx);
   });
-}
-
-/** Paths a redirect must never write without asking, even inside the project. */
-export function isProtectedPath(p: string): boolean {
-  return /(^|\/)(\.git|\.claude|\.wicket|\.vscode|\.idea|\.husky)(\/|$)|(^|\/)(\.mcp\.json|\.bashrc|\.zshrc|\.profile|\.bash_profile|\.gitconfig|\.gitmodules)$/.test(p);
 }

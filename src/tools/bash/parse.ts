@@ -120,6 +120,7 @@ interface Scope {
 }
 
 const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
+const HEREDOC_PARTS = new Set(['heredoc_start', 'heredoc_body', 'heredoc_end']);
 const NESTED_SCOPE = new Set(['subshell', 'pipeline']);
 
 class Walker {
@@ -169,11 +170,32 @@ class Walker {
     for (const child of node.children) {
       if (child.type === 'variable_assignment') cmd.assignments.push(resolveAssignment(child));
       else if (child.type === 'command_name') cmd.words.unshift(resolveWord(child.firstChild ?? child));
-      else if (isRedirect(child)) cmd.redirects.push(this.redirect(child));
-      else if (child.isNamed && child.type !== 'comment') cmd.words.push(resolveWord(child));
-      this.visitNested(child, scope);
+      else if (child.isNamed && child.type !== 'comment' && !isRedirect(child)) cmd.words.push(resolveWord(child));
+      if (!isRedirect(child)) this.visitNested(child, scope);
     }
+    this.attachRedirects(node, cmd, scope);
     return cmd;
+  }
+
+  /**
+   * The redirections among `node`'s children, given to `owner`. tree-sitter puts whatever follows a
+   * here-doc operator on its line (`cat <<EOF | sh`, `<<EOF > out && next`) inside the here-doc node.
+   */
+  private attachRedirects(node: Node, owner: SimpleCommand, scope: Scope): void {
+    for (const r of node.children.filter(isRedirect)) {
+      const parts = r.type === 'heredoc_redirect' ? r.children.filter((c) => c.type === 'heredoc_body') : [r];
+      for (const part of parts) this.visitNested(part, scope);
+      owner.redirects.push(this.redirect(r));
+      if (r.type !== 'heredoc_redirect') continue;
+      for (const rest of r.namedChildren) {
+        if (HEREDOC_PARTS.has(rest.type)) continue;
+        if (isRedirect(rest)) {
+          this.visitNested(rest, scope);
+          owner.redirects.push(this.redirect(rest));
+        } else if (rest.type === 'pipeline') this.pipeline(rest, { ...scope, topLevel: false }, owner);
+        else this.visit(rest, scope);
+      }
+    }
   }
 
   /** `export A=1`, `local x`, `unset y`: a command named by its keyword. */
@@ -184,10 +206,10 @@ class Walker {
       else if (child.type === 'variable_assignment') {
         this.assigned.push(child.childForFieldName('name')?.text ?? child.text);
         cmd.words.push(resolveAssignment(child));
-      } else if (isRedirect(child)) cmd.redirects.push(this.redirect(child));
-      else cmd.words.push(resolveWord(child));
-      this.visitNested(child, scope);
+      } else if (!isRedirect(child)) cmd.words.push(resolveWord(child));
+      if (!isRedirect(child)) this.visitNested(child, scope);
     }
+    this.attachRedirects(node, cmd, scope);
     return cmd;
   }
 
@@ -220,16 +242,13 @@ class Walker {
     const target = body ? this.visit(body, scope) : undefined;
     // tree-sitter hangs a here-doc on the whole list (`a && b <<EOF`); bash gives it to the last command.
     const owner = target ?? this.commands.slice(before).reverse().find((c) => c.inSubstitution === scope.inSubstitution);
-    const redirects = node.children.filter(isRedirect).map((r) => {
-      this.visitNested(r, scope);
-      return this.redirect(r);
-    });
-    (owner ?? this.newCommand(node, scope)).redirects.push(...redirects);
+    const holder = owner ?? this.newCommand(node, scope);
+    this.attachRedirects(node, holder, scope);
     return target;
   }
 
-  private pipeline(node: Node, scope: Scope): undefined {
-    let previous: SimpleCommand | 'opaque' | undefined;
+  private pipeline(node: Node, scope: Scope, feeder?: SimpleCommand): undefined {
+    let previous: SimpleCommand | 'opaque' | undefined = feeder;
     for (const child of node.children) {
       if (!child.isNamed) continue;
       const before = this.commands.length;

@@ -10,6 +10,7 @@
 import type { Node } from 'web-tree-sitter';
 
 export const HOLE = '\u0000';
+const BRACES = /\{[^{}]*(,|\.\.)[^{}]*\}/;
 
 export interface Word {
   /** The text as written in the command. */
@@ -67,6 +68,8 @@ function appendNode(node: Node, out: Parts): void {
     case 'translated_string':
       return appendDoubleQuoted(node, out);
     case 'concatenation':
+      // Brace expansion may span parts: `r{m,}` is `r` `{` `m,` `}` to tree-sitter.
+      if (BRACES.test(node.children.map((c) => (c.type === 'word' ? c.text.replace(/\\./g, '_') : '_')).join(''))) return hole(out);
       for (const child of node.children) appendNode(child, out);
       return;
     default:
@@ -86,7 +89,7 @@ function hole(out: Parts): void {
 
 /** Unquoted text: backslash escapes, globs and brace expansion. */
 function appendUnquoted(text: string, out: Parts): void {
-  if (/\{[^{}]*(,|\.\.)[^{}]*\}/.test(text.replace(/\\./g, ''))) return hole(out);
+  if (BRACES.test(text.replace(/\\./g, '_'))) return hole(out);
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (ch === '\\') {

@@ -1,0 +1,164 @@
+/**
+ * The files a command line reads and writes, as far as the commands are known: path arguments of
+ * read-only commands (`cat`, `grep`, `head`…), of common file commands (`rm`, `cp`, `mv`, `touch`,
+ * `tee`, `sed -i`…) and redirection targets. A `cd` is followed through the line. Paths only known
+ * at run time come back as `undefined`.
+ *
+ * Used for Read(...)/Edit(...) rules on Bash (`Read(./.env)` also stops `cat .env`), the
+ * outside-the-project check of read-only commands, and protected paths.
+ */
+import path from 'node:path';
+import { deniedPathRule } from '../../permissions/path-rules.js';
+import { parseRule, type ParsedRule } from '../../permissions/rule-parse.js';
+import { emptyRules } from '../../permissions/types.js';
+import { isInside, isInWorkspace } from '../paths.js';
+import { protectedReason } from '../../permissions/protected.js';
+import type { PermissionContext, PermissionPaths } from '../tool.js';
+import type { Analysis } from './analyze.js';
+import { isReadOnlyLeaf } from './classify.js';
+import { pathArguments, resolvePathWord } from './read-only.js';
+import type { Word } from './words.js';
+
+export interface FileAccess {
+  /** Absolute path, or undefined when only known at run time. */
+  path: string | undefined;
+  access: 'read' | 'write';
+}
+
+interface Where {
+  cwd: string;
+  homeDir: string;
+}
+
+const HARMLESS = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr', '/dev/tty']);
+/** Every operand is written (created, changed or removed). */
+const WRITES_ALL = new Set(['rm', 'rmdir', 'touch', 'mkdir', 'tee', 'truncate', 'shred', 'chmod', 'chown', 'chgrp', 'unlink', 'mv']);
+/** The last operand is written, the others read. */
+const WRITES_LAST = new Set(['cp', 'ln', 'install', 'rsync']);
+
+export function fileAccesses(a: Analysis, where: Where): FileAccess[] {
+  const out: FileAccess[] = [];
+  let cwd: string | undefined = where.cwd;
+  const add = (w: Word, access: FileAccess['access']): void => {
+    const p = w.value === '-' && !w.raw.includes('/') ? undefined : resolvePathWord(w, cwd, where.homeDir);
+    if (p === undefined || !HARMLESS.has(p)) out.push({ path: p, access });
+  };
+  for (const leaf of a.leaves) {
+    if (leaf.denyOnly) continue;
+    const name = path.posix.basename(leaf.words[0]?.value ?? '');
+    for (const r of leaf.source.redirects) if (r.kind === 'read' && r.target) add(r.target, 'read');
+    if (isReadOnlyLeaf(leaf)) {
+      const args = pathArguments(leaf.words);
+      if (name === 'cd' || name === 'pushd') {
+        const target = args[0];
+        if (leaf.source.topLevel) cwd = target && target.value !== '-' ? resolvePathWord(target, cwd, where.homeDir) : undefined;
+        if (target) add(target, 'read');
+        continue;
+      }
+      for (const w of args) add(w, 'read');
+    } else {
+      for (const f of operandAccesses(name, leaf.words.slice(1))) add(f.word, f.access);
+    }
+    if (name === 'popd') cwd = undefined;
+  }
+  for (const w of a.writes) add(w, 'write');
+  return out;
+}
+
+function operandAccesses(name: string, args: Word[]): Array<{ word: Word; access: FileAccess['access'] }> {
+  const operands = args.filter((w) => !w.value.startsWith('-'));
+  if (WRITES_ALL.has(name)) return operands.slice(name === 'chmod' || name === 'chown' || name === 'chgrp' ? 1 : 0).map((word) => ({ word, access: 'write' }));
+  if (WRITES_LAST.has(name)) return operands.map((word, i) => ({ word, access: i === operands.length - 1 ? 'write' : 'read' }));
+  if (name === 'sed' && args.some((w) => /^-[a-zA-Z]*i/.test(w.value) || w.value.startsWith('--in-place'))) {
+    return operands.slice(1).map((word) => ({ word, access: 'write' }));
+  }
+  return [];
+}
+
+/**
+ * For Tool.permissionPaths: the files of a line made only of read-only commands (writes through
+ * redirections allowed), so Read/Edit rules, protected paths and symlink checks apply centrally.
+ * Lines with other commands give none: an allow rule for a path must never approve them.
+ */
+export function bashPermissionPaths(a: Analysis, ctx: PermissionContext): PermissionPaths | undefined {
+  if (a.problems.length || !a.leaves.every((l) => l.denyOnly || isReadOnlyLeaf(l))) return undefined;
+  const files = fileAccesses(a, ctx);
+  const known = files.filter((f) => f.path !== undefined);
+  if (!known.length) return undefined;
+  const access = files.some((f) => f.access === 'write') ? 'write' : 'read';
+  return { access, paths: [...new Set(known.map((f) => f.path!))] };
+}
+
+/**
+ * Read(...)/Edit(...) deny rules from the merged settings, applied to every file the line touches
+ * (the engine only applies them to lines that bashPermissionPaths describes). A path only known at
+ * run time meets the first such rule: fail closed.
+ */
+export function settingsPathDeny(a: Analysis, ctx: PermissionContext): ParsedRule | undefined {
+  const rules = emptyRules();
+  rules.deny = denyStrings(ctx.settings).map((s) => parseRule(s, 'projectSettings')).filter((r) => (r.toolName === 'Read' || r.toolName === 'Edit') && r.specifier !== undefined && !r.error);
+  if (!rules.deny.length) return undefined;
+  for (const f of fileAccesses(a, ctx)) {
+    if (f.path === undefined) {
+      const any = rules.deny.find((r) => f.access === 'write' || r.toolName === 'Read');
+      if (any) return any;
+      continue;
+    }
+    const hit = deniedPathRule(f.path, f.access, rules, ctx);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+function denyStrings(settings: Record<string, unknown>): string[] {
+  const perms = settings.permissions;
+  if (!perms || typeof perms !== 'object') return [];
+  const deny = (perms as Record<string, unknown>).deny;
+  return Array.isArray(deny) ? deny.filter((x): x is string => typeof x === 'string') : [];
+}
+
+/**
+ * Files a read-only line reads outside the project and additional directories (undefined: a path
+ * only known at run time).
+ */
+export function pathsOutsideWorkspace(a: Analysis, ctx: PermissionContext): Array<string | undefined> {
+  return fileAccesses(a, ctx)
+    .filter((f) => f.path === undefined || !isInWorkspace(f.path, ctx))
+    .map((f) => f.path);
+}
+
+/** Commands acceptEdits mode approves on in-scope paths (reference/claude-code.md §3). */
+const ACCEPT_EDITS = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp', 'sed']);
+
+/**
+ * acceptEdits: a line of read-only commands and the file commands above, every file known, inside
+ * the workspace and not protected.
+ */
+export function acceptEditsCovers(a: Analysis, ctx: PermissionContext): boolean {
+  if (a.problems.length) return false;
+  const commandsOk = a.leaves.every((l) => l.denyOnly || isReadOnlyLeaf(l) || (!l.runsCode && ACCEPT_EDITS.has(l.words[0]?.value ?? '')));
+  if (!commandsOk) return false;
+  return fileAccesses(a, ctx).every((f) => f.path !== undefined && isInWorkspace(f.path, ctx) && !protectedReason(f.path, ctx));
+}
+
+/**
+ * `rm`/`rmdir` of a critical path: `/`, a direct child of `/`, the home directory, the working
+ * directory or one of its parents, or a path starting with a variable (`rm -rf "$X"/*`).
+ * No rule and no mode short of bypass approves these.
+ */
+export function criticalRemoval(a: Analysis, ctx: PermissionContext): string | undefined {
+  for (const leaf of a.leaves) {
+    const name = path.posix.basename(leaf.words[0]?.value ?? '');
+    if (name !== 'rm' && name !== 'rmdir') continue;
+    for (const w of leaf.words.slice(1).filter((x) => !x.value.startsWith('-'))) {
+      if (/^["']?[$`]/.test(w.raw)) return `${name} ${w.raw}: the path comes from a variable or substitution`;
+      const p = resolvePathWord(w, ctx.cwd, ctx.homeDir);
+      if (p === undefined) continue;
+      const critical = w.literal
+        ? p === '/' || path.dirname(p) === '/' || p === ctx.homeDir || isInside(ctx.cwd, p)
+        : p === '/' || p === ctx.homeDir || (isInside(ctx.cwd, p) && p !== ctx.cwd);
+      if (critical) return `${name} ${w.raw} would remove ${w.literal ? p : `everything in ${p}`}`;
+    }
+  }
+  return undefined;
+}
