@@ -2,8 +2,9 @@
  * HTML → Markdown in a worker thread, so a hostile page cannot stall the process: turndown's HTML
  * parser is quadratic on some inputs (deep nesting, misnested formatting tags) and recursive. Here
  * a conversion has a time limit and a heap limit; past either the worker is terminated and the
- * caller falls back to plain text. The abort signal ends it at once. Workers are kept (at most
- * MAX_IDLE) and unreferenced while idle, so they never hold the process open.
+ * caller falls back to plain text. The abort signal ends it at once. At most MAX_BUSY conversions
+ * run at a time (each may use up to its heap limit); others wait their turn. Workers are kept (at
+ * most MAX_IDLE) and unreferenced while idle, so they never hold the process open.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -11,6 +12,7 @@ import { setupTurndown } from './turndown-setup.js';
 
 export const CONVERT_TIMEOUT_MS = 15_000;
 const MAX_IDLE = 2;
+const MAX_BUSY = 2;
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64 };
 
 // `__name` is the helper some TypeScript loaders wrap functions in (keepNames); a no-op here.
@@ -54,7 +56,44 @@ function takeWorker(): Worker {
     w.ref();
     return w;
   }
-  return new Worker(WORKER_SOURCE, { eval: true, workerData: { turndownPath: resolveTurndown() }, resourceLimits: RESOURCE_LIMITS });
+  const fresh = new Worker(WORKER_SOURCE, { eval: true, workerData: { turndownPath: resolveTurndown() }, resourceLimits: RESOURCE_LIMITS });
+  // An idle worker that dies must not take the process with it (an 'error' without a listener throws).
+  fresh.on('error', () => undefined).on('exit', () => {
+    const at = idle.indexOf(fresh);
+    if (at !== -1) idle.splice(at, 1);
+  });
+  return fresh;
+}
+
+let busy = 0;
+const waiting: Array<() => void> = [];
+
+/** Waits for one of the MAX_BUSY conversion slots; an abort while waiting rejects. */
+function acquire(signal: AbortSignal): Promise<void> {
+  if (busy < MAX_BUSY) {
+    busy++;
+    return Promise.resolve();
+  }
+  return new Promise<void>((resolve, reject) => {
+    const go = () => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    const onAbort = () => {
+      const at = waiting.indexOf(go);
+      if (at !== -1) waiting.splice(at, 1);
+      reject(new ConvertError('aborted', 'interrupted'));
+    };
+    waiting.push(go);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Hands the slot to the next waiting conversion, or frees it. */
+function release(): void {
+  const next = waiting.shift();
+  if (next) next();
+  else busy--;
 }
 
 function giveBack(w: Worker): void {
@@ -67,7 +106,18 @@ function giveBack(w: Worker): void {
 }
 
 /** Converts in a worker; rejects with ConvertError on timeout, heap exhaustion, a parser crash or abort. */
-export function convertInWorker(html: string, opts: { signal: AbortSignal; timeoutMs?: number }): Promise<string> {
+export async function convertInWorker(html: string, opts: { signal: AbortSignal; timeoutMs?: number }): Promise<string> {
+  if (opts.signal.aborted) throw new ConvertError('aborted', 'interrupted');
+  await acquire(opts.signal);
+  try {
+    return await runJob(html, opts);
+  } finally {
+    release();
+  }
+}
+
+/** One conversion on one worker, with its time limit, abort and crash handling. */
+function runJob(html: string, opts: { signal: AbortSignal; timeoutMs?: number }): Promise<string> {
   if (opts.signal.aborted) return Promise.reject(new ConvertError('aborted', 'interrupted'));
   const timeoutMs = opts.timeoutMs ?? CONVERT_TIMEOUT_MS;
   const worker = takeWorker();

@@ -269,6 +269,18 @@ describe('html', () => {
     expect(await convertInWorker('<h2>after</h2>', { signal })).toBe('## after');
   });
 
+  it('the worker: conversions beyond two wait their turn, and an abort while waiting rejects at once', async () => {
+    const slow = '<table><tr><td>x<b>y</b></td></tr></table>'.repeat(20_000);
+    const busy = [convertInWorker(slow, { signal, timeoutMs: 300 }), convertInWorker(slow, { signal, timeoutMs: 300 })].map((p) => p.catch((e: unknown) => e));
+    const ac = new AbortController();
+    const waiting = convertInWorker('<p>x</p>', { signal: ac.signal });
+    const queued = convertInWorker('<h3>queued</h3>', { signal });
+    ac.abort();
+    await expect(waiting).rejects.toMatchObject({ reason: 'aborted' });
+    expect(await queued).toBe('### queued');
+    await Promise.all(busy);
+  });
+
   it('falls back to text when the converter times out', async () => {
     const r = await htmlToMarkdown('<table><tr><td>x<b>y</b></td></tr></table>'.repeat(20_000), { signal, timeoutMs: 50 });
     expect(r.via).toBe('text');
