@@ -14,6 +14,7 @@ import { createHooks } from '../hooks/create.js';
 import { noHooks, type Hooks } from '../hooks/types.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import { ruleNamesTool } from '../permissions/rule-parse.js';
+import { readDenyPatterns } from '../permissions/search-deny.js';
 import type { AskUser, PermissionRules } from '../permissions/types.js';
 import { loadSettings, type LoadedSettings } from '../settings/load.js';
 import { ReadState } from '../tools/read-state.js';
@@ -75,7 +76,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     cliAllowed: opts.allowedTools,
     cliDisallowed: opts.disallowedTools,
   });
-  const settings = loaded.merged;
+  // The search tools leave Read-denied paths out of wide searches (see tools/ripgrep/common.ts).
+  const settings = { ...loaded.merged, __readDenyGlobs: readDenyPatterns(loaded.rules.deny, { projectRoot: cwd, homeDir: home }) };
   const mode = startMode(opts, loaded);
   const tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools);
   const model = resolveModel(opts.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
