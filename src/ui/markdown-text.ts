@@ -3,19 +3,44 @@
  * and the two helpers that keep streaming cheap: `splitCompleted` moves finished blocks out of the
  * live area (they are written once, into <Static>), and `liveTail` keeps the live part short.
  */
-import { Marked, type MarkedExtension } from 'marked';
-import { markedTerminal } from 'marked-terminal';
+import type { Marked } from 'marked';
 import stringWidth from 'string-width';
 import stripAnsi from 'strip-ansi';
 import { theme as defaultTheme, type Theme } from './theme.js';
 
+type MakeRenderer = (width: number) => Marked;
+let makeRenderer: MakeRenderer | undefined;
+let loading: Promise<void> | undefined;
 const renderers = new Map<number, Marked>();
 
-function rendererFor(width: number): Marked {
+/**
+ * Loads marked, marked-terminal and the highlighter (a few hundred ms) once, off the start-up path.
+ * Until it has loaded, renderMarkdown returns the text as it is.
+ */
+export function preloadMarkdown(): Promise<void> {
+  loading ??= (async () => {
+    const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
+    makeRenderer = (width) => {
+      const m = new Marked();
+      m.use(markedTerminal({ reflowText: true, width, tab: 2, showSectionPrefix: false, emoji: false }) as unknown as Parameters<Marked['use']>[0]);
+      return m;
+    };
+  })();
+  return loading;
+}
+
+export function markdownReady(): boolean {
+  return makeRenderer !== undefined;
+}
+
+function rendererFor(width: number): Marked | undefined {
+  if (!makeRenderer) {
+    preloadMarkdown().catch(() => undefined);
+    return undefined;
+  }
   let m = renderers.get(width);
   if (!m) {
-    m = new Marked();
-    m.use(markedTerminal({ reflowText: true, width, tab: 2, showSectionPrefix: false, emoji: false }) as unknown as MarkedExtension);
+    m = makeRenderer(width);
     renderers.set(width, m);
   }
   return m;
@@ -24,9 +49,10 @@ function rendererFor(width: number): Marked {
 /** Markdown → ANSI text, wrapped to `width` columns (code blocks keep their lines). */
 export function renderMarkdown(text: string, width: number, theme: Theme = defaultTheme): string {
   if (!text.trim()) return '';
+  const renderer = rendererFor(Math.max(20, width));
   let out: string;
   try {
-    out = rendererFor(Math.max(20, width)).parse(text, { async: false }) as string;
+    out = renderer ? (renderer.parse(text, { async: false }) as string) : text;
   } catch {
     out = text;
   }

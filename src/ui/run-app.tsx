@@ -15,6 +15,7 @@ import { latestSession, loadTranscript, TranscriptWriter } from '../session/tran
 import { App } from './App.js';
 import { allCommands } from './commands/index.js';
 import { historyFile, loadHistory } from './history.js';
+import { preloadMarkdown } from './markdown-text.js';
 import { SetupError } from './SetupError.js';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
@@ -56,6 +57,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   const out = process.stdout;
   if (out.isTTY) out.write(BRACKETED_PASTE_ON);
   const instance = render(app, { exitOnCtrlC: false, maxFps: 30 });
+  setTimeout(() => void preloadMarkdown().catch(() => undefined), 50);
   try {
     await instance.waitUntilExit();
   } finally {

