@@ -123,6 +123,22 @@ describe.skipIf(!TMUX)('wicket in a terminal', () => {
     expect(await project.read('a.txt')).toBe('one\ntwo\n');
   });
 
+  it('Esc interrupts an answer while it streams, and the next prompt works', async () => {
+    const { project, server } = await setup();
+    const slow = reply().text('Counting:');
+    for (let i = 1; i <= 60; i++) slow.delay(200).text(` ${i}`);
+    server.script(slow, reply().text('Fresh start.'));
+    const tui = open(project, server);
+    await ask(tui, 'count slowly');
+    await tui.waitFor('Counting: 1 2');
+    tui.press('Escape');
+    await tui.waitFor('Interrupted', 5000);
+    await ask(tui, 'now answer');
+    await tui.waitFor('● Fresh start.');
+    expect(tui.screen()).not.toContain(' 60');
+    server.assertNoViolations();
+  });
+
   // The model client does not yet settle a pending read of a stalled stream when the run is aborted
   // (the SDK stream neither ends nor throws), so Esc cannot stop a stream that sends nothing.
   // Enable with WICKET_E2E_STALLED_STREAM=1 once src/api/model-client.ts races its reads with the signal.
