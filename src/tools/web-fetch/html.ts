@@ -58,9 +58,17 @@ export async function htmlToMarkdown(html: string, opts: HtmlOptions): Promise<H
   }
 }
 
-/** Collapses runs of blank lines and trailing spaces that removed elements leave behind. */
-function tidy(markdown: string): string {
-  return markdown.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+/**
+ * Collapses runs of blank lines and trailing spaces that removed elements leave behind. Line by
+ * line on purpose: /[ \t]+\n/ is quadratic on a long run of spaces without a newline.
+ */
+export function tidy(markdown: string): string {
+  return markdown
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** Cuts before the last tag that starts under `max`, so no tag is split. */

@@ -4,7 +4,7 @@ import { cutText, smallModelPrompt } from '../../../src/tools/web-fetch/answer.j
 import { PageCache, type CachedPage } from '../../../src/tools/web-fetch/cache.js';
 import { classifyContentType, convertBody, decodeText, refuseBinaryType, sniff } from '../../../src/tools/web-fetch/convert.js';
 import { domainPattern, findDomainRule, hostMatches, suggestedRule } from '../../../src/tools/web-fetch/domain-match.js';
-import { htmlToMarkdown, htmlToText, MAX_HTML_CHARS, nestsDeeperThan, stripNoise } from '../../../src/tools/web-fetch/html.js';
+import { htmlToMarkdown, htmlToText, MAX_HTML_CHARS, nestsDeeperThan, stripNoise, tidy } from '../../../src/tools/web-fetch/html.js';
 import { convertInWorker, ConvertError, stopHtmlWorkers } from '../../../src/tools/web-fetch/html-worker.js';
 import { checkHost, classifyIp, isLoopbackHost, isMetadataHost } from '../../../src/tools/web-fetch/private-address.js';
 import { webFetchDisplay, webFetchModelResult } from '../../../src/tools/web-fetch/result.js';
@@ -224,6 +224,14 @@ describe('html', () => {
 
   it('plain-text fallback: tags out, blocks as lines, entities decoded', () => {
     expect(htmlToText('<h1>T&amp;C</h1><p>a&nbsp;b &lt;c&gt; &#233; &#x1F600;</p><div>d<br>e</div><b>unclosed')).toBe('T&C\n\na b <c> é 😀\n\nd\ne\nunclosed');
+  });
+
+  it('tidies Markdown in linear time, even a long run of spaces without a newline', () => {
+    expect(tidy('a  \n\n\n\nb\t\n')).toBe('a\n\nb');
+    const t0 = Date.now();
+    expect(tidy(`x${' '.repeat(1_000_000)}y`)).toHaveLength(1_000_002);
+    expect(htmlToText(`<pre>x${' '.repeat(1_000_000)}y</pre>`)).toBe('x y');
+    expect(Date.now() - t0).toBeLessThan(1_000);
   });
 
   it('measures nesting without counting void or optional-end elements', () => {
