@@ -10,6 +10,7 @@ import { decidePermission } from '../permissions/decide.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { AskUser, PermissionDecision, PermissionRules } from '../permissions/types.js';
 import type { ContextChange, DisplayData, ModelResult, SessionState, Tool, ToolContext } from '../tools/tool.js';
+import { isPlanApproval } from '../tools/exit-plan-mode/index.js';
 import { findTool } from '../tools/registry.js';
 import { errorMessage, ToolError } from './errors.js';
 import type { AgentEvent, GateName, GateRecord, GateTrace, GateVerdict } from './events.js';
@@ -217,7 +218,11 @@ async function checkPermission(
 ): Promise<PermStep> {
   let decision: PermissionDecision = await decidePermission({ tool, input, ctx, rules: env.permission.rules, mode: env.permission.mode });
   // A hook's allow skips the prompt but never beats deny or ask rules; its ask forces a prompt.
-  if (hookDecision?.behavior === 'allow' && decision.behavior === 'ask' && !decision.by.startsWith('ask rule')) {
+  // Only the tool's own default ask (or its dontAsk denial) may be approved by a hook: never an ask
+  // rule, a protected path or a link out of the workspace.
+  const hookMayApprove =
+    (decision.behavior === 'ask' && decision.by === 'tool default') || (decision.behavior === 'deny' && decision.by === 'mode dontAsk');
+  if (hookDecision?.behavior === 'allow' && hookMayApprove) {
     decision = { behavior: 'allow', by: hookDecision.by };
   } else if (hookDecision?.behavior === 'ask' && decision.behavior === 'allow') {
     decision = { behavior: 'ask', by: hookDecision.by, reason: hookDecision.reason ?? 'a PreToolUse hook asks first', suggestions: [] };
@@ -315,6 +320,8 @@ async function finishExecution(
     });
   }
   tracer.mark('execute', 'passed');
+  // An approved plan ends plan mode (ExitPlanMode asks the person; their yes is the approval).
+  if (isPlanApproval(tool.name, output) && env.permission.mode === 'plan') env.permission.mode = 'default';
   return mapOutput(tool, call, input, output, env, ctx, tracer, startedAt, t0);
 }
 

@@ -3,6 +3,7 @@ import { executeCall, prepareCall, type RunnerEnv } from '../../../src/core/tool
 import type { Hooks, PreToolUseOutcome } from '../../../src/hooks/types.js';
 import { parseRule } from '../../../src/permissions/rule-parse.js';
 import { emptyRules } from '../../../src/permissions/types.js';
+import { exitPlanModeTool } from '../../../src/tools/exit-plan-mode/index.js';
 import { fakeEnv, fakeTool } from './fake-tools.js';
 
 async function run(env: RunnerEnv, name: string, input: unknown) {
@@ -162,5 +163,29 @@ describe('tool runner gates', () => {
     await run(env, 'R', { id: 'x' });
     expect(events.filter((e) => e.type === 'tool_progress')).toHaveLength(1);
     expect(events.filter((e) => e.type === 'gate')).toHaveLength(7);
+  });
+
+  it('hooks: allow approves the tool default ask and a dontAsk denial, never an ask rule', async () => {
+    const tool = fakeTool({ name: 'W', verdict: { behavior: 'ask', reason: 'r' } });
+    const byDefault = fakeEnv({ tools: [tool], hooks: hooksWith({ kind: 'continue', decision: 'allow', hookName: 'ok.sh' }) });
+    expect((await run(byDefault.env, 'W', { id: 'x' })).result.content).toBe('did x');
+    expect(byDefault.asked).toEqual([]);
+    const dont = fakeEnv({ tools: [tool], mode: 'dontAsk', hooks: hooksWith({ kind: 'continue', decision: 'allow' }) });
+    expect((await run(dont.env, 'W', { id: 'x' })).result.content).toBe('did x');
+    const rules = emptyRules();
+    rules.ask.push(parseRule('W', 'projectSettings'));
+    const asked = fakeEnv({ tools: [tool], rules, hooks: hooksWith({ kind: 'continue', decision: 'allow' }) });
+    await run(asked.env, 'W', { id: 'x' });
+    expect(asked.asked).toEqual(['W']);
+  });
+
+  it('an approved ExitPlanMode ends plan mode; a refused one keeps it', async () => {
+    const yes = fakeEnv({ tools: [exitPlanModeTool], mode: 'plan', answer: () => ({ behavior: 'allow' }) });
+    await run(yes.env, 'ExitPlanMode', { plan: '1. do it' });
+    expect(yes.env.permission.mode).toBe('default');
+    const no = fakeEnv({ tools: [exitPlanModeTool], mode: 'plan', answer: () => ({ behavior: 'deny', message: 'not yet' }) });
+    const out = await run(no.env, 'ExitPlanMode', { plan: '1. do it' });
+    expect(no.env.permission.mode).toBe('plan');
+    expect(out.result.content).toContain('not yet');
   });
 });
