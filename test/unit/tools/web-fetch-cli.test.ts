@@ -95,6 +95,14 @@ describe('WebFetch through the CLI', () => {
     expect(toolResults()[0]!.content).toContain('WebFetch(domain:127.0.0.1)');
   });
 
+  it('a bare WebFetch deny removes the tool from what the model sees', async () => {
+    api.script(reply().text('ok'));
+    await run('hi', { permissions: { deny: ['WebFetch'] } });
+    const names = (api.messageRequests()[0]!.body.tools ?? []).map((t) => t.name);
+    expect(names).toContain('Read');
+    expect(names).not.toContain('WebFetch');
+  });
+
   it('a repeated fetch in one session is served from the cache', async () => {
     const url = web.url('/data.json');
     const before = web.requests.filter((q) => q.path === '/data.json').length;
