@@ -11,6 +11,8 @@ import { editTool } from './edit/index.js';
 import { writeTool } from './write/index.js';
 import { notebookEditTool } from './notebook-edit/index.js';
 import { webFetchTool } from './web-fetch/index.js';
+import { bashTool } from './bash/index.js';
+import { taskOutputTool, taskStopTool } from './tasks/index.js';
 
 export const BUILTIN_TOOLS: Tool[] = [
   exitPlanModeTool,
@@ -21,6 +23,9 @@ export const BUILTIN_TOOLS: Tool[] = [
   writeTool,
   notebookEditTool,
   webFetchTool,
+  bashTool,
+  taskOutputTool,
+  taskStopTool,
   // tools register here, one line each
 ];
 
