@@ -3,19 +3,17 @@
  * command line is parsed into the simple commands it runs before anything else is decided.
  */
 import { z } from 'zod';
-import { formatRule } from '../../permissions/rule-parse.js';
-import { decideSandbox, readSandboxSettings, sandboxLaunch, type SandboxDecision } from '../../sandbox/index.js';
+import { readSandboxSettings, sandboxLaunch } from '../../sandbox/index.js';
 import { startBackgroundTask } from '../tasks/registry.js';
-import { defineTool, type PermissionContext, type ToolContext, type ToolPermissionVerdict } from '../tool.js';
+import { defineTool } from '../tool.js';
 import { analyzeBash, type Analysis } from './analyze.js';
 import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './classify.js';
-import { acceptEditsCovers, bashPermissionPaths, criticalRemoval, pathsOutsideWorkspace, settingsPathDeny } from './file-access.js';
+import { bashPermissionPaths, settingsPathDeny } from './file-access.js';
 import { bashDescription, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './description.js';
 import { matchBashRules } from './match.js';
 import { initBashParser, isBashParserReady } from './parse.js';
 import { outputFilePath, runForeground } from './run.js';
-import { suggestRules } from './suggest.js';
-import { joinValues } from './words.js';
+import { defaultVerdict, sandboxFor } from './permission.js';
 
 export { initBashParser } from './parse.js';
 
@@ -188,36 +186,6 @@ export function inputProblem(input: BashInput): string | undefined {
     return `timeout must be between 1 and ${MAX_TIMEOUT_MS} ms (got ${t})`;
   }
   return undefined;
-}
-
-async function defaultVerdict(input: BashInput, a: Analysis, ctx: PermissionContext): Promise<ToolPermissionVerdict> {
-  const denied = settingsPathDeny(a, ctx);
-  if (denied) return { behavior: 'deny', reason: `the command touches a path denied by ${formatRule(denied)}` };
-  if (a.problems.length) return { behavior: 'ask', reason: `the command cannot be read safely: ${a.problems.join('; ')}` };
-  if (input.dangerouslyDisableSandbox) return { behavior: 'ask', reason: 'the command asks to run outside the sandbox' };
-  const critical = criticalRemoval(a, ctx);
-  if (critical) return { behavior: 'ask', reason: `${critical}; removing a critical path always needs a person` };
-  const runsCode = a.leaves.find((l) => l.runsCode && !l.denyOnly);
-  if (runsCode) return { behavior: 'ask', reason: runsCode.runsCode! };
-  if (ctx.permissionMode === 'acceptEdits' && acceptEditsCovers(a, ctx)) return { behavior: 'allow', reason: 'file commands inside the workspace (acceptEdits)' };
-  if (isReadOnlyAnalysis(a)) {
-    const outside = pathsOutsideWorkspace(a, ctx);
-    if (!outside.length) return { behavior: 'allow', reason: 'read-only command' };
-    const where = outside.map((p) => p ?? '(a path only known when it runs)').slice(0, 3).join(', ');
-    return { behavior: 'ask', reason: `the command reads outside the project: ${where}` };
-  }
-  const sandbox = await sandboxFor(input, ctx);
-  const settings = readSandboxSettings(ctx.settings, ctx);
-  if (sandbox.kind === 'sandboxed' && settings.autoAllowBashIfSandboxed) return { behavior: 'allow', reason: 'runs in the sandbox' };
-  return { behavior: 'ask', reason: 'the command may change files or run programs', suggestions: suggestRules(a) };
-}
-
-async function sandboxFor(input: BashInput, ctx: PermissionContext): Promise<SandboxDecision> {
-  const settings = readSandboxSettings(ctx.settings, ctx);
-  if (!settings.enabled) return { kind: 'off' };
-  await initBashParser();
-  const commands = analyzeBash(input.command).leaves.map((l) => joinValues(l.words));
-  return decideSandbox(settings, { dangerouslyDisableSandbox: input.dangerouslyDisableSandbox, commands });
 }
 
 function backgroundOutput(id: string, outputFile: string, cwd: string, notes: string[], sandboxed: boolean): BashOutput {

@@ -1,0 +1,50 @@
+/**
+ * Bash's own permission verdict (consulted after deny rules, ask rules, the mode and allow rules):
+ * read-only commands inside the workspace are allowed; anything unreadable, anything that runs code
+ * it is given, and critical removals ask; the rest asks with "don't ask again" suggestions, unless it
+ * runs in the sandbox with sandbox.autoAllowBashIfSandboxed or acceptEdits covers it.
+ */
+import { decideSandbox, readSandboxSettings, type SandboxDecision } from '../../sandbox/index.js';
+import { formatRule } from '../../permissions/rule-parse.js';
+import type { PermissionContext, ToolPermissionVerdict } from '../tool.js';
+import { analyzeBash, type Analysis } from './analyze.js';
+import { isReadOnlyAnalysis } from './classify.js';
+import { acceptEditsCovers, criticalRemoval, pathsOutsideWorkspace, settingsPathDeny } from './file-access.js';
+import { initBashParser } from './parse.js';
+import { suggestRules } from './suggest.js';
+import { joinValues } from './words.js';
+
+export interface BashPermissionInput {
+  command: string;
+  dangerouslyDisableSandbox?: boolean | undefined;
+}
+
+export async function defaultVerdict(input: BashPermissionInput, a: Analysis, ctx: PermissionContext): Promise<ToolPermissionVerdict> {
+  const denied = settingsPathDeny(a, ctx);
+  if (denied) return { behavior: 'deny', reason: `the command touches a path denied by ${formatRule(denied)}` };
+  if (a.problems.length) return { behavior: 'ask', reason: `the command cannot be read safely: ${a.problems.join('; ')}` };
+  if (input.dangerouslyDisableSandbox) return { behavior: 'ask', reason: 'the command asks to run outside the sandbox' };
+  const critical = criticalRemoval(a, ctx);
+  if (critical) return { behavior: 'ask', reason: `${critical}; removing a critical path always needs a person` };
+  const runsCode = a.leaves.find((l) => l.runsCode && !l.denyOnly);
+  if (runsCode) return { behavior: 'ask', reason: runsCode.runsCode! };
+  if (ctx.permissionMode === 'acceptEdits' && acceptEditsCovers(a, ctx)) return { behavior: 'allow', reason: 'file commands inside the workspace (acceptEdits)' };
+  if (isReadOnlyAnalysis(a)) {
+    const outside = pathsOutsideWorkspace(a, ctx);
+    if (!outside.length) return { behavior: 'allow', reason: 'read-only command' };
+    const where = outside.map((p) => p ?? '(a path only known when it runs)').slice(0, 3).join(', ');
+    return { behavior: 'ask', reason: `the command reads outside the project: ${where}` };
+  }
+  const sandbox = await sandboxFor(input, ctx);
+  const settings = readSandboxSettings(ctx.settings, ctx);
+  if (sandbox.kind === 'sandboxed' && settings.autoAllowBashIfSandboxed) return { behavior: 'allow', reason: 'runs in the sandbox' };
+  return { behavior: 'ask', reason: 'the command may change files or run programs', suggestions: suggestRules(a) };
+}
+
+export async function sandboxFor(input: BashPermissionInput, ctx: PermissionContext): Promise<SandboxDecision> {
+  const settings = readSandboxSettings(ctx.settings, ctx);
+  if (!settings.enabled) return { kind: 'off' };
+  await initBashParser();
+  const commands = analyzeBash(input.command).leaves.map((l) => joinValues(l.words));
+  return decideSandbox(settings, { dangerouslyDisableSandbox: input.dangerouslyDisableSandbox, commands });
+}
