@@ -97,12 +97,16 @@ export async function sandboxLaunch(
   };
 }
 
-/** Inside the namespace: socat on 127.0.0.1:3128 forwarding to the proxy socket; wait until it listens. */
+/**
+ * Inside the namespace: socat on 127.0.0.1:3128 forwarding to the proxy socket; wait until it listens
+ * (polling without starting processes: fd 9 is the lifeline, on which `read -t` only waits).
+ */
 function networkBridge(socketPath: string): string {
   const quoted = `'${socketPath.replace(/'/g, `'\\''`)}'`;
   return (
     `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${quoted} >/dev/null 2>&1 & disown; ` +
-    `for ((_w=0; _w<300; _w++)); do (: </dev/tcp/127.0.0.1/${PROXY_PORT}) 2>/dev/null && break; sleep 0.01; done; unset _w; `
+    `for ((_w=0; _w<1000; _w++)); do { exec 8<>/dev/tcp/127.0.0.1/${PROXY_PORT}; } 2>/dev/null && { exec 8<&-; break; }; ` +
+    `read -r -t 0.003 -u 9 _ 2>/dev/null; done; unset _w _; `
   );
 }
 

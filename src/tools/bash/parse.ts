@@ -7,6 +7,7 @@
  * start-up (and lazily by Bash's validateInput); after that `parseScript` is synchronous.
  * Anything the walker cannot read with confidence is reported in `problems` ("too tangled to read").
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Language, Node, Parser as TsParser } from 'web-tree-sitter';
 import { literalWord, resolveWord, type Word } from './words.js';
@@ -46,16 +47,40 @@ export interface ParsedScript {
 }
 
 const MAX_DEPTH = 200;
+
+/** The part of the WebAssembly API used here (the Node typings do not declare it). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: object };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 let parser: TsParser | undefined;
 let initPromise: Promise<void> | undefined;
 
-/** Load the wasm parser once. Safe to call many times. */
+/**
+ * Load the wasm parser once. Safe to call many times.
+ *
+ * Both wasm modules are compiled synchronously: after an asynchronous compile, V8 keeps finishing
+ * code in the background, and the first child process started after the first parse then waited
+ * ~1.5 s for its exit to be noticed (the main thread blocks on the compiler until it is done).
+ */
 export function initBashParser(): Promise<void> {
   initPromise ??= (async () => {
     const require = createRequire(import.meta.url);
     const { Parser, Language: Lang } = await import('web-tree-sitter');
-    await Parser.init({ locateFile: (f: string) => require.resolve(`web-tree-sitter/${f}`) });
-    const language: Language = await Lang.load(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const runtime = readFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'));
+    const options = {
+      locateFile: (f: string) => require.resolve(`web-tree-sitter/${f}`),
+      instantiateWasm(imports: object, done: (instance: object, module: object) => void) {
+        const module = new wasm.Module(runtime);
+        const instance = new wasm.Instance(module, imports);
+        done(instance, module);
+        return instance.exports;
+      },
+    };
+    await Parser.init(options as Parameters<typeof Parser.init>[0]);
+    const grammar = readFileSync(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const language: Language = Lang.loadSync(new wasm.Module(grammar) as Parameters<typeof Lang.loadSync>[0]);
     const p = new Parser();
     p.setLanguage(language);
     parser = p;

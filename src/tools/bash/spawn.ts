@@ -37,9 +37,12 @@ export interface ShellProcess {
   release(): void;
 }
 
-/** fd 3 is the lifeline (not stdin: bash reads ~/.bashrc when its stdin is a socket). */
-const LIFELINE =
-  'exec 9<&3 3<&-; { while read -r -u 9 _; do :; done; kill -KILL 0; } 2>/dev/null & disown; exec 9<&-; ';
+/**
+ * fd 3 is the lifeline (not stdin: bash reads ~/.bashrc when its stdin is a socket). It stays open
+ * on fd 9 during the preamble, which may use `read -t … -u 9` as a sleep without starting a process.
+ */
+const LIFELINE_OPEN = 'exec 9<&3 3<&-; { while read -r -u 9 _; do :; done; kill -KILL 0; } 2>/dev/null & disown; ';
+const LIFELINE_CLOSE = 'exec 9<&-; ';
 
 export function cwdTrap(marker: string): string {
   return `trap 'printf "\\n%s%s" "${marker}" "$(pwd -P)"' EXIT; `;
@@ -47,7 +50,7 @@ export function cwdTrap(marker: string): string {
 
 export function launchShell(opts: LaunchOptions): ShellProcess {
   const marker = `__wicket_cwd_${randomBytes(8).toString('hex')}__`;
-  const script = `${LIFELINE}${opts.preamble ?? ''}${cwdTrap(marker)}${opts.command}`;
+  const script = `${LIFELINE_OPEN}${opts.preamble ?? ''}${LIFELINE_CLOSE}${cwdTrap(marker)}${opts.command}`;
   const fd = openSync(opts.outputPath, 'w');
   let child;
   try {
