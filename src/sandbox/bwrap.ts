@@ -51,24 +51,31 @@ function unique(xs: string[]): string[] {
 
 export type Availability = { ok: true } | { ok: false; reason: string };
 
-let bwrapCheck: Promise<Availability> | undefined;
-let socatCheck: Promise<Availability> | undefined;
+const checks = new Map<string, Promise<Availability>>();
 
-/** Can bubblewrap create the namespaces we need here? Checked once per process. */
+/** Can bubblewrap create the namespaces we need here? Checked once per program path. */
 export function bwrapAvailability(bwrapPath = 'bwrap'): Promise<Availability> {
-  bwrapCheck ??= probe(
-    bwrapPath,
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', 'true'],
-    'bubblewrap (bwrap) is not installed; install it (apt-get install bubblewrap) or turn sandbox.enabled off',
-    'bubblewrap cannot create namespaces here (user namespaces may be disabled)',
+  return once(`bwrap:${bwrapPath}`, () =>
+    probe(
+      bwrapPath,
+      ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', 'true'],
+      `bubblewrap (${bwrapPath}) is not installed; install it (apt-get install bubblewrap) or turn sandbox.enabled off`,
+      'bubblewrap cannot create namespaces here (user namespaces may be disabled)',
+    ),
   );
-  return bwrapCheck;
 }
 
 /** socat carries connections from inside the sandbox to the proxy. */
 export function socatAvailability(socatPath = 'socat'): Promise<Availability> {
-  socatCheck ??= probe(socatPath, ['-V'], 'socat is not installed; it is needed for sandbox.network.allowedDomains (apt-get install socat)', 'socat does not run');
-  return socatCheck;
+  return once(`socat:${socatPath}`, () =>
+    probe(socatPath, ['-V'], `socat (${socatPath}) is not installed; it is needed for sandbox.network.allowedDomains (apt-get install socat)`, 'socat does not run'),
+  );
+}
+
+function once(key: string, run: () => Promise<Availability>): Promise<Availability> {
+  let hit = checks.get(key);
+  if (!hit) checks.set(key, (hit = run()));
+  return hit;
 }
 
 async function probe(file: string, args: string[], missing: string, failing: string): Promise<Availability> {

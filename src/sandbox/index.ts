@@ -42,10 +42,10 @@ export async function decideSandbox(s: SandboxSettings, req: SandboxRequest): Pr
 
 async function unavailability(s: SandboxSettings): Promise<string | undefined> {
   if (process.platform !== 'linux') return `the sandbox needs Linux with bubblewrap (this is ${process.platform})`;
-  const bwrap = await bwrapAvailability();
+  const bwrap = await bwrapAvailability(s.bwrapPath);
   if (!bwrap.ok) return bwrap.reason;
   if (s.allowedDomains.length) {
-    const socat = await socatAvailability();
+    const socat = await socatAvailability(s.socatPath);
     if (!socat.ok) return socat.reason;
   }
   return undefined;
@@ -72,6 +72,12 @@ export interface SandboxLaunch {
 const PROXY_PORT = 3128;
 let proxy: Promise<DomainProxy> | undefined;
 let network: Pick<SandboxSettings, 'allowedDomains' | 'deniedDomains'> = { allowedDomains: [], deniedDomains: [] };
+const denials: Array<{ host: string; at: number }> = [];
+
+/** Hosts the proxy refused since `since` (ms epoch), for a note to the model. */
+export function deniedHostsSince(since: number): string[] {
+  return [...new Set(denials.filter((d) => d.at >= since).map((d) => d.host))];
+}
 
 export async function sandboxLaunch(
   s: SandboxSettings,
@@ -82,17 +88,24 @@ export async function sandboxLaunch(
   let preamble = '';
   if (s.allowedDomains.length) {
     network = { allowedDomains: s.allowedDomains, deniedDomains: s.deniedDomains };
-    proxy ??= startDomainProxy({ allows: (host, port) => isDomainAllowed(host, port, network) });
+    proxy ??= startDomainProxy({
+      allows: (host, port) => {
+        const ok = isDomainAllowed(host, port, network);
+        if (!ok) denials.push({ host, at: Date.now() });
+        if (denials.length > 100) denials.splice(0, denials.length - 100);
+        return ok;
+      },
+    });
     const p = await proxy;
     proxyDir = p.dir;
     const url = `http://127.0.0.1:${PROXY_PORT}`;
     for (const k of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy']) env[k] = url;
     env.NO_PROXY = env.no_proxy = 'localhost,127.0.0.1,::1';
-    preamble = networkBridge(p.socketPath);
+    preamble = networkBridge(p.socketPath, s.socatPath);
   }
   const writable = [ctx.projectRoot, ...ctx.additionalDirs, ...s.allowWrite];
   return {
-    prefix: bwrapArgs({ cwd: ctx.cwd, writable, denyWrite: s.denyWrite, denyRead: s.denyRead, env, ...(proxyDir ? { proxyDir } : {}) }),
+    prefix: bwrapArgs({ cwd: ctx.cwd, writable, denyWrite: s.denyWrite, denyRead: s.denyRead, env, ...(proxyDir ? { proxyDir } : {}) }, s.bwrapPath),
     preamble,
   };
 }
@@ -101,13 +114,17 @@ export async function sandboxLaunch(
  * Inside the namespace: socat on 127.0.0.1:3128 forwarding to the proxy socket; wait until it listens
  * (polling without starting processes: fd 9 is the lifeline, on which `read -t` only waits).
  */
-function networkBridge(socketPath: string): string {
+function networkBridge(socketPath: string, socatPath: string): string {
   const quoted = `'${socketPath.replace(/'/g, `'\\''`)}'`;
   return (
-    `socat TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${quoted} >/dev/null 2>&1 & disown; ` +
+    `${shellQuote(socatPath)} TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${quoted} >/dev/null 2>&1 & disown; ` +
     `for ((_w=0; _w<1000; _w++)); do { exec 8<>/dev/tcp/127.0.0.1/${PROXY_PORT}; } 2>/dev/null && { exec 8<&-; break; }; ` +
     `read -r -t 0.003 -u 9 _ 2>/dev/null; done; unset _w _; `
   );
+}
+
+function shellQuote(s: string): string {
+  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** Stop the proxy (tests, shutdown). */

@@ -20,6 +20,9 @@ export interface SandboxSettings {
   denyRead: string[];
   allowedDomains: string[];
   deniedDomains: string[];
+  /** Programs to use (`sandbox.bwrapPath`, `sandbox.socatPath`). */
+  bwrapPath: string;
+  socatPath: string;
 }
 
 export function readSandboxSettings(settings: Record<string, unknown>, ctx: { projectRoot: string; homeDir: string }): SandboxSettings {
@@ -38,6 +41,8 @@ export function readSandboxSettings(settings: Record<string, unknown>, ctx: { pr
     denyRead: paths(fsKeys.denyRead),
     allowedDomains: strings(net.allowedDomains).map((d) => d.toLowerCase()),
     deniedDomains: strings(net.deniedDomains).map((d) => d.toLowerCase()),
+    bwrapPath: typeof sb.bwrapPath === 'string' && sb.bwrapPath ? sb.bwrapPath : 'bwrap',
+    socatPath: typeof sb.socatPath === 'string' && sb.socatPath ? sb.socatPath : 'socat',
   };
 }
 

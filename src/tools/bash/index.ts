@@ -3,7 +3,7 @@
  * command line is parsed into the simple commands it runs before anything else is decided.
  */
 import { z } from 'zod';
-import { readSandboxSettings, sandboxLaunch } from '../../sandbox/index.js';
+import { deniedHostsSince, readSandboxSettings, sandboxLaunch } from '../../sandbox/index.js';
 import { startBackgroundTask } from '../tasks/registry.js';
 import { defineTool } from '../tool.js';
 import { analyzeBash, type Analysis } from './analyze.js';
@@ -128,8 +128,9 @@ export const bashTool = defineTool<BashInput, BashOutput>({
       outputFile,
       ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
     });
-    const { nextCwd, outputTooLarge, durationMs: _d, ...rest } = result;
+    const { nextCwd, outputTooLarge, durationMs, ...rest } = result;
     if (outputTooLarge) notes.push('The command was stopped because its output grew past the limit.');
+    if (launch) notes.push(...sandboxNotes(result.exitCode, Date.now() - durationMs));
     return {
       ...rest,
       notes: [...notes, ...rest.notes],
@@ -186,6 +187,16 @@ export function inputProblem(input: BashInput): string | undefined {
     return `timeout must be between 1 and ${MAX_TIMEOUT_MS} ms (got ${t})`;
   }
   return undefined;
+}
+
+function sandboxNotes(exitCode: number | null, since: number): string[] {
+  const notes: string[] = [];
+  const blocked = deniedHostsSince(since);
+  if (blocked.length) notes.push(`The sandbox blocked network access to ${blocked.join(', ')} (not in sandbox.network.allowedDomains).`);
+  if (exitCode !== 0) {
+    notes.push('The command ran in the sandbox: writes outside the project and allowed paths, and network access except to allowed domains, are blocked. If it failed for that reason, retry with dangerouslyDisableSandbox: true (the user is asked).');
+  }
+  return notes;
 }
 
 function backgroundOutput(id: string, outputFile: string, cwd: string, notes: string[], sandboxed: boolean): BashOutput {
