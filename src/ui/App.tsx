@@ -21,6 +21,7 @@ import { PromptInput } from './PromptInput.js';
 import { StatusLine } from './StatusLine.js';
 import { theme as defaultTheme, type Theme } from './theme.js';
 import { Transcript } from './Transcript.js';
+import type { NewItem } from './types.js';
 import { ViewContext } from './view-context.js';
 
 export interface AppProps {
@@ -38,6 +39,8 @@ export interface AppProps {
   readonly historyFile?: string;
   /** Lines for the banner (settings warnings, resumed session). */
   readonly notes?: string[];
+  /** Finished items shown under the banner (a resumed conversation). */
+  readonly initialItems?: NewItem[];
   readonly theme?: Theme;
   readonly frameMs?: number;
 }
@@ -54,7 +57,10 @@ export function App(props: AppProps): React.ReactElement {
     transcript: props.transcript,
     initialMessages: props.initialMessages,
     frameMs: props.frameMs,
-    init: (view) => view.add({ kind: 'banner', model: base.model, cwd: props.cwd, mode: base.permission.mode, version: props.version, notes: props.notes ?? [] }),
+    init: (view) => {
+      view.add({ kind: 'banner', model: base.model, cwd: props.cwd, mode: base.permission.mode, version: props.version, notes: props.notes ?? [] });
+      for (const item of props.initialItems ?? []) view.add(item);
+    },
   });
   const [buffer, setBuffer] = useState<B.Buffer>(B.emptyBuffer);
   const [notice, setNotice] = useState<string | undefined>(undefined);
@@ -169,19 +175,20 @@ export function App(props: AppProps): React.ReactElement {
   };
 
   const hints = useMemo(() => matchCommands(props.commands, buffer.text).slice(0, 6), [props.commands, buffer.text]);
+  // The live frame must stay shorter than the terminal: Ink repaints everything once it is not.
   const promptRows = Math.min(8, buffer.text.split('\n').length) + 2;
-  const reserved = (dialogOpen ? Math.min(rows - 4, 16) : promptRows + hints.length) + 3;
-  const liveRows = Math.max(3, rows - reserved - 1);
+  const bottomRows = 1 + (dialogOpen ? Math.min(rows - 6, 18) : promptRows + hints.length) + 2;
+  const liveRows = Math.max(3, Math.min(rows - bottomRows - 3, Math.floor(rows / 2)));
   const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme }), [columns, rows, props.cwd, theme]);
   const ask = agent.asks[0];
 
   return (
     <ViewContext.Provider value={viewInfo}>
       <Transcript key={staticKey} items={agent.items} />
-      <LiveArea live={agent.live} maxRows={dialogOpen ? Math.min(liveRows, 4) : liveRows} />
+      <LiveArea live={agent.live} maxRows={dialogOpen ? Math.min(liveRows, 3) : liveRows} />
       <Box flexDirection="column" marginTop={1}>
         {ask ? (
-          <PermissionDialog key={ask.request.toolUseId} request={ask.request} waiting={agent.asks.length - 1} onAnswer={(a) => agent.answer(ask, a)} maxPreviewRows={Math.max(3, rows - 16)} />
+          <PermissionDialog key={ask.request.toolUseId} request={ask.request} waiting={agent.asks.length - 1} onAnswer={(a) => agent.answer(ask, a)} maxPreviewRows={Math.max(3, Math.min(rows - 6, 18) - 12)} />
         ) : (
           <PromptInput value={buffer} onChange={setBuffer} onSubmit={submitText} onHistory={onHistory} isActive={!dialogOpen} placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'} />
         )}

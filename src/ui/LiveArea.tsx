@@ -13,12 +13,13 @@ import { useView } from './view-context.js';
 
 export interface LiveAreaProps {
   readonly live: LiveState;
-  /** Terminal rows this area may use. */
+  /** Terminal rows this area may use (margins included). */
   readonly maxRows: number;
 }
 
 const MAX_TOOLS_SHOWN = 3;
 const ROWS_PER_TOOL = 7;
+const MAX_TEXT_ROWS = 14;
 
 export function LiveArea({ live, maxRows }: LiveAreaProps): React.ReactElement | null {
   const compact = live.tools.length * ROWS_PER_TOOL > maxRows - 3;
@@ -26,7 +27,9 @@ export function LiveArea({ live, maxRows }: LiveAreaProps): React.ReactElement |
   const tools = live.tools.slice(-shownCount);
   const hiddenTools = live.tools.length - tools.length;
   const toolRows = tools.length * (compact ? 2 : ROWS_PER_TOOL) + (hiddenTools ? 1 : 0);
-  const textRows = Math.max(2, maxRows - toolRows);
+  // Streamed text: at most a third of the terminal. Finished blocks move to the transcript anyway,
+  // and every live row is redrawn on each frame.
+  const textRows = Math.max(2, Math.min(maxRows - toolRows, MAX_TEXT_ROWS));
   if (!live.text.trim() && !live.thinking && tools.length === 0) return null;
   return (
     <Box flexDirection="column">
@@ -58,7 +61,8 @@ function LiveText({ text, continues, maxRows }: { text: string; continues: boole
   const width = columns - 4;
   const shown = useMemo(() => {
     const rendered = renderMarkdown(liveSource(text, maxRows), width, theme);
-    return tailRows(rendered, maxRows - 1, columns - 2);
+    // One row for the top margin, one for the "…" line.
+    return tailRows(rendered, maxRows - 2, columns - 2);
   }, [text, width, columns, maxRows, theme]);
   return (
     <Box marginTop={1}>
@@ -67,7 +71,11 @@ function LiveText({ text, continues, maxRows }: { text: string; continues: boole
       </Box>
       <Box flexDirection="column">
         {shown.hidden > 0 ? <Text dimColor>…</Text> : null}
-        <Text>{shown.text}</Text>
+        {/* One <Text> per line: Ink measures and wraps each text once and caches it, so only the
+            line that grows costs anything on the next frame. */}
+        {shown.text.split('\n').map((line, i) => (
+          <Text key={i}>{line || ' '}</Text>
+        ))}
       </Box>
     </Box>
   );

@@ -73,10 +73,11 @@ function WorkingLine({ status, now, queued }: { status: RunStatus; now: () => nu
   if (status.tokens > 0) parts.push(`↓ ${formatTokens(status.tokens)} tokens`);
   parts.push('esc to interrupt');
   if (queued > 0) parts.push(`${queued} queued`);
+  // Separate texts: the spinner changes ten times a second, the counts about once.
   return (
-    <Text>
+    <Box>
       <Text color={theme.color('accent')}>{`${frame} Working… `}</Text>
       <Text dimColor>{`(${parts.join(' · ')})`}</Text>
-    </Text>
+    </Box>
   );
 }

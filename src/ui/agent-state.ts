@@ -12,6 +12,8 @@ const MAX_TRACES = 100;
 const TAIL_LINES = 5;
 /** Tool results kept for the view are cut to this many characters (the model got the whole). */
 const KEEP_RESULT_CHARS = 4000;
+/** Items written per frame: a burst (a resumed session, many results) is spread over frames. */
+const ITEMS_PER_FRAME = 40;
 
 export interface ViewSnapshot {
   items: HistoryItem[];
@@ -121,8 +123,7 @@ export class AgentView {
   snapshot(): ViewSnapshot {
     this.commitText(false);
     if (this.pending.length) {
-      this.items = this.items.concat(this.pending);
-      this.pending = [];
+      this.items = this.items.concat(this.pending.splice(0, ITEMS_PER_FRAME));
     }
     this.liveChanged = false;
     const tokens = this.runTokens + Math.round(this.streamChars / 4);

@@ -4,9 +4,9 @@
  * live area (they are written once, into <Static>), and `liveTail` keeps the live part short.
  */
 import type { Marked } from 'marked';
-import stringWidth from 'string-width';
 import stripAnsi from 'strip-ansi';
 import { theme as defaultTheme, type Theme } from './theme.js';
+import { visibleWidth, wrapAnsi } from './wrap.js';
 
 type MakeRenderer = (width: number) => Marked;
 let makeRenderer: MakeRenderer | undefined;
@@ -57,7 +57,7 @@ export function renderMarkdown(text: string, width: number, theme: Theme = defau
     out = text;
   }
   if (theme.noColor) out = stripAnsi(out);
-  return out.replace(/\s+$/, '').replace(/^\n+/, '');
+  return wrapAnsi(out.replace(/\s+$/, '').replace(/^\n+/, ''), Math.max(20, width));
 }
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -88,7 +88,7 @@ export function splitCompleted(text: string): { done: string; rest: string } {
 /** Rows a block of (ANSI) text takes at `width` columns. */
 export function rowsOf(text: string, width: number): number {
   let rows = 0;
-  for (const line of text.split('\n')) rows += Math.max(1, Math.ceil(stringWidth(line) / Math.max(1, width)));
+  for (const line of text.split('\n')) rows += Math.max(1, Math.ceil(visibleWidth(line) / Math.max(1, width)));
   return rows;
 }
 
@@ -98,7 +98,7 @@ export function tailRows(text: string, maxRows: number, width: number): { text: 
   let rows = 0;
   let i = lines.length;
   while (i > 0) {
-    const r = Math.max(1, Math.ceil(stringWidth(lines[i - 1]!) / Math.max(1, width)));
+    const r = Math.max(1, Math.ceil(visibleWidth(lines[i - 1]!) / Math.max(1, width)));
     if (rows + r > maxRows) break;
     rows += r;
     i--;

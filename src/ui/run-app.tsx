@@ -16,6 +16,7 @@ import { App } from './App.js';
 import { allCommands } from './commands/index.js';
 import { historyFile, loadHistory } from './history.js';
 import { preloadMarkdown } from './markdown-text.js';
+import { itemsFromMessages } from './resume-items.js';
 import { SetupError } from './SetupError.js';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
@@ -32,7 +33,8 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   }
   const base = setup.options;
   const notes = [...setup.loaded.warnings];
-  if (messages.length) notes.push(`Resumed a session of ${messages.length} messages.`);
+  const resumed = itemsFromMessages(messages);
+  if (messages.length) notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
   const started = await base.hooks.sessionStart?.({ source: messages.length ? 'resume' : 'startup', model: base.model }, new AbortController().signal).catch(() => undefined);
   if (started?.additionalContext) appendUser(messages, started.additionalContext);
   const transcript = opts.persistSession ? new TranscriptWriter(path.join(base.wicketHome, 'sessions', projectSlug(setup.cwd), `${base.sessionId}.jsonl`), base.sessionId, setup.cwd) : undefined;
@@ -52,8 +54,11 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
       history={loadHistory(hist)}
       historyFile={hist}
       notes={notes}
+      initialItems={resumed.items}
     />
   );
+  // Resumed items are written once, at the first frame: render them as Markdown.
+  if (resumed.items.length) await preloadMarkdown().catch(() => undefined);
   const out = process.stdout;
   if (out.isTTY) out.write(BRACKETED_PASTE_ON);
   const instance = render(app, { exitOnCtrlC: false, maxFps: 30 });

@@ -67,7 +67,9 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     if (timer.current) clearTimeout(timer.current);
     timer.current = undefined;
     if (view.dirty) setSnap(view.snapshot());
-  }, [view]);
+    // Items left for the next frame (a burst is written a part per frame).
+    if (view.dirty) timer.current = setTimeout(flushNow, frameMs);
+  }, [view, frameMs]);
   const schedule = useCallback(() => {
     if (!timer.current) timer.current = setTimeout(flushNow, frameMs);
   }, [flushNow, frameMs]);
@@ -179,13 +181,13 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     flushNow();
   }, [messages, view, flushNow]);
 
-  useEffect(
-    () => () => {
+  useEffect(() => {
+    if (view.dirty) schedule();
+    return () => {
       if (timer.current) clearTimeout(timer.current);
       abortRef.current?.abort();
-    },
-    [],
-  );
+    };
+  }, []);
 
   return { ...snap, asks, queued, view, messages, submit, interrupt, answer: (a, ans) => a.resolve(ans), info, clear };
 }
