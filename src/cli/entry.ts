@@ -9,5 +9,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
 } else {
   const { main } = await import('./main.js');
   const code = await main(argv, { version });
+  // Exit once output is flushed: idle keep-alive sockets and timers must not hold the process open.
   process.exitCode = code;
+  const exit = () => process.exit(code);
+  if (process.stdout.writableLength > 0) process.stdout.once('drain', exit);
+  else setImmediate(exit);
 }
