@@ -15,7 +15,7 @@ import { bashTool } from './bash/index.js';
 import { taskOutputTool, taskStopTool } from './tasks/index.js';
 
 export const BUILTIN_TOOLS: Tool[] = [
-  exitPlanModeTool,
+  bashTool,
   globTool,
   grepTool,
   readTool,
@@ -23,10 +23,9 @@ export const BUILTIN_TOOLS: Tool[] = [
   writeTool,
   notebookEditTool,
   webFetchTool,
-  bashTool,
   taskOutputTool,
   taskStopTool,
-  // tools register here, one line each
+  exitPlanModeTool,
 ];
 
 export function findTool(tools: readonly Tool[], name: string): Tool | undefined {
