@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    reporters: ['default', './test/support/summary-reporter.ts'],
     env: { FORCE_COLOR: '0' },
   },
 });
