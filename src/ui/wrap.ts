@@ -89,6 +89,10 @@ function wrapLine(line: string, width: number): string {
       continue;
     }
     if (rowWidth + p.width > width) {
+      if (p.text === ' ') {
+        flush(row.length);
+        continue;
+      }
       let at = -1;
       for (let k = row.length - 1; k > 1; k--) if (row[k]!.text === ' ') {
         at = k;

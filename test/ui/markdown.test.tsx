@@ -1,11 +1,12 @@
 import { render } from 'ink-testing-library';
 import React from 'react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Markdown } from '../../src/ui/Markdown.js';
-import { liveSource, renderMarkdown, splitCompleted, tailRows } from '../../src/ui/markdown-text.js';
+import { liveSource, preloadMarkdown, renderMarkdown, splitCompleted, tailRows } from '../../src/ui/markdown-text.js';
 import { makeTheme } from '../../src/ui/theme.js';
 
 const plain = makeTheme({ NO_COLOR: '1' });
+beforeAll(() => preloadMarkdown());
 
 describe('Markdown', () => {
   it('renders headings, emphasis, lists, code and quotes for the terminal', () => {
