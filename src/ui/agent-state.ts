@@ -142,8 +142,9 @@ export class AgentView {
   private progress(id: string, message?: string, data?: Record<string, unknown>): void {
     const text = message ?? pickText(data);
     if (!text) return;
+    // Each progress message is the current state (Bash sends the tail of its output so far).
     const lines = text.replace(/\r\n?/g, '\n').split('\n').filter((l) => l.trim() !== '');
-    this.live.tools = this.live.tools.map((t) => (t.toolUseId === id ? { ...t, tail: [...t.tail, ...lines].slice(-TAIL_LINES) } : t));
+    this.live.tools = this.live.tools.map((t) => (t.toolUseId === id ? { ...t, tail: lines.slice(-TAIL_LINES) } : t));
   }
 
   private finishTool(ev: Extract<AgentEvent, { type: 'tool_result' }>): void {

@@ -33,7 +33,7 @@ export function insert(b: Buffer, s: string): Buffer {
 /** Inserts pasted text; a large paste becomes `[Pasted text #N +L lines]` and is sent whole. */
 export function paste(b: Buffer, raw: string): Buffer {
   const text = raw.replace(/\r\n?/g, '\n');
-  const lines = text.split('\n').length;
+  const lines = text.replace(/\n$/, '').split('\n').length;
   if (text.length <= LARGE_PASTE_CHARS && lines <= LARGE_PASTE_LINES) return insert(b, text);
   const id = (b.pastes.at(-1)?.id ?? 0) + 1;
   const label = `[Pasted text #${id} +${lines} lines]`;

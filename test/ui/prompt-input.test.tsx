@@ -132,7 +132,7 @@ describe('input buffer', () => {
     expect(B.cursorPos(b)).toEqual({ line: 0, col: 0, lines: 2 });
     expect(B.verticalMove(b, -1)).toBeUndefined();
     const p = B.paste(B.emptyBuffer, 'x\n'.repeat(20));
-    expect(p.text).toBe('[Pasted text #1 +21 lines]');
+    expect(p.text).toBe('[Pasted text #1 +20 lines]');
     expect(B.backspace(p)).toEqual(B.emptyBuffer);
   });
 });
