@@ -86,11 +86,19 @@ export function PermissionDialog(props: PermissionDialogProps): React.ReactEleme
       <Box marginTop={1}>
         <Text>{preview.question}</Text>
       </Box>
-      {choices.map((c, i) => (
-        <Text key={c.key} color={i === selected && typing === undefined ? theme.color('accent') : undefined} wrap="wrap">
-          {`${i === selected && typing === undefined ? symbols.pointer : ' '} ${c.key}. ${c.label}`}
-        </Text>
-      ))}
+      {choices.map((c, i) => {
+        const on = i === selected && typing === undefined;
+        return (
+          <Box key={c.key}>
+            <Text color={on ? theme.color('accent') : undefined}>{`${on ? symbols.pointer : ' '} ${c.key}. `}</Text>
+            <Box flexShrink={1}>
+              <Text color={on ? theme.color('accent') : undefined} wrap="wrap">
+                {c.label}
+              </Text>
+            </Box>
+          </Box>
+        );
+      })}
       {typing !== undefined ? <ReasonField value={typing} /> : null}
     </Box>
   );

@@ -91,7 +91,7 @@ describe('PermissionDialog', () => {
       │ Do you want to fetch this URL?                                                                   │
       │ ❯ 1. Yes                                                                                         │
       │   2. Yes, and don't ask again for WebFetch(domain:example.com) (saved to                         │
-      │ .claude/settings.local.json)                                                                     │
+      │      .claude/settings.local.json)                                                                │
       │   3. No, and tell wicket what to do instead (esc)                                                │
       ╰──────────────────────────────────────────────────────────────────────────────────────────────────╯"
     `);
