@@ -129,6 +129,7 @@ class Analyzer {
         return this.code(words.slice(1), inner, 'eval');
       case 'source':
       case '.':
+        if (words.slice(1).some((w) => !w.literal)) this.problem(`${base} runs code from a file only known when it runs`);
         return this.leaf(words, frame, views, `${base} runs the commands in a file`);
       case 'xargs':
         return this.xargs(words, frame, inner, views, piped);

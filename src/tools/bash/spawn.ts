@@ -45,7 +45,7 @@ const LIFELINE_OPEN = 'exec 9<&3 3<&-; { while read -r -u 9 _; do :; done; kill 
 const LIFELINE_CLOSE = 'exec 9<&-; ';
 
 export function cwdTrap(marker: string): string {
-  return `trap 'printf "\\n%s%s" "${marker}" "$(pwd -P)"' EXIT; `;
+  return `trap 'printf "\\n%s" "${marker}"; pwd -P' EXIT; `;
 }
 
 export function launchShell(opts: LaunchOptions): ShellProcess {

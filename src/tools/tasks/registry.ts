@@ -24,6 +24,8 @@ export interface BackgroundTask {
   exitCode: number | null;
   /** Bytes of the output file already handed to the model. */
   readOffset: number;
+  /** The shell has exited (its output file may still be being finalised: await `settled`). */
+  exited: boolean;
   /** Resolves once the task has ended and its output file is final. */
   settled: Promise<void>;
   proc: ShellProcess;
@@ -63,10 +65,12 @@ export function startBackgroundTask(opts: StartTaskOptions): BackgroundTask {
     status: 'running',
     exitCode: null,
     readOffset: 0,
+    exited: false,
     proc,
     settled: Promise.resolve(),
   };
   task.settled = proc.exited.then(async ({ exitCode }) => {
+    task.exited = true;
     proc.release();
     await takeMarker(task.outputFile, proc.marker).catch(() => undefined);
     task.exitCode = exitCode;
@@ -113,7 +117,7 @@ export interface TaskRead {
 
 /** New output since the last read, cleaned for the model; advances the read offset. */
 export async function readNewOutput(task: BackgroundTask): Promise<TaskRead> {
-  if (task.status !== 'running') await task.settled;
+  if (task.status !== 'running' || task.exited) await task.settled;
   const size = (await stat(task.outputFile).catch(() => ({ size: 0 }))).size;
   let start = task.readOffset;
   let skippedBytes = 0;
