@@ -10,6 +10,7 @@ import type { PermissionContext, ToolPermissionVerdict } from '../tool.js';
 import { analyzeBash, type Analysis } from './analyze.js';
 import { isReadOnlyAnalysis } from './classify.js';
 import { acceptEditsCovers, criticalRemoval, pathsOutsideWorkspace, settingsPathDeny } from './file-access.js';
+import { MAX_ALLOWABLE_LENGTH } from './match.js';
 import { initBashParser } from './parse.js';
 import { suggestRules } from './suggest.js';
 import { joinValues } from './words.js';
@@ -23,6 +24,7 @@ export async function defaultVerdict(input: BashPermissionInput, a: Analysis, ct
   const denied = settingsPathDeny(a, ctx);
   if (denied) return { behavior: 'deny', reason: `the command touches a path denied by ${formatRule(denied)}` };
   if (a.problems.length) return { behavior: 'ask', reason: `the command cannot be read safely: ${a.problems.join('; ')}` };
+  if (input.command.length > MAX_ALLOWABLE_LENGTH) return { behavior: 'ask', reason: `the command is over ${MAX_ALLOWABLE_LENGTH} characters, too long to approve without a person` };
   if (input.dangerouslyDisableSandbox) return { behavior: 'ask', reason: 'the command asks to run outside the sandbox' };
   const critical = criticalRemoval(a, ctx);
   if (critical) return { behavior: 'ask', reason: `${critical}; removing a critical path always needs a person` };

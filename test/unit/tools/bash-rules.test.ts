@@ -50,7 +50,8 @@ describe('Bash permission table', () => {
 
   const label = (c: BashRuleCase): string => {
     const rules = [...(c.allow ?? []).map((r) => `allow ${r}`), ...(c.ask ?? []).map((r) => `ask ${r}`), ...(c.deny ?? []).map((r) => `deny ${r}`)];
-    return `${JSON.stringify(c.command)} [${[c.mode ?? 'default', ...rules].join(', ')}] → ${c.expect}`;
+    const command = c.command.length > 100 ? `${c.command.slice(0, 60)}… (${c.command.length} chars)` : c.command;
+    return `${JSON.stringify(command)} [${[c.mode ?? 'default', ...rules].join(', ')}] → ${c.expect}`;
   };
 
   it.each(BASH_RULE_CASES.map((c) => [label(c), c] as const))('%s', async (_name, c) => {
