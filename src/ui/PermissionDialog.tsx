@@ -35,46 +35,7 @@ export function PermissionDialog(props: PermissionDialogProps): React.ReactEleme
   const { cwd, theme } = useView();
   const preview = useMemo(() => buildPreview(request, cwd), [request, cwd]);
   const choices = useMemo(() => choicesFor(request, rulesFile), [request, rulesFile]);
-  const [selected, setSelectedState] = useState(0);
-  const selectedRef = useRef(0);
-  const setSelected = (f: (s: number) => number) => {
-    selectedRef.current = f(selectedRef.current);
-    setSelectedState(selectedRef.current);
-  };
-  const [typing, setTyping] = useState<B.Buffer | undefined>(undefined);
-  const typingRef = useRef(typing);
-  typingRef.current = typing;
-  const answered = useRef(false);
-  const answer = (a: PermissionAnswer) => {
-    if (answered.current) return;
-    answered.current = true;
-    props.onAnswer(a);
-  };
-  const pick = (key: Choice['key']) => {
-    if (key === '1') answer({ behavior: 'allow' });
-    else if (key === '2' && request.suggestions.length) answer({ behavior: 'allow', remember: [...request.suggestions] });
-    else if (key === '3') setTyping(B.emptyBuffer);
-  };
-
-  useInput((input, key) => {
-    const buf = typingRef.current;
-    if (buf !== undefined) {
-      if (key.escape) return answer({ behavior: 'deny' });
-      const r = handleKey(input, key, buf, {});
-      const text = r === 'submit' ? B.expand(buf) : r && typeof r === 'object' && 'then' in r ? B.expand(r.then) : undefined;
-      if (text !== undefined) return answer(text.trim() ? { behavior: 'deny', message: text.trim() } : { behavior: 'deny' });
-      if (r && typeof r === 'object' && !('then' in r)) {
-        typingRef.current = r;
-        setTyping(r);
-      }
-      return;
-    }
-    if (key.escape) return answer({ behavior: 'deny' });
-    if (input === '1' || input === '2' || input === '3') return pick(input);
-    if (key.upArrow) setSelected((s) => (s + choices.length - 1) % choices.length);
-    else if (key.downArrow || key.tab) setSelected((s) => (s + 1) % choices.length);
-    else if (key.return) pick(choices[selectedRef.current]!.key);
-  });
+  const { selected, typing } = useDialogKeys(request, choices, props.onAnswer);
 
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.color('warn')} paddingX={1}>
@@ -102,6 +63,45 @@ export function PermissionDialog(props: PermissionDialogProps): React.ReactEleme
       {typing !== undefined ? <ReasonField value={typing} /> : null}
     </Box>
   );
+}
+
+/** 1/2/3, arrows + Enter, Esc; after 3, a text field for what to do instead. Answers once. */
+function useDialogKeys(request: PermissionRequest, choices: Choice[], onAnswer: (a: PermissionAnswer) => void): { selected: number; typing?: B.Buffer } {
+  const [selected, setSelectedState] = useState(0);
+  const [typing, setTypingState] = useState<B.Buffer | undefined>(undefined);
+  // Keys can arrive before React subscribes the new handler: keep the state in refs too.
+  const sel = useRef(0);
+  const text = useRef<B.Buffer | undefined>(undefined);
+  const setSelected = (n: number) => setSelectedState((sel.current = n));
+  const setTyping = (b: B.Buffer | undefined) => setTypingState((text.current = b));
+  const answered = useRef(false);
+  const answer = (a: PermissionAnswer) => {
+    if (answered.current) return;
+    answered.current = true;
+    onAnswer(a);
+  };
+  const pick = (key: Choice['key']) => {
+    if (key === '1') answer({ behavior: 'allow' });
+    else if (key === '2' && request.suggestions.length) answer({ behavior: 'allow', remember: [...request.suggestions] });
+    else if (key === '3') setTyping(B.emptyBuffer);
+  };
+  useInput((input, key) => {
+    const buf = text.current;
+    if (buf !== undefined) {
+      if (key.escape) return answer({ behavior: 'deny' });
+      const r = handleKey(input, key, buf, {});
+      const done = r === 'submit' ? B.expand(buf) : r && typeof r === 'object' && 'then' in r ? B.expand(r.then) : undefined;
+      if (done !== undefined) return answer(done.trim() ? { behavior: 'deny', message: done.trim() } : { behavior: 'deny' });
+      if (r && typeof r === 'object') setTyping(r as B.Buffer);
+      return;
+    }
+    if (key.escape) return answer({ behavior: 'deny' });
+    if (input === '1' || input === '2' || input === '3') return pick(input);
+    if (key.upArrow) setSelected((sel.current + choices.length - 1) % choices.length);
+    else if (key.downArrow || key.tab) setSelected((sel.current + 1) % choices.length);
+    else if (key.return) pick(choices[sel.current]!.key);
+  });
+  return { selected, ...(typing ? { typing } : {}) };
 }
 
 function choicesFor(request: PermissionRequest, rulesFile: string): Choice[] {

@@ -1,0 +1,72 @@
+/**
+ * Keys that act on the whole app: Esc interrupts the run, Ctrl-C clears the line (twice: exit),
+ * Ctrl-D on an empty line exits, Shift+Tab cycles the permission mode, Tab completes a command.
+ * While a permission prompt is open, only Ctrl-C, Ctrl-D and Shift+Tab act here.
+ */
+import { useInput } from 'ink';
+import { useCallback, useRef, useState } from 'react';
+import { nextMode, type PermissionMode } from '../../permissions/modes.js';
+import { matchCommands, type SlashCommand } from '../commands/index.js';
+import * as B from '../input-buffer.js';
+
+const DOUBLE_PRESS_MS = 2000;
+
+export interface AppKeyDeps {
+  buffer: B.Buffer;
+  setBuffer: (b: B.Buffer) => void;
+  dialogOpen: boolean;
+  working: boolean;
+  interrupt: () => void;
+  quit: () => void;
+  commands: readonly SlashCommand[];
+  /** The session's permission state (mutated by Shift+Tab). */
+  permission: { mode: PermissionMode };
+  allowBypass: boolean;
+}
+
+/** Returns the notice to show in the status line (e.g. "Press Ctrl-C again to exit"). */
+export function useAppKeys(d: AppKeyDeps): string | undefined {
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const [, setModeTick] = useState(0);
+  const lastPress = useRef<{ key: string; at: number }>({ key: '', at: 0 });
+  // Keys can arrive before React subscribes the new handler: read the current state through a ref.
+  const now = useRef(d);
+  now.current = d;
+
+  const flash = useCallback((text: string) => {
+    setNotice(text);
+    setTimeout(() => setNotice((n) => (n === text ? undefined : n)), DOUBLE_PRESS_MS).unref?.();
+  }, []);
+  const pressedTwice = (key: string) => {
+    const t = Date.now();
+    const twice = lastPress.current.key === key && t - lastPress.current.at < DOUBLE_PRESS_MS;
+    lastPress.current = { key: twice ? '' : key, at: t };
+    return twice;
+  };
+
+  useInput((input, key) => {
+    const s = now.current;
+    if (key.ctrl && input === 'c') {
+      if (s.buffer.text && !s.dialogOpen) return s.setBuffer(B.emptyBuffer);
+      if (pressedTwice('ctrl-c')) return s.quit();
+      if (s.working) s.interrupt();
+      return flash('Press Ctrl-C again to exit');
+    }
+    if (key.ctrl && input === 'd' && !s.buffer.text && !s.dialogOpen) return s.quit();
+    if (key.tab && key.shift) {
+      s.permission.mode = nextMode(s.permission.mode, { allowBypass: s.allowBypass });
+      return setModeTick((t) => t + 1);
+    }
+    if (s.dialogOpen) return;
+    if (key.escape) {
+      if (s.working) return s.interrupt();
+      if (s.buffer.text && pressedTwice('esc')) s.setBuffer(B.emptyBuffer);
+      return;
+    }
+    if (key.tab) {
+      const match = matchCommands(s.commands, s.buffer.text)[0];
+      if (match) s.setBuffer(B.fromText(`/${match.name} `));
+    }
+  });
+  return notice;
+}

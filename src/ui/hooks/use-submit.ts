@@ -1,0 +1,79 @@
+/**
+ * What Enter does with the prompt: slash commands run here (built-in or custom), anything else goes
+ * to the model. Every submitted line is added to the project's history.
+ */
+import { useStdout } from 'ink';
+import type { AgentOptions } from '../../core/agent-options.js';
+import type { LoadedSettings } from '../../settings/load.js';
+import type { TranscriptWriter } from '../../session/transcript.js';
+import { findCommand, parseSlash, runCommand, type CommandResult, type SessionControl, type SlashCommand } from '../commands/index.js';
+import { appendHistory, type HistoryCursor } from '../history.js';
+import * as B from '../input-buffer.js';
+import type { AgentHandle } from './use-agent.js';
+
+export interface SubmitDeps {
+  base: Omit<AgentOptions, 'signal' | 'askUser'>;
+  loaded: LoadedSettings;
+  cwd: string;
+  configDir: string;
+  commands: SlashCommand[];
+  transcript?: TranscriptWriter;
+  historyFile?: string;
+  history: HistoryCursor;
+  agent: AgentHandle;
+  setBuffer: (b: B.Buffer) => void;
+  quit: () => void;
+  /** After /clear wiped the screen: start a fresh transcript. */
+  onCleared: () => void;
+}
+
+export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
+  const { stdout } = useStdout();
+  const session = (): SessionControl => ({
+    options: d.base,
+    loaded: d.loaded,
+    cwd: d.cwd,
+    configDir: d.configDir,
+    totals: d.agent.view.totals,
+    traces: d.agent.view.traces,
+    commands: d.commands,
+    ...(d.transcript ? { transcriptPath: d.transcript.file } : {}),
+    messageCount: d.agent.messages.length,
+  });
+
+  const apply = (text: string, result: CommandResult) => {
+    if (result.kind === 'prompt') d.agent.submit(result.text, text);
+    else if (result.kind === 'exit') d.quit();
+    else if (result.kind === 'clear') {
+      if (d.agent.status.working) return d.agent.info('Interrupt the current run (esc) before /clear.', 'warning');
+      d.agent.clear();
+      stdout.write('\x1b[2J\x1b[3J\x1b[H');
+      d.onCleared();
+    } else {
+      d.agent.view.add({ kind: 'user', text });
+      d.agent.info(result.text, result.tone ?? 'info');
+    }
+  };
+
+  /** True when the text was a command (or an unknown one); false to send it as a prompt. */
+  const slash = (text: string): boolean => {
+    const name = parseSlash(text)?.name ?? '';
+    if (!findCommand(d.commands, name)) {
+      if (name.includes('/')) return false;
+      d.agent.info(`Unknown command /${name}. /help lists the commands.`, 'warning');
+      return true;
+    }
+    void runCommand(d.commands, text, session()).then((result) => result && apply(text, result));
+    return true;
+  };
+
+  return (raw: B.Buffer) => {
+    const text = B.expand(raw).trim();
+    if (!text) return;
+    d.history.push(text);
+    if (d.historyFile) appendHistory(d.historyFile, text);
+    d.setBuffer(B.emptyBuffer);
+    if (text.startsWith('/') && slash(text)) return;
+    d.agent.submit(text, raw.text.trim());
+  };
+}
