@@ -55,13 +55,30 @@ async function unavailability(s: SandboxSettings): Promise<string | undefined> {
 export function isExcludedCommand(commands: string[], excluded: string[]): boolean {
   return excluded.some((pattern) => {
     const p = pattern.trim().replace(/(:\*| \*)$/, '');
-    const re = new RegExp(`^${p.split('*').map(escapeRegExp).join('.*')}( .*)?$`, 's');
-    return commands.some((c) => re.test(c));
+    return commands.some((c) => wildcardMatch(p, c) || wildcardMatch(`${p} *`, c));
   });
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** `*` matches any text; linear backtracking, so no pattern can make it slow. */
+function wildcardMatch(pattern: string, text: string): boolean {
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let mark = 0;
+  while (j < text.length) {
+    if (pattern[i] === '*') {
+      star = i++;
+      mark = j;
+    } else if (i < pattern.length && pattern[i] === text[j]) {
+      i++;
+      j++;
+    } else if (star >= 0) {
+      i = star + 1;
+      j = ++mark;
+    } else return false;
+  }
+  while (pattern[i] === '*') i++;
+  return i === pattern.length;
 }
 
 export interface SandboxLaunch {

@@ -56,7 +56,12 @@ const MAX_NESTING = 5;
 const MAX_SUFFIXES = 10;
 const CACHE_SIZE = 512;
 const HARMLESS_TARGETS = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '/dev/tty', '/dev/fd/1', '/dev/fd/2']);
+/** Cached analyses are bounded in number and in the total length of their commands. */
+const CACHE_CHARS = 2_000_000;
+/** Commands looked at per analysis (wrappers tried, code strings parsed): beyond it, unreadable. */
+const MAX_STEPS = 10_000;
 const cache = new Map<string, Analysis>();
+let cachedChars = 0;
 
 /** Analyse a command line (cached per string). Requires the parser to be initialised. */
 export function analyzeBash(command: string): Analysis {
@@ -70,7 +75,12 @@ export function analyzeBash(command: string): Analysis {
   const commands = analyzer.script(command, 0, false, false);
   const result: Analysis = { leaves: analyzer.leaves, problems: analyzer.problems, writes: analyzer.writes, assigned: analyzer.assigned, commands };
   cache.set(command, result);
-  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cachedChars += command.length;
+  while (cache.size > CACHE_SIZE || cachedChars > CACHE_CHARS) {
+    const oldest = cache.keys().next().value!;
+    cache.delete(oldest);
+    cachedChars -= oldest.length;
+  }
   return result;
 }
 
@@ -113,7 +123,10 @@ class Analyzer {
     }
   }
 
+  private steps = 0;
+
   private words(words: Word[], frame: Frame, piped: boolean): void {
+    if (++this.steps > MAX_STEPS) return this.problem('too many commands to read');
     const name = words[0]!;
     const views = viewsOf(words);
     if (!name.literal) {

@@ -13,6 +13,7 @@ import { bashDescription, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './descripti
 import { matchBashRules } from './match.js';
 import { initBashParser, isBashParserReady } from './parse.js';
 import { outputFilePath, runForeground } from './run.js';
+import { startingCwd } from './cwd.js';
 import { defaultVerdict, sandboxFor } from './permission.js';
 
 export { initBashParser } from './parse.js';
@@ -105,13 +106,14 @@ export const bashTool = defineTool<BashInput, BashOutput>({
   async *call(input, ctx) {
     const decision = await sandboxFor(input, ctx);
     if (decision.kind === 'refused') throw new Error(decision.reason);
-    const launch = decision.kind === 'sandboxed' ? await sandboxLaunch(readSandboxSettings(ctx.settings, ctx), ctx) : undefined;
+    const where = { ...ctx, cwd: startingCwd(ctx).cwd };
+    const launch = decision.kind === 'sandboxed' ? await sandboxLaunch(readSandboxSettings(ctx.settings, ctx), where) : undefined;
     const notes = decision.kind === 'unsandboxed' ? [decision.note] : [];
     const outputFile = outputFilePath(ctx.wicketHome, ctx.sessionId, ctx.toolUseId);
     if (input.run_in_background) {
       const task = startBackgroundTask({
         command: input.command,
-        cwd: ctx.cwd,
+        cwd: where.cwd,
         env: ctx.env,
         outputFile,
         ...(input.description ? { description: input.description } : {}),

@@ -32,7 +32,6 @@ interface CompiledRule {
   base: string;
   /** Trailing `:*` or ` *`: the base alone, or the base, a space and anything. */
   prefix: boolean;
-  regex: RegExp;
 }
 
 const PARAM_RULE = /^(run_in_background|dangerouslyDisableSandbox):(.*)$/;
@@ -55,8 +54,7 @@ export function compileRule(specifier: string): CompiledRule {
     prefix = true;
     base = base.slice(0, -2);
   }
-  const body = [...base].map((c) => (c === HOLE ? '[\\s\\S]*' : escapeRegExp(c))).join('');
-  const rule = { base, prefix, regex: new RegExp(prefix ? `^${body}(?: [\\s\\S]*)?$` : `^${body}$`) };
+  const rule = { base, prefix };
   compiled.set(specifier, rule);
   return rule;
 }
@@ -79,18 +77,43 @@ function tokenizeRule(text: string): string {
   return out.trimEnd();
 }
 
-function escapeRegExp(c: string): string {
-  return /[.*+?^${}()|[\]\\/]/.test(c) ? `\\${c}` : c;
+/**
+ * Does `text` match `pattern` (HOLE = any text)? Greedy with one backtrack point: O(n·m) at worst,
+ * never exponential, whatever the number of wildcards (a regular expression could be).
+ */
+export function globMatch(pattern: string, text: string): boolean {
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let mark = 0;
+  while (j < text.length) {
+    if (i < pattern.length && pattern[i] === HOLE) {
+      star = i++;
+      mark = j;
+    } else if (i < pattern.length && pattern[i] === text[j]) {
+      i++;
+      j++;
+    } else if (star >= 0) {
+      i = star + 1;
+      j = ++mark;
+    } else return false;
+  }
+  while (i < pattern.length && pattern[i] === HOLE) i++;
+  return i === pattern.length;
+}
+
+function ruleMatchesText(rule: CompiledRule, text: string): boolean {
+  return globMatch(rule.base, text) || (rule.prefix && globMatch(`${rule.base} ${HOLE}`, text));
 }
 
 /** Every value the command text may take is matched by the rule (holes become a character no rule spells). */
 export function ruleCovers(rule: CompiledRule, pattern: string): boolean {
-  return rule.regex.test(pattern.split(HOLE).join('\u0001'));
+  return ruleMatchesText(rule, pattern.split(HOLE).join('\u0001'));
 }
 
 /** Some value the command text may take is matched by the rule. */
 export function ruleMayMatch(rule: CompiledRule, pattern: string): boolean {
-  if (!pattern.includes(HOLE)) return rule.regex.test(pattern);
+  if (!pattern.includes(HOLE)) return ruleMatchesText(rule, pattern);
   return globsIntersect(rule.base, pattern) || (rule.prefix && globsIntersect(`${rule.base} ${HOLE}`, pattern));
 }
 
@@ -131,7 +154,7 @@ export function matchBashRules(
   const whole = input.command.trim().replace(/\s+/g, ' ');
   for (const rule of commands) {
     const c = compileRule(rule.specifier!);
-    if (c.regex.test(whole)) return rule;
+    if (ruleMatchesText(c, whole)) return rule;
     if (analysis.leaves.some((leaf) => leaf.denyPatterns.some((p) => ruleMayMatch(c, p)))) return rule;
   }
   return undefined;

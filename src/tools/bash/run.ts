@@ -65,6 +65,7 @@ export async function* runForeground(opts: RunOptions): AsyncGenerator<ToolProgr
     cwd: start.cwd,
     env: opts.env,
     outputPath: opts.outputFile,
+    signal: opts.signal,
     ...(opts.prefix ? { prefix: opts.prefix } : {}),
     ...(opts.preamble ? { preamble: opts.preamble } : {}),
   });

@@ -268,3 +268,26 @@ describe('rule patterns', () => {
     expect(globsIntersect(`${HOLE}.ts`, `${HOLE}.js`)).toBe(false);
   });
 });
+
+describe('hostile input stays cheap', () => {
+  it('reads nested wrappers with unknown options in bounded time, failing closed', () => {
+    const t0 = Date.now();
+    const a = analyzeBash(`${'sudo -X '.repeat(60)}rm x`);
+    expect(Date.now() - t0).toBeLessThan(3000);
+    expect(a.problems).toContain('too many commands to read');
+  });
+
+  it('matches rules with many wildcards against long commands in bounded time', () => {
+    const long = `git ${'a '.repeat(20_000)}b`;
+    const t0 = Date.now();
+    expect(ruleMayMatch(compileRule('git * * * * * * main'), long)).toBe(false);
+    expect(ruleCovers(compileRule('git * * * * * * main'), long)).toBe(false);
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it('gives up on nesting deeper than it follows', () => {
+    let cmd = 'rm x';
+    for (let i = 0; i < 8; i++) cmd = `sh -c ${JSON.stringify(cmd)}`;
+    expect(analyzeBash(cmd).problems).toContain('code nested in code too deeply to follow');
+  });
+});
