@@ -78,7 +78,7 @@ export function App(props: AppProps): React.ReactElement {
   }, [agent, exit]);
   const submit = useSubmit({ ...props, agent, history, setBuffer, quit, onCleared: () => setStaticKey((k) => k + 1) });
   const dialogOpen = agent.asks.length > 0;
-  const notice = useAppKeys({ buffer, setBuffer, dialogOpen, working: agent.status.working, interrupt: agent.interrupt, quit, commands: props.commands, permission: base.permission, allowBypass: props.allowBypass });
+  const notice = useAppKeys({ buffer, setBuffer, dialogOpen, busy: agent.busy, interrupt: agent.interrupt, quit, commands: props.commands, permission: base.permission, allowBypass: props.allowBypass });
   useInitialPrompt(props.initialPrompt, submit);
 
   const onHistory = (dir: -1 | 1, cur: B.Buffer): B.Buffer | undefined => {

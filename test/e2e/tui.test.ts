@@ -139,15 +139,14 @@ describe.skipIf(!TMUX)('wicket in a terminal', () => {
     server.assertNoViolations();
   });
 
-  // The model client does not yet settle a pending read of a stalled stream when the run is aborted
-  // (the SDK stream neither ends nor throws), so Esc cannot stop a stream that sends nothing.
-  // Enable with WICKET_E2E_STALLED_STREAM=1 once src/api/model-client.ts races its reads with the signal.
-  it.skipIf(!process.env.WICKET_E2E_STALLED_STREAM)('Esc interrupts a stalled streaming answer and the next prompt works', async () => {
+  // A stream that stalls (the server sends nothing more) must not keep Esc from working: the app
+  // gives the prompt back within a few seconds even if the stream never settles after the abort.
+  it('Esc interrupts a stalled streaming answer and the next prompt works', async () => {
     const { project, server } = await setup();
     server.script(reply().text('Thinking about it').hang(), reply().text('Fresh start.'));
     const tui = open(project, server);
     await ask(tui, 'take your time');
-    await tui.waitFor('esc to interrupt');
+    await tui.waitFor('● Thinking about it');
     tui.press('Escape');
     await tui.waitFor('Interrupted');
     await ask(tui, 'now answer');

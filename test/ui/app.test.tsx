@@ -115,6 +115,30 @@ describe('App', () => {
     expect(msgs.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
   });
 
+  it('Esc pressed right after Enter interrupts the run it started', async () => {
+    const app = start([[{ text: 'slow' }, { hang: true }], [{ text: 'later' }]]);
+    await tick(30);
+    app.stdin.write('go');
+    await tick(30);
+    app.stdin.write(keys.enter);
+    app.stdin.write(keys.esc);
+    await waitFor(() => expect(app.frame()).toContain('Interrupted'));
+    await waitFor(() => expect(app.frame()).not.toContain('Working…'));
+  });
+
+  it('Esc gives the prompt back even when the stream ignores the abort', async () => {
+    const app = start([[{ text: 'stuck here' }, { stall: true }], [{ text: 'unstuck' }]]);
+    await app.send('hang');
+    await waitFor(() => expect(app.frame()).toContain('stuck here'));
+    app.stdin.write(keys.esc);
+    await waitFor(() => expect(app.frame()).toContain('Interrupted'), 5000);
+    await app.send('next');
+    await waitFor(() => expect(app.frame()).toContain('● unstuck'));
+    const roles = app.client.requests[1]!.messages.map((m) => m.role);
+    expect(roles).toEqual(['user']);
+    expect(JSON.stringify(app.client.requests[1]!.messages)).toContain('[Request interrupted by the user]');
+  });
+
   it('Esc during a permission prompt answers no; the run goes on', async () => {
     const app = start([[{ tool: 'Poke', input: { what: 'x' } }], [{ text: 'understood' }]]);
     await app.send('poke');

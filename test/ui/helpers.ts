@@ -12,7 +12,7 @@ import { ReadState } from '../../src/tools/read-state.js';
 import { defineTool, type Tool } from '../../src/tools/tool.js';
 import type { LoadedSettings } from '../../src/settings/load.js';
 
-export type Turn = Array<{ text: string } | { tool: string; input: unknown; id?: string } | { waitMs: number } | { hang: true }>;
+export type Turn = Array<{ text: string } | { tool: string; input: unknown; id?: string } | { waitMs: number } | { hang: true } | { stall: true }>;
 
 /** A model client that plays turns in order; `requests` records what it was sent. */
 export function scriptedClient(turns: Turn[]): ModelClient & { requests: ModelRequest[] } {
@@ -36,7 +36,8 @@ export function scriptedClient(turns: Turn[]): ModelClient & { requests: ModelRe
           const block = { type: 'tool_use' as const, id: step.id ?? `toolu_${n}_${++ids}`, name: step.tool, input: step.input };
           content.push(block);
           yield { type: 'tool_use', toolUse: { id: block.id, name: block.name, input: block.input } } as ClientEvent;
-        } else await sleep('hang' in step ? 1e9 : step.waitMs, signal);
+        } else if ('stall' in step) await new Promise(() => {}); // ignores the abort, like a stuck socket
+        else await sleep('hang' in step ? 1e9 : step.waitMs, signal);
       }
       return { id: `msg_${n}`, model: req.model, content, stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn', usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, truncated: false };
     },

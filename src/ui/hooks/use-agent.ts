@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AgentOptions } from '../../core/agent-options.js';
+import { appendUser, unansweredToolUses } from '../../core/conversation.js';
 import { errorMessage } from '../../core/errors.js';
 import type { ApiMessage } from '../../core/events.js';
 import type { PermissionAnswer, PermissionRequest } from '../../permissions/types.js';
@@ -17,6 +18,18 @@ import { markdownReady, preloadMarkdown } from '../markdown-text.js';
 import { addLocalRule } from '../../settings/persist.js';
 import { localSettingsPath } from '../../settings/paths.js';
 import type { PendingAsk } from '../types.js';
+
+/** How long an interrupted run may take to wind down before it is left behind. */
+const STUCK_MS = 2000;
+
+/** Resolves `'stuck'` `ms` after the signal aborts (never when it does not). */
+function afterAbort(signal: AbortSignal, ms: number): Promise<'stuck'> {
+  return new Promise((resolve) => {
+    const arm = () => setTimeout(() => resolve('stuck'), ms).unref();
+    if (signal.aborted) arm();
+    else signal.addEventListener('abort', arm, { once: true });
+  });
+}
 
 export interface UseAgentOptions {
   /** The session's options; the object is kept and read at the start of every run. */
@@ -38,6 +51,8 @@ export interface AgentHandle extends ViewSnapshot {
   messages: ApiMessage[];
   /** Runs a prompt now, or after the current run when one is going. */
   submit(prompt: string, shown?: string): void;
+  /** Whether a run is going, right now (the rendered status may lag a key press behind). */
+  busy(): boolean;
   interrupt(): void;
   answer(ask: PendingAsk, answer: PermissionAnswer): void;
   info(text: string, tone?: 'info' | 'warning' | 'error'): void;
@@ -116,19 +131,15 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     })();
   };
 
-  const run = useCallback(
-    async (prompt: string, shown: string) => {
-      const controller = new AbortController();
-      abortRef.current = controller;
-      view.add({ kind: 'user', text: shown });
-      view.startRun();
-      flushNow();
+  /** Folds one run's events into the view; stops touching anything once the run was left behind. */
+  const consume = useCallback(
+    async (working: ApiMessage[], prompt: string, agent: AgentOptions, left: { behind: boolean }) => {
       const o = optsRef.current;
-      const agent: AgentOptions = { ...o.base, askUser, signal: controller.signal };
       let ended = false;
       try {
         const markdown = preloadMarkdown();
-        for await (const ev of runPrompt(messages, prompt, agent, (m) => o.transcript?.message(m))) {
+        for await (const ev of runPrompt(working, prompt, agent, (m) => o.transcript?.message(m))) {
+          if (left.behind) return;
           o.transcript?.onEvent(ev);
           // Finished text is written once: make sure it is written as Markdown.
           if (!markdownReady()) await markdown.catch(() => undefined);
@@ -137,16 +148,42 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
           schedule();
         }
       } catch (err) {
+        if (left.behind) return;
         view.apply({ type: 'error', message: errorMessage(err) });
       }
-      if (!ended) view.apply({ type: 'done', reason: controller.signal.aborted ? 'aborted' : 'error', numTurns: 0, finalText: '' });
+      if (!ended && !left.behind) view.apply({ type: 'done', reason: agent.signal.aborted ? 'aborted' : 'error', numTurns: 0, finalText: '' });
+    },
+    [view, schedule],
+  );
+
+  const run = useCallback(
+    async (prompt: string, shown: string) => {
+      const controller = new AbortController();
+      abortRef.current = controller;
+      view.add({ kind: 'user', text: shown });
+      view.startRun();
+      flushNow();
+      const agent: AgentOptions = { ...optsRef.current.base, askUser, signal: controller.signal };
+      // The run works on a copy that becomes the conversation when it ends. If an interrupted run
+      // does not end in time (a stalled stream that ignores the abort), it is left behind and the
+      // conversation keeps only its complete part, so Esc always gives the prompt back.
+      const working = [...messages];
+      const left = { behind: false };
+      const outcome = await Promise.race([consume(working, prompt, agent, left).then(() => 'ended' as const), afterAbort(controller.signal, STUCK_MS)]);
+      if (outcome === 'stuck') {
+        left.behind = true;
+        while (working.length > messages.length && unansweredToolUses(working).length) working.pop();
+        appendUser(working, '[Request interrupted by the user]');
+        view.apply({ type: 'done', reason: 'aborted', numTurns: 0, finalText: '' });
+      }
+      messages.splice(0, messages.length, ...working);
       abortRef.current = undefined;
       flushNow();
       const next = queue.current.shift();
       setQueued(queue.current.length);
       if (next) void run(next.prompt, next.shown);
     },
-    [view, askUser, flushNow, schedule, messages],
+    [view, askUser, flushNow, consume, messages],
   );
 
   const submit = useCallback(
@@ -189,5 +226,6 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     };
   }, []);
 
-  return { ...snap, asks, queued, view, messages, submit, interrupt, answer: (a, ans) => a.resolve(ans), info, clear };
+  const busy = useCallback(() => abortRef.current !== undefined, []);
+  return { ...snap, asks, queued, view, messages, submit, busy, interrupt, answer: (a, ans) => a.resolve(ans), info, clear };
 }

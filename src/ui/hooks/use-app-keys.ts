@@ -15,7 +15,8 @@ export interface AppKeyDeps {
   buffer: B.Buffer;
   setBuffer: (b: B.Buffer) => void;
   dialogOpen: boolean;
-  working: boolean;
+  /** Whether a run is going now (not as last rendered: Esc right after Enter must interrupt). */
+  busy: () => boolean;
   interrupt: () => void;
   quit: () => void;
   commands: readonly SlashCommand[];
@@ -49,7 +50,7 @@ export function useAppKeys(d: AppKeyDeps): string | undefined {
     if (key.ctrl && input === 'c') {
       if (s.buffer.text && !s.dialogOpen) return s.setBuffer(B.emptyBuffer);
       if (pressedTwice('ctrl-c')) return s.quit();
-      if (s.working) s.interrupt();
+      if (s.busy()) s.interrupt();
       return flash('Press Ctrl-C again to exit');
     }
     if (key.ctrl && input === 'd' && !s.buffer.text && !s.dialogOpen) return s.quit();
@@ -59,7 +60,7 @@ export function useAppKeys(d: AppKeyDeps): string | undefined {
     }
     if (s.dialogOpen) return;
     if (key.escape) {
-      if (s.working) return s.interrupt();
+      if (s.busy()) return s.interrupt();
       if (s.buffer.text && pressedTwice('esc')) s.setBuffer(B.emptyBuffer);
       return;
     }
