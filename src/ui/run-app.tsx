@@ -61,7 +61,8 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   if (resumed.items.length) await preloadMarkdown().catch(() => undefined);
   const out = process.stdout;
   if (out.isTTY) out.write(BRACKETED_PASTE_ON);
-  const instance = render(app, { exitOnCtrlC: false, maxFps: 30 });
+  // Kitty's keyboard protocol (kitty, WezTerm, ghostty, once the terminal confirms it) tells Shift+Enter from Enter.
+  const instance = render(app, { exitOnCtrlC: false, maxFps: 30, kittyKeyboard: { mode: 'auto' } });
   setTimeout(() => void preloadMarkdown().catch(() => undefined), 50);
   try {
     await instance.waitUntilExit();

@@ -10,14 +10,13 @@ import type { AgentOptions } from '../../core/agent-options.js';
 import { appendUser, unansweredToolUses } from '../../core/conversation.js';
 import { errorMessage } from '../../core/errors.js';
 import type { ApiMessage } from '../../core/events.js';
-import type { PermissionAnswer, PermissionRequest } from '../../permissions/types.js';
+import type { PermissionAnswer } from '../../permissions/types.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
 import { runPrompt } from '../../cli/run-prompt.js';
 import { AgentView, type ViewSnapshot } from '../agent-state.js';
 import { markdownReady, preloadMarkdown } from '../markdown-text.js';
-import { addLocalRule } from '../../settings/persist.js';
-import { localSettingsPath } from '../../settings/paths.js';
 import type { PendingAsk } from '../types.js';
+import { usePermissionQueue } from './use-permission-queue.js';
 
 /** How long an interrupted run may take to wind down before it is left behind. */
 const STUCK_MS = 2000;
@@ -70,7 +69,6 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   const view = viewRef.current;
   const messages = useRef<ApiMessage[]>(opts.initialMessages ?? []).current;
   const [snap, setSnap] = useState<ViewSnapshot>(() => view.snapshot());
-  const [asks, setAsks] = useState<PendingAsk[]>([]);
   const [queued, setQueued] = useState(0);
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   const abortRef = useRef<AbortController | undefined>(undefined);
@@ -89,47 +87,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     if (!timer.current) timer.current = setTimeout(flushNow, frameMs);
   }, [flushNow, frameMs]);
 
-  const askUser = useCallback(
-    (request: PermissionRequest, signal: AbortSignal) =>
-      new Promise<PermissionAnswer>((resolve) => {
-        const entry: PendingAsk = {
-          request,
-          resolve: (answer) => {
-            signal.removeEventListener('abort', onAbort);
-            setAsks((q) => q.filter((a) => a !== entry));
-            view.setWaiting(request.toolUseId, false);
-            if (answer.behavior === 'allow' && answer.remember?.length) saveRules(answer.remember);
-            schedule();
-            resolve(answer);
-          },
-        };
-        const onAbort = () => entry.resolve({ behavior: 'deny', message: 'interrupted by the user' });
-        if (signal.aborted) return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
-        view.setWaiting(request.toolUseId, true);
-        setAsks((q) => [...q, entry]);
-        optsRef.current.base.hooks.notification?.({ message: `wicket needs your permission to use ${request.toolName}`, notificationType: 'permission_prompt' }, signal).catch(() => undefined);
-        flushNow();
-      }),
-    [view, schedule, flushNow],
-  );
-
-  const saveRules = (rules: string[]) => {
-    const o = optsRef.current;
-    const file = localSettingsPath(o.base.projectRoot);
-    const save = o.persistRule ?? ((rule: string) => addLocalRule(o.base.projectRoot, 'allow', rule));
-    void (async () => {
-      for (const rule of rules) {
-        try {
-          await save(rule);
-          view.add({ kind: 'info', tone: 'info', text: `Won't ask again for ${rule} (saved to ${file})` });
-        } catch (err) {
-          view.add({ kind: 'info', tone: 'warning', text: `Allowed ${rule} for this session only: ${errorMessage(err)}` });
-        }
-      }
-      schedule();
-    })();
-  };
+  const { asks, askUser } = usePermissionQueue(view, optsRef, schedule, flushNow);
 
   /** Folds one run's events into the view; stops touching anything once the run was left behind. */
   const consume = useCallback(

@@ -1,0 +1,70 @@
+/**
+ * askUser for the core, as a queue: each call that asks waits its turn, the app shows the first.
+ * An answer that says "don't ask again" saves its rules (settings/persist.ts, or `persistRule`);
+ * an abort answers no at once. A Notification hook hears that a prompt waits.
+ */
+import { useCallback, useState, type MutableRefObject } from 'react';
+import { errorMessage } from '../../core/errors.js';
+import type { AskUser, PermissionAnswer, PermissionRequest } from '../../permissions/types.js';
+import { localSettingsPath } from '../../settings/paths.js';
+import { addLocalRule } from '../../settings/persist.js';
+import type { AgentView } from '../agent-state.js';
+import type { PendingAsk } from '../types.js';
+import type { UseAgentOptions } from './use-agent.js';
+
+export function usePermissionQueue(
+  view: AgentView,
+  opts: MutableRefObject<UseAgentOptions>,
+  schedule: () => void,
+  flushNow: () => void,
+): { asks: PendingAsk[]; askUser: AskUser } {
+  const [asks, setAsks] = useState<PendingAsk[]>([]);
+
+  const saveRules = useCallback(
+    (rules: string[]) => {
+      const o = opts.current;
+      const file = localSettingsPath(o.base.projectRoot);
+      const save = o.persistRule ?? ((rule: string) => addLocalRule(o.base.projectRoot, 'allow', rule));
+      void (async () => {
+        for (const rule of rules) {
+          try {
+            await save(rule);
+            view.add({ kind: 'info', tone: 'info', text: `Won't ask again for ${rule} (saved to ${file})` });
+          } catch (err) {
+            view.add({ kind: 'info', tone: 'warning', text: `Allowed ${rule} for this session only: ${errorMessage(err)}` });
+          }
+        }
+        schedule();
+      })();
+    },
+    [view, opts, schedule],
+  );
+
+  const askUser = useCallback(
+    (request: PermissionRequest, signal: AbortSignal) =>
+      new Promise<PermissionAnswer>((resolve) => {
+        const entry: PendingAsk = {
+          request,
+          resolve: (answer) => {
+            signal.removeEventListener('abort', onAbort);
+            setAsks((q) => q.filter((a) => a !== entry));
+            view.setWaiting(request.toolUseId, false);
+            if (answer.behavior === 'allow' && answer.remember?.length) saveRules(answer.remember);
+            schedule();
+            resolve(answer);
+          },
+        };
+        const onAbort = () => entry.resolve({ behavior: 'deny', message: 'interrupted by the user' });
+        if (signal.aborted) return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+        view.setWaiting(request.toolUseId, true);
+        setAsks((q) => [...q, entry]);
+        const notice = { message: `wicket needs your permission to use ${request.toolName}`, notificationType: 'permission_prompt' };
+        opts.current.base.hooks.notification?.(notice, signal).catch(() => undefined);
+        flushNow();
+      }),
+    [view, opts, schedule, flushNow, saveRules],
+  );
+
+  return { asks, askUser };
+}
