@@ -45,7 +45,7 @@ function lastToolResults(server: FakeAnthropic): string {
   return JSON.stringify(req.body.messages?.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === 'tool_result') : [])));
 }
 
-describe.skipIf(!TMUX)('wicket in a terminal', () => {
+describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
   beforeAll(() => ensureBuilt(), 120_000);
 
   it('streams the answer to a typed prompt', async () => {
