@@ -61,12 +61,16 @@ function environmentSection(opts: PromptOptions): string {
 
 function gitInfo(cwd: string): { branch: string; status: string } | undefined {
   try {
-    const run = (args: string[]) =>
-      execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
-    if (run(['rev-parse', '--is-inside-work-tree']) !== 'true') return undefined;
-    const branch = run(['branch', '--show-current']) || '(detached)';
-    const status = run(['status', '--short']).split('\n').slice(0, 20).join('\n');
-    return { branch, status };
+    // One call: the branch header line, then the short status.
+    const out = execFileSync('git', ['status', '--short', '--branch'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 2000,
+    });
+    const [head = '', ...rest] = out.split('\n');
+    const branch = /^## (?:No commits yet on )?([^.\s]+)/.exec(head)?.[1] ?? '(detached)';
+    return { branch: head.startsWith('## HEAD') ? '(detached)' : branch, status: rest.filter(Boolean).slice(0, 20).join('\n') };
   } catch {
     return undefined;
   }

@@ -45,4 +45,15 @@ describe('system prompt', () => {
     expect(block!.text).not.toContain('You are wicket');
     expect(block!.text.trimEnd().endsWith('ALSO THIS')).toBe(true);
   });
+
+  it('names the git branch and a short status in a repository', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-git-')));
+    execFileSync('git', ['init', '-q', '-b', 'trunk'], { cwd: dir });
+    writeFileSync(path.join(dir, 'new.txt'), 'x');
+    const [block] = buildSystemPrompt({ cwd: dir, projectRoot: dir, homeDir: dir, configDir: path.join(dir, 'none') });
+    expect(block!.text).toContain('Is a git repository: yes');
+    expect(block!.text).toContain('Git branch: trunk');
+    expect(block!.text).toContain('?? new.txt');
+  });
 });
