@@ -117,6 +117,7 @@ function toolContext(env: RunnerEnv, id: string, signal: AbortSignal): ToolConte
     signal,
     toolUseId: id,
     permissionMode: env.permission.mode,
+    rules: env.permission.rules,
   };
 }
 

@@ -44,6 +44,9 @@ export async function decidePermission(args: DecideArgs): Promise<PermissionDeci
     };
   }
   if (ask) return { behavior: 'ask', by: `ask rule ${describeRule(ask)}`, reason: `the rule ${formatRule(ask)} asks first`, suggestions: [] };
+  const personal = args.tool.requiresPerson?.(args.input, args.ctx);
+  if (personal && mode === 'dontAsk') return { behavior: 'deny', by: 'always asks, in dontAsk mode', reason: `${personal}, and dontAsk mode denies whatever would ask` };
+  if (personal) return { behavior: 'ask', by: 'always asks', reason: personal, suggestions: [] };
   const byMode = decideByMode(args);
   if (byMode) return byMode;
   const guarded = protectedWrite(args);
@@ -125,7 +128,8 @@ function matchList(args: DecideArgs, list: 'allow' | 'ask' | 'deny'): ParsedRule
   }
   if (tool.matchRules) {
     const own = rules.filter((r) => r.specifier !== undefined && ruleNamesTool(r.toolName, tool.name, tool.aliases));
-    if (own.length) return tool.matchRules(input, own, list, ctx);
+    // Deny is fail-closed: the tool also checks what it finds itself (a Bash line reading a denied file).
+    if (own.length || list === 'deny') return tool.matchRules(input, own, list, ctx);
   }
   return undefined;
 }

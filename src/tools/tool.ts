@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { ParsedRule } from '../permissions/rule-parse.js';
+import type { PermissionRules } from '../permissions/types.js';
 import type { ReadState } from './read-state.js';
 
 /** Text or image content as sent back to the model in a `tool_result`. */
@@ -100,6 +101,8 @@ export interface ToolContext {
   readState: ReadState;
   /** Environment for subprocesses (process env plus settings `env`). */
   env: Record<string, string | undefined>;
+  /** The session's permission rules, every source (read only: the engine decides, tools may look). */
+  rules?: PermissionRules;
   /** Settings as merged (typed loosely: tools read only what they know). */
   settings: Record<string, unknown>;
   /** URLs that appeared in the conversation (user messages, tool results): WebFetch allows these. */
@@ -145,6 +148,11 @@ export interface Tool<I = any, O = any> {
    * For `deny`, any part of the input matching is enough; for `allow`, all of it must be covered.
    */
   matchRules?(input: I, rules: ParsedRule[], list: RuleList, ctx: PermissionContext): ParsedRule | undefined;
+  /**
+   * A reason this call always needs a person, whatever the mode, the allow rules or a hook say
+   * (e.g. `rm -rf /`). Checked right after the ask rules. Undefined: nothing special.
+   */
+  requiresPerson?(input: I, ctx: PermissionContext): string | undefined;
   /** The tool's default verdict when no rule and no mode decided. */
   checkPermissions(input: I, ctx: PermissionContext): Promise<ToolPermissionVerdict>;
 

@@ -96,7 +96,8 @@ export function bashPermissionPaths(a: Analysis, ctx: PermissionContext): Permis
  */
 export function settingsPathDeny(a: Analysis, ctx: PermissionContext): ParsedRule | undefined {
   const rules = emptyRules();
-  rules.deny = denyStrings(ctx.settings).map((s) => parseRule(s, 'projectSettings')).filter((r) => (r.toolName === 'Read' || r.toolName === 'Edit') && r.specifier !== undefined && !r.error);
+  const deny = ctx.rules?.deny ?? denyStrings(ctx.settings).map((s) => parseRule(s, 'projectSettings'));
+  rules.deny = deny.filter((r) => (r.toolName === 'Read' || r.toolName === 'Edit') && r.specifier !== undefined && !r.error);
   if (!rules.deny.length) return undefined;
   for (const f of fileAccesses(a, ctx)) {
     if (f.path === undefined) {

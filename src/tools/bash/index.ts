@@ -8,7 +8,7 @@ import { startBackgroundTask } from '../tasks/registry.js';
 import { defineTool } from '../tool.js';
 import { analyzeBash, type Analysis } from './analyze.js';
 import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './classify.js';
-import { bashPermissionPaths, settingsPathDeny } from './file-access.js';
+import { bashPermissionPaths, criticalRemoval, settingsPathDeny } from './file-access.js';
 import { bashDescription, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './description.js';
 import { matchBashRules } from './match.js';
 import { initBashParser, isBashParserReady } from './parse.js';
@@ -96,6 +96,12 @@ export const bashTool = defineTool<BashInput, BashOutput>({
     const hit = matchBashRules(input, a, rules, list, ctx);
     if (hit || list !== 'deny' || !a) return hit;
     return settingsPathDeny(a, ctx);
+  },
+
+  requiresPerson(input, ctx) {
+    const a = analysisOf(input.command);
+    const critical = a && criticalRemoval(a, ctx);
+    return critical ? `${critical}; removing a critical path always needs a person` : undefined;
   },
 
   async checkPermissions(input, ctx) {
