@@ -96,7 +96,7 @@ async function* streamWithRetry(
         stream: true,
         signal,
       });
-      for await (const event of stream as AsyncIterable<any>) {
+      for await (const event of abortable(stream as AsyncIterable<any>, signal)) {
         const out = acc.push(event);
         yield { type: 'raw', event };
         if (out.text !== undefined) {
@@ -128,6 +128,31 @@ async function* streamWithRetry(
       yield { type: 'retry', attempt: attempt + 1, maxRetries: policy.maxRetries, delayMs, status, error: describeError(err) };
       await sleep(delayMs, signal);
     }
+  }
+}
+
+/**
+ * Iterates a stream, but gives up at once when `signal` aborts: a server that stops sending must not
+ * keep a pending read alive after the person pressed Esc.
+ */
+async function* abortable<T>(source: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const it = source[Symbol.asyncIterator]();
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason ?? new Error('aborted'));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  aborted.catch(() => {});
+  try {
+    for (;;) {
+      const step = await Promise.race([it.next(), aborted]);
+      if (step.done) return;
+      yield step.value;
+    }
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    void it.return?.()?.catch?.(() => {});
   }
 }
 
