@@ -19,3 +19,8 @@ export function isInside(child: string, parent: string): boolean {
 export function isInWorkspace(p: string, ctx: { projectRoot: string; additionalDirs: readonly string[]; cwd?: string }): boolean {
   return [ctx.projectRoot, ...ctx.additionalDirs].some((d) => isInside(p, d));
 }
+
+/** 1234567 → "1,234,567" without loading locale data (toLocaleString costs ~20 ms on first use). */
+export function formatCount(n: number): string {
+  return String(Math.trunc(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}

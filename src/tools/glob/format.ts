@@ -1,4 +1,5 @@
 /** Glob output → the text the model reads. Pure. */
+import { formatCount } from '../paths.js';
 import { topLevelHint } from './pattern.js';
 
 export interface GlobOutput {
@@ -26,7 +27,7 @@ export function globModelText(out: GlobOutput): string {
   const lines = [...out.files];
   if (out.total > out.files.length) {
     lines.push(
-      `(Found ${out.total.toLocaleString('en-US')} files; showing first ${out.files.length}, newest first. Narrow the pattern or pass path.)`,
+      `(Found ${formatCount(out.total)} files; showing first ${out.files.length}, newest first. Narrow the pattern or pass path.)`,
     );
   }
   if (out.timedOut) lines.push('(The search timed out before finishing, so the list may be incomplete. Narrow the pattern or pass path.)');
@@ -35,6 +36,6 @@ export function globModelText(out: GlobOutput): string {
 
 export function globSummaryLine(out: GlobOutput): string {
   const n = out.total;
-  const found = `Found ${n.toLocaleString('en-US')} ${n === 1 ? 'file' : 'files'}`;
+  const found = `Found ${formatCount(n)} ${n === 1 ? 'file' : 'files'}`;
   return out.total > out.files.length ? `${found} (showing ${out.files.length})` : found;
 }

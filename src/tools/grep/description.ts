@@ -1,4 +1,5 @@
 /** What the model reads about Grep, and the limits it mentions. */
+import { formatCount } from '../paths.js';
 import { MAX_COLUMNS } from './args.js';
 
 /** Lines (content) or entries (files, count) per page when head_limit is not given. */
@@ -15,7 +16,7 @@ export function grepDescription(ctx: { cwd: string; platform: string }): string 
 - output_mode: "files_with_matches" (default) lists matching files; "content" shows matching lines as path:line:text,
   with context lines (-A, -B, -C/context) as path-line-text and "--" between groups; "count" shows matching lines per file.
 - Results come in path order, ${DEFAULT_HEAD_LIMIT} lines or entries per page by default (head_limit; 0 means no line limit,
-  but a page never exceeds ${MAX_RESULT_CHARS.toLocaleString('en-US')} characters). The result says when more exist; pass offset to get the next page.
+  but a page never exceeds ${formatCount(MAX_RESULT_CHARS)} characters). The result says when more exist; pass offset to get the next page.
 - Lines longer than ${MAX_COLUMNS} characters are shortened. Patterns match within one line unless multiline is true
   (then "." also matches newlines, e.g. "struct \\{[\\s\\S]*?field").
 - Respects .gitignore, .ignore and .rgignore; skips .git/ and binary files; includes hidden files unless ignored; does not follow symbolic links.

@@ -1,4 +1,5 @@
 /** Grep output → the text the model reads, with notes on how to page or narrow. Pure. */
+import { formatCount } from '../paths.js';
 import type { OutputMode } from './args.js';
 import type { GrepSearchResult } from './search.js';
 
@@ -14,7 +15,7 @@ export interface GrepOutput extends GrepSearchResult {
   durationMs: number;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = formatCount;
 const plural = (n: number, one: string, many: string) => `${fmt(n)} ${n === 1 ? one : many}`;
 
 function range(out: GrepOutput): string {
