@@ -7,7 +7,7 @@
  *   npx tsx bench/search.ts [--files 50000] [--avg-bytes 6000] [--runs 5] [--tree DIR]
  *
  * The tree is kept in the temp folder and reused by later runs with the same size.
- * Targets (issue 4): the tool adds at most 15% + 30 ms over raw rg; the million-match search stays
+ * Targets: the tool adds at most 15% + 30 ms over raw rg; the million-match search stays
  * under 150 MiB peak RSS and returns in under a second.
  */
 import { spawn } from 'node:child_process';
