@@ -10,7 +10,7 @@ import { createModelClient, type ModelClient } from '../api/model-client.js';
 import { retryPolicyFromEnv } from '../api/retry.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { buildSystemPrompt } from '../core/system-prompt.js';
-import { createHooks } from '../hooks/create.js';
+import { createHooks, type HooksContext } from '../hooks/create.js';
 import { noHooks, type Hooks } from '../hooks/types.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import { ruleNamesTool } from '../permissions/rule-parse.js';
@@ -47,14 +47,8 @@ export interface SetupDeps {
   hooksFactory?: (loaded: LoadedSettings, info: HookInfo) => Hooks;
 }
 
-export interface HookInfo {
-  sessionId: string;
-  cwd: string;
-  projectRoot: string;
-  transcriptPath: string;
-  getPermissionMode: () => string;
-  env: Record<string, string | undefined>;
-}
+/** What the hook factory learns about the session (the settings hooks' own context, minus the tools). */
+export type HookInfo = Omit<HooksContext, 'tools' | 'getCwd' | 'defaultTimeoutSec'>;
 
 export function resolveModel(name: string | undefined): string | undefined {
   if (!name) return undefined;
