@@ -194,3 +194,39 @@ describe('sessions', () => {
     server.assertNoViolations();
   });
 });
+
+describe('tools through the gates, end to end', () => {
+  it('runs parallel reads, refuses an unapproved edit in print mode, and answers in the model’s order', async () => {
+    await project.write('b.txt', 'bravo\n');
+    server.script(
+      reply()
+        .toolUse('Read', { file_path: 'a.txt' })
+        .toolUse('Read', { file_path: 'b.txt' })
+        .toolUse('Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' }),
+      reply().text('could not edit'),
+    );
+    const r = await run(['-p', 'go', '--output-format', 'json']);
+    expectExit(r, 0);
+    const results = (server.requests[1]!.body as any).messages[2].content;
+    expect(results.map((b: any) => b.tool_use_id)).toEqual((server.requests[1]!.body as any).messages[1].content.filter((b: any) => b.type === 'tool_use').map((b: any) => b.id));
+    expect(JSON.stringify(results[0].content)).toContain('alpha');
+    expect(JSON.stringify(results[1].content)).toContain('bravo');
+    expect(results[2].is_error).toBe(true);
+    expect(results[2].content).toContain('print mode cannot ask');
+    expect(results[2].content).toContain('--allowedTools');
+    const res = r.json<any>();
+    expect(res.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Edit', tool_input: expect.objectContaining({ old_string: 'alpha' }) })]);
+    expect(await project.read('a.txt')).toBe('alpha\nbeta\n');
+  });
+
+  it('--allowedTools lets the same edit through, and --disallowedTools removes a tool from the list', async () => {
+    server.script(reply().toolUse('Read', { file_path: 'a.txt' }), reply().toolUse('Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' }), reply().text('ok'));
+    const r = await run(['-p', 'go', '--allowedTools', 'Edit', '--disallowedTools', 'WebFetch,Bash']);
+    expectExit(r, 0);
+    expect(await project.read('a.txt')).toBe('ALPHA\nbeta\n');
+    const names = (server.requests[0]!.body as any).tools.map((t: any) => t.name);
+    expect(names).toContain('Edit');
+    expect(names).not.toContain('WebFetch');
+    expect(names).not.toContain('Bash');
+  });
+});
