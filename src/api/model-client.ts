@@ -3,7 +3,9 @@
  * never run a tool twice. Wraps @anthropic-ai/sdk; the SDK's own retries are off so ours are the
  * only ones (and visible as `retry` events).
  */
-import Anthropic from '@anthropic-ai/sdk';
+// The base client without the resource classes: we only post to /v1/messages, and the bundle stays small.
+import { BaseAnthropic } from '@anthropic-ai/sdk/client';
+import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { FatalError, errorMessage } from '../core/errors.js';
 import { MessageAccumulator, type CompletedToolUse } from './message-accumulator.js';
@@ -60,19 +62,19 @@ export function createModelClient(config: ClientConfig): ModelClient {
   if (!config.apiKey && !config.authToken) {
     throw new FatalError('auth', 'no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)');
   }
-  const sdk = new Anthropic({
+  const sdk = new BaseAnthropic({
     apiKey: config.apiKey ?? null,
     authToken: config.authToken ?? null,
     baseURL: config.baseURL || undefined,
     maxRetries: 0,
     timeout: config.timeoutMs ?? 600_000,
     defaultHeaders: config.userAgent ? { 'user-agent': config.userAgent } : undefined,
-  } as ConstructorParameters<typeof Anthropic>[0]);
+  } as ConstructorParameters<typeof BaseAnthropic>[0]);
   return { stream: (req, signal) => streamWithRetry(sdk, config.retry, req, signal) };
 }
 
 async function* streamWithRetry(
-  sdk: Anthropic,
+  sdk: BaseAnthropic,
   policy: RetryPolicy,
   req: ModelRequest,
   signal: AbortSignal,
@@ -184,19 +186,19 @@ function finalOf(acc: MessageAccumulator, truncated: boolean): FinalMessage {
 
 function statusOf(err: unknown): number | undefined {
   if (err instanceof StreamCutError) return undefined;
-  if (err instanceof Anthropic.APIConnectionError) return undefined;
-  if (err instanceof Anthropic.APIError) return err.status ?? undefined;
+  if (err instanceof APIConnectionError) return undefined;
+  if (err instanceof APIError) return err.status ?? undefined;
   // Errors thrown while reading the body (socket reset, SSE parse on a cut stream) are connection failures.
   return undefined;
 }
 
 function headersOf(err: unknown): { get(name: string): string | null } | undefined {
-  if (err instanceof Anthropic.APIError && err.headers) return err.headers as unknown as Headers;
+  if (err instanceof APIError && err.headers) return err.headers as unknown as Headers;
   return undefined;
 }
 
 function describeError(err: unknown): string {
-  if (err instanceof Anthropic.APIError) {
+  if (err instanceof APIError) {
     const msg = err.apiMessage ?? err.message;
     return err.status ? `${err.status} ${msg}` : msg;
   }
@@ -206,7 +208,7 @@ function describeError(err: unknown): string {
 /** One clear sentence for the person, never a stack trace. */
 function toFatal(err: unknown, attempts: number): FatalError {
   const status = statusOf(err);
-  const detail = err instanceof Anthropic.APIError ? (err.apiMessage ?? err.message) : errorMessage(err);
+  const detail = err instanceof APIError ? (err.apiMessage ?? err.message) : errorMessage(err);
   if (status === 401) return new FatalError('auth', `authentication failed (401): check ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (${detail})`, 401);
   if (status === 403) return new FatalError('auth', `permission denied by the API (403): ${detail}`, 403);
   if (status === 404) return new FatalError('not_found', `not found (404): check the model name and ANTHROPIC_BASE_URL (${detail})`, 404);
