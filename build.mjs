@@ -23,6 +23,22 @@ const stubDevtools = {
   },
 };
 
+// zod re-exports every locale as a namespace; only English messages are used (zod's default), so the
+// other locales stay out of the bundle.
+const onlyEnglishZodLocales = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/zod/`) ? { path: 'zod-locales', namespace: 'zod-locales', pluginData: args.resolveDir } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: new URL('../locales/', `file://${args.pluginData}/`).pathname,
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 await build({
   entryPoints: { 'cli/entry': 'src/cli/entry.ts' },
@@ -35,7 +51,7 @@ await build({
   minify: true,
   sourcemap: false,
   external,
-  plugins: [stubDevtools],
+  plugins: [stubDevtools, onlyEnglishZodLocales],
   define: { 'process.env.NODE_ENV': '"production"', WICKET_VERSION: JSON.stringify(pkg.version) },
   banner: { js: "import{createRequire as __wcr}from'node:module';const require=__wcr(import.meta.url);" },
   logLevel: 'warning',
