@@ -3,6 +3,7 @@
  * outside it, or not at all; `sandboxLaunch` gives the program prefix, shell preamble and environment
  * that put a command inside it.
  */
+import { wildcardMatch } from '../permissions/wildcard.js';
 import { bwrapArgs, bwrapAvailability, socatAvailability } from './bwrap.js';
 import { startDomainProxy, type DomainProxy } from './proxy.js';
 import { isDomainAllowed, type SandboxSettings } from './settings.js';
@@ -57,28 +58,6 @@ export function isExcludedCommand(commands: string[], excluded: string[]): boole
     const p = pattern.trim().replace(/(:\*| \*)$/, '');
     return commands.some((c) => wildcardMatch(p, c) || wildcardMatch(`${p} *`, c));
   });
-}
-
-/** `*` matches any text; linear backtracking, so no pattern can make it slow. */
-function wildcardMatch(pattern: string, text: string): boolean {
-  let i = 0;
-  let j = 0;
-  let star = -1;
-  let mark = 0;
-  while (j < text.length) {
-    if (pattern[i] === '*') {
-      star = i++;
-      mark = j;
-    } else if (i < pattern.length && pattern[i] === text[j]) {
-      i++;
-      j++;
-    } else if (star >= 0) {
-      i = star + 1;
-      j = ++mark;
-    } else return false;
-  }
-  while (pattern[i] === '*') i++;
-  return i === pattern.length;
 }
 
 export interface SandboxLaunch {

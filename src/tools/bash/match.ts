@@ -10,6 +10,7 @@
  * (fail closed). Allow rules match only when EVERY command is covered for every possible value of its
  * holes, nothing runs code it is given, and nothing is unreadable.
  */
+import { wildcardMatch } from '../../permissions/wildcard.js';
 import type { ParsedRule } from '../../permissions/rule-parse.js';
 import type { PermissionContext, RuleList } from '../tool.js';
 import { protectedReason } from '../../permissions/protected.js';
@@ -77,29 +78,9 @@ function tokenizeRule(text: string): string {
   return out.trimEnd();
 }
 
-/**
- * Does `text` match `pattern` (HOLE = any text)? Greedy with one backtrack point: O(n·m) at worst,
- * never exponential, whatever the number of wildcards (a regular expression could be).
- */
+/** Does `text` match `pattern` (HOLE = any text)? */
 export function globMatch(pattern: string, text: string): boolean {
-  let i = 0;
-  let j = 0;
-  let star = -1;
-  let mark = 0;
-  while (j < text.length) {
-    if (i < pattern.length && pattern[i] === HOLE) {
-      star = i++;
-      mark = j;
-    } else if (i < pattern.length && pattern[i] === text[j]) {
-      i++;
-      j++;
-    } else if (star >= 0) {
-      i = star + 1;
-      j = ++mark;
-    } else return false;
-  }
-  while (i < pattern.length && pattern[i] === HOLE) i++;
-  return i === pattern.length;
+  return wildcardMatch(pattern, text, HOLE);
 }
 
 function ruleMatchesText(rule: CompiledRule, text: string): boolean {
