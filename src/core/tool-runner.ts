@@ -129,6 +129,7 @@ export async function executeCall(prep: Extract<Prepared, { kind: 'ready' }>, en
   const finish = (r: ModelResult, extra: Partial<CallOutcome> = {}) => done(r, tracer, prep.startedAt, extra);
   if (signal.aborted) return finish(abortedResult(tracer, 'validate'));
   const ctx = toolContext(env, call.id, signal);
+  const g: Gated = { tool, call, env, ctx, tracer, startedAt: prep.startedAt };
 
   // 3) Validate: the tool's own rules.
   const invalid = await validate(tool, input, ctx);
@@ -139,16 +140,16 @@ export async function executeCall(prep: Extract<Prepared, { kind: 'ready' }>, en
   tracer.mark('validate', 'passed');
 
   // 4) PreToolUse hooks: may allow, deny, ask, stop or rewrite the input.
-  const hook = await runPreHooks(tool, call, input, env, ctx, tracer, signal);
+  const hook = await runPreHooks(g, input);
   if (hook.kind === 'done') return finish(hook.result, hook.extra);
   input = hook.input;
 
   // 5) Permission: deny → ask → mode → allow → tool default → ask the person.
-  const perm = await checkPermission(tool, call, input, hook.decision, env, ctx, tracer, signal);
+  const perm = await checkPermission(g, input, hook.decision);
   if (perm.kind === 'done') return finish(perm.result, perm.extra);
 
   // 6) Execute, 7) map, then PostToolUse.
-  return finishExecution(tool, call, input, env, ctx, tracer, prep.startedAt);
+  return finishExecution(g, input);
 }
 
 async function validate(tool: Tool, input: unknown, ctx: ToolContext): Promise<string | undefined> {
@@ -161,19 +162,25 @@ async function validate(tool: Tool, input: unknown, ctx: ToolContext): Promise<s
   }
 }
 
+/** One call on its way through gates 3–7: what every gate function needs. */
+interface Gated {
+  tool: Tool;
+  call: ToolCall;
+  env: RunnerEnv;
+  ctx: ToolContext;
+  tracer: Tracer;
+  startedAt: number;
+}
+
+type HookDecision = { behavior: 'allow' | 'ask' | 'deny'; by: string; reason?: string };
+
 type HookStep =
-  | { kind: 'continue'; input: unknown; decision?: { behavior: 'allow' | 'ask' | 'deny'; by: string; reason?: string } }
+  | { kind: 'continue'; input: unknown; decision?: HookDecision }
   | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
 
-async function runPreHooks(
-  tool: Tool,
-  call: ToolCall,
-  input: unknown,
-  env: RunnerEnv,
-  ctx: ToolContext,
-  tracer: Tracer,
-  signal: AbortSignal,
-): Promise<HookStep> {
+async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
+  const { tool, call, env, ctx, tracer } = g;
+  const signal = ctx.signal;
   const out = await env.hooks.preToolUse({ toolName: tool.name, toolInput: input, toolUseId: call.id }, signal);
   const who = out.hookName ? `hook ${out.hookName}` : 'hook';
   if (out.kind === 'stop') {
@@ -207,16 +214,8 @@ async function runPreHooks(
 
 type PermStep = { kind: 'continue' } | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
 
-async function checkPermission(
-  tool: Tool,
-  call: ToolCall,
-  input: unknown,
-  hookDecision: { behavior: 'allow' | 'ask' | 'deny'; by: string; reason?: string } | undefined,
-  env: RunnerEnv,
-  ctx: ToolContext,
-  tracer: Tracer,
-  signal: AbortSignal,
-): Promise<PermStep> {
+async function checkPermission(g: Gated, input: unknown, hookDecision: HookDecision | undefined): Promise<PermStep> {
+  const { tool, env, ctx, tracer } = g;
   let decision: PermissionDecision = await decidePermission({ tool, input, ctx, rules: env.permission.rules, mode: env.permission.mode });
   // A hook's allow skips the prompt but never beats deny or ask rules; its ask forces a prompt.
   // Only the tool's own default ask (or its dontAsk denial) may be approved by a hook: never an ask
@@ -232,11 +231,12 @@ async function checkPermission(
     tracer.mark('permission', 'allowed', decision.by);
     return { kind: 'continue' };
   }
-  if (decision.behavior === 'deny') return denied(tool, call, input, env, tracer, decision.by, decision.reason);
-  return askPerson(tool, call, input, decision, env, tracer, signal);
+  if (decision.behavior === 'deny') return denied(g, input, decision.by, decision.reason);
+  return askPerson(g, input, decision);
 }
 
-function denied(tool: Tool, call: ToolCall, input: unknown, env: RunnerEnv, tracer: Tracer, by: string, reason: string): PermStep {
+function denied(g: Gated, input: unknown, by: string, reason: string): PermStep {
+  const { tool, call, env, tracer } = g;
   tracer.mark('permission', 'denied', by);
   env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason });
   return {
@@ -246,22 +246,16 @@ function denied(tool: Tool, call: ToolCall, input: unknown, env: RunnerEnv, trac
   };
 }
 
-async function askPerson(
-  tool: Tool,
-  call: ToolCall,
-  input: unknown,
-  decision: Extract<PermissionDecision, { behavior: 'ask' }>,
-  env: RunnerEnv,
-  tracer: Tracer,
-  signal: AbortSignal,
-): Promise<PermStep> {
+async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionDecision, { behavior: 'ask' }>): Promise<PermStep> {
+  const { tool, call, env, tracer } = g;
+  const signal = g.ctx.signal;
   const hookAnswer = await env.hooks.permissionRequest?.({ toolName: tool.name, toolInput: input, toolUseId: call.id, suggestions: decision.suggestions }, signal);
   if (hookAnswer) {
     if (hookAnswer.behavior === 'allow') {
       tracer.mark('permission', 'allowed', `PermissionRequest hook (asked by ${decision.by})`);
       return { kind: 'continue' };
     }
-    return denied(tool, call, input, env, tracer, 'PermissionRequest hook', hookAnswer.message ?? 'a PermissionRequest hook said no');
+    return denied(g, input, 'PermissionRequest hook', hookAnswer.message ?? 'a PermissionRequest hook said no');
   }
   const preview = tool.summary(input);
   const answer = await env.askUser(
@@ -277,7 +271,7 @@ async function askPerson(
     return { kind: 'continue' };
   }
   const why = answer.message ? `the user said no and wrote: ${answer.message}` : `${decision.reason}; the user was asked and said no`;
-  return denied(tool, call, input, env, tracer, `asked (${decision.by}) → answer: no`, why);
+  return denied(g, input, `asked (${decision.by}) → answer: no`, why);
 }
 
 function abortedResult(tracer: Tracer, gate: GateName): ModelResult {
@@ -285,15 +279,8 @@ function abortedResult(tracer: Tracer, gate: GateName): ModelResult {
   return { content: 'Interrupted by the user: the call did not run.', isError: true };
 }
 
-async function finishExecution(
-  tool: Tool,
-  call: ToolCall,
-  input: unknown,
-  env: RunnerEnv,
-  ctx: ToolContext,
-  tracer: Tracer,
-  startedAt: number,
-): Promise<CallOutcome> {
+async function finishExecution(g: Gated, input: unknown): Promise<CallOutcome> {
+  const { tool, call, env, ctx, tracer, startedAt } = g;
   const t0 = performance.now();
   let output: unknown;
   try {
@@ -323,7 +310,7 @@ async function finishExecution(
   tracer.mark('execute', 'passed');
   // An approved plan ends plan mode (ExitPlanMode asks the person; their yes is the approval).
   if (isPlanApproval(tool.name, output) && env.permission.mode === 'plan') env.permission.mode = 'default';
-  return mapOutput(tool, call, input, output, env, ctx, tracer, startedAt, t0);
+  return mapOutput(g, input, output, t0);
 }
 
 function cancelMessage(signal: AbortSignal): string {
@@ -332,17 +319,8 @@ function cancelMessage(signal: AbortSignal): string {
   return 'Interrupted by the user.';
 }
 
-async function mapOutput(
-  tool: Tool,
-  call: ToolCall,
-  input: unknown,
-  output: unknown,
-  env: RunnerEnv,
-  ctx: ToolContext,
-  tracer: Tracer,
-  startedAt: number,
-  t0: number,
-): Promise<CallOutcome> {
+async function mapOutput(g: Gated, input: unknown, output: unknown, t0: number): Promise<CallOutcome> {
+  const { tool, call, env, ctx, tracer, startedAt } = g;
   let result: ModelResult;
   let display: DisplayData | undefined;
   let change: ContextChange | undefined;
