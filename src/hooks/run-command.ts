@@ -5,7 +5,6 @@
  * Never throws: every outcome — exit code, timeout, abort, failure to start — is data.
  */
 import { existsSync } from 'node:fs';
-import { execa } from 'execa';
 import type { CommandHook } from './config.js';
 
 export interface HookRunOptions {
@@ -42,6 +41,7 @@ function substitute(text: string, env: Record<string, string>): string {
 }
 
 export async function runHookCommand(hook: CommandHook, stdin: string, opts: HookRunOptions): Promise<HookRunResult> {
+  const { execa } = await import('execa'); // loaded on first use, not at start-up
   const started = Date.now();
   const common = {
     cwd: opts.cwd,

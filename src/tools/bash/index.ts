@@ -13,6 +13,7 @@ import { bashDescription, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './descripti
 import { matchBashRules } from './match.js';
 import { initBashParser, isBashParserReady } from './parse.js';
 import { outputFilePath, runForeground } from './run.js';
+import { loadShellRunner } from './spawn.js';
 import { startingCwd } from './cwd.js';
 import { defaultVerdict, sandboxFor } from './permission.js';
 
@@ -110,6 +111,7 @@ export const bashTool = defineTool<BashInput, BashOutput>({
   },
 
   async *call(input, ctx) {
+    await loadShellRunner();
     const decision = await sandboxFor(input, ctx);
     if (decision.kind === 'refused') throw new Error(decision.reason);
     const where = { ...ctx, cwd: startingCwd(ctx).cwd };

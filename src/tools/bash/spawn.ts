@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
-import { execa } from 'execa';
+import type { execa as Execa } from 'execa';
 
 export interface LaunchOptions {
   command: string;
@@ -99,7 +99,15 @@ export function launchShell(opts: LaunchOptions): ShellProcess {
   };
 }
 
+let execa: typeof Execa | undefined;
+
+/** The process runner loads on first use, not at start-up: await this before launchShell. */
+export async function loadShellRunner(): Promise<void> {
+  execa ??= (await import('execa')).execa;
+}
+
 function start(argv: string[], descriptor: number, opts: LaunchOptions) {
+  if (!execa) throw new Error('the shell runner is not loaded yet (await loadShellRunner() first)');
   const [file, ...args] = argv;
   // execa's types accept a file descriptor only as a numeric literal type.
   const fd = descriptor as 3;

@@ -135,6 +135,8 @@ describe('background tasks die with wicket', () => {
     writeFileSync(
       script,
       `import { startBackgroundTask } from ${JSON.stringify(path.join(ROOT, 'src/tools/tasks/registry.ts'))};
+import { loadShellRunner } from ${JSON.stringify(path.join(ROOT, 'src/tools/bash/spawn.ts'))};
+await loadShellRunner();
 startBackgroundTask({ command: 'sleep 60 & echo $! >> ${pids}; echo $$ >> ${pids}; wait', cwd: ${JSON.stringify(env.project)}, env: process.env, outputFile: ${JSON.stringify(env.file(`out-${ending}`))} });
 setTimeout(() => { ${ending === 'exit' ? 'process.exit(0)' : 'console.log("ready")'} }, 800);
 setInterval(() => {}, 1000);
