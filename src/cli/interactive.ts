@@ -7,8 +7,10 @@ import { setFlagsFromString } from 'node:v8';
 import type { CliOptions } from './options.js';
 
 export async function runInteractive(opts: CliOptions, info: { version: string }): Promise<number> {
-  // Frames allocate fast and die young: a small young generation keeps peak memory down.
+  // Frames allocate fast and die young: a small young generation and a heap that collects before it
+  // grows keep peak memory flat, however long the transcript (the same flags as bench/tui.ts).
   setFlagsFromString('--max-semi-space-size=4');
+  setFlagsFromString('--optimize-for-size');
   const saved = { CI: process.env.CI, CONTINUOUS_INTEGRATION: process.env.CONTINUOUS_INTEGRATION };
   const atTerminal = process.stdout.isTTY === true && process.stdin.isTTY === true;
   if (atTerminal) {
