@@ -41,6 +41,7 @@ export async function runPrintMode(
 ): Promise<number> {
   const stream = opts.outputFormat === 'stream-json';
   if (stream) io.out(line(initMessage(agent)));
+  const pendingTraces: PendingTraces = [];
   let code = 0;
   for await (const prompt of prompts) {
     const st: RunState = { totals: emptyTotals(), turns: 0, denials: [], startedAt: Date.now(), budgetHit: false };
@@ -49,7 +50,7 @@ export async function runPrintMode(
     for await (const ev of runPrompt(messages, prompt, agent, (m) => transcript?.message(m))) {
       transcript?.onEvent(ev);
       track(ev, st, opts, abort, errors);
-      if (stream) emitStreamEvent(ev, opts, agent, io);
+      if (stream) emitStreamEvent(ev, opts, agent, io, pendingTraces);
       else if (ev.type === 'warning' || ev.type === 'retry') {
         if (opts.verbose || ev.type === 'warning') io.err(`${ev.type === 'retry' ? `retrying (${ev.attempt}/${ev.maxRetries}) after ${ev.error}` : ev.message}\n`);
       }
@@ -155,9 +156,10 @@ function initMessage(agent: AgentOptions) {
   };
 }
 
-const pendingTraces: Array<Record<string, unknown>> = [];
+/** Gate traces of the current batch, written out just before the tool results they explain. */
+type PendingTraces = Array<Record<string, unknown>>;
 
-function emitStreamEvent(ev: AgentEvent, opts: CliOptions, agent: AgentOptions, io: PrintIO): void {
+function emitStreamEvent(ev: AgentEvent, opts: CliOptions, agent: AgentOptions, io: PrintIO, pendingTraces: PendingTraces): void {
   const base = { session_id: agent.sessionId, uuid: randomUUID(), parent_tool_use_id: null };
   switch (ev.type) {
     case 'stream_event':

@@ -47,10 +47,9 @@ export async function* runPrompt(
     }
     extra = out.additionalContext;
   }
-  const before = messages.length;
-  appendUser(messages, typeof prompt === 'string' ? prompt : prompt);
+  appendUser(messages, prompt);
   if (extra) appendUser(messages, extra);
   const last = messages[messages.length - 1];
-  if (last && onUserMessage) onUserMessage(messages.length > before ? last : last);
+  if (last && onUserMessage) onUserMessage(last);
   yield* runAgent(messages, opts);
 }

@@ -9,7 +9,7 @@ import type { Hooks } from '../hooks/types.js';
 import { decidePermission } from '../permissions/decide.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { AskUser, PermissionDecision, PermissionRules } from '../permissions/types.js';
-import type { ContextChange, DisplayData, ModelResult, SessionState, Tool, ToolContext } from '../tools/tool.js';
+import { drainCall, type ContextChange, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext } from '../tools/tool.js';
 import { isPlanApproval } from '../tools/exit-plan-mode/index.js';
 import { findTool } from '../tools/registry.js';
 import { errorMessage, ToolError } from './errors.js';
@@ -284,15 +284,9 @@ async function finishExecution(g: Gated, input: unknown): Promise<CallOutcome> {
   const t0 = performance.now();
   let output: unknown;
   try {
-    const gen = tool.call(input, ctx);
-    for (;;) {
-      const step = await gen.next();
-      if (step.done) {
-        output = step.value;
-        break;
-      }
-      env.emit({ type: 'tool_progress', toolUseId: call.id, message: step.value.message, data: step.value.data });
-    }
+    output = await drainCall(tool.call(input, ctx), (p) =>
+      env.emit({ type: 'tool_progress', toolUseId: call.id, message: p.message, data: p.data }),
+    );
   } catch (err) {
     const interrupted = ctx.signal.aborted;
     const message = interrupted ? cancelMessage(ctx.signal) : errorMessage(err);

@@ -173,3 +173,12 @@ export interface Tool<I = any, O = any> {
 export function defineTool<I, O>(tool: Tool<I, O>): Tool<I, O> {
   return tool;
 }
+
+/** Runs a tool's call generator to its end, handing each progress update to `onProgress`. */
+export async function drainCall<O>(gen: AsyncGenerator<ToolProgress, O, void>, onProgress: (p: ToolProgress) => void): Promise<O> {
+  for (;;) {
+    const step = await gen.next();
+    if (step.done) return step.value;
+    onProgress(step.value);
+  }
+}

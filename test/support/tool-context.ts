@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReadState } from '../../src/tools/read-state.js';
-import type { DisplayData, ModelResult, SessionState, Tool, ToolContext, ToolProgress } from '../../src/tools/tool.js';
+import { drainCall, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext, type ToolProgress } from '../../src/tools/tool.js';
 
 export interface ToolEnv {
   /** Root of everything this env created. */
@@ -80,15 +80,7 @@ export async function tryRunTool<I, O>(tool: Tool<I, O>, rawInput: unknown, ctx:
   const progress: ToolProgress[] = [];
   let output: O;
   try {
-    const gen = tool.call(input, ctx);
-    for (;;) {
-      const step = await gen.next();
-      if (step.done) {
-        output = step.value;
-        break;
-      }
-      progress.push(step.value);
-    }
+    output = await drainCall(tool.call(input, ctx), (p) => progress.push(p));
   } catch (err) {
     return { ok: false, stage: 'call', message: err instanceof Error ? err.message : String(err) };
   }
