@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const HOOK = path.join(path.dirname(fileURLToPath(import.meta.url)), 'rss-hook.mjs');
+const HOOK = path.join(path.dirname(fileURLToPath(import.meta.url)), 'rss-hook.cjs');
 
 export interface Sample {
   ms: number;
@@ -15,7 +15,7 @@ export interface Sample {
 export async function measureOnce(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string } = {}): Promise<Sample> {
   const dir = mkdtempSync(path.join(tmpdir(), 'wicket-bench-'));
   const rssFile = path.join(dir, 'rss');
-  const env = { ...process.env, ...opts.env, WICKET_BENCH_RSS_FILE: rssFile, NODE_OPTIONS: `--import=${HOOK}` };
+  const env = { ...process.env, ...opts.env, WICKET_BENCH_RSS_FILE: rssFile, NODE_OPTIONS: `--require=${HOOK}` };
   const t0 = performance.now();
   await new Promise<void>((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env, stdio: ['pipe', 'ignore', 'pipe'] });

@@ -17,7 +17,7 @@ import { median } from './measure.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
 const work = mkdtempSync(path.join(tmpdir(), 'wicket-bench-tui-'));
-const HOOK = path.join(here, 'rss-hook.mjs');
+const HOOK = path.join(here, 'rss-hook.cjs');
 
 async function bundleScenario(): Promise<string> {
   // Inside the project, so the bundle's externals resolve from node_modules.
@@ -67,7 +67,7 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 function runScenario(file: string, items: number): StreamResult {
   const rssFile = path.join(work, `rss-${items}`);
-  const r = spawnSync(process.execPath, ['--max-semi-space-size=4', '--optimize-for-size', '--import', HOOK, file, String(items)], { env: cleanEnv({ WICKET_BENCH_RSS_FILE: rssFile, FORCE_COLOR: '1' }), encoding: 'utf8', cwd: root });
+  const r = spawnSync(process.execPath, ['--max-semi-space-size=4', '--optimize-for-size', '--require', HOOK, file, String(items)], { env: cleanEnv({ WICKET_BENCH_RSS_FILE: rssFile, FORCE_COLOR: '1' }), encoding: 'utf8', cwd: root });
   if (r.status !== 0) throw new Error(`scenario ${items} failed: ${r.stderr}`);
   const line = r.stdout.trim().split('\n').at(-1)!;
   const rssKiB = Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));

@@ -1,6 +1,8 @@
-// Preloaded into a measured process (NODE_OPTIONS=--import): writes its peak RSS (KiB) on exit.
+// Preloaded into a measured process (NODE_OPTIONS=--require): writes its peak RSS (KiB) on exit.
 // VmHWM is per process image; getrusage's maxRSS would carry the parent's peak across exec.
-import { appendFileSync, readFileSync } from 'node:fs';
+// CommonJS on purpose: an `--import` preload starts the ES module loader before the program does and
+// adds tens of milliseconds to every measured start.
+const { appendFileSync, readFileSync } = require('node:fs');
 
 const file = process.env.WICKET_BENCH_RSS_FILE;
 if (file) {
