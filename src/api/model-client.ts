@@ -1,13 +1,12 @@
 /**
  * The model client: one streamed Messages API request, with retries that never show text twice and
- * never run a tool twice. Wraps @anthropic-ai/sdk; the SDK's own retries are off so ours are the
- * only ones (and visible as `retry` events).
+ * never run a tool twice. The SDK decodes the stream and types the errors; the request goes over
+ * Node's http client (http-transport.ts), and the retries are ours (visible as `retry` events).
  */
-// The base client without the resource classes: we only post to /v1/messages, and the bundle stays small.
-import { BaseAnthropic } from '@anthropic-ai/sdk/client';
 import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { FatalError, errorMessage } from '../core/errors.js';
+import { postMessagesStream, type TransportConfig } from './http-transport.js';
 import { MessageAccumulator, type CompletedToolUse } from './message-accumulator.js';
 import { isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
 import type { Usage } from './usage.js';
@@ -56,25 +55,27 @@ export interface ClientConfig {
   /** Per-request timeout in ms. */
   timeoutMs?: number;
   userAgent?: string;
+  /** Extra request headers (ANTHROPIC_CUSTOM_HEADERS). */
+  headers?: Record<string, string>;
 }
 
 export function createModelClient(config: ClientConfig): ModelClient {
   if (!config.apiKey && !config.authToken) {
     throw new FatalError('auth', 'no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)');
   }
-  const sdk = new BaseAnthropic({
-    apiKey: config.apiKey ?? null,
-    authToken: config.authToken ?? null,
-    baseURL: config.baseURL || undefined,
-    maxRetries: 0,
-    timeout: config.timeoutMs ?? 600_000,
-    defaultHeaders: config.userAgent ? { 'user-agent': config.userAgent } : undefined,
-  } as ConstructorParameters<typeof BaseAnthropic>[0]);
-  return { stream: (req, signal) => streamWithRetry(sdk, config.retry, req, signal) };
+  const transport: TransportConfig = {
+    apiKey: config.apiKey,
+    authToken: config.authToken,
+    baseURL: config.baseURL,
+    timeoutMs: config.timeoutMs ?? 600_000,
+    userAgent: config.userAgent,
+    headers: config.headers,
+  };
+  return { stream: (req, signal) => streamWithRetry(transport, config.retry, req, signal) };
 }
 
 async function* streamWithRetry(
-  sdk: BaseAnthropic,
+  transport: TransportConfig,
   policy: RetryPolicy,
   req: ModelRequest,
   signal: AbortSignal,
@@ -85,19 +86,15 @@ async function* streamWithRetry(
     let seenText = 0;
     let toolsStarted = 0;
     try {
-      // The low-level post: the same request as messages.create, without the SDK's console warnings.
-      const stream = await sdk.post('/v1/messages', {
-        body: {
-          model: req.model,
-          max_tokens: req.maxTokens,
-          system: req.system,
-          messages: req.messages,
-          ...(req.tools.length ? { tools: req.tools } : {}),
-          stream: true,
-        },
+      const body = {
+        model: req.model,
+        max_tokens: req.maxTokens,
+        system: req.system,
+        messages: req.messages,
+        ...(req.tools.length ? { tools: req.tools } : {}),
         stream: true,
-        signal,
-      });
+      };
+      const stream = await postMessagesStream(transport, body, signal);
       for await (const event of abortable(stream as AsyncIterable<any>, signal)) {
         const out = acc.push(event);
         yield { type: 'raw', event };

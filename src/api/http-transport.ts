@@ -1,0 +1,110 @@
+/**
+ * The HTTP leg of a Messages API request, on Node's own http/https client. The SDK decodes the event
+ * stream and builds its typed errors; the request itself does not go through `fetch`, because the
+ * first `fetch` (or `Headers`) in a process loads undici and compiles its WebAssembly HTTP parser,
+ * which costs more than the whole rest of a one-turn run.
+ */
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk/core/error';
+import { Stream } from '@anthropic-ai/sdk/core/streaming';
+import { importModule } from '../core/import-module.js';
+
+export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const API_VERSION = '2023-06-01';
+/** An error body longer than this is cut: it only ever feeds one sentence. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+export interface TransportConfig {
+  apiKey?: string;
+  authToken?: string;
+  baseURL?: string;
+  /** Gives up when the connection is silent this long (before the headers or between events). */
+  timeoutMs: number;
+  userAgent?: string;
+  /** Extra request headers (ANTHROPIC_CUSTOM_HEADERS). */
+  headers?: Record<string, string>;
+}
+
+/** Response headers with the `get` the SDK's errors and our retry logic read. */
+export class ResponseHeaders {
+  constructor(private readonly raw: IncomingHttpHeaders) {}
+  get(name: string): string | null {
+    const v = this.raw[name.toLowerCase()];
+    if (v === undefined) return null;
+    return Array.isArray(v) ? v.join(', ') : v;
+  }
+}
+
+/** POSTs a streaming request to `/v1/messages` and yields the decoded events. */
+export async function postMessagesStream(config: TransportConfig, body: unknown, signal: AbortSignal): Promise<AsyncIterable<unknown>> {
+  const url = messagesURL(config.baseURL);
+  const payload = Buffer.from(JSON.stringify(body));
+  const res = await send(url, requestHeaders(config, payload.length), payload, config.timeoutMs, signal);
+  const headers = new ResponseHeaders(res.headers);
+  const status = res.statusCode ?? 0;
+  if (status < 200 || status >= 300) throw await statusError(res, status, headers);
+  const controller = new AbortController();
+  controller.signal.addEventListener('abort', () => res.destroy(), { once: true });
+  // An empty client object gives the SDK its no-op logger: the core never writes to the console.
+  return Stream.fromSSEResponse({ body: res, headers } as never, controller, {} as never);
+}
+
+export function messagesURL(baseURL: string | undefined): URL {
+  const base = (baseURL || DEFAULT_BASE_URL).replace(/\/+$/, '');
+  return new URL(`${base}/v1/messages`);
+}
+
+function requestHeaders(config: TransportConfig, length: number): Record<string, string> {
+  // Custom headers may add to or replace the defaults, but not the body's framing or the credentials.
+  const h: Record<string, string> = {
+    accept: 'application/json',
+    'anthropic-version': API_VERSION,
+    'user-agent': config.userAgent ?? 'wicket',
+    ...config.headers,
+    'content-type': 'application/json',
+    'content-length': String(length),
+  };
+  if (config.apiKey) h['x-api-key'] = config.apiKey;
+  if (config.authToken) h.authorization = `Bearer ${config.authToken}`;
+  return h;
+}
+
+async function send(url: URL, headers: Record<string, string>, payload: Buffer, timeoutMs: number, signal: AbortSignal): Promise<IncomingMessage> {
+  const request = url.protocol === 'https:' ? (await importModule<typeof import('node:https')>('node:https')).request : httpRequest;
+  const options: RequestOptions = { method: 'POST', headers, signal };
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const req = request(url, options, (res) => {
+      // The idle timeout keeps watching the stream after the headers arrive.
+      res.on('error', () => {});
+      resolve(res);
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new APIConnectionTimeoutError({ message: `no response from the API for ${Math.round(timeoutMs / 1000)} s` })));
+    req.on('error', (err) => {
+      if (signal.aborted || err instanceof APIError) reject(signal.aborted ? (signal.reason ?? err) : err);
+      else reject(new APIConnectionError({ message: `connection failed: ${err.message}`, cause: err }));
+    });
+    req.end(payload);
+  });
+}
+
+async function statusError(res: IncomingMessage, status: number, headers: ResponseHeaders): Promise<APIError> {
+  let text = '';
+  try {
+    for await (const chunk of res) {
+      if (text.length < MAX_ERROR_BODY) text += String(chunk);
+    }
+  } catch {
+    // A body cut short still leaves the status to report.
+  }
+  const json = safeJSON(text);
+  return APIError.generate(status, json, json ? undefined : text || undefined, headers as never);
+}
+
+function safeJSON(text: string): object | undefined {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,101 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { messagesURL, postMessagesStream, type TransportConfig } from '../../../src/api/http-transport.js';
+import { parseCustomHeaders } from '../../../src/cli/session-setup.js';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../../support/fake-anthropic-server.js';
+
+let server: FakeAnthropic;
+const body = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], stream: true };
+
+beforeEach(async () => {
+  server = await startFakeAnthropic();
+});
+afterEach(() => server.close());
+
+async function collect(stream: AsyncIterable<unknown>): Promise<any[]> {
+  const out: any[] = [];
+  for await (const e of stream) out.push(e);
+  return out;
+}
+
+function config(over: Partial<TransportConfig> = {}): TransportConfig {
+  return { apiKey: 'key-1', baseURL: server.url, timeoutMs: 5000, ...over };
+}
+
+describe('http transport', () => {
+  it('streams the decoded events of a reply', async () => {
+    server.script(reply().text('hello'));
+    const events = await collect(await postMessagesStream(config(), body, new AbortController().signal));
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['message_start', 'content_block_delta', 'message_stop']));
+    const text = events.filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text).join('');
+    expect(text).toBe('hello');
+  });
+
+  it('sends the API version, the key, the user agent and custom headers, but custom headers cannot replace the key', async () => {
+    server.script(reply().text('ok'));
+    const headers = { 'anthropic-beta': 'feature-x', 'x-api-key': 'stolen' };
+    await collect(await postMessagesStream(config({ userAgent: 'wicket/1.2.3', headers }), body, new AbortController().signal));
+    const sent = server.messageRequests()[0]!.headers;
+    expect(sent).toMatchObject({ 'anthropic-version': '2023-06-01', 'x-api-key': 'key-1', 'user-agent': 'wicket/1.2.3', 'anthropic-beta': 'feature-x' });
+    expect(sent['content-type']).toBe('application/json');
+  });
+
+  it('sends a bearer token when given ANTHROPIC_AUTH_TOKEN instead of a key', async () => {
+    server.script(reply().text('ok'));
+    await collect(await postMessagesStream(config({ apiKey: undefined, authToken: 'tok' }), body, new AbortController().signal));
+    const sent = server.messageRequests()[0]!.headers;
+    expect(sent.authorization).toBe('Bearer tok');
+    expect(sent['x-api-key']).toBeUndefined();
+  });
+
+  it('turns an error status into the SDK error with status, message and headers', async () => {
+    server.script(reply().error(429, { message: 'slow down', retryAfter: 7 }));
+    const err = await postMessagesStream(config(), body, new AbortController().signal).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIError);
+    expect((err as APIError).status).toBe(429);
+    expect((err as APIError).message).toContain('slow down');
+    expect((err as APIError).headers?.get('retry-after')).toBe('7');
+  });
+
+  it('reports a refused connection as a connection error', async () => {
+    const err = await postMessagesStream(config({ baseURL: 'http://127.0.0.1:1' }), body, new AbortController().signal).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toMatch(/connection failed: .*ECONNREFUSED/);
+  });
+
+  it('gives up on a server that never answers after the timeout', async () => {
+    const silent: Server = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const err = await postMessagesStream(config({ baseURL: url, timeoutMs: 200 }), body, new AbortController().signal).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(APIConnectionError);
+      expect((err as Error).message).toMatch(/no response from the API/);
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  it('stops at once when aborted while the server is silent', async () => {
+    server.script(reply().delay(5000).text('late'));
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('esc')), 50);
+    const t0 = Date.now();
+    await expect((async () => collect(await postMessagesStream(config(), body, ac.signal)))()).rejects.toThrow();
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  it('joins a base URL with a path prefix and a trailing slash', () => {
+    expect(messagesURL('https://proxy.example/anthropic/').href).toBe('https://proxy.example/anthropic/v1/messages');
+    expect(messagesURL(undefined).href).toBe('https://api.anthropic.com/v1/messages');
+  });
+
+  it('reads ANTHROPIC_CUSTOM_HEADERS as Name: Value lines', () => {
+    expect(parseCustomHeaders('X-Team: core\nanthropic-beta: a,b\n\nbroken line\n: nameless')).toEqual({ 'x-team': 'core', 'anthropic-beta': 'a,b' });
+    expect(parseCustomHeaders(undefined)).toBeUndefined();
+    expect(parseCustomHeaders('nothing here')).toBeUndefined();
+  });
+});
