@@ -22,6 +22,9 @@ import { BUILTIN_TOOLS } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { CliOptions } from './options.js';
 
+declare const WICKET_VERSION: string;
+const WICKET_VERSION_STRING = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev';
+
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 export const DEFAULT_SMALL_MODEL = 'claude-haiku-4-5';
 
@@ -146,7 +149,21 @@ function clientFromEnv(env: Record<string, string | undefined>): ModelClient {
     baseURL: env.ANTHROPIC_BASE_URL || undefined,
     retry: retryPolicyFromEnv(env),
     timeoutMs: env.API_TIMEOUT_MS ? Number(env.API_TIMEOUT_MS) : undefined,
+    userAgent: `wicket/${WICKET_VERSION_STRING}`,
+    headers: parseCustomHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
   });
+}
+
+/** ANTHROPIC_CUSTOM_HEADERS: one `Name: Value` per line, as in Claude Code. Lines without a name are skipped. */
+export function parseCustomHeaders(text: string | undefined): Record<string, string> | undefined {
+  if (!text) return undefined;
+  const out: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    const name = colon > 0 ? line.slice(0, colon).trim() : '';
+    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out[name.toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 function safeRealpath(p: string): string {
