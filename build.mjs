@@ -1,7 +1,11 @@
-// Bundles src/ into dist/ with esbuild. A tiny entry answers --version/--help before anything heavy
-// loads; code splitting keeps Ink and React out of print mode.
+// Bundles src/ into dist/ with esbuild: a tiny entry that answers --version before anything heavy
+// loads, the main bundle (CommonJS, run from V8's code cache), and the Ink app, loaded only by the
+// interactive mode.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = [
@@ -40,19 +44,81 @@ const onlyEnglishZodLocales = {
 };
 
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: { 'cli/entry': 'src/cli/entry.ts' },
-  outdir: 'dist',
+// `node build.mjs --dev`: readable output, for profiling.
+const dev = process.argv.includes('--dev');
+const common = {
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
-  minify: true,
+  minify: !dev,
   sourcemap: false,
   external,
   plugins: [stubDevtools, onlyEnglishZodLocales],
-  define: { 'process.env.NODE_ENV': '"production"', WICKET_VERSION: JSON.stringify(pkg.version) },
-  banner: { js: "import{createRequire as __wcr}from'node:module';const require=__wcr(import.meta.url);" },
   logLevel: 'warning',
+};
+const define = { 'process.env.NODE_ENV': '"production"', WICKET_VERSION: JSON.stringify(pkg.version) };
+const esmRequire = { js: "import{createRequire as __wcr}from'node:module';const require=__wcr(import.meta.url);" };
+
+// 0. The built-in tools' JSON Schemas, derived from their zod schemas once here instead of at every start.
+const toolSchemas = await builtinToolSchemas();
+
+// 1. Everything but the Ink app, as one CommonJS file: the entry runs it from V8's code cache.
+await build({
+  ...common,
+  entryPoints: { 'cli/main': 'src/cli/main.ts' },
+  outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  define: { ...define, 'import.meta.url': '__wicket_import_meta_url', WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
+  banner: { js: 'var __wicket_import_meta_url=require("node:url").pathToFileURL(__filename).href;' },
 });
+const mainSource = readFileSync(new URL('./dist/cli/main.cjs', import.meta.url), 'utf8');
+// A script compiled from the code cache loses its import() handler on Node 20: imports of modules
+// outside the bundle go through importModule (src/core/import-module.ts), whose fallback is the one
+// import() allowed here.
+const imports = [...mainSource.matchAll(/(?<![\w$.])import\(/g)];
+if (!dev && imports.length !== 1) {
+  const near = imports.map((m) => mainSource.slice(m.index - 60, m.index + 30)).join('\n');
+  throw new Error(`dist/cli/main.cjs has ${imports.length} import() calls; only importModule's may remain:\n${near}`);
+}
+const mainHash = createHash('sha256').update(mainSource).digest('hex').slice(0, 16);
+
+// 2. The Ink app, as ES modules (Ink and its layout engine use top-level await); split so the
+//    Markdown renderer loads only when a reply has Markdown.
+await build({
+  ...common,
+  entryPoints: { 'ui/run-app': 'src/ui/run-app.tsx' },
+  outdir: 'dist',
+  splitting: true,
+  format: 'esm',
+  define,
+  banner: esmRequire,
+});
+
+// 3. The tiny entry: --version before anything loads, then the main bundle.
+await build({
+  ...common,
+  entryPoints: { 'cli/entry': 'src/cli/entry.ts' },
+  outdir: 'dist',
+  format: 'esm',
+  define: { ...define, WICKET_MAIN_HASH: JSON.stringify(mainHash) },
+});
+
+async function builtinToolSchemas() {
+  const out = await build({
+    ...common,
+    stdin: {
+      contents: "export { BUILTIN_TOOLS } from './src/tools/registry.ts'; export { inputJsonSchema } from './src/tools/api-schema.ts';",
+      resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+      loader: 'ts',
+    },
+    format: 'cjs',
+    write: false,
+    minify: false,
+    define: { ...define, 'import.meta.url': '"file:///"' },
+  });
+  const mod = { exports: {} };
+  new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, createRequire(import.meta.url));
+  const { BUILTIN_TOOLS, inputJsonSchema } = mod.exports;
+  return Object.fromEntries(BUILTIN_TOOLS.map((t) => [t.name, inputJsonSchema(t)]));
+}

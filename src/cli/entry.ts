@@ -1,5 +1,10 @@
-// The tiny entry: answers --version and --help without loading anything heavy.
+// The tiny entry: answers --version before anything heavy loads, then runs the main bundle from
+// V8's code cache (code-cache.ts).
+import { fileURLToPath } from 'node:url';
+import { installImporter } from '../core/import-module.js';
+
 declare const WICKET_VERSION: string;
+declare const WICKET_MAIN_HASH: string;
 
 const argv = process.argv.slice(2);
 const version = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev';
@@ -7,11 +12,18 @@ const version = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
   process.stdout.write(`${version} (wicket)\n`);
 } else {
-  // The HTTP parser inside Node's fetch is WebAssembly. Left to tier up, V8 recompiles it in the
-  // background and the process then waits for that work at exit; a short-lived CLI gains nothing.
+  // The HTTP parser inside Node's fetch (used by WebFetch) is WebAssembly. Left to tier up, V8
+  // recompiles it in the background and the process then waits for that work at exit.
   (await import('node:v8')).setFlagsFromString('--liftoff-only');
-  const { main } = await import('./main.js');
-  const code = await main(argv, { version });
+  // Relative specifiers resolve from here (dist/cli/), beside the main bundle.
+  installImporter((specifier) => import(specifier));
+  const { loadBundle } = await import('./code-cache.js');
+  const bundle = loadBundle(fileURLToPath(new URL('./main.cjs', import.meta.url)), WICKET_MAIN_HASH);
+  const info: { version: string; interactive?: boolean } = { version };
+  const main = bundle.exports.main as (argv: string[], info: { version: string }) => Promise<number>;
+  const code = await main(argv, info);
+  // The interactive app changes V8's flags, and a cache made under other flags is rejected.
+  if (!info.interactive) bundle.saveCache();
   // Exit once output is flushed: idle keep-alive sockets and timers must not hold the process open.
   process.exitCode = code;
   const exit = () => process.exit(code);

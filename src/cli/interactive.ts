@@ -5,6 +5,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import type { CliOptions } from './options.js';
+import { importModule } from '../core/import-module.js';
 
 export async function runInteractive(opts: CliOptions, info: { version: string }): Promise<number> {
   // Frames allocate fast and die young: a small young generation and a heap that collects before it
@@ -19,7 +20,7 @@ export async function runInteractive(opts: CliOptions, info: { version: string }
   }
   let runApp: typeof import('../ui/run-app.js').runApp;
   try {
-    ({ runApp } = await import('../ui/run-app.js'));
+    ({ runApp } = await importModule<typeof import('../ui/run-app.js')>(new URL('../ui/run-app.js', import.meta.url).href));
   } finally {
     for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
   }

@@ -16,6 +16,8 @@ import { readStdin, stdinLines } from './stdin.js';
 
 export interface MainInfo {
   version: string;
+  /** Set when the run went to the interactive app. */
+  interactive?: boolean;
 }
 
 export async function main(argv: string[], info: MainInfo): Promise<number> {
@@ -36,6 +38,7 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
   }
   const interactive = !opts.print && process.stdin.isTTY === true && opts.inputFormat === 'text';
   if (interactive) {
+    info.interactive = true;
     const { runInteractive } = await import('./interactive.js');
     return runInteractive(opts, info);
   }

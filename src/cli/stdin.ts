@@ -1,5 +1,4 @@
 /** Reading prompts from stdin: all of it (capped at 10 MB), or JSON lines for --input-format stream-json. */
-import { createInterface } from 'node:readline';
 import type { ContentBlock } from '../core/events.js';
 
 const MAX_STDIN = 10 * 1024 * 1024;
@@ -38,6 +37,8 @@ export function readStdin(opts: { waitForFirstByteMs?: number } = {}): Promise<s
 
 /** User messages from JSON lines: {"type":"user","message":{"role":"user","content":…}}. */
 export async function* stdinLines(): AsyncGenerator<string | ContentBlock[]> {
+  // readline is loaded only for JSON-lines input.
+  const { createInterface } = process.getBuiltinModule('node:readline');
   const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of rl) {
     if (!line.trim()) continue;

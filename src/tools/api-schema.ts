@@ -3,10 +3,14 @@ import { z } from 'zod';
 import type { ApiTool } from '../api/model-client.js';
 import type { Tool } from './tool.js';
 
+/** The built-in tools' schemas, computed at build time (build.mjs); absent when running the sources. */
+declare const WICKET_TOOL_SCHEMAS: Record<string, Record<string, unknown>> | undefined;
+const prebuilt = typeof WICKET_TOOL_SCHEMAS === 'object' ? WICKET_TOOL_SCHEMAS : undefined;
+
 const cache = new WeakMap<Tool, Record<string, unknown>>();
 
 export function inputJsonSchema(tool: Tool): Record<string, unknown> {
-  let schema = cache.get(tool);
+  let schema = cache.get(tool) ?? (tool.name.startsWith('mcp__') ? undefined : prebuilt?.[tool.name]);
   if (!schema) {
     schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     delete schema.$schema;

@@ -8,6 +8,7 @@ import { openRegularFile } from '../fs/file-kind.js';
 import { versionOf } from '../fs/version.js';
 import type { FileVersion } from '../read-state.js';
 import { MAX_OUTPUT_CHARS, MAX_PDF_PAGES_PER_CALL, MAX_PDF_PAGES_WITHOUT_RANGE } from './limits.js';
+import { importModule } from '../../core/import-module.js';
 
 export interface PageRange {
   first: number;
@@ -45,7 +46,7 @@ export async function loadPdf(absPath: string, range: PageRange | undefined): Pr
     await fh.close();
   }
   const version = versionOf(raw, stats);
-  const { PDFParse } = await import('pdf-parse');
+  const { PDFParse } = await importModule<typeof import('pdf-parse')>('pdf-parse');
   const parser = new PDFParse({ data: new Uint8Array(raw), verbosity: 0 });
   try {
     const totalPages = (await parser.getInfo()).total;

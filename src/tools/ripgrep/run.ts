@@ -12,8 +12,8 @@
  *   is worth.
  */
 import { spawn } from 'node:child_process';
-import { rgPath } from '@vscode/ripgrep';
 import { ToolError } from '../../core/errors.js';
+import { requireModule } from '../../core/import-module.js';
 import { LineSplitter } from './line-splitter.js';
 
 export interface RunRgOptions {
@@ -49,8 +49,9 @@ const MAX_STDERR_CHARS = 4000;
 
 export function runRg(opts: RunRgOptions): Promise<RgRunResult> {
   if (opts.signal.aborted) return Promise.reject(abortError());
+  const rgPath = opts.command ?? requireModule<typeof import('@vscode/ripgrep')>('@vscode/ripgrep').rgPath;
   return new Promise<RgRunResult>((resolve, reject) => {
-    const child = spawn(opts.command ?? rgPath, opts.args, {
+    const child = spawn(rgPath, opts.args, {
       cwd: opts.cwd,
       env: cleanEnv(opts.env ?? process.env),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -93,7 +94,7 @@ export function runRg(opts: RunRgOptions): Promise<RgRunResult> {
       if (state.stderr.length < MAX_STDERR_CHARS) state.stderr = (state.stderr + chunk.toString('utf8')).slice(0, MAX_STDERR_CHARS);
     });
     child.on('error', (err) => {
-      state.failure ??= new ToolError('execution_failed', `Could not run ripgrep (${opts.command ?? rgPath}): ${err.message}`);
+      state.failure ??= new ToolError('execution_failed', `Could not run ripgrep (${rgPath}): ${err.message}`);
     });
     child.on('close', (code) => {
       clearTimeout(timer);

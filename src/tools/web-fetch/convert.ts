@@ -5,6 +5,7 @@
  * invalid bytes become U+FFFD instead of failing.
  */
 import { htmlToMarkdown } from './html.js';
+import { importModule } from '../../core/import-module.js';
 
 export type BodyKind = 'html' | 'text' | 'pdf' | 'binary' | 'unknown';
 
@@ -85,7 +86,7 @@ export async function convertBody(body: Uint8Array, contentType: string, opts: C
 
 /** PDF text through pdf-parse, loaded only when a PDF arrives. */
 async function pdfToText(body: Uint8Array, opts: ConvertOptions): Promise<Converted> {
-  const { PDFParse } = await import('pdf-parse');
+  const { PDFParse } = await importModule<typeof import('pdf-parse')>('pdf-parse');
   const parser = new PDFParse({ data: new Uint8Array(body) });
   try {
     const result = await withLimits(parser.getText(), opts.signal, opts.timeoutMs ?? 15_000, 'reading the PDF');

@@ -7,7 +7,7 @@
  * most MAX_IDLE) and unreferenced while idle, so they never hold the process open.
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { setupTurndown } from './turndown-setup.js';
 
 export const CONVERT_TIMEOUT_MS = 15_000;
@@ -56,6 +56,7 @@ function takeWorker(): Worker {
     w.ref();
     return w;
   }
+  const { Worker } = process.getBuiltinModule('node:worker_threads'); // loaded on the first page, not at start-up
   const fresh = new Worker(WORKER_SOURCE, { eval: true, workerData: { turndownPath: resolveTurndown() }, resourceLimits: RESOURCE_LIMITS });
   // An idle worker that dies must not take the process with it (an 'error' without a listener throws).
   fresh.on('error', () => undefined).on('exit', () => {

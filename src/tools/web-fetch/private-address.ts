@@ -3,7 +3,6 @@
  * addresses ask even when a domain rule allows the name, because a public-looking name can resolve
  * into the local network (SSRF). Loopback is fine: it is the user's own machine, and tests use it.
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
 export type AddressClass = 'public' | 'loopback' | 'private' | 'link-local' | 'unique-local' | 'unspecified' | 'reserved';
@@ -121,6 +120,7 @@ function expandV6(ip: string): number[] | undefined {
 export type LookupFn = (host: string) => Promise<string[]>;
 
 export const systemLookup: LookupFn = async (host) => {
+  const { lookup: dnsLookup } = process.getBuiltinModule('node:dns/promises'); // loaded on the first fetch, not at start-up
   const found = await dnsLookup(host, { all: true, verbatim: true });
   return found.map((a) => a.address);
 };

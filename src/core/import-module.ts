@@ -1,0 +1,25 @@
+/**
+ * Dynamic import for modules outside the main bundle (ES-only packages, the Ink app). The main
+ * bundle runs from V8's code cache, and Node 20 drops the `import()` handler of a script compiled
+ * from a cache; so the entry module installs an importer here, and code in the bundle imports
+ * through it. Without one (tests running the sources), this is a plain `import()`.
+ */
+import { createRequire } from 'node:module';
+
+type Importer = (specifier: string) => Promise<unknown>;
+
+const KEY = Symbol.for('wicket.importModule');
+
+export function installImporter(importer: Importer): void {
+  (globalThis as Record<symbol, unknown>)[KEY] = importer;
+}
+
+/** A CommonJS package, loaded when first asked for rather than at start-up. */
+export function requireModule<T>(id: string): T {
+  return createRequire(import.meta.url)(id) as T;
+}
+
+export function importModule<T>(specifier: string): Promise<T> {
+  const importer = (globalThis as Record<symbol, unknown>)[KEY] as Importer | undefined;
+  return (importer ? importer(specifier) : import(specifier)) as Promise<T>;
+}
