@@ -71,16 +71,23 @@ function requestHeaders(config: TransportConfig, length: number): Record<string,
 
 async function send(url: URL, headers: Record<string, string>, payload: Buffer, timeoutMs: number, signal: AbortSignal): Promise<IncomingMessage> {
   const request = url.protocol === 'https:' ? (await importModule<typeof import('node:https')>('node:https')).request : httpRequest;
-  const options: RequestOptions = { method: 'POST', headers, signal };
+  if (signal.aborted) throw signal.reason ?? new Error('aborted');
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const req = request(url, options, (res) => {
-      // The idle timeout keeps watching the stream after the headers arrive.
-      res.on('error', () => {});
+    const req = request(url, { method: 'POST', headers } satisfies RequestOptions, (res) => {
+      res.on('error', () => {}); // surfaces through the stream's iterator
+      res.on('close', release);
       resolve(res);
     });
+    // One run's signal serves many requests: its listener goes when the exchange is over.
+    const onAbort = () => req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    const release = () => signal.removeEventListener('abort', onAbort);
+    signal.addEventListener('abort', onAbort, { once: true });
+    // The idle timeout keeps watching the stream after the headers arrive.
     req.setTimeout(timeoutMs, () => req.destroy(new APIConnectionTimeoutError({ message: `no response from the API for ${Math.round(timeoutMs / 1000)} s` })));
     req.on('error', (err) => {
-      if (signal.aborted || err instanceof APIError) reject(signal.aborted ? (signal.reason ?? err) : err);
+      release();
+      if (signal.aborted) reject(signal.reason ?? err);
+      else if (err instanceof APIError) reject(err);
       else reject(new APIConnectionError({ message: `connection failed: ${err.message}`, cause: err }));
     });
     req.end(payload);

@@ -26,17 +26,19 @@ interface Entry {
 export class ToolScheduler {
   private readonly entries: Entry[] = [];
   private readonly idle: Array<() => void> = [];
+  private readonly onAbort = () => this.pump();
 
   constructor(
     private readonly env: RunnerEnv,
     private readonly signal: AbortSignal,
     private readonly maxConcurrency = 10,
-  ) {
-    signal.addEventListener('abort', () => this.pump(), { once: true });
-  }
+  ) {}
 
   /** Adds a call whose input is complete; it starts at once when the rules allow. */
   add(call: ToolCall): void {
+    // One scheduler per turn on the run's signal: listen from the first call until finish(), so
+    // turns do not pile up listeners.
+    if (!this.entries.length) this.signal.addEventListener('abort', this.onAbort, { once: true });
     const prepared = prepareCall(call, this.env);
     const summary = prepared.kind === 'ready' ? safeSummary(prepared) : call.name;
     this.env.emit({ type: 'tool_request', toolUseId: call.id, name: call.name, input: call.input, summary });
@@ -56,6 +58,7 @@ export class ToolScheduler {
     while (!this.entries.every((e) => e.state === 'finished' && e.emitted)) {
       await new Promise<void>((resolve) => this.idle.push(resolve));
     }
+    this.signal.removeEventListener('abort', this.onAbort);
     return this.entries.map((e) => ({ call: e.call, outcome: e.outcome! }));
   }
 

@@ -20,6 +20,16 @@ const run = (args: string[], extra: { env?: Record<string, string>; stdin?: stri
   runCli(args, { cwd: project.dir, home: project.home, baseUrl: server.url, env: { ...fastRetry, ...extra.env }, stdin: extra.stdin });
 
 describe('print mode', () => {
+  it('runs many tool turns on one run without piling up abort listeners', async () => {
+    for (let i = 0; i < 14; i++) server.script(reply().toolUse('Read', { file_path: `${project.dir}/a.txt` }));
+    server.script(reply().text('read it often'));
+    const r = await run(['-p', 'read a lot', '--allowedTools', 'Read']);
+    expectExit(r, 0);
+    expect(r.stdout).toBe('read it often\n');
+    expect(r.stderr).not.toMatch(/MaxListenersExceeded|Warning/);
+    server.assertNoViolations();
+  });
+
   it('prints the final text in text format', async () => {
     server.script(reply().text('Hello ').text('world'));
     const r = await run(['-p', 'hi']);
