@@ -57,6 +57,13 @@ const common = {
   logLevel: 'warning',
 };
 const define = { 'process.env.NODE_ENV': '"production"', WICKET_VERSION: JSON.stringify(pkg.version) };
+// CommonJS output: import.meta.url becomes the file's own URL.
+const cjs = {
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  banner: { js: 'var __wicket_import_meta_url=require("node:url").pathToFileURL(__filename).href;' },
+};
+const cjsDefine = { ...define, 'import.meta.url': '__wicket_import_meta_url' };
 const esmRequire = { js: "import{createRequire as __wcr}from'node:module';const require=__wcr(import.meta.url);" };
 
 // 0. The built-in tools' JSON Schemas, derived from their zod schemas once here instead of at every start.
@@ -67,10 +74,8 @@ await build({
   ...common,
   entryPoints: { 'cli/main': 'src/cli/main.ts' },
   outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
-  format: 'cjs',
-  define: { ...define, 'import.meta.url': '__wicket_import_meta_url', WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
-  banner: { js: 'var __wicket_import_meta_url=require("node:url").pathToFileURL(__filename).href;' },
+  ...cjs,
+  define: { ...cjsDefine, WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
 });
 const mainSource = readFileSync(new URL('./dist/cli/main.cjs', import.meta.url), 'utf8');
 // A script compiled from the code cache loses its import() handler on Node 20: imports of modules
@@ -95,13 +100,13 @@ await build({
   banner: esmRequire,
 });
 
-// 3. The tiny entry: --version before anything loads, then the main bundle.
+// 3. The tiny entry, CommonJS like bin/wicket.js: --version before anything loads, then the main bundle.
 await build({
   ...common,
   entryPoints: { 'cli/entry': 'src/cli/entry.ts' },
   outdir: 'dist',
-  format: 'esm',
-  define: { ...define, WICKET_MAIN_HASH: JSON.stringify(mainHash) },
+  ...cjs,
+  define: { ...cjsDefine, WICKET_MAIN_HASH: JSON.stringify(mainHash) },
 });
 
 async function builtinToolSchemas() {

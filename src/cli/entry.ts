@@ -1,6 +1,6 @@
-// The tiny entry: answers --version before anything heavy loads, then runs the main bundle from
-// V8's code cache (code-cache.ts).
-import { fileURLToPath } from 'node:url';
+// The tiny entry (CommonJS, so no ES module loader starts unless something needs one): answers
+// --version before anything heavy loads, then runs the main bundle from V8's code cache
+// (code-cache.ts).
 import { installImporter } from '../core/import-module.js';
 
 declare const WICKET_VERSION: string;
@@ -12,13 +12,18 @@ const version = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
   process.stdout.write(`${version} (wicket)\n`);
 } else {
+  void run();
+}
+
+async function run(): Promise<void> {
   // The HTTP parser inside Node's fetch (used by WebFetch) is WebAssembly. Left to tier up, V8
   // recompiles it in the background and the process then waits for that work at exit.
-  (await import('node:v8')).setFlagsFromString('--liftoff-only');
+  process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   // Relative specifiers resolve from here (dist/cli/), beside the main bundle.
   installImporter((specifier) => import(specifier));
   const { loadBundle } = await import('./code-cache.js');
-  const bundle = loadBundle(fileURLToPath(new URL('./main.cjs', import.meta.url)), WICKET_MAIN_HASH);
+  const path = process.getBuiltinModule('node:path');
+  const bundle = loadBundle(path.join(__dirname, 'main.cjs'), WICKET_MAIN_HASH);
   const info: { version: string; interactive?: boolean } = { version };
   const main = bundle.exports.main as (argv: string[], info: { version: string }) => Promise<number>;
   const code = await main(argv, info);
