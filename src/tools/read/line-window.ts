@@ -4,6 +4,7 @@
  * the window, whatever the file size or the length of its lines.
  */
 import { createHash } from 'node:crypto';
+import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { ToolError } from '../../core/errors.js';
 import { createStreamDecoder, type EncodingInfo } from '../fs/encoding.js';
@@ -18,6 +19,8 @@ export interface WindowOptions {
   /** Stop keeping lines once their text would pass this many characters. */
   maxOutputChars: number;
   signal?: AbortSignal;
+  /** The file's size when opened, to size the read buffer. */
+  sizeHint?: number;
 }
 
 export interface WindowResult {
@@ -98,43 +101,90 @@ class LineCollector {
   }
 }
 
+/** The pass itself: feed it the file's bytes in order, then ask for the result. */
+class TextScan {
+  private readonly hash = createHash('sha256');
+  private readonly decoder;
+  private readonly lines: LineCollector;
+  private size = 0;
+  private bomLeft: number;
+  private nonWhitespace = false;
+
+  constructor(encoding: EncodingInfo, opts: WindowOptions) {
+    this.decoder = createStreamDecoder(encoding.encoding);
+    this.lines = new LineCollector(opts);
+    this.bomLeft = encoding.bomLength;
+  }
+
+  get bytesSeen(): number {
+    return this.size;
+  }
+
+  /** `chunk` may be reused by the caller afterwards: the hash and the decoder copy what they keep. */
+  write(chunk: Buffer): void {
+    this.hash.update(chunk);
+    this.size += chunk.length;
+    let body = chunk;
+    if (this.bomLeft > 0) {
+      const skip = Math.min(this.bomLeft, body.length);
+      body = body.subarray(skip);
+      this.bomLeft -= skip;
+    }
+    this.feed(this.decoder.write(body));
+  }
+
+  result(): WindowResult {
+    this.feed(this.decoder.end());
+    const lines = this.lines;
+    lines.end();
+    return {
+      lines: lines.lines,
+      totalLines: lines.lineNo,
+      cutLines: lines.cutLines,
+      stoppedAtOutputCap: lines.stopped,
+      hash: this.hash.digest('hex'),
+      size: this.size,
+      whitespaceOnly: !this.nonWhitespace,
+    };
+  }
+
+  private feed(text: string): void {
+    if (!this.nonWhitespace && /\S/.test(text)) this.nonWhitespace = true;
+    this.lines.push(text);
+  }
+}
+
 /** Streams the whole file from the start through `fh` (which stays open; the caller closes it). */
 export async function scanTextFile(fh: FileHandle, encoding: EncodingInfo, opts: WindowOptions): Promise<WindowResult> {
-  const hash = createHash('sha256');
-  const decoder = createStreamDecoder(encoding.encoding);
-  const lines = new LineCollector(opts);
-  let size = 0;
-  let bomLeft = encoding.bomLength;
-  let nonWhitespace = false;
-  const feed = (text: string) => {
-    if (!nonWhitespace && /\S/.test(text)) nonWhitespace = true;
-    lines.push(text);
-  };
-  const stream = fh.createReadStream({ start: 0, highWaterMark: CHUNK_BYTES, autoClose: false });
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    if (opts.signal?.aborted) {
-      stream.destroy();
-      throw new ToolError('aborted', 'Read was cancelled.');
-    }
-    hash.update(chunk);
-    size += chunk.length;
-    let body = chunk;
-    if (bomLeft > 0) {
-      const skip = Math.min(bomLeft, body.length);
-      body = body.subarray(skip);
-      bomLeft -= skip;
-    }
-    feed(decoder.write(body));
+  const scan = new TextScan(encoding, opts);
+  // Plain positioned reads into one buffer sized to the file: a read stream would allocate a fresh
+  // 256 KB buffer per chunk, even for a file of a few lines.
+  const buf = Buffer.allocUnsafe(bufferSize(opts.sizeHint));
+  for (;;) {
+    if (opts.signal?.aborted) throw new ToolError('aborted', 'Read was cancelled.');
+    const { bytesRead } = await fh.read(buf, 0, buf.length, scan.bytesSeen);
+    if (bytesRead === 0) break;
+    scan.write(buf.subarray(0, bytesRead));
   }
-  feed(decoder.end());
-  lines.end();
-  return {
-    lines: lines.lines,
-    totalLines: lines.lineNo,
-    cutLines: lines.cutLines,
-    stoppedAtOutputCap: lines.stopped,
-    hash: hash.digest('hex'),
-    size,
-    whitespaceOnly: !nonWhitespace,
-  };
+  return scan.result();
+}
+
+/**
+ * The same pass with synchronous reads, for small files: a few blocking reads of the page cache
+ * cost less than the thread-pool trips of the streaming version. The caller owns `fd`.
+ */
+export function scanTextFd(fd: number, encoding: EncodingInfo, opts: WindowOptions): WindowResult {
+  if (opts.signal?.aborted) throw new ToolError('aborted', 'Read was cancelled.');
+  const scan = new TextScan(encoding, opts);
+  const buf = Buffer.allocUnsafe(bufferSize(opts.sizeHint));
+  for (;;) {
+    const bytesRead = readSync(fd, buf, 0, buf.length, scan.bytesSeen);
+    if (bytesRead === 0) break;
+    scan.write(buf.subarray(0, bytesRead));
+  }
+  return scan.result();
+}
+
+function bufferSize(sizeHint: number | undefined): number {
+  return Math.min(CHUNK_BYTES, Math.max(1024, (sizeHint ?? CHUNK_BYTES) + 1));
 }

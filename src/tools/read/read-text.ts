@@ -1,9 +1,10 @@
 /** Text files: one streaming pass, then the variant that says what the model should see. */
+import { closeSync, type Stats } from 'node:fs';
 import type { EncodingInfo } from '../fs/encoding.js';
-import { openRegularFile } from '../fs/file-kind.js';
+import { openRegularFile, openSmallRegularFileSync } from '../fs/file-kind.js';
 import { sameVersion, type ReadRange, type ReadState } from '../read-state.js';
 import { DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, MAX_OUTPUT_CHARS } from './limits.js';
-import { scanTextFile } from './line-window.js';
+import { scanTextFd, scanTextFile, type WindowOptions, type WindowResult } from './line-window.js';
 import type { ReadOutput } from './types.js';
 
 export interface TextReadRequest {
@@ -21,21 +22,35 @@ export function requestedRange(offset: number | undefined, limit: number | undef
   return limit === undefined ? { offset: start } : { offset: start, limit };
 }
 
-export async function readTextFile(req: TextReadRequest): Promise<ReadOutput> {
-  const range = requestedRange(req.offset, req.limit);
-  const { fh, stats } = await openRegularFile(req.absPath);
-  let scan;
+/** Files up to this size are read with blocking reads, in one go. */
+const SMALL_FILE_BYTES = 256 * 1024;
+
+async function scanWindow(absPath: string, encoding: EncodingInfo, opts: WindowOptions): Promise<{ scan: WindowResult; stats: Stats }> {
+  const small = openSmallRegularFileSync(absPath, SMALL_FILE_BYTES);
+  if (small) {
+    try {
+      return { scan: scanTextFd(small.fd, encoding, { ...opts, sizeHint: small.stats.size }), stats: small.stats };
+    } finally {
+      closeSync(small.fd);
+    }
+  }
+  const { fh, stats } = await openRegularFile(absPath);
   try {
-    scan = await scanTextFile(fh, req.encoding, {
-      startLine: range.offset,
-      limit: range.limit ?? DEFAULT_LINE_LIMIT,
-      maxLineChars: MAX_LINE_CHARS,
-      maxOutputChars: MAX_OUTPUT_CHARS,
-      signal: req.signal,
-    });
+    return { scan: await scanTextFile(fh, encoding, { ...opts, sizeHint: stats.size }), stats };
   } finally {
     await fh.close();
   }
+}
+
+export async function readTextFile(req: TextReadRequest): Promise<ReadOutput> {
+  const range = requestedRange(req.offset, req.limit);
+  const { scan, stats } = await scanWindow(req.absPath, req.encoding, {
+    startLine: range.offset,
+    limit: range.limit ?? DEFAULT_LINE_LIMIT,
+    maxLineChars: MAX_LINE_CHARS,
+    maxOutputChars: MAX_OUTPUT_CHARS,
+    signal: req.signal,
+  });
   const version = { mtimeMs: stats.mtimeMs, size: scan.size, hash: scan.hash };
   const base = { filePath: req.absPath, displayPath: req.displayPath, version, range };
   if (scan.totalLines === 0 || scan.whitespaceOnly) {

@@ -1,4 +1,5 @@
 /** The pure helpers behind the file tools: encodings, line windows, edits, near matches, diffs. */
+import { closeSync, openSync } from 'node:fs';
 import { open, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { applyPatch } from 'diff';
@@ -11,7 +12,7 @@ import { looksBinary, sniffImageType } from '../../../src/tools/fs/file-kind.js'
 import { ruleSpecifier } from '../../../src/tools/fs/permissions.js';
 import { nameDistance } from '../../../src/tools/fs/similar-names.js';
 import { snippetAround } from '../../../src/tools/fs/snippet.js';
-import { scanTextFile, type WindowOptions } from '../../../src/tools/read/line-window.js';
+import { scanTextFd, scanTextFile, type WindowOptions } from '../../../src/tools/read/line-window.js';
 import { parsePageRange } from '../../../src/tools/read/pdf.js';
 import { createToolEnv, type ToolEnv } from '../../support/tool-context.js';
 
@@ -54,7 +55,8 @@ describe('encodings', () => {
   });
 });
 
-describe('scanTextFile', () => {
+// The streaming pass and the blocking one for small files must agree on everything.
+describe.each(['streamed', 'blocking'] as const)('text scan, %s', (how) => {
   let env: ToolEnv;
   beforeEach(() => {
     env = createToolEnv();
@@ -66,10 +68,19 @@ describe('scanTextFile', () => {
   async function scan(content: Buffer | string, o: Partial<WindowOptions> = {}) {
     const file = path.join(env.project, 'f.txt');
     await writeFile(file, content);
+    const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);
+    const encoding = detectEncoding(bytes.subarray(0, 8192));
+    if (how === 'blocking') {
+      const fd = openSync(file, 'r');
+      try {
+        return scanTextFd(fd, encoding, { ...opts, ...o });
+      } finally {
+        closeSync(fd);
+      }
+    }
     const fh = await open(file);
     try {
-      const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);
-      return await scanTextFile(fh, detectEncoding(bytes.subarray(0, 8192)), { ...opts, ...o });
+      return await scanTextFile(fh, encoding, { ...opts, ...o });
     } finally {
       await fh.close();
     }
