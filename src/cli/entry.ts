@@ -1,7 +1,10 @@
 // The tiny entry (CommonJS, so no ES module loader starts unless something needs one): answers
 // --version before anything heavy loads, then runs the main bundle from V8's code cache
 // (code-cache.ts).
+import { startGitStatus } from '../core/git-status.js';
 import { installImporter } from '../core/import-module.js';
+
+import type { MainInfo } from './main.js';
 
 declare const WICKET_VERSION: string;
 declare const WICKET_MAIN_HASH: string;
@@ -19,13 +22,15 @@ async function run(): Promise<void> {
   // The HTTP parser inside Node's fetch (used by WebFetch) is WebAssembly. Left to tier up, V8
   // recompiles it in the background and the process then waits for that work at exit.
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
+  // git runs on another core while the code loads; the system prompt needs its answer.
+  const git = startGitStatus(process.cwd());
   // Relative specifiers resolve from here (dist/cli/), beside the main bundle.
   installImporter((specifier) => import(specifier));
   const { loadBundle } = await import('./code-cache.js');
   const path = process.getBuiltinModule('node:path');
   const bundle = loadBundle(path.join(__dirname, 'main.cjs'), WICKET_MAIN_HASH);
-  const info: { version: string; interactive?: boolean } = { version };
-  const main = bundle.exports.main as (argv: string[], info: { version: string }) => Promise<number>;
+  const info: MainInfo = { version, git };
+  const main = bundle.exports.main as (argv: string[], info: MainInfo) => Promise<number>;
   const code = await main(argv, info);
   // The interactive app changes V8's flags, and a cache made under other flags is rejected.
   if (!info.interactive) bundle.saveCache();

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { CommanderError } from 'commander';
 import { appendUser } from '../core/conversation.js';
 import { FatalError, errorMessage } from '../core/errors.js';
+import type { GitStatus } from '../core/git-status.js';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { latestSession, loadTranscript, TranscriptWriter } from '../session/transcript.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
@@ -18,6 +19,8 @@ export interface MainInfo {
   version: string;
   /** Set when the run went to the interactive app. */
   interactive?: boolean;
+  /** `git status` for process.cwd(), started by the entry while the code loaded. */
+  git?: Promise<GitStatus | null>;
 }
 
 export async function main(argv: string[], info: MainInfo): Promise<number> {
@@ -42,10 +45,10 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
     const { runInteractive } = await import('./interactive.js');
     return runInteractive(opts, info);
   }
-  return runPrint(opts);
+  return runPrint(opts, info);
 }
 
-async function runPrint(opts: CliOptions): Promise<number> {
+async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   const abort = new AbortController();
   const onSig = (sig: NodeJS.Signals) => () => {
     if (abort.signal.aborted) process.exit(sig === 'SIGINT' ? 130 : 143);
@@ -58,7 +61,7 @@ async function runPrint(opts: CliOptions): Promise<number> {
   try {
     let setup: Setup;
     try {
-      setup = setupSession(opts, { env: process.env });
+      setup = setupSession(opts, { env: process.env, git: info.git ? await info.git : undefined });
     } catch (err) {
       process.stderr.write(`wicket: ${errorMessage(err)}\n`);
       return 1;

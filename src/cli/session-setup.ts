@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createModelClient, type ModelClient } from '../api/model-client.js';
 import { retryPolicyFromEnv } from '../api/retry.js';
 import type { AgentOptions } from '../core/agent-options.js';
+import type { GitStatus } from '../core/git-status.js';
 import { buildSystemPrompt } from '../core/system-prompt.js';
 import { createHooks, type HooksContext } from '../hooks/create.js';
 import { noHooks, type Hooks } from '../hooks/types.js';
@@ -48,6 +49,8 @@ export interface SetupDeps {
   /** Injected in tests; built from env otherwise. */
   client?: ModelClient;
   hooksFactory?: (loaded: LoadedSettings, info: HookInfo) => Hooks;
+  /** Git facts gathered in advance for the cwd (null: not a repository). */
+  git?: GitStatus | null;
 }
 
 /** What the hook factory learns about the session (the settings hooks' own context, minus the tools). */
@@ -98,6 +101,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     systemPrompt: opts.systemPrompt,
     appendSystemPrompt: opts.appendSystemPrompt,
     noMemory: opts.bare,
+    git: deps.git,
   });
   const maxConc = Number(env.WICKET_MAX_TOOL_CONCURRENCY || env.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY || 10);
   return {

@@ -2,9 +2,9 @@
  * The system prompt: short and ours. Environment facts (cwd, platform, date, git) and the CLAUDE.md
  * memory files. `--system-prompt` replaces our base text; `--append-system-prompt` adds to it.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gitStatusSync, type GitStatus } from './git-status.js';
 
 export interface SystemBlock {
   type: 'text';
@@ -31,6 +31,8 @@ export interface PromptOptions {
   appendSystemPrompt?: string;
   /** Skip CLAUDE.md discovery (--bare). */
   noMemory?: boolean;
+  /** Git facts found already (null: not a repository); asked from git when absent. */
+  git?: GitStatus | null;
 }
 
 export function buildSystemPrompt(opts: PromptOptions): SystemBlock[] {
@@ -49,7 +51,7 @@ function environmentSection(opts: PromptOptions): string {
     `Platform: ${opts.platform ?? process.platform}`,
     `Today's date: ${now.toISOString().slice(0, 10)}`,
   ];
-  const git = gitInfo(opts.cwd);
+  const git = opts.git === undefined ? gitStatusSync(opts.cwd) : opts.git;
   lines.push(`Is a git repository: ${git ? 'yes' : 'no'}`);
   if (git) {
     lines.push(`Git branch: ${git.branch}`);
@@ -57,23 +59,6 @@ function environmentSection(opts: PromptOptions): string {
   }
   lines.push('</env>');
   return lines.join('\n');
-}
-
-function gitInfo(cwd: string): { branch: string; status: string } | undefined {
-  try {
-    // One call: the branch header line, then the short status.
-    const out = execFileSync('git', ['status', '--short', '--branch'], {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 2000,
-    });
-    const [head = '', ...rest] = out.split('\n');
-    const branch = /^## (?:No commits yet on )?([^.\s]+)/.exec(head)?.[1] ?? '(detached)';
-    return { branch: head.startsWith('## HEAD') ? '(detached)' : branch, status: rest.filter(Boolean).slice(0, 20).join('\n') };
-  } catch {
-    return undefined;
-  }
 }
 
 /** The memory files in load order: user, then project root → cwd (CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md). */

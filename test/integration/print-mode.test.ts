@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
 import { expectExit, runCli } from '../support/run-cli.js';
@@ -20,6 +21,18 @@ const run = (args: string[], extra: { env?: Record<string, string>; stdin?: stri
   runCli(args, { cwd: project.dir, home: project.home, baseUrl: server.url, env: { ...fastRetry, ...extra.env }, stdin: extra.stdin });
 
 describe('print mode', () => {
+  it('tells the model the git branch and status, gathered while the code loads', async () => {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: project.dir, stdio: 'ignore' });
+    git('init', '-q', '-b', 'feature-x');
+    server.script(reply().text('ok'));
+    const r = await run(['-p', 'hi']);
+    expectExit(r, 0);
+    const system = JSON.stringify(server.requests[0]!.body.system);
+    expect(system).toContain('Is a git repository: yes');
+    expect(system).toContain('Git branch: feature-x');
+    expect(system).toContain('?? a.txt');
+  });
+
   it('runs many tool turns on one run without piling up abort listeners', async () => {
     for (let i = 0; i < 14; i++) server.script(reply().toolUse('Read', { file_path: `${project.dir}/a.txt` }));
     server.script(reply().text('read it often'));

@@ -1,0 +1,41 @@
+/**
+ * The git facts for the system prompt: the branch and a short status, from one `git status` call.
+ * The entry starts it in the background before the main bundle loads, so it runs on another core
+ * while the code loads; without that head start it runs synchronously.
+ */
+export interface GitStatus {
+  branch: string;
+  /** Up to 20 lines of `git status --short`; empty when clean. */
+  status: string;
+}
+
+const ARGS = ['status', '--short', '--branch'];
+const TIMEOUT_MS = 2000;
+
+/** `null`: not a git repository (or git is missing). */
+export function gitStatusSync(cwd: string): GitStatus | null {
+  try {
+    const { execFileSync } = process.getBuiltinModule('node:child_process');
+    return parseGitStatus(execFileSync('git', ARGS, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS }));
+  } catch {
+    return null;
+  }
+}
+
+export function startGitStatus(cwd: string): Promise<GitStatus | null> {
+  return new Promise((resolve) => {
+    try {
+      const { execFile } = process.getBuiltinModule('node:child_process');
+      const child = execFile('git', ARGS, { cwd, encoding: 'utf8', timeout: TIMEOUT_MS }, (err, stdout) => resolve(err ? null : parseGitStatus(stdout)));
+      child.stdin?.end();
+    } catch {
+      resolve(null);
+    }
+  });
+}
+
+export function parseGitStatus(out: string): GitStatus {
+  const [head = '', ...rest] = out.split('\n');
+  const branch = /^## (?:No commits yet on )?([^.\s]+)/.exec(head)?.[1] ?? '(detached)';
+  return { branch: head.startsWith('## HEAD') ? '(detached)' : branch, status: rest.filter(Boolean).slice(0, 20).join('\n') };
+}
