@@ -12,8 +12,23 @@ export interface GitStatus {
 const ARGS = ['status', '--short', '--branch'];
 const TIMEOUT_MS = 2000;
 
+/**
+ * Whether git could find a repository from `cwd`: a `.git` in it or an ancestor, or GIT_DIR set.
+ * Starting git costs a process fork (~10 ms); outside a repository this answers without one.
+ */
+export function mayBeInRepository(cwd: string): boolean {
+  if (process.env.GIT_DIR) return true;
+  const { existsSync } = process.getBuiltinModule('node:fs');
+  const path = process.getBuiltinModule('node:path');
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
 /** `null`: not a git repository (or git is missing). */
 export function gitStatusSync(cwd: string): GitStatus | null {
+  if (!mayBeInRepository(cwd)) return null;
   try {
     const { execFileSync } = process.getBuiltinModule('node:child_process');
     return parseGitStatus(execFileSync('git', ARGS, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS }));
@@ -23,6 +38,7 @@ export function gitStatusSync(cwd: string): GitStatus | null {
 }
 
 export function startGitStatus(cwd: string): Promise<GitStatus | null> {
+  if (!mayBeInRepository(cwd)) return Promise.resolve(null);
   return new Promise((resolve) => {
     try {
       const { execFile } = process.getBuiltinModule('node:child_process');
