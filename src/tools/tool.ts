@@ -182,3 +182,19 @@ export async function drainCall<O>(gen: AsyncGenerator<ToolProgress, O, void>, o
     onProgress(step.value);
   }
 }
+
+/**
+ * A zod schema built on first use. Building every tool's schema cost a few milliseconds at each
+ * start, and a run needs only those of the tools it calls: the JSON Schemas the API sees are made
+ * at build time. The stand-in forwards every read to the real schema (zod's methods close over
+ * their own instance, so `this` does not matter).
+ */
+export function lazySchema<T extends object>(build: () => T): T {
+  let real: T | undefined;
+  const get = (): T => (real ??= build());
+  return new Proxy({} as T, {
+    get: (_target, key) => Reflect.get(get(), key),
+    has: (_target, key) => Reflect.has(get(), key),
+    getPrototypeOf: () => Reflect.getPrototypeOf(get()),
+  });
+}

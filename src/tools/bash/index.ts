@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { deniedHostsSince, readSandboxSettings, sandboxLaunch } from '../../sandbox/index.js';
 import { startBackgroundTask } from '../tasks/registry.js';
-import { defineTool } from '../tool.js';
+import { defineTool, lazySchema } from '../tool.js';
 import { analyzeBash, type Analysis } from './analyze.js';
 import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './classify.js';
 import { bashPermissionPaths, criticalRemoval, settingsPathDeny } from './file-access.js';
@@ -19,13 +19,15 @@ import { defaultVerdict, sandboxFor } from './permission.js';
 
 export { initBashParser } from './parse.js';
 
-export const bashInputSchema = z.strictObject({
-  command: z.string().describe('The command to run'),
-  timeout: z.number().optional().describe(`Optional timeout in milliseconds (max ${MAX_TIMEOUT_MS}, default ${DEFAULT_TIMEOUT_MS})`),
-  description: z.string().optional().describe('Clear, concise description of what this command does in 5-10 words, in active voice'),
-  run_in_background: z.boolean().optional().describe('Set to true to run this command in the background. Use TaskOutput to read the output later.'),
-  dangerouslyDisableSandbox: z.boolean().optional().describe('Set to true to run this command outside the sandbox (the user is asked every time)'),
-});
+export const bashInputSchema = lazySchema(() =>
+  z.strictObject({
+    command: z.string().describe('The command to run'),
+    timeout: z.number().optional().describe(`Optional timeout in milliseconds (max ${MAX_TIMEOUT_MS}, default ${DEFAULT_TIMEOUT_MS})`),
+    description: z.string().optional().describe('Clear, concise description of what this command does in 5-10 words, in active voice'),
+    run_in_background: z.boolean().optional().describe('Set to true to run this command in the background. Use TaskOutput to read the output later.'),
+    dangerouslyDisableSandbox: z.boolean().optional().describe('Set to true to run this command outside the sandbox (the user is asked every time)'),
+  }),
+);
 
 export type BashInput = z.infer<typeof bashInputSchema>;
 

@@ -11,16 +11,18 @@ import { snippetAround, type Snippet } from '../fs/snippet.js';
 import { formatNumberedLines } from '../read/format-lines.js';
 import type { FileVersion } from '../read-state.js';
 import { resolveToolPath } from '../paths.js';
-import { defineTool } from '../tool.js';
+import { defineTool, lazySchema } from '../tool.js';
 import { editDescription } from './description.js';
 import { planEdit } from './plan.js';
 
-const inputSchema = z.strictObject({
-  file_path: z.string().min(1).describe('The absolute path of the file to modify'),
-  old_string: z.string().describe('The text to replace, exactly as it is in the file'),
-  new_string: z.string().describe('The text to replace it with (must differ from old_string)'),
-  replace_all: z.boolean().optional().describe('Replace every occurrence of old_string (default false)'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    file_path: z.string().min(1).describe('The absolute path of the file to modify'),
+    old_string: z.string().describe('The text to replace, exactly as it is in the file'),
+    new_string: z.string().describe('The text to replace it with (must differ from old_string)'),
+    replace_all: z.boolean().optional().describe('Replace every occurrence of old_string (default false)'),
+  }),
+);
 
 export type EditInput = z.infer<typeof inputSchema>;
 

@@ -5,7 +5,7 @@
  * mode (see `isPlanApproval`). A "no" comes back to the model as a denial it can act on.
  */
 import { z } from 'zod';
-import { defineTool } from '../tool.js';
+import { defineTool, lazySchema } from '../tool.js';
 
 export interface ExitPlanModeInput {
   plan: string;
@@ -16,12 +16,14 @@ export interface ExitPlanModeOutput {
   plan: string;
 }
 
-const inputSchema = z.strictObject({
-  plan: z
-    .string()
-    .min(1, 'the plan is empty')
-    .describe('The plan you want the user to approve: concise, in Markdown, listing the changes you will make.'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    plan: z
+      .string()
+      .min(1, 'the plan is empty')
+      .describe('The plan you want the user to approve: concise, in Markdown, listing the changes you will make.'),
+  }),
+);
 
 const DESCRIPTION = `Use this tool when you are in plan mode and have finished planning: it shows your plan to the user and asks them to approve it.
 - Only use it for tasks that need changes to files or commands that change something; for research-only questions, just answer.

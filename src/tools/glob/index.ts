@@ -6,21 +6,23 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { displayPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
 import { searchPermission } from '../ripgrep/permission.js';
-import { defineTool, type ToolContext } from '../tool.js';
+import { defineTool, type ToolContext, lazySchema } from '../tool.js';
 import { GLOB_LIMIT, globDescription } from './description.js';
 import { globModelText, globSummaryLine, type GlobOutput } from './format.js';
 import { patternProblem, planGlob, type GlobPlan } from './pattern.js';
 import { searchGlob } from './search.js';
 
-export const globInputSchema = z.strictObject({
-  pattern: z.string().describe('The glob pattern to match file paths against, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
-  path: z
-    .string()
-    .optional()
-    .describe(
-      'The directory to search in. Omit it to search the current working directory; do not pass "undefined" or "null".',
-    ),
-});
+export const globInputSchema = lazySchema(() =>
+  z.strictObject({
+    pattern: z.string().describe('The glob pattern to match file paths against, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
+    path: z
+      .string()
+      .optional()
+      .describe(
+        'The directory to search in. Omit it to search the current working directory; do not pass "undefined" or "null".',
+      ),
+  }),
+);
 
 export type GlobInput = z.infer<typeof globInputSchema>;
 export type { GlobOutput } from './format.js';

@@ -8,50 +8,52 @@ import { ToolError } from '../../core/errors.js';
 import { resolveToolPath } from '../paths.js';
 import { isDeniedPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
 import { searchPermission } from '../ripgrep/permission.js';
-import { defineTool } from '../tool.js';
+import { defineTool, lazySchema } from '../tool.js';
 import { DEFAULT_HEAD_LIMIT, grepDescription, MAX_RESULT_CHARS } from './description.js';
 import { grepModelText, grepSummaryLine, type GrepOutput } from './format.js';
 import { searchGrep } from './search.js';
 
 const lines = (what: string) => z.number().int().min(0).optional().describe(what);
 
-export const grepInputSchema = z.strictObject({
-  pattern: z.string().describe('The regular expression to search for in file contents (ripgrep syntax).'),
-  path: z
-    .string()
-    .optional()
-    .describe('File or directory to search in. Defaults to the current working directory.'),
-  glob: z
-    .string()
-    .optional()
-    .describe(
-      'Glob that files must match, e.g. "*.js", "*.{ts,tsx}", "src/**/*.ts". Without "/" it matches file names at any depth; with "/" the path as results show it; a leading "!" excludes. Separate several with spaces.',
+export const grepInputSchema = lazySchema(() =>
+  z.strictObject({
+    pattern: z.string().describe('The regular expression to search for in file contents (ripgrep syntax).'),
+    path: z
+      .string()
+      .optional()
+      .describe('File or directory to search in. Defaults to the current working directory.'),
+    glob: z
+      .string()
+      .optional()
+      .describe(
+        'Glob that files must match, e.g. "*.js", "*.{ts,tsx}", "src/**/*.ts". Without "/" it matches file names at any depth; with "/" the path as results show it; a leading "!" excludes. Separate several with spaces.',
+      ),
+    type: z
+      .string()
+      .optional()
+      .describe('File type to search (rg --type), e.g. "js", "py", "rust". Faster than glob for standard types.'),
+    output_mode: z
+      .enum(['content', 'files_with_matches', 'count'])
+      .optional()
+      .describe(
+        '"content" shows matching lines (with -A/-B/-C context, -n line numbers); "files_with_matches" lists matching files; "count" shows matching lines per file. Default "files_with_matches".',
+      ),
+    '-A': lines('Lines to show after each match (rg -A). Content mode only.'),
+    '-B': lines('Lines to show before each match (rg -B). Content mode only.'),
+    '-C': lines('Lines to show before and after each match (rg -C). Content mode only.'),
+    context: lines('Same as -C: lines to show before and after each match. Content mode only.'),
+    '-n': z.boolean().optional().describe('Show line numbers (rg -n). Content mode only. Default true.'),
+    '-i': z.boolean().optional().describe('Case-insensitive search (rg -i).'),
+    multiline: z
+      .boolean()
+      .optional()
+      .describe('Let a match span lines; "." then also matches newlines (rg -U --multiline-dotall). Default false.'),
+    head_limit: lines(
+      `Show at most this many lines (content) or entries (files, count), like "| head -N". Default ${DEFAULT_HEAD_LIMIT}; 0 for no line limit.`,
     ),
-  type: z
-    .string()
-    .optional()
-    .describe('File type to search (rg --type), e.g. "js", "py", "rust". Faster than glob for standard types.'),
-  output_mode: z
-    .enum(['content', 'files_with_matches', 'count'])
-    .optional()
-    .describe(
-      '"content" shows matching lines (with -A/-B/-C context, -n line numbers); "files_with_matches" lists matching files; "count" shows matching lines per file. Default "files_with_matches".',
-    ),
-  '-A': lines('Lines to show after each match (rg -A). Content mode only.'),
-  '-B': lines('Lines to show before each match (rg -B). Content mode only.'),
-  '-C': lines('Lines to show before and after each match (rg -C). Content mode only.'),
-  context: lines('Same as -C: lines to show before and after each match. Content mode only.'),
-  '-n': z.boolean().optional().describe('Show line numbers (rg -n). Content mode only. Default true.'),
-  '-i': z.boolean().optional().describe('Case-insensitive search (rg -i).'),
-  multiline: z
-    .boolean()
-    .optional()
-    .describe('Let a match span lines; "." then also matches newlines (rg -U --multiline-dotall). Default false.'),
-  head_limit: lines(
-    `Show at most this many lines (content) or entries (files, count), like "| head -N". Default ${DEFAULT_HEAD_LIMIT}; 0 for no line limit.`,
-  ),
-  offset: lines('Skip this many lines or entries first, like "| tail -n +N+1"; use it to get the next page. Default 0.'),
-});
+    offset: lines('Skip this many lines or entries first, like "| tail -n +N+1"; use it to get the next page. Default 0.'),
+  }),
+);
 
 export type GrepInput = z.infer<typeof grepInputSchema>;
 export type { GrepOutput } from './format.js';

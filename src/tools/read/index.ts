@@ -7,7 +7,7 @@ import { ToolError } from '../../core/errors.js';
 import { formatBytes } from '../fs/file-kind.js';
 import { displayPath, readVerdict } from '../fs/permissions.js';
 import { resolveToolPath } from '../paths.js';
-import { defineTool, type DisplayData, type ToolContext } from '../tool.js';
+import { defineTool, type DisplayData, type ToolContext, lazySchema } from '../tool.js';
 import { readDescription } from './description.js';
 import { describeWindow } from './format-lines.js';
 import { loadImage } from './image.js';
@@ -18,20 +18,22 @@ import { loadPdf, parsePageRange } from './pdf.js';
 import { readTextFile } from './read-text.js';
 import type { ReadOutput } from './types.js';
 
-const inputSchema = z.strictObject({
-  file_path: z.string().min(1).describe('The absolute path of the file to read'),
-  offset: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .describe('The line number to start reading from (1-based). Only needed for files too long to read at once'),
-  limit: z.number().int().positive().optional().describe('The number of lines to read. Only needed for files too long to read at once'),
-  pages: z
-    .string()
-    .optional()
-    .describe('Page range for PDF files, e.g. "1-5" or "3". At most 20 pages per call; required for PDFs over 10 pages'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    file_path: z.string().min(1).describe('The absolute path of the file to read'),
+    offset: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('The line number to start reading from (1-based). Only needed for files too long to read at once'),
+    limit: z.number().int().positive().optional().describe('The number of lines to read. Only needed for files too long to read at once'),
+    pages: z
+      .string()
+      .optional()
+      .describe('Page range for PDF files, e.g. "1-5" or "3". At most 20 pages per call; required for PDFs over 10 pages'),
+  }),
+);
 
 export type ReadInput = z.infer<typeof inputSchema>;
 

@@ -1,16 +1,18 @@
 /** TaskOutput (alias BashOutput): a background task's new output and its status. */
 import { z } from 'zod';
 import { delay } from '../bash/spawn.js';
-import { defineTool } from '../tool.js';
+import { defineTool, lazySchema } from '../tool.js';
 import { getBackgroundTask, listBackgroundTasks, readNewOutput, type BackgroundTask, type TaskStatus } from './registry.js';
 
-export const taskOutputSchema = z.strictObject({
-  task_id: z.string().optional().describe('The id of the background task (as returned by Bash with run_in_background)'),
-  shell_id: z.string().optional().describe('Deprecated: use task_id'),
-  bash_id: z.string().optional().describe('Deprecated: use task_id'),
-  block: z.boolean().optional().describe('Wait for the task to finish before returning (default true)'),
-  timeout: z.number().optional().describe('How long to wait when blocking, in milliseconds (default 30000, max 600000)'),
-});
+export const taskOutputSchema = lazySchema(() =>
+  z.strictObject({
+    task_id: z.string().optional().describe('The id of the background task (as returned by Bash with run_in_background)'),
+    shell_id: z.string().optional().describe('Deprecated: use task_id'),
+    bash_id: z.string().optional().describe('Deprecated: use task_id'),
+    block: z.boolean().optional().describe('Wait for the task to finish before returning (default true)'),
+    timeout: z.number().optional().describe('How long to wait when blocking, in milliseconds (default 30000, max 600000)'),
+  }),
+);
 
 export type TaskOutputInput = z.infer<typeof taskOutputSchema>;
 

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { ToolError } from '../../core/errors.js';
-import { defineTool, type Tool, type ToolContext, type ToolProgress } from '../tool.js';
+import { defineTool, type Tool, type ToolContext, type ToolProgress, lazySchema } from '../tool.js';
 import { answerPrompt, cutText } from './answer.js';
 import { PageCache, type CachedPage } from './cache.js';
 import { convertBody, refuseBinaryType } from './convert.js';
@@ -22,10 +22,12 @@ declare const WICKET_VERSION: string | undefined;
 const VERSION = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev';
 export const USER_AGENT = `wicket/${VERSION} (WebFetch)`;
 
-export const webFetchInputSchema = z.strictObject({
-  url: z.string().describe('The URL to fetch: a full http:// or https:// URL that the user gave or that appeared in the conversation.'),
-  prompt: z.string().describe('What to find or extract from the page; a small model answers it from the page content.'),
-});
+export const webFetchInputSchema = lazySchema(() =>
+  z.strictObject({
+    url: z.string().describe('The URL to fetch: a full http:// or https:// URL that the user gave or that appeared in the conversation.'),
+    prompt: z.string().describe('What to find or extract from the page; a small model answers it from the page content.'),
+  }),
+);
 
 export type WebFetchInput = z.infer<typeof webFetchInputSchema>;
 export type { WebFetchOutput } from './result.js';

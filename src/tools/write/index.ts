@@ -9,14 +9,16 @@ import { countChanges, diffHunks, formatUnifiedDiff, type DiffHunk } from '../fs
 import { writeVerdict } from '../fs/permissions.js';
 import type { FileVersion } from '../read-state.js';
 import { resolveToolPath } from '../paths.js';
-import { defineTool } from '../tool.js';
+import { defineTool, lazySchema } from '../tool.js';
 import { writeDescription } from './description.js';
 import { planWrite } from './plan.js';
 
-const inputSchema = z.strictObject({
-  file_path: z.string().min(1).describe('The absolute path of the file to write (it is replaced if it exists)'),
-  content: z.string().describe('The complete content to write to the file'),
-});
+const inputSchema = lazySchema(() =>
+  z.strictObject({
+    file_path: z.string().min(1).describe('The absolute path of the file to write (it is replaced if it exists)'),
+    content: z.string().describe('The complete content to write to the file'),
+  }),
+);
 
 export type WriteInput = z.infer<typeof inputSchema>;
 
