@@ -2,7 +2,6 @@
  * Print mode: consumes core events and writes text, one JSON result, or a JSON event stream, with
  * Claude Code's field names. Returns the exit code; never exits by itself.
  */
-import { randomUUID } from 'node:crypto';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from '../core/events.js';
 import type { PermissionAnswer, PermissionRequest } from '../permissions/types.js';
@@ -10,6 +9,7 @@ import { addUsage, emptyUsage } from '../api/usage.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { CliOptions } from './options.js';
 import { addToTotals, emptyTotals, runPrompt, type Totals } from './run-prompt.js';
+import { randomUuid } from '../core/ids.js';
 
 export interface PrintIO {
   out: (s: string) => void;
@@ -127,7 +127,7 @@ function resultObject(done: Extract<AgentEvent, { type: 'done' }> | undefined, s
     usage,
     modelUsage,
     permission_denials: st.denials,
-    uuid: randomUUID(),
+    uuid: randomUuid(),
   };
 }
 
@@ -143,7 +143,7 @@ function initMessage(agent: AgentOptions) {
   return {
     type: 'system',
     subtype: 'init',
-    uuid: randomUUID(),
+    uuid: randomUuid(),
     session_id: agent.sessionId,
     cwd: agent.state.cwd,
     model: agent.model,
@@ -160,7 +160,7 @@ function initMessage(agent: AgentOptions) {
 type PendingTraces = Array<Record<string, unknown>>;
 
 function emitStreamEvent(ev: AgentEvent, opts: CliOptions, agent: AgentOptions, io: PrintIO, pendingTraces: PendingTraces): void {
-  const base = { session_id: agent.sessionId, uuid: randomUUID(), parent_tool_use_id: null };
+  const base = { session_id: agent.sessionId, uuid: randomUuid(), parent_tool_use_id: null };
   switch (ev.type) {
     case 'stream_event':
       if (opts.includePartialMessages) io.out(line({ type: 'stream_event', event: ev.event, ...base }));

@@ -2,7 +2,6 @@
  * Builds everything one run needs from flags, environment and settings: the model client, the
  * tool list, the permission state, hooks, the system prompt. Pure set-up: no output, no exit.
  */
-import { randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +21,7 @@ import { ReadState } from '../tools/read-state.js';
 import { BUILTIN_TOOLS } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { CliOptions } from './options.js';
+import { randomUuid } from '../core/ids.js';
 
 declare const WICKET_VERSION: string;
 const WICKET_VERSION_STRING = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev';
@@ -82,7 +82,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools);
   const model = resolveModel(opts.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
   const smallModel = resolveModel(env.ANTHROPIC_SMALL_FAST_MODEL || env.ANTHROPIC_DEFAULT_HAIKU_MODEL) ?? DEFAULT_SMALL_MODEL;
-  const sessionId = opts.sessionId ?? randomUUID();
+  const sessionId = opts.sessionId ?? randomUuid();
   const mergedEnv = { ...env, ...loaded.env };
   const client = deps.client ?? clientFromEnv(mergedEnv);
   const additionalDirs = [...loaded.additionalDirectories, ...opts.addDir.map((d) => safeRealpath(path.resolve(cwd, d)))];

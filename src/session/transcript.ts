@@ -3,10 +3,10 @@
  * Messages (for --continue/--resume) and each call's gate trace (who stopped this, and why).
  */
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { unansweredToolUses } from '../core/conversation.js';
 import type { AgentEvent, ApiMessage } from '../core/events.js';
+import { randomUuid } from '../core/ids.js';
 
 export class TranscriptWriter {
   private ready = false;
@@ -22,7 +22,7 @@ export class TranscriptWriter {
         mkdirSync(path.dirname(this.file), { recursive: true });
         this.ready = true;
       }
-      const line = JSON.stringify({ ...entry, uuid: randomUUID(), sessionId: this.sessionId, timestamp: new Date().toISOString(), cwd: this.cwd });
+      const line = JSON.stringify({ ...entry, uuid: randomUuid(), sessionId: this.sessionId, timestamp: new Date().toISOString(), cwd: this.cwd });
       appendFileSync(this.file, `${line}\n`);
     } catch {
       // a transcript that cannot be written must never stop the work

@@ -5,7 +5,7 @@
  * the call fails with a message naming it. Writes to one file are queued, so rules added in quick
  * succession all land.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from '../core/lazy-fs.js';
 import path from 'node:path';
 import { importModule } from '../core/import-module.js';
 import { localSettingsPath } from './paths.js';

@@ -4,9 +4,8 @@
  * output in bounded memory and work out the next working directory.
  */
 import { mkdirSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { stat } from '../../core/lazy-fs.js';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { ToolProgress } from '../tool.js';
 import { nextCwd, startingCwd, type CwdContext } from './cwd.js';
 import { collectOutput, outputTail } from './output.js';
@@ -52,6 +51,7 @@ export const MAX_OUTPUT_BYTES = 4 * 1024 ** 3;
 export function outputFilePath(wicketHome: string, sessionId: string, id: string): string {
   const dir = path.join(wicketHome, 'sessions', sessionId.replace(/[^\w.-]/g, '_') || 'default');
   mkdirSync(dir, { recursive: true });
+  const { randomBytes } = process.getBuiltinModule('node:crypto'); // loaded when first needed, not at start-up
   const safe = (id || randomBytes(6).toString('hex')).replace(/[^\w.-]/g, '_');
   return path.join(dir, `bash-${safe}-${randomBytes(3).toString('hex')}.log`);
 }

@@ -7,7 +7,6 @@
  *   closes, so the commands die with wicket however wicket ends (SIGKILL included);
  * - an EXIT trap printing a random marker and `pwd -P`, from which the next working directory is read.
  */
-import { randomBytes } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import type { execa as Execa } from 'execa';
 
@@ -49,7 +48,7 @@ export function cwdTrap(marker: string): string {
 }
 
 export function launchShell(opts: LaunchOptions): ShellProcess {
-  const marker = `__wicket_cwd_${randomBytes(8).toString('hex')}__`;
+  const marker = `__wicket_cwd_${process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex')}__`;
   const script = `${LIFELINE_OPEN}${opts.preamble ?? ''}${LIFELINE_CLOSE}${cwdTrap(marker)}${opts.command}`;
   const fd = openSync(opts.outputPath, 'w');
   let child;

@@ -4,7 +4,7 @@
  * A crash or a full disk leaves either the old file or the new one, never half of either. A symlink
  * is written through: the link stays, its target gets the content.
  */
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, stat } from '../../core/lazy-fs.js';
 import path from 'node:path';
 import { importModule } from '../../core/import-module.js';
 import type { FileVersion } from '../read-state.js';

@@ -3,7 +3,7 @@
  * FIFOs and sockets can block forever or never end, so they are refused from `stat` alone.
  */
 import type { Stats } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, stat } from '../../core/lazy-fs.js';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,10 +1,9 @@
 /** File versions: what "unchanged since read" is measured against (size and content hash, not mtime alone). */
-import { createHash } from 'node:crypto';
 import type { Stats } from 'node:fs';
 import type { FileVersion } from '../read-state.js';
 
 export function hashBytes(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex');
 }
 
 /** The version of a file whose whole content is in memory. */

@@ -2,7 +2,7 @@
  * The checks every writing tool (Edit, Write, NotebookEdit) makes against the file on disk right
  * now: where it is, what it is, whether the model has read it, and whether it changed since.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile } from '../../core/lazy-fs.js';
 import type { FileVersion, ReadState } from '../read-state.js';
 import { sameVersion } from '../read-state.js';
 import { decodeText, detectEncoding, detectLineEnding, isUtf8, type EncodingInfo, type LineEnding } from './encoding.js';

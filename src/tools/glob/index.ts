@@ -2,7 +2,7 @@
  * Glob: find files by name. Read-only and concurrency-safe; runs `rg --files` (see search.ts), so
  * ignore files are honoured and nothing walks the tree by hand.
  */
-import { stat } from 'node:fs/promises';
+import { stat } from '../../core/lazy-fs.js';
 import { z } from 'zod';
 import { displayPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
 import { searchPermission } from '../ripgrep/permission.js';

@@ -2,7 +2,7 @@
  * Grep: search file contents with ripgrep. Read-only and concurrency-safe. Output is streamed and
  * bounded (see search.ts): a pattern with millions of hits costs one page of memory.
  */
-import { stat } from 'node:fs/promises';
+import { stat } from '../../core/lazy-fs.js';
 import { z } from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { resolveToolPath } from '../paths.js';

@@ -1,5 +1,5 @@
 /** Images come back to the model as a base64 image block (size-capped by the preflight). */
-import { readFile } from 'node:fs/promises';
+import { readFile } from '../../core/lazy-fs.js';
 import { openRegularFile, sniffImageType, type ImageMediaType } from '../fs/file-kind.js';
 import { versionOf } from '../fs/version.js';
 import type { FileVersion } from '../read-state.js';

@@ -3,7 +3,6 @@
  * only the lines inside the requested window, each cut at the line limit. Memory stays bounded by
  * the window, whatever the file size or the length of its lines.
  */
-import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { ToolError } from '../../core/errors.js';
@@ -103,7 +102,7 @@ class LineCollector {
 
 /** The pass itself: feed it the file's bytes in order, then ask for the result. */
 class TextScan {
-  private readonly hash = createHash('sha256');
+  private readonly hash = process.getBuiltinModule('node:crypto').createHash('sha256');
   private readonly decoder;
   private readonly lines: LineCollector;
   private size = 0;

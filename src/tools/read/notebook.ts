@@ -1,5 +1,5 @@
 /** Notebooks as the model reads them: every cell with its id, type, source and outputs. */
-import { readFile } from 'node:fs/promises';
+import { readFile } from '../../core/lazy-fs.js';
 import { ToolError } from '../../core/errors.js';
 import { decodeText, detectEncoding } from '../fs/encoding.js';
 import { openRegularFile } from '../fs/file-kind.js';

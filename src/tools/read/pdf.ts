@@ -2,7 +2,7 @@
  * PDFs as text per page, through pdf-parse (loaded lazily: it pulls in pdf.js, which startup and
  * print mode should not pay for unless a PDF is read).
  */
-import { readFile } from 'node:fs/promises';
+import { readFile } from '../../core/lazy-fs.js';
 import { ToolError, errorMessage } from '../../core/errors.js';
 import { openRegularFile } from '../fs/file-kind.js';
 import { versionOf } from '../fs/version.js';

@@ -3,7 +3,7 @@
  * additional directories), asked for anywhere else. Deny and allow rules (`Read(./secrets/**)`) are
  * matched centrally, before this runs.
  */
-import { realpath } from 'node:fs/promises';
+import { realpath } from '../../core/lazy-fs.js';
 import { isInWorkspace } from '../paths.js';
 import type { PermissionContext, ToolPermissionVerdict } from '../tool.js';
 
