@@ -43,6 +43,29 @@ export async function measure(cmd: string, args: string[], runs: number, opts: P
   return { ms: median(samples.map((s) => s.ms)), rssMiB: median(samples.map((s) => s.rssMiB)) };
 }
 
+/**
+ * Runs `cmd` and a baseline command alternately, so both see the same moments of a noisy machine,
+ * and reports both medians. `over` is the median of the per-pair differences.
+ */
+export async function measureAgainst(
+  base: { cmd: string; args: string[] },
+  cmd: string,
+  args: string[],
+  runs: number,
+  opts: Parameters<typeof measureOnce>[2] = {},
+): Promise<{ base: Sample; run: Sample; overMs: number }> {
+  await measureOnce(base.cmd, base.args);
+  await measureOnce(cmd, args, opts); // warm-up
+  const b: Sample[] = [];
+  const r: Sample[] = [];
+  for (let i = 0; i < runs; i++) {
+    b.push(await measureOnce(base.cmd, base.args));
+    r.push(await measureOnce(cmd, args, opts));
+  }
+  const pick = (xs: Sample[]) => ({ ms: median(xs.map((s) => s.ms)), rssMiB: median(xs.map((s) => s.rssMiB)) });
+  return { base: pick(b), run: pick(r), overMs: median(r.map((s, i) => s.ms - b[i]!.ms)) };
+}
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
