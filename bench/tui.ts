@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   const bytesRatio = l.bytes / e.bytes;
   console.log(`long/empty per delta: CPU ${ratio.toFixed(2)}×, bytes ${bytesRatio.toFixed(2)}× (target ≤ 1.2×): ${ratio <= 1.2 && bytesRatio <= 1.2 ? 'ok' : 'OVER'}`);
   console.log(`peak RSS ${Math.max(empty.rssMiB, long.rssMiB).toFixed(1)} MiB (target < 150 MiB): ${Math.max(empty.rssMiB, long.rssMiB) < 150 ? 'ok' : 'OVER'}`);
-  if (!existsSync(path.join(root, 'dist', 'cli', 'entry.js'))) console.log('time to prompt: skipped (run `node build.mjs` first)');
+  if (!existsSync(path.join(root, 'dist', 'cli', 'entry.cjs'))) console.log('time to prompt: skipped (run `node build.mjs` first)');
   else if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0) console.log('time to prompt: skipped (util-linux `script` is missing)');
   else {
     await timeToPrompt(); // warm the file cache

@@ -14,7 +14,7 @@ export function hasTmux(): boolean {
 
 /** Builds dist/ when it is missing (the tests run the built binary). */
 export function ensureBuilt(): void {
-  if (!existsSync(join(REPO_ROOT, 'dist', 'cli', 'entry.js'))) execFileSync(process.execPath, ['build.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  if (!existsSync(join(REPO_ROOT, 'dist', 'cli', 'entry.cjs'))) execFileSync(process.execPath, ['build.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
 }
 
 export interface TuiOptions {

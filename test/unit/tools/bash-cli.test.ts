@@ -14,7 +14,7 @@ let api: FakeAnthropic;
 let project: TmpProject | undefined;
 
 beforeAll(() => {
-  if (!existsSync(path.join(REPO_ROOT, 'dist', 'cli', 'entry.js'))) execFileSync(process.execPath, ['build.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
+  if (!existsSync(path.join(REPO_ROOT, 'dist', 'cli', 'entry.cjs'))) execFileSync(process.execPath, ['build.mjs'], { cwd: REPO_ROOT, stdio: 'ignore' });
 });
 beforeEach(async () => {
   api = await startFakeAnthropic();
