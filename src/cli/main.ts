@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CommanderError } from 'commander';
 import { appendUser } from '../core/conversation.js';
+import { expandSlashPrompt } from '../commands/custom-commands.js';
 import { FatalError, errorMessage } from '../core/errors.js';
 import type { GitStatus } from '../core/git-status.js';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
@@ -67,7 +68,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 1;
     }
     for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
-    const prompts = await promptSource(opts);
+    const prompts = await promptSource(opts, setup);
     if (!prompts) {
       process.stderr.write('wicket: no prompt: pass one with -p "…" or on stdin\n');
       return 2;
@@ -102,10 +103,12 @@ function drain(): Promise<void> {
 }
 
 /** Where prompts come from: the argument, stdin text (appended as context), or stream-json lines. */
-async function promptSource(opts: CliOptions): Promise<AsyncIterable<string | ContentBlock[]> | undefined> {
+async function promptSource(opts: CliOptions, setup: Setup): Promise<AsyncIterable<string | ContentBlock[]> | undefined> {
   if (opts.inputFormat === 'stream-json') return stdinLines();
   const piped = process.stdin.isTTY !== true ? await readStdin({ waitForFirstByteMs: opts.prompt ? 250 : undefined }) : '';
-  const text = [opts.prompt, piped.trim() ? piped : undefined].filter(Boolean).join('\n\n');
+  // `-p "/name args"` runs the custom command `name`; piped input still follows as context.
+  const prompt = opts.prompt ? expandSlashPrompt(opts.prompt, { projectRoot: setup.cwd, configDir: setup.configDir }, { projectDir: setup.cwd, sessionId: setup.options.sessionId }) : undefined;
+  const text = [prompt, piped.trim() ? piped : undefined].filter(Boolean).join('\n\n');
   if (!text.trim()) return undefined;
   return (async function* () {
     yield text;

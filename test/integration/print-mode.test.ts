@@ -21,6 +21,16 @@ const run = (args: string[], extra: { env?: Record<string, string>; stdin?: stri
   runCli(args, { cwd: project.dir, home: project.home, baseUrl: server.url, env: { ...fastRetry, ...extra.env }, stdin: extra.stdin });
 
 describe('print mode', () => {
+  it('runs a custom command named in the prompt, with piped input after it', async () => {
+    await project.write('.claude/commands/review.md', '---\ndescription: Review\n---\nReview $ARGUMENTS carefully.');
+    server.script(reply().text('reviewed'));
+    const r = await run(['-p', '/review src/a.ts'], { stdin: 'the diff' });
+    expectExit(r, 0);
+    expect(r.stdout).toBe('reviewed\n');
+    const first = (server.requests[0]!.body as any).messages[0].content[0].text;
+    expect(first).toBe('Review src/a.ts carefully.\n\nthe diff');
+  });
+
   it('tells the model the git branch and status, gathered while the code loads', async () => {
     const git = (...args: string[]) => execFileSync('git', args, { cwd: project.dir, stdio: 'ignore' });
     git('init', '-q', '-b', 'feature-x');

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { allCommands, matchCommands, parseSlash } from '../../src/ui/commands/index.js';
 import { expandArguments, loadCustomCommands, parseFrontmatter, splitArgs } from '../../src/ui/commands/custom.js';
+import { expandSlashPrompt } from '../../src/commands/custom-commands.js';
 import { appendHistory, historyFile, HistoryCursor, loadHistory } from '../../src/ui/history.js';
 import { removeLocalRule } from '../../src/ui/local-settings.js';
 
@@ -41,6 +42,17 @@ describe('custom commands', () => {
     expect(expandArguments('Do the thing', '')).toBe('Do the thing');
     expect(splitArgs(`one "two three" 'four five' six`)).toEqual(['one', 'two three', 'four five', 'six']);
     expect(parseFrontmatter('---\na: 1\n---\nbody').meta).toEqual({ a: '1' });
+  });
+
+  it('fill in ${CLAUDE_PROJECT_DIR} and ${CLAUDE_SESSION_ID}; a print-mode prompt naming one becomes its text', () => {
+    const project = path.join(dir, 'p');
+    mkdirSync(path.join(project, '.claude', 'commands', 'ci'), { recursive: true });
+    writeFileSync(path.join(project, '.claude', 'commands', 'ci', 'triage.md'), '---\ndescription: Triage\n---\nTriage $1 in ${CLAUDE_PROJECT_DIR} (session ${CLAUDE_SESSION_ID})');
+    const ctx = { projectDir: project, sessionId: 'sess-1' };
+    const roots = { projectRoot: project, configDir: path.join(dir, 'none') };
+    expect(expandSlashPrompt('/ci:triage flaky-test', roots, ctx)).toBe(`Triage flaky-test in ${project} (session sess-1)`);
+    expect(expandSlashPrompt('/unknown thing', roots, ctx)).toBe('/unknown thing');
+    expect(expandSlashPrompt('plain words', roots, ctx)).toBe('plain words');
   });
 
   it('are found by prefix for the hint list and parsed from a typed line', () => {

@@ -1,93 +1,15 @@
-/**
- * Custom commands, as Claude Code reads them: `.claude/commands/**\/*.md` (project) and
- * `<config dir>/commands/**\/*.md` (user; CLAUDE_CONFIG_DIR or ~/.claude). A file in a subfolder is
- * `/folder:name`. Frontmatter `description` and `argument-hint` are shown in /help. In the body,
- * `$ARGUMENTS` is everything after the name, `$ARGUMENTS[N]` the Nth word (from 0), `$1`…`$9` the
- * Nth word (from 1); without any of them the arguments are appended as `ARGUMENTS: …`.
- * Inline shell (`!`cmd``) is not run: every command goes through the tool gates.
- */
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+/** Custom commands (src/commands/custom-commands.ts) as slash commands of the interactive app. */
+import { expandCustomCommand, loadCustomCommands as loadDefinitions } from '../../commands/custom-commands.js';
 import type { SlashCommand } from './types.js';
 
+export { expandArguments, parseFrontmatter, splitArgs } from '../../commands/custom-commands.js';
+
 export function loadCustomCommands(projectRoot: string, configDir: string): SlashCommand[] {
-  const project = scan(path.join(projectRoot, '.claude', 'commands'), 'project');
-  const user = scan(path.join(configDir, 'commands'), 'user');
-  const names = new Set(project.map((c) => c.name));
-  return [...project, ...user.filter((c) => !names.has(c.name))];
-}
-
-function scan(root: string, source: 'project' | 'user', prefix = '', depth = 0): SlashCommand[] {
-  let entries: import('node:fs').Dirent[];
-  try {
-    entries = readdirSync(path.join(root, prefix), { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const out: SlashCommand[] = [];
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-    const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory() && depth < 3) out.push(...scan(root, source, rel, depth + 1));
-    else if (e.isFile() && e.name.endsWith('.md')) {
-      const cmd = fromFile(path.join(root, rel), rel.slice(0, -3).split('/').join(':'), source);
-      if (cmd) out.push(cmd);
-    }
-  }
-  return out;
-}
-
-function fromFile(file: string, name: string, source: 'project' | 'user'): SlashCommand | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const { meta, body } = parseFrontmatter(text);
-  const firstLine = body.trim().split('\n')[0] ?? '';
-  return {
-    name,
-    description: meta.description ?? (firstLine.length > 60 ? `${firstLine.slice(0, 59)}…` : firstLine),
-    ...(meta['argument-hint'] ? { argumentHint: meta['argument-hint'] } : {}),
-    source,
-    run: (args) => ({ kind: 'prompt', text: expandArguments(body, args) }),
-  };
-}
-
-export function parseFrontmatter(text: string): { meta: Record<string, string>; body: string } {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
-  if (!m) return { meta: {}, body: text };
-  const meta: Record<string, string> = {};
-  for (const line of m[1]!.split(/\r?\n/)) {
-    const kv = /^([A-Za-z0-9_-]+):\s*(.*)$/.exec(line);
-    if (kv) meta[kv[1]!] = kv[2]!.replace(/^["']|["']$/g, '').trim();
-  }
-  return { meta, body: text.slice(m[0].length) };
-}
-
-/** Splits arguments like a shell would for plain words and quotes. */
-export function splitArgs(args: string): string[] {
-  const out: string[] = [];
-  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
-  for (let m = re.exec(args); m; m = re.exec(args)) out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3] ?? ''));
-  return out;
-}
-
-export function expandArguments(body: string, args: string): string {
-  const words = splitArgs(args);
-  let used = false;
-  let out = body.replace(/\$ARGUMENTS\[(\d+)\]/g, (_, n: string) => {
-    used = true;
-    return words[Number(n)] ?? '';
-  });
-  out = out.replace(/\$ARGUMENTS\b/g, () => {
-    used = true;
-    return args.trim();
-  });
-  out = out.replace(/\$([1-9])(?!\d)/g, (_, n: string) => {
-    used = true;
-    return words[Number(n) - 1] ?? '';
-  });
-  if (!used && args.trim()) out = `${out.replace(/\s+$/, '')}\n\nARGUMENTS: ${args.trim()}`;
-  return out.trim();
+  return loadDefinitions(projectRoot, configDir).map((cmd) => ({
+    name: cmd.name,
+    description: cmd.description,
+    ...(cmd.argumentHint ? { argumentHint: cmd.argumentHint } : {}),
+    source: cmd.source,
+    run: (args, session) => ({ kind: 'prompt', text: expandCustomCommand(cmd, args, { projectDir: session.options.projectRoot, sessionId: session.options.sessionId }) }),
+  }));
 }

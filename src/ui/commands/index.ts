@@ -1,5 +1,6 @@
 /** Finding and running a slash command from what was typed. */
 import { BUILTIN_COMMANDS } from './builtin.js';
+import { parseSlash } from '../../commands/custom-commands.js';
 import { loadCustomCommands } from './custom.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';
 
@@ -8,10 +9,7 @@ export function allCommands(projectRoot: string, configDir: string): SlashComman
   return [...BUILTIN_COMMANDS, ...loadCustomCommands(projectRoot, configDir).filter((c) => !builtinNames.has(c.name))];
 }
 
-export function parseSlash(text: string): { name: string; args: string } | undefined {
-  const m = /^\/([^\s/][^\s]*)(?:\s+([\s\S]*))?$/.exec(text.trim());
-  return m ? { name: m[1]!, args: m[2] ?? '' } : undefined;
-}
+export { parseSlash };
 
 export function findCommand(commands: readonly SlashCommand[], name: string): SlashCommand | undefined {
   return commands.find((c) => c.name === name) ?? commands.find((c) => c.aliases?.includes(name));
