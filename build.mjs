@@ -66,8 +66,9 @@ const cjs = {
 const cjsDefine = { ...define, 'import.meta.url': '__wicket_import_meta_url' };
 const esmRequire = { js: "import{createRequire as __wcr}from'node:module';const require=__wcr(import.meta.url);" };
 
-// 0. The built-in tools' JSON Schemas, derived from their zod schemas once here instead of at every start.
-const toolSchemas = await builtinToolSchemas();
+// 0. Facts computed once here instead of at every start: the built-in tools' JSON Schemas (from
+//    their zod schemas) and the --help text.
+const { toolSchemas, helpText } = await buildTimeFacts();
 
 // 1. Everything but the Ink app, as one CommonJS file: the entry runs it from V8's code cache.
 await build({
@@ -106,14 +107,18 @@ await build({
   entryPoints: { 'cli/entry': 'src/cli/entry.ts' },
   outdir: 'dist',
   ...cjs,
-  define: { ...cjsDefine, WICKET_MAIN_HASH: JSON.stringify(mainHash) },
+  define: { ...cjsDefine, WICKET_MAIN_HASH: JSON.stringify(mainHash), WICKET_HELP: JSON.stringify(helpText) },
 });
 
-async function builtinToolSchemas() {
+async function buildTimeFacts() {
   const out = await build({
     ...common,
     stdin: {
-      contents: "export { BUILTIN_TOOLS } from './src/tools/registry.ts'; export { inputJsonSchema } from './src/tools/api-schema.ts';",
+      contents: [
+        "export { BUILTIN_TOOLS } from './src/tools/registry.ts';",
+        "export { inputJsonSchema } from './src/tools/api-schema.ts';",
+        "export { buildProgram } from './src/cli/options.ts';",
+      ].join('\n'),
       resolveDir: fileURLToPath(new URL('.', import.meta.url)),
       loader: 'ts',
     },
@@ -124,6 +129,10 @@ async function builtinToolSchemas() {
   });
   const mod = { exports: {} };
   new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, createRequire(import.meta.url));
-  const { BUILTIN_TOOLS, inputJsonSchema } = mod.exports;
-  return Object.fromEntries(BUILTIN_TOOLS.map((t) => [t.name, inputJsonSchema(t)]));
+  const { BUILTIN_TOOLS, inputJsonSchema, buildProgram } = mod.exports;
+  const program = buildProgram(pkg.version);
+  return {
+    toolSchemas: Object.fromEntries(BUILTIN_TOOLS.map((t) => [t.name, inputJsonSchema(t)])),
+    helpText: program.helpInformation(),
+  };
 }

@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   const version = await measureAgainst(NODE, process.execPath, [BIN, '--version'], RUNS);
   console.log(`node -e 0:                 ${fmt(version.base)}`);
   console.log(`wicket --version:          ${fmt(version.run)}  (${(version.run.ms / version.base.ms).toFixed(2)}x node; target <= 1.3x)`);
+  const help = await measureAgainst(NODE, process.execPath, [BIN, '--help'], RUNS);
+  console.log(`wicket --help:             ${fmt(help.run)}  (${(help.run.ms / help.base.ms).toFixed(2)}x node meanwhile)`);
 
   const project = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-bench-proj-')));
   const home = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-bench-home-')));

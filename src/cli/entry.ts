@@ -1,6 +1,6 @@
 // The tiny entry (CommonJS, so no ES module loader starts unless something needs one): answers
-// --version before anything heavy loads, then runs the main bundle from V8's code cache
-// (code-cache.ts).
+// --version and --help before anything heavy loads (the help text is rendered at build time),
+// then runs the main bundle from V8's code cache (code-cache.ts).
 import { startGitStatus } from '../core/git-status.js';
 import { installImporter } from '../core/import-module.js';
 
@@ -8,12 +8,15 @@ import type { MainInfo } from './main.js';
 
 declare const WICKET_VERSION: string;
 declare const WICKET_MAIN_HASH: string;
+declare const WICKET_HELP: string | undefined;
 
 const argv = process.argv.slice(2);
 const version = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev';
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
   process.stdout.write(`${version} (wicket)\n`);
+} else if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h') && typeof WICKET_HELP === 'string') {
+  process.stdout.write(WICKET_HELP);
 } else {
   void run();
 }

@@ -20,6 +20,22 @@ afterEach(async () => {
 const run = (args: string[], extra: { env?: Record<string, string>; stdin?: string } = {}) =>
   runCli(args, { cwd: project.dir, home: project.home, baseUrl: server.url, env: { ...fastRetry, ...extra.env }, stdin: extra.stdin });
 
+describe('the entry', () => {
+  it('answers --version and --help itself, with the same help the full parser gives', async () => {
+    const version = await run(['--version']);
+    expectExit(version, 0);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\S* \(wicket\)\n$/);
+    const quick = await run(['--help']);
+    expectExit(quick, 0);
+    expect(quick.stdout).toMatch(/^Usage: wicket \[options\] \[prompt\]/);
+    expect(quick.stdout).toContain('--output-format <format>');
+    const full = await run(['--help', '--verbose']); // two arguments: the full parser answers
+    expectExit(full, 0);
+    expect(quick.stdout).toBe(full.stdout);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 describe('print mode', () => {
   it('runs a custom command named in the prompt, with piped input after it', async () => {
     await project.write('.claude/commands/review.md', '---\ndescription: Review\n---\nReview $ARGUMENTS carefully.');
