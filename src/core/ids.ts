@@ -13,17 +13,32 @@ export function randomUuid(): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+/** Random bytes are read 64 ids' worth at a time. */
+const POOL_BYTES = 1024;
+let pool: Buffer = Buffer.alloc(0);
+let used = 0;
+
 function randomBytes16(): Buffer {
-  const buf = Buffer.alloc(16);
+  if (used + 16 > pool.length) {
+    pool = readUrandom(POOL_BYTES) ?? process.getBuiltinModule('node:crypto').randomBytes(POOL_BYTES);
+    used = 0;
+  }
+  const out = Buffer.from(pool.subarray(used, used + 16));
+  pool.fill(0, used, used + 16); // a byte handed out is not kept
+  used += 16;
+  return out;
+}
+
+function readUrandom(n: number): Buffer | undefined {
+  const buf = Buffer.alloc(n);
   try {
     const fd = openSync('/dev/urandom', 'r');
     try {
-      if (readSync(fd, buf, 0, 16, null) === 16) return buf;
+      return readSync(fd, buf, 0, n, null) === n ? buf : undefined;
     } finally {
       closeSync(fd);
     }
   } catch {
-    // no /dev/urandom here
+    return undefined; // no /dev/urandom here
   }
-  return process.getBuiltinModule('node:crypto').randomBytes(16);
 }

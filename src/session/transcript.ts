@@ -2,14 +2,16 @@
  * The session, written as it happens: one JSON object per line under ~/.wicket/sessions/<project>/.
  * Messages (for --continue/--resume) and each call's gate trace (who stopped this, and why).
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { unansweredToolUses } from '../core/conversation.js';
 import type { AgentEvent, ApiMessage } from '../core/events.js';
 import { randomUuid } from '../core/ids.js';
 
 export class TranscriptWriter {
-  private ready = false;
+  /** Opened for appending on the first line and kept: one open per line cost more than the write. */
+  private fd: number | undefined;
+  private failed = false;
   constructor(
     readonly file: string,
     private readonly sessionId: string,
@@ -17,15 +19,17 @@ export class TranscriptWriter {
   ) {}
 
   private write(entry: Record<string, unknown>): void {
+    if (this.failed) return;
     try {
-      if (!this.ready) {
+      if (this.fd === undefined) {
         mkdirSync(path.dirname(this.file), { recursive: true });
-        this.ready = true;
+        this.fd = openSync(this.file, 'a');
       }
       const line = JSON.stringify({ ...entry, uuid: randomUuid(), sessionId: this.sessionId, timestamp: new Date().toISOString(), cwd: this.cwd });
-      appendFileSync(this.file, `${line}\n`);
+      writeSync(this.fd, `${line}\n`);
     } catch {
       // a transcript that cannot be written must never stop the work
+      this.failed = this.fd === undefined;
     }
   }
 
