@@ -43,6 +43,25 @@ const onlyEnglishZodLocales = {
   },
 };
 
+// The main bundle initialises zod only when a schema is first built: src/tools/zod-lib.ts becomes a
+// module that requires zod on the first call (esbuild then wraps zod in a lazy initialiser).
+const lazyZod = {
+  name: 'lazy-zod',
+  setup(b) {
+    b.onLoad({ filter: /src[\\/]tools[\\/]zod-lib\.ts$/ }, (args) => ({
+      // zod's ES build by path: a plain require('zod') would pick its CommonJS build, with every locale.
+      contents: `import { loadedOnDemand } from '../core/import-module.ts';
+        let lib;
+        export function zodLib() {
+          if (!lib) loadedOnDemand().add('zod');
+          return (lib ??= require(${JSON.stringify(fileURLToPath(import.meta.resolve('zod')))}));
+        }`,
+      resolveDir: new URL('./src/tools/', import.meta.url).pathname,
+      loader: 'js',
+    }));
+  },
+};
+
 rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
 // `node build.mjs --dev`: readable output, for profiling.
 const dev = process.argv.includes('--dev');
@@ -76,6 +95,7 @@ await build({
   entryPoints: { 'cli/main': 'src/cli/main.ts' },
   outdir: 'dist',
   ...cjs,
+  plugins: [...common.plugins, lazyZod],
   define: { ...cjsDefine, WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
 });
 const mainSource = readFileSync(new URL('./dist/cli/main.cjs', import.meta.url), 'utf8');

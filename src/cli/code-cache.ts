@@ -6,6 +6,10 @@
  * The cache is named after a hash of the bundle, so a rebuilt bundle never meets an old cache, and
  * V8 itself rejects a cache from another Node version or other V8 flags (then it is written anew).
  * It lives beside the bundle when that folder is writable, else under ~/.wicket/cache.
+ *
+ * A cache holds the code the run that wrote it compiled. A sidecar lists the modules that run
+ * loaded on demand (zod, ripgrep, the Bash parser…); a later run that loads one more writes the
+ * cache again, so after a few runs it covers the tools actually used.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,8 +21,11 @@ export interface LoadedBundle {
   exports: Record<string, unknown>;
   /** What became of the cache: none found, used, or rejected by V8 (another Node version, other flags, damaged). */
   cache: 'none' | 'used' | 'rejected';
-  /** Writes the cache when there was none or V8 rejected it; call after the run, so it holds the functions the run compiled. */
-  saveCache(): void;
+  /**
+   * Writes the cache when there was none, V8 rejected it, or this run loaded on demand a module the
+   * cache had not seen (`loaded`); call after the run, so it holds the functions the run compiled.
+   */
+  saveCache(loaded?: ReadonlySet<string>): void;
 }
 
 export function loadBundle(file: string, hash: string): LoadedBundle {
@@ -26,6 +33,7 @@ export function loadBundle(file: string, hash: string): LoadedBundle {
   const dirs = [path.join(path.dirname(file), '.cache'), path.join(process.env.WICKET_HOME || path.join(homedir(), '.wicket'), 'cache')];
   const found = dirs.map((d) => path.join(d, name)).find((f) => existsSync(f));
   const cachedData = found ? readQuietly(found) : undefined;
+  const seen = found ? readSeen(`${found}.json`) : [];
   const source = readFileSync(file, 'utf8');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
   const mod = { exports: {} as Record<string, unknown>, filename: file, id: file, loaded: false };
@@ -36,10 +44,21 @@ export function loadBundle(file: string, hash: string): LoadedBundle {
   return {
     exports: mod.exports,
     cache,
-    saveCache() {
-      if (cache !== 'used') writeCache(dirs, name, script);
+    saveCache(loaded = new Set()) {
+      const unseen = [...loaded].filter((m) => !seen.includes(m));
+      if (cache === 'used' && unseen.length === 0) return;
+      writeCache(dirs, name, script, [...(cache === 'used' ? seen : []), ...unseen].sort());
     },
   };
+}
+
+function readSeen(file: string): string[] {
+  try {
+    const v: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 function readQuietly(file: string): Buffer | undefined {
@@ -50,7 +69,7 @@ function readQuietly(file: string): Buffer | undefined {
   }
 }
 
-function writeCache(dirs: string[], name: string, script: Script): void {
+function writeCache(dirs: string[], name: string, script: Script, seen: string[]): void {
   let data: Buffer;
   try {
     data = script.createCachedData();
@@ -63,6 +82,8 @@ function writeCache(dirs: string[], name: string, script: Script): void {
       mkdirSync(dir, { recursive: true });
       writeFileSync(tmp, data);
       renameSync(tmp, path.join(dir, name));
+      writeFileSync(tmp, JSON.stringify(seen));
+      renameSync(tmp, path.join(dir, `${name}.json`));
       removeOthers(dir, name);
       return;
     } catch {
@@ -79,6 +100,6 @@ function writeCache(dirs: string[], name: string, script: Script): void {
 /** Caches of older bundles are never read again. */
 function removeOthers(dir: string, keep: string): void {
   for (const f of readdirSync(dir)) {
-    if (f !== keep && /^main-[0-9a-f]+\.v8cache$/.test(f)) rmSync(path.join(dir, f), { force: true });
+    if (f !== keep && f !== `${keep}.json` && /^main-[0-9a-f]+\.v8cache(\.json)?$/.test(f)) rmSync(path.join(dir, f), { force: true });
   }
 }

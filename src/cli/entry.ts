@@ -2,7 +2,7 @@
 // --version and --help before anything heavy loads (the help text is rendered at build time),
 // then runs the main bundle from V8's code cache (code-cache.ts).
 import { startGitStatus } from '../core/git-status.js';
-import { installImporter } from '../core/import-module.js';
+import { installImporter, loadedOnDemand } from '../core/import-module.js';
 
 import type { MainInfo } from './main.js';
 
@@ -36,7 +36,7 @@ async function run(): Promise<void> {
   const main = bundle.exports.main as (argv: string[], info: MainInfo) => Promise<number>;
   const code = await main(argv, info);
   // The interactive app changes V8's flags, and a cache made under other flags is rejected.
-  if (!info.interactive) bundle.saveCache();
+  if (!info.interactive) bundle.saveCache(loadedOnDemand());
   // Exit once output is flushed: idle keep-alive sockets and timers must not hold the process open.
   process.exitCode = code;
   const exit = () => process.exit(code);

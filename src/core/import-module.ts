@@ -9,6 +9,16 @@ import { createRequire } from 'node:module';
 type Importer = (specifier: string) => Promise<unknown>;
 
 const KEY = Symbol.for('wicket.importModule');
+const LOADED = Symbol.for('wicket.loadedModules');
+
+/**
+ * Names of the modules loaded on first use during this run. The entry keeps V8's code cache in step
+ * with them: a run that loads one the cache has not seen writes the cache again, now with that code.
+ */
+export function loadedOnDemand(): Set<string> {
+  const g = globalThis as Record<symbol, Set<string> | undefined>;
+  return (g[LOADED] ??= new Set());
+}
 
 export function installImporter(importer: Importer): void {
   (globalThis as Record<symbol, unknown>)[KEY] = importer;
@@ -16,10 +26,12 @@ export function installImporter(importer: Importer): void {
 
 /** A CommonJS package, loaded when first asked for rather than at start-up. */
 export function requireModule<T>(id: string): T {
+  loadedOnDemand().add(id);
   return createRequire(import.meta.url)(id) as T;
 }
 
 export function importModule<T>(specifier: string): Promise<T> {
+  if (!specifier.startsWith('file:')) loadedOnDemand().add(specifier);
   const importer = (globalThis as Record<symbol, unknown>)[KEY] as Importer | undefined;
   return (importer ? importer(specifier) : import(specifier)) as Promise<T>;
 }

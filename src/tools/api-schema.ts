@@ -1,5 +1,5 @@
 /** Tool → the `tools` entry sent to the Messages API (JSON Schema derived from the zod schema). */
-import { z } from 'zod';
+import { zodLib } from './zod-lib.js';
 import type { ApiTool } from '../api/model-client.js';
 import type { Tool } from './tool.js';
 
@@ -12,7 +12,7 @@ const cache = new WeakMap<Tool, Record<string, unknown>>();
 export function inputJsonSchema(tool: Tool): Record<string, unknown> {
   let schema = cache.get(tool) ?? (tool.name.startsWith('mcp__') ? undefined : prebuilt?.[tool.name]);
   if (!schema) {
-    schema = z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    schema = zodLib().z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     delete schema.$schema;
     if (schema.type !== 'object') schema = { type: 'object', properties: {}, ...schema };
     cache.set(tool, schema);

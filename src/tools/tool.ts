@@ -5,6 +5,7 @@
  * exits the process.
  */
 import type { z } from 'zod';
+import { zodLib } from './zod-lib.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { ParsedRule } from '../permissions/rule-parse.js';
 import type { PermissionRules } from '../permissions/types.js';
@@ -184,14 +185,14 @@ export async function drainCall<O>(gen: AsyncGenerator<ToolProgress, O, void>, o
 }
 
 /**
- * A zod schema built on first use. Building every tool's schema cost a few milliseconds at each
- * start, and a run needs only those of the tools it calls: the JSON Schemas the API sees are made
- * at build time. The stand-in forwards every read to the real schema (zod's methods close over
+ * A zod schema built on first use, from the zod `build` is handed. Building every tool's schema
+ * (and initialising zod) cost milliseconds at each start, and a run needs only those of the tools it
+ * calls: the JSON Schemas the API sees are made at build time. The stand-in forwards every read to the real schema (zod's methods close over
  * their own instance, so `this` does not matter).
  */
-export function lazySchema<T extends object>(build: () => T): T {
+export function lazySchema<T extends object>(build: (zod: typeof z) => T): T {
   let real: T | undefined;
-  const get = (): T => (real ??= build());
+  const get = (): T => (real ??= build(zodLib().z));
   return new Proxy({} as T, {
     get: (_target, key) => Reflect.get(get(), key),
     has: (_target, key) => Reflect.has(get(), key),

@@ -2,7 +2,7 @@
  * Bash: the shell window. The shell is a permission boundary that happens to be one tool: every
  * command line is parsed into the simple commands it runs before anything else is decided.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { deniedHostsSince, readSandboxSettings, sandboxLaunch } from '../../sandbox/index.js';
 import { startBackgroundTask } from '../tasks/registry.js';
 import { defineTool, lazySchema } from '../tool.js';
@@ -19,7 +19,7 @@ import { defaultVerdict, sandboxFor } from './permission.js';
 
 export { initBashParser } from './parse.js';
 
-export const bashInputSchema = lazySchema(() =>
+export const bashInputSchema = lazySchema((z) =>
   z.strictObject({
     command: z.string().describe('The command to run'),
     timeout: z.number().optional().describe(`Optional timeout in milliseconds (max ${MAX_TIMEOUT_MS}, default ${DEFAULT_TIMEOUT_MS})`),

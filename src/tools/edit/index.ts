@@ -2,7 +2,7 @@
  * Edit: exact string replacement, the strictest window. Every precondition (read before, unchanged
  * since, old text present once) is checked against the file on disk just before the atomic write.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { writeAtomic } from '../fs/atomic-write.js';
 import { countChanges, diffHunks, formatUnifiedDiff, type DiffHunk } from '../fs/diff.js';
@@ -15,7 +15,7 @@ import { defineTool, lazySchema } from '../tool.js';
 import { editDescription } from './description.js';
 import { planEdit } from './plan.js';
 
-const inputSchema = lazySchema(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     file_path: z.string().min(1).describe('The absolute path of the file to modify'),
     old_string: z.string().describe('The text to replace, exactly as it is in the file'),

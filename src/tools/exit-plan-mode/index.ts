@@ -4,7 +4,7 @@
  * call ran — i.e. the person said yes — its output is `{ approved: true }`, and the loop leaves plan
  * mode (see `isPlanApproval`). A "no" comes back to the model as a denial it can act on.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineTool, lazySchema } from '../tool.js';
 
 export interface ExitPlanModeInput {
@@ -16,7 +16,7 @@ export interface ExitPlanModeOutput {
   plan: string;
 }
 
-const inputSchema = lazySchema(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     plan: z
       .string()

@@ -3,7 +3,7 @@
  * ignore files are honoured and nothing walks the tree by hand.
  */
 import { stat } from '../../core/lazy-fs.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { displayPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
 import { searchPermission } from '../ripgrep/permission.js';
 import { defineTool, type ToolContext, lazySchema } from '../tool.js';
@@ -12,7 +12,7 @@ import { globModelText, globSummaryLine, type GlobOutput } from './format.js';
 import { patternProblem, planGlob, type GlobPlan } from './pattern.js';
 import { searchGlob } from './search.js';
 
-export const globInputSchema = lazySchema(() =>
+export const globInputSchema = lazySchema((z) =>
   z.strictObject({
     pattern: z.string().describe('The glob pattern to match file paths against, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
     path: z

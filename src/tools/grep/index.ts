@@ -3,7 +3,7 @@
  * bounded (see search.ts): a pattern with millions of hits costs one page of memory.
  */
 import { stat } from '../../core/lazy-fs.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { resolveToolPath } from '../paths.js';
 import { isDeniedPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
@@ -13,9 +13,9 @@ import { DEFAULT_HEAD_LIMIT, grepDescription, MAX_RESULT_CHARS } from './descrip
 import { grepModelText, grepSummaryLine, type GrepOutput } from './format.js';
 import { searchGrep } from './search.js';
 
-const lines = (what: string) => z.number().int().min(0).optional().describe(what);
+const lines = (zod: typeof z, what: string) => zod.number().int().min(0).optional().describe(what);
 
-export const grepInputSchema = lazySchema(() =>
+export const grepInputSchema = lazySchema((z) =>
   z.strictObject({
     pattern: z.string().describe('The regular expression to search for in file contents (ripgrep syntax).'),
     path: z
@@ -38,10 +38,10 @@ export const grepInputSchema = lazySchema(() =>
       .describe(
         '"content" shows matching lines (with -A/-B/-C context, -n line numbers); "files_with_matches" lists matching files; "count" shows matching lines per file. Default "files_with_matches".',
       ),
-    '-A': lines('Lines to show after each match (rg -A). Content mode only.'),
-    '-B': lines('Lines to show before each match (rg -B). Content mode only.'),
-    '-C': lines('Lines to show before and after each match (rg -C). Content mode only.'),
-    context: lines('Same as -C: lines to show before and after each match. Content mode only.'),
+    '-A': lines(z, 'Lines to show after each match (rg -A). Content mode only.'),
+    '-B': lines(z, 'Lines to show before each match (rg -B). Content mode only.'),
+    '-C': lines(z, 'Lines to show before and after each match (rg -C). Content mode only.'),
+    context: lines(z, 'Same as -C: lines to show before and after each match. Content mode only.'),
     '-n': z.boolean().optional().describe('Show line numbers (rg -n). Content mode only. Default true.'),
     '-i': z.boolean().optional().describe('Case-insensitive search (rg -i).'),
     multiline: z
@@ -49,9 +49,10 @@ export const grepInputSchema = lazySchema(() =>
       .optional()
       .describe('Let a match span lines; "." then also matches newlines (rg -U --multiline-dotall). Default false.'),
     head_limit: lines(
+      z,
       `Show at most this many lines (content) or entries (files, count), like "| head -N". Default ${DEFAULT_HEAD_LIMIT}; 0 for no line limit.`,
     ),
-    offset: lines('Skip this many lines or entries first, like "| tail -n +N+1"; use it to get the next page. Default 0.'),
+    offset: lines(z, 'Skip this many lines or entries first, like "| tail -n +N+1"; use it to get the next page. Default 0.'),
   }),
 );
 

@@ -2,7 +2,7 @@
  * NotebookEdit: change one cell of a Jupyter notebook. Same read-before-write rule and atomic
  * write as Edit; the notebook stays valid nbformat JSON with its other cells untouched.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { writeAtomic } from '../fs/atomic-write.js';
 import { countChanges, diffHunks, formatUnifiedDiff, type DiffHunk } from '../fs/diff.js';
@@ -14,7 +14,7 @@ import type { EditMode } from './apply-notebook-edit.js';
 import { notebookEditDescription } from './description.js';
 import { planNotebookEdit } from './plan.js';
 
-const inputSchema = lazySchema(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     notebook_path: z.string().min(1).describe('The absolute path of the Jupyter notebook (.ipynb) to edit'),
     cell_id: z

@@ -2,7 +2,7 @@
  * Read: text as numbered lines, images as image blocks, PDFs as text per page, notebooks as cells.
  * Read-only and safe beside other calls; what it saw becomes the read state Edit and Write count on.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { formatBytes } from '../fs/file-kind.js';
 import { displayPath, readVerdict } from '../fs/permissions.js';
@@ -18,7 +18,7 @@ import { loadPdf, parsePageRange } from './pdf.js';
 import { readTextFile } from './read-text.js';
 import type { ReadOutput } from './types.js';
 
-const inputSchema = lazySchema(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     file_path: z.string().min(1).describe('The absolute path of the file to read'),
     offset: z

@@ -1,10 +1,10 @@
 /** TaskOutput (alias BashOutput): a background task's new output and its status. */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { delay } from '../bash/spawn.js';
 import { defineTool, lazySchema } from '../tool.js';
 import { getBackgroundTask, listBackgroundTasks, readNewOutput, type BackgroundTask, type TaskStatus } from './registry.js';
 
-export const taskOutputSchema = lazySchema(() =>
+export const taskOutputSchema = lazySchema((z) =>
   z.strictObject({
     task_id: z.string().optional().describe('The id of the background task (as returned by Bash with run_in_background)'),
     shell_id: z.string().optional().describe('Deprecated: use task_id'),

@@ -1,10 +1,10 @@
 /** TaskStop (alias KillShell): stop a background task and every process it started. */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineTool, lazySchema } from '../tool.js';
 import { getBackgroundTask, stopBackgroundTask, type TaskStatus } from './registry.js';
 import { taskIdOf, unknownTaskMessage } from './task-output.js';
 
-export const taskStopSchema = lazySchema(() =>
+export const taskStopSchema = lazySchema((z) =>
   z.strictObject({
     task_id: z.string().optional().describe('The id of the background task to stop'),
     shell_id: z.string().optional().describe('Deprecated: use task_id'),

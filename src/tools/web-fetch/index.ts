@@ -5,7 +5,7 @@
  * addresses always ask (permissions.ts), cross-host redirects go back to the model, and every
  * fetch is bounded in time and bytes (fetch.ts).
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { defineTool, type Tool, type ToolContext, type ToolProgress, lazySchema } from '../tool.js';
 import { answerPrompt, cutText } from './answer.js';
@@ -22,7 +22,7 @@ declare const WICKET_VERSION: string | undefined;
 const VERSION = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev';
 export const USER_AGENT = `wicket/${VERSION} (WebFetch)`;
 
-export const webFetchInputSchema = lazySchema(() =>
+export const webFetchInputSchema = lazySchema((z) =>
   z.strictObject({
     url: z.string().describe('The URL to fetch: a full http:// or https:// URL that the user gave or that appeared in the conversation.'),
     prompt: z.string().describe('What to find or extract from the page; a small model answers it from the page content.'),

@@ -2,7 +2,7 @@
  * Write: create a file, or replace one the model has read and that has not changed since.
  * Atomic, keeps mode bits, encoding and CRLF; the person sees a diff against the old content.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { writeAtomic } from '../fs/atomic-write.js';
 import { countChanges, diffHunks, formatUnifiedDiff, type DiffHunk } from '../fs/diff.js';
@@ -13,7 +13,7 @@ import { defineTool, lazySchema } from '../tool.js';
 import { writeDescription } from './description.js';
 import { planWrite } from './plan.js';
 
-const inputSchema = lazySchema(() =>
+const inputSchema = lazySchema((z) =>
   z.strictObject({
     file_path: z.string().min(1).describe('The absolute path of the file to write (it is replaced if it exists)'),
     content: z.string().describe('The complete content to write to the file'),

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -57,7 +57,23 @@ describe('code cache', () => {
     writeFileSync(path.join(dir, 'cli', '.cache', 'main-0ld.v8cache'), 'old');
     writeFileSync(path.join(dir, 'cli', '.cache', 'main-99.v8cache'), 'old');
     loadBundle(bundle, 'abc123').saveCache();
-    expect(readdirSync(path.join(dir, 'cli', '.cache')).sort()).toEqual(['main-0ld.v8cache', 'main-abc123.v8cache']);
+    expect(readdirSync(path.join(dir, 'cli', '.cache')).sort()).toEqual(['main-0ld.v8cache', 'main-abc123.v8cache', 'main-abc123.v8cache.json']);
+  });
+
+  it('is written again when a run loads on demand a module the cache has not seen, and only then', () => {
+    loadBundle(bundle, 'abc123').saveCache(new Set(['zod']));
+    const seen = () => JSON.parse(readFileSync(`${cacheFile()}.json`, 'utf8'));
+    expect(seen()).toEqual(['zod']);
+    const stamp = () => statSync(cacheFile()).mtimeMs;
+    utimesSync(cacheFile(), 1, 1);
+    loadBundle(bundle, 'abc123').saveCache(new Set(['zod']));
+    expect(stamp()).toBe(1000); // nothing new: left alone
+    const third = loadBundle(bundle, 'abc123');
+    expect(third.cache).toBe('used');
+    third.saveCache(new Set(['zod', '@vscode/ripgrep']));
+    expect(stamp()).not.toBe(1000);
+    expect(seen()).toEqual(['@vscode/ripgrep', 'zod']);
+    expect(loadBundle(bundle, 'abc123').cache).toBe('used');
   });
 
   it('falls back to ~/.wicket/cache when the bundle folder cannot hold the cache', () => {
