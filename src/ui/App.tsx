@@ -11,6 +11,7 @@ import type { TranscriptWriter } from '../session/transcript.js';
 import type { LoadedSettings } from '../settings/load.js';
 import { matchCommands, type SlashCommand } from './commands/index.js';
 import { HistoryCursor } from './history.js';
+import { HistorySearch } from './HistorySearch.js';
 import { useAgent } from './hooks/use-agent.js';
 import { useAppKeys } from './hooks/use-app-keys.js';
 import { useSubmit } from './hooks/use-submit.js';
@@ -78,7 +79,20 @@ export function App(props: AppProps): React.ReactElement {
   }, [agent, exit]);
   const submit = useSubmit({ ...props, agent, history, setBuffer, quit, onCleared: () => setStaticKey((k) => k + 1) });
   const dialogOpen = agent.asks.length > 0;
-  const notice = useAppKeys({ buffer, setBuffer, dialogOpen, busy: agent.busy, interrupt: agent.interrupt, quit, commands: props.commands, permission: base.permission, allowBypass: props.allowBypass });
+  const [searching, setSearching] = useState(false);
+  const notice = useAppKeys({
+    buffer,
+    setBuffer,
+    dialogOpen,
+    busy: agent.busy,
+    interrupt: agent.interrupt,
+    quit,
+    commands: props.commands,
+    permission: base.permission,
+    allowBypass: props.allowBypass,
+    searching,
+    openSearch: () => setSearching(true),
+  });
   useInitialPrompt(props.initialPrompt, submit);
 
   const onHistory = (dir: -1 | 1, cur: B.Buffer): B.Buffer | undefined => {
@@ -97,6 +111,14 @@ export function App(props: AppProps): React.ReactElement {
       <Box flexDirection="column" marginTop={1}>
         {ask ? (
           <PermissionDialog key={ask.request.toolUseId} request={ask.request} waiting={agent.asks.length - 1} onAnswer={(a) => agent.answer(ask, a)} maxPreviewRows={Math.max(3, dialogRows - 12)} />
+        ) : searching ? (
+          <HistorySearch
+            entries={history.all}
+            onDone={(entry) => {
+              if (entry !== undefined) setBuffer(B.fromText(entry));
+              setSearching(false);
+            }}
+          />
         ) : (
           <PromptInput value={buffer} onChange={setBuffer} onSubmit={submit} onHistory={onHistory} placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'} />
         )}

@@ -15,7 +15,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(turns: Turn[], extra: { initialPrompt?: string } = {}) {
+function start(turns: Turn[], extra: { initialPrompt?: string; history?: string[] } = {}) {
   const client = scriptedClient(turns);
   const base = baseOptions(client, dir);
   const r = render(
@@ -46,6 +46,36 @@ function lastUserContent(client: ReturnType<typeof scriptedClient>): unknown {
 }
 
 describe('App', () => {
+  it('Ctrl+R searches earlier prompts; Enter puts the match in the prompt, Esc leaves it as it was', async () => {
+    const app = start([[{ text: 'ran it' }]], { history: ['run the unit tests', 'fix the parser', 'run the linter'] });
+    await tick(30);
+    app.stdin.write('draft');
+    await tick(30);
+    app.stdin.write('\x12'); // Ctrl+R
+    await waitFor(() => expect(app.frame()).toContain('search history:'));
+    app.stdin.write('run');
+    await waitFor(() => expect(app.frame()).toContain('run the linter'));
+    app.stdin.write('\x12');
+    await waitFor(() => expect(app.frame()).toContain('run the unit tests'));
+    app.stdin.write('\x12'); // no older match: stays
+    await tick(30);
+    expect(app.frame()).toContain('run the unit tests');
+    app.stdin.write(keys.enter);
+    await waitFor(() => expect(app.frame()).not.toContain('search history:'));
+    expect(app.frame()).toContain('run the unit tests');
+    expect(app.client.requests).toHaveLength(0); // put in the prompt, not sent
+    app.stdin.write('\x12');
+    await waitFor(() => expect(app.frame()).toContain('search history:'));
+    app.stdin.write('zzz');
+    await waitFor(() => expect(app.frame()).toContain('no match'));
+    app.stdin.write(keys.esc);
+    await waitFor(() => expect(app.frame()).not.toContain('search history:'));
+    expect(app.frame()).toContain('run the unit tests');
+    app.stdin.write(keys.enter);
+    await waitFor(() => expect(app.frame()).toContain('ran it'));
+    expect(JSON.stringify(lastUserContent(app.client))).toContain('run the unit tests');
+  });
+
   it('sends a prompt and shows the streamed answer as markdown', async () => {
     const app = start([[{ text: 'Here is **the** plan:\n\n' }, { waitMs: 20 }, { text: '1. read\n2. fix' }]]);
     await app.send('make a plan');

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { allCommands, matchCommands, parseSlash } from '../../src/ui/commands/index.js';
 import { expandArguments, loadCustomCommands, parseFrontmatter, splitArgs } from '../../src/ui/commands/custom.js';
 import { expandSlashPrompt } from '../../src/commands/custom-commands.js';
-import { appendHistory, historyFile, HistoryCursor, loadHistory } from '../../src/ui/history.js';
+import { appendHistory, historyFile, HistoryCursor, loadHistory, searchHistory } from '../../src/ui/history.js';
 import { removeLocalRule } from '../../src/ui/local-settings.js';
 
 let dir: string;
@@ -65,6 +65,14 @@ describe('custom commands', () => {
 });
 
 describe('prompt history', () => {
+  it('is searched newest first, case-insensitively, skipping repeats of the current match', () => {
+    const entries = ['Run tests', 'fix parser', 'run lint', 'run lint'];
+    expect(searchHistory(entries, 'RUN')).toEqual({ index: 3, entry: 'run lint' });
+    expect(searchHistory(entries, 'run', 3, 'run lint')).toEqual({ index: 0, entry: 'Run tests' });
+    expect(searchHistory(entries, 'run', 0)).toBeUndefined();
+    expect(searchHistory(entries, 'nothing')).toBeUndefined();
+  });
+
   it('is kept per project under the wicket home and walked with up/down', () => {
     const file = historyFile(path.join(dir, '.wicket'), '/some/project');
     expect(file).toBe(path.join(dir, '.wicket', 'history', '-some-project.jsonl'));

@@ -8,7 +8,7 @@ import type { SessionControl, SlashCommand } from './types.js';
 const KEYS = [
   'enter send · shift+enter, alt+enter, ctrl+j or \\ then enter: new line',
   'esc interrupt · ctrl+c clear (twice: exit) · ctrl+d on an empty line: exit',
-  'shift+tab cycle permission mode · up/down history · tab complete a command',
+  'shift+tab cycle permission mode · up/down history · ctrl+r search history · tab complete a command',
 ];
 
 const help: SlashCommand = {

@@ -1,7 +1,8 @@
 /**
  * Keys that act on the whole app: Esc interrupts the run, Ctrl-C clears the line (twice: exit),
- * Ctrl-D on an empty line exits, Shift+Tab cycles the permission mode, Tab completes a command.
- * While a permission prompt is open, only Ctrl-C, Ctrl-D and Shift+Tab act here.
+ * Ctrl-D on an empty line exits, Shift+Tab cycles the permission mode, Tab completes a command,
+ * Ctrl+R opens the history search. While a permission prompt is open, only Ctrl-C, Ctrl-D and
+ * Shift+Tab act here; while the history search is open, it has every key.
  */
 import { useInput } from 'ink';
 import { useCallback, useRef, useState } from 'react';
@@ -23,6 +24,9 @@ export interface AppKeyDeps {
   /** The session's permission state (mutated by Shift+Tab). */
   permission: { mode: PermissionMode };
   allowBypass: boolean;
+  /** The history search is open (it handles the keys). */
+  searching: boolean;
+  openSearch: () => void;
 }
 
 /** Returns the notice to show in the status line (e.g. "Press Ctrl-C again to exit"). */
@@ -47,6 +51,8 @@ export function useAppKeys(d: AppKeyDeps): string | undefined {
 
   useInput((input, key) => {
     const s = now.current;
+    if (s.searching) return;
+    if (key.ctrl && input === 'r' && !s.dialogOpen) return s.openSearch();
     if (key.ctrl && input === 'c') {
       if (s.buffer.text && !s.dialogOpen) return s.setBuffer(B.emptyBuffer);
       if (pressedTwice('ctrl-c')) return s.quit();
