@@ -40,6 +40,9 @@ async function run(): Promise<void> {
   // Exit once output is flushed: idle keep-alive sockets and timers must not hold the process open.
   process.exitCode = code;
   const exit = () => process.exit(code);
-  if (process.stdout.writableLength > 0) process.stdout.once('drain', exit);
-  else setImmediate(exit);
+  const out = process.stdout;
+  if (out.writableLength > 0 && !out.destroyed && !out.errored) {
+    out.once('drain', exit);
+    out.once('error', exit); // the reader went away: nothing left to wait for
+  } else setImmediate(exit);
 }

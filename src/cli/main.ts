@@ -59,6 +59,17 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   const onTerm = onSig('SIGTERM');
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
+  // The reader went away (`wicket -p … | head -1`): stop the run instead of spending more turns,
+  // and end as a program killed by SIGPIPE would (141), without a stack trace.
+  let readerGone = false;
+  const onOutError = (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') return;
+    readerGone = true;
+    abort.abort('EPIPE');
+  };
+  const ignore = () => {};
+  process.stdout.on('error', onOutError);
+  process.stderr.on('error', ignore);
   try {
     let setup: Setup;
     try {
@@ -85,7 +96,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
     for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
     await drain();
-    return code;
+    return readerGone ? 141 : code;
   } catch (err) {
     process.stderr.write(`wicket: ${err instanceof FatalError ? err.message : `unexpected error: ${errorMessage(err)}`}\n`);
     return 1;
@@ -95,10 +106,14 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   }
 }
 
+/** Resolves once stdout has flushed, or can never flush (its reader is gone). */
 function drain(): Promise<void> {
   return new Promise((resolve) => {
-    if (process.stdout.writableLength === 0) return resolve();
-    process.stdout.once('drain', () => resolve());
+    const out = process.stdout;
+    if (out.writableLength === 0 || out.destroyed || out.errored) return resolve();
+    out.once('drain', () => resolve());
+    out.once('error', () => resolve());
+    out.once('close', () => resolve());
   });
 }
 

@@ -37,6 +37,20 @@ describe('the entry', () => {
 });
 
 describe('print mode', () => {
+  it('stops quietly with 141 when the reader of its output goes away, without running the remaining turns', async () => {
+    for (let i = 0; i < 6; i++) server.script(reply().delay(i === 0 ? 0 : 150).toolUse('Read', { file_path: `${project.dir}/a.txt` }));
+    server.script(reply().text('all read'));
+    const { spawnCli } = await import('../support/run-cli.js');
+    const cli = spawnCli(['-p', 'go', '--allowedTools', 'Read', '--output-format', 'stream-json', '--verbose'], { cwd: project.dir, home: project.home, baseUrl: server.url });
+    await cli.waitFor('"subtype":"init"');
+    cli.child.stdout.destroy(); // like `| head -1`
+    const r = await cli.result;
+    expect(r.code).toBe(141);
+    expect(r.stderr).toBe('');
+    expect(server.messageRequests().length).toBeLessThan(7);
+    server.assertNoViolations();
+  });
+
   it('runs a custom command named in the prompt, with piped input after it', async () => {
     await project.write('.claude/commands/review.md', '---\ndescription: Review\n---\nReview $ARGUMENTS carefully.');
     server.script(reply().text('reviewed'));
