@@ -54,6 +54,18 @@ export function messagesURL(baseURL: string | undefined): URL {
   return new URL(`${base}/v1/messages`);
 }
 
+/** Why a base URL cannot be used (not a URL, not http or https), or undefined when it can. */
+export function baseURLProblem(baseURL: string | undefined): string | undefined {
+  let url: URL;
+  try {
+    url = messagesURL(baseURL);
+  } catch {
+    return `ANTHROPIC_BASE_URL is not a URL: ${baseURL}`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `ANTHROPIC_BASE_URL must be an http or https URL, got ${url.protocol}//…`;
+  return undefined;
+}
+
 function requestHeaders(config: TransportConfig, length: number): Record<string, string> {
   // Custom headers may add to or replace the defaults, but not the body's framing or the credentials.
   const h: Record<string, string> = {

@@ -6,7 +6,7 @@
 import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { FatalError, errorMessage } from '../core/errors.js';
-import { postMessagesStream, type TransportConfig } from './http-transport.js';
+import { baseURLProblem, postMessagesStream, type TransportConfig } from './http-transport.js';
 import { MessageAccumulator, type CompletedToolUse } from './message-accumulator.js';
 import { isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
 import type { Usage } from './usage.js';
@@ -63,6 +63,8 @@ export function createModelClient(config: ClientConfig): ModelClient {
   if (!config.apiKey && !config.authToken) {
     throw new FatalError('auth', 'no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)');
   }
+  const problem = baseURLProblem(config.baseURL);
+  if (problem) throw new FatalError('config', problem);
   const transport: TransportConfig = {
     apiKey: config.apiKey,
     authToken: config.authToken,

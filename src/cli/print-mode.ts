@@ -59,7 +59,7 @@ export async function runPrintMode(
     const result = resultObject(last, st, agent, errors);
     code = exitCodeFor(result, last, abort);
     if (opts.outputFormat === 'text') {
-      if (result.is_error) io.err(`${result.errors?.join('\n') || 'error'}\n`);
+      if (result.is_error) io.err(`${(result.errors?.length ? result.errors : ['error']).map((e) => `wicket: ${e}`).join('\n')}\n`);
       if (typeof result.result === 'string' && result.result) io.out(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
     } else io.out(opts.outputFormat === 'json' ? `${JSON.stringify(result)}\n` : line(result));
     if (abort.signal.aborted) break;

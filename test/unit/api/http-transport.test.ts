@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { messagesURL, postMessagesStream, type TransportConfig } from '../../../src/api/http-transport.js';
+import { baseURLProblem, messagesURL, postMessagesStream, type TransportConfig } from '../../../src/api/http-transport.js';
+import { createModelClient } from '../../../src/api/model-client.js';
 import { parseCustomHeaders } from '../../../src/cli/session-setup.js';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../support/fake-anthropic-server.js';
 
@@ -91,6 +92,14 @@ describe('http transport', () => {
   it('joins a base URL with a path prefix and a trailing slash', () => {
     expect(messagesURL('https://proxy.example/anthropic/').href).toBe('https://proxy.example/anthropic/v1/messages');
     expect(messagesURL(undefined).href).toBe('https://api.anthropic.com/v1/messages');
+  });
+
+  it('says at once why a base URL cannot be used, instead of retrying it', () => {
+    expect(baseURLProblem('not a url')).toBe('ANTHROPIC_BASE_URL is not a URL: not a url');
+    expect(baseURLProblem('ftp://host')).toMatch(/must be an http or https URL/);
+    expect(baseURLProblem('http://127.0.0.1:8080/proxy')).toBeUndefined();
+    expect(baseURLProblem(undefined)).toBeUndefined();
+    expect(() => createModelClient({ apiKey: 'k', baseURL: 'nope', retry: { maxRetries: 3, baseDelayMs: 1, maxDelayMs: 1 } })).toThrow(/not a URL/);
   });
 
   it('reads ANTHROPIC_CUSTOM_HEADERS as Name: Value lines', () => {
