@@ -69,7 +69,7 @@ export function createModelClient(config: ClientConfig): ModelClient {
     apiKey: config.apiKey,
     authToken: config.authToken,
     baseURL: config.baseURL,
-    timeoutMs: config.timeoutMs ?? 600_000,
+    timeoutMs: config.timeoutMs !== undefined && Number.isFinite(config.timeoutMs) && config.timeoutMs > 0 ? config.timeoutMs : 600_000,
     userAgent: config.userAgent,
     headers: config.headers,
   };

@@ -37,6 +37,13 @@ describe('the entry', () => {
 });
 
 describe('print mode', () => {
+  it('ignores an API_TIMEOUT_MS that is not a number instead of failing every request', async () => {
+    server.script(reply().text('fine'));
+    const r = await run(['-p', 'hi'], { env: { API_TIMEOUT_MS: 'soon' } });
+    expectExit(r, 0);
+    expect(r.stdout).toBe('fine\n');
+  });
+
   it('stops quietly with 141 when the reader of its output goes away, without running the remaining turns', async () => {
     for (let i = 0; i < 6; i++) server.script(reply().delay(i === 0 ? 0 : 150).toolUse('Read', { file_path: `${project.dir}/a.txt` }));
     server.script(reply().text('all read'));
