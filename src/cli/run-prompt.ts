@@ -7,6 +7,7 @@ import type { AgentOptions } from '../core/agent-options.js';
 import { appendUser } from '../core/conversation.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from '../core/events.js';
 import { addUsage, emptyUsage, type Usage } from '../api/usage.js';
+import { attachMentions } from './mentions.js';
 
 export interface Totals {
   usage: Usage;
@@ -47,7 +48,9 @@ export async function* runPrompt(
     }
     extra = out.additionalContext;
   }
-  appendUser(messages, prompt);
+  // `@path` mentions: the files go along with the prompt (mentions.ts).
+  const attached = typeof prompt === 'string' && prompt.includes('@') ? await attachMentions(prompt, opts) : [];
+  appendUser(messages, attached.length ? [{ type: 'text', text: prompt as string }, ...attached] : prompt);
   if (extra) appendUser(messages, extra);
   const last = messages[messages.length - 1];
   if (last && onUserMessage) onUserMessage(last);

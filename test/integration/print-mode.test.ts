@@ -37,6 +37,27 @@ describe('the entry', () => {
 });
 
 describe('print mode', () => {
+  it('attaches @-mentioned files as read, so Edit can follow at once; a deny rule keeps a file out', async () => {
+    await project.write('secret.env', 'TOKEN=abc\n');
+    await project.write('.claude/settings.json', JSON.stringify({ permissions: { deny: ['Read(./secret.env)'] } }));
+    server.script(
+      reply().toolUse('Edit', { file_path: `${project.dir}/a.txt`, old_string: 'beta', new_string: 'gamma' }),
+      reply().text('edited'),
+    );
+    const r = await run(['-p', 'change @a.txt but not @secret.env or @Component', '--permission-mode', 'acceptEdits']);
+    expectExit(r, 0);
+    const content = JSON.stringify((server.requests[0]!.body as any).messages[0].content);
+    expect(content).toContain('Contents of @a.txt');
+    expect(content).toMatch(/1\\talpha/);
+    expect(content).toContain('@secret.env was not attached: denied by the rule Read(./secret.env)');
+    expect(content).not.toContain('TOKEN=abc');
+    expect(content).not.toContain('Contents of @Component');
+    const toolResult = JSON.stringify((server.requests[1]!.body as any).messages.at(-1).content);
+    expect(toolResult).not.toContain('is_error":true');
+    expect(await project.read('a.txt')).toBe('alpha\ngamma\n');
+    server.assertNoViolations();
+  });
+
   it('ignores an API_TIMEOUT_MS that is not a number instead of failing every request', async () => {
     server.script(reply().text('fine'));
     const r = await run(['-p', 'hi'], { env: { API_TIMEOUT_MS: 'soon' } });
