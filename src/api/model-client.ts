@@ -65,11 +65,12 @@ export function createModelClient(config: ClientConfig): ModelClient {
   }
   const problem = baseURLProblem(config.baseURL);
   if (problem) throw new FatalError('config', problem);
+  const timeoutMs = config.timeoutMs ?? NaN;
   const transport: TransportConfig = {
     apiKey: config.apiKey,
     authToken: config.authToken,
     baseURL: config.baseURL,
-    timeoutMs: config.timeoutMs !== undefined && Number.isFinite(config.timeoutMs) && config.timeoutMs > 0 ? config.timeoutMs : 600_000,
+    timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 600_000,
     userAgent: config.userAgent,
     headers: config.headers,
   };

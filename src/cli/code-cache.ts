@@ -11,7 +11,7 @@
  * loaded on demand (zod, ripgrep, the Bash parser…); a later run that loads one more writes the
  * cache again, so after a few runs it covers the tools actually used.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -31,8 +31,15 @@ export interface LoadedBundle {
 export function loadBundle(file: string, hash: string): LoadedBundle {
   const name = `main-${hash}.v8cache`;
   const dirs = [path.join(path.dirname(file), '.cache'), path.join(process.env.WICKET_HOME || path.join(homedir(), '.wicket'), 'cache')];
-  const found = dirs.map((d) => path.join(d, name)).find((f) => existsSync(f));
-  const cachedData = found ? readQuietly(found) : undefined;
+  let found: string | undefined;
+  let cachedData: Buffer | undefined;
+  for (const dir of dirs) {
+    cachedData = readQuietly(path.join(dir, name));
+    if (cachedData) {
+      found = path.join(dir, name);
+      break;
+    }
+  }
   const seen = found ? readSeen(`${found}.json`) : [];
   const source = readFileSync(file, 'utf8');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });

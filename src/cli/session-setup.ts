@@ -152,16 +152,11 @@ function clientFromEnv(env: Record<string, string | undefined>): ModelClient {
     authToken: env.ANTHROPIC_AUTH_TOKEN || undefined,
     baseURL: env.ANTHROPIC_BASE_URL || undefined,
     retry: retryPolicyFromEnv(env),
-    timeoutMs: positiveNumber(env.API_TIMEOUT_MS),
+    // Not a positive number: the client keeps its default.
+    timeoutMs: env.API_TIMEOUT_MS ? Number(env.API_TIMEOUT_MS) : undefined,
     userAgent: `wicket/${WICKET_VERSION_STRING}`,
     headers: parseCustomHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
   });
-}
-
-/** A positive number from the environment; anything else means "use the default". */
-function positiveNumber(text: string | undefined): number | undefined {
-  const n = text ? Number(text) : NaN;
-  return Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
 /** ANTHROPIC_CUSTOM_HEADERS: one `Name: Value` per line, as in Claude Code. Lines without a name are skipped. */

@@ -8,13 +8,14 @@
 import type { FinalMessage } from '../api/model-client.js';
 import { costOf } from '../api/usage.js';
 import { toApiTools } from '../tools/api-schema.js';
-import type { ToolContext } from '../tools/tool.js';
+import type { AskUser } from '../permissions/types.js';
+import type { Tool, ToolContext } from '../tools/tool.js';
 import type { AgentOptions } from './agent-options.js';
 import { Channel } from './channel.js';
 import { appendUser, collectUrls, textOf, withCacheBreakpoint } from './conversation.js';
 import { errorMessage, FatalError } from './errors.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from './events.js';
-import type { RunnerEnv, ToolCall } from './tool-runner.js';
+import { executeCall, prepareCall, type CallOutcome, type RunnerEnv, type ToolCall } from './tool-runner.js';
 import { ToolScheduler } from './tool-scheduler.js';
 
 const MAX_STOP_HOOK_BLOCKS = 8;
@@ -177,6 +178,22 @@ function withSystemCache(opts: AgentOptions) {
   const last = sys[sys.length - 1];
   if (last) last.cache_control = { type: 'ephemeral' };
   return sys;
+}
+
+/**
+ * One call through every gate outside a model turn (a file the person @-mentions), with the tools
+ * and the answer to "ask" the caller chooses; its context change is applied at once.
+ */
+export async function runCallOutsideTurn(
+  opts: AgentOptions,
+  call: ToolCall,
+  over: { tools: readonly Tool[]; askUser: AskUser; emit?: (e: AgentEvent) => void },
+): Promise<CallOutcome> {
+  const env: RunnerEnv = { ...runnerEnv(opts, over.emit ?? (() => {})), tools: over.tools, askUser: over.askUser };
+  const prepared = prepareCall(call, env);
+  const outcome = prepared.kind === 'done' ? prepared.outcome : await executeCall(prepared, env, opts.signal);
+  outcome.contextChange?.(opts.state);
+  return outcome;
 }
 
 function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv {
