@@ -43,22 +43,36 @@ const onlyEnglishZodLocales = {
   },
 };
 
-// The main bundle initialises zod only when a schema is first built: src/tools/zod-lib.ts becomes a
-// module that requires zod on the first call (esbuild then wraps zod in a lazy initialiser).
+// zod is its own bundle (dist/cli/zod.cjs, run from its own code cache): a run that validates no
+// tool input never reads or initialises it. In the main bundle, src/tools/zod-lib.ts becomes a
+// module that asks the entry's bundle loader for it on the first call.
 const lazyZod = {
   name: 'lazy-zod',
   setup(b) {
-    b.onLoad({ filter: /src[\\/]tools[\\/]zod-lib\.ts$/ }, (args) => ({
-      // zod's ES build by path: a plain require('zod') would pick its CommonJS build, with every locale.
-      contents: `import { loadedOnDemand } from '../core/import-module.ts';
+    b.onLoad({ filter: /src[\\/]tools[\\/]zod-lib\.ts$/ }, () => ({
+      contents: `import { requireBundled } from '../core/import-module.ts';
         let lib;
         export function zodLib() {
-          if (!lib) loadedOnDemand().add('zod');
-          return (lib ??= require(${JSON.stringify(fileURLToPath(import.meta.resolve('zod')))}));
+          return (lib ??= requireBundled('zod'));
         }`,
       resolveDir: new URL('./src/tools/', import.meta.url).pathname,
       loader: 'js',
     }));
+  },
+};
+
+// commander requires child_process at load only to spawn executable subcommands, which wicket has
+// none of: it is required when first used instead. The build fails if commander's code changes.
+const lazyCommanderChildProcess = {
+  name: 'lazy-commander-child-process',
+  setup(b) {
+    b.onLoad({ filter: /node_modules[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const eager = "const childProcess = require('node:child_process');";
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(eager)) throw new Error(`${args.path}: expected "${eager}"`);
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
   },
 };
 
@@ -95,7 +109,7 @@ await build({
   entryPoints: { 'cli/main': 'src/cli/main.ts' },
   outdir: 'dist',
   ...cjs,
-  plugins: [...common.plugins, lazyZod],
+  plugins: [...common.plugins, lazyZod, lazyCommanderChildProcess],
   define: { ...cjsDefine, WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
 });
 const mainSource = readFileSync(new URL('./dist/cli/main.cjs', import.meta.url), 'utf8');
@@ -107,7 +121,20 @@ if (!dev && imports.length !== 1) {
   const near = imports.map((m) => mainSource.slice(m.index - 60, m.index + 30)).join('\n');
   throw new Error(`dist/cli/main.cjs has ${imports.length} import() calls; only importModule's may remain:\n${near}`);
 }
-const mainHash = createHash('sha256').update(mainSource).digest('hex').slice(0, 16);
+const hashOf = (source) => createHash('sha256').update(source).digest('hex').slice(0, 16);
+
+// 1b. zod, by its ES build (its CommonJS build carries every locale), as a bundle of its own.
+await build({
+  ...common,
+  entryPoints: { 'cli/zod': fileURLToPath(import.meta.resolve('zod')) },
+  outdir: 'dist',
+  ...cjs,
+  define: cjsDefine,
+});
+const bundleHashes = {
+  main: hashOf(mainSource),
+  zod: hashOf(readFileSync(new URL('./dist/cli/zod.cjs', import.meta.url), 'utf8')),
+};
 
 // 2. The Ink app, as ES modules (Ink and its layout engine use top-level await); split so the
 //    Markdown renderer loads only when a reply has Markdown.
@@ -127,7 +154,7 @@ await build({
   entryPoints: { 'cli/entry': 'src/cli/entry.ts' },
   outdir: 'dist',
   ...cjs,
-  define: { ...cjsDefine, WICKET_MAIN_HASH: JSON.stringify(mainHash), WICKET_HELP: JSON.stringify(helpText) },
+  define: { ...cjsDefine, WICKET_BUNDLE_HASHES: JSON.stringify(bundleHashes), WICKET_HELP: JSON.stringify(helpText) },
 });
 
 async function buildTimeFacts() {

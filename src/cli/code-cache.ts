@@ -1,9 +1,9 @@
 /**
- * Loads the CommonJS main bundle through `vm.Script` with V8's code cache, so a run does not parse
- * and compile the whole bundle again. Node 20 has no compile cache for ES modules; this halves the
- * cost of loading the code.
+ * Loads a CommonJS bundle (the main one, or a library built as its own bundle, like zod) through
+ * `vm.Script` with V8's code cache, so a run does not parse and compile the whole bundle again.
+ * Node 20 has no compile cache for ES modules; this halves the cost of loading the code.
  *
- * The cache is named after a hash of the bundle, so a rebuilt bundle never meets an old cache, and
+ * The cache is named after the bundle and a hash of it, so a rebuilt bundle never meets an old cache, and
  * V8 itself rejects a cache from another Node version or other V8 flags (then it is written anew).
  * It lives beside the bundle when that folder is writable, else under ~/.wicket/cache.
  *
@@ -29,7 +29,8 @@ export interface LoadedBundle {
 }
 
 export function loadBundle(file: string, hash: string): LoadedBundle {
-  const name = `main-${hash}.v8cache`;
+  const base = path.basename(file, '.cjs');
+  const name = `${base}-${hash}.v8cache`;
   const dirs = [path.join(path.dirname(file), '.cache'), path.join(process.env.WICKET_HOME || path.join(homedir(), '.wicket'), 'cache')];
   let found: string | undefined;
   let cachedData: Buffer | undefined;
@@ -54,7 +55,7 @@ export function loadBundle(file: string, hash: string): LoadedBundle {
     saveCache(loaded = new Set()) {
       const unseen = [...loaded].filter((m) => !seen.includes(m));
       if (cache === 'used' && unseen.length === 0) return;
-      writeCache(dirs, name, script, [...(cache === 'used' ? seen : []), ...unseen].sort());
+      writeCache(dirs, { base, name }, script, [...(cache === 'used' ? seen : []), ...unseen].sort());
     },
   };
 }
@@ -76,7 +77,7 @@ function readQuietly(file: string): Buffer | undefined {
   }
 }
 
-function writeCache(dirs: string[], name: string, script: Script, seen: string[]): void {
+function writeCache(dirs: string[], { base, name }: { base: string; name: string }, script: Script, seen: string[]): void {
   let data: Buffer;
   try {
     data = script.createCachedData();
@@ -91,7 +92,7 @@ function writeCache(dirs: string[], name: string, script: Script, seen: string[]
       renameSync(tmp, path.join(dir, name));
       writeFileSync(tmp, JSON.stringify(seen));
       renameSync(tmp, path.join(dir, `${name}.json`));
-      removeOthers(dir, name);
+      removeOthers(dir, base, name);
       return;
     } catch {
       // Not writable (a shared install): try the next place. A missing cache only costs speed.
@@ -104,9 +105,10 @@ function writeCache(dirs: string[], name: string, script: Script, seen: string[]
   }
 }
 
-/** Caches of older bundles are never read again. */
-function removeOthers(dir: string, keep: string): void {
+/** Caches of older builds of the same bundle are never read again. */
+function removeOthers(dir: string, base: string, keep: string): void {
+  const older = new RegExp(`^${base.replace(/[^\w]/g, '\\$&')}-[0-9a-f]+\\.v8cache(\\.json)?$`);
   for (const f of readdirSync(dir)) {
-    if (f !== keep && f !== `${keep}.json` && /^main-[0-9a-f]+\.v8cache(\.json)?$/.test(f)) rmSync(path.join(dir, f), { force: true });
+    if (f !== keep && f !== `${keep}.json` && older.test(f)) rmSync(path.join(dir, f), { force: true });
   }
 }

@@ -2,12 +2,13 @@
 // --version and --help before anything heavy loads (the help text is rendered at build time),
 // then runs the main bundle from V8's code cache (code-cache.ts).
 import { startGitStatus } from '../core/git-status.js';
-import { installImporter, loadedOnDemand } from '../core/import-module.js';
+import { installBundleLoader, installImporter, loadedOnDemand } from '../core/import-module.js';
 
+import type { LoadedBundle } from './code-cache.js';
 import type { MainInfo } from './main.js';
 
 declare const WICKET_VERSION: string;
-declare const WICKET_MAIN_HASH: string;
+declare const WICKET_BUNDLE_HASHES: Record<string, string>;
 declare const WICKET_HELP: string | undefined;
 
 const argv = process.argv.slice(2);
@@ -31,12 +32,21 @@ async function run(): Promise<void> {
   installImporter((specifier) => import(specifier));
   const { loadBundle } = await import('./code-cache.js');
   const path = process.getBuiltinModule('node:path');
-  const bundle = loadBundle(path.join(__dirname, 'main.cjs'), WICKET_MAIN_HASH);
+  const libraries: LoadedBundle[] = [];
+  installBundleLoader((name) => {
+    const lib = loadBundle(path.join(__dirname, `${name}.cjs`), WICKET_BUNDLE_HASHES[name] ?? 'none');
+    libraries.push(lib);
+    return lib.exports;
+  });
+  const bundle = loadBundle(path.join(__dirname, 'main.cjs'), WICKET_BUNDLE_HASHES.main ?? 'none');
   const info: MainInfo = { version, git };
   const main = bundle.exports.main as (argv: string[], info: MainInfo) => Promise<number>;
   const code = await main(argv, info);
   // The interactive app changes V8's flags, and a cache made under other flags is rejected.
-  if (!info.interactive) bundle.saveCache(loadedOnDemand());
+  if (!info.interactive) {
+    bundle.saveCache(loadedOnDemand());
+    for (const lib of libraries) lib.saveCache();
+  }
   // Exit once output is flushed: idle keep-alive sockets and timers must not hold the process open.
   process.exitCode = code;
   const exit = () => process.exit(code);

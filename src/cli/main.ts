@@ -14,7 +14,7 @@ import { latestSession, loadTranscript, TranscriptWriter } from '../session/tran
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
 import { projectSlug, setupSession, type Setup } from './session-setup.js';
-import { readStdin, stdinLines } from './stdin.js';
+import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
 
 export interface MainInfo {
   version: string;
@@ -40,7 +40,7 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
     process.stderr.write(`wicket: ${errorMessage(err)}\n`);
     return err instanceof UsageError ? 2 : 1;
   }
-  const interactive = !opts.print && process.stdin.isTTY === true && opts.inputFormat === 'text';
+  const interactive = !opts.print && stdinIsTerminal() && opts.inputFormat === 'text';
   if (interactive) {
     info.interactive = true;
     const { runInteractive } = await import('./interactive.js');
@@ -120,7 +120,7 @@ function drain(): Promise<void> {
 /** Where prompts come from: the argument, stdin text (appended as context), or stream-json lines. */
 async function promptSource(opts: CliOptions, setup: Setup): Promise<AsyncIterable<string | ContentBlock[]> | undefined> {
   if (opts.inputFormat === 'stream-json') return stdinLines();
-  const piped = process.stdin.isTTY !== true ? await readStdin({ waitForFirstByteMs: opts.prompt ? 250 : undefined }) : '';
+  const piped = !stdinIsTerminal() ? await readStdin({ waitForFirstByteMs: opts.prompt ? 250 : undefined }) : '';
   // `-p "/name args"` runs the custom command `name`; piped input still follows as context.
   const prompt = opts.prompt ? expandSlashPrompt(opts.prompt, { projectRoot: setup.cwd, configDir: setup.configDir }, { projectDir: setup.cwd, sessionId: setup.options.sessionId }) : undefined;
   const text = [prompt, piped.trim() ? piped : undefined].filter(Boolean).join('\n\n');

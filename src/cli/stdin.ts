@@ -3,11 +3,18 @@ import type { ContentBlock } from '../core/events.js';
 
 const MAX_STDIN = 10 * 1024 * 1024;
 
+/** Whether stdin is a terminal; asked of the descriptor, so no stdin stream is built to answer. */
+export function stdinIsTerminal(): boolean {
+  return process.getBuiltinModule('node:tty').isatty(0);
+}
+
 /**
  * Reads stdin to the end. With `waitForFirstByteMs`, gives up when nothing arrives in that time
  * (a prompt was given as an argument and stdin is an idle pipe).
  */
 export function readStdin(opts: { waitForFirstByteMs?: number } = {}): Promise<string> {
+  const whole = readStdinDirectly();
+  if (whole !== undefined) return Promise.resolve(whole);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -33,6 +40,35 @@ export function readStdin(opts: { waitForFirstByteMs?: number } = {}): Promise<s
     process.stdin.once('end', finish);
     process.stdin.once('error', finish);
   });
+}
+
+/**
+ * stdin that is a file or a device (`< file`, `< /dev/null`, a closed descriptor) cannot be idle, so
+ * it is read in blocking calls, without the stream machinery; pipes and sockets return undefined.
+ */
+function readStdinDirectly(): string | undefined {
+  const fs = process.getBuiltinModule('node:fs');
+  let stat: import('node:fs').Stats;
+  try {
+    stat = fs.fstatSync(0);
+  } catch {
+    return ''; // no stdin at all
+  }
+  if (!stat.isFile() && !stat.isCharacterDevice()) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    while (size < MAX_STDIN) {
+      const buf = Buffer.allocUnsafe(Math.min(64 * 1024, MAX_STDIN - size));
+      const n = fs.readSync(0, buf, 0, buf.length, null);
+      if (n === 0) break;
+      chunks.push(buf.subarray(0, n));
+      size += n;
+    }
+  } catch {
+    // EAGAIN from a non-blocking device, or a read error: what arrived is the input.
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** User messages from JSON lines: {"type":"user","message":{"role":"user","content":…}}. */

@@ -12,6 +12,7 @@ import type { AskUser } from '../permissions/types.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { AgentOptions } from './agent-options.js';
 import { Channel } from './channel.js';
+import { monotonicMs } from './clock.js';
 import { appendUser, collectUrls, textOf, withCacheBreakpoint } from './conversation.js';
 import { errorMessage, FatalError } from './errors.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from './events.js';
@@ -82,7 +83,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
   const scheduler = new ToolScheduler(runnerEnv(opts, emit), opts.signal, opts.maxToolConcurrency ?? 10);
   const calls: ToolCall[] = [];
   let text = '';
-  const started = performance.now();
+  const started = monotonicMs();
   let final: FinalMessage | undefined;
   let failure: unknown;
   try {
@@ -118,7 +119,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
   } catch (err) {
     failure = err;
   }
-  const apiMs = Math.round(performance.now() - started);
+  const apiMs = Math.round(monotonicMs() - started);
   if (final) {
     messages.push({ role: 'assistant', content: final.content.length ? final.content : [{ type: 'text', text: '(no content)' }] });
     emit({ type: 'assistant_message', message: { role: 'assistant', content: final.content, id: final.id, model: final.model || opts.model, stop_reason: final.stopReason, usage: final.usage } });
@@ -218,7 +219,7 @@ async function querySmallModel(
   o: { signal: AbortSignal; system?: string },
   emit: (e: AgentEvent) => void,
 ): Promise<string> {
-  const started = performance.now();
+  const started = monotonicMs();
   const stream = opts.client.stream(
     {
       model: opts.smallModel,
@@ -232,6 +233,6 @@ async function querySmallModel(
   let step = await stream.next();
   while (!step.done) step = await stream.next();
   const final = step.value;
-  emit({ type: 'usage', usage: final.usage, costUsd: costOf(opts.smallModel, final.usage), model: opts.smallModel, apiDurationMs: Math.round(performance.now() - started) });
+  emit({ type: 'usage', usage: final.usage, costUsd: costOf(opts.smallModel, final.usage), model: opts.smallModel, apiDurationMs: Math.round(monotonicMs() - started) });
   return final.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
 }

@@ -7,9 +7,11 @@
 import { createRequire } from 'node:module';
 
 type Importer = (specifier: string) => Promise<unknown>;
+type BundleLoader = (name: string) => unknown;
 
 const KEY = Symbol.for('wicket.importModule');
 const LOADED = Symbol.for('wicket.loadedModules');
+const BUNDLES = Symbol.for('wicket.loadBundle');
 
 /**
  * Names of the modules loaded on first use during this run. The entry keeps V8's code cache in step
@@ -34,4 +36,19 @@ export function importModule<T>(specifier: string): Promise<T> {
   if (!specifier.startsWith('file:')) loadedOnDemand().add(specifier);
   const importer = (globalThis as Record<symbol, unknown>)[KEY] as Importer | undefined;
   return (importer ? importer(specifier) : import(specifier)) as Promise<T>;
+}
+
+export function installBundleLoader(loader: BundleLoader): void {
+  (globalThis as Record<symbol, unknown>)[BUNDLES] = loader;
+}
+
+/**
+ * A library built as its own bundle (dist/cli/<name>.cjs) so that runs which never use it do not
+ * load its code: the entry's loader runs it from V8's code cache. Without a loader (tests running
+ * the sources), the package itself.
+ */
+export function requireBundled<T>(name: string): T {
+  loadedOnDemand().add(name);
+  const loader = (globalThis as Record<symbol, unknown>)[BUNDLES] as BundleLoader | undefined;
+  return (loader ? loader(name) : createRequire(import.meta.url)(name)) as T;
 }

@@ -12,6 +12,7 @@ import type { AskUser, PermissionDecision, PermissionRules } from '../permission
 import { drainCall, type ContextChange, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext } from '../tools/tool.js';
 import { isPlanApproval } from '../tools/exit-plan-mode/index.js';
 import { findTool } from '../tools/registry.js';
+import { monotonicMs } from './clock.js';
 import { errorMessage, ToolError } from './errors.js';
 import type { AgentEvent, GateName, GateRecord, GateTrace, GateVerdict } from './events.js';
 import { formatInputIssues } from './input-errors.js';
@@ -56,7 +57,7 @@ export type Prepared =
 
 class Tracer {
   readonly trace: GateTrace = [];
-  private last = performance.now();
+  private last = monotonicMs();
   constructor(
     private readonly id: string,
     private readonly emit: (e: AgentEvent) => void,
@@ -65,7 +66,7 @@ class Tracer {
     this.trace.push(...prior);
   }
   mark(gate: GateName, verdict: GateVerdict, detail?: string): GateRecord {
-    const now = performance.now();
+    const now = monotonicMs();
     const record: GateRecord = { gate, verdict, durationMs: Math.round((now - this.last) * 100) / 100, ...(detail ? { detail } : {}) };
     this.last = now;
     this.trace.push(record);
@@ -79,12 +80,12 @@ function refusal(gate: GateName, message: string): ModelResult {
 }
 
 function done(result: ModelResult, tracer: Tracer, startedAt: number, extra: Partial<CallOutcome> = {}): CallOutcome {
-  return { result, trace: tracer.trace, durationMs: Math.round(performance.now() - startedAt), ...extra };
+  return { result, trace: tracer.trace, durationMs: Math.round(monotonicMs() - startedAt), ...extra };
 }
 
 /** Gates 1 and 2: find the tool, parse the input. */
 export function prepareCall(call: ToolCall, env: RunnerEnv): Prepared {
-  const startedAt = performance.now();
+  const startedAt = monotonicMs();
   const tracer = new Tracer(call.id, env.emit);
   const tool = findTool(env.tools, call.name);
   if (!tool) {
@@ -281,7 +282,7 @@ function abortedResult(tracer: Tracer, gate: GateName): ModelResult {
 
 async function finishExecution(g: Gated, input: unknown): Promise<CallOutcome> {
   const { tool, call, env, ctx, tracer, startedAt } = g;
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   let output: unknown;
   try {
     output = await drainCall(tool.call(input, ctx), (p) =>
@@ -292,7 +293,7 @@ async function finishExecution(g: Gated, input: unknown): Promise<CallOutcome> {
     const message = interrupted ? cancelMessage(ctx.signal) : errorMessage(err);
     tracer.mark('execute', interrupted ? 'aborted' : 'failed', message);
     const post = await env.hooks.postToolUseFailure(
-      { toolName: tool.name, toolInput: input, toolUseId: call.id, error: message, isInterrupt: interrupted, durationMs: Math.round(performance.now() - t0) },
+      { toolName: tool.name, toolInput: input, toolUseId: call.id, error: message, isInterrupt: interrupted, durationMs: Math.round(monotonicMs() - t0) },
       ctx.signal.aborted ? new AbortController().signal : ctx.signal,
     );
     const text = interrupted ? message : err instanceof ToolError ? message : `${tool.name} failed: ${message}`;
@@ -328,7 +329,7 @@ async function mapOutput(g: Gated, input: unknown, output: unknown, t0: number):
   }
   tracer.mark('map', 'passed');
   const post = await env.hooks.postToolUse(
-    { toolName: tool.name, toolInput: input, toolUseId: call.id, toolResponse: output, durationMs: Math.round(performance.now() - t0) },
+    { toolName: tool.name, toolInput: input, toolUseId: call.id, toolResponse: output, durationMs: Math.round(monotonicMs() - t0) },
     ctx.signal,
   );
   if (post.additionalContext || post.stop) tracer.mark('post_hooks', 'passed', post.stop ? `stop: ${post.stop.reason}` : 'added context');

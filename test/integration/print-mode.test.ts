@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
 import { expectExit, runCli } from '../support/run-cli.js';
@@ -214,6 +216,18 @@ describe('print mode', () => {
     expectExit(r, 0);
     const body = server.requests[0]!.body as any;
     expect(body.messages[0].content[0].text).toBe('summarize this\n\npiped text');
+  });
+
+  it('reads stdin that is a file (`< file`) or /dev/null', async () => {
+    server.script(reply().text('ok'), reply().text('ok'));
+    const file = path.join(project.dir, 'notes.txt');
+    writeFileSync(file, 'from a file\n');
+    const fromFile = await runCli(['-p', 'summarize this'], { cwd: project.dir, home: project.home, baseUrl: server.url, stdinFile: file });
+    expectExit(fromFile, 0);
+    expect((server.requests[0]!.body as any).messages[0].content[0].text).toBe('summarize this\n\nfrom a file\n');
+    const fromNull = await runCli(['-p', 'just this'], { cwd: project.dir, home: project.home, baseUrl: server.url, stdinFile: '/dev/null' });
+    expectExit(fromNull, 0);
+    expect((server.requests[1]!.body as any).messages[0].content[0].text).toBe('just this');
   });
 
   it('reads user messages as JSON lines with --input-format stream-json', async () => {

@@ -10,6 +10,7 @@
  *   expectExit(result, 0);
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,6 +28,8 @@ export interface RunCliOptions {
   env?: Record<string, string | undefined>;
   /** Written to the child's stdin, which is then closed (it is closed at once when absent). */
   stdin?: string | Buffer;
+  /** A file opened as the child's stdin instead of a pipe (`wicket … < file`). */
+  stdinFile?: string;
   /** Kill the child and reject after this long. Default 20 000 ms. */
   timeoutMs?: number;
   /** The fake server's `url`, passed as ANTHROPIC_BASE_URL. */
@@ -102,14 +105,16 @@ function makeResult(code: number | null, signal: NodeJS.Signals | null, stdout: 
 
 /** Start the CLI and return at once: for tests that signal it (SIGINT) or talk to it mid-run. */
 export function spawnCli(args: string[], opts: RunCliOptions): CliProcess {
-  const child = spawn(process.execPath, [BIN_PATH, ...args], { cwd: opts.cwd, env: cliEnv(opts), stdio: 'pipe' });
+  const fd = opts.stdinFile === undefined ? undefined : openSync(opts.stdinFile, 'r');
+  const child = spawn(process.execPath, [BIN_PATH, ...args], { cwd: opts.cwd, env: cliEnv(opts), stdio: [fd ?? 'pipe', 'pipe', 'pipe'] });
+  if (fd !== undefined) closeSync(fd); // the child holds its own copy
   let stdout = '';
   let stderr = '';
   let closed = false;
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  child.stdin.on('error', () => {}); // the child may exit before reading its stdin
-  child.stdin.end(opts.stdin);
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  child.stdin?.on('error', () => {}); // the child may exit before reading its stdin
+  child.stdin?.end(opts.stdin);
   const timeoutMs = opts.timeoutMs ?? 20_000;
   const result = new Promise<CliResult>((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -143,7 +148,8 @@ export function spawnCli(args: string[], opts: RunCliOptions): CliProcess {
       };
     });
   };
-  return { child, stdout: () => stdout, stderr: () => stderr, waitFor, result };
+  // With stdinFile the child has no stdin pipe; the tests that write to it never pass one.
+  return { child: child as ChildProcessWithoutNullStreams, stdout: () => stdout, stderr: () => stderr, waitFor, result };
 }
 
 /** Run the CLI to completion. Rejects (after killing it) on timeout, with its output in the message. */

@@ -2,6 +2,7 @@
  * Glob: find files by name. Read-only and concurrency-safe; runs `rg --files` (see search.ts), so
  * ignore files are honoured and nothing walks the tree by hand.
  */
+import { monotonicMs } from '../../core/clock.js';
 import { stat } from '../../core/lazy-fs.js';
 import type { z } from 'zod';
 import { displayPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
@@ -60,7 +61,7 @@ export const globTool = defineTool<GlobInput, GlobOutput>({
   checkPermissions: (input, ctx) => searchPermission('Glob', plan(input, ctx).root, true, ctx),
 
   async *call(input, ctx: ToolContext) {
-    const started = performance.now();
+    const started = monotonicMs();
     const p = plan(input, ctx);
     // The literal start of the pattern narrows the walk; if it names no folder, walk the root.
     const walkable = p.walkDir === p.root || (await isDirectory(p.walkDir)) ? p : { ...p, walkDir: p.root };
@@ -78,7 +79,7 @@ export const globTool = defineTool<GlobInput, GlobOutput>({
       files: found.files.map((f) => displayPath(f.path, ctx.cwd)),
       total: found.total,
       timedOut: found.timedOut,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(monotonicMs() - started),
     };
   },
 

@@ -2,6 +2,7 @@
  * Grep: search file contents with ripgrep. Read-only and concurrency-safe. Output is streamed and
  * bounded (see search.ts): a pattern with millions of hits costs one page of memory.
  */
+import { monotonicMs } from '../../core/clock.js';
 import { stat } from '../../core/lazy-fs.js';
 import type { z } from 'zod';
 import { ToolError } from '../../core/errors.js';
@@ -87,7 +88,7 @@ export const grepTool = defineTool<GrepInput, GrepOutput>({
   },
 
   async *call(input, ctx) {
-    const started = performance.now();
+    const started = monotonicMs();
     const root = rootOf(input, ctx);
     const targetIsDir = (await stat(root)).isDirectory();
     const denyGlobs = readDenyGlobs(ctx.settings);
@@ -109,7 +110,7 @@ export const grepTool = defineTool<GrepInput, GrepOutput>({
       offset,
       limit,
       maxChars: MAX_RESULT_CHARS,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: Math.round(monotonicMs() - started),
     };
   },
 

@@ -11,7 +11,6 @@
  * - a time-out is not an error here: `timedOut` is set and the caller decides what partial output
  *   is worth.
  */
-import { spawn } from 'node:child_process';
 import { ToolError } from '../../core/errors.js';
 import { requireModule } from '../../core/import-module.js';
 import { LineSplitter } from './line-splitter.js';
@@ -51,6 +50,7 @@ export function runRg(opts: RunRgOptions): Promise<RgRunResult> {
   if (opts.signal.aborted) return Promise.reject(abortError());
   const rgPath = opts.command ?? requireModule<typeof import('@vscode/ripgrep')>('@vscode/ripgrep').rgPath;
   return new Promise<RgRunResult>((resolve, reject) => {
+    const { spawn } = process.getBuiltinModule('node:child_process');
     const child = spawn(rgPath, opts.args, {
       cwd: opts.cwd,
       env: cleanEnv(opts.env ?? process.env),

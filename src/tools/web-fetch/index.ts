@@ -6,6 +6,7 @@
  * fetch is bounded in time and bytes (fetch.ts).
  */
 import type { z } from 'zod';
+import { monotonicMs } from '../../core/clock.js';
 import { ToolError } from '../../core/errors.js';
 import { defineTool, type Tool, type ToolContext, type ToolProgress, lazySchema } from '../tool.js';
 import { answerPrompt, cutText } from './answer.js';
@@ -129,13 +130,13 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchInput,
     checkPermissions: (input, ctx) => gate.checkPermissions(input, ctx),
 
     async *call(input, ctx): AsyncGenerator<ToolProgress, Output, void> {
-      const started = performance.now();
+      const started = monotonicMs();
       const checked = parseFetchUrl(input.url);
       if (!checked.ok) throw new ToolError('validation_failed', checked.message);
       const url = checked.url;
       url.hash = '';
       let fromCache = true;
-      const base = (): Base => ({ url: url.href, fromCache, durationMs: Math.round(performance.now() - started) });
+      const base = (): Base => ({ url: url.href, fromCache, durationMs: Math.round(monotonicMs() - started) });
       let page = cache.get(url.href);
       if (!page) {
         fromCache = false;

@@ -60,6 +60,17 @@ describe('code cache', () => {
     expect(readdirSync(path.join(dir, 'cli', '.cache')).sort()).toEqual(['main-0ld.v8cache', 'main-abc123.v8cache', 'main-abc123.v8cache.json']);
   });
 
+  it('names the cache after the bundle, and leaves the caches of other bundles alone', () => {
+    const lib = path.join(dir, 'cli', 'zod.cjs');
+    writeFileSync(lib, 'exports.z = 26;');
+    const loaded = loadBundle(lib, 'f00d');
+    expect(loaded.exports.z).toBe(26);
+    loaded.saveCache();
+    loadBundle(bundle, 'abc123').saveCache();
+    expect(readdirSync(path.join(dir, 'cli', '.cache')).sort()).toEqual(['main-abc123.v8cache', 'main-abc123.v8cache.json', 'zod-f00d.v8cache', 'zod-f00d.v8cache.json']);
+    expect(loadBundle(lib, 'f00d').cache).toBe('used');
+  });
+
   it('is written again when a run loads on demand a module the cache has not seen, and only then', () => {
     loadBundle(bundle, 'abc123').saveCache(new Set(['zod']));
     const seen = () => JSON.parse(readFileSync(`${cacheFile()}.json`, 'utf8'));
