@@ -11,6 +11,9 @@ declare const WICKET_VERSION: string;
 declare const WICKET_BUNDLE_HASHES: Record<string, string>;
 declare const WICKET_HELP: string | undefined;
 
+/** Node's own modules that every run past --version and --help loads (the API client needs http). */
+const EVERY_RUN_BUILTINS = ['node:http', 'node:tty', 'node:os', 'node:vm', 'node:module'] as const;
+
 const argv = process.argv.slice(2);
 const version = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev';
 
@@ -23,8 +26,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
 }
 
 async function run(): Promise<void> {
-  // The HTTP parser inside Node's fetch (used by WebFetch) is WebAssembly. Left to tier up, V8
-  // recompiles it in the background and the process then waits for that work at exit.
+  // WebAssembly (the Bash parser, and the HTTP parser inside Node's fetch) left to tier up is
+  // recompiled in the background, and the process then waits for that work at exit: over a second
+  // after one Bash call. Changing a V8 flag, though, makes V8 reject the code cache of every Node
+  // module loaded afterwards, so the modules every run needs are loaded first.
+  for (const m of EVERY_RUN_BUILTINS) process.getBuiltinModule(m);
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   // git runs on another core while the code loads; the system prompt needs its answer.
   const git = startGitStatus(process.cwd());
