@@ -122,6 +122,13 @@ if (!dev && imports.length !== 1) {
   throw new Error(`dist/cli/main.cjs has ${imports.length} import() calls; only importModule's may remain:\n${near}`);
 }
 const hashOf = (source) => createHash('sha256').update(source).digest('hex').slice(0, 16);
+// The code-cache loader reads bundles as latin1: that is exact only for pure ASCII. (esbuild escapes
+// every non-ASCII character in code; a --dev build keeps comments, whose text does not matter.)
+const assertAscii = (file, source) => {
+  const at = dev ? -1 : source.search(/[^\x00-\x7f]/);
+  if (at >= 0) throw new Error(`${file} has a non-ASCII character near: ${source.slice(Math.max(0, at - 40), at + 10)}`);
+  return source;
+};
 
 // 1b. zod, by its ES build (its CommonJS build carries every locale), as a bundle of its own.
 await build({
@@ -132,8 +139,8 @@ await build({
   define: cjsDefine,
 });
 const bundleHashes = {
-  main: hashOf(mainSource),
-  zod: hashOf(readFileSync(new URL('./dist/cli/zod.cjs', import.meta.url), 'utf8')),
+  main: hashOf(assertAscii('dist/cli/main.cjs', mainSource)),
+  zod: hashOf(assertAscii('dist/cli/zod.cjs', readFileSync(new URL('./dist/cli/zod.cjs', import.meta.url), 'utf8'))),
 };
 
 // 2. The Ink app, as ES modules (Ink and its layout engine use top-level await); split so the

@@ -4,10 +4,12 @@
  * first `fetch` (or `Headers`) in a process loads undici and compiles its WebAssembly HTTP parser,
  * which costs more than the whole rest of a one-turn run.
  */
-import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk/core/error';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
 import { importModule } from '../core/import-module.js';
+import { takePreconnected } from './preconnect.js';
 
 export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 const API_VERSION = '2023-06-01';
@@ -81,11 +83,33 @@ function requestHeaders(config: TransportConfig, length: number): Record<string,
   return h;
 }
 
+const agents = new Map<string, HttpAgent>();
+
+/**
+ * One keep-alive agent per protocol, whose first connection to an origin may be the one the entry
+ * opened while the code loaded (preconnect.ts).
+ */
+async function agentFor(protocol: string): Promise<HttpAgent> {
+  let agent = agents.get(protocol);
+  if (agent) return agent;
+  const Base: typeof HttpAgent = protocol === 'https:' ? (await importModule<typeof import('node:https')>('node:https')).Agent : HttpAgent;
+  class PreconnectedAgent extends Base {
+    override createConnection(options: ClientRequestArgs, onCreate?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+      const early = takePreconnected(protocol, options.host ?? 'localhost', Number(options.port));
+      return early ?? super.createConnection(options, onCreate);
+    }
+  }
+  agent = new PreconnectedAgent({ keepAlive: true });
+  agents.set(protocol, agent);
+  return agent;
+}
+
 async function send(url: URL, headers: Record<string, string>, payload: Buffer, timeoutMs: number, signal: AbortSignal): Promise<IncomingMessage> {
   const request = url.protocol === 'https:' ? (await importModule<typeof import('node:https')>('node:https')).request : httpRequest;
+  const agent = await agentFor(url.protocol);
   if (signal.aborted) throw signal.reason ?? new Error('aborted');
   return new Promise<IncomingMessage>((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers } satisfies RequestOptions, (res) => {
+    const req = request(url, { method: 'POST', headers, agent } satisfies RequestOptions, (res) => {
       res.on('error', () => {}); // surfaces through the stream's iterator
       res.on('close', release);
       resolve(res);

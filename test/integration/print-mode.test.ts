@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
@@ -208,6 +209,29 @@ describe('print mode', () => {
     const r = await run(['-p', 'go', '--output-format', 'json', '--max-turns', '1']);
     expect(r.code).toBe(1);
     expect(r.json<any>()).toMatchObject({ subtype: 'error_max_turns', is_error: true });
+  });
+
+  it('talks to the API over one connection, opened while the code loads, for every turn of a run', async () => {
+    writeFileSync(path.join(project.dir, 'a.txt'), 'a\n');
+    server.script(reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }), reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }), reply().text('done'));
+    let connections = 0;
+    const target = new URL(server.url);
+    const proxy = createServer((client) => {
+      connections += 1;
+      const upstream = connect(Number(target.port), target.hostname);
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const r = await runCli(['-p', 'go', '--allowedTools', 'Read'], { cwd: project.dir, home: project.home, baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+      expectExit(r, 0);
+      expect(server.messageRequests()).toHaveLength(3);
+      expect(connections).toBe(1);
+    } finally {
+      proxy.close();
+    }
   });
 
   it('appends piped stdin to the prompt', async () => {
