@@ -43,21 +43,28 @@ const onlyEnglishZodLocales = {
   },
 };
 
-// zod is its own bundle (dist/cli/zod.cjs, run from its own code cache): a run that validates no
-// tool input never reads or initialises it. In the main bundle, src/tools/zod-lib.ts becomes a
-// module that asks the entry's bundle loader for it on the first call.
-const lazyZod = {
-  name: 'lazy-zod',
+// Libraries that are bundles of their own (dist/cli/<name>.cjs, each run from its own code cache):
+// a run that does not use one never reads or initialises it. In the main bundle, the module that
+// loads each becomes one that asks the entry's bundle loader for it on the first call.
+const IMPORT_MODULE = fileURLToPath(new URL('./src/core/import-module.ts', import.meta.url));
+const LIBRARIES = {
+  // zod's ES build: its CommonJS build carries every locale.
+  zod: { loader: /src[\\/]tools[\\/]zod-lib\.ts$/, exported: 'function zodLib()' },
+  execa: { loader: /src[\\/]core[\\/]execa-lib\.ts$/, exported: 'async function execaLib()' },
+};
+const librariesApart = {
+  name: 'libraries-apart',
   setup(b) {
-    b.onLoad({ filter: /src[\\/]tools[\\/]zod-lib\.ts$/ }, () => ({
-      contents: `import { requireBundled } from '../core/import-module.ts';
-        let lib;
-        export function zodLib() {
-          return (lib ??= requireBundled('zod'));
-        }`,
-      resolveDir: new URL('./src/tools/', import.meta.url).pathname,
-      loader: 'js',
-    }));
+    for (const [name, { loader, exported }] of Object.entries(LIBRARIES)) {
+      b.onLoad({ filter: loader }, () => ({
+        contents: `import { requireBundled } from ${JSON.stringify(IMPORT_MODULE)};
+          let lib;
+          export ${exported} {
+            return (lib ??= requireBundled(${JSON.stringify(name)}));
+          }`,
+        loader: 'js',
+      }));
+    }
   },
 };
 
@@ -109,7 +116,7 @@ await build({
   entryPoints: { 'cli/main': 'src/cli/main.ts' },
   outdir: 'dist',
   ...cjs,
-  plugins: [...common.plugins, lazyZod, lazyCommanderChildProcess],
+  plugins: [...common.plugins, librariesApart, lazyCommanderChildProcess],
   define: { ...cjsDefine, WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
 });
 const mainSource = readFileSync(new URL('./dist/cli/main.cjs', import.meta.url), 'utf8');
@@ -130,18 +137,18 @@ const assertAscii = (file, source) => {
   return source;
 };
 
-// 1b. zod, by its ES build (its CommonJS build carries every locale), as a bundle of its own.
-await build({
-  ...common,
-  entryPoints: { 'cli/zod': fileURLToPath(import.meta.resolve('zod')) },
-  outdir: 'dist',
-  ...cjs,
-  define: cjsDefine,
-});
-const bundleHashes = {
-  main: hashOf(assertAscii('dist/cli/main.cjs', mainSource)),
-  zod: hashOf(assertAscii('dist/cli/zod.cjs', readFileSync(new URL('./dist/cli/zod.cjs', import.meta.url), 'utf8'))),
-};
+// 1b. The libraries kept apart, each a bundle of its own.
+const bundleHashes = { main: hashOf(assertAscii('dist/cli/main.cjs', mainSource)) };
+for (const name of Object.keys(LIBRARIES)) {
+  await build({
+    ...common,
+    entryPoints: { [`cli/${name}`]: fileURLToPath(import.meta.resolve(name)) },
+    outdir: 'dist',
+    ...cjs,
+    define: cjsDefine,
+  });
+  bundleHashes[name] = hashOf(assertAscii(`dist/cli/${name}.cjs`, readFileSync(new URL(`./dist/cli/${name}.cjs`, import.meta.url), 'utf8')));
+}
 
 // 2. The Ink app, as ES modules (Ink and its layout engine use top-level await); split so the
 //    Markdown renderer loads only when a reply has Markdown.

@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { CommandHook } from './config.js';
+import { execaLib } from '../core/execa-lib.js';
 
 export interface HookRunOptions {
   cwd: string;
@@ -41,7 +42,7 @@ function substitute(text: string, env: Record<string, string>): string {
 }
 
 export async function runHookCommand(hook: CommandHook, stdin: string, opts: HookRunOptions): Promise<HookRunResult> {
-  const { execa } = await import('execa'); // loaded on first use, not at start-up
+  const { execa } = await execaLib(); // loaded on first use, not at start-up
   const started = Date.now();
   const common = {
     cwd: opts.cwd,

@@ -8,6 +8,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { execaLib } from '../core/execa-lib.js';
 
 export interface BwrapPlan {
   cwd: string;
@@ -79,7 +80,7 @@ function once(key: string, run: () => Promise<Availability>): Promise<Availabili
 
 async function probe(file: string, args: string[], missing: string, failing: string): Promise<Availability> {
   try {
-    const { execa } = await import('execa');
+    const { execa } = await execaLib();
     const r = await execa(file, args, { reject: false, timeout: 10_000, stdin: 'ignore' });
     if (r.exitCode === 0) return { ok: true };
     if ((r as { code?: string }).code === 'ENOENT' || /ENOENT/.test(String(r.message ?? ''))) return { ok: false, reason: missing };

@@ -9,6 +9,7 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import type { execa as Execa } from 'execa';
+import { execaLib } from '../../core/execa-lib.js';
 
 export interface LaunchOptions {
   command: string;
@@ -102,7 +103,7 @@ let execa: typeof Execa | undefined;
 
 /** The process runner loads on first use, not at start-up: await this before launchShell. */
 export async function loadShellRunner(): Promise<void> {
-  execa ??= (await import('execa')).execa;
+  execa ??= (await execaLib()).execa;
 }
 
 function start(argv: string[], descriptor: number, opts: LaunchOptions) {
