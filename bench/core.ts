@@ -42,6 +42,13 @@ async function main(): Promise<void> {
       env,
     );
     console.log(`ten sequential Reads:      ${fmt(tenReads.run)}  (${besides(tenReads)}; target < 350 ms)`);
+    if (process.env.NODE_EXTRA_CA_CERTS) {
+      // Node reads and parses that certificate bundle before any script runs: on this kind of machine
+      // it is most of `node -e 0`. The same turn without it shows what is wicket's own.
+      const noCerts = { NODE_EXTRA_CA_CERTS: undefined };
+      const bare = await measureWithScript(server, () => server.script(reply().text('Hello from the bench.')), ['-p', 'hi'], project, { ...env, ...noCerts }, noCerts);
+      console.log(`without NODE_EXTRA_CA_CERTS (set here): node -e 0 ${bare.base.ms.toFixed(1)} ms; one text turn ${bare.run.ms.toFixed(1)} ms (${bare.overMs.toFixed(1)} ms over node)`);
+    }
   } finally {
     await server.close();
     rmSync(project, { recursive: true, force: true });
@@ -54,11 +61,12 @@ async function measureWithScript(
   script: () => void,
   args: string[],
   cwd: string,
-  env: Record<string, string>,
+  env: NodeJS.ProcessEnv,
+  baseEnv?: NodeJS.ProcessEnv,
 ) {
   // Each run consumes one scripted conversation: script RUNS + 1 (warm-up) copies up front.
   for (let i = 0; i <= RUNS; i++) script();
-  return measureAgainst(NODE, process.execPath, [BIN, ...args], RUNS, { cwd, env });
+  return measureAgainst({ ...NODE, env: baseEnv }, process.execPath, [BIN, ...args], RUNS, { cwd, env });
 }
 
 function besides(m: { base: { ms: number }; overMs: number }): string {

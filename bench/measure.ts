@@ -48,18 +48,18 @@ export async function measure(cmd: string, args: string[], runs: number, opts: P
  * and reports both medians. `over` is the median of the per-pair differences.
  */
 export async function measureAgainst(
-  base: { cmd: string; args: string[] },
+  base: { cmd: string; args: string[]; env?: NodeJS.ProcessEnv },
   cmd: string,
   args: string[],
   runs: number,
   opts: Parameters<typeof measureOnce>[2] = {},
 ): Promise<{ base: Sample; run: Sample; overMs: number }> {
-  await measureOnce(base.cmd, base.args);
+  await measureOnce(base.cmd, base.args, { env: base.env });
   await measureOnce(cmd, args, opts); // warm-up
   const b: Sample[] = [];
   const r: Sample[] = [];
   for (let i = 0; i < runs; i++) {
-    b.push(await measureOnce(base.cmd, base.args));
+    b.push(await measureOnce(base.cmd, base.args, { env: base.env }));
     r.push(await measureOnce(cmd, args, opts));
   }
   const pick = (xs: Sample[]) => ({ ms: median(xs.map((s) => s.ms)), rssMiB: median(xs.map((s) => s.rssMiB)) });
