@@ -99,7 +99,8 @@ async function agentFor(protocol: string): Promise<HttpAgent> {
       return early ?? super.createConnection(options, onCreate);
     }
   }
-  agent = new PreconnectedAgent({ keepAlive: true });
+  // The options of Node's own global agent: idle connections close after 5 s, the newest is reused first.
+  agent = new PreconnectedAgent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 });
   agents.set(protocol, agent);
   return agent;
 }
