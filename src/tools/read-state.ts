@@ -6,7 +6,7 @@
 export interface FileVersion {
   mtimeMs: number;
   size: number;
-  /** sha256 of the raw bytes, hex. */
+  /** Checksum of the raw bytes (fs/version.ts). */
   hash: string;
 }
 

@@ -7,6 +7,7 @@ import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { ToolError } from '../../core/errors.js';
 import { createStreamDecoder, type EncodingInfo } from '../fs/encoding.js';
+import { ContentChecksum } from '../fs/version.js';
 import { cutLine } from './format-lines.js';
 
 export interface WindowOptions {
@@ -27,7 +28,7 @@ export interface WindowResult {
   totalLines: number;
   cutLines: number;
   stoppedAtOutputCap: boolean;
-  /** sha256 of the raw bytes, hex. */
+  /** Checksum of the raw bytes (fs/version.ts). */
   hash: string;
   size: number;
   /** Nothing but whitespace (or nothing at all). */
@@ -102,7 +103,7 @@ class LineCollector {
 
 /** The pass itself: feed it the file's bytes in order, then ask for the result. */
 class TextScan {
-  private readonly hash = process.getBuiltinModule('node:crypto').createHash('sha256');
+  private readonly hash = new ContentChecksum();
   private readonly decoder;
   private readonly lines: LineCollector;
   private size = 0;
@@ -141,7 +142,7 @@ class TextScan {
       totalLines: lines.lineNo,
       cutLines: lines.cutLines,
       stoppedAtOutputCap: lines.stopped,
-      hash: this.hash.digest('hex'),
+      hash: this.hash.digest(),
       size: this.size,
       whitespaceOnly: !this.nonWhitespace,
     };

@@ -115,6 +115,17 @@ describe.each(['streamed', 'blocking'] as const)('text scan, %s', (how) => {
     expect(r.hash).toBe(hashBytes(bytes));
     expect(r.lines).toEqual(['a']);
   });
+
+  it('checksums content the same in pieces as whole, and tells apart content of the same size', async () => {
+    const { ContentChecksum, hashBytes } = await import('../../../src/tools/fs/version.js');
+    const whole = Buffer.from('const a = 1;\nconst b = 2;\n');
+    const sum = new ContentChecksum();
+    sum.update(whole.subarray(0, 5));
+    sum.update(whole.subarray(5));
+    expect(sum.digest()).toBe(hashBytes(whole));
+    expect(hashBytes(Buffer.from('const a = 1;\nconst b = 3;\n'))).not.toBe(hashBytes(whole));
+    expect(hashBytes(Buffer.alloc(0))).toMatch(/^[0-9a-f]{8}$/);
+  });
 });
 
 describe('applyEdit', () => {
