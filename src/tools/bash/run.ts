@@ -4,6 +4,7 @@
  * output in bounded memory and work out the next working directory.
  */
 import { mkdirSync } from 'node:fs';
+import { randomHex } from '../../core/ids.js';
 import { stat } from '../../core/lazy-fs.js';
 import path from 'node:path';
 import type { ToolProgress } from '../tool.js';
@@ -51,9 +52,8 @@ export const MAX_OUTPUT_BYTES = 4 * 1024 ** 3;
 export function outputFilePath(wicketHome: string, sessionId: string, id: string): string {
   const dir = path.join(wicketHome, 'sessions', sessionId.replace(/[^\w.-]/g, '_') || 'default');
   mkdirSync(dir, { recursive: true });
-  const { randomBytes } = process.getBuiltinModule('node:crypto'); // loaded when first needed, not at start-up
-  const safe = (id || randomBytes(6).toString('hex')).replace(/[^\w.-]/g, '_');
-  return path.join(dir, `bash-${safe}-${randomBytes(3).toString('hex')}.log`);
+  const safe = (id || randomHex(6)).replace(/[^\w.-]/g, '_');
+  return path.join(dir, `bash-${safe}-${randomHex(3)}.log`);
 }
 
 export async function* runForeground(opts: RunOptions): AsyncGenerator<ToolProgress, RunResult, void> {

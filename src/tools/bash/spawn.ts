@@ -10,6 +10,7 @@
 import { closeSync, openSync } from 'node:fs';
 import type { execa as Execa } from 'execa';
 import { execaLib } from '../../core/execa-lib.js';
+import { randomHex } from '../../core/ids.js';
 
 export interface LaunchOptions {
   command: string;
@@ -49,7 +50,7 @@ export function cwdTrap(marker: string): string {
 }
 
 export function launchShell(opts: LaunchOptions): ShellProcess {
-  const marker = `__wicket_cwd_${process.getBuiltinModule('node:crypto').randomBytes(8).toString('hex')}__`;
+  const marker = `__wicket_cwd_${randomHex(8)}__`;
   const script = `${LIFELINE_OPEN}${opts.preamble ?? ''}${LIFELINE_CLOSE}${cwdTrap(marker)}${opts.command}`;
   const fd = openSync(opts.outputPath, 'w');
   let child;

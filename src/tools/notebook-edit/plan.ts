@@ -1,4 +1,5 @@
 /** What NotebookEdit will write, decided against the notebook on disk now (validateInput and call). */
+import { randomHex } from '../../core/ids.js';
 import { encodeText } from '../fs/encoding.js';
 import { isNotebookPath } from '../fs/file-kind.js';
 import { parseNotebook, serializeNotebook } from '../fs/notebook-format.js';
@@ -35,7 +36,7 @@ export async function planNotebookEdit(
   }
   const nb = parseNotebook(target.file.text);
   if ('error' in nb) return { ok: false, message: `Cannot edit ${absPath}: ${nb.error}.` };
-  const result = applyNotebookEdit(nb, req, () => process.getBuiltinModule('node:crypto').randomUUID().replace(/-/g, '').slice(0, 8));
+  const result = applyNotebookEdit(nb, req, () => randomHex(4));
   if (!result.ok) return result;
   const text = serializeNotebook(result.notebook, target.file.text);
   return {

@@ -6,6 +6,7 @@
  * SIGTERM/SIGHUP (and SIGINT when nothing else handles it), and each task's shell also holds a
  * lifeline pipe whose closing kills its group, so even a SIGKILLed wicket leaves nothing behind.
  */
+import { randomHex } from '../../core/ids.js';
 import { stat } from '../../core/lazy-fs.js';
 import { cleanForModel, readRange, takeMarker } from '../bash/output.js';
 import { launchShell, type ShellProcess } from '../bash/spawn.js';
@@ -55,7 +56,7 @@ export function startBackgroundTask(opts: StartTaskOptions): BackgroundTask {
     ...(opts.preamble ? { preamble: opts.preamble } : {}),
   });
   const task: BackgroundTask = {
-    id: `b${process.getBuiltinModule('node:crypto').randomBytes(4).toString('hex')}`,
+    id: `b${randomHex(4)}`,
     command: opts.command,
     ...(opts.description ? { description: opts.description } : {}),
     outputFile: opts.outputFile,
