@@ -7,7 +7,7 @@
  */
 import { mkdir, readFile } from '../core/lazy-fs.js';
 import path from 'node:path';
-import { importModule } from '../core/import-module.js';
+import { writeFileAtomic } from '../tools/fs/write-file-atomic.js';
 import { localSettingsPath } from './paths.js';
 import { isObject } from './validate.js';
 
@@ -40,7 +40,6 @@ async function addRuleNow(file: string, list: string, rule: string): Promise<voi
   if (rules.includes(rule)) return;
   rules.push(rule);
   await mkdir(path.dirname(file), { recursive: true });
-  const { default: writeFileAtomic } = await importModule<{ default: typeof import('write-file-atomic') }>('write-file-atomic');
   await writeFileAtomic(file, `${JSON.stringify(data, null, detectIndent(text))}\n`);
 }
 

@@ -6,9 +6,9 @@
  */
 import { mkdir, stat } from '../../core/lazy-fs.js';
 import path from 'node:path';
-import { importModule } from '../../core/import-module.js';
 import type { FileVersion } from '../read-state.js';
 import { hashBytes } from './version.js';
+import { writeFileAtomic } from './write-file-atomic.js';
 
 export interface AtomicWriteOptions {
   /** Create missing parent directories first. */
@@ -18,7 +18,6 @@ export interface AtomicWriteOptions {
 /** Writes `data` to `filePath` atomically and returns the version now on disk. */
 export async function writeAtomic(filePath: string, data: Buffer, opts: AtomicWriteOptions = {}): Promise<FileVersion> {
   if (opts.createParents) await mkdir(path.dirname(filePath), { recursive: true });
-  const { default: writeFileAtomic } = await importModule<{ default: typeof import('write-file-atomic') }>('write-file-atomic');
   await writeFileAtomic(filePath, data, { fsync: true });
   const st = await stat(filePath);
   return { mtimeMs: st.mtimeMs, size: data.length, hash: hashBytes(data) };

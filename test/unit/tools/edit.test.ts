@@ -6,8 +6,8 @@ import { createToolEnv, resultText, runTool, tryRunTool, type ToolEnv } from '..
 
 // Lets one test fill the disk: write-file-atomic writes a few bytes of its temporary file, then fails.
 const writeFailure = vi.hoisted(() => ({ armed: false }));
-vi.mock('write-file-atomic', async (importOriginal) => {
-  const real = (await importOriginal<{ default: (f: string, d: Buffer, o?: object) => Promise<void> }>()).default;
+vi.mock('../../../src/tools/fs/write-file-atomic.js', async (importOriginal) => {
+  const real = (await importOriginal<typeof import('../../../src/tools/fs/write-file-atomic.js')>()).writeFileAtomic;
   const { writeFileSync, unlinkSync } = await import('node:fs');
   const wrapped = async (file: string, data: Buffer, opts?: object) => {
     if (writeFailure.armed) {
@@ -19,7 +19,7 @@ vi.mock('write-file-atomic', async (importOriginal) => {
     }
     return real(file, data, opts);
   };
-  return { default: wrapped };
+  return { writeFileAtomic: wrapped };
 });
 
 let env: ToolEnv;
