@@ -1,20 +1,26 @@
 /**
- * The functions of node:fs/promises that wicket uses, loading that module on the first call:
- * it costs about 5 ms at start-up, and a run that only talks never needs it. Same signatures.
+ * The promise forms of the node:fs functions wicket uses, without loading node:fs/promises (and the
+ * readline code it pulls in, about 5 ms at start-up) unless a file handle is asked for. Same
+ * signatures as node:fs/promises.
  */
+import fs from 'node:fs';
+import { promisify } from 'node:util';
+
 type Fsp = typeof import('node:fs/promises');
 
-const fsp = (): Fsp => process.getBuiltinModule('node:fs/promises');
+/** Only file handles need node:fs/promises itself; it loads on the first call. */
+export const open: Fsp['open'] = (...args) => process.getBuiltinModule('node:fs/promises').open(...args);
 
-function lazy<K extends keyof Fsp>(name: K): Fsp[K] {
-  return ((...args: unknown[]) => (fsp()[name] as (...a: unknown[]) => unknown)(...args)) as Fsp[K];
-}
-
-export const mkdir = lazy('mkdir');
-export const open = lazy('open');
-export const readFile = lazy('readFile');
-export const readdir = lazy('readdir');
-export const realpath = lazy('realpath');
-export const rm = lazy('rm');
-export const stat = lazy('stat');
-export const truncate = lazy('truncate');
+export const mkdir = promisify(fs.mkdir) as Fsp['mkdir'];
+const readFileByPath = promisify(fs.readFile);
+/** A path, or a file handle from `open` (read through the handle). */
+export const readFile = ((file: unknown, opts?: unknown) =>
+  typeof file === 'object' && file !== null && 'readFile' in file
+    ? (file as import('node:fs/promises').FileHandle).readFile(opts as never)
+    : readFileByPath(file as string, opts as never)) as Fsp['readFile'];
+export const readdir = promisify(fs.readdir) as Fsp['readdir'];
+// The native realpath, as node:fs/promises has it (fs.realpath walks the path in JavaScript).
+export const realpath = promisify(fs.realpath.native) as Fsp['realpath'];
+export const rm = promisify(fs.rm) as Fsp['rm'];
+export const stat = promisify(fs.stat) as Fsp['stat'];
+export const truncate = promisify(fs.truncate) as Fsp['truncate'];

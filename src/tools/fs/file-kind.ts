@@ -58,7 +58,9 @@ export async function openRegularFile(absPath: string) {
   }
 }
 
-/** Reads up to `length` bytes from the start of a file. */
+/** Files up to this size are read with blocking reads, in one go: a thread-pool trip costs more. */
+export const SMALL_FILE_BYTES = 256 * 1024;
+
 /**
  * Opens a regular file synchronously when it is at most `maxBytes` long (O_NONBLOCK, so a FIFO that
  * took the path's place cannot block). Anything bigger, or not regular, is closed again and

@@ -2,11 +2,12 @@
  * The checks every writing tool (Edit, Write, NotebookEdit) makes against the file on disk right
  * now: where it is, what it is, whether the model has read it, and whether it changed since.
  */
+import { closeSync, readFileSync, type Stats } from 'node:fs';
 import { readFile } from '../../core/lazy-fs.js';
 import type { FileVersion, ReadState } from '../read-state.js';
 import { sameVersion } from '../read-state.js';
 import { decodeText, detectEncoding, detectLineEnding, isUtf8, type EncodingInfo, type LineEnding } from './encoding.js';
-import { blockedPathReason, formatBytes, isInsideGitDir, looksBinary, nonRegularReason, openRegularFile, statOrUndefined } from './file-kind.js';
+import { blockedPathReason, formatBytes, isInsideGitDir, looksBinary, nonRegularReason, openRegularFile, openSmallRegularFileSync, SMALL_FILE_BYTES, statOrUndefined } from './file-kind.js';
 import { versionOf } from './version.js';
 
 /** Files larger than this are not edited in memory. */
@@ -72,17 +73,30 @@ function refusedLocation(absPath: string): string | undefined {
 
 /** Reads a whole file (never blocking on a FIFO) and decodes it. */
 export async function loadTextFile(absPath: string): Promise<TextFile> {
-  const { fh, stats } = await openRegularFile(absPath);
-  let raw: Buffer;
-  try {
-    raw = await readFile(fh);
-  } finally {
-    await fh.close();
-  }
+  const { raw, stats } = readSmallFile(absPath) ?? (await readWholeFile(absPath));
   let encoding = detectEncoding(raw.subarray(0, 64 * 1024));
   if (encoding.encoding === 'utf8' && encoding.bomLength === 0 && !isUtf8(raw)) encoding = { encoding: 'latin1', bomLength: 0 };
   const utf16 = encoding.encoding === 'utf16le' || encoding.encoding === 'utf16be';
   const binary = !utf16 && looksBinary(raw.subarray(encoding.bomLength, 8192));
   const text = decodeText(raw, encoding);
   return { path: absPath, text, encoding, lineEnding: detectLineEnding(text), version: versionOf(raw, stats), binary };
+}
+
+function readSmallFile(absPath: string): { raw: Buffer; stats: Stats } | undefined {
+  const small = openSmallRegularFileSync(absPath, SMALL_FILE_BYTES);
+  if (!small) return undefined;
+  try {
+    return { raw: readFileSync(small.fd), stats: small.stats };
+  } finally {
+    closeSync(small.fd);
+  }
+}
+
+async function readWholeFile(absPath: string): Promise<{ raw: Buffer; stats: Stats }> {
+  const { fh, stats } = await openRegularFile(absPath);
+  try {
+    return { raw: await readFile(fh), stats };
+  } finally {
+    await fh.close();
+  }
 }

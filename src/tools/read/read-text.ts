@@ -1,7 +1,7 @@
 /** Text files: one streaming pass, then the variant that says what the model should see. */
 import { closeSync, type Stats } from 'node:fs';
 import type { EncodingInfo } from '../fs/encoding.js';
-import { openRegularFile, openSmallRegularFileSync } from '../fs/file-kind.js';
+import { openRegularFile, openSmallRegularFileSync, SMALL_FILE_BYTES } from '../fs/file-kind.js';
 import { sameVersion, type ReadRange, type ReadState } from '../read-state.js';
 import { DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, MAX_OUTPUT_CHARS } from './limits.js';
 import { scanTextFd, scanTextFile, type WindowOptions, type WindowResult } from './line-window.js';
@@ -21,9 +21,6 @@ export function requestedRange(offset: number | undefined, limit: number | undef
   const start = Math.max(1, offset ?? 1);
   return limit === undefined ? { offset: start } : { offset: start, limit };
 }
-
-/** Files up to this size are read with blocking reads, in one go. */
-const SMALL_FILE_BYTES = 256 * 1024;
 
 async function scanWindow(absPath: string, encoding: EncodingInfo, opts: WindowOptions): Promise<{ scan: WindowResult; stats: Stats }> {
   const small = openSmallRegularFileSync(absPath, SMALL_FILE_BYTES);
