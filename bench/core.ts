@@ -1,6 +1,7 @@
 /**
  * Start-up and loop overhead of the built binary: `--version` beside `node -e 0`, one print-mode
- * text turn against a local fake server, and ten sequential Read calls. Each figure is measured
+ * text turn against a local fake server, ten sequential Read calls, one Bash call, and a Read
+ * followed by two Edits (which put the file back as it was). Each figure is measured
  * alternately with `node -e 0`, whose median at the same moments is printed beside it: on a busy
  * machine Node's own start moves by tens of milliseconds, and "over node" stays put.
  */
@@ -42,6 +43,30 @@ async function main(): Promise<void> {
       env,
     );
     console.log(`ten sequential Reads:      ${fmt(tenReads.run)}  (${besides(tenReads)}; target < 350 ms)`);
+    const bash = await measureWithScript(
+      server,
+      () => server.script(reply().toolUse('Bash', { command: 'echo hi' }), reply().text('ran it')),
+      ['-p', 'run it', '--allowedTools', 'Bash'],
+      project,
+      env,
+    );
+    console.log(`one Bash call:             ${fmt(bash.run)}  (${besides(bash)})`);
+    const edited = path.join(project, 'edited.txt');
+    writeFileSync(edited, 'x\n');
+    const edits = await measureWithScript(
+      server,
+      () =>
+        server.script(
+          reply().toolUse('Read', { file_path: edited }),
+          reply().toolUse('Edit', { file_path: edited, old_string: 'x', new_string: 'y' }),
+          reply().toolUse('Edit', { file_path: edited, old_string: 'y', new_string: 'x' }),
+          reply().text('edited'),
+        ),
+      ['-p', 'edit it', '--allowedTools', 'Read,Edit'],
+      project,
+      env,
+    );
+    console.log(`a Read and two Edits:      ${fmt(edits.run)}  (${besides(edits)})`);
     if (process.env.NODE_EXTRA_CA_CERTS) {
       // Node reads and parses that certificate bundle before any script runs: on this kind of machine
       // it is most of `node -e 0`. The same turn without it shows what is wicket's own.
