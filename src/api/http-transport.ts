@@ -4,14 +4,14 @@
  * first `fetch` (or `Headers`) in a process loads undici and compiles its WebAssembly HTTP parser,
  * which costs more than the whole rest of a one-turn run.
  */
-import { Agent as HttpAgent, request as httpRequest, type ClientRequestArgs, type IncomingHttpHeaders, type IncomingMessage, type RequestOptions } from 'node:http';
+import * as http from 'node:http';
+import type { ClientRequestArgs, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk/core/error';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
-import { importModule } from '../core/import-module.js';
-import { takePreconnected } from './preconnect.js';
+import { DEFAULT_BASE_URL, takePreconnected } from './preconnect.js';
 
-export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+export { DEFAULT_BASE_URL };
 const API_VERSION = '2023-06-01';
 /** An error body longer than this is cut: it only ever feeds one sentence. */
 const MAX_ERROR_BODY = 64 * 1024;
@@ -83,17 +83,23 @@ function requestHeaders(config: TransportConfig, length: number): Record<string,
   return h;
 }
 
-const agents = new Map<string, HttpAgent>();
+/** What the client needs of node:https (loaded on first use) or node:http. */
+type ClientModule = Pick<typeof http, 'Agent' | 'request'>;
+
+function clientModule(protocol: string): ClientModule {
+  return protocol === 'https:' ? (process.getBuiltinModule('node:https') as ClientModule) : http;
+}
+
+const agents = new Map<string, http.Agent>();
 
 /**
  * One keep-alive agent per protocol, whose first connection to an origin may be the one the entry
  * opened while the code loaded (preconnect.ts).
  */
-async function agentFor(protocol: string): Promise<HttpAgent> {
+function agentFor(protocol: string): http.Agent {
   let agent = agents.get(protocol);
   if (agent) return agent;
-  const Base: typeof HttpAgent = protocol === 'https:' ? (await importModule<typeof import('node:https')>('node:https')).Agent : HttpAgent;
-  class PreconnectedAgent extends Base {
+  class PreconnectedAgent extends clientModule(protocol).Agent {
     override createConnection(options: ClientRequestArgs, onCreate?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
       const early = takePreconnected(protocol, options.host ?? 'localhost', Number(options.port));
       return early ?? super.createConnection(options, onCreate);
@@ -106,8 +112,8 @@ async function agentFor(protocol: string): Promise<HttpAgent> {
 }
 
 async function send(url: URL, headers: Record<string, string>, payload: Buffer, timeoutMs: number, signal: AbortSignal): Promise<IncomingMessage> {
-  const request = url.protocol === 'https:' ? (await importModule<typeof import('node:https')>('node:https')).request : httpRequest;
-  const agent = await agentFor(url.protocol);
+  const { request } = clientModule(url.protocol);
+  const agent = agentFor(url.protocol);
   if (signal.aborted) throw signal.reason ?? new Error('aborted');
   return new Promise<IncomingMessage>((resolve, reject) => {
     const req = request(url, { method: 'POST', headers, agent } satisfies RequestOptions, (res) => {

@@ -7,7 +7,8 @@
 import type { Socket } from 'node:net';
 
 const KEY = Symbol.for('wicket.preconnected');
-const DEFAULT_BASE_URL = 'https://api.anthropic.com';
+/** Where requests go without ANTHROPIC_BASE_URL. */
+export const DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 interface Preconnected {
   origin: string;

@@ -4,11 +4,11 @@
 import { startPreconnect } from '../api/preconnect.js';
 import { startGitStatus } from '../core/git-status.js';
 import { installBundleLoader, installImporter, loadedOnDemand } from '../core/import-module.js';
+import { VERSION as version } from '../core/version.js';
 
 import type { LoadedBundle } from './code-cache.js';
 import type { MainInfo } from './main.js';
 
-declare const WICKET_VERSION: string;
 declare const WICKET_BUNDLE_HASHES: Record<string, string>;
 declare const WICKET_HELP: string | undefined;
 
@@ -16,7 +16,6 @@ declare const WICKET_HELP: string | undefined;
 const EVERY_RUN_BUILTINS = ['node:http', 'node:tty', 'node:os', 'node:vm', 'node:module'] as const;
 
 const argv = process.argv.slice(2);
-const version = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev';
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
   process.stdout.write(`${version} (wicket)\n`);

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CommanderError } from 'commander';
-import { appendUser } from '../core/conversation.js';
 import { expandSlashPrompt } from '../commands/custom-commands.js';
+import { appendUser } from '../core/conversation.js';
 import { FatalError, errorMessage } from '../core/errors.js';
 import type { GitStatus } from '../core/git-status.js';
 import type { ApiMessage, ContentBlock } from '../core/events.js';

@@ -9,7 +9,9 @@ import { createModelClient, type ModelClient } from '../api/model-client.js';
 import { retryPolicyFromEnv } from '../api/retry.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { GitStatus } from '../core/git-status.js';
+import { randomUuid } from '../core/ids.js';
 import { buildSystemPrompt } from '../core/system-prompt.js';
+import { VERSION } from '../core/version.js';
 import { createHooks, type HooksContext } from '../hooks/create.js';
 import { noHooks, type Hooks } from '../hooks/types.js';
 import type { PermissionMode } from '../permissions/modes.js';
@@ -21,10 +23,6 @@ import { ReadState } from '../tools/read-state.js';
 import { BUILTIN_TOOLS } from '../tools/registry.js';
 import type { Tool } from '../tools/tool.js';
 import type { CliOptions } from './options.js';
-import { randomUuid } from '../core/ids.js';
-
-declare const WICKET_VERSION: string;
-const WICKET_VERSION_STRING = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev';
 
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 export const DEFAULT_SMALL_MODEL = 'claude-haiku-4-5';
@@ -154,7 +152,7 @@ function clientFromEnv(env: Record<string, string | undefined>): ModelClient {
     retry: retryPolicyFromEnv(env),
     // Not a positive number: the client keeps its default.
     timeoutMs: env.API_TIMEOUT_MS ? Number(env.API_TIMEOUT_MS) : undefined,
-    userAgent: `wicket/${WICKET_VERSION_STRING}`,
+    userAgent: `wicket/${VERSION}`,
     headers: parseCustomHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
   });
 }

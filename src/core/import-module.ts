@@ -48,7 +48,8 @@ export function installBundleLoader(loader: BundleLoader): void {
  * the sources), the package itself.
  */
 export function requireBundled<T>(name: string): T {
-  loadedOnDemand().add(name);
   const loader = (globalThis as Record<symbol, unknown>)[BUNDLES] as BundleLoader | undefined;
-  return (loader ? loader(name) : createRequire(import.meta.url)(name)) as T;
+  if (!loader) return requireModule<T>(name);
+  loadedOnDemand().add(name);
+  return loader(name) as T;
 }

@@ -3,9 +3,9 @@
  * FIFOs and sockets can block forever or never end, so they are refused from `stat` alone.
  */
 import type { Stats } from 'node:fs';
-import { open, stat } from '../../core/lazy-fs.js';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { open } from '../../core/lazy-fs.js';
 
 /** Paths refused whatever `stat` says: devices, and the process's own file descriptors. */
 export function blockedPathReason(absPath: string): string | undefined {
@@ -67,20 +67,29 @@ export const SMALL_FILE_BYTES = 256 * 1024;
  * `undefined` returned: the caller takes the asynchronous path, which also reports the reason.
  */
 export function openSmallRegularFileSync(absPath: string, maxBytes: number): { fd: number; stats: Stats } | undefined {
-  let fd: number;
+  let opened: { fd: number; stats: Stats };
   try {
-    fd = openSync(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
+    opened = openRegularFileSync(absPath);
   } catch {
-    return undefined;
+    return undefined; // the asynchronous path reports it
   }
+  if (opened.stats.size <= maxBytes) return opened;
+  closeSync(opened.fd);
+  return undefined;
+}
+
+/** `openRegularFile` with blocking calls; the caller closes `fd`. */
+function openRegularFileSync(absPath: string): { fd: number; stats: Stats } {
+  const fd = openSync(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stats = fstatSync(fd);
-    if (!nonRegularReason(stats) && stats.size <= maxBytes) return { fd, stats };
-  } catch {
-    // fall through: the asynchronous path reports it
+    const reason = nonRegularReason(stats);
+    if (reason) throw new Error(`Cannot read ${absPath}: ${reason}.`);
+    return { fd, stats };
+  } catch (err) {
+    closeSync(fd);
+    throw err;
   }
-  closeSync(fd);
-  return undefined;
 }
 
 /**
@@ -88,10 +97,8 @@ export function openSmallRegularFileSync(absPath: string, maxBytes: number): { f
  * (O_NONBLOCK, and refused unless the opened file is regular) costs less than four thread-pool trips.
  */
 export async function readHead(absPath: string, length: number): Promise<Buffer> {
-  const fd = openSync(absPath, constants.O_RDONLY | constants.O_NONBLOCK);
+  const { fd } = openRegularFileSync(absPath);
   try {
-    const reason = nonRegularReason(fstatSync(fd));
-    if (reason) throw new Error(`Cannot read ${absPath}: ${reason}.`);
     const buf = Buffer.alloc(length);
     const bytesRead = readSync(fd, buf, 0, length, 0);
     return buf.subarray(0, bytesRead);
@@ -100,6 +107,7 @@ export async function readHead(absPath: string, length: number): Promise<Buffer>
   }
 }
 
+/** Is a `.git` directory one of the path's segments? */
 export function isInsideGitDir(absPath: string): boolean {
   return absPath.split(path.sep).includes('.git');
 }

@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { monotonicMs } from '../../core/clock.js';
 import { ToolError } from '../../core/errors.js';
+import { VERSION } from '../../core/version.js';
 import { defineTool, type Tool, type ToolContext, type ToolProgress, lazySchema } from '../tool.js';
 import { answerPrompt, cutText } from './answer.js';
 import { PageCache, type CachedPage } from './cache.js';
@@ -19,8 +20,6 @@ import { WebFetchGate } from './permissions.js';
 import { webFetchDisplay, webFetchModelResult, type WebFetchOutput } from './result.js';
 import { parseFetchUrl } from './url.js';
 
-declare const WICKET_VERSION: string | undefined;
-const VERSION = typeof WICKET_VERSION === 'string' ? WICKET_VERSION : '0.0.0-dev';
 export const USER_AGENT = `wicket/${VERSION} (WebFetch)`;
 
 export const webFetchInputSchema = lazySchema((z) =>
