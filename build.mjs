@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { builtinsOnce } from './build-builtins.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = [
@@ -93,7 +94,7 @@ const common = {
   minify: !dev,
   sourcemap: false,
   external,
-  plugins: [stubDevtools, onlyEnglishZodLocales],
+  plugins: [stubDevtools, onlyEnglishZodLocales, builtinsOnce],
   logLevel: 'warning',
 };
 const define = { 'process.env.NODE_ENV': '"production"', WICKET_VERSION: JSON.stringify(pkg.version) };
