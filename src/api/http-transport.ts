@@ -48,7 +48,57 @@ export async function postMessagesStream(config: TransportConfig, body: unknown,
   const controller = new AbortController();
   controller.signal.addEventListener('abort', () => res.destroy(), { once: true });
   // An empty client object gives the SDK its no-op logger: the core never writes to the console.
-  return Stream.fromSSEResponse({ body: res, headers } as never, controller, {} as never);
+  const chunks = { [Symbol.asyncIterator]: () => chunksOf(res) };
+  return Stream.fromSSEResponse({ body: chunks, headers } as never, controller, {} as never);
+}
+
+/**
+ * The response's chunks, from its events. A Readable's own async iterator does the same with
+ * end-of-stream machinery that costs a few milliseconds to start in a short run. A connection
+ * that closes before the response is complete ends the iteration with an error, so the turn is
+ * retried rather than taken as finished.
+ */
+export function chunksOf(res: IncomingMessage): AsyncIterator<Buffer> {
+  const queue: Buffer[] = [];
+  let ended = false;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  res.on('data', (chunk: Buffer) => {
+    queue.push(chunk);
+    notify();
+  });
+  res.on('end', () => {
+    ended = true;
+    notify();
+  });
+  res.on('error', (err) => {
+    failure ??= err;
+    notify();
+  });
+  res.on('close', () => {
+    if (!ended) failure ??= new Error('the connection closed before the response was complete');
+    notify();
+  });
+  return {
+    async next() {
+      for (;;) {
+        const chunk = queue.shift();
+        if (chunk) return { done: false, value: chunk };
+        if (failure) throw failure;
+        if (ended) return { done: true, value: undefined };
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    },
+    async return() {
+      res.destroy();
+      return { done: true, value: undefined };
+    },
+  };
 }
 
 export function messagesURL(baseURL: string | undefined): URL {

@@ -89,6 +89,26 @@ describe('http transport', () => {
     expect(Date.now() - t0).toBeLessThan(2000);
   });
 
+  it('ends the events with an error when the connection closes before the reply is complete', async () => {
+    server.script(reply().text('Hello ').text('cut short').dropConnection());
+    const seen: any[] = [];
+    const reading = (async () => {
+      for await (const e of await postMessagesStream(config(), body, new AbortController().signal)) seen.push(e);
+    })();
+    await expect(reading).rejects.toThrow();
+    expect(seen.some((e) => e.type === 'message_stop')).toBe(false);
+  });
+
+  it('delivers every chunk of a reply that arrives in many pieces, then ends', async () => {
+    let many = reply();
+    for (let i = 0; i < 200; i++) many = many.text(`${i} `);
+    server.script(many);
+    const events = await collect(await postMessagesStream(config(), body, new AbortController().signal));
+    const text = events.filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text).join('');
+    expect(text).toBe(Array.from({ length: 200 }, (_, i) => `${i} `).join(''));
+    expect(events.at(-1).type).toBe('message_stop');
+  });
+
   it('joins a base URL with a path prefix and a trailing slash', () => {
     expect(messagesURL('https://proxy.example/anthropic/').href).toBe('https://proxy.example/anthropic/v1/messages');
     expect(messagesURL(undefined).href).toBe('https://api.anthropic.com/v1/messages');
