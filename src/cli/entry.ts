@@ -6,6 +6,8 @@ import { startGitStatus } from '../core/git-status.js';
 import { installBundleLoader, installImporter, loadedOnDemand } from '../core/import-module.js';
 import { VERSION as version } from '../core/version.js';
 
+import { StdoutWriter } from './stdout.js';
+
 import type { LoadedBundle } from './code-cache.js';
 import type { MainInfo } from './main.js';
 
@@ -18,9 +20,9 @@ const EVERY_RUN_BUILTINS = ['node:http', 'node:tty', 'node:os', 'node:vm', 'node
 const argv = process.argv.slice(2);
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === '-V')) {
-  process.stdout.write(`${version} (wicket)\n`);
+  new StdoutWriter().write(`${version} (wicket)\n`);
 } else if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h') && typeof WICKET_HELP === 'string') {
-  process.stdout.write(WICKET_HELP);
+  new StdoutWriter().write(WICKET_HELP);
 } else {
   void run();
 }
@@ -58,8 +60,8 @@ async function run(): Promise<void> {
   // Exit once output is flushed: idle keep-alive sockets and timers must not hold the process open.
   process.exitCode = code;
   const exit = () => process.exit(code);
-  const out = process.stdout;
-  if (out.writableLength > 0 && !out.destroyed && !out.errored) {
+  const out = info.flushed ? undefined : process.stdout;
+  if (out && out.writableLength > 0 && !out.destroyed && !out.errored) {
     out.once('drain', exit);
     out.once('error', exit); // the reader went away: nothing left to wait for
   } else setImmediate(exit);

@@ -15,11 +15,14 @@ import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './o
 import { printModeAskUser, runPrintMode } from './print-mode.js';
 import { projectSlug, setupSession, type Setup } from './session-setup.js';
 import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
+import { StdoutWriter } from './stdout.js';
 
 export interface MainInfo {
   version: string;
   /** Set when the run went to the interactive app. */
   interactive?: boolean;
+  /** Set when the run wrote all its output itself: the entry has nothing left to flush. */
+  flushed?: boolean;
   /** `git status` for process.cwd(), started by the entry while the code loaded. */
   git?: Promise<GitStatus | null>;
 }
@@ -61,15 +64,8 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   process.on('SIGTERM', onTerm);
   // The reader went away (`wicket -p … | head -1`): stop the run instead of spending more turns,
   // and end as a program killed by SIGPIPE would (141), without a stack trace.
-  let readerGone = false;
-  const onOutError = (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') return;
-    readerGone = true;
-    abort.abort('EPIPE');
-  };
-  const ignore = () => {};
-  process.stdout.on('error', onOutError);
-  process.stderr.on('error', ignore);
+  const stdout = new StdoutWriter({ onGone: () => abort.abort('EPIPE') });
+  process.stderr.on('error', () => {});
   try {
     let setup: Setup;
     try {
@@ -89,14 +85,15 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     const transcript = opts.persistSession
       ? new TranscriptWriter(path.join(agent.wicketHome, 'sessions', projectSlug(setup.cwd), `${agent.sessionId}.jsonl`), agent.sessionId, setup.cwd)
       : undefined;
-    const io = { out: (s: string) => void process.stdout.write(s), err: (s: string) => void process.stderr.write(s) };
+    const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     const start = await agent.hooks.sessionStart?.({ source: opts.continue || opts.resume ? 'resume' : 'startup', model: agent.model }, abort.signal);
     if (start?.additionalContext) appendUser(messages, start.additionalContext);
     const code = await runPrintMode(opts, agent, prompts, messages, io, abort, transcript);
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
     for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
-    await drain();
-    return readerGone ? 141 : code;
+    await stdout.flushed();
+    info.flushed = true;
+    return stdout.gone ? 141 : code;
   } catch (err) {
     process.stderr.write(`wicket: ${err instanceof FatalError ? err.message : `unexpected error: ${errorMessage(err)}`}\n`);
     return 1;
@@ -104,17 +101,6 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
   }
-}
-
-/** Resolves once stdout has flushed, or can never flush (its reader is gone). */
-function drain(): Promise<void> {
-  return new Promise((resolve) => {
-    const out = process.stdout;
-    if (out.writableLength === 0 || out.destroyed || out.errored) return resolve();
-    out.once('drain', () => resolve());
-    out.once('error', () => resolve());
-    out.once('close', () => resolve());
-  });
 }
 
 /** Where prompts come from: the argument, stdin text (appended as context), or stream-json lines. */
