@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
-import { expectExit, runCli } from '../support/run-cli.js';
+import { BIN_PATH, cliEnv, expectExit, runCli } from '../support/run-cli.js';
 import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
 
 let server: FakeAnthropic;
@@ -211,7 +211,7 @@ describe('print mode', () => {
     expect(r.json<any>()).toMatchObject({ subtype: 'error_max_turns', is_error: true });
   });
 
-  it('talks to the API over one connection, opened while the code loads, for every turn of a run', async () => {
+  it('talks to the API over one connection for every turn of a run', async () => {
     writeFileSync(path.join(project.dir, 'a.txt'), 'a\n');
     server.script(reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }), reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }), reply().text('done'));
     let connections = 0;
@@ -252,6 +252,20 @@ describe('print mode', () => {
     const fromNull = await runCli(['-p', 'just this'], { cwd: project.dir, home: project.home, baseUrl: server.url, stdinFile: '/dev/null' });
     expectExit(fromNull, 0);
     expect((server.requests[1]!.body as any).messages[0].content[0].text).toBe('just this');
+  });
+
+  it('reads stdin from a shell pipe, whether its writer is done at once or still writing', async () => {
+    server.script(reply().text('ok'), reply().text('ok'));
+    const env = cliEnv({ home: project.home, baseUrl: server.url });
+    const shell = (cmd: string) =>
+      new Promise<{ error: Error | null; stderr: string }>((resolve) => execFile('bash', ['-c', cmd], { cwd: project.dir, env }, (error, _out, stderr) => resolve({ error, stderr })));
+    const wicket = `"${process.execPath}" "${BIN_PATH}"`;
+    const done = await shell(`printf 'all at once' | ${wicket} -p first`);
+    expect(done.error, done.stderr).toBeNull();
+    const slow = await shell(`{ printf 'early '; sleep 0.3; printf 'late'; } | ${wicket} -p second`);
+    expect(slow.error, slow.stderr).toBeNull();
+    const texts = server.messageRequests().map((r) => (r.body as any).messages[0].content[0].text);
+    expect(texts).toEqual(['first\n\nall at once', 'second\n\nearly late']);
   });
 
   it('reads user messages as JSON lines with --input-format stream-json', async () => {
