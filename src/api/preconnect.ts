@@ -36,20 +36,6 @@ export function startPreconnect(baseURL: string | undefined): void {
   }
 }
 
-/**
- * Whether opening the connection early can gain anything. A server on this machine answers a
- * connect at once, so there is no round trip to hide, and opening the socket early only adds its
- * cost (about 2 ms) to start-up.
- */
-export function worthPreconnecting(baseURL: string | undefined): boolean {
-  try {
-    const host = new URL(baseURL || DEFAULT_BASE_URL).hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    return !(host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host));
-  } catch {
-    return false;
-  }
-}
-
 /** The preconnected socket when it goes to this origin and is still usable; it is handed out once. */
 export function takePreconnected(protocol: string, host: string, port: number): Socket | undefined {
   const slot = globalThis as Slot;

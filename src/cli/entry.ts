@@ -1,7 +1,7 @@
 // The tiny entry (CommonJS, so no ES module loader starts unless something needs one): answers
 // --version and --help before anything heavy loads (the help text is rendered at build time),
 // then runs the main bundle from V8's code cache (code-cache.ts).
-import { startPreconnect, worthPreconnecting } from '../api/preconnect.js';
+import { startPreconnect } from '../api/preconnect.js';
 import { startGitStatus } from '../core/git-status.js';
 import { installBundleLoader, installImporter, loadedOnDemand } from '../core/import-module.js';
 import { VERSION as version } from '../core/version.js';
@@ -34,8 +34,7 @@ async function run(): Promise<void> {
   // module loaded afterwards, so the modules every run needs are loaded first.
   for (const m of EVERY_RUN_BUILTINS) process.getBuiltinModule(m);
   // The handshake with the API overlaps loading the code (`wicket config` never talks to it).
-  const baseURL = process.env.ANTHROPIC_BASE_URL;
-  if (argv[0] !== 'config' && worthPreconnecting(baseURL)) startPreconnect(baseURL);
+  if (argv[0] !== 'config') startPreconnect(process.env.ANTHROPIC_BASE_URL);
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   // git runs on another core while the code loads; the system prompt needs its answer.
   const git = startGitStatus(process.cwd());

@@ -1,6 +1,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startPreconnect, takePreconnected, worthPreconnecting } from '../../../src/api/preconnect.js';
+import { startPreconnect, takePreconnected } from '../../../src/api/preconnect.js';
 
 let server: Server | undefined;
 const accepted: Socket[] = [];
@@ -48,15 +48,5 @@ describe('preconnect', () => {
     expect(() => startPreconnect('not a url')).not.toThrow();
     expect(() => startPreconnect('ftp://example.com')).not.toThrow();
     expect(takePreconnected('ftp:', 'example.com', 21)).toBeUndefined();
-  });
-
-  it('is worth it for a server elsewhere, not for one on this machine', () => {
-    expect(worthPreconnecting(undefined)).toBe(true); // the API itself
-    expect(worthPreconnecting('https://proxy.example.com:8443')).toBe(true);
-    expect(worthPreconnecting('http://10.1.2.3:4000')).toBe(true);
-    for (const local of ['http://127.0.0.1:4000', 'http://127.8.9.10', 'http://localhost:4000/', 'https://LocalHost', 'http://api.localhost', 'http://[::1]:4000']) {
-      expect(worthPreconnecting(local)).toBe(false);
-    }
-    expect(worthPreconnecting('not a url')).toBe(false);
   });
 });
