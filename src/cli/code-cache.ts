@@ -8,8 +8,9 @@
  * It lives beside the bundle when that folder is writable, else under ~/.wicket/cache.
  *
  * A cache holds the code the run that wrote it compiled. A sidecar lists the modules that run
- * loaded on demand (zod, ripgrep, the Bash parser…); a later run that loads one more writes the
- * cache again, so after a few runs it covers the tools actually used.
+ * loaded on demand (zod, ripgrep, the Bash parser…) and its mode (print or interactive); a later
+ * run that loads one more, or runs in the other mode, writes the cache again, so after a few runs
+ * it covers the modes and tools actually used.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

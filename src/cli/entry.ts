@@ -49,10 +49,11 @@ async function run(): Promise<void> {
     return lib.exports;
   });
   const bundle = loadBundle(path.join(__dirname, 'main.cjs'), WICKET_BUNDLE_HASHES.main ?? 'none');
-  const info: MainInfo = { version, git };
+  const info: MainInfo = { version, git, saveCodeCache: () => bundle.saveCache(loadedOnDemand()) };
   const main = bundle.exports.main as (argv: string[], info: MainInfo) => Promise<number>;
   const code = await main(argv, info);
-  // The interactive app changes V8's flags, and a cache made under other flags is rejected.
+  // The interactive app changes V8's flags, and a cache made under other flags is rejected: it saved
+  // the main bundle's cache before it did (saveCodeCache).
   if (!info.interactive) {
     bundle.saveCache(loadedOnDemand());
     for (const lib of libraries) lib.saveCache();

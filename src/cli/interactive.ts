@@ -7,7 +7,9 @@ import { setFlagsFromString } from 'node:v8';
 import type { CliOptions } from './options.js';
 import { importModule } from '../core/import-module.js';
 
-export async function runInteractive(opts: CliOptions, info: { version: string }): Promise<number> {
+export async function runInteractive(opts: CliOptions, info: { version: string; saveCodeCache?: () => void }): Promise<number> {
+  // A cache written after the flags below change would be rejected at the next start.
+  info.saveCodeCache?.();
   // Frames allocate fast and die young: a small young generation and a heap that collects before it
   // grows keep peak memory flat, however long the transcript (the same flags as bench/tui.ts).
   setFlagsFromString('--max-semi-space-size=4');

@@ -8,6 +8,7 @@ import { CommanderError } from 'commander';
 import { expandSlashPrompt } from '../commands/custom-commands.js';
 import { appendUser } from '../core/conversation.js';
 import { FatalError, errorMessage } from '../core/errors.js';
+import { loadedOnDemand } from '../core/import-module.js';
 import type { GitStatus } from '../core/git-status.js';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { latestSession, loadTranscript, TranscriptWriter } from '../session/transcript.js';
@@ -21,6 +22,8 @@ export interface MainInfo {
   version: string;
   /** Set when the run went to the interactive app. */
   interactive?: boolean;
+  /** Writes the main bundle's code cache now, when it lacks this run's code (the entry's). */
+  saveCodeCache?: () => void;
   /** Set when the run wrote all its output itself: the entry has nothing left to flush. */
   flushed?: boolean;
   /** `git status` for process.cwd(), started by the entry while the code loaded. */
@@ -44,6 +47,8 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
     return err instanceof UsageError ? 2 : 1;
   }
   const interactive = !opts.print && stdinIsTerminal() && opts.inputFormat === 'text';
+  // The code cache follows the modes used too: a cache written by one mode lacks the other's code.
+  loadedOnDemand().add(interactive ? '(interactive mode)' : '(print mode)');
   if (interactive) {
     info.interactive = true;
     const { runInteractive } = await import('./interactive.js');

@@ -25,6 +25,8 @@ export interface TuiOptions {
   env?: Record<string, string | undefined>;
   columns?: number;
   rows?: number;
+  /** Another copy of bin/wicket.js to run (default: the repository's). */
+  bin?: string;
 }
 
 export interface Tui {
@@ -53,7 +55,7 @@ export function startTui(opts: TuiOptions): Tui {
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
   const env = cliEnv({ home: opts.home, baseUrl: opts.baseUrl, env: { CI: undefined, TERM: 'xterm-256color', ...opts.env } });
   const envArgs = Object.entries(env).map(([k, v]) => quote(`${k}=${v}`));
-  const command = ['env', '-i', ...envArgs, quote(process.execPath), quote(BIN_PATH), ...(opts.args ?? []).map(quote)].join(' ');
+  const command = ['env', '-i', ...envArgs, quote(process.execPath), quote(opts.bin ?? BIN_PATH), ...(opts.args ?? []).map(quote)].join(' ');
   const shell = `cd ${quote(opts.cwd)} && ${command}; echo "[exited $?]"; sleep 600`;
   tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'main', '-x', String(opts.columns ?? 100), '-y', String(opts.rows ?? 32), shell);
   const screen = () => tmux('capture-pane', '-p', '-t', 'main').replace(/\s+$/, '');

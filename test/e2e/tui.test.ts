@@ -2,10 +2,14 @@
  * End to end in a real terminal (tmux) against the fake Messages API: the built binary, typed at as a
  * person would. Skipped, with the reason, when tmux is not installed.
  */
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_TOOLS } from '../../src/tools/registry.js';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
+import { cliEnv, REPO_ROOT } from '../support/run-cli.js';
 import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
 import { ensureBuilt, hasTmux, startTui, type Tui } from './tui-driver.js';
 
@@ -26,7 +30,7 @@ async function setup(files: Record<string, string> = {}, settings?: object): Pro
   return { project, server };
 }
 
-function open(project: TmpProject, server: FakeAnthropic | undefined, extra: { args?: string[]; env?: Record<string, string | undefined> } = {}): Tui {
+function open(project: TmpProject, server: FakeAnthropic | undefined, extra: { args?: string[]; env?: Record<string, string | undefined>; bin?: string } = {}): Tui {
   const tui = startTui({ cwd: project.dir, home: project.home, ...(server ? { baseUrl: server.url } : {}), ...extra });
   cleanups.push(() => tui.close());
   return tui;
@@ -179,6 +183,32 @@ describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
     tui.press('C-d');
     const screen = await tui.waitFor('[exited 0]');
     expect(screen).toContain('wicket --resume');
+  });
+
+  it('a fresh install used only in the terminal gets a code cache, and print mode adds its own code to it', async () => {
+    const { project, server } = await setup();
+    // A copy of the built install, without the cache the other tests' runs wrote.
+    const install = mkdtempSync(path.join(tmpdir(), 'wicket-install-'));
+    cleanups.push(() => rmSync(install, { recursive: true, force: true }));
+    cpSync(path.join(REPO_ROOT, 'bin'), path.join(install, 'bin'), { recursive: true });
+    cpSync(path.join(REPO_ROOT, 'dist'), path.join(install, 'dist'), { recursive: true, filter: (src) => path.basename(src) !== '.cache' });
+    cpSync(path.join(REPO_ROOT, 'package.json'), path.join(install, 'package.json'));
+    symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(install, 'node_modules'));
+    const cacheDir = path.join(install, 'dist', 'cli', '.cache');
+    const sidecar = () => JSON.parse(readFileSync(path.join(cacheDir, readdirSync(cacheDir).find((f) => /^main-.*\.v8cache\.json$/.test(f))!), 'utf8'));
+
+    const tui = open(project, server, { bin: path.join(install, 'bin', 'wicket.js') });
+    await tui.waitFor(READY);
+    tui.press('C-d');
+    await tui.waitFor('[exited 0]');
+    expect(sidecar()).toEqual(['(interactive mode)']);
+
+    server.script(reply().text('ok'));
+    const env = cliEnv({ home: project.home, baseUrl: server.url });
+    await new Promise<void>((resolve, reject) =>
+      execFile(process.execPath, [path.join(install, 'bin', 'wicket.js'), '-p', 'hi'], { cwd: project.dir, env }, (err) => (err ? reject(err) : resolve())),
+    );
+    expect(sidecar()).toEqual(['(interactive mode)', '(print mode)']);
   });
 
   it('without an API key it says what to set, not a stack trace', async () => {
