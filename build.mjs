@@ -18,6 +18,9 @@ const external = [
   'pdfjs-dist',
   // CommonJS that reads __filename: loaded from node_modules, not bundled.
   'write-file-atomic',
+  // Loaded only when a proxy applies.
+  'https-proxy-agent',
+  'http-proxy-agent',
 ];
 
 const stubDevtools = {

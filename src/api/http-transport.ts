@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk/core/error';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
 import { DEFAULT_BASE_URL, takePreconnected } from './preconnect.js';
+import { describeProxy, proxyAgent, proxyFor } from './proxy.js';
 
 export { DEFAULT_BASE_URL };
 const API_VERSION = '2023-06-01';
@@ -163,7 +164,9 @@ function agentFor(protocol: string): http.Agent {
 
 async function send(url: URL, headers: Record<string, string>, payload: Buffer, timeoutMs: number, signal: AbortSignal): Promise<IncomingMessage> {
   const { request } = clientModule(url.protocol);
-  const agent = agentFor(url.protocol);
+  const proxy = proxyFor(url);
+  const agent = proxy ? await proxyAgent(url.protocol, proxy) : agentFor(url.protocol);
+  const via = proxy ? ` (through the proxy ${describeProxy(proxy)})` : '';
   if (signal.aborted) throw signal.reason ?? new Error('aborted');
   return new Promise<IncomingMessage>((resolve, reject) => {
     const req = request(url, { method: 'POST', headers, agent } satisfies RequestOptions, (res) => {
@@ -181,7 +184,7 @@ async function send(url: URL, headers: Record<string, string>, payload: Buffer, 
       release();
       if (signal.aborted) reject(signal.reason ?? err);
       else if (err instanceof APIError) reject(err);
-      else reject(new APIConnectionError({ message: `connection failed: ${err.message}`, cause: err }));
+      else reject(new APIConnectionError({ message: `connection failed${via}: ${err.message}`, cause: err }));
     });
     req.end(payload);
   });

@@ -5,6 +5,7 @@
  * one that failed, is never used. It adds no request: nothing is sent until the run asks.
  */
 import type { Socket } from 'node:net';
+import { getProxyForUrl } from 'proxy-from-env';
 
 const KEY = Symbol.for('wicket.preconnected');
 /** Where requests go without ANTHROPIC_BASE_URL. */
@@ -22,6 +23,7 @@ export function startPreconnect(baseURL: string | undefined): void {
   try {
     const url = new URL(baseURL || DEFAULT_BASE_URL);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+    if (getProxyForUrl(url.href)) return; // the request goes through a proxy, not to this host
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
     const socket =

@@ -1,0 +1,45 @@
+/**
+ * The proxy a request to the API goes through, from the environment as curl and npm read it:
+ * HTTPS_PROXY / HTTP_PROXY (or lower case, or ALL_PROXY) by the URL's scheme, unless NO_PROXY
+ * names the host. The agents that speak to proxies (a CONNECT tunnel for https, absolute-form
+ * requests for http) load only when a proxy applies.
+ */
+import type { Agent } from 'node:http';
+import { getProxyForUrl } from 'proxy-from-env';
+import { importModule } from '../core/import-module.js';
+
+/** The proxy's URL for this request, or undefined when it goes direct. */
+export function proxyFor(url: URL): URL | undefined {
+  const proxy = getProxyForUrl(url.href);
+  if (!proxy) return undefined;
+  try {
+    return new URL(proxy);
+  } catch {
+    return undefined; // a proxy variable that is not a URL is ignored, as curl would fail it
+  }
+}
+
+/** The proxy's address for messages: no user name or password. */
+export function describeProxy(proxy: URL): string {
+  return `${proxy.protocol}//${proxy.host}`;
+}
+
+const agents = new Map<string, Agent>();
+
+/** A keep-alive agent that reaches `protocol` URLs through `proxy` (credentials in its URL are sent to it). */
+export async function proxyAgent(protocol: string, proxy: URL): Promise<Agent> {
+  const key = `${protocol} ${proxy.href}`;
+  const known = agents.get(key);
+  if (known) return known;
+  const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: 5000 };
+  let agent: Agent;
+  if (protocol === 'https:') {
+    const { HttpsProxyAgent } = await importModule<typeof import('https-proxy-agent')>('https-proxy-agent');
+    agent = new HttpsProxyAgent(proxy, options);
+  } else {
+    const { HttpProxyAgent } = await importModule<typeof import('http-proxy-agent')>('http-proxy-agent');
+    agent = new HttpProxyAgent(proxy, options);
+  }
+  agents.set(key, agent);
+  return agent;
+}
