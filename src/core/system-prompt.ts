@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isoTime } from './clock.js';
 import { gitStatusSync, type GitStatus } from './git-status.js';
 
 export interface SystemBlock {
@@ -49,7 +50,7 @@ function environmentSection(opts: PromptOptions): string {
     '<env>',
     `Working directory: ${opts.cwd}`,
     `Platform: ${opts.platform ?? process.platform}`,
-    `Today's date: ${now.toISOString().slice(0, 10)}`,
+    `Today's date: ${isoTime(now).slice(0, 10)}`,
   ];
   const git = opts.git === undefined ? gitStatusSync(opts.cwd) : opts.git;
   lines.push(`Is a git repository: ${git ? 'yes' : 'no'}`);

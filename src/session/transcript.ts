@@ -4,6 +4,7 @@
  */
 import { mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { isoTime } from '../core/clock.js';
 import { unansweredToolUses } from '../core/conversation.js';
 import type { AgentEvent, ApiMessage } from '../core/events.js';
 import { randomUuid } from '../core/ids.js';
@@ -25,7 +26,7 @@ export class TranscriptWriter {
         mkdirSync(path.dirname(this.file), { recursive: true });
         this.fd = openSync(this.file, 'a');
       }
-      const line = JSON.stringify({ ...entry, uuid: randomUuid(), sessionId: this.sessionId, timestamp: new Date().toISOString(), cwd: this.cwd });
+      const line = JSON.stringify({ ...entry, uuid: randomUuid(), sessionId: this.sessionId, timestamp: isoTime(), cwd: this.cwd });
       writeSync(this.fd, `${line}\n`);
     } catch {
       // a transcript that cannot be written must never stop the work
