@@ -12,7 +12,6 @@ const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 
 const external = [
   '@vscode/ripgrep',
   'pdf-parse',
-  'web-tree-sitter',
   'tree-sitter-bash',
   '@napi-rs/canvas',
   'pdfjs-dist',
@@ -55,6 +54,8 @@ const LIBRARIES = {
   // zod's ES build: its CommonJS build carries every locale.
   zod: { loader: /src[\\/]tools[\\/]zod-lib\.ts$/, exported: 'function zodLib()' },
   execa: { loader: /src[\\/]core[\\/]execa-lib\.ts$/, exported: 'async function execaLib()' },
+  // Its CommonJS build (the ES one awaits at top level); it finds its .wasm through locateFile.
+  'web-tree-sitter': { loader: /src[\\/]tools[\\/]bash[\\/]tree-sitter-lib\.ts$/, exported: 'function treeSitterLib()', entry: () => createRequire(import.meta.url).resolve('web-tree-sitter') },
 };
 const librariesApart = {
   name: 'libraries-apart',
@@ -146,7 +147,7 @@ const bundleHashes = { main: hashOf(assertAscii('dist/cli/main.cjs', mainSource)
 for (const name of Object.keys(LIBRARIES)) {
   await build({
     ...common,
-    entryPoints: { [`cli/${name}`]: fileURLToPath(import.meta.resolve(name)) },
+    entryPoints: { [`cli/${name}`]: LIBRARIES[name].entry?.() ?? fileURLToPath(import.meta.resolve(name)) },
     outdir: 'dist',
     ...cjs,
     define: cjsDefine,

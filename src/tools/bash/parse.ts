@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Language, Node, Parser as TsParser } from 'web-tree-sitter';
 import { literalWord, resolveWord, type Word } from './words.js';
-import { requireModule } from '../../core/import-module.js';
+import { treeSitterLib } from './tree-sitter-lib.js';
 
 export interface Redirect {
   /** write: `>` `>>` `&>` `>|` `<>`; read: `<`; dup: `2>&1`; heredoc/herestring feed stdin. */
@@ -68,8 +68,7 @@ let initPromise: Promise<void> | undefined;
 export function initBashParser(): Promise<void> {
   initPromise ??= (async () => {
     const require = createRequire(import.meta.url);
-    // Its CommonJS build: an import() would start the ES module loader for it.
-    const { Parser, Language: Lang } = requireModule<typeof import('web-tree-sitter')>('web-tree-sitter');
+    const { Parser, Language: Lang } = treeSitterLib();
     const runtime = readFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'));
     const options = {
       locateFile: (f: string) => require.resolve(`web-tree-sitter/${f}`),
