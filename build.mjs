@@ -51,8 +51,9 @@ const onlyEnglishZodLocales = {
 // loads each becomes one that asks the entry's bundle loader for it on the first call.
 const IMPORT_MODULE = fileURLToPath(new URL('./src/core/import-module.ts', import.meta.url));
 const LIBRARIES = {
-  // zod's ES build: its CommonJS build carries every locale.
-  zod: { loader: /src[\\/]tools[\\/]zod-lib\.ts$/, exported: 'function zodLib()' },
+  // Only the part of zod wicket uses (src/tools/zod-parts.ts), from zod's ES build: its CommonJS
+  // build carries every locale.
+  zod: { loader: /src[\\/]tools[\\/]zod-lib\.ts$/, exported: 'function zodLib()', entry: () => 'src/tools/zod-parts.ts' },
   execa: { loader: /src[\\/]core[\\/]execa-lib\.ts$/, exported: 'async function execaLib()' },
   // Its CommonJS build (the ES one awaits at top level); it finds its .wasm through locateFile.
   'web-tree-sitter': { loader: /src[\\/]tools[\\/]bash[\\/]tree-sitter-lib\.ts$/, exported: 'function treeSitterLib()', entry: () => createRequire(import.meta.url).resolve('web-tree-sitter') },

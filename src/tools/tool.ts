@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { zodLib } from './zod-lib.js';
+import type { Zod } from './zod-parts.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { ParsedRule } from '../permissions/rule-parse.js';
 import type { PermissionRules } from '../permissions/types.js';
@@ -190,7 +191,7 @@ export async function drainCall<O>(gen: AsyncGenerator<ToolProgress, O, void>, o
  * calls: the JSON Schemas the API sees are made at build time. The stand-in forwards every read to the real schema (zod's methods close over
  * their own instance, so `this` does not matter).
  */
-export function lazySchema<T extends object>(build: (zod: typeof z) => T): T {
+export function lazySchema<T extends object>(build: (zod: Zod) => T): T {
   let real: T | undefined;
   const get = (): T => (real ??= build(zodLib().z));
   return new Proxy({} as T, {

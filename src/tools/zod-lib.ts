@@ -3,8 +3,8 @@
  * loads zod on the first call (build.mjs), so a run that validates no tool input never initialises
  * zod at all; running the sources, it is a plain import.
  */
-import * as zod from 'zod';
+import * as parts from './zod-parts.js';
 
-export function zodLib(): typeof zod {
-  return zod;
+export function zodLib(): typeof parts {
+  return parts;
 }

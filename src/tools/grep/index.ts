@@ -5,6 +5,7 @@
 import { monotonicMs } from '../../core/clock.js';
 import { stat } from '../../core/lazy-fs.js';
 import type { z } from 'zod';
+import type { Zod } from '../zod-parts.js';
 import { ToolError } from '../../core/errors.js';
 import { resolveToolPath } from '../paths.js';
 import { isDeniedPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
@@ -14,7 +15,7 @@ import { DEFAULT_HEAD_LIMIT, grepDescription, MAX_RESULT_CHARS } from './descrip
 import { grepModelText, grepSummaryLine, type GrepOutput } from './format.js';
 import { searchGrep } from './search.js';
 
-const lines = (zod: typeof z, what: string) => zod.number().int().min(0).optional().describe(what);
+const lines = (zod: Zod, what: string) => zod.number().int().min(0).optional().describe(what);
 
 export const grepInputSchema = lazySchema((z) =>
   z.strictObject({

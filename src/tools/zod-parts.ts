@@ -1,0 +1,11 @@
+/**
+ * The part of zod wicket builds schemas with. It is the entry of zod's bundle of its own (build.mjs),
+ * so esbuild keeps only these and what they need: the whole library took about three times as
+ * long to start. A schema built with anything else does not type-check, so nothing missing here
+ * can be reached at run time.
+ */
+import { boolean, enum as zodEnum, number, strictObject, string, toJSONSchema } from 'zod';
+
+export const z = { boolean, enum: zodEnum, number, strictObject, string, toJSONSchema };
+
+export type Zod = typeof z;
