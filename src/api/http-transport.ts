@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk/core/error';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
 import { DEFAULT_BASE_URL, takePreconnected } from './preconnect.js';
-import { describeProxy, proxyAgent, proxyFor } from './proxy.js';
+import { describeProxy, proxyAgent, proxyFor, proxyProblem } from './proxy.js';
 
 export { DEFAULT_BASE_URL };
 const API_VERSION = '2023-06-01';
@@ -107,7 +107,7 @@ export function messagesURL(baseURL: string | undefined): URL {
   return new URL(`${base}/v1/messages`);
 }
 
-/** Why a base URL cannot be used (not a URL, not http or https), or undefined when it can. */
+/** Why a base URL cannot be used (not a URL, not http or https, or its proxy cannot be), or undefined when it can. */
 export function baseURLProblem(baseURL: string | undefined): string | undefined {
   let url: URL;
   try {
@@ -116,7 +116,7 @@ export function baseURLProblem(baseURL: string | undefined): string | undefined 
     return `ANTHROPIC_BASE_URL is not a URL: ${baseURL}`;
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `ANTHROPIC_BASE_URL must be an http or https URL, got ${url.protocol}//…`;
-  return undefined;
+  return proxyProblem(url);
 }
 
 function requestHeaders(config: TransportConfig, length: number): Record<string, string> {

@@ -15,8 +15,23 @@ export function proxyFor(url: URL): URL | undefined {
   try {
     return new URL(proxy);
   } catch {
-    return undefined; // a proxy variable that is not a URL is ignored, as curl would fail it
+    return undefined; // proxyProblem reports it before any request
   }
+}
+
+/** Why the proxy for this URL cannot be used, or undefined when there is none or it can. */
+export function proxyProblem(url: URL): string | undefined {
+  const raw = getProxyForUrl(url.href);
+  if (!raw) return undefined;
+  const source = `the proxy for ${url.protocol.slice(0, -1)} requests (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY)`;
+  let proxy: URL;
+  try {
+    proxy = new URL(raw);
+  } catch {
+    return `${source} is not a URL`; // not echoed: it may hold a password
+  }
+  if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') return `${source} must be an http or https proxy, got ${proxy.protocol}//${proxy.host}`;
+  return undefined;
 }
 
 /** The proxy's address for messages: no user name or password. */

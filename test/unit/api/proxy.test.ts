@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, request, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { postMessagesStream } from '../../../src/api/http-transport.js';
+import { baseURLProblem, postMessagesStream } from '../../../src/api/http-transport.js';
 import { startPreconnect, takePreconnected } from '../../../src/api/preconnect.js';
 import { describeProxy, proxyFor } from '../../../src/api/proxy.js';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../support/fake-anthropic-server.js';
@@ -55,6 +55,15 @@ describe('proxy', () => {
     process.env.NO_PROXY = 'localhost,.example';
     expect(proxyFor(new URL('http://gateway.example:4000/v1/messages'))).toBeUndefined();
     expect(proxyFor(new URL('https://api.anthropic.com/v1/messages'))).toBeDefined();
+  });
+
+  it('refuses at once a proxy that is not an http(s) URL, without echoing it', () => {
+    process.env.HTTPS_PROXY = 'socks5://me:secret@127.0.0.1:1080';
+    expect(baseURLProblem(undefined)).toBe('the proxy for https requests (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY) must be an http or https proxy, got socks5://127.0.0.1:1080');
+    process.env.HTTPS_PROXY = 'http://me:secret@[bad';
+    expect(baseURLProblem(undefined)).toBe('the proxy for https requests (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY) is not a URL');
+    process.env.NO_PROXY = 'api.anthropic.com';
+    expect(baseURLProblem(undefined)).toBeUndefined(); // not used for this host
   });
 
   it('names a proxy without its credentials', () => {
