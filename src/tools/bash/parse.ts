@@ -7,8 +7,9 @@
  * start-up (and lazily by Bash's validateInput); after that `parseScript` is synchronous.
  * Anything the walker cannot read with confidence is reported in `problems` ("too tangled to read").
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Language, Node, Parser as TsParser } from 'web-tree-sitter';
 import { literalWord, resolveWord, type Word } from './words.js';
 import { treeSitterLib } from './tree-sitter-lib.js';
@@ -69,9 +70,9 @@ export function initBashParser(): Promise<void> {
   initPromise ??= (async () => {
     const require = createRequire(import.meta.url);
     const { Parser, Language: Lang } = treeSitterLib();
-    const runtime = readFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'));
+    const runtime = readFileSync(packageFile(require, 'web-tree-sitter', 'web-tree-sitter.wasm'));
     const options = {
-      locateFile: (f: string) => require.resolve(`web-tree-sitter/${f}`),
+      locateFile: (f: string) => packageFile(require, 'web-tree-sitter', f),
       instantiateWasm(imports: object, done: (instance: object, module: object) => void) {
         const module = new wasm.Module(runtime);
         const instance = new wasm.Instance(module, imports);
@@ -80,13 +81,27 @@ export function initBashParser(): Promise<void> {
       },
     };
     await Parser.init(options as Parameters<typeof Parser.init>[0]);
-    const grammar = readFileSync(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'));
+    const grammar = readFileSync(packageFile(require, 'tree-sitter-bash', 'tree-sitter-bash.wasm'));
     const language: Language = Lang.loadSync(new wasm.Module(grammar) as Parameters<typeof Lang.loadSync>[0]);
     const p = new Parser();
     p.setLanguage(language);
     parser = p;
   })();
   return initPromise;
+}
+
+/**
+ * A file a package ships, in the folder where Node finds the package. `require.resolve` goes through
+ * the package's exports map, whose code costs about 5 ms to start; it is asked only when the file is
+ * not there.
+ */
+export function packageFile(require: NodeJS.Require, pkg: string, file: string): string {
+  for (const dir of require.resolve.paths(pkg) ?? []) {
+    if (!existsSync(path.join(dir, pkg, 'package.json'))) continue;
+    const found = path.join(dir, pkg, file);
+    return existsSync(found) ? found : require.resolve(`${pkg}/${file}`);
+  }
+  return require.resolve(`${pkg}/${file}`);
 }
 
 export function isBashParserReady(): boolean {
