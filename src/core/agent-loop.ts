@@ -18,6 +18,7 @@ import { errorMessage, FatalError } from './errors.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from './events.js';
 import { executeCall, prepareCall, type CallOutcome, type RunnerEnv, type ToolCall } from './tool-runner.js';
 import { ToolScheduler } from './tool-scheduler.js';
+import { warmUpWhileWaiting } from './warm-up.js';
 
 const MAX_STOP_HOOK_BLOCKS = 8;
 
@@ -86,6 +87,8 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
   const started = monotonicMs();
   let final: FinalMessage | undefined;
   let failure: unknown;
+  // While the model thinks, tools may prepare their first call (warm-up.ts).
+  let stopWarmUp = () => {};
   try {
     const stream = opts.client.stream(
       {
@@ -97,8 +100,11 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
       },
       opts.signal,
     );
+    stopWarmUp = warmUpWhileWaiting(opts.tools);
     for (;;) {
       const step = await stream.next();
+      // The model has started answering (message_start and pings come before its first word).
+      if (step.done || (step.value.type !== 'raw' && step.value.type !== 'retry')) stopWarmUp();
       if (step.done) {
         final = step.value;
         break;
@@ -119,6 +125,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
   } catch (err) {
     failure = err;
   }
+  stopWarmUp();
   const apiMs = Math.round(monotonicMs() - started);
   if (final) {
     messages.push({ role: 'assistant', content: final.content.length ? final.content : [{ type: 'text', text: '(no content)' }] });

@@ -169,6 +169,11 @@ export interface Tool<I = any, O = any> {
   display?(output: O, input: I): DisplayData;
   /** Optional change to shared state (read state, cwd), applied in call order. */
   contextChange?(output: O, input: I): ContextChange | undefined;
+  /**
+   * Prepares what the first call needs (a parser, a library) while the model is thinking
+   * (core/warm-up.ts). Must not touch the project or the network; may run without any call following.
+   */
+  warmUp?(): Promise<void>;
 }
 
 /** Typed helper so tool modules get inference without casts. */

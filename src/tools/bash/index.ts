@@ -11,7 +11,7 @@ import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './c
 import { bashPermissionPaths, criticalRemoval, settingsPathDeny } from './file-access.js';
 import { bashDescription, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './description.js';
 import { matchBashRules } from './match.js';
-import { initBashParser, isBashParserReady } from './parse.js';
+import { initBashParser, isBashParserReady, parseScript } from './parse.js';
 import { outputFilePath, runForeground } from './run.js';
 import { loadShellRunner } from './spawn.js';
 import { startingCwd } from './cwd.js';
@@ -185,6 +185,16 @@ export const bashTool = defineTool<BashInput, BashOutput>({
   contextChange(output) {
     const next = output.newCwd;
     return next === undefined ? undefined : (state) => void (state.cwd = next);
+  },
+
+  /**
+   * While the model thinks: the parser (about 40 ms to compile), a first parse (which compiles the
+   * parser's own code, about 20 ms more) and the input schema.
+   */
+  async warmUp() {
+    await initBashParser();
+    parseScript('cd src && git status --short | head -n 5 > "$out" 2>&1');
+    bashInputSchema.safeParse({ command: 'true' });
   },
 });
 

@@ -81,8 +81,13 @@ export function initBashParser(): Promise<void> {
       },
     };
     await Parser.init(options as Parameters<typeof Parser.init>[0]);
+    // Between the long steps, events waiting (a reply streaming in) are let through: this may be
+    // a warm-up while the model thinks (warm-up.ts).
+    await breathe();
     const grammar = readFileSync(packageFile(require, 'tree-sitter-bash', 'tree-sitter-bash.wasm'));
-    const language: Language = Lang.loadSync(new wasm.Module(grammar) as Parameters<typeof Lang.loadSync>[0]);
+    const grammarModule = new wasm.Module(grammar);
+    await breathe();
+    const language: Language = Lang.loadSync(grammarModule as Parameters<typeof Lang.loadSync>[0]);
     const p = new Parser();
     p.setLanguage(language);
     parser = p;
@@ -103,6 +108,8 @@ export function packageFile(require: NodeJS.Require, pkg: string, file: string):
   }
   return require.resolve(`${pkg}/${file}`);
 }
+
+const breathe = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export function isBashParserReady(): boolean {
   return parser !== undefined;
