@@ -1,6 +1,7 @@
 /**
  * Start-up and loop overhead of the built binary: `--version` beside `node -e 0`, one print-mode
- * text turn against a local fake server, ten sequential Read calls, one Bash call, and a Read
+ * text turn against a local fake server, ten sequential Read calls, one Bash call (also with a
+ * model that takes 300 ms to ask for it, as a real one does), and a Read
  * followed by two Edits (which put the file back as it was), then the text turn again, now that
  * the code cache holds the tools' code too. Each figure is measured
  * alternately with `node -e 0`, whose median at the same moments is printed beside it: on a busy
@@ -52,6 +53,15 @@ async function main(): Promise<void> {
       env,
     );
     console.log(`one Bash call:             ${fmt(bash.run)}  (${besides(bash)})`);
+    // A real API thinks before it answers: the Bash parser compiles meanwhile (core/warm-up.ts).
+    const slowBash = await measureWithScript(
+      server,
+      () => server.script(reply().delay(300).toolUse('Bash', { command: 'echo hi' }), reply().text('ran it')),
+      ['-p', 'run it', '--allowedTools', 'Bash'],
+      project,
+      env,
+    );
+    console.log(`the same, model slow (300 ms): ${fmt(slowBash.run)}  (${besides(slowBash)}; 300 ms of it waiting for the model)`);
     const edited = path.join(project, 'edited.txt');
     writeFileSync(edited, 'x\n');
     const edits = await measureWithScript(
