@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CommanderError } from 'commander';
 import { expandSlashPrompt } from '../commands/custom-commands.js';
+import { inlineBashRunner } from '../commands/inline-shell.js';
+import type { AgentOptions } from '../core/agent-options.js';
 import { appendUser } from '../core/conversation.js';
 import { FatalError, errorMessage } from '../core/errors.js';
 import { loadedOnDemand } from '../core/import-module.js';
@@ -80,13 +82,17 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 1;
     }
     for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
-    const prompts = await promptSource(opts, setup);
+    const agent = { ...setup.options, askUser: printModeAskUser, signal: abort.signal };
+    const prompts = await promptSource(opts, setup, agent);
+    if (typeof prompts === 'string') {
+      process.stderr.write(`wicket: ${prompts}\n`);
+      return 1;
+    }
     if (!prompts) {
       process.stderr.write('wicket: no prompt: pass one with -p "…" or on stdin\n');
       return 2;
     }
     const messages = resumeMessages(opts, setup);
-    const agent = { ...setup.options, askUser: printModeAskUser, signal: abort.signal };
     const transcript = opts.persistSession
       ? new TranscriptWriter(path.join(agent.wicketHome, 'sessions', projectSlug(setup.cwd), `${agent.sessionId}.jsonl`), agent.sessionId, setup.cwd)
       : undefined;
@@ -108,12 +114,21 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   }
 }
 
-/** Where prompts come from: the argument, stdin text (appended as context), or stream-json lines. */
-async function promptSource(opts: CliOptions, setup: Setup): Promise<AsyncIterable<string | ContentBlock[]> | undefined> {
+/**
+ * Where prompts come from: the argument, stdin text (appended as context), or stream-json lines.
+ * A string is why a custom command could not be expanded (its inline shell was refused).
+ */
+async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions): Promise<AsyncIterable<string | ContentBlock[]> | string | undefined> {
   if (opts.inputFormat === 'stream-json') return stdinLines();
   const piped = !stdinIsTerminal() ? await readStdin({ waitForFirstByteMs: opts.prompt ? 250 : undefined }) : '';
   // `-p "/name args"` runs the custom command `name`; piped input still follows as context.
-  const prompt = opts.prompt ? expandSlashPrompt(opts.prompt, { projectRoot: setup.cwd, configDir: setup.configDir }, { projectDir: setup.cwd, sessionId: setup.options.sessionId }) : undefined;
+  let prompt: string | undefined;
+  if (opts.prompt) {
+    const ctx = { projectDir: setup.cwd, sessionId: setup.options.sessionId };
+    const expanded = await expandSlashPrompt(opts.prompt, { projectRoot: setup.cwd, configDir: setup.configDir }, ctx, inlineBashRunner(agent));
+    if (!expanded.ok) return expanded.message;
+    prompt = expanded.text;
+  }
   const text = [prompt, piped.trim() ? piped : undefined].filter(Boolean).join('\n\n');
   if (!text.trim()) return undefined;
   return (async function* () {

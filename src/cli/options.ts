@@ -4,6 +4,7 @@
  */
 import { Command, Option } from 'commander';
 import { parsePermissionMode, type PermissionMode } from '../permissions/modes.js';
+import { splitRuleList } from '../permissions/rule-parse.js';
 
 export interface CliOptions {
   print: boolean;
@@ -38,25 +39,7 @@ export interface CliOptions {
 export class UsageError extends Error {}
 
 /** Splits "A,B C" and repeated flags into rules, keeping parentheses together: "Bash(git log *)". */
-export function splitToolList(values: string[] | undefined): string[] {
-  const out: string[] = [];
-  for (const v of values ?? []) {
-    let depth = 0;
-    let cur = '';
-    for (const ch of v) {
-      if (ch === '(') depth++;
-      if (ch === ')') depth = Math.max(0, depth - 1);
-      if (depth === 0 && (ch === ',' || ch === ' ')) {
-        if (cur.trim()) out.push(cur.trim());
-        cur = '';
-        continue;
-      }
-      cur += ch;
-    }
-    if (cur.trim()) out.push(cur.trim());
-  }
-  return out;
-}
+export const splitToolList = (values: string[] | undefined): string[] => splitRuleList(values ?? []);
 
 export function buildProgram(version: string): Command {
   const p = new Command('wicket')

@@ -4,12 +4,14 @@
  * `/folder:name`. Frontmatter `description` and `argument-hint` are shown in /help. In the body,
  * `$ARGUMENTS` is everything after the name, `$ARGUMENTS[N]` the Nth word (from 0), `$1`…`$9` the
  * Nth word (from 1); without any of them the arguments are appended as `ARGUMENTS: …`.
- * `${CLAUDE_PROJECT_DIR}` and `${CLAUDE_SESSION_ID}` are filled in too.
- * Inline shell (`!`cmd``) is not run: every command goes through the tool gates.
+ * `${CLAUDE_PROJECT_DIR}` and `${CLAUDE_SESSION_ID}` are filled in too. Inline shell (`!`cmd``)
+ * runs as a Bash call through the tool gates, allowed by the file's `allowed-tools` (inline-shell.ts).
  * The interactive app and print mode (`wicket -p "/name args"`) both expand them.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { splitRuleList } from '../permissions/rule-parse.js';
+import { expandInlineShell, hasInlineShell, type InlineExpansion, type InlineRun } from './inline-shell.js';
 
 export interface CustomCommand {
   /** `name`, or `folder:name` for a file in a subfolder. */
@@ -17,9 +19,14 @@ export interface CustomCommand {
   description: string;
   argumentHint?: string;
   source: 'project' | 'user';
+  /** Frontmatter `allowed-tools`: permission rules for the command's inline shell. */
+  allowedTools: string[];
   /** The Markdown after the frontmatter. */
   body: string;
 }
+
+/** Runs one inline shell command through the gates, with these extra allow rules. */
+export type RunInlineBash = (command: string, allowedTools: readonly string[]) => Promise<InlineRun>;
 
 export interface ExpandContext {
   projectDir: string;
@@ -66,6 +73,7 @@ function fromFile(file: string, name: string, source: 'project' | 'user'): Custo
     description: meta.description ?? (firstLine.length > 60 ? `${firstLine.slice(0, 59)}…` : firstLine),
     ...(meta['argument-hint'] ? { argumentHint: meta['argument-hint'] } : {}),
     source,
+    allowedTools: splitRuleList([meta['allowed-tools'] ?? '']),
     body,
   };
 }
@@ -74,6 +82,13 @@ function fromFile(file: string, name: string, source: 'project' | 'user'): Custo
 export function expandCustomCommand(cmd: CustomCommand, args: string, ctx: ExpandContext): string {
   const body = cmd.body.replace(/\$\{CLAUDE_PROJECT_DIR\}/g, ctx.projectDir).replace(/\$\{CLAUDE_SESSION_ID\}/g, ctx.sessionId);
   return expandArguments(body, args);
+}
+
+/** The command's prompt with its inline shell run (`run`); a refused command stops it. */
+export async function renderCustomCommand(cmd: CustomCommand, args: string, ctx: ExpandContext, run: RunInlineBash): Promise<InlineExpansion> {
+  const text = expandCustomCommand(cmd, args, ctx);
+  if (!hasInlineShell(text)) return { ok: true, text };
+  return expandInlineShell(text, (command) => run(command, cmd.allowedTools));
 }
 
 /** `/name args` → its parts; undefined for anything else. */
@@ -86,11 +101,11 @@ export function parseSlash(text: string): { name: string; args: string } | undef
  * Print mode: a prompt that names a custom command (`/review src/a.ts`) becomes that command's
  * prompt, as in Claude Code; any other text, `/unknown` included, goes to the model unchanged.
  */
-export function expandSlashPrompt(text: string, roots: { projectRoot: string; configDir: string }, ctx: ExpandContext): string {
+export async function expandSlashPrompt(text: string, roots: { projectRoot: string; configDir: string }, ctx: ExpandContext, run: RunInlineBash): Promise<InlineExpansion> {
   const parsed = parseSlash(text);
-  if (!parsed) return text;
+  if (!parsed) return { ok: true, text };
   const cmd = loadCustomCommands(roots.projectRoot, roots.configDir).find((c) => c.name === parsed.name);
-  return cmd ? expandCustomCommand(cmd, parsed.args, ctx) : text;
+  return cmd ? renderCustomCommand(cmd, parsed.args, ctx, run) : { ok: true, text };
 }
 
 export function parseFrontmatter(text: string): { meta: Record<string, string>; body: string } {

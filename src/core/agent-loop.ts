@@ -9,6 +9,7 @@ import type { FinalMessage } from '../api/model-client.js';
 import { costOf } from '../api/usage.js';
 import { toApiTools } from '../tools/api-schema.js';
 import type { AskUser } from '../permissions/types.js';
+import type { ParsedRule } from '../permissions/rule-parse.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { AgentOptions } from './agent-options.js';
 import { Channel } from './channel.js';
@@ -202,6 +203,17 @@ export async function runCallOutsideTurn(
   const outcome = prepared.kind === 'done' ? prepared.outcome : await executeCall(prepared, env, opts.signal);
   outcome.contextChange?.(opts.state);
   return outcome;
+}
+
+/**
+ * One tool call outside a turn (a custom command's inline shell), through the same gates; `allow`
+ * adds rules for this call only. Its context changes (a `cd`) are not applied.
+ */
+export async function runToolOnce(opts: AgentOptions, call: ToolCall, allow: readonly ParsedRule[] = []): Promise<CallOutcome> {
+  const rules = { ...opts.permission.rules, allow: [...allow, ...opts.permission.rules.allow] };
+  const env = runnerEnv({ ...opts, permission: { ...opts.permission, rules } }, () => {});
+  const prep = prepareCall(call, env);
+  return prep.kind === 'done' ? prep.outcome : executeCall(prep, env, opts.signal);
 }
 
 function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv {

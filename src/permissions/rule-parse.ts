@@ -26,6 +26,30 @@ export interface ParsedRule {
   error?: string;
 }
 
+/**
+ * Rules written as a list (`--allowedTools`, a command file's `allowed-tools`): split at commas and
+ * spaces outside parentheses, so `Bash(git log *), Read` is two rules.
+ */
+export function splitRuleList(values: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const v of values) {
+    let depth = 0;
+    let cur = '';
+    for (const ch of v) {
+      if (ch === '(') depth++;
+      if (ch === ')') depth = Math.max(0, depth - 1);
+      if (depth === 0 && (ch === ',' || ch === ' ')) {
+        if (cur.trim()) out.push(cur.trim());
+        cur = '';
+        continue;
+      }
+      cur += ch;
+    }
+    if (cur.trim()) out.push(cur.trim());
+  }
+  return out;
+}
+
 export function parseRule(raw: string, source: RuleSource, sourcePath?: string): ParsedRule {
   const text = raw.trim();
   const base = { raw, source, ...(sourcePath ? { sourcePath } : {}) };

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { render } from 'ink-testing-library';
 import React from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { bashTool } from '../../src/tools/bash/index.js';
+import type { Tool } from '../../src/tools/tool.js';
 import { App } from '../../src/ui/App.js';
 import { allCommands } from '../../src/ui/commands/index.js';
 import { makeTheme } from '../../src/ui/theme.js';
@@ -15,9 +17,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(turns: Turn[], extra: { initialPrompt?: string; history?: string[] } = {}) {
+function start(turns: Turn[], { tools, ...extra }: { initialPrompt?: string; history?: string[]; tools?: Tool[] } = {}) {
   const client = scriptedClient(turns);
-  const base = baseOptions(client, dir);
+  const base = baseOptions(client, dir, tools);
   const r = render(
     <App
       base={base}
@@ -251,5 +253,18 @@ describe('slash commands in the app', () => {
     await waitFor(() => expect(app.frame()).toContain('● reviewed'));
     expect(JSON.stringify(app.client.requests[0]!.messages)).toContain('Review src/a.ts carefully.');
     expect(app.frame()).toContain('❯ /git:review src/a.ts');
+  });
+
+  it("a custom command's inline shell runs through the gates, as its allowed-tools allow, before the text is sent", async () => {
+    mkdirSync(path.join(dir, '.claude', 'commands'), { recursive: true });
+    writeFileSync(path.join(dir, '.claude', 'commands', 'ctx.md'), '---\nallowed-tools: Bash(echo:*)\n---\nShell says: !`echo from-the-shell`\n');
+    writeFileSync(path.join(dir, '.claude', 'commands', 'peek.md'), 'Host: !`cat /etc/hostname`\n');
+    const app = start([[{ text: 'noted' }]], { tools: [bashTool as Tool] });
+    await app.send('/peek');
+    await waitFor(() => expect(app.frame()).toContain('did not run: it needs permission'));
+    expect(app.client.requests).toHaveLength(0);
+    await app.send('/ctx');
+    await waitFor(() => expect(app.frame()).toContain('● noted'));
+    expect(JSON.stringify(app.client.requests[0]!.messages)).toContain('Shell says: from-the-shell');
   });
 });

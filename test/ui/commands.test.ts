@@ -44,15 +44,16 @@ describe('custom commands', () => {
     expect(parseFrontmatter('---\na: 1\n---\nbody').meta).toEqual({ a: '1' });
   });
 
-  it('fill in ${CLAUDE_PROJECT_DIR} and ${CLAUDE_SESSION_ID}; a print-mode prompt naming one becomes its text', () => {
+  it('fill in ${CLAUDE_PROJECT_DIR} and ${CLAUDE_SESSION_ID}; a print-mode prompt naming one becomes its text', async () => {
     const project = path.join(dir, 'p');
     mkdirSync(path.join(project, '.claude', 'commands', 'ci'), { recursive: true });
     writeFileSync(path.join(project, '.claude', 'commands', 'ci', 'triage.md'), '---\ndescription: Triage\n---\nTriage $1 in ${CLAUDE_PROJECT_DIR} (session ${CLAUDE_SESSION_ID})');
     const ctx = { projectDir: project, sessionId: 'sess-1' };
     const roots = { projectRoot: project, configDir: path.join(dir, 'none') };
-    expect(expandSlashPrompt('/ci:triage flaky-test', roots, ctx)).toBe(`Triage flaky-test in ${project} (session sess-1)`);
-    expect(expandSlashPrompt('/unknown thing', roots, ctx)).toBe('/unknown thing');
-    expect(expandSlashPrompt('plain words', roots, ctx)).toBe('plain words');
+    const noShell = () => Promise.reject(new Error('no inline shell here'));
+    expect(await expandSlashPrompt('/ci:triage flaky-test', roots, ctx, noShell)).toEqual({ ok: true, text: `Triage flaky-test in ${project} (session sess-1)` });
+    expect(await expandSlashPrompt('/unknown thing', roots, ctx, noShell)).toEqual({ ok: true, text: '/unknown thing' });
+    expect(await expandSlashPrompt('plain words', roots, ctx, noShell)).toEqual({ ok: true, text: 'plain words' });
   });
 
   it('are found by prefix for the hint list and parsed from a typed line', () => {

@@ -1,5 +1,6 @@
 /** Custom commands (src/commands/custom-commands.ts) as slash commands of the interactive app. */
-import { expandCustomCommand, loadCustomCommands as loadDefinitions } from '../../commands/custom-commands.js';
+import { loadCustomCommands as loadDefinitions, renderCustomCommand } from '../../commands/custom-commands.js';
+import { inlineBashRunner } from '../../commands/inline-shell.js';
 import type { SlashCommand } from './types.js';
 
 export { expandArguments, parseFrontmatter, splitArgs } from '../../commands/custom-commands.js';
@@ -10,6 +11,10 @@ export function loadCustomCommands(projectRoot: string, configDir: string): Slas
     description: cmd.description,
     ...(cmd.argumentHint ? { argumentHint: cmd.argumentHint } : {}),
     source: cmd.source,
-    run: (args, session) => ({ kind: 'prompt', text: expandCustomCommand(cmd, args, { projectDir: session.options.projectRoot, sessionId: session.options.sessionId }) }),
+    async run(args, session) {
+      const ctx = { projectDir: session.options.projectRoot, sessionId: session.options.sessionId };
+      const r = await renderCustomCommand(cmd, args, ctx, inlineBashRunner({ ...session.options, signal: new AbortController().signal }));
+      return r.ok ? { kind: 'prompt', text: r.text } : { kind: 'info', tone: 'error', text: r.message };
+    },
   }));
 }
