@@ -12,6 +12,7 @@ import type { LoadedSettings } from '../settings/load.js';
 import { matchCommands, type SlashCommand } from './commands/index.js';
 import { HistoryCursor } from './history.js';
 import { HistorySearch } from './HistorySearch.js';
+import { KeyRouterContext, useKeyRouter } from './key-router.js';
 import { useAgent } from './hooks/use-agent.js';
 import { useAppKeys } from './hooks/use-app-keys.js';
 import { useSubmit } from './hooks/use-submit.js';
@@ -103,29 +104,32 @@ export function App(props: AppProps): React.ReactElement {
   const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length, dialogOpen);
   const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme }), [columns, rows, props.cwd, theme]);
   const ask = agent.asks[0];
+  const keys = useKeyRouter();
 
   return (
-    <ViewContext.Provider value={viewInfo}>
-      <Transcript key={staticKey} items={agent.items} />
-      <LiveArea live={agent.live} maxRows={liveRows} />
-      <Box flexDirection="column" marginTop={1}>
-        {ask ? (
-          <PermissionDialog key={ask.request.toolUseId} request={ask.request} waiting={agent.asks.length - 1} onAnswer={(a) => agent.answer(ask, a)} maxPreviewRows={Math.max(3, dialogRows - 12)} />
-        ) : searching ? (
-          <HistorySearch
-            entries={history.all}
-            onDone={(entry) => {
-              if (entry !== undefined) setBuffer(B.fromText(entry));
-              setSearching(false);
-            }}
-          />
-        ) : (
-          <PromptInput value={buffer} onChange={setBuffer} onSubmit={submit} onHistory={onHistory} placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'} />
-        )}
-        {!ask && hints.length ? <CommandHints commands={hints} /> : null}
-        <StatusLine status={agent.status} model={base.model} mode={base.permission.mode} notice={notice} queued={agent.queued} />
-      </Box>
-    </ViewContext.Provider>
+    <KeyRouterContext.Provider value={keys}>
+      <ViewContext.Provider value={viewInfo}>
+        <Transcript key={staticKey} items={agent.items} />
+        <LiveArea live={agent.live} maxRows={liveRows} />
+        <Box flexDirection="column" marginTop={1}>
+          {ask ? (
+            <PermissionDialog key={ask.request.toolUseId} request={ask.request} waiting={agent.asks.length - 1} onAnswer={(a) => agent.answer(ask, a)} maxPreviewRows={Math.max(3, dialogRows - 12)} />
+          ) : searching ? (
+            <HistorySearch
+              entries={history.all}
+              onDone={(entry) => {
+                if (entry !== undefined) setBuffer(B.fromText(entry));
+                setSearching(false);
+              }}
+            />
+          ) : (
+            <PromptInput value={buffer} onChange={setBuffer} onSubmit={submit} onHistory={onHistory} placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'} />
+          )}
+          {!ask && hints.length ? <CommandHints commands={hints} /> : null}
+          <StatusLine status={agent.status} model={base.model} mode={base.permission.mode} notice={notice} queued={agent.queued} />
+        </Box>
+      </ViewContext.Provider>
+    </KeyRouterContext.Provider>
   );
 }
 

@@ -2,9 +2,10 @@
  * Ctrl+R: search the prompt history as you type. Ctrl+R again shows the next older match; Enter or
  * Tab puts the match in the prompt (it is not sent); Esc, Ctrl+G or Ctrl-C leave the prompt as it was.
  */
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import React, { useRef, useState } from 'react';
 import { searchHistory } from './history.js';
+import { useKeys } from './key-router.js';
 import { useView } from './view-context.js';
 
 export interface HistorySearchProps {
@@ -28,7 +29,7 @@ export function HistorySearch({ entries, onDone }: HistorySearchProps): React.Re
     setState(next);
   };
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     const { query, match } = latest.current;
     if (key.escape || (key.ctrl && (input === 'g' || input === 'c'))) return onDone(undefined);
     if (key.return || key.tab) return onDone(match?.entry);

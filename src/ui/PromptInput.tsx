@@ -3,9 +3,10 @@
  * Enter), bracketed paste with large pastes collapsed, Up/Down through history at the first/last line.
  * Controlled: the buffer lives in the parent; Esc, Ctrl-C, Ctrl-D and Shift+Tab are the parent's.
  */
-import { Box, Text, useInput, type Key } from 'ink';
+import { Box, Text, type Key } from 'ink';
 import React, { useRef } from 'react';
 import * as B from './input-buffer.js';
+import { useKeys } from './key-router.js';
 import { symbols } from './theme.js';
 import { useView } from './view-context.js';
 
@@ -33,7 +34,7 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
   const propsRef = useRef(props);
   propsRef.current = props;
 
-  useInput(
+  useKeys(
     (input, key) => {
       const p = propsRef.current;
       const set = (next: B.Buffer | undefined) => {
@@ -52,7 +53,7 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
         p.onSubmit(latest.current);
       } else set(result);
     },
-    { isActive },
+    isActive,
   );
 
   return (
