@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CommanderError } from 'commander';
-import { expandSlashPrompt } from '../commands/custom-commands.js';
+import { expandSlashPrompt, grantAllowedTools } from '../commands/custom-commands.js';
 import { inlineBashRunner } from '../commands/inline-shell.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { appendUser } from '../core/conversation.js';
@@ -83,11 +83,14 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     }
     for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
     const agent = { ...setup.options, askUser: printModeAskUser, signal: abort.signal };
-    const prompts = await promptSource(opts, setup, agent);
-    if (typeof prompts === 'string') {
-      process.stderr.write(`wicket: ${prompts}\n`);
+    const source = await promptSource(opts, setup, agent);
+    if (source.error) {
+      process.stderr.write(`wicket: ${source.error}\n`);
       return 1;
     }
+    const prompts = source.prompts;
+    // A custom command's allowed-tools are allow rules for the run it starts.
+    grantAllowedTools(agent.permission.rules, source.allowedTools);
     if (!prompts) {
       process.stderr.write('wicket: no prompt: pass one with -p "…" or on stdin\n');
       return 2;
@@ -114,26 +117,33 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   }
 }
 
-/**
- * Where prompts come from: the argument, stdin text (appended as context), or stream-json lines.
- * A string is why a custom command could not be expanded (its inline shell was refused).
- */
-async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions): Promise<AsyncIterable<string | ContentBlock[]> | string | undefined> {
-  if (opts.inputFormat === 'stream-json') return stdinLines();
+interface PromptSource {
+  prompts?: AsyncIterable<string | ContentBlock[]>;
+  /** Why a custom command could not be expanded (its inline shell was refused). */
+  error?: string;
+  /** The custom command's allowed-tools. */
+  allowedTools: readonly string[];
+}
+
+/** Where prompts come from: the argument, stdin text (appended as context), or stream-json lines. */
+async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions): Promise<PromptSource> {
+  if (opts.inputFormat === 'stream-json') return { prompts: stdinLines(), allowedTools: [] };
   const piped = !stdinIsTerminal() ? await readStdin({ waitForFirstByteMs: opts.prompt ? 250 : undefined }) : '';
   // `-p "/name args"` runs the custom command `name`; piped input still follows as context.
   let prompt: string | undefined;
+  let allowedTools: readonly string[] = [];
   if (opts.prompt) {
     const ctx = { projectDir: setup.cwd, sessionId: setup.options.sessionId };
     const expanded = await expandSlashPrompt(opts.prompt, { projectRoot: setup.cwd, configDir: setup.configDir }, ctx, inlineBashRunner(agent));
-    if (!expanded.ok) return expanded.message;
-    prompt = expanded.text;
+    if (!expanded.ok) return { error: expanded.message, allowedTools };
+    ({ text: prompt, allowedTools } = expanded);
   }
   const text = [prompt, piped.trim() ? piped : undefined].filter(Boolean).join('\n\n');
-  if (!text.trim()) return undefined;
-  return (async function* () {
+  if (!text.trim()) return { allowedTools };
+  const prompts = (async function* () {
     yield text;
   })();
+  return { prompts, allowedTools };
 }
 
 function resumeMessages(opts: CliOptions, setup: Setup): ApiMessage[] {

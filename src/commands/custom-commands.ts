@@ -10,7 +10,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { splitRuleList } from '../permissions/rule-parse.js';
+import { parseRule, splitRuleList } from '../permissions/rule-parse.js';
+import type { PermissionRules } from '../permissions/types.js';
 import { expandInlineShell, hasInlineShell, type InlineExpansion, type InlineRun } from './inline-shell.js';
 
 export interface CustomCommand {
@@ -84,11 +85,30 @@ export function expandCustomCommand(cmd: CustomCommand, args: string, ctx: Expan
   return expandArguments(body, args);
 }
 
+/** A command's prompt, and the rules its `allowed-tools` grants for the turn it starts. */
+export type RenderedCommand = { ok: true; text: string; allowedTools: readonly string[] } | { ok: false; message: string };
+
 /** The command's prompt with its inline shell run (`run`); a refused command stops it. */
-export async function renderCustomCommand(cmd: CustomCommand, args: string, ctx: ExpandContext, run: RunInlineBash): Promise<InlineExpansion> {
+export async function renderCustomCommand(cmd: CustomCommand, args: string, ctx: ExpandContext, run: RunInlineBash): Promise<RenderedCommand> {
   const text = expandCustomCommand(cmd, args, ctx);
-  if (!hasInlineShell(text)) return { ok: true, text };
-  return expandInlineShell(text, (command) => run(command, cmd.allowedTools));
+  const r: InlineExpansion = hasInlineShell(text) ? await expandInlineShell(text, (command) => run(command, cmd.allowedTools)) : { ok: true, text };
+  return r.ok ? { ...r, allowedTools: cmd.allowedTools } : r;
+}
+
+/**
+ * Adds a command's `allowed-tools` to the session's allow rules, for the turn the command starts;
+ * the returned function takes them out again. Deny and ask rules still come first, and a rule the
+ * person adds during the turn ("don't ask again") stays.
+ */
+export function grantAllowedTools(rules: PermissionRules, allowedTools: readonly string[]): () => void {
+  const granted = allowedTools.map((r) => parseRule(r, 'session'));
+  rules.allow.unshift(...granted);
+  return () => {
+    for (const r of granted) {
+      const at = rules.allow.indexOf(r);
+      if (at >= 0) rules.allow.splice(at, 1);
+    }
+  };
 }
 
 /** `/name args` → its parts; undefined for anything else. */
@@ -101,11 +121,11 @@ export function parseSlash(text: string): { name: string; args: string } | undef
  * Print mode: a prompt that names a custom command (`/review src/a.ts`) becomes that command's
  * prompt, as in Claude Code; any other text, `/unknown` included, goes to the model unchanged.
  */
-export async function expandSlashPrompt(text: string, roots: { projectRoot: string; configDir: string }, ctx: ExpandContext, run: RunInlineBash): Promise<InlineExpansion> {
+export async function expandSlashPrompt(text: string, roots: { projectRoot: string; configDir: string }, ctx: ExpandContext, run: RunInlineBash): Promise<RenderedCommand> {
   const parsed = parseSlash(text);
-  if (!parsed) return { ok: true, text };
+  if (!parsed) return { ok: true, text, allowedTools: [] };
   const cmd = loadCustomCommands(roots.projectRoot, roots.configDir).find((c) => c.name === parsed.name);
-  return cmd ? renderCustomCommand(cmd, parsed.args, ctx, run) : { ok: true, text };
+  return cmd ? renderCustomCommand(cmd, parsed.args, ctx, run) : { ok: true, text, allowedTools: [] };
 }
 
 export function parseFrontmatter(text: string): { meta: Record<string, string>; body: string } {

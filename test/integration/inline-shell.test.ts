@@ -1,5 +1,5 @@
 /** A custom command's inline shell (`!`cmd``) in print mode, through the built binary. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expandInlineShell } from '../../src/commands/inline-shell.js';
@@ -40,6 +40,17 @@ describe('inline shell in custom commands', () => {
     expect(r.stderr).toContain("inline shell !`cat /etc/hostname` did not run: it needs permission");
     expect(r.stderr).toContain('allowed-tools: Bash(cat:*)');
     expect(server.messageRequests()).toHaveLength(0);
+  });
+
+  it("allowed-tools also allows the model's own calls in the run the command starts", async () => {
+    command('mk', '---\nallowed-tools: Bash(touch:*)\n---\nMake the marker file.\n');
+    server.script(reply().toolUse('Bash', { command: 'touch made-by-command' }), reply().text('made'), reply().toolUse('Bash', { command: 'touch made-by-prompt' }), reply().text('tried'));
+    const granted = await run('/mk');
+    expectExit(granted, 0);
+    expect(existsSync(path.join(project.dir, 'made-by-command'))).toBe(true);
+    const plain = await run('make another marker');
+    expectExit(plain, 0);
+    expect(existsSync(path.join(project.dir, 'made-by-prompt'))).toBe(false); // print mode cannot ask: denied
   });
 
   it('a deny rule in the settings beats the command file', async () => {

@@ -51,9 +51,9 @@ describe('custom commands', () => {
     const ctx = { projectDir: project, sessionId: 'sess-1' };
     const roots = { projectRoot: project, configDir: path.join(dir, 'none') };
     const noShell = () => Promise.reject(new Error('no inline shell here'));
-    expect(await expandSlashPrompt('/ci:triage flaky-test', roots, ctx, noShell)).toEqual({ ok: true, text: `Triage flaky-test in ${project} (session sess-1)` });
-    expect(await expandSlashPrompt('/unknown thing', roots, ctx, noShell)).toEqual({ ok: true, text: '/unknown thing' });
-    expect(await expandSlashPrompt('plain words', roots, ctx, noShell)).toEqual({ ok: true, text: 'plain words' });
+    expect(await expandSlashPrompt('/ci:triage flaky-test', roots, ctx, noShell)).toEqual({ ok: true, text: `Triage flaky-test in ${project} (session sess-1)`, allowedTools: [] });
+    expect(await expandSlashPrompt('/unknown thing', roots, ctx, noShell)).toEqual({ ok: true, text: '/unknown thing', allowedTools: [] });
+    expect(await expandSlashPrompt('plain words', roots, ctx, noShell)).toEqual({ ok: true, text: 'plain words', allowedTools: [] });
   });
 
   it('are found by prefix for the hint list and parsed from a typed line', () => {

@@ -14,7 +14,7 @@ export function loadCustomCommands(projectRoot: string, configDir: string): Slas
     async run(args, session) {
       const ctx = { projectDir: session.options.projectRoot, sessionId: session.options.sessionId };
       const r = await renderCustomCommand(cmd, args, ctx, inlineBashRunner({ ...session.options, signal: new AbortController().signal }));
-      return r.ok ? { kind: 'prompt', text: r.text } : { kind: 'info', tone: 'error', text: r.message };
+      return r.ok ? { kind: 'prompt', text: r.text, allowedTools: r.allowedTools } : { kind: 'info', tone: 'error', text: r.message };
     },
   }));
 }

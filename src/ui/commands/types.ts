@@ -21,7 +21,7 @@ export interface SessionControl {
 
 export type CommandResult =
   | { kind: 'info'; text: string; tone?: 'info' | 'warning' | 'error' }
-  | { kind: 'prompt'; text: string }
+  | { kind: 'prompt'; text: string; allowedTools?: readonly string[] }
   | { kind: 'clear' }
   | { kind: 'exit' };
 

@@ -6,6 +6,7 @@
  * conversation stays valid for the next prompt.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { grantAllowedTools } from '../../commands/custom-commands.js';
 import type { AgentOptions } from '../../core/agent-options.js';
 import { appendUser, unansweredToolUses } from '../../core/conversation.js';
 import { errorMessage } from '../../core/errors.js';
@@ -49,7 +50,8 @@ export interface AgentHandle extends ViewSnapshot {
   view: AgentView;
   messages: ApiMessage[];
   /** Runs a prompt now, or after the current run when one is going. */
-  submit(prompt: string, shown?: string): void;
+  /** `allowedTools`: a custom command's allow rules, for the run this prompt starts. */
+  submit(prompt: string, shown?: string, allowedTools?: readonly string[]): void;
   /** Whether a run is going, right now (the rendered status may lag a key press behind). */
   busy(): boolean;
   interrupt(): void;
@@ -72,7 +74,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   const [queued, setQueued] = useState(0);
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   const abortRef = useRef<AbortController | undefined>(undefined);
-  const queue = useRef<Array<{ prompt: string; shown: string }>>([]);
+  const queue = useRef<Array<{ prompt: string; shown: string; allowedTools: readonly string[] }>>([]);
   const optsRef = useRef(opts);
   optsRef.current = opts;
 
@@ -115,13 +117,14 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   );
 
   const run = useCallback(
-    async (prompt: string, shown: string) => {
+    async (prompt: string, shown: string, allowedTools: readonly string[]) => {
       const controller = new AbortController();
       abortRef.current = controller;
       view.add({ kind: 'user', text: shown });
       view.startRun();
       flushNow();
       const agent: AgentOptions = { ...optsRef.current.base, askUser, signal: controller.signal };
+      const revoke = grantAllowedTools(agent.permission.rules, allowedTools);
       // The run works on a copy that becomes the conversation when it ends. If an interrupted run
       // does not end in time (a stalled stream that ignores the abort), it is left behind and the
       // conversation keeps only its complete part, so Esc always gives the prompt back.
@@ -134,24 +137,25 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
         appendUser(working, '[Request interrupted by the user]');
         view.apply({ type: 'done', reason: 'aborted', numTurns: 0, finalText: '' });
       }
+      revoke();
       messages.splice(0, messages.length, ...working);
       abortRef.current = undefined;
       flushNow();
       const next = queue.current.shift();
       setQueued(queue.current.length);
-      if (next) void run(next.prompt, next.shown);
+      if (next) void run(next.prompt, next.shown, next.allowedTools);
     },
     [view, askUser, flushNow, consume, messages],
   );
 
   const submit = useCallback(
-    (prompt: string, shown?: string) => {
+    (prompt: string, shown?: string, allowedTools: readonly string[] = []) => {
       if (abortRef.current) {
-        queue.current.push({ prompt, shown: shown ?? prompt });
+        queue.current.push({ prompt, shown: shown ?? prompt, allowedTools });
         setQueued(queue.current.length);
         return;
       }
-      void run(prompt, shown ?? prompt);
+      void run(prompt, shown ?? prompt, allowedTools);
     },
     [run],
   );

@@ -42,7 +42,7 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
   });
 
   const apply = (text: string, result: CommandResult) => {
-    if (result.kind === 'prompt') d.agent.submit(result.text, text);
+    if (result.kind === 'prompt') d.agent.submit(result.text, text, result.allowedTools);
     else if (result.kind === 'exit') d.quit();
     else if (result.kind === 'clear') {
       if (d.agent.status.working) return d.agent.info('Interrupt the current run (esc) before /clear.', 'warning');
