@@ -267,4 +267,16 @@ describe('slash commands in the app', () => {
     await waitFor(() => expect(app.frame()).toContain('● noted'));
     expect(JSON.stringify(app.client.requests[0]!.messages)).toContain('Shell says: from-the-shell');
   });
+
+  it("a custom command's allowed-tools allow the model's calls in its turn only", async () => {
+    mkdirSync(path.join(dir, '.claude', 'commands'), { recursive: true });
+    writeFileSync(path.join(dir, '.claude', 'commands', 'poke.md'), '---\nallowed-tools: Poke\n---\nPoke the bear.\n');
+    const app = start([[{ tool: 'Poke', input: { what: 'bear' } }], [{ text: 'poked it' }], [{ tool: 'Poke', input: { what: 'bear' } }], [{ text: 'asked' }]]);
+    await app.send('/poke');
+    await waitFor(() => expect(app.frame()).toContain('● poked it'));
+    expect(app.frame()).not.toContain("Yes, and don't ask again");
+    expect(app.base.permission.rules.allow).toEqual([]); // taken out when the turn ended
+    await app.send('poke it again');
+    await waitFor(() => expect(app.frame()).toContain("2. Yes, and don't ask again for Poke(bear)"));
+  });
 });
