@@ -3,11 +3,12 @@
  * 2 Yes and don't ask again for <rule>, 3 No and tell wicket what to do instead (a text field).
  * Keys 1/2/3, arrows + Enter; Esc answers No. One request at a time; `waiting` counts the others.
  */
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import React, { useMemo, useRef, useState } from 'react';
 import type { PermissionAnswer, PermissionRequest } from '../permissions/types.js';
 import { DiffView } from './DiffView.js';
 import * as B from './input-buffer.js';
+import { useKeys } from './key-router.js';
 import { buildPreview, type Preview } from './permission-preview.js';
 import { handleKey } from './PromptInput.js';
 import { symbols } from './theme.js';
@@ -85,7 +86,7 @@ function useDialogKeys(request: PermissionRequest, choices: Choice[], onAnswer: 
     else if (key === '2' && request.suggestions.length) answer({ behavior: 'allow', remember: [...request.suggestions] });
     else if (key === '3') setTyping(B.emptyBuffer);
   };
-  useInput((input, key) => {
+  useKeys((input, key) => {
     const buf = text.current;
     if (buf !== undefined) {
       if (key.escape) return answer({ behavior: 'deny' });
