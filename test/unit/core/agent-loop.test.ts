@@ -1,15 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientEvent, FinalMessage, ModelClient, ModelRequest } from '../../../src/api/model-client.js';
 import { emptyUsage } from '../../../src/api/usage.js';
-import type { AgentOptions } from '../../../src/core/agent-options.js';
 import { runAgent } from '../../../src/core/agent-loop.js';
 import { unansweredToolUses } from '../../../src/core/conversation.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from '../../../src/core/events.js';
 import { FatalError } from '../../../src/core/errors.js';
 import { noHooks } from '../../../src/hooks/types.js';
-import { emptyRules } from '../../../src/permissions/types.js';
-import { ReadState } from '../../../src/tools/read-state.js';
-import { fakeTool, gate } from './fake-tools.js';
+import { agentOptions as options, gate } from './fake-tools.js';
 
 type Turn = (req: ModelRequest, signal: AbortSignal) => AsyncGenerator<ClientEvent, FinalMessage, void>;
 
@@ -37,30 +34,6 @@ function client(turns: Turn[], requests: ModelRequest[] = []): ModelClient {
       if (!t) throw new Error('script exhausted');
       return t(req, signal);
     },
-  };
-}
-
-function options(c: ModelClient, extra: Partial<AgentOptions> = {}): AgentOptions {
-  return {
-    client: c,
-    model: 'm',
-    smallModel: 's',
-    tools: [fakeTool({ name: 'R', safe: true })],
-    system: [{ type: 'text', text: 'sys' }],
-    state: { cwd: '/tmp', readState: new ReadState() },
-    projectRoot: '/tmp',
-    additionalDirs: [],
-    homeDir: '/tmp',
-    wicketHome: '/tmp/.wicket',
-    sessionId: 's',
-    permission: { mode: 'default', rules: emptyRules() },
-    hooks: noHooks,
-    askUser: async () => ({ behavior: 'deny' }),
-    settings: {},
-    env: {},
-    seenUrls: new Set(),
-    signal: new AbortController().signal,
-    ...extra,
   };
 }
 

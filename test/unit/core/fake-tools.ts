@@ -1,5 +1,7 @@
 /** Fake tools whose timing the test controls, for runner and scheduler tests. */
 import { z } from 'zod';
+import type { ModelClient } from '../../../src/api/model-client.js';
+import type { AgentOptions } from '../../../src/core/agent-options.js';
 import { noHooks, type Hooks } from '../../../src/hooks/types.js';
 import type { AgentEvent } from '../../../src/core/events.js';
 import type { RunnerEnv } from '../../../src/core/tool-runner.js';
@@ -89,4 +91,29 @@ export function fakeEnv(o: EnvOptions): { env: RunnerEnv; events: AgentEvent[]; 
     emit: (e) => events.push(e),
   };
   return { env, events, asked };
+}
+
+/** Agent options for loop tests: one safe fake tool, default mode, no hooks, every ask denied. */
+export function agentOptions(client: ModelClient, extra: Partial<AgentOptions> = {}): AgentOptions {
+  return {
+    client,
+    model: 'm',
+    smallModel: 's',
+    tools: [fakeTool({ name: 'R', safe: true })],
+    system: [{ type: 'text', text: 'sys' }],
+    state: { cwd: '/tmp', readState: new ReadState() },
+    projectRoot: '/tmp',
+    additionalDirs: [],
+    homeDir: '/tmp',
+    wicketHome: '/tmp/.wicket',
+    sessionId: 's',
+    permission: { mode: 'default', rules: emptyRules() },
+    hooks: noHooks,
+    askUser: async () => ({ behavior: 'deny' }),
+    settings: {},
+    env: {},
+    seenUrls: new Set(),
+    signal: new AbortController().signal,
+    ...extra,
+  };
 }

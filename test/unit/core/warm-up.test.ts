@@ -1,16 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientEvent, FinalMessage, ModelClient } from '../../../src/api/model-client.js';
 import { emptyUsage } from '../../../src/api/usage.js';
-import type { AgentOptions } from '../../../src/core/agent-options.js';
 import { runAgent } from '../../../src/core/agent-loop.js';
 import { warmUpWhileWaiting } from '../../../src/core/warm-up.js';
-import { noHooks } from '../../../src/hooks/types.js';
-import { emptyRules } from '../../../src/permissions/types.js';
 import { bashTool } from '../../../src/tools/bash/index.js';
 import { isBashParserReady } from '../../../src/tools/bash/parse.js';
-import { ReadState } from '../../../src/tools/read-state.js';
 import type { Tool } from '../../../src/tools/tool.js';
-import { fakeTool } from './fake-tools.js';
+import { agentOptions, fakeTool } from './fake-tools.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -26,29 +22,6 @@ function slowClient(delayMs: number): ModelClient {
   };
 }
 
-function options(client: ModelClient, tools: Tool[]): AgentOptions {
-  return {
-    client,
-    model: 'm',
-    smallModel: 's',
-    tools,
-    system: [{ type: 'text', text: 'sys' }],
-    state: { cwd: '/tmp', readState: new ReadState() },
-    projectRoot: '/tmp',
-    additionalDirs: [],
-    homeDir: '/tmp',
-    wicketHome: '/tmp/.wicket',
-    sessionId: 's',
-    permission: { mode: 'default', rules: emptyRules() },
-    hooks: noHooks,
-    askUser: async () => ({ behavior: 'deny' }),
-    settings: {},
-    env: {},
-    seenUrls: new Set(),
-    signal: new AbortController().signal,
-  };
-}
-
 function warmable(): { tool: Tool; calls: () => number } {
   let calls = 0;
   const tool = { ...fakeTool({ name: 'W', safe: true }), warmUp: async () => void calls++ };
@@ -56,7 +29,7 @@ function warmable(): { tool: Tool; calls: () => number } {
 }
 
 async function run(delayMs: number, tools: Tool[]): Promise<void> {
-  for await (const _ of runAgent([{ role: 'user', content: 'hi' }], options(slowClient(delayMs), tools))) {
+  for await (const _ of runAgent([{ role: 'user', content: 'hi' }], agentOptions(slowClient(delayMs), { tools }))) {
     // drain
   }
 }
