@@ -6,6 +6,7 @@
  * fetch is bounded in time and bytes (fetch.ts).
  */
 import type { z } from 'zod';
+import { describeProxy, proxyFor } from '../../api/proxy.js';
 import { monotonicMs } from '../../core/clock.js';
 import { ToolError } from '../../core/errors.js';
 import { VERSION } from '../../core/version.js';
@@ -57,7 +58,7 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchInput,
   /** Fetch + convert + cache; returns the cached page or an error output. */
   async function load(url: URL, ctx: ToolContext, base: () => Base): Promise<Loaded> {
     const verdict = classifyHostLiterally(url.hostname) ?? (await checkHost(url.hostname, lookup, deps.dnsTimeoutMs ?? 5_000));
-    if (verdict.kind === 'unresolved') return failure(base, 'dns', verdict.message);
+    if (verdict.kind === 'unresolved') return failure(base, 'dns', verdict.message + proxyNote(url));
     const rebinding = gate.rebindingProblem(url.hostname, verdict);
     if (rebinding) return failure(base, 'private_address', rebinding);
     let fetched: FetchResult;
@@ -77,7 +78,8 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchInput,
     if (fetched.kind === 'redirect') return { ok: true, page: { kind: 'redirect', status: fetched.status, location: fetched.to } };
     if (fetched.kind === 'failed') {
       const extra = { ...(fetched.status !== undefined ? { status: fetched.status } : {}), ...(fetched.contentType ? { contentType: fetched.contentType } : {}) };
-      return failure(base, fetched.reason, fetched.message, extra);
+      const network = fetched.reason !== 'unsupported_type' && fetched.reason !== 'too_many_redirects' && fetched.reason !== 'bad_redirect';
+      return failure(base, fetched.reason, fetched.message + (network ? proxyNote(url) : ''), extra);
     }
     return pageFrom(fetched, ctx, base);
   }
@@ -166,6 +168,12 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchInput,
     summary: (input) => `Fetch ${input.url}`,
     display: (output) => webFetchDisplay(output),
   });
+}
+
+/** A network failure where a proxy is configured: WebFetch connects directly, which such a network may not allow. */
+function proxyNote(url: URL): string {
+  const proxy = proxyFor(url);
+  return proxy ? ` (a proxy is set for ${url.protocol.slice(0, -1)} URLs, ${describeProxy(proxy)}, but WebFetch connects directly: it does not go through a proxy yet)` : '';
 }
 
 function failure(base: () => Base, reason: string, message: string, extra: Partial<Extract<Output, { kind: 'error' }>> = {}): Loaded {
