@@ -8,28 +8,29 @@ import type { Agent } from 'node:http';
 import { getProxyForUrl } from 'proxy-from-env';
 import { importModule } from '../core/import-module.js';
 
-/** The proxy's URL for this request, or undefined when it goes direct. */
-export function proxyFor(url: URL): URL | undefined {
-  const proxy = getProxyForUrl(url.href);
-  if (!proxy) return undefined;
+/** The proxy set for this URL: none, its URL, or `bad` when the variable is not a URL. */
+function configured(url: URL): URL | 'bad' | undefined {
+  const raw = getProxyForUrl(url.href);
+  if (!raw) return undefined;
   try {
-    return new URL(proxy);
+    return new URL(raw);
   } catch {
-    return undefined; // proxyProblem reports it before any request
+    return 'bad';
   }
+}
+
+/** The proxy's URL for this request, or undefined when it goes direct (proxyProblem reports a bad one first). */
+export function proxyFor(url: URL): URL | undefined {
+  const proxy = configured(url);
+  return proxy === 'bad' ? undefined : proxy;
 }
 
 /** Why the proxy for this URL cannot be used, or undefined when there is none or it can. */
 export function proxyProblem(url: URL): string | undefined {
-  const raw = getProxyForUrl(url.href);
-  if (!raw) return undefined;
+  const proxy = configured(url);
+  if (!proxy) return undefined;
   const source = `the proxy for ${url.protocol.slice(0, -1)} requests (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY)`;
-  let proxy: URL;
-  try {
-    proxy = new URL(raw);
-  } catch {
-    return `${source} is not a URL`; // not echoed: it may hold a password
-  }
+  if (proxy === 'bad') return `${source} is not a URL`; // not echoed: it may hold a password
   if (proxy.protocol !== 'http:' && proxy.protocol !== 'https:') return `${source} must be an http or https proxy, got ${proxy.protocol}//${proxy.host}`;
   return undefined;
 }

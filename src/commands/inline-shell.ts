@@ -6,7 +6,7 @@
  * with the reason, and nothing is sent.
  */
 import type { AgentOptions } from '../core/agent-options.js';
-import { runToolOnce } from '../core/agent-loop.js';
+import { runCallOutsideTurn } from '../core/agent-loop.js';
 import { randomHex } from '../core/ids.js';
 import type { CallOutcome } from '../core/tool-runner.js';
 import { parseRule } from '../permissions/rule-parse.js';
@@ -53,7 +53,8 @@ export function inlineBashRunner(opts: Omit<AgentOptions, 'askUser'>): (command:
       return { behavior: 'deny', message: 'inline shell in a command runs only when its allowed-tools or the rules allow it' };
     };
     const call = { id: `toolu_inline_${randomHex(12)}`, name: 'Bash', input: { command } };
-    const outcome = await runToolOnce({ ...opts, askUser }, call, allowedTools.map((r) => parseRule(r, 'session')));
+    const allow = allowedTools.map((r) => parseRule(r, 'session'));
+    const outcome = await runCallOutsideTurn({ ...opts, askUser }, call, { tools: opts.tools, askUser, allow, keepContext: true });
     if (asked) return { ok: false, reason: `it needs permission (${asked})` };
     const refused = outcome.trace.find((g) => g.gate !== 'execute' && (g.verdict === 'refused' || g.verdict === 'denied' || g.verdict === 'aborted'));
     if (refused || outcome.stop) return { ok: false, reason: refused?.detail ?? outcome.stop ?? 'refused by the gates' };

@@ -190,30 +190,23 @@ function withSystemCache(opts: AgentOptions) {
 }
 
 /**
- * One call through every gate outside a model turn (a file the person @-mentions), with the tools
- * and the answer to "ask" the caller chooses; its context change is applied at once.
+ * One call through every gate outside a model turn (a file the person @-mentions, a custom
+ * command's inline shell), with the tools and the answer to "ask" the caller chooses. `allow` adds
+ * rules for this call only. Its context change is applied at once, unless `keepContext` (an inline
+ * `cd` does not move the session).
  */
 export async function runCallOutsideTurn(
   opts: AgentOptions,
   call: ToolCall,
-  over: { tools: readonly Tool[]; askUser: AskUser; emit?: (e: AgentEvent) => void },
+  over: { tools: readonly Tool[]; askUser: AskUser; emit?: (e: AgentEvent) => void; allow?: readonly ParsedRule[]; keepContext?: boolean },
 ): Promise<CallOutcome> {
-  const env: RunnerEnv = { ...runnerEnv(opts, over.emit ?? (() => {})), tools: over.tools, askUser: over.askUser };
+  const rules = over.allow?.length ? { ...opts.permission.rules, allow: [...over.allow, ...opts.permission.rules.allow] } : opts.permission.rules;
+  const base = runnerEnv(opts, over.emit ?? (() => {}));
+  const env: RunnerEnv = { ...base, tools: over.tools, askUser: over.askUser, permission: { ...base.permission, rules } };
   const prepared = prepareCall(call, env);
   const outcome = prepared.kind === 'done' ? prepared.outcome : await executeCall(prepared, env, opts.signal);
-  outcome.contextChange?.(opts.state);
+  if (!over.keepContext) outcome.contextChange?.(opts.state);
   return outcome;
-}
-
-/**
- * One tool call outside a turn (a custom command's inline shell), through the same gates; `allow`
- * adds rules for this call only. Its context changes (a `cd`) are not applied.
- */
-export async function runToolOnce(opts: AgentOptions, call: ToolCall, allow: readonly ParsedRule[] = []): Promise<CallOutcome> {
-  const rules = { ...opts.permission.rules, allow: [...allow, ...opts.permission.rules.allow] };
-  const env = runnerEnv({ ...opts, permission: { ...opts.permission, rules } }, () => {});
-  const prep = prepareCall(call, env);
-  return prep.kind === 'done' ? prep.outcome : executeCall(prep, env, opts.signal);
 }
 
 function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv {
