@@ -14,6 +14,9 @@ import { loadedOnDemand } from '../core/import-module.js';
 import type { GitStatus } from '../core/git-status.js';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { latestSession, loadTranscript, TranscriptWriter } from '../session/transcript.js';
+import { McpConfigError } from '../mcp/config.js';
+import type { McpServers } from '../mcp/servers.js';
+import { mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
 import { projectSlug, setupSession, type Setup } from './session-setup.js';
@@ -73,6 +76,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   // and end as a program killed by SIGPIPE would (141), without a stack trace.
   const stdout = new StdoutWriter({ onGone: () => abort.abort('EPIPE') });
   process.stderr.on('error', () => {});
+  let closeMcp: () => Promise<void> | undefined = () => undefined;
   try {
     let setup: Setup;
     try {
@@ -81,8 +85,19 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       process.stderr.write(`wicket: ${errorMessage(err)}\n`);
       return 1;
     }
+    let mcp: McpServers | undefined;
+    try {
+      mcp = mcpServersFor(opts, setup, { holdUnapproved: false });
+    } catch (err) {
+      if (!(err instanceof McpConfigError)) throw err;
+      process.stderr.write(`wicket: ${err.message}\n`);
+      return 1;
+    }
     for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
     const agent = { ...setup.options, askUser: printModeAskUser, signal: abort.signal };
+    // The servers start while the prompt is read; the model sees their tools from the first request.
+    const mcpReady = mcp?.start();
+    closeMcp = () => mcp?.close();
     const source = await promptSource(opts, setup, agent);
     if (source.error) {
       process.stderr.write(`wicket: ${source.error}\n`);
@@ -100,9 +115,15 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       ? new TranscriptWriter(path.join(agent.wicketHome, 'sessions', projectSlug(setup.cwd), `${agent.sessionId}.jsonl`), agent.sessionId, setup.cwd)
       : undefined;
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
+    if (mcp) {
+      await mcpReady;
+      useMcpTools(agent, mcp);
+      for (const p of mcpProblems(mcp)) process.stderr.write(`wicket: warning: ${p}\n`);
+    }
     const start = await agent.hooks.sessionStart?.({ source: opts.continue || opts.resume ? 'resume' : 'startup', model: agent.model }, abort.signal);
     if (start?.additionalContext) appendUser(messages, start.additionalContext);
-    const code = await runPrintMode(opts, agent, prompts, messages, io, abort, transcript);
+    const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
+    const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers });
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
     for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
     await stdout.flushed();
@@ -112,6 +133,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     process.stderr.write(`wicket: ${err instanceof FatalError ? err.message : `unexpected error: ${errorMessage(err)}`}\n`);
     return 1;
   } finally {
+    await closeMcp();
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
   }

@@ -34,6 +34,10 @@ export interface CliOptions {
   persistSession: boolean;
   bare: boolean;
   debug: boolean;
+  /** --mcp-config: files or JSON text, each with an "mcpServers" object. */
+  mcpConfig: string[];
+  /** --strict-mcp-config: only the servers of --mcp-config. */
+  strictMcpConfig: boolean;
 }
 
 export class UsageError extends Error {}
@@ -72,8 +76,8 @@ export function buildProgram(version: string): Command {
     .option('-r, --resume [sessionId]', 'resume a session')
     .option('--session-id <uuid>', 'use this session id')
     .option('--no-session-persistence', 'do not save the session')
-    .option('--mcp-config <configs...>', 'accepted for compatibility')
-    .option('--strict-mcp-config', 'accepted for compatibility')
+    .option('--mcp-config <configs...>', 'MCP servers from JSON files or text ({"mcpServers": {…}})')
+    .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config')
     .option('--bare', 'skip hooks and CLAUDE.md discovery')
     .option('-d, --debug', 'debug output on stderr')
     .allowExcessArguments(false)
@@ -128,5 +132,7 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     persistSession: raw.sessionPersistence !== false,
     bare: Boolean(raw.bare),
     debug: Boolean(raw.debug),
+    mcpConfig: raw.mcpConfig ?? [],
+    strictMcpConfig: Boolean(raw.strictMcpConfig),
   };
 }

@@ -37,10 +37,11 @@ export async function runPrintMode(
   messages: ApiMessage[],
   io: PrintIO,
   abort: AbortController,
-  transcript?: TranscriptWriter,
+  session: { transcript?: TranscriptWriter; mcpServers?: McpServerStatus[] } = {},
 ): Promise<number> {
+  const { transcript } = session;
   const stream = opts.outputFormat === 'stream-json';
-  if (stream) io.out(line(initMessage(agent)));
+  if (stream) io.out(line(initMessage(agent, session.mcpServers ?? [])));
   const pendingTraces: PendingTraces = [];
   let code = 0;
   for await (const prompt of prompts) {
@@ -139,7 +140,13 @@ function line(obj: unknown): string {
   return `${JSON.stringify(obj)}\n`;
 }
 
-function initMessage(agent: AgentOptions) {
+/** A server as the init message lists it: Claude Code's statuses (connected, failed, pending, disabled…). */
+export interface McpServerStatus {
+  name: string;
+  status: string;
+}
+
+function initMessage(agent: AgentOptions, mcpServers: McpServerStatus[]) {
   return {
     type: 'system',
     subtype: 'init',
@@ -148,7 +155,7 @@ function initMessage(agent: AgentOptions) {
     cwd: agent.state.cwd,
     model: agent.model,
     tools: agent.tools.map((t) => t.name),
-    mcp_servers: [],
+    mcp_servers: mcpServers,
     permissionMode: agent.permission.mode,
     slash_commands: [],
     apiKeySource: agent.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : agent.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',

@@ -10,6 +10,7 @@ const prebuilt = typeof WICKET_TOOL_SCHEMAS === 'object' ? WICKET_TOOL_SCHEMAS :
 const cache = new WeakMap<Tool, Record<string, unknown>>();
 
 export function inputJsonSchema(tool: Tool): Record<string, unknown> {
+  if (tool.inputJsonSchema) return tool.inputJsonSchema;
   let schema = cache.get(tool) ?? (tool.name.startsWith('mcp__') ? undefined : prebuilt?.[tool.name]);
   if (!schema) {
     schema = zodLib().z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;

@@ -128,6 +128,8 @@ export interface Tool<I = any, O = any> {
   description(ctx: { cwd: string; platform: string }): string;
   /** Single source of the TS input type and the JSON Schema sent to the API. Use z.strictObject. */
   readonly inputSchema: z.ZodType<I>;
+  /** The JSON Schema sent to the API when it does not come from `inputSchema` (an MCP server's own). */
+  readonly inputJsonSchema?: Record<string, unknown>;
 
   /** Only reads? False when in doubt. */
   isReadOnly(input: I): boolean;

@@ -1,0 +1,64 @@
+/**
+ * A session's MCP servers, from its flags and settings, and their tools added to the session's own.
+ * Nothing of the MCP SDK loads when no server is configured.
+ */
+import type { AgentOptions } from '../core/agent-options.js';
+import { VERSION } from '../core/version.js';
+import { loadMcpConfig } from '../mcp/config.js';
+import { mcpLimitsFromEnv, McpServers } from '../mcp/servers.js';
+import type { Tool } from '../tools/tool.js';
+import type { CliOptions } from './options.js';
+import { visibleTools, type Setup } from './session-setup.js';
+
+/** Undefined when no server is configured anywhere. Throws McpConfigError for a bad --mcp-config. */
+export function mcpServersFor(
+  opts: Pick<CliOptions, 'mcpConfig' | 'strictMcpConfig'>,
+  setup: Setup,
+  how: { holdUnapproved: boolean; onChange?: () => void },
+): McpServers | undefined {
+  const env = setup.options.env;
+  const config = loadMcpConfig({
+    cwd: setup.cwd,
+    home: setup.options.homeDir,
+    configDir: env.CLAUDE_CONFIG_DIR || undefined,
+    env,
+    cliConfigs: opts.mcpConfig,
+    strict: opts.strictMcpConfig,
+    settings: setup.loaded.merged,
+  });
+  for (const w of config.warnings) setup.loaded.warnings.push(w);
+  if (!config.servers.length && !config.disabled.length) return undefined;
+  return new McpServers(config, {
+    projectRoot: setup.cwd,
+    env,
+    version: VERSION,
+    ...mcpLimitsFromEnv(env),
+    holdUnapproved: how.holdUnapproved,
+    onChange: how.onChange,
+  });
+}
+
+/**
+ * Puts the connected servers' tools into the session (a bare deny rule such as `mcp__github` still
+ * removes them) in place of any it had from them before, and their instructions into the system
+ * prompt. Called again after a server connects later (an approval in the app).
+ */
+export function useMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'permission'>, servers: McpServers): void {
+  const own = agent.tools.filter((t) => !t.name.startsWith('mcp__'));
+  const mcp: Tool[] = visibleTools(servers.tools(), agent.permission.rules);
+  agent.tools.splice(0, agent.tools.length, ...own, ...mcp);
+  const sections = servers.instructions();
+  const at = agent.system.findIndex((b) => b.text.startsWith(INSTRUCTIONS_HEADING));
+  if (at >= 0) agent.system.splice(at, 1);
+  if (sections.length) agent.system.push({ type: 'text', text: `${INSTRUCTIONS_HEADING}\n\n${sections.join('\n\n')}` });
+}
+
+const INSTRUCTIONS_HEADING = '# MCP server instructions';
+
+/** One line per server that is not connected, for stderr or the app. */
+export function mcpProblems(servers: McpServers): string[] {
+  return servers
+    .list()
+    .filter((s) => s.status === 'failed')
+    .map((s) => `MCP server "${s.name}" (${s.source}) failed: ${s.error ?? 'unknown error'}`);
+}

@@ -1,0 +1,220 @@
+/**
+ * Which MCP servers a session may start, from the places Claude Code reads them:
+ * - `--mcp-config` (files or JSON text; with `--strict-mcp-config`, nothing else);
+ * - `~/.claude.json`: `projects["<cwd>"].mcpServers` (local scope) and `mcpServers` (user scope);
+ * - `.mcp.json` in the working directory and its parents (project scope; the nearest file wins).
+ * A name defined in several places takes the whole entry from the first of: --mcp-config, local,
+ * project, user. `${VAR}` and `${VAR:-default}` are expanded in commands, arguments, env, URLs and
+ * headers. Pure reading: nothing starts here, and a bad entry becomes an error on that server only.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseSettingsText } from '../settings/read.js';
+
+export type McpScope = 'dynamic' | 'local' | 'project' | 'user';
+
+export type McpTransportConfig =
+  | { type: 'stdio'; command: string; args: string[]; env: Record<string, string> }
+  | { type: 'http' | 'sse'; url: string; headers: Record<string, string> };
+
+export interface McpServerEntry {
+  name: string;
+  scope: McpScope;
+  /** The file that defines it, or `--mcp-config`. */
+  source: string;
+  config?: McpTransportConfig;
+  /** Why this entry cannot be used: a bad field, a variable that is not set, a transport wicket lacks. */
+  error?: string;
+}
+
+export interface McpConfigInput {
+  cwd: string;
+  home: string;
+  /** CLAUDE_CONFIG_DIR, when set: `.claude.json` is read from there. */
+  configDir?: string;
+  env: Record<string, string | undefined>;
+  /** `--mcp-config` values: file paths or JSON text. */
+  cliConfigs: string[];
+  strict: boolean;
+  /** Merged settings: enableAllProjectMcpServers, enabledMcpjsonServers, disabledMcpjsonServers. */
+  settings: Record<string, unknown>;
+}
+
+export interface McpConfig {
+  /** Servers to start (project servers the settings turned off are left out). */
+  servers: McpServerEntry[];
+  /** Project servers not approved in the settings: an interactive session asks before starting them. */
+  unapproved: string[];
+  /** Project servers turned off by disabledMcpjsonServers. */
+  disabled: string[];
+  /** Files that could not be read as JSON objects, each named with the problem. */
+  warnings: string[];
+}
+
+export class McpConfigError extends Error {}
+
+const SCOPE_ORDER: McpScope[] = ['dynamic', 'local', 'project', 'user'];
+
+export function loadMcpConfig(input: McpConfigInput): McpConfig {
+  const found = new Map<McpScope, McpServerEntry[]>();
+  const warnings: string[] = [];
+  found.set('dynamic', input.cliConfigs.flatMap((c) => fromCliConfig(c, input)));
+  if (!input.strict) {
+    const global = readGlobalConfig(path.join(input.configDir || input.home, '.claude.json'), warnings);
+    const projects = isRecord(global?.projects) ? global.projects : {};
+    const local = isRecord(projects[input.cwd]) ? projects[input.cwd] : {};
+    found.set('local', entriesOf(local.mcpServers, 'local', global?.file ?? '', input.env));
+    found.set('project', projectEntries(input, warnings));
+    found.set('user', entriesOf(global?.mcpServers, 'user', global?.file ?? '', input.env));
+  }
+  const winners = new Map<string, McpServerEntry>();
+  for (const scope of SCOPE_ORDER) for (const e of found.get(scope) ?? []) if (!winners.has(e.name)) winners.set(e.name, e);
+  const disabledNames = stringList(input.settings.disabledMcpjsonServers);
+  const servers: McpServerEntry[] = [];
+  const disabled: string[] = [];
+  const unapproved: string[] = [];
+  for (const e of winners.values()) {
+    if (e.scope === 'project' && disabledNames.includes(e.name)) disabled.push(e.name);
+    else {
+      servers.push(e);
+      if (e.scope === 'project' && !projectServerApproved(e.name, input.settings)) unapproved.push(e.name);
+    }
+  }
+  return { servers, unapproved, disabled, warnings };
+}
+
+/** Whether the settings approve a project (.mcp.json) server for interactive sessions. */
+export function projectServerApproved(name: string, settings: Record<string, unknown>): boolean {
+  return settings.enableAllProjectMcpServers === true || stringList(settings.enabledMcpjsonServers).includes(name);
+}
+
+function fromCliConfig(value: string, input: McpConfigInput): McpServerEntry[] {
+  const trimmed = value.trim();
+  let text = trimmed;
+  let source = '--mcp-config';
+  if (!trimmed.startsWith('{')) {
+    source = path.resolve(input.cwd, trimmed);
+    try {
+      text = readFileSync(source, 'utf8');
+    } catch (err) {
+      throw new McpConfigError(`--mcp-config: cannot read ${source}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+  }
+  const label = source === '--mcp-config' ? '--mcp-config' : `--mcp-config ${source}`;
+  const parsed = parseSettingsText(text, label);
+  if (parsed.status === 'error') throw new McpConfigError(parsed.warning.replace(/; the file is ignored$/, ''));
+  if (parsed.status !== 'loaded' || !isRecord(parsed.data.mcpServers)) throw new McpConfigError(`${label}: needs an "mcpServers" object`);
+  return entriesOf(parsed.data.mcpServers, 'dynamic', source, input.env);
+}
+
+/** `.mcp.json` from the root down to the cwd: a nearer file's entry replaces a farther one's. */
+function projectEntries(input: McpConfigInput, warnings: string[]): McpServerEntry[] {
+  const files: string[] = [];
+  for (let dir = path.resolve(input.cwd); ; dir = path.dirname(dir)) {
+    const f = path.join(dir, '.mcp.json');
+    if (existsSync(f)) files.push(f);
+    if (path.dirname(dir) === dir) break;
+  }
+  const byName = new Map<string, McpServerEntry>();
+  for (const file of files.reverse()) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const parsed = parseSettingsText(text, file);
+    if (parsed.status === 'error') warnings.push(parsed.warning);
+    else if (parsed.status === 'loaded') for (const e of entriesOf(parsed.data.mcpServers, 'project', file, input.env)) byName.set(e.name, e);
+  }
+  return [...byName.values()];
+}
+
+function readGlobalConfig(file: string, warnings: string[]): (Record<string, unknown> & { file: string }) | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (!text.includes('mcpServers')) return undefined; // most of these files hold no servers: skip parsing
+  const parsed = parseSettingsText(text, file);
+  if (parsed.status === 'error') warnings.push(parsed.warning);
+  return parsed.status === 'loaded' ? { ...parsed.data, file } : undefined;
+}
+
+function entriesOf(servers: unknown, scope: McpScope, source: string, env: McpConfigInput['env']): McpServerEntry[] {
+  if (!isRecord(servers)) return [];
+  return Object.entries(servers).map(([name, raw]) => {
+    const parsed = parseServer(raw, env);
+    return 'error' in parsed ? { name, scope, source, error: parsed.error } : { name, scope, source, config: parsed.config };
+  });
+}
+
+type Parsed = { config: McpTransportConfig } | { error: string };
+
+/** One server entry, checked field by field, with its variables expanded. */
+export function parseServer(raw: unknown, env: McpConfigInput['env']): Parsed {
+  if (!isRecord(raw)) return { error: 'an entry must be an object' };
+  const type = raw.type === undefined ? (raw.url !== undefined ? 'url-without-type' : 'stdio') : raw.type;
+  const missing = new Set<string>();
+  const x = (s: string) => expandVars(s, env, missing);
+  let config: McpTransportConfig;
+  if (type === 'stdio') {
+    if (typeof raw.command !== 'string' || !raw.command.trim()) return { error: '"command" is required (a string) for a stdio server' };
+    const args = raw.args === undefined ? [] : raw.args;
+    if (!Array.isArray(args) || !args.every((a) => typeof a === 'string' || typeof a === 'number')) return { error: '"args" must be an array of strings' };
+    const envMap = stringMap(raw.env, 'env');
+    if (typeof envMap === 'string') return { error: envMap };
+    config = { type: 'stdio', command: x(raw.command), args: args.map((a) => x(String(a))), env: mapValues(envMap, x) };
+  } else if (type === 'http' || type === 'streamable-http' || type === 'sse') {
+    if (typeof raw.url !== 'string' || !raw.url.trim()) return { error: `"url" is required (a string) for an ${type} server` };
+    const headers = stringMap(raw.headers, 'headers');
+    if (typeof headers === 'string') return { error: headers };
+    const url = x(raw.url);
+    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) return { error: `"url" must be an http(s) URL, got ${JSON.stringify(url)}` };
+    config = { type: type === 'sse' ? 'sse' : 'http', url, headers: mapValues(headers, x) };
+  } else if (type === 'url-without-type') {
+    return { error: 'an entry with a "url" needs a "type": "http" or "sse"' };
+  } else if (type === 'ws') {
+    return { error: 'the "ws" transport is not supported: use "http"' };
+  } else {
+    return { error: `unknown "type" ${JSON.stringify(type)}: use "stdio", "http" or "sse"` };
+  }
+  if (missing.size) return { error: `environment variable${missing.size > 1 ? 's' : ''} not set: ${[...missing].join(', ')}` };
+  return { config };
+}
+
+/** `${VAR}` and `${VAR:-default}`; a variable that is not set (and has no default) is recorded in `missing`. */
+export function expandVars(text: string, env: McpConfigInput['env'], missing: Set<string>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback: string | undefined) => {
+    const v = env[name];
+    if (v !== undefined && v !== '') return v;
+    if (fallback !== undefined) return fallback;
+    if (v === undefined) missing.add(name);
+    return '';
+  });
+}
+
+function stringMap(v: unknown, field: string): Record<string, string> | string {
+  if (v === undefined) return {};
+  if (!isRecord(v)) return `"${field}" must be an object of strings`;
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v)) {
+    if (typeof val !== 'string' && typeof val !== 'number' && typeof val !== 'boolean') return `"${field}.${k}" must be a string`;
+    out[k] = String(val);
+  }
+  return out;
+}
+
+function mapValues(m: Record<string, string>, f: (s: string) => string): Record<string, string> {
+  return Object.fromEntries(Object.entries(m).map(([k, v]) => [k, f(v)]));
+}
+
+function stringList(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : [];
+}
+
+function isRecord(v: unknown): v is Record<string, any> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

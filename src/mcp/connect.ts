@@ -1,0 +1,145 @@
+/**
+ * One MCP server, connected with the MCP SDK: started (stdio) or reached (http, sse), initialised
+ * within MCP_TIMEOUT, its tools listed, and stopped again at the end of the session. A server that
+ * fails says why in one sentence, with the end of what it wrote to stderr.
+ */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { McpTransportConfig } from './config.js';
+import type { McpCallResult } from './result.js';
+import { mcpSdk } from './sdk-lib.js';
+import type { McpCallTarget, McpToolInfo } from './tool.js';
+import { inputValidator } from './validate-input.js';
+
+export interface McpConnectOptions {
+  projectRoot: string;
+  /** Environment for stdio servers (the process's, with the settings' `env`). */
+  env: Record<string, string | undefined>;
+  /** Time allowed to start and initialise (MCP_TIMEOUT). */
+  timeoutMs: number;
+  /** Time allowed for one tool call (MCP_TOOL_TIMEOUT); progress notifications restart it. */
+  toolTimeoutMs: number;
+  version: string;
+}
+
+export interface McpConnection extends McpCallTarget {
+  tools: McpToolInfo[];
+  /** The server's instructions for the model, if it gave any. */
+  instructions?: string;
+  /** Called once if the connection ends before close() (the server exited or hung up). */
+  onLost(listener: (why: string) => void): void;
+  close(): Promise<void>;
+}
+
+type Sdk = Awaited<ReturnType<typeof mcpSdk>>;
+type Transport = InstanceType<Sdk['StdioClientTransport']> | InstanceType<Sdk['StreamableHTTPClientTransport']> | InstanceType<Sdk['SSEClientTransport']>;
+
+const STDERR_TAIL = 2000;
+/** How long a stdio server may take to leave once its stdin is closed, before it is sent SIGTERM. */
+const EXIT_GRACE_MS = 300;
+
+export async function connectServer(config: McpTransportConfig, opts: McpConnectOptions): Promise<McpConnection> {
+  const sdk = await mcpSdk();
+  const client = new sdk.Client({ name: 'wicket', version: opts.version }, { capabilities: { roots: {} } });
+  const root = { uri: pathToFileURL(opts.projectRoot).href, name: path.basename(opts.projectRoot) };
+  client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: [root] }));
+  const { transport, stderrTail } = makeTransport(sdk, config, opts);
+  let closing = false;
+  const lostListeners: Array<(why: string) => void> = [];
+  client.onclose = () => {
+    if (!closing) for (const l of lostListeners.splice(0)) l(stderrTail() ? `the connection closed: ${stderrTail()}` : 'the connection closed');
+  };
+  const close = async () => {
+    closing = true;
+    await shutdown(client, transport);
+  };
+  let tools: McpToolInfo[];
+  try {
+    await withTimeout(client.connect(transport, { timeout: opts.timeoutMs }), opts.timeoutMs);
+    tools = client.getServerCapabilities()?.tools ? await listAllTools(client, opts.timeoutMs) : [];
+  } catch (err) {
+    await close().catch(() => {});
+    throw new Error(describeFailure(err, config, opts.timeoutMs, stderrTail()));
+  }
+  return {
+    tools,
+    instructions: client.getInstructions(),
+    callTool: async (name, args, o) =>
+      (await client.callTool({ name, arguments: args }, undefined, {
+        signal: o.signal,
+        timeout: opts.toolTimeoutMs,
+        resetTimeoutOnProgress: true,
+        onprogress: o.onProgress,
+      })) as McpCallResult,
+    validator: async (schema) => inputValidator(sdk.Ajv, schema),
+    onLost: (l) => void lostListeners.push(l),
+    close,
+  };
+}
+
+function makeTransport(sdk: Sdk, config: McpTransportConfig, opts: McpConnectOptions): { transport: Transport; stderrTail: () => string } {
+  if (config.type === 'stdio') {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
+    Object.assign(env, config.env, { CLAUDE_PROJECT_DIR: opts.projectRoot });
+    const transport = new sdk.StdioClientTransport({ command: config.command, args: config.args, env, cwd: opts.projectRoot, stderr: 'pipe' });
+    let tail = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      tail = (tail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    return { transport, stderrTail: () => tail.trim().split('\n').slice(-3).join(' / ') };
+  }
+  const requestInit = { headers: config.headers };
+  const url = new URL(config.url);
+  const transport = config.type === 'sse' ? new sdk.SSEClientTransport(url, { requestInit }) : new sdk.StreamableHTTPClientTransport(url, { requestInit });
+  return { transport, stderrTail: () => '' };
+}
+
+async function listAllTools(client: InstanceType<Sdk['Client']>, timeoutMs: number): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+    tools.push(...(page.tools as McpToolInfo[]));
+    cursor = page.nextCursor;
+  } while (cursor && tools.length < 10_000);
+  return tools;
+}
+
+/** Closes the client; a stdio server still running shortly after its stdin closed is sent SIGTERM. */
+async function shutdown(client: InstanceType<Sdk['Client']>, transport: Transport): Promise<void> {
+  const pid = 'pid' in transport ? transport.pid : null;
+  const closed = client.close().catch(() => {});
+  await Promise.race([closed, new Promise((r) => setTimeout(r, EXIT_GRACE_MS).unref())]);
+  if (pid) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError()), ms);
+    timer.unref();
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+class TimeoutError extends Error {}
+
+function describeFailure(err: unknown, config: McpTransportConfig, timeoutMs: number, stderr: string): string {
+  const e = err as NodeJS.ErrnoException & { code?: unknown };
+  const said = stderr ? ` (its stderr: ${stderr})` : '';
+  if (err instanceof TimeoutError || /timed out/i.test(e?.message ?? '')) {
+    return `did not finish starting within ${Math.round(timeoutMs / 1000)} s (MCP_TIMEOUT)${said}`;
+  }
+  if (config.type === 'stdio' && e?.code === 'ENOENT') return `cannot start ${JSON.stringify(config.command)}: command not found`;
+  if (config.type === 'stdio' && e?.code === 'EACCES') return `cannot start ${JSON.stringify(config.command)}: permission denied`;
+  const message = e instanceof Error ? e.message : String(err);
+  if (/\b401\b|unauthori[sz]ed/i.test(message)) return `${config.type === 'stdio' ? 'the server' : config.url} needs authentication, which wicket cannot do for MCP servers yet: put a token in "headers"`;
+  return `${message.replace(/^MCP error -?\d+: /, '')}${said}`;
+}

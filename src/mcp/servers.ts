@@ -1,0 +1,149 @@
+/**
+ * A session's MCP servers: which are waiting, connected or failed, and the tools of those that
+ * connected. Servers start together; one that fails (or is slow to start) costs the others nothing.
+ */
+import type { McpConfig, McpScope, McpTransportConfig } from './config.js';
+import { connectServer, type McpConnectOptions, type McpConnection } from './connect.js';
+import { mcpTool, type McpToolInfo } from './tool.js';
+import type { Tool } from '../tools/tool.js';
+
+export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled' | 'needs-approval';
+
+export interface McpServerState {
+  name: string;
+  scope: McpScope;
+  source: string;
+  transport?: McpTransportConfig['type'];
+  status: McpStatus;
+  /** Why it failed, or is not started. */
+  error?: string;
+  toolNames: string[];
+  /** Tools left out: a name over the API's 64 characters, or one another server already uses. */
+  skipped: string[];
+}
+
+export interface McpServersOptions extends McpConnectOptions {
+  /** Characters of tool output the model may receive (MAX_MCP_OUTPUT_TOKENS × 4). */
+  maxOutputChars: number;
+  /** Interactive sessions do not start project servers the settings have not approved. */
+  holdUnapproved: boolean;
+  /** Called whenever a server's state changes (the app redraws its list). */
+  onChange?: () => void;
+  /** Injected in tests. */
+  connect?: typeof connectServer;
+}
+
+const MAX_TOOL_NAME = 64;
+
+export class McpServers {
+  private readonly states = new Map<string, McpServerState>();
+  private readonly configs = new Map<string, McpTransportConfig>();
+  private readonly connections = new Map<string, McpConnection>();
+  private readonly toolsByServer = new Map<string, Tool[]>();
+  private closed = false;
+
+  constructor(
+    config: McpConfig,
+    private readonly opts: McpServersOptions,
+  ) {
+    for (const e of config.servers) {
+      const held = opts.holdUnapproved && config.unapproved.includes(e.name);
+      const status: McpStatus = e.error ? 'failed' : held ? 'needs-approval' : 'pending';
+      this.states.set(e.name, { name: e.name, scope: e.scope, source: e.source, transport: e.config?.type, status, error: e.error, toolNames: [], skipped: [] });
+      if (e.config) this.configs.set(e.name, e.config);
+    }
+    for (const name of config.disabled) {
+      this.states.set(name, { name, scope: 'project', source: '.mcp.json', status: 'disabled', error: 'turned off by disabledMcpjsonServers', toolNames: [], skipped: [] });
+    }
+  }
+
+  get size(): number {
+    return this.states.size;
+  }
+
+  list(): McpServerState[] {
+    return [...this.states.values()].map((s) => ({ ...s, toolNames: [...s.toolNames], skipped: [...s.skipped] }));
+  }
+
+  /** Starts the pending servers (or the named ones, e.g. once approved); resolves when each has connected or failed. */
+  async start(names?: string[]): Promise<void> {
+    const todo = [...this.states.values()].filter((s) => (names ? names.includes(s.name) && s.status !== 'connected' && s.status !== 'disabled' : s.status === 'pending'));
+    await Promise.all(todo.map((s) => this.startOne(s)));
+  }
+
+  /** The connected servers' tools, in the order the servers were configured. */
+  tools(): Tool[] {
+    const out: Tool[] = [];
+    for (const name of this.states.keys()) out.push(...(this.toolsByServer.get(name) ?? []));
+    return out;
+  }
+
+  /** The servers' instructions for the model, one section each. */
+  instructions(): string[] {
+    const out: string[] = [];
+    for (const [name, c] of this.connections) if (c.instructions?.trim()) out.push(`## ${name}\n${c.instructions.trim().slice(0, 2048)}`);
+    return out;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(all.map((c) => c.close().catch(() => {})));
+  }
+
+  private async startOne(state: McpServerState): Promise<void> {
+    const config = this.configs.get(state.name);
+    if (!config) return;
+    this.update(state, { status: 'pending', error: undefined });
+    try {
+      const conn = await (this.opts.connect ?? connectServer)(config, this.opts);
+      if (this.closed) return void (await conn.close());
+      this.connections.set(state.name, conn);
+      this.addTools(state, conn);
+      conn.onLost((why) => {
+        this.connections.delete(state.name);
+        this.update(state, { status: 'failed', error: why });
+      });
+      this.update(state, { status: 'connected' });
+    } catch (err) {
+      this.update(state, { status: 'failed', error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  private addTools(state: McpServerState, conn: McpConnection): void {
+    const taken = new Set(this.tools().map((t) => t.name));
+    const tools: Tool[] = [];
+    const skipped: string[] = [];
+    for (const info of conn.tools as McpToolInfo[]) {
+      const tool = mcpTool(state.name, info, conn, { maxOutputChars: this.opts.maxOutputChars });
+      if (tool.name.length > MAX_TOOL_NAME || taken.has(tool.name)) skipped.push(tool.name);
+      else {
+        taken.add(tool.name);
+        tools.push(tool);
+      }
+    }
+    this.toolsByServer.set(state.name, tools);
+    state.toolNames = tools.map((t) => t.name);
+    state.skipped = skipped;
+  }
+
+  private update(state: McpServerState, change: Partial<McpServerState>): void {
+    Object.assign(state, change);
+    if (change.status === 'failed') this.toolsByServer.delete(state.name);
+    this.opts.onChange?.();
+  }
+}
+
+/** MCP_TIMEOUT, MCP_TOOL_TIMEOUT (ms) and MAX_MCP_OUTPUT_TOKENS, with Claude Code's defaults. */
+export function mcpLimitsFromEnv(env: Record<string, string | undefined>): { timeoutMs: number; toolTimeoutMs: number; maxOutputChars: number } {
+  const num = (v: string | undefined, fallback: number) => {
+    const n = Number(v);
+    return v && Number.isFinite(n) && n > 0 ? n : fallback;
+  };
+  return {
+    timeoutMs: num(env.MCP_TIMEOUT, 30_000),
+    toolTimeoutMs: Math.min(num(env.MCP_TOOL_TIMEOUT, 100_000_000), 2_147_000_000),
+    maxOutputChars: num(env.MAX_MCP_OUTPUT_TOKENS, 25_000) * 4,
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * An MCP server's tool as a wicket tool: `mcp__<server>__<tool>`, through the same gates as the
+ * built-in ones. Its JSON Schema goes to the model as the server wrote it and is checked here before
+ * the call (every bad field listed); it asks for permission unless a rule allows it
+ * (`mcp__server`, `mcp__server__tool`); it is concurrency-safe only when the server marks it
+ * read-only.
+ */
+import { Channel } from '../core/channel.js';
+import { defineTool, lazySchema, type Tool, type ToolProgress } from '../tools/tool.js';
+import { mcpResultToModel, type McpCallResult } from './result.js';
+import { inputValidator, type InputValidator } from './validate-input.js';
+
+/** A tool as `tools/list` describes it. */
+export interface McpToolInfo {
+  name: string;
+  description?: string;
+  inputSchema?: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
+  _meta?: Record<string, unknown>;
+}
+
+/** The connection a tool calls through. */
+export interface McpCallTarget {
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts: { signal: AbortSignal; onProgress: (p: { progress: number; total?: number; message?: string }) => void },
+  ): Promise<McpCallResult>;
+  /** Loads the JSON Schema validator (with the SDK's bundle). */
+  validator(schema: Record<string, unknown>): Promise<InputValidator | undefined>;
+}
+
+export interface McpToolOptions {
+  /** Characters of output the model may receive (MAX_MCP_OUTPUT_TOKENS × 4). */
+  maxOutputChars: number;
+}
+
+/** Tool descriptions longer than this are cut, as in Claude Code. */
+const MAX_DESCRIPTION = 2048;
+
+/** `mcp__<server>__<tool>`, each part reduced to the characters tool names may hold. */
+export function mcpToolName(server: string, tool: string): string {
+  return `mcp__${normalizeName(server)}__${normalizeName(tool)}`;
+}
+
+export function normalizeName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, '_');
+}
+
+type Input = Record<string, unknown>;
+
+export function mcpTool(server: string, info: McpToolInfo, target: McpCallTarget, opts: McpToolOptions): Tool<Input, McpCallResult> {
+  const name = mcpToolName(server, info.name);
+  const schema = objectSchema(info.inputSchema);
+  const readOnly = info.annotations?.readOnlyHint === true;
+  let validator: Promise<InputValidator | undefined> | undefined;
+  const description = (info.description ?? '').trim() || `${info.name} (from the MCP server ${server})`;
+  return defineTool<Input, McpCallResult>({
+    name,
+    description: () => (description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}…` : description),
+    inputSchema: lazySchema((z) => z.looseObject({})),
+    inputJsonSchema: schema,
+    isReadOnly: () => readOnly,
+    isConcurrencySafe: () => readOnly,
+    isDestructive: () => info.annotations?.destructiveHint === true,
+    async validateInput(input) {
+      const check = await (validator ??= target.validator(schema).catch(() => undefined));
+      const problems = check?.(input) ?? [];
+      return problems.length ? { ok: false, message: `Invalid input for ${name}:\n${problems.join('\n')}` } : { ok: true };
+    },
+    requiresPerson: () =>
+      info._meta?.['anthropic/requiresUserInteraction'] === true ? `the MCP server ${server} asks for a person to approve every call of ${info.name}` : undefined,
+    async checkPermissions() {
+      return { behavior: 'ask', reason: `${info.name} is a tool of the MCP server ${server}`, suggestions: [name] };
+    },
+    async *call(input, ctx) {
+      const progress = new Channel<ToolProgress>();
+      const onProgress = (p: { progress: number; total?: number; message?: string }) =>
+        progress.push({ type: 'progress', message: p.message ?? (p.total ? `${p.progress}/${p.total}` : String(p.progress)), data: { ...p } });
+      const done = target.callTool(info.name, input, { signal: ctx.signal, onProgress }).finally(() => progress.close());
+      done.catch(() => {}); // awaited below; handled here so it is never reported as unhandled meanwhile
+      for await (const p of progress) yield p;
+      return await done;
+    },
+    toModelResult: (output) => mcpResultToModel(output, { maxChars: opts.maxOutputChars, toolName: name }),
+    summary: (input) => `${server} · ${info.name}${argsPreview(input)}`,
+    display: (output) => ({ summary: output.isError ? `${info.name} reported an error` : `${info.name} answered` }),
+  });
+}
+
+/** The schema the API needs at the top: an object. */
+function objectSchema(schema: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!schema || typeof schema !== 'object') return { type: 'object', properties: {} };
+  const { $schema: _drop, ...rest } = schema;
+  return rest.type === 'object' ? rest : { ...rest, type: 'object' };
+}
+
+function argsPreview(input: Input): string {
+  const text = JSON.stringify(input);
+  if (!text || text === '{}') return '';
+  return ` ${text.length > 80 ? `${text.slice(0, 79)}…` : text}`;
+}

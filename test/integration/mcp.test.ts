@@ -1,0 +1,199 @@
+/** MCP servers in print mode, through the built binary: .mcp.json, --mcp-config, rules, failures. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
+import { expectExit, REPO_ROOT, runCli } from '../support/run-cli.js';
+import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
+import { startHttpServer } from '../support/mcp-server.mjs';
+
+const SERVER = path.join(REPO_ROOT, 'test', 'support', 'mcp-server.mjs');
+const stdio = (...args: string[]) => ({ command: process.execPath, args: [SERVER, ...args] });
+
+let api: FakeAnthropic;
+let project: TmpProject;
+
+beforeEach(async () => {
+  api = await startFakeAnthropic();
+  project = await makeTmpProject({ files: {} });
+});
+afterEach(async () => {
+  api.assertNoViolations();
+  await api.close();
+  await project.cleanup();
+});
+
+const mcpJson = (servers: Record<string, unknown>) => writeFileSync(path.join(project.dir, '.mcp.json'), JSON.stringify({ mcpServers: servers }));
+const settings = (s: unknown) => {
+  mkdirSync(path.join(project.dir, '.claude'), { recursive: true });
+  writeFileSync(path.join(project.dir, '.claude', 'settings.json'), JSON.stringify(s));
+};
+const run = (args: string[], env?: Record<string, string | undefined>) =>
+  runCli(args, { cwd: project.dir, home: project.home, baseUrl: api.url, env, timeoutMs: 30_000 });
+
+/** The tool_result blocks of the last request, by tool_use id. */
+function results(): Map<string, { content: unknown; is_error?: boolean }> {
+  const out = new Map<string, { content: unknown; is_error?: boolean }>();
+  const body = api.messageRequests().at(-1)!.body as { messages: Array<{ content: unknown }> };
+  for (const m of body.messages) for (const b of Array.isArray(m.content) ? m.content : []) if (b.type === 'tool_result') out.set(b.tool_use_id, b);
+  return out;
+}
+const textOf = (c: unknown) => (typeof c === 'string' ? c : (c as Array<{ type: string; text?: string }>).map((b) => b.text ?? `[${b.type}]`).join('\n'));
+const toolsSent = () => (api.messageRequests()[0]!.body as { tools: Array<{ name: string; input_schema: any }> }).tools;
+
+describe('MCP servers in print mode', () => {
+  it('offers a .mcp.json server’s tools and runs a call an allow rule permits', async () => {
+    mcpJson({ test: stdio() });
+    settings({ permissions: { allow: ['mcp__test'] } });
+    api.script(reply().toolUse('mcp__test__echo', { text: 'hi' }, { id: 'toolu_1' }), reply().text('done'));
+    const r = await run(['-p', 'use the echo tool']);
+    expectExit(r, 0);
+    const echo = toolsSent().find((t) => t.name === 'mcp__test__echo')!;
+    expect(echo.input_schema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
+    expect(toolsSent().map((t) => t.name)).toEqual(expect.arrayContaining(['Read', 'mcp__test__add', 'mcp__test__fail']));
+    expect(results().get('toolu_1')).toMatchObject({ content: 'echo: hi' });
+    expect(r.stdout).toBe('done\n');
+  });
+
+  it('asks for permission without a rule: print mode denies it, names the rule, and lists the denial', async () => {
+    mcpJson({ test: stdio() });
+    api.script(reply().toolUse('mcp__test__add', { a: 1, b: 2 }, { id: 'toolu_1' }), reply().text('ok'));
+    const r = await run(['-p', 'add', '--output-format', 'json']);
+    expectExit(r, 0);
+    const res = results().get('toolu_1')!;
+    expect(res.is_error).toBe(true);
+    expect(textOf(res.content)).toContain('--allowedTools "mcp__test__add"');
+    expect(r.json<any>().permission_denials).toEqual([{ tool_name: 'mcp__test__add', tool_use_id: 'toolu_1', tool_input: { a: 1, b: 2 } }]);
+  });
+
+  it('checks the input against the server’s schema, listing every bad field, before calling', async () => {
+    mcpJson({ test: stdio() });
+    api.script(reply().toolUse('mcp__test__add', { a: 'one', c: 3 }, { id: 'toolu_1' }), reply().text('ok'));
+    const r = await run(['-p', 'add', '--allowedTools', 'mcp__test__add']);
+    expectExit(r, 0);
+    const res = results().get('toolu_1')!;
+    expect(res.is_error).toBe(true);
+    expect(textOf(res.content)).toContain('a: expected number, got string');
+    expect(textOf(res.content)).toContain('b is required');
+  });
+
+  it('passes errors, images and progress-reporting calls through', async () => {
+    mcpJson({ test: stdio() });
+    api.script(
+      reply()
+        .toolUse('mcp__test__fail', {}, { id: 'toolu_f' })
+        .toolUse('mcp__test__image', {}, { id: 'toolu_i' })
+        .toolUse('mcp__test__slow', { ms: 10 }, { id: 'toolu_s' }),
+      reply().text('ok'),
+    );
+    const r = await run(['-p', 'go', '--allowedTools', 'mcp__test']);
+    expectExit(r, 0);
+    const res = results();
+    expect(res.get('toolu_f')).toMatchObject({ content: 'it broke', is_error: true });
+    expect(res.get('toolu_i')!.content).toEqual([
+      { type: 'text', text: 'a red dot:' },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: expect.any(String) } },
+    ]);
+    expect(res.get('toolu_s')).toMatchObject({ content: 'waited 10 ms' });
+  });
+
+  it('runs stdio servers in the project with CLAUDE_PROJECT_DIR, expanded variables, and answers roots/list', async () => {
+    mcpJson({ test: { ...stdio(), env: { MCP_TEST_VAR: '${FROM_ENV:-fallback}-${OTHER}' } } });
+    api.script(reply().toolUse('mcp__test__where', {}, { id: 'toolu_w' }).toolUse('mcp__test__roots', {}, { id: 'toolu_r' }), reply().text('ok'));
+    const r = await run(['-p', 'where', '--allowedTools', 'mcp__test'], { OTHER: 'set' });
+    expectExit(r, 0);
+    const where = JSON.parse(textOf(results().get('toolu_w')!.content));
+    expect(where).toEqual({ cwd: project.dir, projectDir: project.dir, testVar: 'fallback-set' });
+    expect(JSON.parse(textOf(results().get('toolu_r')!.content))).toEqual([{ uri: `file://${project.dir}`, name: path.basename(project.dir) }]);
+  });
+
+  it('cuts output over MAX_MCP_OUTPUT_TOKENS with a note', async () => {
+    mcpJson({ test: stdio() });
+    api.script(reply().toolUse('mcp__test__big', { n: 5000 }, { id: 'toolu_b' }), reply().text('ok'));
+    const r = await run(['-p', 'big', '--allowedTools', 'mcp__test'], { MAX_MCP_OUTPUT_TOKENS: '100' });
+    expectExit(r, 0);
+    const text = textOf(results().get('toolu_b')!.content);
+    expect(text.startsWith('x'.repeat(400))).toBe(true);
+    expect(text).not.toContain('x'.repeat(401));
+    expect(text).toContain('output cut at 400 characters');
+  });
+
+  it('a server that fails to start is reported, and the run goes on without it', async () => {
+    mcpJson({ broken: stdio('--crash'), missing: { command: 'no-such-mcp-server-here' }, test: stdio() });
+    api.script(reply().text('fine'));
+    const r = await run(['-p', 'hi', '--output-format', 'stream-json', '--verbose']);
+    expectExit(r, 0);
+    const init = r.lines<any>()[0];
+    expect(init.mcp_servers).toEqual([
+      { name: 'broken', status: 'failed' },
+      { name: 'missing', status: 'failed' },
+      { name: 'test', status: 'connected' },
+    ]);
+    expect(init.tools).toContain('mcp__test__echo');
+    expect(r.stderr).toMatch(/MCP server "broken" \(.*\.mcp\.json\) failed: .*cannot open the database/);
+    expect(r.stderr).toContain('MCP server "missing"');
+    expect(r.stderr).toContain('cannot start "no-such-mcp-server-here": command not found');
+  });
+
+  it('gives up on a server that does not answer within MCP_TIMEOUT', async () => {
+    mcpJson({ mute: stdio('--silent-start') });
+    api.script(reply().text('fine'));
+    const t0 = Date.now();
+    const r = await run(['-p', 'hi'], { MCP_TIMEOUT: '700' });
+    expectExit(r, 0);
+    expect(Date.now() - t0).toBeLessThan(8000);
+    expect(r.stderr).toContain('MCP server "mute"');
+    expect(r.stderr).toContain('did not finish starting within 1 s (MCP_TIMEOUT)');
+  });
+
+  it('--mcp-config adds servers (file or JSON text); --strict-mcp-config uses only those; disabledMcpjsonServers turns one off', async () => {
+    mcpJson({ fromproject: stdio() });
+    const file = path.join(project.dir, 'servers.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { fromfile: stdio() } }));
+    api.script(reply().text('a'), reply().text('b'), reply().text('c'));
+    expectExit(await run(['-p', 'hi', '--mcp-config', file, JSON.stringify({ mcpServers: { fromtext: stdio() } })]), 0);
+    const names = () => (api.messageRequests().at(-1)!.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name).filter((n) => n.endsWith('__echo'));
+    expect(names()).toEqual(['mcp__fromfile__echo', 'mcp__fromtext__echo', 'mcp__fromproject__echo']);
+    expectExit(await run(['-p', 'hi', '--strict-mcp-config', '--mcp-config', file]), 0);
+    expect(names()).toEqual(['mcp__fromfile__echo']);
+    settings({ disabledMcpjsonServers: ['fromproject'] });
+    expectExit(await run(['-p', 'hi']), 0);
+    expect(names()).toEqual([]);
+  });
+
+  it('a bad --mcp-config stops the run with one sentence', async () => {
+    const r = await run(['-p', 'hi', '--mcp-config', '{"mcpServers": ']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^wicket: --mcp-config: invalid JSON at line 1/);
+    expect(api.messageRequests()).toHaveLength(0);
+  });
+
+  it('a bare deny rule removes a server’s tools; a PreToolUse hook sees MCP calls', async () => {
+    mcpJson({ test: stdio(), other: stdio() });
+    const log = path.join(project.dir, 'hook.log');
+    settings({
+      permissions: { deny: ['mcp__other'], allow: ['mcp__test__echo'] },
+      hooks: { PreToolUse: [{ matcher: 'mcp__test__.*', hooks: [{ type: 'command', command: `cat >> ${JSON.stringify(log)}` }] }] },
+    });
+    api.script(reply().toolUse('mcp__test__echo', { text: 'x' }, { id: 'toolu_1' }), reply().text('ok'));
+    expectExit(await run(['-p', 'hi']), 0);
+    expect(toolsSent().some((t) => t.name.startsWith('mcp__other__'))).toBe(false);
+    expect(existsSync(log) && JSON.parse(readFileSync(log, 'utf8'))).toMatchObject({ tool_name: 'mcp__test__echo', tool_input: { text: 'x' } });
+  });
+
+  it('reaches an http server with the configured headers, and explains a 401', async () => {
+    const http = await startHttpServer({ token: 'sesame' });
+    try {
+      mcpJson({ remote: { type: 'http', url: http.url, headers: { Authorization: 'Bearer ${MCP_TOKEN}' } }, locked: { type: 'http', url: http.url } });
+      api.script(reply().toolUse('mcp__remote__add', { a: 2, b: 3 }, { id: 'toolu_1' }), reply().text('ok'));
+      const r = await run(['-p', 'add', '--allowedTools', 'mcp__remote'], { MCP_TOKEN: 'sesame' });
+      expectExit(r, 0);
+      expect(results().get('toolu_1')).toMatchObject({ content: '5' });
+      expect(r.stderr).toContain('MCP server "locked"');
+      expect(r.stderr).toContain('needs authentication');
+      expect(http.requests.some((q) => q.authorization === 'Bearer sesame')).toBe(true);
+    } finally {
+      await http.close();
+    }
+  });
+});

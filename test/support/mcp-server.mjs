@@ -1,0 +1,101 @@
+#!/usr/bin/env node
+// A small MCP server for the tests, built on the MCP SDK. Over stdio when run as a program
+// (`node mcp-server.mjs [--crash] [--silent-start]`); tests import `makeServer` and
+// `startHttpServer` to serve it over streamable HTTP in their own process.
+import http from 'node:http';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+export function makeServer({ instructions } = {}) {
+  const server = new McpServer({ name: 'test-server', version: '1.0.0' }, instructions ? { instructions } : {});
+  const text = (t) => ({ content: [{ type: 'text', text: t }] });
+  server.registerTool(
+    'echo',
+    { description: 'Echoes the text back.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ text: t }) => text(`echo: ${t}`),
+  );
+  server.registerTool(
+    'add',
+    { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } },
+    async ({ a, b }) => text(String(a + b)),
+  );
+  server.registerTool('fail', { description: 'Always reports an error.' }, async () => ({ content: [{ type: 'text', text: 'it broke' }], isError: true }));
+  server.registerTool(
+    'slow',
+    { description: 'Waits, reporting progress, until cancelled or done.', inputSchema: { ms: z.number() }, annotations: { readOnlyHint: true } },
+    async ({ ms }, extra) => {
+      const token = extra._meta?.progressToken;
+      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2, message: 'half way' } });
+      await new Promise((resolve, reject) => {
+        const t = setTimeout(resolve, ms);
+        extra.signal.addEventListener('abort', () => {
+          clearTimeout(t);
+          process.stderr.write('slow: cancelled\n');
+          reject(new Error('cancelled'));
+        });
+      });
+      return text(`waited ${ms} ms`);
+    },
+  );
+  server.registerTool('image', { description: 'Returns a picture.' }, async () => ({
+    content: [{ type: 'text', text: 'a red dot:' }, { type: 'image', data: PNG_1x1, mimeType: 'image/png' }],
+  }));
+  server.registerTool('big', { description: 'Returns n characters.', inputSchema: { n: z.number() } }, async ({ n }) => text('x'.repeat(n)));
+  server.registerTool('where', { description: 'Tells where it runs.' }, async () =>
+    text(JSON.stringify({ cwd: process.cwd(), projectDir: process.env.CLAUDE_PROJECT_DIR ?? null, testVar: process.env.MCP_TEST_VAR ?? null })),
+  );
+  server.registerTool('roots', { description: 'Asks the client for its roots.' }, async () => {
+    const r = await server.server.listRoots();
+    return text(JSON.stringify(r.roots));
+  });
+  return server;
+}
+
+/** Streamable HTTP on 127.0.0.1 (stateless: a server per request). `token`: Bearer token required. */
+export async function startHttpServer({ token } = {}) {
+  const requests = [];
+  const httpServer = http.createServer(async (req, res) => {
+    requests.push({ method: req.method, authorization: req.headers.authorization });
+    if (token && req.headers.authorization !== `Bearer ${token}`) {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      return;
+    }
+    if (req.method !== 'POST') {
+      res.writeHead(405).end();
+      return;
+    }
+    const server = makeServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+  const { port } = httpServer.address();
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    requests,
+    close: () => new Promise((resolve) => { httpServer.closeAllConnections(); httpServer.close(() => resolve()); }),
+  };
+}
+
+const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
+if (isMain) {
+  if (process.argv.includes('--crash')) {
+    process.stderr.write('test-server: cannot open the database\n');
+    process.exit(3);
+  }
+  if (process.argv.includes('--silent-start')) {
+    setInterval(() => {}, 1 << 30); // never answers
+  } else {
+    const instructions = process.env.MCP_TEST_INSTRUCTIONS;
+    await makeServer({ instructions }).connect(new StdioServerTransport());
+  }
+}
