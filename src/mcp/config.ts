@@ -45,8 +45,8 @@ export interface McpConfig {
   servers: McpServerEntry[];
   /** Project servers not approved in the settings: an interactive session asks before starting them. */
   unapproved: string[];
-  /** Project servers turned off by disabledMcpjsonServers. */
-  disabled: string[];
+  /** Project servers turned off by disabledMcpjsonServers (and not defined anywhere else). */
+  disabled: McpServerEntry[];
   /** Files that could not be read as JSON objects, each named with the problem. */
   warnings: string[];
 }
@@ -67,19 +67,16 @@ export function loadMcpConfig(input: McpConfigInput): McpConfig {
     found.set('project', projectEntries(input, warnings));
     found.set('user', entriesOf(global?.mcpServers, 'user', global?.file ?? '', input.env));
   }
+  // disabledMcpjsonServers turns off the .mcp.json entry only: a server of that name elsewhere still runs.
+  const disabledNames = stringList(input.settings.disabledMcpjsonServers);
+  const project = found.get('project') ?? [];
+  const turnedOff = project.filter((e) => disabledNames.includes(e.name));
+  found.set('project', project.filter((e) => !disabledNames.includes(e.name)));
   const winners = new Map<string, McpServerEntry>();
   for (const scope of SCOPE_ORDER) for (const e of found.get(scope) ?? []) if (!winners.has(e.name)) winners.set(e.name, e);
-  const disabledNames = stringList(input.settings.disabledMcpjsonServers);
-  const servers: McpServerEntry[] = [];
-  const disabled: string[] = [];
-  const unapproved: string[] = [];
-  for (const e of winners.values()) {
-    if (e.scope === 'project' && disabledNames.includes(e.name)) disabled.push(e.name);
-    else {
-      servers.push(e);
-      if (e.scope === 'project' && !projectServerApproved(e.name, input.settings)) unapproved.push(e.name);
-    }
-  }
+  const servers = [...winners.values()];
+  const unapproved = servers.filter((e) => e.scope === 'project' && !projectServerApproved(e.name, input.settings)).map((e) => e.name);
+  const disabled = turnedOff.filter((e) => !winners.has(e.name));
   return { servers, unapproved, disabled, warnings };
 }
 
@@ -168,12 +165,13 @@ export function parseServer(raw: unknown, env: McpConfigInput['env']): Parsed {
     if (typeof envMap === 'string') return { error: envMap };
     config = { type: 'stdio', command: x(raw.command), args: args.map((a) => x(String(a))), env: mapValues(envMap, x) };
   } else if (type === 'http' || type === 'streamable-http' || type === 'sse') {
-    if (typeof raw.url !== 'string' || !raw.url.trim()) return { error: `"url" is required (a string) for an ${type} server` };
+    if (typeof raw.url !== 'string' || !raw.url.trim()) return { error: `"url" is required (a string) for a server of type "${type}"` };
     const headers = stringMap(raw.headers, 'headers');
     if (typeof headers === 'string') return { error: headers };
     const url = x(raw.url);
-    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) return { error: `"url" must be an http(s) URL, got ${JSON.stringify(url)}` };
     config = { type: type === 'sse' ? 'sse' : 'http', url, headers: mapValues(headers, x) };
+    if (missing.size) return missingVars(missing);
+    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) return { error: `"url" must be an http(s) URL, got ${JSON.stringify(url)}` };
   } else if (type === 'url-without-type') {
     return { error: 'an entry with a "url" needs a "type": "http" or "sse"' };
   } else if (type === 'ws') {
@@ -181,9 +179,11 @@ export function parseServer(raw: unknown, env: McpConfigInput['env']): Parsed {
   } else {
     return { error: `unknown "type" ${JSON.stringify(type)}: use "stdio", "http" or "sse"` };
   }
-  if (missing.size) return { error: `environment variable${missing.size > 1 ? 's' : ''} not set: ${[...missing].join(', ')}` };
+  if (missing.size) return missingVars(missing);
   return { config };
 }
+
+const missingVars = (missing: Set<string>): Parsed => ({ error: `environment variable${missing.size > 1 ? 's' : ''} not set: ${[...missing].join(', ')}` });
 
 /** `${VAR}` and `${VAR:-default}`; a variable that is not set (and has no default) is recorded in `missing`. */
 export function expandVars(text: string, env: McpConfigInput['env'], missing: Set<string>): string {

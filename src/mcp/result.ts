@@ -31,6 +31,8 @@ export function mcpResultToModel(result: McpCallResult, opts: { maxChars: number
   let cut = false;
   const addText = (text: string) => {
     if (!text) return;
+    const last = blocks[blocks.length - 1];
+    if (last?.type === 'text') text = `\n${text}`;
     if (budget <= 0) {
       cut ||= text.length > 0;
       return;
@@ -40,8 +42,7 @@ export function mcpResultToModel(result: McpCallResult, opts: { maxChars: number
       text = text.slice(0, budget);
     }
     budget -= text.length;
-    const last = blocks[blocks.length - 1];
-    if (last?.type === 'text') last.text += `\n${text}`;
+    if (last?.type === 'text') last.text += text;
     else blocks.push({ type: 'text', text });
   };
   const content = Array.isArray(result.content) ? result.content : [];

@@ -14,6 +14,8 @@ export interface McpServerState {
   scope: McpScope;
   source: string;
   transport?: McpTransportConfig['type'];
+  /** The command line or URL, for the person. */
+  detail?: string;
   status: McpStatus;
   /** Why it failed, or is not started. */
   error?: string;
@@ -49,11 +51,12 @@ export class McpServers {
     for (const e of config.servers) {
       const held = opts.holdUnapproved && config.unapproved.includes(e.name);
       const status: McpStatus = e.error ? 'failed' : held ? 'needs-approval' : 'pending';
-      this.states.set(e.name, { name: e.name, scope: e.scope, source: e.source, transport: e.config?.type, status, error: e.error, toolNames: [], skipped: [] });
+      const detail = e.config ? (e.config.type === 'stdio' ? [e.config.command, ...e.config.args].join(' ') : e.config.url) : undefined;
+      this.states.set(e.name, { name: e.name, scope: e.scope, source: e.source, transport: e.config?.type, detail, status, error: e.error, toolNames: [], skipped: [] });
       if (e.config) this.configs.set(e.name, e.config);
     }
-    for (const name of config.disabled) {
-      this.states.set(name, { name, scope: 'project', source: '.mcp.json', status: 'disabled', error: 'turned off by disabledMcpjsonServers', toolNames: [], skipped: [] });
+    for (const e of config.disabled) {
+      this.states.set(e.name, { name: e.name, scope: e.scope, source: e.source, status: 'disabled', error: 'turned off by disabledMcpjsonServers', toolNames: [], skipped: [] });
     }
   }
 
@@ -98,7 +101,10 @@ export class McpServers {
     this.update(state, { status: 'pending', error: undefined });
     try {
       const conn = await (this.opts.connect ?? connectServer)(config, this.opts);
-      if (this.closed) return void (await conn.close());
+      if (this.closed) {
+        await conn.close();
+        return this.update(state, { status: 'failed', error: 'the session ended before it connected' });
+      }
       this.connections.set(state.name, conn);
       this.addTools(state, conn);
       conn.onLost((why) => {
@@ -130,7 +136,10 @@ export class McpServers {
 
   private update(state: McpServerState, change: Partial<McpServerState>): void {
     Object.assign(state, change);
-    if (change.status === 'failed') this.toolsByServer.delete(state.name);
+    if (change.status === 'failed') {
+      this.toolsByServer.delete(state.name);
+      state.toolNames = [];
+    }
     this.opts.onChange?.();
   }
 }

@@ -19,28 +19,59 @@ export async function addLocalAllowRule(projectRoot: string, rule: string): Prom
 
 /** Adds `rule` to `permissions.<list>` of the local settings file, unless it is already there. */
 export async function addLocalRule(projectRoot: string, list: 'allow' | 'ask' | 'deny', rule: string): Promise<void> {
+  await updateLocalSettings(projectRoot, (data, file) => {
+    const perms = data.permissions ?? (data.permissions = {});
+    if (!isObject(perms)) throw new Error(`${file}: "permissions" is not an object; the rule ${rule} was not saved`);
+    const rules = perms[list] ?? (perms[list] = []);
+    if (!Array.isArray(rules)) throw new Error(`${file}: permissions.${list} is not an array; the rule ${rule} was not saved`);
+    if (rules.includes(rule)) return false;
+    rules.push(rule);
+    return true;
+  });
+}
+
+/** The answer to "use this project MCP server?", kept as Claude Code keeps it. */
+export type McpApproval = 'all' | 'this' | 'never';
+
+/**
+ * enableAllProjectMcpServers, or the server's name in enabledMcpjsonServers or in
+ * disabledMcpjsonServers (and out of the other list).
+ */
+export async function saveMcpApproval(projectRoot: string, server: string, answer: McpApproval): Promise<void> {
+  await updateLocalSettings(projectRoot, (data, file) => {
+    if (answer === 'all') {
+      data.enableAllProjectMcpServers = true;
+      return true;
+    }
+    const [add, remove] = answer === 'this' ? ['enabledMcpjsonServers', 'disabledMcpjsonServers'] : ['disabledMcpjsonServers', 'enabledMcpjsonServers'];
+    for (const key of [add, remove]) if (data[key] !== undefined && !Array.isArray(data[key])) throw new Error(`${file}: ${key} is not an array; the answer was not saved`);
+    const list = (data[add] as unknown[] | undefined) ?? [];
+    data[add] = list.includes(server) ? list : [...list, server];
+    if (Array.isArray(data[remove])) data[remove] = (data[remove] as unknown[]).filter((n) => n !== server);
+    return true;
+  });
+}
+
+/**
+ * Changes the local settings file in place: `change` edits the parsed object and says whether it
+ * changed anything. Writes to one file are queued, so changes in quick succession all land.
+ */
+async function updateLocalSettings(projectRoot: string, change: (data: Record<string, any>, file: string) => boolean): Promise<void> {
   const file = localSettingsPath(projectRoot);
   const previous = queues.get(file) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(() => addRuleNow(file, list, rule));
+  const next = previous.catch(() => undefined).then(async () => {
+    const text = await readIfExists(file);
+    const data = parseForUpdate(text, file);
+    if (!change(data, file)) return;
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, `${JSON.stringify(data, null, detectIndent(text))}\n`);
+  });
   queues.set(file, next);
   try {
     await next;
   } finally {
     if (queues.get(file) === next) queues.delete(file);
   }
-}
-
-async function addRuleNow(file: string, list: string, rule: string): Promise<void> {
-  const text = await readIfExists(file);
-  const data = parseForUpdate(text, file);
-  const perms = data.permissions ?? (data.permissions = {});
-  if (!isObject(perms)) throw new Error(`${file}: "permissions" is not an object; the rule ${rule} was not saved`);
-  const rules = perms[list] ?? (perms[list] = []);
-  if (!Array.isArray(rules)) throw new Error(`${file}: permissions.${list} is not an array; the rule ${rule} was not saved`);
-  if (rules.includes(rule)) return;
-  rules.push(rule);
-  await mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, `${JSON.stringify(data, null, detectIndent(text))}\n`);
 }
 
 async function readIfExists(file: string): Promise<string | undefined> {

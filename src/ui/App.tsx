@@ -14,11 +14,14 @@ import { HistoryCursor } from './history.js';
 import { HistorySearch } from './HistorySearch.js';
 import { KeyRouterContext, useKeyRouter } from './key-router.js';
 import { useAgent } from './hooks/use-agent.js';
+import { useMcpApprovals } from './hooks/use-mcp.js';
 import { useAppKeys } from './hooks/use-app-keys.js';
 import { useSubmit } from './hooks/use-submit.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import * as B from './input-buffer.js';
 import { LiveArea } from './LiveArea.js';
+import { McpApprovalDialog } from './McpApprovalDialog.js';
+import type { McpSession } from './mcp-session.js';
 import { PermissionDialog } from './PermissionDialog.js';
 import { PromptInput } from './PromptInput.js';
 import { StatusLine } from './StatusLine.js';
@@ -46,6 +49,8 @@ export interface AppProps {
   readonly initialItems?: NewItem[];
   readonly theme?: Theme;
   readonly frameMs?: number;
+  /** The session's MCP servers, when it has any. */
+  readonly mcp?: McpSession;
 }
 
 /** Rows of the bottom part and of the live area: the live frame must stay shorter than the terminal
@@ -70,7 +75,9 @@ export function App(props: AppProps): React.ReactElement {
       view.add({ kind: 'banner', model: base.model, cwd: props.cwd, mode: base.permission.mode, version: props.version, notes: props.notes ?? [] });
       for (const item of props.initialItems ?? []) view.add(item);
     },
+    ready: props.mcp ? () => props.mcp!.ready() : undefined,
   });
+  const approval = useMcpApprovals(props.mcp, agent.info);
   const [buffer, setBuffer] = useState<B.Buffer>(B.emptyBuffer);
   const [staticKey, setStaticKey] = useState(0);
   const history = useRef(new HistoryCursor([...(props.history ?? [])])).current;
@@ -79,7 +86,7 @@ export function App(props: AppProps): React.ReactElement {
     exit();
   }, [agent, exit]);
   const submit = useSubmit({ ...props, agent, history, setBuffer, quit, onCleared: () => setStaticKey((k) => k + 1) });
-  const dialogOpen = agent.asks.length > 0;
+  const dialogOpen = agent.asks.length > 0 || approval !== undefined;
   const [searching, setSearching] = useState(false);
   const notice = useAppKeys({
     buffer,
@@ -112,7 +119,9 @@ export function App(props: AppProps): React.ReactElement {
         <Transcript key={staticKey} items={agent.items} />
         <LiveArea live={agent.live} maxRows={liveRows} />
         <Box flexDirection="column" marginTop={1}>
-          {ask ? (
+          {approval && !ask ? (
+            <McpApprovalDialog key={approval.server.name} server={approval.server} waiting={approval.waiting} onAnswer={approval.onAnswer} />
+          ) : ask ? (
             <PermissionDialog key={ask.request.toolUseId} request={ask.request} waiting={agent.asks.length - 1} onAnswer={(a) => agent.answer(ask, a)} maxPreviewRows={Math.max(3, dialogRows - 12)} />
           ) : searching ? (
             <HistorySearch

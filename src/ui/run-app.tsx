@@ -6,6 +6,7 @@ import path from 'node:path';
 import { render } from 'ink';
 import React from 'react';
 import type { CliOptions } from '../cli/options.js';
+import { mcpServersFor } from '../cli/mcp-setup.js';
 import { projectSlug, setupSession, type Setup } from '../cli/session-setup.js';
 import { appendUser } from '../core/conversation.js';
 import { errorMessage, FatalError } from '../core/errors.js';
@@ -17,6 +18,7 @@ import { allCommands } from './commands/index.js';
 import { historyFile, loadHistory } from './history.js';
 import { preloadMarkdown } from './markdown-text.js';
 import { itemsFromMessages } from './resume-items.js';
+import { McpSession } from './mcp-session.js';
 import { SetupError } from './SetupError.js';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
@@ -25,12 +27,16 @@ const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 export async function runApp(opts: CliOptions, info: { version: string }): Promise<number> {
   let setup: Setup;
   let messages: ApiMessage[];
+  let mcp: McpSession | undefined;
   try {
     setup = setupSession(opts, { env: process.env, hooksFactory: (loaded, i) => createHooks(loaded, i) });
     messages = resumeMessages(opts, setup);
+    const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed() });
+    mcp = servers && new McpSession(servers, setup.options, setup.cwd);
   } catch (err) {
     return showSetupError(err);
   }
+  mcp?.start();
   const base = setup.options;
   const notes = [...setup.loaded.warnings];
   const resumed = itemsFromMessages(messages);
@@ -55,6 +61,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
       historyFile={hist}
       notes={notes}
       initialItems={resumed.items}
+      mcp={mcp}
     />
   );
   // Resumed items are written once, at the first frame: render them as Markdown.
@@ -70,6 +77,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
     if (out.isTTY) out.write(BRACKETED_PASTE_OFF);
   }
   await base.hooks.sessionEnd?.({ reason: 'prompt_input_exit' }).catch(() => undefined);
+  await mcp?.close();
   if (transcript) out.write(`\nResume this session with: wicket --resume ${base.sessionId}\n`);
   return 0;
 }

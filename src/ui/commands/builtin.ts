@@ -1,7 +1,8 @@
-/** The built-in slash commands: /help /clear /model /status /cost /trace /exit (and /permissions). */
+/** The built-in slash commands: /help /clear /model /status /cost /trace /exit (and /permissions, /mcp). */
 import { DEFAULT_MODEL, resolveModel } from '../../cli/session-setup.js';
 import type { GateRecord } from '../../core/events.js';
 import { modeLabel } from '../StatusLine.js';
+import { mcpCommand } from './mcp.js';
 import { permissionsCommand } from './permissions.js';
 import type { SessionControl, SlashCommand } from './types.js';
 
@@ -115,6 +116,6 @@ const exit: SlashCommand = {
   run: () => ({ kind: 'exit' }),
 };
 
-export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, model, permissionsCommand, status, cost, trace, exit];
+export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, model, permissionsCommand, status, cost, trace, mcpCommand, exit];
 
 export type { SessionControl };

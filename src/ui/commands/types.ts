@@ -2,6 +2,7 @@
 import type { AgentOptions } from '../../core/agent-options.js';
 import type { Totals } from '../../cli/run-prompt.js';
 import type { LoadedSettings } from '../../settings/load.js';
+import type { McpServerState } from '../../mcp/servers.js';
 import type { TraceEntry } from '../types.js';
 
 /** The session as commands see it. `options` is the live object: changing `model` or `permission` takes effect at once. */
@@ -17,6 +18,8 @@ export interface SessionControl {
   transcriptPath?: string;
   /** Number of messages in the conversation. */
   messageCount: number;
+  /** The session's MCP servers, as they are now. */
+  mcpServers?: readonly McpServerState[];
 }
 
 export type CommandResult =

@@ -42,6 +42,8 @@ export interface UseAgentOptions {
   persistRule?: (rule: string) => Promise<void>;
   /** Called with the view before the first render (the app adds its banner). */
   init?: (view: AgentView) => void;
+  /** Awaited before each run starts (MCP servers still starting or waiting for approval). */
+  ready?: () => Promise<void>;
 }
 
 export interface AgentHandle extends ViewSnapshot {
@@ -123,6 +125,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       view.add({ kind: 'user', text: shown });
       view.startRun();
       flushNow();
+      await optsRef.current.ready?.();
       const agent: AgentOptions = { ...optsRef.current.base, askUser, signal: controller.signal };
       const revoke = grantAllowedTools(agent.permission.rules, allowedTools);
       // The run works on a copy that becomes the conversation when it ends. If an interrupted run

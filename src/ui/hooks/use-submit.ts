@@ -3,6 +3,7 @@
  * to the model. Every submitted line is added to the project's history.
  */
 import { useStdout } from 'ink';
+import type { McpSession } from '../mcp-session.js';
 import type { AgentOptions } from '../../core/agent-options.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
@@ -23,6 +24,8 @@ export interface SubmitDeps {
   agent: AgentHandle;
   setBuffer: (b: B.Buffer) => void;
   quit: () => void;
+  /** The session's MCP servers, for /mcp. */
+  mcp?: McpSession;
   /** After /clear wiped the screen: start a fresh transcript. */
   onCleared: () => void;
 }
@@ -39,6 +42,7 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     commands: d.commands,
     ...(d.transcript ? { transcriptPath: d.transcript.file } : {}),
     messageCount: d.agent.messages.length,
+    ...(d.mcp ? { mcpServers: d.mcp.servers.list() } : {}),
   });
 
   const apply = (text: string, result: CommandResult) => {

@@ -1,0 +1,51 @@
+/**
+ * The app's side of its MCP servers: the approval dialog for the first project server waiting for
+ * an answer, and a line in the transcript for each server that failed to start.
+ */
+import { useEffect, useState } from 'react';
+import { mcpProblems } from '../../cli/mcp-setup.js';
+import type { McpServerState } from '../../mcp/servers.js';
+import type { McpApproval } from '../../settings/persist.js';
+import type { McpSession } from '../mcp-session.js';
+
+export interface McpApprovalPrompt {
+  server: McpServerState;
+  waiting: number;
+  onAnswer: (answer: McpApproval) => void;
+}
+
+export function useMcpApprovals(mcp: McpSession | undefined, info: (text: string, tone?: 'info' | 'warning' | 'error') => void): McpApprovalPrompt | undefined {
+  const [waiting, setWaiting] = useState<readonly string[]>(() => mcp?.needsApproval() ?? []);
+  useEffect(() => {
+    if (!mcp) return;
+    let live = true;
+    const reported = new Set<string>();
+    const report = () => {
+      if (!live) return;
+      for (const p of mcpProblems(mcp.servers)) {
+        if (reported.has(p)) continue;
+        reported.add(p);
+        info(p, 'warning');
+      }
+    };
+    report();
+    const off = mcp.onChange(report);
+    return () => {
+      live = false;
+      off();
+    };
+  }, [mcp]);
+  const first = waiting[0];
+  const server = first !== undefined ? mcp?.servers.list().find((s) => s.name === first) : undefined;
+  if (!mcp || !server) return undefined;
+  return {
+    server,
+    waiting: waiting.length - 1,
+    onAnswer: (answer) => {
+      void mcp.answer(server.name, answer).then(({ error }) => {
+        if (error) info(`The answer for MCP server "${server.name}" was not saved: ${error}`, 'warning');
+      });
+      setWaiting([...mcp.needsApproval()]);
+    },
+  };
+}
