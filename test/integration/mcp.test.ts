@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
-import { expectExit, REPO_ROOT, runCli } from '../support/run-cli.js';
+import { expectExit, REPO_ROOT, runCli, spawnCli } from '../support/run-cli.js';
 import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
 import { startHttpServer } from '../support/mcp-server.mjs';
 
@@ -159,6 +159,34 @@ describe('MCP servers in print mode', () => {
     settings({ disabledMcpjsonServers: ['fromproject'] });
     expectExit(await run(['-p', 'hi']), 0);
     expect(names()).toEqual([]);
+  });
+
+  it('Ctrl-C cancels a running MCP call at the server and exits 130', async () => {
+    mcpJson({ test: stdio() });
+    const marker = path.join(project.dir, 'slow.marker');
+    api.script(reply().toolUse('mcp__test__slow', { ms: 30_000 }, { id: 'toolu_s' }), reply().text('never asked'));
+    const cli = spawnCli(['-p', 'wait', '--allowedTools', 'mcp__test', '--output-format', 'json'], {
+      cwd: project.dir,
+      home: project.home,
+      baseUrl: api.url,
+      env: { MCP_TEST_CANCEL_FILE: marker },
+      timeoutMs: 30_000,
+    });
+    for (let i = 0; i < 200 && !(existsSync(marker) && readFileSync(marker, 'utf8') === 'started'); i++) await new Promise((r) => setTimeout(r, 50));
+    cli.child.kill('SIGINT');
+    const r = await cli.result;
+    expect(r.code).toBe(130);
+    for (let i = 0; i < 40 && readFileSync(marker, 'utf8') !== 'cancelled'; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(readFileSync(marker, 'utf8')).toBe('cancelled');
+    expect(api.messageRequests()).toHaveLength(1);
+  });
+
+  it('puts the servers’ instructions into the system prompt', async () => {
+    mcpJson({ test: stdio() });
+    api.script(reply().text('ok'));
+    expectExit(await run(['-p', 'hi'], { MCP_TEST_INSTRUCTIONS: 'Call echo before anything else.' }), 0);
+    const system = JSON.stringify((api.messageRequests()[0]!.body as { system: unknown }).system);
+    expect(system).toContain('# MCP server instructions\\n\\n## test\\nCall echo before anything else.');
   });
 
   it('a bad --mcp-config stops the run with one sentence', async () => {

@@ -2,6 +2,7 @@
 // A small MCP server for the tests, built on the MCP SDK. Over stdio when run as a program
 // (`node mcp-server.mjs [--crash] [--silent-start]`); tests import `makeServer` and
 // `startHttpServer` to serve it over streamable HTTP in their own process.
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -28,6 +29,7 @@ export function makeServer({ instructions } = {}) {
     'slow',
     { description: 'Waits, reporting progress, until cancelled or done.', inputSchema: { ms: z.number() }, annotations: { readOnlyHint: true } },
     async ({ ms }, extra) => {
+      if (process.env.MCP_TEST_CANCEL_FILE) writeFileSync(process.env.MCP_TEST_CANCEL_FILE, 'started');
       const token = extra._meta?.progressToken;
       if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2, message: 'half way' } });
       await new Promise((resolve, reject) => {
@@ -35,6 +37,7 @@ export function makeServer({ instructions } = {}) {
         extra.signal.addEventListener('abort', () => {
           clearTimeout(t);
           process.stderr.write('slow: cancelled\n');
+          if (process.env.MCP_TEST_CANCEL_FILE) writeFileSync(process.env.MCP_TEST_CANCEL_FILE, 'cancelled');
           reject(new Error('cancelled'));
         });
       });
