@@ -189,6 +189,9 @@ function emitStreamEvent(ev: AgentEvent, opts: CliOptions, agent: AgentOptions, 
     case 'warning':
       io.out(line({ type: 'system', subtype: 'informational', message: ev.message, ...base }));
       return;
+    case 'compact':
+      io.out(line({ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: ev.trigger, pre_tokens: ev.preTokens }, ...base }));
+      return;
     default:
       return;
   }

@@ -13,6 +13,7 @@ import type { ParsedRule } from '../permissions/rule-parse.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { AgentOptions } from './agent-options.js';
 import { Channel } from './channel.js';
+import { autoCompact, contextTokens } from './compact.js';
 import { monotonicMs } from './clock.js';
 import { appendUser, collectUrls, textOf, withCacheBreakpoint } from './conversation.js';
 import { errorMessage, FatalError } from './errors.js';
@@ -28,8 +29,11 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
   let toolRounds = 0;
   let stopBlocks = 0;
   let finalText = '';
+  const run = { autoCompactions: 0 };
   for (const m of messages) if (m.role === 'user') collectUrls(textOf(m.content), opts.seenUrls);
   for (;;) {
+    if (opts.signal.aborted) return yield done('aborted', turns, finalText);
+    yield* autoCompact(messages, opts, run);
     if (opts.signal.aborted) return yield done('aborted', turns, finalText);
     turns++;
     yield { type: 'turn_start', turn: turns };
@@ -132,6 +136,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
     messages.push({ role: 'assistant', content: final.content.length ? final.content : [{ type: 'text', text: '(no content)' }] });
     emit({ type: 'assistant_message', message: { role: 'assistant', content: final.content, id: final.id, model: final.model || opts.model, stop_reason: final.stopReason, usage: final.usage } });
     emit({ type: 'usage', usage: final.usage, costUsd: costOf(opts.model, final.usage), model: opts.model, apiDurationMs: apiMs });
+    opts.state.contextTokens = contextTokens(final.usage);
     emit({ type: 'turn_end', stopReason: final.stopReason });
   } else {
     // Aborted or failed mid-stream: keep what is complete so the conversation stays valid.

@@ -76,6 +76,8 @@ export type AgentEvent =
   | { type: 'usage'; usage: Usage; costUsd: number; model: string; apiDurationMs: number }
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; status?: number; error: string }
   | { type: 'warning'; message: string }
+  /** The conversation was replaced by a summary; `messages` is the conversation now. */
+  | { type: 'compact'; trigger: 'manual' | 'auto'; preTokens: number; summary: string; messages: ApiMessage[] }
   | { type: 'error'; message: string }
   | { type: 'turn_end'; stopReason: string | null }
   | {

@@ -44,6 +44,11 @@ export class TranscriptWriter {
     else if (ev.type === 'tool_results_message') this.message(ev.message);
     else if (ev.type === 'tool_result') this.write({ type: 'gate_trace', tool_use_id: ev.toolUseId, tool_name: ev.name, trace: ev.trace, is_error: ev.result.isError ?? false });
     else if (ev.type === 'done') this.write({ type: 'end', reason: ev.reason, num_turns: ev.numTurns });
+    else if (ev.type === 'compact') {
+      // A resumed session starts from here: the summary (and a prompt it held back) replace what came before.
+      this.write({ type: 'compact_boundary', trigger: ev.trigger, pre_tokens: ev.preTokens });
+      for (const m of ev.messages) this.message(m);
+    }
   }
 }
 
@@ -54,7 +59,8 @@ export function loadTranscript(file: string): ApiMessage[] {
     if (!line.trim()) continue;
     try {
       const entry = JSON.parse(line);
-      if ((entry.type === 'user' || entry.type === 'assistant') && entry.message) {
+      if (entry.type === 'compact_boundary') messages.length = 0;
+      else if ((entry.type === 'user' || entry.type === 'assistant') && entry.message) {
         const last = messages[messages.length - 1];
         if (last && last.role === entry.message.role && entry.message.role === 'user') {
           const prev = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;

@@ -78,6 +78,8 @@ export interface SessionState {
   cwd: string;
   /** What Read saw: path → version and ranges. */
   readState: ReadState;
+  /** Tokens the last request's context held (the loop compacts when it passes the threshold). */
+  contextTokens?: number;
 }
 
 /** A change a finished call makes to shared state; applied strictly in call order (PRODUCT.md §3). */

@@ -83,6 +83,9 @@ export class AgentView {
       case 'warning':
         this.add({ kind: 'info', tone: 'warning', text: ev.message });
         break;
+      case 'compact':
+        this.add({ kind: 'info', tone: 'info', text: compactNote(ev.trigger, ev.preTokens) });
+        break;
       case 'error':
         this.add({ kind: 'info', tone: 'error', text: ev.message });
         break;
@@ -191,3 +194,9 @@ function keepResult(content: FinishedTool['result']['content']): FinishedTool['r
 }
 
 export type { LiveTool };
+
+/** The line the transcript shows once the conversation was replaced by its summary. */
+export function compactNote(trigger: 'manual' | 'auto', preTokens: number): string {
+  const size = preTokens ? ` (it held ${preTokens.toLocaleString('en-US')} tokens)` : '';
+  return `${trigger === 'auto' ? 'The context was nearly full: the' : 'The'} conversation was compacted into a summary${size}; the model goes on from the summary.`;
+}

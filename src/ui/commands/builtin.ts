@@ -1,4 +1,4 @@
-/** The built-in slash commands: /help /clear /model /status /cost /trace /exit (and /permissions, /mcp). */
+/** The built-in slash commands: /help /clear /compact /model /status /cost /trace /exit (and /permissions, /mcp). */
 import { DEFAULT_MODEL, resolveModel } from '../../cli/session-setup.js';
 import type { GateRecord } from '../../core/events.js';
 import { modeLabel } from '../StatusLine.js';
@@ -108,6 +108,14 @@ const trace: SlashCommand = {
   },
 };
 
+const compact: SlashCommand = {
+  name: 'compact',
+  description: 'Replace the conversation by a summary of it (frees the context)',
+  argumentHint: '[what the summary should keep]',
+  source: 'builtin',
+  run: (args, s) => (s.messageCount ? { kind: 'compact', ...(args.trim() ? { instructions: args.trim() } : {}) } : { kind: 'info', text: 'Nothing to compact yet.' }),
+};
+
 const exit: SlashCommand = {
   name: 'exit',
   aliases: ['quit'],
@@ -116,6 +124,6 @@ const exit: SlashCommand = {
   run: () => ({ kind: 'exit' }),
 };
 
-export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, model, permissionsCommand, status, cost, trace, mcpCommand, exit];
+export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, model, permissionsCommand, status, cost, trace, mcpCommand, exit];
 
 export type { SessionControl };

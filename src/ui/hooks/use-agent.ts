@@ -8,9 +8,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { grantAllowedTools } from '../../commands/custom-commands.js';
 import type { AgentOptions } from '../../core/agent-options.js';
+import { compactConversation } from '../../core/compact.js';
 import { appendUser, unansweredToolUses } from '../../core/conversation.js';
 import { errorMessage } from '../../core/errors.js';
-import type { ApiMessage } from '../../core/events.js';
+import type { AgentEvent, ApiMessage } from '../../core/events.js';
 import type { PermissionAnswer } from '../../permissions/types.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
 import { runPrompt } from '../../cli/run-prompt.js';
@@ -61,6 +62,8 @@ export interface AgentHandle extends ViewSnapshot {
   info(text: string, tone?: 'info' | 'warning' | 'error'): void;
   /** A new conversation: forgets messages and items. */
   clear(): void;
+  /** Replaces the conversation by a summary of it (/compact). */
+  compact(instructions?: string): Promise<void>;
 }
 
 export function useAgent(opts: UseAgentOptions): AgentHandle {
@@ -177,6 +180,30 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     [view, flushNow],
   );
 
+  /** /compact: the conversation replaced by its summary, with the model working as in a run (Esc stops it). */
+  const compact = useCallback(
+    async (instructions?: string) => {
+      const controller = new AbortController();
+      abortRef.current = controller;
+      view.startRun();
+      flushNow();
+      await optsRef.current.ready?.();
+      const agent: AgentOptions = { ...optsRef.current.base, askUser, signal: controller.signal };
+      const preTokens = agent.state.contextTokens ?? 0;
+      const out = await compactConversation(messages, agent, { trigger: 'manual', instructions, preTokens, emit: (e) => view.apply(e) });
+      if (out.ok) {
+        agent.state.contextTokens = undefined;
+        const ev: AgentEvent = { type: 'compact', trigger: 'manual', preTokens, summary: out.summary, messages: out.messages };
+        optsRef.current.transcript?.onEvent(ev);
+        view.apply(ev);
+      } else view.add({ kind: 'info', tone: 'warning', text: `The conversation was not compacted: ${out.reason}.` });
+      view.apply({ type: 'done', reason: 'completed', numTurns: 0, finalText: '' });
+      abortRef.current = undefined;
+      flushNow();
+    },
+    [view, askUser, flushNow, messages],
+  );
+
   const clear = useCallback(() => {
     messages.length = 0;
     view.clear();
@@ -192,5 +219,5 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   }, []);
 
   const busy = useCallback(() => abortRef.current !== undefined, []);
-  return { ...snap, asks, queued, view, messages, submit, busy, interrupt, answer: (a, ans) => a.resolve(ans), info, clear };
+  return { ...snap, asks, queued, view, messages, submit, busy, interrupt, answer: (a, ans) => a.resolve(ans), info, clear, compact };
 }

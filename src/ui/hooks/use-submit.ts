@@ -48,6 +48,10 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
   const apply = (text: string, result: CommandResult) => {
     if (result.kind === 'prompt') d.agent.submit(result.text, text, result.allowedTools);
     else if (result.kind === 'exit') d.quit();
+    else if (result.kind === 'compact') {
+      if (d.agent.busy()) return d.agent.info('Interrupt the current run (esc) before /compact.', 'warning');
+      void d.agent.compact(result.instructions);
+    }
     else if (result.kind === 'clear') {
       if (d.agent.status.working) return d.agent.info('Interrupt the current run (esc) before /clear.', 'warning');
       d.agent.clear();

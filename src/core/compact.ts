@@ -1,0 +1,154 @@
+/**
+ * Compaction (PRODUCT.md §7): when the context fills, the conversation is replaced by a summary the
+ * model writes of it, so the session goes on. Automatic when the last request's context passed the
+ * threshold (checked before each request); by hand with /compact. A PreCompact hook may block it.
+ * The request carries the session's own system prompt and tools, so it reuses their cache.
+ */
+import { costOf, type Usage } from '../api/usage.js';
+import { toApiTools } from '../tools/api-schema.js';
+import type { AgentOptions } from './agent-options.js';
+import { monotonicMs } from './clock.js';
+import { appendUser, withCacheBreakpoint } from './conversation.js';
+import { errorMessage } from './errors.js';
+import type { AgentEvent, ApiMessage } from './events.js';
+
+export type CompactTrigger = 'manual' | 'auto';
+
+/** Tokens of the context a usage report describes: everything sent plus what came back. */
+export function contextTokens(u: Usage): number {
+  return u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens + u.output_tokens;
+}
+
+/** Room kept free below the window: the summary's own answer, and a margin. */
+const SUMMARY_OUTPUT_TOKENS = 20_000;
+const MARGIN_TOKENS = 13_000;
+const DEFAULT_WINDOW = 200_000;
+
+/**
+ * The context size that triggers automatic compaction; undefined when it is turned off
+ * (DISABLE_AUTO_COMPACT, DISABLE_COMPACT, settings autoCompactEnabled: false). The window comes from
+ * CLAUDE_CODE_AUTO_COMPACT_WINDOW or settings autoCompactWindow (default 200,000);
+ * CLAUDE_AUTOCOMPACT_PCT_OVERRIDE can only lower the threshold.
+ */
+export function autoCompactThreshold(env: Record<string, string | undefined>, settings: Record<string, unknown>): number | undefined {
+  if (truthy(env.DISABLE_AUTO_COMPACT) || truthy(env.DISABLE_COMPACT) || settings.autoCompactEnabled === false) return undefined;
+  const window = positive(env.CLAUDE_CODE_AUTO_COMPACT_WINDOW) ?? positive(settings.autoCompactWindow) ?? DEFAULT_WINDOW;
+  const base = window - SUMMARY_OUTPUT_TOKENS - MARGIN_TOKENS;
+  const pct = positive(env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE);
+  const lowered = pct !== undefined && pct < 100 ? Math.floor((window * pct) / 100) : base;
+  return Math.max(1, Math.min(base, lowered));
+}
+
+export const CONTINUATION_PREFIX = 'This session continues an earlier conversation that ran out of context. What happened so far, summarised:';
+
+export type CompactOutcome =
+  | { ok: true; summary: string; preTokens: number; messages: ApiMessage[] }
+  | { ok: false; reason: string };
+
+/**
+ * Replaces `messages` (in place) with a summary of them. A trailing user prompt that has not been
+ * answered yet is kept out of the summary and follows it, so it is still the question at hand.
+ */
+export async function compactConversation(
+  messages: ApiMessage[],
+  opts: AgentOptions,
+  how: { trigger: CompactTrigger; instructions?: string; preTokens: number; emit?: (e: AgentEvent) => void },
+): Promise<CompactOutcome> {
+  const held = pendingPrompt(messages);
+  const history = held ? messages.slice(0, -1) : [...messages];
+  if (!history.length) return { ok: false, reason: 'there is nothing to compact yet' };
+  const hook = await opts.hooks.preCompact?.({ trigger: how.trigger, ...(how.instructions ? { customInstructions: how.instructions } : {}) }, opts.signal).catch(() => undefined);
+  if (hook?.block) return { ok: false, reason: `a PreCompact hook blocked it: ${hook.block}` };
+  let summary: string;
+  try {
+    summary = await summarise(history, opts, how);
+  } catch (err) {
+    return { ok: false, reason: opts.signal.aborted ? 'it was interrupted' : errorMessage(err) };
+  }
+  if (!summary.trim()) return { ok: false, reason: 'the model returned an empty summary' };
+  const next: ApiMessage[] = [{ role: 'user', content: [{ type: 'text', text: `${CONTINUATION_PREFIX}\n\n${summary.trim()}` }] }];
+  if (held) appendUser(next, typeof held.content === 'string' ? held.content : held.content);
+  messages.splice(0, messages.length, ...next);
+  return { ok: true, summary: summary.trim(), preTokens: how.preTokens, messages: next };
+}
+
+/** The last message when it is a user prompt the model has not answered (not tool results). */
+function pendingPrompt(messages: ApiMessage[]): ApiMessage | undefined {
+  const last = messages[messages.length - 1];
+  if (!last || last.role !== 'user' || messages.length < 2) return undefined;
+  if (typeof last.content !== 'string' && last.content.some((b) => b.type === 'tool_result')) return undefined;
+  return last;
+}
+
+async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instructions?: string; emit?: (e: AgentEvent) => void }): Promise<string> {
+  const request = [...history];
+  appendUser(request, summaryPrompt(how.instructions));
+  const started = monotonicMs();
+  const stream = opts.client.stream(
+    {
+      model: opts.model,
+      system: opts.system.map((b, i) => (i === opts.system.length - 1 ? { ...b, cache_control: { type: 'ephemeral' as const } } : b)),
+      messages: withCacheBreakpoint(request),
+      // The conversation holds tool_use blocks, which the API accepts only with tools defined.
+      tools: toApiTools(opts.tools, { cwd: opts.state.cwd, platform: process.platform }),
+      maxTokens: SUMMARY_OUTPUT_TOKENS,
+    },
+    opts.signal,
+  );
+  for (;;) {
+    const step = await stream.next();
+    if (step.done) {
+      const final = step.value;
+      how.emit?.({ type: 'usage', usage: final.usage, costUsd: costOf(opts.model, final.usage), model: opts.model, apiDurationMs: Math.round(monotonicMs() - started) });
+      return final.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+    }
+    if (step.value.type === 'retry') how.emit?.(step.value);
+  }
+}
+
+function summaryPrompt(instructions: string | undefined): string {
+  return [
+    'The conversation above is about to be replaced by a summary of it, which is all you will have to go on',
+    'from here. Write that summary now. Do not call any tool: answer with text only.',
+    '',
+    'Cover, each under its own heading:',
+    "1. What the user asked for: every request, in the user's own words where the wording matters.",
+    '2. Technical facts and decisions that the rest of the work depends on.',
+    '3. Files read, changed or created, and what in them matters (short excerpts of code where needed).',
+    '4. Errors met and how they were resolved, and anything the user corrected.',
+    '5. What is done, and what is still to do.',
+    "6. The work in progress right now, and the next step if one follows directly from the user's latest request.",
+    ...(instructions?.trim() ? ['', `The user asks that the summary also follow this: ${instructions.trim()}`] : []),
+  ].join('\n');
+}
+
+/** At most this many automatic compactions in one run: an output that refills the context each time must not loop. */
+const MAX_AUTO_PER_RUN = 3;
+
+/**
+ * Before a request: compacts when the last request's context passed the threshold. Yields the
+ * events of the summary request and a `compact` event (or a warning when it could not be done).
+ */
+export async function* autoCompact(messages: ApiMessage[], opts: AgentOptions, run: { autoCompactions: number }): AsyncGenerator<AgentEvent, void> {
+  const threshold = autoCompactThreshold(opts.env, opts.settings);
+  const tokens = opts.state.contextTokens;
+  if (threshold === undefined || tokens === undefined || tokens < threshold || run.autoCompactions >= MAX_AUTO_PER_RUN) return;
+  run.autoCompactions++;
+  const events: AgentEvent[] = [];
+  const out = await compactConversation(messages, opts, { trigger: 'auto', preTokens: tokens, emit: (e) => events.push(e) });
+  yield* events;
+  if (!out.ok) return yield { type: 'warning', message: `The conversation was not compacted: ${out.reason}.` };
+  opts.state.contextTokens = undefined;
+  yield { type: 'compact', trigger: 'auto', preTokens: out.preTokens, summary: out.summary, messages: out.messages };
+  const start = await opts.hooks.sessionStart?.({ source: 'compact', model: opts.model }, opts.signal).catch(() => undefined);
+  if (start?.additionalContext) appendUser(messages, start.additionalContext);
+}
+
+function truthy(v: string | undefined): boolean {
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+function positive(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() ? Number(v) : NaN;
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
