@@ -115,6 +115,7 @@ function toolContext(env: RunnerEnv, id: string, signal: AbortSignal): ToolConte
     ...env.base,
     cwd: env.state.cwd,
     readState: env.state.readState,
+    todos: env.state.todos,
     signal,
     toolUseId: id,
     permissionMode: env.permission.mode,

@@ -13,6 +13,7 @@ import { notebookEditTool } from './notebook-edit/index.js';
 import { webFetchTool } from './web-fetch/index.js';
 import { bashTool } from './bash/index.js';
 import { taskOutputTool, taskStopTool } from './tasks/index.js';
+import { todoWriteTool } from './todo-write/index.js';
 
 export const BUILTIN_TOOLS: Tool[] = [
   bashTool,
@@ -26,6 +27,7 @@ export const BUILTIN_TOOLS: Tool[] = [
   taskOutputTool,
   taskStopTool,
   exitPlanModeTool,
+  todoWriteTool,
 ];
 
 export function findTool(tools: readonly Tool[], name: string): Tool | undefined {

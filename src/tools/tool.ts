@@ -11,6 +11,7 @@ import type { PermissionMode } from '../permissions/modes.js';
 import type { ParsedRule } from '../permissions/rule-parse.js';
 import type { PermissionRules } from '../permissions/types.js';
 import type { ReadState } from './read-state.js';
+import type { Todo } from './todo-write/index.js';
 
 /** Text or image content as sent back to the model in a `tool_result`. */
 export type ToolResultContent =
@@ -80,6 +81,8 @@ export interface SessionState {
   readState: ReadState;
   /** Tokens the last request's context held (the loop compacts when it passes the threshold). */
   contextTokens?: number;
+  /** The model's task list (TodoWrite). */
+  todos?: Todo[];
 }
 
 /** A change a finished call makes to shared state; applied strictly in call order (PRODUCT.md §3). */
@@ -103,6 +106,8 @@ export interface ToolContext {
   permissionMode: PermissionMode;
   /** Read-only view of the session's read state; change it only through `contextChange`. */
   readState: ReadState;
+  /** The session's task list as it is now (TodoWrite); change it only through `contextChange`. */
+  todos?: readonly Todo[];
   /** Environment for subprocesses (process env plus settings `env`). */
   env: Record<string, string | undefined>;
   /** The session's permission rules, every source (read only: the engine decides, tools may look). */

@@ -4,8 +4,8 @@
  * long to start. A schema built with anything else does not type-check, so nothing missing here
  * can be reached at run time.
  */
-import { boolean, enum as zodEnum, looseObject, number, strictObject, string, toJSONSchema } from 'zod';
+import { array, boolean, enum as zodEnum, looseObject, number, strictObject, string, toJSONSchema } from 'zod';
 
-export const z = { boolean, enum: zodEnum, looseObject, number, strictObject, string, toJSONSchema };
+export const z = { array, boolean, enum: zodEnum, looseObject, number, strictObject, string, toJSONSchema };
 
 export type Zod = typeof z;

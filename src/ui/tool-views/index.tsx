@@ -14,6 +14,7 @@ import { editView, notebookEditView } from './edit.js';
 import { genericView } from './generic.js';
 import { readView } from './read.js';
 import { globView, grepView } from './search.js';
+import { todoView } from './todo.js';
 import { webFetchView } from './web-fetch.js';
 
 const planView: ToolRenderer = {
@@ -42,6 +43,7 @@ const RENDERERS: Record<string, ToolRenderer> = {
   Glob: globView,
   WebFetch: webFetchView,
   ExitPlanMode: planView,
+  TodoWrite: todoView,
 };
 
 export function rendererFor(name: string): ToolRenderer {
