@@ -5,6 +5,7 @@
  * Yields AgentEvents; never prints, never exits. The caller's `messages` array is the conversation
  * and is left valid for the next prompt in every case.
  */
+import path from 'node:path';
 import type { FinalMessage } from '../api/model-client.js';
 import { costOf } from '../api/usage.js';
 import { toApiTools } from '../tools/api-schema.js';
@@ -20,6 +21,7 @@ import { errorMessage, FatalError } from './errors.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from './events.js';
 import { executeCall, prepareCall, type CallOutcome, type RunnerEnv, type ToolCall } from './tool-runner.js';
 import { ToolScheduler } from './tool-scheduler.js';
+import { runSubagent } from './subagent.js';
 import { warmUpWhileWaiting } from './warm-up.js';
 
 const MAX_STOP_HOOK_BLOCKS = 8;
@@ -100,7 +102,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
         model: opts.model,
         system: withSystemCache(opts),
         messages: withCacheBreakpoint(messages),
-        tools: toApiTools(opts.tools, { cwd: opts.state.cwd, platform: process.platform }),
+        tools: toApiTools(opts.tools, toolDescriptionEnv(opts)),
         maxTokens: opts.maxTokens ?? 32_000,
       },
       opts.signal,
@@ -187,6 +189,11 @@ async function collectResults(
   return stop ? { stop } : {};
 }
 
+/** What tool descriptions may depend on: the working directory, the platform, where user agents live. */
+export function toolDescriptionEnv(opts: AgentOptions): { cwd: string; platform: string; configDir: string } {
+  return { cwd: opts.state.cwd, platform: process.platform, configDir: opts.env.CLAUDE_CONFIG_DIR || path.join(opts.homeDir, '.claude') };
+}
+
 function withSystemCache(opts: AgentOptions) {
   const sys = opts.system.map((b) => ({ ...b }));
   const last = sys[sys.length - 1];
@@ -225,6 +232,12 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     settings: opts.settings,
     seenUrls: opts.seenUrls,
     querySmallModel: (prompt, o) => querySmallModel(opts, prompt, o, emit),
+    // The sub-agent's cost, denials and problems count as the session's.
+    runSubagent: (spec, signal, onEvent) =>
+      runSubagent(opts, spec, signal, (ev) => {
+        if (ev.type === 'usage' || ev.type === 'retry' || ev.type === 'warning' || ev.type === 'permission_denied') emit(ev);
+        onEvent(ev);
+      }),
   } satisfies Omit<ToolContext, 'cwd' | 'readState' | 'signal' | 'toolUseId' | 'permissionMode'>;
   return { tools: opts.tools, state: opts.state, permission: opts.permission, hooks: opts.hooks, askUser: opts.askUser, base, emit };
 }

@@ -6,6 +6,7 @@
  */
 import { costOf, type Usage } from '../api/usage.js';
 import { toApiTools } from '../tools/api-schema.js';
+import { toolDescriptionEnv } from './agent-loop.js';
 import type { AgentOptions } from './agent-options.js';
 import { monotonicMs } from './clock.js';
 import { appendUser, withCacheBreakpoint } from './conversation.js';
@@ -90,7 +91,7 @@ async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instr
       system: opts.system.map((b, i) => (i === opts.system.length - 1 ? { ...b, cache_control: { type: 'ephemeral' as const } } : b)),
       messages: withCacheBreakpoint(request),
       // The conversation holds tool_use blocks, which the API accepts only with tools defined.
-      tools: toApiTools(opts.tools, { cwd: opts.state.cwd, platform: process.platform }),
+      tools: toApiTools(opts.tools, toolDescriptionEnv(opts)),
       maxTokens: SUMMARY_OUTPUT_TOKENS,
     },
     opts.signal,

@@ -14,6 +14,7 @@ import { webFetchTool } from './web-fetch/index.js';
 import { bashTool } from './bash/index.js';
 import { taskOutputTool, taskStopTool } from './tasks/index.js';
 import { todoWriteTool } from './todo-write/index.js';
+import { agentTool } from './agent/index.js';
 
 export const BUILTIN_TOOLS: Tool[] = [
   bashTool,
@@ -28,6 +29,7 @@ export const BUILTIN_TOOLS: Tool[] = [
   taskStopTool,
   exitPlanModeTool,
   todoWriteTool,
+  agentTool,
 ];
 
 export function findTool(tools: readonly Tool[], name: string): Tool | undefined {

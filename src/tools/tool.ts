@@ -12,6 +12,8 @@ import type { ParsedRule } from '../permissions/rule-parse.js';
 import type { PermissionRules } from '../permissions/types.js';
 import type { ReadState } from './read-state.js';
 import type { Todo } from './todo-write/index.js';
+import type { AgentEvent } from '../core/events.js';
+import type { SubagentResult, SubagentSpec } from '../core/subagent.js';
 
 /** Text or image content as sent back to the model in a `tool_result`. */
 export type ToolResultContent =
@@ -116,6 +118,8 @@ export interface ToolContext {
   settings: Record<string, unknown>;
   /** URLs that appeared in the conversation (user messages, tool results): WebFetch allows these. */
   seenUrls?: ReadonlySet<string>;
+  /** Runs a sub-agent (the Agent tool); provided by the loop. */
+  runSubagent?: (spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void) => Promise<SubagentResult>;
   /** Ask the configured small fast model a one-shot question (WebFetch). Optional in tests. */
   querySmallModel?: (prompt: string, opts: { signal: AbortSignal; system?: string }) => Promise<string>;
 }
@@ -132,7 +136,7 @@ export interface Tool<I = any, O = any> {
   /** Older names accepted from the model and in rules (e.g. `BashOutput` for `TaskOutput`). */
   readonly aliases?: readonly string[];
   /** The description the model reads. */
-  description(ctx: { cwd: string; platform: string }): string;
+  description(ctx: { cwd: string; platform: string; configDir?: string }): string;
   /** Single source of the TS input type and the JSON Schema sent to the API. Use z.strictObject. */
   readonly inputSchema: z.ZodType<I>;
   /** The JSON Schema sent to the API when it does not come from `inputSchema` (an MCP server's own). */

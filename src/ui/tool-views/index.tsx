@@ -32,6 +32,11 @@ const planView: ToolRenderer = {
   },
 };
 
+const agentView: ToolRenderer = {
+  title: (input) => `${typeof input.subagent_type === 'string' ? input.subagent_type : 'general-purpose'}: ${typeof input.description === 'string' ? input.description : ''}`,
+  Result: genericView.Result,
+};
+
 const RENDERERS: Record<string, ToolRenderer> = {
   Read: readView,
   Edit: editView,
@@ -44,6 +49,8 @@ const RENDERERS: Record<string, ToolRenderer> = {
   WebFetch: webFetchView,
   ExitPlanMode: planView,
   TodoWrite: todoView,
+  Agent: agentView,
+  Task: agentView,
 };
 
 export function rendererFor(name: string): ToolRenderer {

@@ -1,0 +1,159 @@
+/**
+ * Sub-agent types: the built-in ones (general-purpose, Explore, Plan) and those a team defines as
+ * Markdown with frontmatter in `.claude/agents/*.md` (the working directory and its parents; the
+ * nearest wins) or `~/.claude/agents/*.md`. A project agent beats a user one of the same name; a
+ * file may replace a built-in. Frontmatter: `name`, `description` (both required), `tools`,
+ * `disallowedTools`, `model`, `permissionMode`, `maxTurns`; the body is the agent's system prompt.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parsePermissionMode, type PermissionMode } from '../../permissions/modes.js';
+import { splitRuleList } from '../../permissions/rule-parse.js';
+
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** Tool names it may use; undefined: every tool of the session (but Agent). */
+  tools?: string[];
+  disallowedTools: string[];
+  /** `sonnet`, `opus`, `haiku`, a model id, or undefined / `inherit` for the session's model. */
+  model?: string;
+  permissionMode?: PermissionMode;
+  maxTurns?: number;
+  systemPrompt: string;
+  source: 'builtin' | 'project' | 'user';
+  file?: string;
+}
+
+const READ_ONLY_TOOLS = ['Read', 'Glob', 'Grep', 'WebFetch', 'Bash', 'TaskOutput'];
+
+export const BUILTIN_AGENTS: AgentDefinition[] = [
+  {
+    name: 'general-purpose',
+    description: 'For research and multi-step tasks: searching code, reading files, and making changes when asked. Has every tool.',
+    disallowedTools: [],
+    systemPrompt:
+      'You are a sub-agent working on one task for the main agent, who sees only your final message. Use the tools to do the task fully, then end with a concise report of what you found or did: the facts, file paths and names the main agent needs. Do not ask questions; if something is unclear, say what you assumed.',
+    source: 'builtin',
+  },
+  {
+    name: 'Explore',
+    description: 'Fast, read-only exploration of a codebase: finding files, searching code, answering questions about how things work. Say how thorough to be.',
+    tools: READ_ONLY_TOOLS,
+    disallowedTools: [],
+    systemPrompt:
+      'You are a read-only search sub-agent. Find what the main agent asked for with Glob, Grep and Read (and read-only shell commands), and answer with the facts: file paths, line numbers, names and short excerpts. Do not change anything.',
+    source: 'builtin',
+  },
+  {
+    name: 'Plan',
+    description: 'Read-only research for planning a change: what exists, what would have to change, and the risks.',
+    tools: READ_ONLY_TOOLS,
+    disallowedTools: [],
+    systemPrompt:
+      'You are a read-only planning sub-agent. Study the code the task concerns and answer with a plan: the files and functions involved, the changes needed, in order, and the risks. Do not change anything.',
+    source: 'builtin',
+  },
+];
+
+const loaded = new Map<string, AgentDefinition[]>();
+
+/**
+ * Every agent type available from `cwd`, built-ins first, then files (project over user over
+ * built-in). Read once per process and folder, as the tool list the model sees must not change
+ * under it mid-session.
+ */
+export function loadAgentDefinitions(cwd: string, configDir: string | undefined): AgentDefinition[] {
+  const key = `${cwd}\0${configDir ?? ''}`;
+  let defs = loaded.get(key);
+  if (!defs) loaded.set(key, (defs = readAgentDefinitions(cwd, configDir)));
+  return defs;
+}
+
+function readAgentDefinitions(cwd: string, configDir: string | undefined): AgentDefinition[] {
+  const byName = new Map<string, AgentDefinition>(BUILTIN_AGENTS.map((a) => [a.name, a]));
+  if (configDir) for (const a of scanDir(path.join(configDir, 'agents'), 'user')) byName.set(a.name, a);
+  const dirs: string[] = [];
+  for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
+    dirs.push(path.join(d, '.claude', 'agents'));
+    if (path.dirname(d) === d) break;
+  }
+  for (const dir of dirs.reverse()) for (const a of scanDir(dir, 'project')) byName.set(a.name, a);
+  return [...byName.values()];
+}
+
+function scanDir(dir: string, source: 'project' | 'user'): AgentDefinition[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
+  } catch {
+    return [];
+  }
+  const out: AgentDefinition[] = [];
+  for (const n of names) {
+    try {
+      const def = parseAgentFile(readFileSync(path.join(dir, n), 'utf8'), source, path.join(dir, n));
+      if (def) out.push(def);
+    } catch {
+      // unreadable: skipped
+    }
+  }
+  return out;
+}
+
+/** One agent file; undefined without the required name and description. */
+export function parseAgentFile(text: string, source: 'project' | 'user', file?: string): AgentDefinition | undefined {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text.replace(/^\uFEFF/, ''));
+  if (!m) return undefined;
+  const meta = parseYamlish(m[1]!);
+  const name = scalar(meta.name);
+  const description = scalar(meta.description);
+  if (!name || !description) return undefined;
+  const model = scalar(meta.model);
+  const turns = Number(scalar(meta.maxTurns));
+  const mode = scalar(meta.permissionMode);
+  return {
+    name,
+    description,
+    tools: meta.tools === undefined ? undefined : list(meta.tools),
+    disallowedTools: meta.disallowedTools === undefined ? [] : list(meta.disallowedTools),
+    model: model && model !== 'inherit' ? model : undefined,
+    permissionMode: mode ? parsePermissionMode(mode) : undefined,
+    maxTurns: Number.isInteger(turns) && turns > 0 ? turns : undefined,
+    systemPrompt: text.slice(m.index + m[0].length).trim(),
+    source,
+    ...(file ? { file } : {}),
+  };
+}
+
+/** `key: value` lines, and `key:` followed by `- item` lines (a YAML list). */
+function parseYamlish(block: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  let listKey: string | undefined;
+  for (const line of block.split(/\r?\n/)) {
+    const item = /^\s+-\s+(.*)$/.exec(line);
+    if (item && listKey) {
+      (out[listKey] as string[]).push(unquote(item[1]!));
+      continue;
+    }
+    const kv = /^([A-Za-z0-9_-]+):\s*(.*)$/.exec(line);
+    if (!kv) continue;
+    listKey = kv[2]!.trim() === '' ? kv[1]! : undefined;
+    out[kv[1]!] = listKey ? [] : unquote(kv[2]!);
+  }
+  return out;
+}
+
+function scalar(v: string | string[] | undefined): string | undefined {
+  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+}
+
+/** `Read, Grep`, `[Read, Grep]` or a YAML list. */
+function list(v: string | string[]): string[] {
+  const items = Array.isArray(v) ? v : splitRuleList([v.replace(/^\[|\]$/g, '')]);
+  return items.map((s) => unquote(s.trim())).filter(Boolean);
+}
+
+function unquote(s: string): string {
+  return s.trim().replace(/^["']|["']$/g, '');
+}

@@ -1,0 +1,125 @@
+/**
+ * Agent (formerly Task): hands a self-contained task to a sub-agent with its own context and tool
+ * set (core/subagent.ts); only its final message comes back. The call itself needs no permission:
+ * every call the sub-agent makes passes the gates. `Agent(type)` rules name sub-agent types.
+ */
+import path from 'node:path';
+import type { SubagentResult } from '../../core/subagent.js';
+import { buildSystemPrompt } from '../../core/system-prompt.js';
+import type { ParsedRule } from '../../permissions/rule-parse.js';
+import { defineTool, lazySchema, type ToolContext, type ToolProgress } from '../tool.js';
+import { Channel } from '../../core/channel.js';
+import { loadAgentDefinitions, type AgentDefinition } from './definitions.js';
+
+export interface AgentInput {
+  description: string;
+  prompt: string;
+  subagent_type?: string;
+  model?: string;
+  run_in_background?: boolean;
+  name?: string;
+  isolation?: string;
+}
+
+const MODEL_ALIASES: Record<string, string> = { sonnet: 'claude-sonnet-4-6', opus: 'claude-opus-4-7', haiku: 'claude-haiku-4-5' };
+
+const inputSchema = lazySchema((z) =>
+  z.strictObject({
+    description: z.string().min(1, 'description is empty').describe('A short (3-5 word) description of the task'),
+    prompt: z.string().min(1, 'prompt is empty').describe('The task for the agent to perform'),
+    subagent_type: z.string().optional().describe('The type of agent to use (default: general-purpose)'),
+    model: z.string().optional().describe('sonnet, opus or haiku; the agent definition’s model, or the session’s, when left out'),
+    run_in_background: z.boolean().optional().describe('Accepted; the agent runs until it is done and its report is the result'),
+    name: z.string().optional().describe('A name for the agent'),
+    isolation: z.string().optional().describe('Not supported: leave it out'),
+  }),
+);
+
+export const agentTool = defineTool<AgentInput, SubagentResult>({
+  name: 'Agent',
+  aliases: ['Task'],
+  description: (ctx) => describe(loadAgentDefinitions(ctx.cwd, configDirOf(ctx))),
+  inputSchema,
+  isReadOnly: () => false,
+  isConcurrencySafe: () => true,
+  async validateInput(input, ctx) {
+    if (input.isolation) return { ok: false, message: `isolation "${input.isolation}" is not supported here: leave it out, and the agent works in the project itself.` };
+    if (!ctx.runSubagent) return { ok: false, message: 'sub-agents cannot be started here.' };
+    const defs = loadAgentDefinitions(ctx.cwd, configDirOf(ctx));
+    const type = input.subagent_type ?? 'general-purpose';
+    if (!defs.some((d) => d.name === type)) return { ok: false, message: `there is no agent type "${type}". Available: ${defs.map((d) => d.name).join(', ')}.` };
+    return { ok: true };
+  },
+  matchRules(input, rules: ParsedRule[]) {
+    const type = input.subagent_type ?? 'general-purpose';
+    return rules.find((r) => r.specifier === type);
+  },
+  async checkPermissions() {
+    return { behavior: 'allow', reason: "the sub-agent's own calls pass the gates" };
+  },
+  async *call(input, ctx) {
+    const def = loadAgentDefinitions(ctx.cwd, configDirOf(ctx)).find((d) => d.name === (input.subagent_type ?? 'general-purpose'))!;
+    const progress = new Channel<ToolProgress>();
+    const done = ctx.runSubagent!(specFor(def, input, ctx), ctx.signal, (ev) => {
+      if (ev.type === 'tool_request') progress.push({ type: 'progress', message: ev.summary ? `${ev.name}: ${ev.summary}` : ev.name });
+    }).finally(() => progress.close());
+    done.catch(() => {}); // awaited below
+    for await (const p of progress) yield p;
+    return await done;
+  },
+  toModelResult(out) {
+    const trailer = `\n\n[agent ${out.agentId}: ${out.turns} turn${out.turns === 1 ? '' : 's'}, ${out.toolCalls} tool call${out.toolCalls === 1 ? '' : 's'}]`;
+    if (out.reason === 'error') return { content: `The agent failed: ${out.error ?? 'unknown error'}${out.text ? `\nIts last words: ${out.text}` : ''}${trailer}`, isError: true };
+    if (out.reason === 'aborted') return { content: `The agent was interrupted before it finished.${out.text ? `\nIts last words: ${out.text}` : ''}${trailer}`, isError: true };
+    const note = out.reason === 'max_turns' ? 'The agent stopped at its turn limit; this is where it got to:\n' : '';
+    return { content: `${note}${out.text || '(the agent gave no report)'}${trailer}` };
+  },
+  summary: (input) => `${input.subagent_type ?? 'general-purpose'}: ${input.description}`,
+  display: (out) => ({ summary: `${out.reason === 'completed' ? 'Done' : out.reason} (${out.toolCalls} tool call${out.toolCalls === 1 ? '' : 's'})`, preview: out.text }),
+});
+
+/** Where user agents live; undefined when the caller did not say (then only built-in and project agents). */
+function configDirOf(ctx: { env?: Record<string, string | undefined>; homeDir?: string; configDir?: string }): string | undefined {
+  if (ctx.configDir) return ctx.configDir;
+  if (ctx.env?.CLAUDE_CONFIG_DIR) return ctx.env.CLAUDE_CONFIG_DIR;
+  return ctx.homeDir ? path.join(ctx.homeDir, '.claude') : undefined;
+}
+
+function specFor(def: AgentDefinition, input: AgentInput, ctx: ToolContext) {
+  const model = input.model ?? def.model;
+  return {
+    agentType: def.name,
+    prompt: input.prompt,
+    // Its own instructions, with the session's environment and (for file-defined and general agents) memory files.
+    system: buildSystemPrompt({
+      cwd: ctx.cwd,
+      projectRoot: ctx.projectRoot,
+      homeDir: ctx.homeDir,
+      configDir: configDirOf(ctx) ?? path.join(ctx.homeDir, '.claude'),
+      systemPrompt: def.systemPrompt || undefined,
+      noMemory: def.name === 'Explore' || def.name === 'Plan',
+    }),
+    toolNames: def.tools,
+    disallowedTools: def.disallowedTools,
+    model: model ? (MODEL_ALIASES[model] ?? model) : undefined,
+    permissionMode: def.permissionMode,
+    maxTurns: def.maxTurns,
+  };
+}
+
+function describe(defs: AgentDefinition[]): string {
+  const lines = defs.map((d) => `- ${d.name}: ${d.description} (Tools: ${d.tools?.join(', ') ?? 'all'})`);
+  return `Launch a sub-agent to handle a complex, multi-step task on its own. It works in its own context with its own tools, and only its final report comes back to you, so give it a complete, self-contained task and say exactly what it should report.
+
+Agent types (subagent_type):
+${lines.join('\n')}
+
+When to use it:
+- open-ended searches across a codebase that would take many rounds of Glob, Grep and Read;
+- independent pieces of work that can run side by side: launch several agents in one message;
+- a type above whose description matches the task.
+
+When not to: reading one known file, searching for one known name, or a task a few direct tool calls finish.
+
+Its report is not shown to the user: tell them what matters from it.`;
+}

@@ -1,0 +1,104 @@
+/** The Agent tool through the built binary: built-in and file-defined sub-agents, their tools, rules and cost. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
+import { expectExit, runCli } from '../support/run-cli.js';
+import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
+
+let api: FakeAnthropic;
+let project: TmpProject;
+
+beforeEach(async () => {
+  api = await startFakeAnthropic();
+  project = await makeTmpProject({ files: { 'src/a.ts': 'export const answer = 42;\n' } });
+});
+afterEach(async () => {
+  api.assertNoViolations();
+  await api.close();
+  await project.cleanup();
+});
+
+type Body = { model: string; system: Array<{ text: string }>; tools: Array<{ name: string }>; messages: Array<{ role: string; content: any }> };
+const bodies = () => api.messageRequests().map((r) => r.body as Body);
+const run = (args: string[]) => runCli(args, { cwd: project.dir, home: project.home, baseUrl: api.url });
+const toolResult = (b: Body, id: string) => b.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((c: any) => c.type === 'tool_result' && c.tool_use_id === id);
+
+describe('the Agent tool', () => {
+  it('runs a built-in Explore agent with read-only tools; only its report comes back', async () => {
+    api.script(
+      reply().toolUse('Agent', { description: 'find the answer', prompt: 'Where is answer defined?', subagent_type: 'Explore' }, { id: 'toolu_agent' }),
+      reply().toolUse('Read', { file_path: path.join(project.dir, 'src/a.ts') }, { id: 'toolu_read' }),
+      reply().text('answer is defined in src/a.ts as 42.'),
+      reply().text('It is 42, in src/a.ts.'),
+    );
+    const r = await run(['-p', 'where is answer?', '--output-format', 'json']);
+    expectExit(r, 0);
+    const [parent, sub1, sub2, parentAfter] = bodies();
+    expect(parent!.tools.map((t) => t.name)).toContain('Agent');
+    expect(sub1!.messages).toHaveLength(1);
+    expect(JSON.stringify(sub1!.messages[0])).toContain('"text":"Where is answer defined?"');
+    expect(sub1!.system[0]!.text).toContain('You are a read-only search sub-agent');
+    expect(sub1!.tools.map((t) => t.name)).toEqual(['Bash', 'Glob', 'Grep', 'Read', 'WebFetch', 'TaskOutput']);
+    expect(JSON.stringify(toolResult(sub2!, 'toolu_read'))).toContain('export const answer = 42;');
+    const report = toolResult(parentAfter!, 'toolu_agent');
+    expect(report.content).toMatch(/^answer is defined in src\/a\.ts as 42\.\n\n\[agent [0-9a-f]{8}: 2 turns, 1 tool call\]$/);
+    expect(parentAfter!.messages).toHaveLength(3); // the sub-agent's conversation stays out of the parent's
+    expect(r.json<any>().result).toBe('It is 42, in src/a.ts.');
+    expect(r.json<any>().num_turns).toBe(2);
+  });
+
+  it('runs an agent defined in .claude/agents with its prompt, tools and model; accepts the old name Task', async () => {
+    mkdirSync(path.join(project.dir, '.claude', 'agents'), { recursive: true });
+    writeFileSync(
+      path.join(project.dir, '.claude', 'agents', 'reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep\nmodel: haiku\n---\nYou review code. Report bugs only.\n',
+    );
+    api.script(reply().toolUse('Task', { description: 'review', prompt: 'Review src/a.ts', subagent_type: 'reviewer' }, { id: 'toolu_a' }), reply().text('No bugs.'), reply().text('The reviewer found no bugs.'));
+    expectExit(await run(['-p', 'review it']), 0);
+    const [parent, sub] = bodies();
+    expect(parent!.tools.find((t) => t.name === 'Agent')).toMatchObject({ description: expect.stringContaining('- reviewer: Reviews code for bugs (Tools: Read, Grep)') });
+    expect(sub!.model).toBe('claude-haiku-4-5');
+    expect(sub!.system[0]!.text.startsWith('You review code. Report bugs only.')).toBe(true);
+    expect(sub!.tools.map((t) => t.name)).toEqual(['Grep', 'Read']);
+  });
+
+  it('the sub-agent’s calls pass the gates: print mode denies what would ask, and lists it', async () => {
+    api.script(
+      reply().toolUse('Agent', { description: 'write', prompt: 'Create b.txt' }, { id: 'toolu_a' }),
+      reply().toolUse('Write', { file_path: path.join(project.dir, 'b.txt'), content: 'x' }, { id: 'toolu_w' }),
+      reply().text('I was not allowed to write b.txt.'),
+      reply().text('Could not.'),
+    );
+    const r = await run(['-p', 'make b.txt', '--output-format', 'json']);
+    expectExit(r, 0);
+    expect(r.json<any>().permission_denials).toEqual([expect.objectContaining({ tool_name: 'Write', tool_use_id: 'toolu_w' })]);
+    const sub = bodies()[2]!;
+    expect(toolResult(sub, 'toolu_w')).toMatchObject({ is_error: true });
+  });
+
+  it('refuses an unknown type with the list of types, and an Agent(type) deny rule stops that type', async () => {
+    mkdirSync(path.join(project.dir, '.claude'), { recursive: true });
+    writeFileSync(path.join(project.dir, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Agent(Plan)'] } }));
+    api.script(
+      reply().toolUse('Agent', { description: 'x', prompt: 'y', subagent_type: 'wizard' }, { id: 'toolu_1' }).toolUse('Agent', { description: 'x', prompt: 'y', subagent_type: 'Plan' }, { id: 'toolu_2' }),
+      reply().text('ok'),
+    );
+    expectExit(await run(['-p', 'go']), 0);
+    const last = bodies().at(-1)!;
+    expect(toolResult(last, 'toolu_1')).toMatchObject({ is_error: true, content: expect.stringContaining('there is no agent type "wizard". Available: general-purpose, Explore, Plan') });
+    expect(toolResult(last, 'toolu_2')).toMatchObject({ is_error: true, content: expect.stringContaining('Agent(Plan)') });
+    expect(bodies()).toHaveLength(2);
+  });
+
+  it('counts the sub-agent’s tokens in the session’s usage', async () => {
+    api.script(
+      reply().toolUse('Agent', { description: 'x', prompt: 'y' }).usage({ input_tokens: 100, output_tokens: 10 }),
+      reply().text('sub').usage({ input_tokens: 1000, output_tokens: 20 }),
+      reply().text('done').usage({ input_tokens: 200, output_tokens: 5 }),
+    );
+    const r = await run(['-p', 'go', '--output-format', 'json']);
+    expectExit(r, 0);
+    expect(r.json<any>().usage.input_tokens).toBe(1300);
+  });
+});
