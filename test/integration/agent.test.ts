@@ -1,5 +1,5 @@
 /** The Agent tool through the built binary: built-in and file-defined sub-agents, their tools, rules and cost. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
@@ -89,6 +89,26 @@ describe('the Agent tool', () => {
     expect(toolResult(last, 'toolu_1')).toMatchObject({ is_error: true, content: expect.stringContaining('there is no agent type "wizard". Available: general-purpose, Explore, Plan') });
     expect(toolResult(last, 'toolu_2')).toMatchObject({ is_error: true, content: expect.stringContaining('Agent(Plan)') });
     expect(bodies()).toHaveLength(2);
+  });
+
+  it('runs SubagentStop hooks (matched on the agent type) when it finishes; a block sends it back to work', async () => {
+    const log = path.join(project.dir, 'stop.log');
+    mkdirSync(path.join(project.dir, '.claude'), { recursive: true });
+    const hook = `cat >> ${JSON.stringify(log)}; echo >> ${JSON.stringify(log)}; if [ ! -e ${JSON.stringify(`${log}.once`)} ]; then touch ${JSON.stringify(`${log}.once`)}; echo "check the tests too" >&2; exit 2; fi`;
+    writeFileSync(path.join(project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { SubagentStop: [{ matcher: 'Explore', hooks: [{ type: 'command', command: hook }] }] } }));
+    api.script(
+      reply().toolUse('Agent', { description: 'x', prompt: 'look', subagent_type: 'Explore' }, { id: 'toolu_a' }),
+      reply().text('first look'),
+      reply().text('tests checked too'),
+      reply().text('done'),
+    );
+    expectExit(await run(['-p', 'go']), 0);
+    const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(calls).toHaveLength(2);
+    expect(calls[0]).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'Explore', last_assistant_message: 'first look', stop_hook_active: false });
+    expect(calls[1]).toMatchObject({ stop_hook_active: true, last_assistant_message: 'tests checked too' });
+    expect(JSON.stringify(bodies()[2]!.messages)).toContain('check the tests too');
+    expect(toolResult(bodies()[3]!, 'toolu_a').content).toMatch(/^tests checked too/);
   });
 
   it('counts the sub-agent’s tokens in the session’s usage', async () => {
