@@ -38,6 +38,12 @@ export class TranscriptWriter {
     this.write({ type: message.role, message });
   }
 
+  /** The conversation was replaced (a rewind): a resumed session starts from `messages`. */
+  restart(messages: readonly ApiMessage[], reason: string): void {
+    this.write({ type: 'conversation_reset', reason });
+    for (const m of messages) this.message(m);
+  }
+
   /** Records what matters from the event stream. */
   onEvent(ev: AgentEvent): void {
     if (ev.type === 'assistant_message') this.message({ role: 'assistant', content: ev.message.content });
@@ -59,7 +65,7 @@ export function loadTranscript(file: string): ApiMessage[] {
     if (!line.trim()) continue;
     try {
       const entry = JSON.parse(line);
-      if (entry.type === 'compact_boundary') messages.length = 0;
+      if (entry.type === 'compact_boundary' || entry.type === 'conversation_reset') messages.length = 0;
       else if ((entry.type === 'user' || entry.type === 'assistant') && entry.message) {
         const last = messages[messages.length - 1];
         if (last && last.role === entry.message.role && entry.message.role === 'user') {

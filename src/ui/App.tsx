@@ -24,6 +24,7 @@ import { McpApprovalDialog } from './McpApprovalDialog.js';
 import type { McpSession } from './mcp-session.js';
 import { PermissionDialog } from './PermissionDialog.js';
 import { PromptInput } from './PromptInput.js';
+import { RewindDialog } from './RewindDialog.js';
 import { StatusLine } from './StatusLine.js';
 import { theme as defaultTheme, type Theme } from './theme.js';
 import { Transcript } from './Transcript.js';
@@ -88,6 +89,7 @@ export function App(props: AppProps): React.ReactElement {
   const submit = useSubmit({ ...props, agent, history, setBuffer, quit, onCleared: () => setStaticKey((k) => k + 1) });
   const dialogOpen = agent.asks.length > 0 || approval !== undefined;
   const [searching, setSearching] = useState(false);
+  const [rewinding, setRewinding] = useState(false);
   const notice = useAppKeys({
     buffer,
     setBuffer,
@@ -98,8 +100,12 @@ export function App(props: AppProps): React.ReactElement {
     commands: props.commands,
     permission: base.permission,
     allowBypass: props.allowBypass,
-    searching,
+    searching: searching || rewinding,
     openSearch: () => setSearching(true),
+    openRewind: () => {
+      if (agent.prompts().length) setRewinding(true);
+      else agent.info('Nothing to rewind yet.');
+    },
   });
   useInitialPrompt(props.initialPrompt, submit);
 
@@ -123,6 +129,17 @@ export function App(props: AppProps): React.ReactElement {
             <McpApprovalDialog key={approval.server.name} server={approval.server} waiting={approval.waiting} onAnswer={approval.onAnswer} />
           ) : ask ? (
             <PermissionDialog key={ask.request.toolUseId} request={ask.request} waiting={agent.asks.length - 1} onAnswer={(a) => agent.answer(ask, a)} maxPreviewRows={Math.max(3, dialogRows - 12)} />
+          ) : rewinding ? (
+            <RewindDialog
+              prompts={agent.prompts()}
+              maxRows={Math.max(3, dialogRows - 6)}
+              onPick={(i) => {
+                const text = agent.rewind(i);
+                if (text !== undefined) setBuffer(B.fromText(text));
+                setRewinding(false);
+              }}
+              onCancel={() => setRewinding(false)}
+            />
           ) : searching ? (
             <HistorySearch
               entries={history.all}

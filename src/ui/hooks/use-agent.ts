@@ -19,6 +19,7 @@ import { AgentView, type ViewSnapshot } from '../agent-state.js';
 import { markdownReady, preloadMarkdown } from '../markdown-text.js';
 import type { PendingAsk } from '../types.js';
 import { usePermissionQueue } from './use-permission-queue.js';
+import { markPrompt, oneLine, rewindTo, type PromptMark } from '../rewind.js';
 
 /** How long an interrupted run may take to wind down before it is left behind. */
 const STUCK_MS = 2000;
@@ -64,6 +65,10 @@ export interface AgentHandle extends ViewSnapshot {
   clear(): void;
   /** Replaces the conversation by a summary of it (/compact). */
   compact(instructions?: string): Promise<void>;
+  /** The prompts of this session that can be rewound to, oldest first. */
+  prompts(): string[];
+  /** Cuts the conversation back to before prompt `i`; returns its text (undefined while a run goes). */
+  rewind(i: number): string | undefined;
 }
 
 export function useAgent(opts: UseAgentOptions): AgentHandle {
@@ -80,6 +85,8 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   const abortRef = useRef<AbortController | undefined>(undefined);
   const queue = useRef<Array<{ prompt: string; shown: string; allowedTools: readonly string[] }>>([]);
+  // Where each prompt of this session went into the conversation, for rewinding to before it.
+  const prompts = useRef<PromptMark[]>([]).current;
   const optsRef = useRef(opts);
   optsRef.current = opts;
 
@@ -110,6 +117,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
           if (!markdownReady()) await markdown.catch(() => undefined);
           view.apply(ev);
           if (ev.type === 'done') ended = true;
+          if (ev.type === 'compact') prompts.length = 0; // what came before is a summary now
           schedule();
         }
       } catch (err) {
@@ -134,6 +142,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       // The run works on a copy that becomes the conversation when it ends. If an interrupted run
       // does not end in time (a stalled stream that ignores the abort), it is left behind and the
       // conversation keeps only its complete part, so Esc always gives the prompt back.
+      prompts.push(markPrompt(messages, shown));
       const working = [...messages];
       const left = { behind: false };
       const outcome = await Promise.race([consume(working, prompt, agent, left).then(() => 'ended' as const), afterAbort(controller.signal, STUCK_MS)]);
@@ -204,7 +213,23 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     [view, askUser, flushNow, messages],
   );
 
+  /** Esc Esc: back to before prompt `i` (of `prompts()`); returns its text for the input. */
+  const rewind = useCallback(
+    (i: number): string | undefined => {
+      const mark = prompts[i];
+      if (!mark || abortRef.current) return undefined;
+      rewindTo(messages, mark);
+      prompts.splice(i);
+      optsRef.current.transcript?.restart(messages, 'rewind');
+      view.add({ kind: 'info', tone: 'info', text: `Rewound the conversation to before "${oneLine(mark.text)}". Files changed since then stay as they are.` });
+      flushNow();
+      return mark.text;
+    },
+    [messages, view, flushNow],
+  );
+
   const clear = useCallback(() => {
+    prompts.length = 0;
     messages.length = 0;
     view.clear();
     flushNow();
@@ -219,5 +244,5 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   }, []);
 
   const busy = useCallback(() => abortRef.current !== undefined, []);
-  return { ...snap, asks, queued, view, messages, submit, busy, interrupt, answer: (a, ans) => a.resolve(ans), info, clear, compact };
+  return { ...snap, asks, queued, view, messages, submit, busy, interrupt, answer: (a, ans) => a.resolve(ans), info, clear, compact, rewind, prompts: () => prompts.map((p) => p.text) };
 }

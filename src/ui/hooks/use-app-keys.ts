@@ -1,5 +1,6 @@
 /**
- * Keys that act on the whole app: Esc interrupts the run, Ctrl-C clears the line (twice: exit),
+ * Keys that act on the whole app: Esc interrupts the run (twice when idle: clears the line, or on an
+ * empty line opens the rewind list), Ctrl-C clears the line (twice: exit),
  * Ctrl-D on an empty line exits, Shift+Tab cycles the permission mode, Tab completes a command,
  * Ctrl+R opens the history search. While a permission prompt is open, only Ctrl-C, Ctrl-D and
  * Shift+Tab act here; while the history search is open, it has every key.
@@ -27,6 +28,8 @@ export interface AppKeyDeps {
   /** The history search is open (it handles the keys). */
   searching: boolean;
   openSearch: () => void;
+  /** Esc Esc on an empty prompt: pick a prompt to rewind to. */
+  openRewind?: () => void;
 }
 
 /** Returns the notice to show in the status line (e.g. "Press Ctrl-C again to exit"). */
@@ -67,7 +70,10 @@ export function useAppKeys(d: AppKeyDeps): string | undefined {
     if (s.dialogOpen) return;
     if (key.escape) {
       if (s.busy()) return s.interrupt();
-      if (s.buffer.text && pressedTwice('esc')) s.setBuffer(B.emptyBuffer);
+      if (pressedTwice('esc')) {
+        if (s.buffer.text) s.setBuffer(B.emptyBuffer);
+        else s.openRewind?.();
+      }
       return;
     }
     if (key.tab) {
