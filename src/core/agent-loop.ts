@@ -14,7 +14,7 @@ import type { ParsedRule } from '../permissions/rule-parse.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
 import type { AgentOptions } from './agent-options.js';
 import { Channel } from './channel.js';
-import { autoCompact, contextTokens } from './compact.js';
+import { autoCompact, compactAfterOverflow, contextTokens, isContextOverflow } from './compact.js';
 import { monotonicMs } from './clock.js';
 import { appendUser, collectUrls, textOf, withCacheBreakpoint } from './conversation.js';
 import { errorMessage, FatalError } from './errors.js';
@@ -31,7 +31,7 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
   let toolRounds = 0;
   let stopBlocks = 0;
   let finalText = '';
-  const run = { autoCompactions: 0 };
+  const run = { autoCompactions: 0, overflowCompacted: false };
   for (const m of messages) if (m.role === 'user') collectUrls(textOf(m.content), opts.seenUrls);
   for (;;) {
     if (opts.signal.aborted) return yield done('aborted', turns, finalText);
@@ -43,6 +43,11 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
     const turn = runTurn(messages, opts, channel).finally(() => channel.close());
     for await (const ev of channel) yield ev;
     const r = await turn;
+    if (r.kind === 'error' && r.overflow && !run.overflowCompacted) {
+      run.overflowCompacted = true;
+      if (yield* compactAfterOverflow(messages, opts)) continue;
+    }
+    if (r.kind === 'error' && r.overflow) yield { type: 'error', message: r.message };
     if (r.kind === 'error') return yield done('error', turns, finalText, r.message);
     if (r.text) finalText = r.text;
     if (r.kind === 'aborted') return yield done('aborted', turns, finalText);
@@ -83,7 +88,7 @@ type TurnResult =
   | { kind: 'tools'; text: string }
   | { kind: 'aborted'; text: string }
   | { kind: 'stopped'; text: string; reason: string }
-  | { kind: 'error'; text: string; message: string };
+  | { kind: 'error'; text: string; message: string; overflow?: boolean };
 
 /** One request and its tool calls. Pushes events into `out`. */
 async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<AgentEvent>): Promise<TurnResult> {
@@ -154,6 +159,8 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
       return { kind: 'aborted', text };
     }
     const message = failure instanceof FatalError ? failure.message : `unexpected error: ${errorMessage(failure)}`;
+    // A request too long for the model's context, with no reply at all: the loop may compact and retry.
+    if (!final && !calls.length && !text && isContextOverflow(failure)) return { kind: 'error', text, message, overflow: true };
     emit({ type: 'error', message });
     if (!calls.length && messages[messages.length - 1]?.role === 'assistant') appendUser(messages, '[The previous response failed]');
     return { kind: 'error', text, message };

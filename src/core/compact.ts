@@ -10,7 +10,7 @@ import { toolDescriptionEnv } from './agent-loop.js';
 import type { AgentOptions } from './agent-options.js';
 import { monotonicMs } from './clock.js';
 import { appendUser, withCacheBreakpoint } from './conversation.js';
-import { errorMessage } from './errors.js';
+import { errorMessage, FatalError } from './errors.js';
 import type { AgentEvent, ApiMessage } from './events.js';
 
 export type CompactTrigger = 'manual' | 'auto';
@@ -53,10 +53,11 @@ export type CompactOutcome =
 export async function compactConversation(
   messages: ApiMessage[],
   opts: AgentOptions,
-  how: { trigger: CompactTrigger; instructions?: string; preTokens: number; emit?: (e: AgentEvent) => void },
+  how: { trigger: CompactTrigger; instructions?: string; preTokens: number; shrink?: boolean; emit?: (e: AgentEvent) => void },
 ): Promise<CompactOutcome> {
   const held = pendingPrompt(messages);
-  const history = held ? messages.slice(0, -1) : [...messages];
+  const whole = held ? messages.slice(0, -1) : [...messages];
+  const history = how.shrink ? shrunk(whole) : whole;
   if (!history.length) return { ok: false, reason: 'there is nothing to compact yet' };
   const hook = await opts.hooks.preCompact?.({ trigger: how.trigger, ...(how.instructions ? { customInstructions: how.instructions } : {}) }, opts.signal).catch(() => undefined);
   if (hook?.block) return { ok: false, reason: `a PreCompact hook blocked it: ${hook.block}` };
@@ -143,6 +144,47 @@ export async function* autoCompact(messages: ApiMessage[], opts: AgentOptions, r
   yield { type: 'compact', trigger: 'auto', preTokens: out.preTokens, summary: out.summary, messages: out.messages };
   const start = await opts.hooks.sessionStart?.({ source: 'compact', model: opts.model }, opts.signal).catch(() => undefined);
   if (start?.additionalContext) appendUser(messages, start.additionalContext);
+}
+
+/** The API's answer to a request longer than the model's context (a 400, or a 413 for its size). */
+export function isContextOverflow(err: unknown): boolean {
+  if (!(err instanceof FatalError) || err.code !== 'bad_request') return false;
+  return err.status === 413 || /prompt is too long|too many (?:input )?tokens|context (?:length|window)|maximum context/i.test(err.message);
+}
+
+/**
+ * After a request was refused as too long: compacts, with long tool results cut in the summary
+ * request so that it fits. True when the conversation is now the summary (the turn is retried).
+ */
+export async function* compactAfterOverflow(messages: ApiMessage[], opts: AgentOptions): AsyncGenerator<AgentEvent, boolean> {
+  const events: AgentEvent[] = [];
+  const out = await compactConversation(messages, opts, { trigger: 'auto', preTokens: opts.state.contextTokens ?? 0, shrink: true, emit: (e) => events.push(e) });
+  yield* events;
+  if (!out.ok) return false;
+  opts.state.contextTokens = undefined;
+  yield { type: 'compact', trigger: 'auto', preTokens: out.preTokens, summary: out.summary, messages: out.messages };
+  return true;
+}
+
+/** Tool results cut to their start, and images left out: the summary request must fit the context. */
+function shrunk(history: ApiMessage[]): ApiMessage[] {
+  const KEEP = 2000;
+  return history.map((m) => {
+    if (typeof m.content === 'string') return m.content.length > KEEP * 4 ? { ...m, content: cut(m.content, KEEP * 4) } : m;
+    return {
+      ...m,
+      content: m.content.map((b) => {
+        if (b.type === 'image') return { type: 'text' as const, text: '[an image, left out to fit the context]' };
+        if (b.type !== 'tool_result') return b;
+        const text = typeof b.content === 'string' ? b.content : b.content.map((c) => (c.type === 'text' ? c.text : '[image]')).join('\n');
+        return { ...b, content: cut(text, KEEP) };
+      }),
+    };
+  });
+}
+
+function cut(text: string, keep: number): string {
+  return text.length > keep ? `${text.slice(0, keep)}\n[… ${text.length - keep} more characters left out to fit the context]` : text;
 }
 
 function truthy(v: string | undefined): boolean {

@@ -92,6 +92,44 @@ describe('automatic compaction', () => {
   });
 });
 
+describe('a request too long for the context', () => {
+  it('is compacted (long tool results cut in the summary request) and retried once', async () => {
+    const big = `${'line of a big file\n'.repeat(1000)}`;
+    writeFileSync(path.join(project.dir, 'big.txt'), big);
+    api.script(
+      reply().toolUse('Read', { file_path: path.join(project.dir, 'big.txt') }, { id: 'toolu_r' }),
+      reply().error(400, { message: 'prompt is too long: 212000 tokens > 200000 maximum' }),
+      reply().text('SUMMARY of the big file'),
+      reply().text('The file repeats one line.'),
+    );
+    const r = await run(['-p', 'what is in big.txt?', '--allowedTools', 'Read', '--output-format', 'json'], {});
+    expectExit(r, 0);
+    expect(r.json<any>().result).toBe('The file repeats one line.');
+    const [, tooLong, summary, retried] = bodies();
+    expect(JSON.stringify(tooLong!.messages)).toContain('line of a big file');
+    const cutResult = JSON.stringify(summary!.messages);
+    expect(cutResult).toContain('more characters left out to fit the context');
+    expect(cutResult.length).toBeLessThan(JSON.stringify(tooLong!.messages).length / 2);
+    expect(retried!.messages).toHaveLength(1);
+    expect(lastText(retried!.messages[0]!)).toContain('SUMMARY of the big file');
+  });
+
+  it('fails with the API’s sentence when the compacted request is still too long', async () => {
+    api.script(
+      reply().text('first').usage({ input_tokens: 10 }),
+      reply().error(400, { message: 'prompt is too long: 212000 tokens > 200000 maximum' }),
+      reply().text('SUMMARY'),
+      reply().error(400, { message: 'prompt is too long: 205000 tokens > 200000 maximum' }),
+    );
+    const lines = ['one', 'two'].map((t) => JSON.stringify({ type: 'user', message: { role: 'user', content: t } })).join('\n');
+    const r = await run(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], {}, `${lines}\n`);
+    expect(r.code).toBe(1);
+    const result = r.lines<any>().at(-1);
+    expect(result).toMatchObject({ type: 'result', is_error: true });
+    expect(JSON.stringify(result)).toContain('prompt is too long: 205000 tokens');
+  });
+});
+
 describe('autoCompactThreshold', () => {
   it('is the window less room for the summary, lowered (never raised) by the percentage override, off when disabled', () => {
     expect(autoCompactThreshold({}, {})).toBe(167_000);
