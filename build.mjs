@@ -186,7 +186,7 @@ async function buildTimeFacts() {
       contents: [
         "export { BUILTIN_TOOLS } from './src/tools/registry.ts';",
         "export { inputJsonSchema } from './src/tools/api-schema.ts';",
-        "export { buildProgram } from './src/cli/options.ts';",
+        "export { buildProgram, HELP_AFTER } from './src/cli/options.ts';",
       ].join('\n'),
       resolveDir: fileURLToPath(new URL('.', import.meta.url)),
       loader: 'ts',
@@ -198,10 +198,10 @@ async function buildTimeFacts() {
   });
   const mod = { exports: {} };
   new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, createRequire(import.meta.url));
-  const { BUILTIN_TOOLS, inputJsonSchema, buildProgram } = mod.exports;
+  const { BUILTIN_TOOLS, inputJsonSchema, buildProgram, HELP_AFTER } = mod.exports;
   const program = buildProgram(pkg.version);
   return {
     toolSchemas: Object.fromEntries(BUILTIN_TOOLS.map((t) => [t.name, inputJsonSchema(t)])),
-    helpText: program.helpInformation(),
+    helpText: program.helpInformation() + HELP_AFTER,
   };
 }

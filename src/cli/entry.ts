@@ -33,8 +33,8 @@ async function run(): Promise<void> {
   // after one Bash call. Changing a V8 flag, though, makes V8 reject the code cache of every Node
   // module loaded afterwards, so the modules every run needs are loaded first.
   for (const m of EVERY_RUN_BUILTINS) process.getBuiltinModule(m);
-  // The handshake with the API overlaps loading the code (`wicket config` never talks to it).
-  if (argv[0] !== 'config') startPreconnect(process.env.ANTHROPIC_BASE_URL);
+  // The handshake with the API overlaps loading the code (`wicket config` and `wicket mcp` never talk to it).
+  if (argv[0] !== 'config' && argv[0] !== 'mcp') startPreconnect(process.env.ANTHROPIC_BASE_URL);
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   // git runs on another core while the code loads; the system prompt needs its answer.
   const git = startGitStatus(process.cwd());

@@ -45,6 +45,13 @@ export class UsageError extends Error {}
 /** Splits "A,B C" and repeated flags into rules, keeping parentheses together: "Bash(git log *)". */
 export const splitToolList = (values: string[] | undefined): string[] => splitRuleList(values ?? []);
 
+/** Printed after the flags: the subcommands. */
+export const HELP_AFTER = `
+Commands:
+  wicket config                                     the settings that loaded, and every rule with its origin
+  wicket mcp list|get|add|add-json|remove           configure and check MCP servers (wicket mcp --help)
+`;
+
 export function buildProgram(version: string): Command {
   const p = new Command('wicket')
     .description('A terminal coding agent: the model works on your project only through tools that pass fixed, visible gates.')
@@ -81,7 +88,8 @@ export function buildProgram(version: string): Command {
     .option('--bare', 'skip hooks and CLAUDE.md discovery')
     .option('-d, --debug', 'debug output on stderr')
     .allowExcessArguments(false)
-    .showHelpAfterError(false);
+    .showHelpAfterError(false)
+    .addHelpText('after', HELP_AFTER);
   p.exitOverride();
   p.configureOutput({ writeErr: () => {}, writeOut: (s) => process.stdout.write(s) });
   return p;

@@ -131,6 +131,16 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 
 class TimeoutError extends Error {}
 
+/** What fetch's "fetch failed" wraps: the system error code (ECONNREFUSED…) or the deepest message. */
+function rootCause(err: unknown): string {
+  let last = 'no answer';
+  for (let e = (err as { cause?: unknown }).cause as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return e.code;
+    if (typeof e.message === 'string' && e.message) last = e.message;
+  }
+  return last;
+}
+
 function describeFailure(err: unknown, config: McpTransportConfig, timeoutMs: number, stderr: string): string {
   const e = err as NodeJS.ErrnoException & { code?: unknown };
   const said = stderr ? ` (its stderr: ${stderr})` : '';
@@ -140,6 +150,7 @@ function describeFailure(err: unknown, config: McpTransportConfig, timeoutMs: nu
   if (config.type === 'stdio' && e?.code === 'ENOENT') return `cannot start ${JSON.stringify(config.command)}: command not found`;
   if (config.type === 'stdio' && e?.code === 'EACCES') return `cannot start ${JSON.stringify(config.command)}: permission denied`;
   const message = e instanceof Error ? e.message : String(err);
+  if (config.type !== 'stdio' && message === 'fetch failed') return `cannot reach ${config.url} (${rootCause(err)})`;
   if (/\b401\b|unauthori[sz]ed/i.test(message)) return `${config.type === 'stdio' ? 'the server' : config.url} needs authentication, which wicket cannot do for MCP servers yet: put a token in "headers"`;
   return `${message.replace(/^MCP error -?\d+: /, '')}${said}`;
 }
