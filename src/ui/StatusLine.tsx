@@ -76,7 +76,7 @@ function WorkingLine({ status, now, queued }: { status: RunStatus; now: () => nu
   // Separate texts: the spinner changes ten times a second, the counts about once.
   return (
     <Box>
-      <Text color={theme.color('accent')}>{`${frame} Working… `}</Text>
+      <Text color={theme.color('accent')}>{`${frame} ${status.activity ? `${status.activity}…` : 'Working…'} `}</Text>
       <Text dimColor>{`(${parts.join(' · ')})`}</Text>
     </Box>
   );

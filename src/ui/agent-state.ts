@@ -25,6 +25,8 @@ export class AgentView {
   items: HistoryItem[] = [];
   live: LiveState = { text: '', continues: false, thinking: false, tools: [] };
   status: RunStatus = { working: false, startedAt: 0, tokens: 0 };
+  /** The in-progress task of the model's list, kept across runs until the list changes. */
+  private activity: string | undefined;
   traces: TraceEntry[] = [];
   totals: Totals = emptyTotals();
   private nextId = 1;
@@ -40,7 +42,7 @@ export class AgentView {
   }
 
   startRun(now = Date.now()): void {
-    this.status = { working: true, startedAt: now, tokens: 0 };
+    this.status = { working: true, startedAt: now, tokens: 0, ...(this.activity ? { activity: this.activity } : {}) };
     this.streamChars = 0;
     this.runTokens = 0;
     this.liveChanged = true;
@@ -136,6 +138,7 @@ export class AgentView {
 
   /** Forget every item (after /clear); the next items start a fresh <Static>. */
   clear(): void {
+    this.activity = undefined;
     this.items = [];
     this.pending = [];
     this.live = { text: '', continues: false, thinking: false, tools: [] };
@@ -164,6 +167,11 @@ export class AgentView {
       durationMs: ev.durationMs,
     };
     this.add({ kind: 'tool', tool });
+    if (ev.name === 'TodoWrite' && Array.isArray(ev.display?.todos)) {
+      const doing = (ev.display.todos as Array<{ status?: string; activeForm?: string }>).find((t) => t.status === 'in_progress');
+      this.activity = doing?.activeForm;
+      this.status = { ...this.status, activity: this.activity };
+    }
     this.traces.push({ toolUseId: ev.toolUseId, name: ev.name, summary: tool.summary, trace: ev.trace, isError: ev.result.isError === true });
     if (this.traces.length > MAX_TRACES) this.traces.splice(0, this.traces.length - MAX_TRACES);
   }

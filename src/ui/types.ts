@@ -49,6 +49,8 @@ export interface RunStatus {
   startedAt: number;
   /** Output tokens so far in this run (estimated from text until usage arrives). */
   tokens: number;
+  /** What the model says it is doing: the task in progress on its TodoWrite list. */
+  activity?: string;
 }
 
 export interface PendingAsk {

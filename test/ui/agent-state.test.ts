@@ -86,3 +86,20 @@ describe('resumed conversation', () => {
     expect(itemsFromMessages(Array.from({ length: 10 }, (_, i) => ({ role: 'user' as const, content: `m${i}` })), 3).hidden).toBe(7);
   });
 });
+
+describe('the model’s task in the status', () => {
+  it('follows the in-progress item of the latest TodoWrite list, across runs', () => {
+    const v = new AgentView();
+    v.startRun();
+    const todos = [
+      { content: 'Read', status: 'completed', activeForm: 'Reading' },
+      { content: 'Fix', status: 'in_progress', activeForm: 'Fixing the bug' },
+    ];
+    v.apply({ type: 'tool_result', toolUseId: 't', name: 'TodoWrite', input: {}, result: { content: 'ok' }, display: { todos }, trace: [], durationMs: 0 } as never);
+    expect(v.snapshot().status.activity).toBe('Fixing the bug');
+    v.startRun();
+    expect(v.snapshot().status.activity).toBe('Fixing the bug');
+    v.apply({ type: 'tool_result', toolUseId: 't2', name: 'TodoWrite', input: {}, result: { content: 'ok' }, display: { todos: [] }, trace: [], durationMs: 0 } as never);
+    expect(v.snapshot().status.activity).toBeUndefined();
+  });
+});

@@ -20,6 +20,12 @@ describe('StatusLine', () => {
     unmount();
   });
 
+  it('working on a task of the model’s list: its activeForm replaces "Working"', () => {
+    const { lastFrame, unmount } = render(<StatusLine status={{ working: true, startedAt: 0, tokens: 0, activity: 'Running the tests' }} model="m" mode="default" now={() => 2000} />);
+    expect(lastFrame()!.split('\n')[0]).toBe('⠋ Running the tests… (2s · esc to interrupt)');
+    unmount();
+  });
+
   it('a notice replaces the hints', () => {
     const { lastFrame } = render(<StatusLine status={{ working: false, startedAt: 0, tokens: 0 }} model="m" mode="plan" notice="Press Ctrl-C again to exit" />);
     expect(lastFrame()).toMatchInlineSnapshot(`"Press Ctrl-C again to exit                                                                         m"`);
