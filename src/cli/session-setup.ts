@@ -21,6 +21,7 @@ import type { AskUser, PermissionRules } from '../permissions/types.js';
 import { loadSettings, type LoadedSettings } from '../settings/load.js';
 import { ReadState } from '../tools/read-state.js';
 import { BUILTIN_TOOLS } from '../tools/registry.js';
+import { modelSkills } from '../tools/skill/index.js';
 import type { Tool } from '../tools/tool.js';
 import type { CliOptions } from './options.js';
 
@@ -77,7 +78,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   // The search tools leave Read-denied paths out of wide searches (see tools/ripgrep/common.ts).
   const settings = { ...loaded.merged, __readDenyGlobs: readDenyPatterns(loaded.rules.deny, { projectRoot: cwd, homeDir: home }) };
   const mode = startMode(opts, loaded);
-  const tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools);
+  // The Skill tool is offered only when there is a skill to run.
+  const tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter((t) => t.name !== 'Skill' || modelSkills(cwd, configDir).length > 0);
   const model = resolveModel(opts.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
   const smallModel = resolveModel(env.ANTHROPIC_SMALL_FAST_MODEL || env.ANTHROPIC_DEFAULT_HAIKU_MODEL) ?? DEFAULT_SMALL_MODEL;
   const sessionId = opts.sessionId ?? randomUuid();

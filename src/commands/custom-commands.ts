@@ -13,6 +13,7 @@ import path from 'node:path';
 import { parseRule, splitRuleList } from '../permissions/rule-parse.js';
 import type { PermissionRules } from '../permissions/types.js';
 import { expandInlineShell, hasInlineShell, type InlineExpansion, type InlineRun } from './inline-shell.js';
+import { loadSkills } from './skills.js';
 
 export interface CustomCommand {
   /** `name`, or `folder:name` for a file in a subfolder. */
@@ -24,6 +25,14 @@ export interface CustomCommand {
   allowedTools: string[];
   /** The Markdown after the frontmatter. */
   body: string;
+  /** Skills (skills.ts): the skill's folder, for `${CLAUDE_SKILL_DIR}`. */
+  skillDir?: string;
+  /** Skills: frontmatter `when_to_use`, for the Skill tool's list. */
+  whenToUse?: string;
+  /** Skills: offered to the model by the Skill tool (not `disable-model-invocation: true`). */
+  modelInvocable?: boolean;
+  /** Skills: a slash command too (not `user-invocable: false`). */
+  userInvocable?: boolean;
 }
 
 /** Runs one inline shell command through the gates, with these extra allow rules. */
@@ -38,7 +47,11 @@ export function loadCustomCommands(projectRoot: string, configDir: string): Cust
   const project = scan(path.join(projectRoot, '.claude', 'commands'), 'project');
   const user = scan(path.join(configDir, 'commands'), 'user');
   const names = new Set(project.map((c) => c.name));
-  return [...project, ...user.filter((c) => !names.has(c.name))];
+  const commands = [...project, ...user.filter((c) => !names.has(c.name))];
+  // A skill beats a command of the same name.
+  const skills = loadSkills(projectRoot, configDir).filter((s) => s.userInvocable !== false);
+  const skillNames = new Set(skills.map((s) => s.name));
+  return [...commands.filter((c) => !skillNames.has(c.name)), ...skills];
 }
 
 function scan(root: string, source: 'project' | 'user', prefix = '', depth = 0): CustomCommand[] {
@@ -81,7 +94,10 @@ function fromFile(file: string, name: string, source: 'project' | 'user'): Custo
 
 /** The prompt a command sends: its body with the arguments and session facts filled in. */
 export function expandCustomCommand(cmd: CustomCommand, args: string, ctx: ExpandContext): string {
-  const body = cmd.body.replace(/\$\{CLAUDE_PROJECT_DIR\}/g, ctx.projectDir).replace(/\$\{CLAUDE_SESSION_ID\}/g, ctx.sessionId);
+  const body = cmd.body
+    .replace(/\$\{CLAUDE_PROJECT_DIR\}/g, ctx.projectDir)
+    .replace(/\$\{CLAUDE_SESSION_ID\}/g, ctx.sessionId)
+    .replace(/\$\{CLAUDE_SKILL_DIR\}/g, cmd.skillDir ?? '${CLAUDE_SKILL_DIR}');
   return expandArguments(body, args);
 }
 

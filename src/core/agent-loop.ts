@@ -196,9 +196,9 @@ async function collectResults(
   return stop ? { stop } : {};
 }
 
-/** What tool descriptions may depend on: the working directory, the platform, where user agents live. */
-export function toolDescriptionEnv(opts: AgentOptions): { cwd: string; platform: string; configDir: string } {
-  return { cwd: opts.state.cwd, platform: process.platform, configDir: opts.env.CLAUDE_CONFIG_DIR || path.join(opts.homeDir, '.claude') };
+/** What tool descriptions may depend on: the working directory, the platform, the project, where user files live. */
+export function toolDescriptionEnv(opts: AgentOptions): { cwd: string; platform: string; configDir: string; projectRoot: string } {
+  return { cwd: opts.state.cwd, platform: process.platform, configDir: opts.env.CLAUDE_CONFIG_DIR || path.join(opts.homeDir, '.claude'), projectRoot: opts.projectRoot };
 }
 
 function withSystemCache(opts: AgentOptions) {

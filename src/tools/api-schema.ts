@@ -22,7 +22,7 @@ export function inputJsonSchema(tool: Tool): Record<string, unknown> {
 }
 
 /** The API's tool list, with a cache breakpoint on the last entry (the stable prefix). */
-export function toApiTools(tools: readonly Tool[], env: { cwd: string; platform: string; configDir?: string }): ApiTool[] {
+export function toApiTools(tools: readonly Tool[], env: { cwd: string; platform: string; configDir?: string; projectRoot?: string }): ApiTool[] {
   const out: ApiTool[] = tools.map((t) => ({ name: t.name, description: t.description(env), input_schema: inputJsonSchema(t) }));
   const last = out[out.length - 1];
   if (last) out[out.length - 1] = { ...last, cache_control: { type: 'ephemeral' } };

@@ -15,6 +15,7 @@ import { bashTool } from './bash/index.js';
 import { taskOutputTool, taskStopTool } from './tasks/index.js';
 import { todoWriteTool } from './todo-write/index.js';
 import { agentTool } from './agent/index.js';
+import { skillTool } from './skill/index.js';
 
 export const BUILTIN_TOOLS: Tool[] = [
   bashTool,
@@ -30,6 +31,7 @@ export const BUILTIN_TOOLS: Tool[] = [
   exitPlanModeTool,
   todoWriteTool,
   agentTool,
+  skillTool,
 ];
 
 export function findTool(tools: readonly Tool[], name: string): Tool | undefined {

@@ -136,7 +136,7 @@ export interface Tool<I = any, O = any> {
   /** Older names accepted from the model and in rules (e.g. `BashOutput` for `TaskOutput`). */
   readonly aliases?: readonly string[];
   /** The description the model reads. */
-  description(ctx: { cwd: string; platform: string; configDir?: string }): string;
+  description(ctx: { cwd: string; platform: string; configDir?: string; projectRoot?: string }): string;
   /** Single source of the TS input type and the JSON Schema sent to the API. Use z.strictObject. */
   readonly inputSchema: z.ZodType<I>;
   /** The JSON Schema sent to the API when it does not come from `inputSchema` (an MCP server's own). */

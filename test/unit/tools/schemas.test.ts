@@ -11,7 +11,7 @@ const tool = (name: string) => findTool(BUILTIN_TOOLS, name)!;
 describe('tool schemas', () => {
   it('has Claude Code’s tool names', () => {
     expect(BUILTIN_TOOLS.map((t) => t.name)).toEqual([
-      'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write', 'NotebookEdit', 'WebFetch', 'TaskOutput', 'TaskStop', 'ExitPlanMode', 'TodoWrite', 'Agent',
+      'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write', 'NotebookEdit', 'WebFetch', 'TaskOutput', 'TaskStop', 'ExitPlanMode', 'TodoWrite', 'Agent', 'Skill',
     ]);
     expect(findTool(BUILTIN_TOOLS, 'BashOutput')?.name).toBe('TaskOutput');
     expect(findTool(BUILTIN_TOOLS, 'KillShell')?.name).toBe('TaskStop');

@@ -1,0 +1,61 @@
+/**
+ * Skills, as Claude Code reads them: `.claude/skills/<name>/SKILL.md` in the project and
+ * `<config dir>/skills/<name>/SKILL.md` (a personal skill beats a project one of the same name).
+ * Frontmatter: `name` (default: the folder's), `description`, `when_to_use`, `argument-hint`,
+ * `allowed-tools`, `disable-model-invocation` (the Skill tool does not offer it),
+ * `user-invocable: false` (no slash command). The body is expanded as a custom command's is, with
+ * `${CLAUDE_SKILL_DIR}` its folder.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { splitRuleList } from '../permissions/rule-parse.js';
+import { parseFrontmatter, type CustomCommand } from './custom-commands.js';
+
+export function loadSkills(projectRoot: string, configDir: string | undefined): CustomCommand[] {
+  const user = configDir ? scan(path.join(configDir, 'skills'), 'user') : [];
+  const names = new Set(user.map((s) => s.name));
+  return [...user, ...scan(path.join(projectRoot, '.claude', 'skills'), 'project').filter((s) => !names.has(s.name))];
+}
+
+function scan(root: string, source: 'project' | 'user'): CustomCommand[] {
+  let dirs: string[];
+  try {
+    dirs = readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory() || d.isSymbolicLink())
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
+  const out: CustomCommand[] = [];
+  for (const dir of dirs) {
+    const skill = fromFile(path.join(root, dir), dir, source);
+    if (skill) out.push(skill);
+  }
+  return out;
+}
+
+function fromFile(dir: string, folder: string, source: 'project' | 'user'): CustomCommand | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path.join(dir, 'SKILL.md'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const { meta, body } = parseFrontmatter(text);
+  const name = meta.name?.trim() || folder;
+  if (!/^[A-Za-z0-9_:.-]+$/.test(name)) return undefined;
+  const firstLine = body.trim().split('\n')[0] ?? '';
+  return {
+    name,
+    description: meta.description || (firstLine.length > 60 ? `${firstLine.slice(0, 59)}…` : firstLine),
+    ...(meta.when_to_use ? { whenToUse: meta.when_to_use } : {}),
+    ...(meta['argument-hint'] ? { argumentHint: meta['argument-hint'] } : {}),
+    source,
+    allowedTools: splitRuleList([meta['allowed-tools'] ?? '']),
+    body,
+    skillDir: dir,
+    modelInvocable: meta['disable-model-invocation'] !== 'true',
+    userInvocable: meta['user-invocable'] !== 'false',
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Skill: the model runs one of the project's or the person's skills (`.claude/skills/<name>/SKILL.md`,
+ * skills.ts); its expanded text comes back as the result, to follow. It asks first unless a
+ * `Skill(name)` rule allows it. Inline shell in a skill (`!`cmd``) runs only when the person types
+ * the skill as a slash command; here it is left as written, with a note.
+ */
+import path from 'node:path';
+import { expandCustomCommand, type CustomCommand } from '../../commands/custom-commands.js';
+import { hasInlineShell } from '../../commands/inline-shell.js';
+import { loadSkills } from '../../commands/skills.js';
+import type { ParsedRule } from '../../permissions/rule-parse.js';
+import { defineTool, lazySchema } from '../tool.js';
+
+export interface SkillInput {
+  skill: string;
+  args?: string;
+}
+
+export interface SkillOutput {
+  name: string;
+  dir: string;
+  text: string;
+  inlineShellLeft: boolean;
+}
+
+const inputSchema = lazySchema((z) =>
+  z.strictObject({
+    skill: z.string().min(1, 'skill is empty').describe('The name of the skill, e.g. "pdf" or "review"'),
+    args: z.string().optional().describe('Arguments for the skill, if it takes any'),
+  }),
+);
+
+/** Skills the model may run, from where the session works. */
+export function modelSkills(projectRoot: string, configDir: string | undefined): CustomCommand[] {
+  return loadSkills(projectRoot, configDir).filter((s) => s.modelInvocable !== false);
+}
+
+const nameOf = (input: SkillInput) => input.skill.trim().replace(/^\//, '');
+
+export const skillTool = defineTool<SkillInput, SkillOutput>({
+  name: 'Skill',
+  description: (ctx) => describe(modelSkills(ctx.projectRoot ?? ctx.cwd, ctx.configDir)),
+  inputSchema,
+  isReadOnly: () => true,
+  isConcurrencySafe: () => false,
+  async validateInput(input, ctx) {
+    const skills = modelSkills(ctx.projectRoot, configDirOf(ctx));
+    if (skills.some((s) => s.name === nameOf(input))) return { ok: true };
+    return { ok: false, message: `there is no skill "${nameOf(input)}"${skills.length ? `. Skills: ${skills.map((s) => s.name).join(', ')}` : ': no skills are installed'}.` };
+  },
+  matchRules(input, rules: ParsedRule[]) {
+    const name = nameOf(input);
+    return rules.find((r) => r.specifier === name || (r.specifier?.endsWith(':*') && name.startsWith(r.specifier.slice(0, -2))));
+  },
+  async checkPermissions(input) {
+    return { behavior: 'ask', reason: `the model wants to use the skill ${nameOf(input)}`, suggestions: [`Skill(${nameOf(input)})`] };
+  },
+  // eslint-disable-next-line require-yield
+  async *call(input, ctx) {
+    const skill = modelSkills(ctx.projectRoot, configDirOf(ctx)).find((s) => s.name === nameOf(input))!;
+    const text = expandCustomCommand(skill, input.args ?? '', { projectDir: ctx.projectRoot, sessionId: ctx.sessionId });
+    return { name: skill.name, dir: skill.skillDir ?? '', text, inlineShellLeft: hasInlineShell(text) };
+  },
+  toModelResult(out) {
+    const note = out.inlineShellLeft ? '\n\n(Its inline shell commands, !`…`, were not run: run them with Bash if you need their output.)' : '';
+    return { content: `Base directory for this skill: ${out.dir}\n\n${out.text}${note}` };
+  },
+  summary: (input) => `${nameOf(input)}${input.args ? ` ${input.args}` : ''}`,
+  display: (out) => ({ summary: `Loaded the skill ${out.name}` }),
+});
+
+function configDirOf(ctx: { env: Record<string, string | undefined>; homeDir: string }): string {
+  return ctx.env.CLAUDE_CONFIG_DIR || path.join(ctx.homeDir, '.claude');
+}
+
+function describe(skills: CustomCommand[]): string {
+  const list = skills.map((s) => `- ${s.name}: ${s.description}${s.whenToUse ? ` (when: ${s.whenToUse})` : ''}`).join('\n');
+  return `Run a skill: a set of instructions (and often scripts or reference files in its folder) for a kind of task. Its text comes back as the result; follow it.
+
+When a skill below matches the task, use it before anything else, and do not merely mention it. Do not use this for built-in commands such as /help or /clear, or for a skill that is already running.
+
+Skills:
+${list || '(none)'}`;
+}
