@@ -202,6 +202,6 @@ async function buildTimeFacts() {
   const program = buildProgram(pkg.version);
   return {
     toolSchemas: Object.fromEntries(BUILTIN_TOOLS.map((t) => [t.name, inputJsonSchema(t)])),
-    helpText: program.helpInformation() + HELP_AFTER,
+    helpText: `${program.helpInformation()}${HELP_AFTER}\n`,
   };
 }

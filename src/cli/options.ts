@@ -45,12 +45,11 @@ export class UsageError extends Error {}
 /** Splits "A,B C" and repeated flags into rules, keeping parentheses together: "Bash(git log *)". */
 export const splitToolList = (values: string[] | undefined): string[] => splitRuleList(values ?? []);
 
-/** Printed after the flags: the subcommands. */
+/** Printed after the flags: the subcommands (commander ends it with a newline). */
 export const HELP_AFTER = `
 Commands:
   wicket config                                     the settings that loaded, and every rule with its origin
-  wicket mcp list|get|add|add-json|remove           configure and check MCP servers (wicket mcp --help)
-`;
+  wicket mcp list|get|add|add-json|remove           configure and check MCP servers (wicket mcp --help)`;
 
 export function buildProgram(version: string): Command {
   const p = new Command('wicket')
