@@ -39,10 +39,10 @@ export class ResponseHeaders {
 }
 
 /** POSTs a streaming request to `/v1/messages` and yields the decoded events. */
-export async function postMessagesStream(config: TransportConfig, body: unknown, signal: AbortSignal): Promise<AsyncIterable<unknown>> {
+export async function postMessagesStream(config: TransportConfig, body: unknown, signal: AbortSignal, betas: readonly string[] = []): Promise<AsyncIterable<unknown>> {
   const url = messagesURL(config.baseURL);
   const payload = Buffer.from(JSON.stringify(body));
-  const res = await send(url, requestHeaders(config, payload.length), payload, config.timeoutMs, signal);
+  const res = await send(url, requestHeaders(config, payload.length, betas), payload, config.timeoutMs, signal);
   const headers = new ResponseHeaders(res.headers);
   const status = res.statusCode ?? 0;
   if (status < 200 || status >= 300) throw await statusError(res, status, headers);
@@ -119,7 +119,7 @@ export function baseURLProblem(baseURL: string | undefined): string | undefined 
   return proxyProblem(url);
 }
 
-function requestHeaders(config: TransportConfig, length: number): Record<string, string> {
+function requestHeaders(config: TransportConfig, length: number, betas: readonly string[]): Record<string, string> {
   // Custom headers may add to or replace the defaults, but not the body's framing or the credentials.
   const h: Record<string, string> = {
     accept: 'application/json',
@@ -131,6 +131,9 @@ function requestHeaders(config: TransportConfig, length: number): Record<string,
   };
   if (config.apiKey) h['x-api-key'] = config.apiKey;
   if (config.authToken) h.authorization = `Bearer ${config.authToken}`;
+  // Betas a request needs go beside any the custom headers name.
+  const beta = [...new Set([...(h['anthropic-beta']?.split(',').map((b) => b.trim()).filter(Boolean) ?? []), ...betas])];
+  if (beta.length) h['anthropic-beta'] = beta.join(',');
   return h;
 }
 

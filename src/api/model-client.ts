@@ -24,6 +24,8 @@ export interface ModelRequest {
   messages: ApiMessage[];
   tools: ApiTool[];
   maxTokens: number;
+  /** Extended thinking, with this budget of tokens (max_tokens is raised above it as needed). */
+  thinkingBudget?: number;
 }
 
 export type ClientEvent =
@@ -89,15 +91,19 @@ async function* streamWithRetry(
     let seenText = 0;
     let toolsStarted = 0;
     try {
+      const thinking = req.thinkingBudget && req.thinkingBudget >= 1024 ? req.thinkingBudget : undefined;
       const body = {
         model: req.model,
-        max_tokens: req.maxTokens,
+        // With thinking on, max_tokens must exceed the thinking budget and leave room for the answer.
+        max_tokens: thinking ? Math.max(req.maxTokens, thinking + 8000) : req.maxTokens,
         system: req.system,
         messages: req.messages,
         ...(req.tools.length ? { tools: req.tools } : {}),
+        ...(thinking ? { thinking: { type: 'enabled', budget_tokens: thinking } } : {}),
         stream: true,
       };
-      const stream = await postMessagesStream(transport, body, signal);
+      // Thinking between tool calls needs the interleaved-thinking beta.
+      const stream = await postMessagesStream(transport, body, signal, thinking && req.tools.length ? ['interleaved-thinking-2025-05-14'] : []);
       for await (const event of abortable(stream as AsyncIterable<any>, signal)) {
         const out = acc.push(event);
         yield { type: 'raw', event };

@@ -125,10 +125,24 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
       settings,
       env: mergedEnv,
       maxTurns: opts.maxTurns,
+      thinkingBudget: thinkingBudget(mergedEnv, loaded.merged),
       maxToolConcurrency: Number.isInteger(maxConc) && maxConc > 0 ? maxConc : 10,
       seenUrls: new Set<string>(),
     },
   };
+}
+
+/** Claude Code's default thinking budget, used when settings turn thinking on without a number. */
+const DEFAULT_THINKING_BUDGET = 31_999;
+
+/** MAX_THINKING_TOKENS (0 turns it off), else settings alwaysThinkingEnabled; undefined: no thinking. */
+export function thinkingBudget(env: Record<string, string | undefined>, settings: Record<string, unknown>): number | undefined {
+  const raw = env.MAX_THINKING_TOKENS?.trim();
+  if (raw) {
+    const n = Math.floor(Number(raw));
+    if (Number.isFinite(n)) return n >= 1024 ? n : undefined;
+  }
+  return settings.alwaysThinkingEnabled === true ? DEFAULT_THINKING_BUDGET : undefined;
 }
 
 function startMode(opts: CliOptions, loaded: LoadedSettings): PermissionMode {

@@ -109,6 +109,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
         messages: withCacheBreakpoint(messages),
         tools: toApiTools(opts.tools, toolDescriptionEnv(opts)),
         maxTokens: opts.maxTokens ?? 32_000,
+        thinkingBudget: opts.thinkingBudget,
       },
       opts.signal,
     );

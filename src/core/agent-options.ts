@@ -32,6 +32,8 @@ export interface AgentOptions {
   /** Tool-use round trips before stopping with max_turns. */
   maxTurns?: number;
   maxTokens?: number;
+  /** Extended thinking budget (MAX_THINKING_TOKENS, or settings alwaysThinkingEnabled); off when undefined. */
+  thinkingBudget?: number;
   /** Max concurrency-safe calls running at once (default 10). */
   maxToolConcurrency?: number;
   /** URLs seen in the conversation (WebFetch allows these); the loop adds to it. */

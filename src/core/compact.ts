@@ -94,6 +94,8 @@ async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instr
       // The conversation holds tool_use blocks, which the API accepts only with tools defined.
       tools: toApiTools(opts.tools, toolDescriptionEnv(opts)),
       maxTokens: SUMMARY_OUTPUT_TOKENS,
+      // The conversation may hold thinking blocks: the request keeps the session's thinking setting.
+      thinkingBudget: opts.thinkingBudget,
     },
     opts.signal,
   );
