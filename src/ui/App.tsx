@@ -15,6 +15,7 @@ import { HistorySearch } from './HistorySearch.js';
 import { KeyRouterContext, useKeyRouter } from './key-router.js';
 import { useAgent } from './hooks/use-agent.js';
 import { useMcpApprovals } from './hooks/use-mcp.js';
+import { useStatusCommand } from './hooks/use-status-command.js';
 import { useAppKeys } from './hooks/use-app-keys.js';
 import { useSubmit } from './hooks/use-submit.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
@@ -25,6 +26,7 @@ import type { McpSession } from './mcp-session.js';
 import { PermissionDialog } from './PermissionDialog.js';
 import { PromptInput } from './PromptInput.js';
 import { RewindDialog } from './RewindDialog.js';
+import { statusLineSetting } from './status-command.js';
 import { StatusLine } from './StatusLine.js';
 import { theme as defaultTheme, type Theme } from './theme.js';
 import { Transcript } from './Transcript.js';
@@ -79,6 +81,16 @@ export function App(props: AppProps): React.ReactElement {
     ready: props.mcp ? () => props.mcp!.ready() : undefined,
   });
   const approval = useMcpApprovals(props.mcp, agent.info);
+  const statusSetting = useMemo(() => statusLineSetting(props.loaded.merged), [props.loaded]);
+  const statusRows = useStatusCommand(statusSetting, {
+    base,
+    version: props.version,
+    totals: agent.view.totals,
+    transcriptPath: props.transcript?.file,
+    columns,
+    rows,
+    triggers: [agent.items.length, agent.status.working, base.permission.mode],
+  });
   const [buffer, setBuffer] = useState<B.Buffer>(B.emptyBuffer);
   const [staticKey, setStaticKey] = useState(0);
   const history = useRef(new HistoryCursor([...(props.history ?? [])])).current;
@@ -114,7 +126,7 @@ export function App(props: AppProps): React.ReactElement {
     return entry === undefined ? undefined : B.fromText(entry);
   };
   const hints = useMemo(() => matchCommands(props.commands, buffer.text).slice(0, 6), [props.commands, buffer.text]);
-  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length, dialogOpen);
+  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen);
   const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme }), [columns, rows, props.cwd, theme]);
   const ask = agent.asks[0];
   const keys = useKeyRouter();
@@ -152,6 +164,7 @@ export function App(props: AppProps): React.ReactElement {
             <PromptInput value={buffer} onChange={setBuffer} onSubmit={submit} onHistory={onHistory} placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'} />
           )}
           {!ask && hints.length ? <CommandHints commands={hints} /> : null}
+          {statusRows.length ? <CustomStatus rows={statusRows} padding={statusSetting?.padding ?? 0} /> : null}
           <StatusLine status={agent.status} model={base.model} mode={base.permission.mode} notice={notice} queued={agent.queued} />
         </Box>
       </ViewContext.Provider>
@@ -167,6 +180,19 @@ function useInitialPrompt(prompt: string | undefined, submit: (b: B.Buffer) => v
     sent.current = true;
     submit(B.fromText(prompt));
   }, []);
+}
+
+/** The rows of the settings' status line command (ANSI colours pass through). */
+function CustomStatus({ rows, padding }: { rows: string[]; padding: number }): React.ReactElement {
+  return (
+    <Box flexDirection="column" paddingLeft={padding}>
+      {rows.map((r, i) => (
+        <Text key={i} wrap="truncate-end">
+          {r}
+        </Text>
+      ))}
+    </Box>
+  );
 }
 
 function CommandHints({ commands }: { commands: SlashCommand[] }): React.ReactElement {
