@@ -1,34 +1,21 @@
 /** The Agent tool through the built binary: built-in and file-defined sub-agents, their tools, rules and cost. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
-import { expectExit, runCli } from '../support/run-cli.js';
-import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
+import { describe, expect, it } from 'vitest';
+import { toolResultIn as toolResult, useApiAndProject } from '../support/api-project.js';
+import { reply } from '../support/fake-anthropic-server.js';
+import { expectExit } from '../support/run-cli.js';
 
-let api: FakeAnthropic;
-let project: TmpProject;
-
-beforeEach(async () => {
-  api = await startFakeAnthropic();
-  project = await makeTmpProject({ files: { 'src/a.ts': 'export const answer = 42;\n' } });
-});
-afterEach(async () => {
-  api.assertNoViolations();
-  await api.close();
-  await project.cleanup();
-});
-
+const t = useApiAndProject({ files: { 'src/a.ts': 'export const answer = 42;\n' } });
 type Body = { model: string; system: Array<{ text: string }>; tools: Array<{ name: string }>; messages: Array<{ role: string; content: any }> };
-const bodies = () => api.messageRequests().map((r) => r.body as Body);
-const run = (args: string[]) => runCli(args, { cwd: project.dir, home: project.home, baseUrl: api.url });
-const toolResult = (b: Body, id: string) => b.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((c: any) => c.type === 'tool_result' && c.tool_use_id === id);
+const bodies = () => t.api.messageRequests().map((r) => r.body as Body);
+const run = (args: string[]) => t.run(args);
 
 describe('the Agent tool', () => {
   it('runs a built-in Explore agent with read-only tools; only its report comes back', async () => {
-    api.script(
+    t.api.script(
       reply().toolUse('Agent', { description: 'find the answer', prompt: 'Where is answer defined?', subagent_type: 'Explore' }, { id: 'toolu_agent' }),
-      reply().toolUse('Read', { file_path: path.join(project.dir, 'src/a.ts') }, { id: 'toolu_read' }),
+      reply().toolUse('Read', { file_path: path.join(t.project.dir, 'src/a.ts') }, { id: 'toolu_read' }),
       reply().text('answer is defined in src/a.ts as 42.'),
       reply().text('It is 42, in src/a.ts.'),
     );
@@ -49,12 +36,12 @@ describe('the Agent tool', () => {
   });
 
   it('runs an agent defined in .claude/agents with its prompt, tools and model; accepts the old name Task', async () => {
-    mkdirSync(path.join(project.dir, '.claude', 'agents'), { recursive: true });
+    mkdirSync(path.join(t.project.dir, '.claude', 'agents'), { recursive: true });
     writeFileSync(
-      path.join(project.dir, '.claude', 'agents', 'reviewer.md'),
+      path.join(t.project.dir, '.claude', 'agents', 'reviewer.md'),
       '---\nname: reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep\nmodel: haiku\n---\nYou review code. Report bugs only.\n',
     );
-    api.script(reply().toolUse('Task', { description: 'review', prompt: 'Review src/a.ts', subagent_type: 'reviewer' }, { id: 'toolu_a' }), reply().text('No bugs.'), reply().text('The reviewer found no bugs.'));
+    t.api.script(reply().toolUse('Task', { description: 'review', prompt: 'Review src/a.ts', subagent_type: 'reviewer' }, { id: 'toolu_a' }), reply().text('No bugs.'), reply().text('The reviewer found no bugs.'));
     expectExit(await run(['-p', 'review it']), 0);
     const [parent, sub] = bodies();
     expect(parent!.tools.find((t) => t.name === 'Agent')).toMatchObject({ description: expect.stringContaining('- reviewer: Reviews code for bugs (Tools: Read, Grep)') });
@@ -64,9 +51,9 @@ describe('the Agent tool', () => {
   });
 
   it('the sub-agent’s calls pass the gates: print mode denies what would ask, and lists it', async () => {
-    api.script(
+    t.api.script(
       reply().toolUse('Agent', { description: 'write', prompt: 'Create b.txt' }, { id: 'toolu_a' }),
-      reply().toolUse('Write', { file_path: path.join(project.dir, 'b.txt'), content: 'x' }, { id: 'toolu_w' }),
+      reply().toolUse('Write', { file_path: path.join(t.project.dir, 'b.txt'), content: 'x' }, { id: 'toolu_w' }),
       reply().text('I was not allowed to write b.txt.'),
       reply().text('Could not.'),
     );
@@ -78,9 +65,9 @@ describe('the Agent tool', () => {
   });
 
   it('refuses an unknown type with the list of types, and an Agent(type) deny rule stops that type', async () => {
-    mkdirSync(path.join(project.dir, '.claude'), { recursive: true });
-    writeFileSync(path.join(project.dir, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Agent(Plan)'] } }));
-    api.script(
+    mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
+    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Agent(Plan)'] } }));
+    t.api.script(
       reply().toolUse('Agent', { description: 'x', prompt: 'y', subagent_type: 'wizard' }, { id: 'toolu_1' }).toolUse('Agent', { description: 'x', prompt: 'y', subagent_type: 'Plan' }, { id: 'toolu_2' }),
       reply().text('ok'),
     );
@@ -92,11 +79,11 @@ describe('the Agent tool', () => {
   });
 
   it('runs SubagentStop hooks (matched on the agent type) when it finishes; a block sends it back to work', async () => {
-    const log = path.join(project.dir, 'stop.log');
-    mkdirSync(path.join(project.dir, '.claude'), { recursive: true });
+    const log = path.join(t.project.dir, 'stop.log');
+    mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
     const hook = `cat >> ${JSON.stringify(log)}; echo >> ${JSON.stringify(log)}; if [ ! -e ${JSON.stringify(`${log}.once`)} ]; then touch ${JSON.stringify(`${log}.once`)}; echo "check the tests too" >&2; exit 2; fi`;
-    writeFileSync(path.join(project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { SubagentStop: [{ matcher: 'Explore', hooks: [{ type: 'command', command: hook }] }] } }));
-    api.script(
+    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { SubagentStop: [{ matcher: 'Explore', hooks: [{ type: 'command', command: hook }] }] } }));
+    t.api.script(
       reply().toolUse('Agent', { description: 'x', prompt: 'look', subagent_type: 'Explore' }, { id: 'toolu_a' }),
       reply().text('first look'),
       reply().text('tests checked too'),
@@ -112,7 +99,7 @@ describe('the Agent tool', () => {
   });
 
   it('counts the sub-agent’s tokens in the session’s usage', async () => {
-    api.script(
+    t.api.script(
       reply().toolUse('Agent', { description: 'x', prompt: 'y' }).usage({ input_tokens: 100, output_tokens: 10 }),
       reply().text('sub').usage({ input_tokens: 1000, output_tokens: 20 }),
       reply().text('done').usage({ input_tokens: 200, output_tokens: 5 }),

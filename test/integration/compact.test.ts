@@ -1,36 +1,24 @@
 /** Compaction through the built binary: automatic when the context passes the threshold, hooks, resume. */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { autoCompactThreshold, CONTINUATION_PREFIX } from '../../src/core/compact.js';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
-import { expectExit, runCli } from '../support/run-cli.js';
-import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
+import { useApiAndProject } from '../support/api-project.js';
+import { reply } from '../support/fake-anthropic-server.js';
+import { expectExit } from '../support/run-cli.js';
 
-let api: FakeAnthropic;
-let project: TmpProject;
-
-beforeEach(async () => {
-  api = await startFakeAnthropic();
-  project = await makeTmpProject({ files: { 'a.txt': 'alpha\n' } });
-});
-afterEach(async () => {
-  api.assertNoViolations();
-  await api.close();
-  await project.cleanup();
-});
+const t = useApiAndProject({ files: { 'a.txt': 'alpha\n' } });
 
 // A 40,000-token window puts the threshold at 7,000 tokens.
 const SMALL_WINDOW = { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '40000' };
-const run = (args: string[], env: Record<string, string> = SMALL_WINDOW, stdin?: string) =>
-  runCli(args, { cwd: project.dir, home: project.home, baseUrl: api.url, env, ...(stdin ? { stdin } : {}) });
-const bodies = () => api.messageRequests().map((r) => r.body as { messages: Array<{ role: string; content: any }>; tools: unknown[] });
+const run = (args: string[], env: Record<string, string> = SMALL_WINDOW, stdin?: string) => t.run(args, { env, ...(stdin ? { stdin } : {}) });
+const bodies = () => t.api.messageRequests().map((r) => r.body as { messages: Array<{ role: string; content: any }>; tools: unknown[] });
 const lastText = (m: { content: any }) => (typeof m.content === 'string' ? m.content : m.content.map((b: any) => b.text ?? '').join('\n'));
 
 describe('automatic compaction', () => {
   it('summarises the conversation once the context passes the threshold, and goes on from the summary', async () => {
-    api.script(
-      reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }).usage({ input_tokens: 9000 }),
+    t.api.script(
+      reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }).usage({ input_tokens: 9000 }),
       reply().text('SUMMARY: the user wants a.txt read; it says alpha.'),
       reply().text('a.txt says alpha.'),
     );
@@ -52,7 +40,7 @@ describe('automatic compaction', () => {
   });
 
   it('keeps a new prompt out of the summary, as the question at hand', async () => {
-    api.script(reply().text('first answer').usage({ input_tokens: 9000 }), reply().text('SUMMARY'), reply().text('second answer'));
+    t.api.script(reply().text('first answer').usage({ input_tokens: 9000 }), reply().text('SUMMARY'), reply().text('second answer'));
     const lines = ['first question', 'second question'].map((t) => JSON.stringify({ type: 'user', message: { role: 'user', content: t } })).join('\n');
     const r = await run(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose'], SMALL_WINDOW, `${lines}\n`);
     expectExit(r, 0);
@@ -63,15 +51,15 @@ describe('automatic compaction', () => {
   });
 
   it('stays off below the threshold, with DISABLE_AUTO_COMPACT, and when a PreCompact hook blocks it', async () => {
-    api.script(reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }).usage({ input_tokens: 6000 }), reply().text('done'));
+    t.api.script(reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }).usage({ input_tokens: 6000 }), reply().text('done'));
     expectExit(await run(['-p', 'read', '--allowedTools', 'Read']), 0);
     expect(bodies()).toHaveLength(2);
-    api.script(reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }).usage({ input_tokens: 9000 }), reply().text('done'));
+    t.api.script(reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }).usage({ input_tokens: 9000 }), reply().text('done'));
     expectExit(await run(['-p', 'read', '--allowedTools', 'Read'], { ...SMALL_WINDOW, DISABLE_AUTO_COMPACT: '1' }), 0);
     expect(bodies()).toHaveLength(4);
-    mkdirSync(path.join(project.dir, '.claude'), { recursive: true });
-    writeFileSync(path.join(project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreCompact: [{ matcher: 'auto', hooks: [{ type: 'command', command: 'echo "not now" >&2; exit 2' }] }] } }));
-    api.script(reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }).usage({ input_tokens: 9000 }), reply().text('done'));
+    mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
+    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreCompact: [{ matcher: 'auto', hooks: [{ type: 'command', command: 'echo "not now" >&2; exit 2' }] }] } }));
+    t.api.script(reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }).usage({ input_tokens: 9000 }), reply().text('done'));
     const blocked = await run(['-p', 'read', '--allowedTools', 'Read', '--output-format', 'stream-json', '--verbose']);
     expectExit(blocked, 0);
     expect(bodies()).toHaveLength(6);
@@ -79,9 +67,9 @@ describe('automatic compaction', () => {
   });
 
   it('a resumed session starts from the summary', async () => {
-    api.script(reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }).usage({ input_tokens: 9000 }), reply().text('THE SUMMARY'), reply().text('ok'), reply().text('resumed'));
+    t.api.script(reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }).usage({ input_tokens: 9000 }), reply().text('THE SUMMARY'), reply().text('ok'), reply().text('resumed'));
     expectExit(await run(['-p', 'read', '--allowedTools', 'Read']), 0);
-    const dir = path.join(project.wicketHome, 'sessions');
+    const dir = path.join(t.project.wicketHome, 'sessions');
     const [slug] = readdirSync(dir);
     const [file] = readdirSync(path.join(dir, slug!));
     expectExit(await run(['-p', 'and now?', '--resume', file!.replace(/\.jsonl$/, '')]), 0);
@@ -95,9 +83,9 @@ describe('automatic compaction', () => {
 describe('a request too long for the context', () => {
   it('is compacted (long tool results cut in the summary request) and retried once', async () => {
     const big = `${'line of a big file\n'.repeat(1000)}`;
-    writeFileSync(path.join(project.dir, 'big.txt'), big);
-    api.script(
-      reply().toolUse('Read', { file_path: path.join(project.dir, 'big.txt') }, { id: 'toolu_r' }),
+    writeFileSync(path.join(t.project.dir, 'big.txt'), big);
+    t.api.script(
+      reply().toolUse('Read', { file_path: path.join(t.project.dir, 'big.txt') }, { id: 'toolu_r' }),
       reply().error(400, { message: 'prompt is too long: 212000 tokens > 200000 maximum' }),
       reply().text('SUMMARY of the big file'),
       reply().text('The file repeats one line.'),
@@ -115,7 +103,7 @@ describe('a request too long for the context', () => {
   });
 
   it('fails with the API’s sentence when the compacted request is still too long', async () => {
-    api.script(
+    t.api.script(
       reply().text('first').usage({ input_tokens: 10 }),
       reply().error(400, { message: 'prompt is too long: 212000 tokens > 200000 maximum' }),
       reply().text('SUMMARY'),

@@ -1,51 +1,39 @@
 /** MCP servers in print mode, through the built binary: .mcp.json, --mcp-config, rules, failures. */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
-import { expectExit, REPO_ROOT, runCli, spawnCli } from '../support/run-cli.js';
-import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
+import { describe, expect, it } from 'vitest';
+import { useApiAndProject } from '../support/api-project.js';
+import { reply } from '../support/fake-anthropic-server.js';
+import { expectExit, REPO_ROOT, spawnCli } from '../support/run-cli.js';
 import { startHttpServer } from '../support/mcp-server.mjs';
 
 const SERVER = path.join(REPO_ROOT, 'test', 'support', 'mcp-server.mjs');
 const stdio = (...args: string[]) => ({ command: process.execPath, args: [SERVER, ...args] });
 
-let api: FakeAnthropic;
-let project: TmpProject;
+const t = useApiAndProject();
 
-beforeEach(async () => {
-  api = await startFakeAnthropic();
-  project = await makeTmpProject({ files: {} });
-});
-afterEach(async () => {
-  api.assertNoViolations();
-  await api.close();
-  await project.cleanup();
-});
-
-const mcpJson = (servers: Record<string, unknown>) => writeFileSync(path.join(project.dir, '.mcp.json'), JSON.stringify({ mcpServers: servers }));
+const mcpJson = (servers: Record<string, unknown>) => writeFileSync(path.join(t.project.dir, '.mcp.json'), JSON.stringify({ mcpServers: servers }));
 const settings = (s: unknown) => {
-  mkdirSync(path.join(project.dir, '.claude'), { recursive: true });
-  writeFileSync(path.join(project.dir, '.claude', 'settings.json'), JSON.stringify(s));
+  mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
+  writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify(s));
 };
-const run = (args: string[], env?: Record<string, string | undefined>) =>
-  runCli(args, { cwd: project.dir, home: project.home, baseUrl: api.url, env, timeoutMs: 30_000 });
+const run = (args: string[], env?: Record<string, string | undefined>) => t.run(args, { env, timeoutMs: 30_000 });
 
 /** The tool_result blocks of the last request, by tool_use id. */
 function results(): Map<string, { content: unknown; is_error?: boolean }> {
   const out = new Map<string, { content: unknown; is_error?: boolean }>();
-  const body = api.messageRequests().at(-1)!.body as { messages: Array<{ content: unknown }> };
+  const body = t.api.messageRequests().at(-1)!.body as { messages: Array<{ content: unknown }> };
   for (const m of body.messages) for (const b of Array.isArray(m.content) ? m.content : []) if (b.type === 'tool_result') out.set(b.tool_use_id, b);
   return out;
 }
 const textOf = (c: unknown) => (typeof c === 'string' ? c : (c as Array<{ type: string; text?: string }>).map((b) => b.text ?? `[${b.type}]`).join('\n'));
-const toolsSent = () => (api.messageRequests()[0]!.body as { tools: Array<{ name: string; input_schema: any }> }).tools;
+const toolsSent = () => (t.api.messageRequests()[0]!.body as { tools: Array<{ name: string; input_schema: any }> }).tools;
 
 describe('MCP servers in print mode', () => {
   it('offers a .mcp.json server’s tools and runs a call an allow rule permits', async () => {
     mcpJson({ test: stdio() });
     settings({ permissions: { allow: ['mcp__test'] } });
-    api.script(reply().toolUse('mcp__test__echo', { text: 'hi' }, { id: 'toolu_1' }), reply().text('done'));
+    t.api.script(reply().toolUse('mcp__test__echo', { text: 'hi' }, { id: 'toolu_1' }), reply().text('done'));
     const r = await run(['-p', 'use the echo tool']);
     expectExit(r, 0);
     const echo = toolsSent().find((t) => t.name === 'mcp__test__echo')!;
@@ -57,7 +45,7 @@ describe('MCP servers in print mode', () => {
 
   it('asks for permission without a rule: print mode denies it, names the rule, and lists the denial', async () => {
     mcpJson({ test: stdio() });
-    api.script(reply().toolUse('mcp__test__add', { a: 1, b: 2 }, { id: 'toolu_1' }), reply().text('ok'));
+    t.api.script(reply().toolUse('mcp__test__add', { a: 1, b: 2 }, { id: 'toolu_1' }), reply().text('ok'));
     const r = await run(['-p', 'add', '--output-format', 'json']);
     expectExit(r, 0);
     const res = results().get('toolu_1')!;
@@ -68,7 +56,7 @@ describe('MCP servers in print mode', () => {
 
   it('checks the input against the server’s schema, listing every bad field, before calling', async () => {
     mcpJson({ test: stdio() });
-    api.script(reply().toolUse('mcp__test__add', { a: 'one', c: 3 }, { id: 'toolu_1' }), reply().text('ok'));
+    t.api.script(reply().toolUse('mcp__test__add', { a: 'one', c: 3 }, { id: 'toolu_1' }), reply().text('ok'));
     const r = await run(['-p', 'add', '--allowedTools', 'mcp__test__add']);
     expectExit(r, 0);
     const res = results().get('toolu_1')!;
@@ -79,7 +67,7 @@ describe('MCP servers in print mode', () => {
 
   it('passes errors, images and progress-reporting calls through', async () => {
     mcpJson({ test: stdio() });
-    api.script(
+    t.api.script(
       reply()
         .toolUse('mcp__test__fail', {}, { id: 'toolu_f' })
         .toolUse('mcp__test__image', {}, { id: 'toolu_i' })
@@ -99,17 +87,17 @@ describe('MCP servers in print mode', () => {
 
   it('runs stdio servers in the project with CLAUDE_PROJECT_DIR, expanded variables, and answers roots/list', async () => {
     mcpJson({ test: { ...stdio(), env: { MCP_TEST_VAR: '${FROM_ENV:-fallback}-${OTHER}' } } });
-    api.script(reply().toolUse('mcp__test__where', {}, { id: 'toolu_w' }).toolUse('mcp__test__roots', {}, { id: 'toolu_r' }), reply().text('ok'));
+    t.api.script(reply().toolUse('mcp__test__where', {}, { id: 'toolu_w' }).toolUse('mcp__test__roots', {}, { id: 'toolu_r' }), reply().text('ok'));
     const r = await run(['-p', 'where', '--allowedTools', 'mcp__test'], { OTHER: 'set' });
     expectExit(r, 0);
     const where = JSON.parse(textOf(results().get('toolu_w')!.content));
-    expect(where).toEqual({ cwd: project.dir, projectDir: project.dir, testVar: 'fallback-set' });
-    expect(JSON.parse(textOf(results().get('toolu_r')!.content))).toEqual([{ uri: `file://${project.dir}`, name: path.basename(project.dir) }]);
+    expect(where).toEqual({ cwd: t.project.dir, projectDir: t.project.dir, testVar: 'fallback-set' });
+    expect(JSON.parse(textOf(results().get('toolu_r')!.content))).toEqual([{ uri: `file://${t.project.dir}`, name: path.basename(t.project.dir) }]);
   });
 
   it('cuts output over MAX_MCP_OUTPUT_TOKENS with a note', async () => {
     mcpJson({ test: stdio() });
-    api.script(reply().toolUse('mcp__test__big', { n: 5000 }, { id: 'toolu_b' }), reply().text('ok'));
+    t.api.script(reply().toolUse('mcp__test__big', { n: 5000 }, { id: 'toolu_b' }), reply().text('ok'));
     const r = await run(['-p', 'big', '--allowedTools', 'mcp__test'], { MAX_MCP_OUTPUT_TOKENS: '100' });
     expectExit(r, 0);
     const text = textOf(results().get('toolu_b')!.content);
@@ -120,7 +108,7 @@ describe('MCP servers in print mode', () => {
 
   it('a server that fails to start is reported, and the run goes on without it', async () => {
     mcpJson({ broken: stdio('--crash'), missing: { command: 'no-such-mcp-server-here' }, test: stdio() });
-    api.script(reply().text('fine'));
+    t.api.script(reply().text('fine'));
     const r = await run(['-p', 'hi', '--output-format', 'stream-json', '--verbose']);
     expectExit(r, 0);
     const init = r.lines<any>()[0];
@@ -137,7 +125,7 @@ describe('MCP servers in print mode', () => {
 
   it('gives up on a server that does not answer within MCP_TIMEOUT', async () => {
     mcpJson({ mute: stdio('--silent-start') });
-    api.script(reply().text('fine'));
+    t.api.script(reply().text('fine'));
     const t0 = Date.now();
     const r = await run(['-p', 'hi'], { MCP_TIMEOUT: '700' });
     expectExit(r, 0);
@@ -148,11 +136,11 @@ describe('MCP servers in print mode', () => {
 
   it('--mcp-config adds servers (file or JSON text); --strict-mcp-config uses only those; disabledMcpjsonServers turns one off', async () => {
     mcpJson({ fromproject: stdio() });
-    const file = path.join(project.dir, 'servers.json');
+    const file = path.join(t.project.dir, 'servers.json');
     writeFileSync(file, JSON.stringify({ mcpServers: { fromfile: stdio() } }));
-    api.script(reply().text('a'), reply().text('b'), reply().text('c'));
+    t.api.script(reply().text('a'), reply().text('b'), reply().text('c'));
     expectExit(await run(['-p', 'hi', '--mcp-config', file, JSON.stringify({ mcpServers: { fromtext: stdio() } })]), 0);
-    const names = () => (api.messageRequests().at(-1)!.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name).filter((n) => n.endsWith('__echo'));
+    const names = () => (t.api.messageRequests().at(-1)!.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name).filter((n) => n.endsWith('__echo'));
     expect(names()).toEqual(['mcp__fromfile__echo', 'mcp__fromtext__echo', 'mcp__fromproject__echo']);
     expectExit(await run(['-p', 'hi', '--strict-mcp-config', '--mcp-config', file]), 0);
     expect(names()).toEqual(['mcp__fromfile__echo']);
@@ -163,12 +151,12 @@ describe('MCP servers in print mode', () => {
 
   it('Ctrl-C cancels a running MCP call at the server and exits 130', async () => {
     mcpJson({ test: stdio() });
-    const marker = path.join(project.dir, 'slow.marker');
-    api.script(reply().toolUse('mcp__test__slow', { ms: 30_000 }, { id: 'toolu_s' }), reply().text('never asked'));
+    const marker = path.join(t.project.dir, 'slow.marker');
+    t.api.script(reply().toolUse('mcp__test__slow', { ms: 30_000 }, { id: 'toolu_s' }), reply().text('never asked'));
     const cli = spawnCli(['-p', 'wait', '--allowedTools', 'mcp__test', '--output-format', 'json'], {
-      cwd: project.dir,
-      home: project.home,
-      baseUrl: api.url,
+      cwd: t.project.dir,
+      home: t.project.home,
+      baseUrl: t.api.url,
       env: { MCP_TEST_CANCEL_FILE: marker },
       timeoutMs: 30_000,
     });
@@ -178,14 +166,14 @@ describe('MCP servers in print mode', () => {
     expect(r.code).toBe(130);
     for (let i = 0; i < 40 && readFileSync(marker, 'utf8') !== 'cancelled'; i++) await new Promise((r) => setTimeout(r, 50));
     expect(readFileSync(marker, 'utf8')).toBe('cancelled');
-    expect(api.messageRequests()).toHaveLength(1);
+    expect(t.api.messageRequests()).toHaveLength(1);
   });
 
   it('puts the servers’ instructions into the system prompt', async () => {
     mcpJson({ test: stdio() });
-    api.script(reply().text('ok'));
+    t.api.script(reply().text('ok'));
     expectExit(await run(['-p', 'hi'], { MCP_TEST_INSTRUCTIONS: 'Call echo before anything else.' }), 0);
-    const system = JSON.stringify((api.messageRequests()[0]!.body as { system: unknown }).system);
+    const system = JSON.stringify((t.api.messageRequests()[0]!.body as { system: unknown }).system);
     expect(system).toContain('# MCP server instructions\\n\\n## test\\nCall echo before anything else.');
   });
 
@@ -193,17 +181,17 @@ describe('MCP servers in print mode', () => {
     const r = await run(['-p', 'hi', '--mcp-config', '{"mcpServers": ']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^wicket: --mcp-config: invalid JSON at line 1/);
-    expect(api.messageRequests()).toHaveLength(0);
+    expect(t.api.messageRequests()).toHaveLength(0);
   });
 
   it('a bare deny rule removes a server’s tools; a PreToolUse hook sees MCP calls', async () => {
     mcpJson({ test: stdio(), other: stdio() });
-    const log = path.join(project.dir, 'hook.log');
+    const log = path.join(t.project.dir, 'hook.log');
     settings({
       permissions: { deny: ['mcp__other'], allow: ['mcp__test__echo'] },
       hooks: { PreToolUse: [{ matcher: 'mcp__test__.*', hooks: [{ type: 'command', command: `cat >> ${JSON.stringify(log)}` }] }] },
     });
-    api.script(reply().toolUse('mcp__test__echo', { text: 'x' }, { id: 'toolu_1' }), reply().text('ok'));
+    t.api.script(reply().toolUse('mcp__test__echo', { text: 'x' }, { id: 'toolu_1' }), reply().text('ok'));
     expectExit(await run(['-p', 'hi']), 0);
     expect(toolsSent().some((t) => t.name.startsWith('mcp__other__'))).toBe(false);
     expect(existsSync(log) && JSON.parse(readFileSync(log, 'utf8'))).toMatchObject({ tool_name: 'mcp__test__echo', tool_input: { text: 'x' } });
@@ -213,7 +201,7 @@ describe('MCP servers in print mode', () => {
     const http = await startHttpServer({ token: 'sesame' });
     try {
       mcpJson({ remote: { type: 'http', url: http.url, headers: { Authorization: 'Bearer ${MCP_TOKEN}' } }, locked: { type: 'http', url: http.url } });
-      api.script(reply().toolUse('mcp__remote__add', { a: 2, b: 3 }, { id: 'toolu_1' }), reply().text('ok'));
+      t.api.script(reply().toolUse('mcp__remote__add', { a: 2, b: 3 }, { id: 'toolu_1' }), reply().text('ok'));
       const r = await run(['-p', 'add', '--allowedTools', 'mcp__remote'], { MCP_TOKEN: 'sesame' });
       expectExit(r, 0);
       expect(results().get('toolu_1')).toMatchObject({ content: '5' });

@@ -1,41 +1,29 @@
 /** Skills through the built binary: the Skill tool, its rules, and skills as slash commands. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
-import { expectExit, runCli } from '../support/run-cli.js';
-import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
+import { describe, expect, it } from 'vitest';
+import { toolResultIn as toolResult, useApiAndProject } from '../support/api-project.js';
+import { reply } from '../support/fake-anthropic-server.js';
+import { expectExit } from '../support/run-cli.js';
 
-let api: FakeAnthropic;
-let project: TmpProject;
-beforeEach(async () => {
-  api = await startFakeAnthropic();
-  project = await makeTmpProject({ files: {} });
-});
-afterEach(async () => {
-  api.assertNoViolations();
-  await api.close();
-  await project.cleanup();
-});
-
+const t = useApiAndProject();
 type Body = { tools: Array<{ name: string; description: string }>; messages: Array<{ role: string; content: any }> };
-const bodies = () => api.messageRequests().map((r) => r.body as Body);
-const run = (args: string[]) => runCli(args, { cwd: project.dir, home: project.home, baseUrl: api.url });
-const toolResult = (b: Body, id: string) => b.messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).find((c: any) => c.type === 'tool_result' && c.tool_use_id === id);
+const bodies = () => t.api.messageRequests().map((r) => r.body as Body);
+const run = (args: string[]) => t.run(args);
 function skill(root: string, dir: string, text: string): string {
   const d = path.join(root, dir);
   mkdirSync(d, { recursive: true });
   writeFileSync(path.join(d, 'SKILL.md'), text);
   return d;
 }
-const projectSkills = () => path.join(project.dir, '.claude', 'skills');
-const userSkills = () => path.join(project.home, '.claude', 'skills');
+const projectSkills = () => path.join(t.project.dir, '.claude', 'skills');
+const userSkills = () => path.join(t.project.home, '.claude', 'skills');
 
 describe('skills', () => {
   it('the Skill tool lists the skills and runs one a rule allows, with its arguments and folder filled in', async () => {
     const dir = skill(projectSkills(), 'pdf', '---\ndescription: Fill PDF forms\nwhen_to_use: a PDF form must be filled\n---\nUse ${CLAUDE_SKILL_DIR}/fill.py on $ARGUMENTS.\n');
     skill(projectSkills(), 'secret', '---\ndescription: Only by hand\ndisable-model-invocation: true\n---\nx\n');
-    api.script(reply().toolUse('Skill', { skill: 'pdf', args: 'form.pdf' }, { id: 'toolu_s' }), reply().text('ok'));
+    t.api.script(reply().toolUse('Skill', { skill: 'pdf', args: 'form.pdf' }, { id: 'toolu_s' }), reply().text('ok'));
     expectExit(await run(['-p', 'fill form.pdf', '--allowedTools', 'Skill(pdf)']), 0);
     const tool = bodies()[0]!.tools.find((t) => t.name === 'Skill')!;
     expect(tool.description).toContain('- pdf: Fill PDF forms (when: a PDF form must be filled)');
@@ -46,7 +34,7 @@ describe('skills', () => {
   it('asks without a rule (print mode denies, naming Skill(name)), and refuses an unknown or hidden skill', async () => {
     skill(projectSkills(), 'pdf', '---\ndescription: Fill PDF forms\n---\nbody\n');
     skill(projectSkills(), 'secret', '---\ndescription: Only by hand\ndisable-model-invocation: true\n---\nx\n');
-    api.script(
+    t.api.script(
       reply().toolUse('Skill', { skill: 'pdf' }, { id: 'toolu_1' }).toolUse('Skill', { skill: 'secret' }, { id: 'toolu_2' }),
       reply().text('ok'),
     );
@@ -57,7 +45,7 @@ describe('skills', () => {
   });
 
   it('offers no Skill tool when there is no skill', async () => {
-    api.script(reply().text('ok'));
+    t.api.script(reply().text('ok'));
     expectExit(await run(['-p', 'hi']), 0);
     expect(bodies()[0]!.tools.map((t) => t.name)).not.toContain('Skill');
   });
@@ -66,10 +54,10 @@ describe('skills', () => {
     skill(projectSkills(), 'greet', '---\ndescription: project greet\n---\nProject greeting for $ARGUMENTS\n');
     skill(userSkills(), 'greet', '---\ndescription: user greet\n---\nPersonal greeting for $ARGUMENTS\n');
     skill(projectSkills(), 'review', '---\ndescription: review skill\n---\nSkill review of $ARGUMENTS\n');
-    mkdirSync(path.join(project.dir, '.claude', 'commands'), { recursive: true });
-    writeFileSync(path.join(project.dir, '.claude', 'commands', 'review.md'), 'Command review of $ARGUMENTS\n');
+    mkdirSync(path.join(t.project.dir, '.claude', 'commands'), { recursive: true });
+    writeFileSync(path.join(t.project.dir, '.claude', 'commands', 'review.md'), 'Command review of $ARGUMENTS\n');
     skill(projectSkills(), 'hidden', '---\ndescription: no slash\nuser-invocable: false\n---\nHidden body\n');
-    api.script(reply().text('a'), reply().text('b'), reply().text('c'));
+    t.api.script(reply().text('a'), reply().text('b'), reply().text('c'));
     expectExit(await run(['-p', '/greet Ann']), 0);
     expectExit(await run(['-p', '/review src']), 0);
     expectExit(await run(['-p', '/hidden']), 0);

@@ -1,34 +1,23 @@
 /** Extended thinking through the built binary: alwaysThinkingEnabled and MAX_THINKING_TOKENS, as in Claude Code. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { thinkingBudget } from '../../src/cli/session-setup.js';
-import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
-import { expectExit, runCli } from '../support/run-cli.js';
-import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
+import { useApiAndProject } from '../support/api-project.js';
+import { reply } from '../support/fake-anthropic-server.js';
+import { expectExit } from '../support/run-cli.js';
 
-let api: FakeAnthropic;
-let project: TmpProject;
-beforeEach(async () => {
-  api = await startFakeAnthropic();
-  project = await makeTmpProject({ files: { 'a.txt': 'alpha\n' } });
-});
-afterEach(async () => {
-  api.assertNoViolations();
-  await api.close();
-  await project.cleanup();
-});
-
-const run = (args: string[], env: Record<string, string> = {}) => runCli(args, { cwd: project.dir, home: project.home, baseUrl: api.url, env });
+const t = useApiAndProject({ files: { 'a.txt': 'alpha\n' } });
+const run = (args: string[], env: Record<string, string> = {}) => t.run(args, { env });
 type Body = { max_tokens: number; thinking?: unknown; messages: Array<{ role: string; content: any }> };
 
 describe('extended thinking', () => {
   it('alwaysThinkingEnabled turns it on with Claude Code’s budget, and thinking blocks go back unchanged', async () => {
-    mkdirSync(path.join(project.dir, '.claude'), { recursive: true });
-    writeFileSync(path.join(project.dir, '.claude', 'settings.json'), JSON.stringify({ alwaysThinkingEnabled: true }));
-    api.script(reply().thinking('I should read a.txt.', 'sig-1').toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }), reply().text('It says alpha.'));
+    mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
+    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ alwaysThinkingEnabled: true }));
+    t.api.script(reply().thinking('I should read a.txt.', 'sig-1').toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }), reply().text('It says alpha.'));
     expectExit(await run(['-p', 'what is in a.txt?', '--allowedTools', 'Read']), 0);
-    const [first, second] = api.messageRequests();
+    const [first, second] = t.api.messageRequests();
     expect((first!.body as Body).thinking).toEqual({ type: 'enabled', budget_tokens: 31_999 });
     expect((first!.body as Body).max_tokens).toBe(39_999);
     expect(String(first!.headers['anthropic-beta'])).toContain('interleaved-thinking-2025-05-14');
@@ -37,15 +26,15 @@ describe('extended thinking', () => {
   });
 
   it('MAX_THINKING_TOKENS sets the budget, 0 turns it off, and it is off by default', async () => {
-    api.script(reply().text('a'), reply().text('b'), reply().text('c'));
+    t.api.script(reply().text('a'), reply().text('b'), reply().text('c'));
     expectExit(await run(['-p', 'hi'], { MAX_THINKING_TOKENS: '5000' }), 0);
     expectExit(await run(['-p', 'hi'], { MAX_THINKING_TOKENS: '0' }), 0);
     expectExit(await run(['-p', 'hi']), 0);
-    const [five, zero, none] = api.messageRequests().map((r) => r.body as Body);
+    const [five, zero, none] = t.api.messageRequests().map((r) => r.body as Body);
     expect(five).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 5000 }, max_tokens: 32_000 });
     expect(zero!.thinking).toBeUndefined();
     expect(none!.thinking).toBeUndefined();
-    expect(api.messageRequests()[2]!.headers['anthropic-beta']).toBeUndefined();
+    expect(t.api.messageRequests()[2]!.headers['anthropic-beta']).toBeUndefined();
   });
 
   it('thinkingBudget reads the variable before the setting', () => {
