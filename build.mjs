@@ -20,6 +20,7 @@ const external = [
   // Loaded only when a proxy applies.
   'https-proxy-agent',
   'http-proxy-agent',
+  'undici',
 ];
 
 const stubDevtools = {

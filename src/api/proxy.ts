@@ -59,3 +59,18 @@ export async function proxyAgent(protocol: string, proxy: URL): Promise<Agent> {
   agents.set(key, agent);
   return agent;
 }
+
+const dispatchers = new Map<string, unknown>();
+
+/**
+ * For `fetch` (WebFetch): an undici dispatcher that goes through `proxy` (a CONNECT tunnel for
+ * https). The undici package is the version Node 20 carries, so its dispatcher fits Node's fetch.
+ */
+export async function proxyDispatcher(proxy: URL): Promise<unknown> {
+  const known = dispatchers.get(proxy.href);
+  if (known) return known;
+  const { ProxyAgent } = await importModule<typeof import('undici')>('undici');
+  const dispatcher = new ProxyAgent({ uri: proxy.href, proxyTls: { timeout: 10_000 } });
+  dispatchers.set(proxy.href, dispatcher);
+  return dispatcher;
+}

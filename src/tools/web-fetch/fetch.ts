@@ -24,6 +24,8 @@ export interface FetchPageOptions {
   maxRedirects?: number;
   /** Checks the content type before the body is read; a message refuses the body unread. */
   refuseContentType?: (contentType: string) => string | undefined;
+  /** The undici dispatcher for a URL (a proxy's), or undefined to connect directly. */
+  dispatcherFor?: (url: URL) => Promise<unknown>;
 }
 
 export type FetchFailure =
@@ -67,7 +69,9 @@ export async function fetchPage(start: URL, opts: FetchPageOptions): Promise<Fet
   let url = start;
   try {
     for (let redirects = 0; ; redirects++) {
-      const res = await fetch(url, { redirect: 'manual', signal, headers: { 'user-agent': opts.userAgent, accept: ACCEPT } });
+      const dispatcher = await opts.dispatcherFor?.(url);
+      const init = { redirect: 'manual' as const, signal, headers: { 'user-agent': opts.userAgent, accept: ACCEPT }, ...(dispatcher ? { dispatcher } : {}) };
+      const res = await fetch(url, init as RequestInit);
       const step = await handleResponse(res, url, redirects, opts);
       if (step.kind !== 'follow') return step;
       if (redirects + 1 > (opts.maxRedirects ?? MAX_REDIRECTS)) {

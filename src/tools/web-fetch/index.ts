@@ -6,7 +6,7 @@
  * fetch is bounded in time and bytes (fetch.ts).
  */
 import type { z } from 'zod';
-import { describeProxy, proxyFor } from '../../api/proxy.js';
+import { describeProxy, proxyDispatcher, proxyFor, proxyProblem } from '../../api/proxy.js';
 import { monotonicMs } from '../../core/clock.js';
 import { ToolError } from '../../core/errors.js';
 import { VERSION } from '../../core/version.js';
@@ -58,7 +58,9 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchInput,
   /** Fetch + convert + cache; returns the cached page or an error output. */
   async function load(url: URL, ctx: ToolContext, base: () => Base): Promise<Loaded> {
     const verdict = classifyHostLiterally(url.hostname) ?? (await checkHost(url.hostname, lookup, deps.dnsTimeoutMs ?? 5_000));
-    if (verdict.kind === 'unresolved') return failure(base, 'dns', verdict.message + proxyNote(url));
+    // Behind a proxy, a name this machine cannot resolve is the proxy's to resolve.
+    const proxy = proxyFor(url);
+    if (verdict.kind === 'unresolved' && !proxy) return failure(base, 'dns', verdict.message);
     const rebinding = gate.rebindingProblem(url.hostname, verdict);
     if (rebinding) return failure(base, 'private_address', rebinding);
     let fetched: FetchResult;
@@ -67,6 +69,10 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchInput,
         signal: ctx.signal,
         userAgent: deps.userAgent ?? USER_AGENT,
         refuseContentType: refuseBinaryType,
+        dispatcherFor: async (u) => {
+          const p = proxyFor(u);
+          return p && !proxyProblem(u) ? proxyDispatcher(p) : undefined;
+        },
         ...(deps.timeoutMs !== undefined ? { timeoutMs: deps.timeoutMs } : {}),
         ...(deps.maxBytes !== undefined ? { maxBytes: deps.maxBytes } : {}),
         ...(deps.maxRedirects !== undefined ? { maxRedirects: deps.maxRedirects } : {}),
@@ -173,7 +179,9 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchInput,
 /** A network failure where a proxy is configured: WebFetch connects directly, which such a network may not allow. */
 function proxyNote(url: URL): string {
   const proxy = proxyFor(url);
-  return proxy ? ` (a proxy is set for ${url.protocol.slice(0, -1)} URLs, ${describeProxy(proxy)}, but WebFetch connects directly: it does not go through a proxy yet)` : '';
+  if (!proxy) return '';
+  const problem = proxyProblem(url);
+  return problem ? ` (${problem}, so WebFetch connected directly)` : ` (through the proxy ${describeProxy(proxy)})`;
 }
 
 function failure(base: () => Base, reason: string, message: string, extra: Partial<Extract<Output, { kind: 'error' }>> = {}): Loaded {
