@@ -102,6 +102,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     appendSystemPrompt: opts.appendSystemPrompt,
     noMemory: opts.bare,
     git: deps.git,
+    ...(typeof loaded.merged.language === 'string' ? { language: loaded.merged.language } : {}),
   });
   const maxConc = Number(env.WICKET_MAX_TOOL_CONCURRENCY || env.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY || 10);
   return {

@@ -34,12 +34,15 @@ export interface PromptOptions {
   noMemory?: boolean;
   /** Git facts found already (null: not a repository); asked from git when absent. */
   git?: GitStatus | null;
+  /** Settings `language`: the language to answer the person in. */
+  language?: string;
 }
 
 export function buildSystemPrompt(opts: PromptOptions): SystemBlock[] {
   const parts = [opts.systemPrompt ?? BASE, environmentSection(opts)];
   const memory = opts.noMemory ? '' : memorySection(opts);
   if (memory) parts.push(memory);
+  if (opts.language?.trim()) parts.push(`Always respond to the user in ${opts.language.trim()}. Code, commands, file contents and identifiers stay as they are.`);
   if (opts.appendSystemPrompt) parts.push(opts.appendSystemPrompt);
   return [{ type: 'text', text: parts.join('\n\n') }];
 }

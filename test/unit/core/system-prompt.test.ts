@@ -46,6 +46,12 @@ describe('system prompt', () => {
     expect(block!.text.trimEnd().endsWith('ALSO THIS')).toBe(true);
   });
 
+  it('settings language asks for answers in that language', () => {
+    const t = tree();
+    const [block] = buildSystemPrompt({ cwd: t.proj, projectRoot: t.proj, homeDir: t.home, configDir: t.configDir, language: 'japanese', appendSystemPrompt: 'LAST' });
+    expect(block!.text).toContain('Always respond to the user in japanese. Code, commands, file contents and identifiers stay as they are.\n\nLAST');
+  });
+
   it('names the git branch and a short status in a repository', async () => {
     const { execFileSync } = await import('node:child_process');
     const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-git-')));
