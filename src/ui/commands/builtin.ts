@@ -1,9 +1,10 @@
-/** The built-in slash commands: /help /clear /compact /model /status /cost /trace /exit (and /permissions, /mcp). */
+/** The built-in slash commands: /help /clear /compact /model /status /cost /trace /exit (and /permissions, /mcp, /init, /add-dir). */
 import { DEFAULT_MODEL, resolveModel } from '../../cli/session-setup.js';
 import type { GateRecord } from '../../core/events.js';
 import { modeLabel } from '../StatusLine.js';
 import { mcpCommand } from './mcp.js';
 import { permissionsCommand } from './permissions.js';
+import { addDirCommand, initCommand } from './project.js';
 import type { SessionControl, SlashCommand } from './types.js';
 
 const KEYS = [
@@ -124,6 +125,6 @@ const exit: SlashCommand = {
   run: () => ({ kind: 'exit' }),
 };
 
-export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, model, permissionsCommand, status, cost, trace, mcpCommand, exit];
+export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, initCommand, addDirCommand, model, permissionsCommand, status, cost, trace, mcpCommand, exit];
 
 export type { SessionControl };
