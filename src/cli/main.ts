@@ -99,7 +99,15 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     // The servers start while the prompt is read; the model sees their tools from the first request.
     const mcpReady = mcp?.start();
     closeMcp = () => mcp?.close();
-    const source = await promptSource(opts, setup, agent);
+    // `-p "/mcp__server__prompt args"` needs its server: it waits for the servers to start.
+    const servers = mcp;
+    const expandMcp = servers
+      ? async (text: string) => {
+          await mcpReady;
+          return servers.expandPrompt(text);
+        }
+      : undefined;
+    const source = await promptSource(opts, setup, agent, expandMcp);
     if (source.error) {
       process.stderr.write(`wicket: ${source.error}\n`);
       return 1;
@@ -149,13 +157,16 @@ interface PromptSource {
 }
 
 /** Where prompts come from: the argument, stdin text (appended as context), or stream-json lines. */
-async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions): Promise<PromptSource> {
+async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions, expandMcp?: McpServers['expandPrompt']): Promise<PromptSource> {
   if (opts.inputFormat === 'stream-json') return { prompts: stdinLines(), allowedTools: [] };
   const piped = !stdinIsTerminal() ? await readStdin({ waitForFirstByteMs: opts.prompt ? 250 : undefined }) : '';
   // `-p "/name args"` runs the custom command `name`; piped input still follows as context.
   let prompt: string | undefined;
   let allowedTools: readonly string[] = [];
-  if (opts.prompt) {
+  const mcpPrompt = opts.prompt?.startsWith('/mcp__') && expandMcp ? await expandMcp(opts.prompt) : undefined;
+  if (mcpPrompt && !mcpPrompt.ok) return { error: mcpPrompt.message, allowedTools };
+  if (mcpPrompt) prompt = mcpPrompt.text;
+  else if (opts.prompt) {
     const ctx = { projectDir: setup.cwd, sessionId: setup.options.sessionId };
     const expanded = await expandSlashPrompt(opts.prompt, { projectRoot: setup.cwd, configDir: setup.configDir }, ctx, inlineBashRunner(agent));
     if (!expanded.ok) return { error: expanded.message, allowedTools };

@@ -22,8 +22,18 @@ export interface McpConnectOptions {
   version: string;
 }
 
+/** A prompt as `prompts/list` describes it; a slash command `/mcp__server__prompt` in wicket. */
+export interface McpPromptInfo {
+  name: string;
+  description?: string;
+  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
+}
+
 export interface McpConnection extends McpCallTarget {
   tools: McpToolInfo[];
+  prompts: McpPromptInfo[];
+  /** The prompt's messages as one text (each message's text parts, in order). */
+  getPrompt(name: string, args: Record<string, string>): Promise<string>;
   /** The server's instructions for the model, if it gave any. */
   instructions?: string;
   /** Called once if the connection ends before close() (the server exited or hung up). */
@@ -54,15 +64,19 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
     await shutdown(client, transport);
   };
   let tools: McpToolInfo[];
+  let prompts: McpPromptInfo[];
   try {
     await withTimeout(client.connect(transport, { timeout: opts.timeoutMs }), opts.timeoutMs);
     tools = client.getServerCapabilities()?.tools ? await listAllTools(client, opts.timeoutMs) : [];
+    prompts = client.getServerCapabilities()?.prompts ? await listAllPrompts(client, opts.timeoutMs).catch(() => []) : [];
   } catch (err) {
     await close().catch(() => {});
     throw new Error(describeFailure(err, config, opts.timeoutMs, stderrTail()));
   }
   return {
     tools,
+    prompts,
+    getPrompt: async (name, args) => promptText(await client.getPrompt({ name, arguments: args }, { timeout: opts.toolTimeoutMs })),
     instructions: client.getInstructions(),
     callTool: async (name, args, o) =>
       (await client.callTool({ name, arguments: args }, undefined, {
@@ -104,6 +118,26 @@ async function listAllTools(client: InstanceType<Sdk['Client']>, timeoutMs: numb
     cursor = page.nextCursor;
   } while (cursor && tools.length < 10_000);
   return tools;
+}
+
+async function listAllPrompts(client: InstanceType<Sdk['Client']>, timeoutMs: number): Promise<McpPromptInfo[]> {
+  const prompts: McpPromptInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listPrompts(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+    prompts.push(...(page.prompts as McpPromptInfo[]));
+    cursor = page.nextCursor;
+  } while (cursor && prompts.length < 10_000);
+  return prompts;
+}
+
+function promptText(result: { messages: Array<{ content: unknown }> }): string {
+  const part = (c: any): string =>
+    c?.type === 'text' ? c.text : c?.type === 'resource' && typeof c.resource?.text === 'string' ? c.resource.text : c?.type ? `[${c.type} content]` : '';
+  return result.messages
+    .map((m) => (Array.isArray(m.content) ? m.content.map(part).join('\n') : part(m.content)))
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 /** Closes the client; a stdio server still running shortly after its stdin closed is sent SIGTERM. */

@@ -4,7 +4,8 @@
  */
 import type { McpConfig, McpScope, McpTransportConfig } from './config.js';
 import { connectServer, type McpConnectOptions, type McpConnection } from './connect.js';
-import { mcpTool, type McpToolInfo } from './tool.js';
+import { mcpTool, mcpToolName, type McpToolInfo } from './tool.js';
+import { splitArgs } from '../commands/custom-commands.js';
 import type { Tool } from '../tools/tool.js';
 
 export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled' | 'needs-approval';
@@ -36,6 +37,16 @@ export interface McpServersOptions extends McpConnectOptions {
 }
 
 const MAX_TOOL_NAME = 64;
+
+export interface McpPromptCommand {
+  /** `mcp__<server>__<prompt>`, typed after a slash. */
+  command: string;
+  server: string;
+  name: string;
+  description: string;
+  argNames: string[];
+  required: string[];
+}
 
 export class McpServers {
   private readonly states = new Map<string, McpServerState>();
@@ -79,6 +90,41 @@ export class McpServers {
     const out: Tool[] = [];
     for (const name of this.states.keys()) out.push(...(this.toolsByServer.get(name) ?? []));
     return out;
+  }
+
+  /** The connected servers' prompts, as slash commands `/mcp__<server>__<prompt>`. */
+  prompts(): McpPromptCommand[] {
+    const out: McpPromptCommand[] = [];
+    for (const [server, c] of this.connections) {
+      for (const p of c.prompts) {
+        const args = p.arguments ?? [];
+        out.push({ command: mcpToolName(server, p.name), server, name: p.name, description: p.description ?? `MCP prompt of ${server}`, argNames: args.map((a) => a.name), required: args.filter((a) => a.required).map((a) => a.name) });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * `/mcp__server__prompt word word…` → the prompt's text, with the words given to its arguments in
+   * order (the last takes the rest). Undefined when the text names no prompt of a connected server.
+   */
+  async expandPrompt(text: string): Promise<{ ok: true; text: string } | { ok: false; message: string } | undefined> {
+    const m = /^\/(mcp__\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
+    const found = m && this.prompts().find((p) => p.command === m[1]);
+    if (!m || !found) return undefined;
+    const words = splitArgs(m[2] ?? '');
+    const args: Record<string, string> = {};
+    found.argNames.forEach((name, i) => {
+      const value = i === found.argNames.length - 1 ? words.slice(i).join(' ') : words[i];
+      if (value) args[name] = value;
+    });
+    const missing = found.required.filter((n) => !args[n]);
+    if (missing.length) return { ok: false, message: `/${found.command} needs ${missing.join(', ')}: /${found.command} ${found.argNames.map((n) => `<${n}>`).join(' ')}` };
+    try {
+      return { ok: true, text: await this.connections.get(found.server)!.getPrompt(found.name, args) };
+    } catch (err) {
+      return { ok: false, message: `/${found.command} failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
   }
 
   /** The servers' instructions for the model, one section each. */

@@ -14,7 +14,7 @@ import { HistoryCursor } from './history.js';
 import { HistorySearch } from './HistorySearch.js';
 import { KeyRouterContext, useKeyRouter } from './key-router.js';
 import { useAgent } from './hooks/use-agent.js';
-import { useMcpApprovals } from './hooks/use-mcp.js';
+import { useMcpApprovals, useMcpPromptCommands } from './hooks/use-mcp.js';
 import { useStatusCommand } from './hooks/use-status-command.js';
 import { useAppKeys } from './hooks/use-app-keys.js';
 import { useSubmit } from './hooks/use-submit.js';
@@ -81,6 +81,8 @@ export function App(props: AppProps): React.ReactElement {
     ready: props.mcp ? () => props.mcp!.ready() : undefined,
   });
   const approval = useMcpApprovals(props.mcp, agent.info);
+  const mcpPrompts = useMcpPromptCommands(props.mcp);
+  const commands = useMemo(() => (mcpPrompts.length ? [...props.commands, ...mcpPrompts] : props.commands), [props.commands, mcpPrompts]);
   const statusSetting = useMemo(() => statusLineSetting(props.loaded.merged), [props.loaded]);
   const statusRows = useStatusCommand(statusSetting, {
     base,
@@ -98,7 +100,7 @@ export function App(props: AppProps): React.ReactElement {
     agent.interrupt();
     exit();
   }, [agent, exit]);
-  const submit = useSubmit({ ...props, agent, history, setBuffer, quit, onCleared: () => setStaticKey((k) => k + 1) });
+  const submit = useSubmit({ ...props, commands, agent, history, setBuffer, quit, onCleared: () => setStaticKey((k) => k + 1) });
   const dialogOpen = agent.asks.length > 0 || approval !== undefined;
   const [searching, setSearching] = useState(false);
   const [rewinding, setRewinding] = useState(false);
@@ -109,7 +111,7 @@ export function App(props: AppProps): React.ReactElement {
     busy: agent.busy,
     interrupt: agent.interrupt,
     quit,
-    commands: props.commands,
+    commands,
     permission: base.permission,
     allowBypass: props.allowBypass,
     searching: searching || rewinding,
@@ -125,7 +127,7 @@ export function App(props: AppProps): React.ReactElement {
     const entry = dir === -1 ? history.up(cur.text) : history.down();
     return entry === undefined ? undefined : B.fromText(entry);
   };
-  const hints = useMemo(() => matchCommands(props.commands, buffer.text).slice(0, 6), [props.commands, buffer.text]);
+  const hints = useMemo(() => matchCommands(commands, buffer.text).slice(0, 6), [commands, buffer.text]);
   const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen);
   const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme }), [columns, rows, props.cwd, theme]);
   const ask = agent.asks[0];

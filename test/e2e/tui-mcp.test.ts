@@ -47,7 +47,7 @@ describe.skipIf(!TMUX)('MCP servers in the app', { timeout: 90_000 }, () => {
 
   it('asks before starting a project server, saves the answer, and its tools ask before each call', async () => {
     const { project, api, tui: open } = await setup();
-    api.script(reply().toolUse('mcp__test__echo', { text: 'from the app' }), reply().text('The server said it.'));
+    api.script(reply().toolUse('mcp__test__echo', { text: 'from the app' }), reply().text('The server said it.'), reply().text('Reviewed it.'));
     const tui = open();
     const dialog = await tui.waitFor('New MCP server found in .mcp.json: test');
     expect(dialog).toContain(`stdio: ${process.execPath} ${SERVER}`);
@@ -66,6 +66,13 @@ describe.skipIf(!TMUX)('MCP servers in the app', { timeout: 90_000 }, () => {
     tui.press('Enter');
     const listed = await tui.waitFor(/✓ test\s+connected\s+8 tools/);
     expect(listed).toContain('(project: ');
+    // The server's prompts are slash commands too.
+    tui.type('/mcp__test__rev');
+    await tui.waitFor(/\/mcp__test__review\s+Review a change \(MCP prompt\)/);
+    tui.type('iew 7');
+    tui.press('Enter');
+    await tui.waitFor('Reviewed it.');
+    expect(JSON.stringify(api.messageRequests().at(-1)!.body.messages)).toContain('Review pull request 7.');
     api.assertNoViolations();
   });
 

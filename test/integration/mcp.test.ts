@@ -177,6 +177,16 @@ describe('MCP servers in print mode', () => {
     expect(system).toContain('# MCP server instructions\\n\\n## test\\nCall echo before anything else.');
   });
 
+  it('runs a server’s prompt as a slash command: /mcp__server__prompt with its arguments in order', async () => {
+    mcpJson({ test: stdio() });
+    t.api.script(reply().text('reviewed'));
+    expectExit(await run(['-p', '/mcp__test__review 42 error handling']), 0);
+    expect(JSON.stringify(t.api.messageRequests()[0]!.body.messages?.[0])).toContain('Review pull request 42, looking at error handling.');
+    const missing = await run(['-p', '/mcp__test__review']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('/mcp__test__review needs pr: /mcp__test__review <pr> <focus>');
+  });
+
   it('a bad --mcp-config stops the run with one sentence', async () => {
     const r = await run(['-p', 'hi', '--mcp-config', '{"mcpServers": ']);
     expect(r.code).toBe(1);

@@ -55,6 +55,11 @@ export function makeServer({ instructions } = {}) {
     const r = await server.server.listRoots();
     return text(JSON.stringify(r.roots));
   });
+  server.registerPrompt(
+    'review',
+    { description: 'Review a change', argsSchema: { pr: z.string(), focus: z.string().optional() } },
+    ({ pr, focus }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Review pull request ${pr}${focus ? `, looking at ${focus}` : ''}.` } }] }),
+  );
   return server;
 }
 

@@ -34,6 +34,6 @@ export interface SlashCommand {
   aliases?: string[];
   description: string;
   argumentHint?: string;
-  source: 'builtin' | 'project' | 'user';
+  source: 'builtin' | 'project' | 'user' | 'mcp';
   run(args: string, session: SessionControl): CommandResult | Promise<CommandResult>;
 }

@@ -2,10 +2,11 @@
  * The app's side of its MCP servers: the approval dialog for the first project server waiting for
  * an answer, and a line in the transcript for each server that failed to start.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { mcpProblems } from '../../cli/mcp-setup.js';
 import type { McpServerState } from '../../mcp/servers.js';
 import type { McpApproval } from '../../settings/persist.js';
+import type { SlashCommand } from '../commands/types.js';
 import type { McpSession } from '../mcp-session.js';
 
 export interface McpApprovalPrompt {
@@ -48,4 +49,26 @@ export function useMcpApprovals(mcp: McpSession | undefined, info: (text: string
       setWaiting([...mcp.needsApproval()]);
     },
   };
+}
+
+/** The connected servers' prompts as slash commands; the list follows the servers as they connect. */
+export function useMcpPromptCommands(mcp: McpSession | undefined): SlashCommand[] {
+  const [version, setVersion] = useState(0);
+  useEffect(() => (mcp ? mcp.onChange(() => setVersion((v) => v + 1)) : undefined), [mcp]);
+  return useMemo(() => (mcp ? promptCommands(mcp) : []), [mcp, version]);
+}
+
+function promptCommands(mcp: McpSession): SlashCommand[] {
+  return mcp.servers.prompts().map((p) => ({
+    name: p.command,
+    description: `${p.description} (MCP prompt)`,
+    ...(p.argNames.length ? { argumentHint: p.argNames.map((n) => (p.required.includes(n) ? `<${n}>` : `[${n}]`)).join(' ') } : {}),
+    source: 'mcp' as const,
+    async run(args: string) {
+      await mcp.ready();
+      const r = await mcp.servers.expandPrompt(`/${p.command} ${args}`);
+      if (!r) return { kind: 'info' as const, tone: 'error' as const, text: `/${p.command} is not available: its server is not connected.` };
+      return r.ok ? { kind: 'prompt' as const, text: r.text } : { kind: 'info' as const, tone: 'error' as const, text: r.message };
+    },
+  }));
 }

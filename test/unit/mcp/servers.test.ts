@@ -9,10 +9,12 @@ interface FakeConnection extends McpConnection {
   lose(why: string): void;
 }
 
-function fakeConnection(toolNames: string[], instructions?: string): FakeConnection {
+function fakeConnection(toolNames: string[], instructions?: string, prompts: FakeConnection['prompts'] = []): FakeConnection {
   const listeners: Array<(why: string) => void> = [];
   const conn: FakeConnection = {
     tools: toolNames.map((name): McpToolInfo => ({ name, inputSchema: { type: 'object' } })),
+    prompts,
+    getPrompt: async (name, args) => `prompt ${name} with ${JSON.stringify(args)}`,
     instructions,
     closed: 0,
     callTool: async () => ({ content: [{ type: 'text', text: 'ok' }] }),
@@ -262,5 +264,20 @@ describe('mcpLimitsFromEnv', () => {
     for (const bad of ['', '0', '-5', 'abc', 'Infinity']) {
       expect(mcpLimitsFromEnv({ MCP_TIMEOUT: bad, MCP_TOOL_TIMEOUT: bad, MAX_MCP_OUTPUT_TOKENS: bad })).toEqual({ timeoutMs: 30_000, toolTimeoutMs: 100_000_000, maxOutputChars: 100_000 });
     }
+  });
+});
+
+describe('McpServers: prompts as slash commands', () => {
+  it('lists the connected servers’ prompts and expands one, the words going to its arguments in order', async () => {
+    const a = fakeConnection([], undefined, [{ name: 'review', description: 'Review a PR', arguments: [{ name: 'pr', required: true }, { name: 'focus' }] }]);
+    const { connect } = connector({ a });
+    const servers = new McpServers(config([entry('a')]), options(connect));
+    await servers.start();
+    expect(servers.prompts()).toEqual([{ command: 'mcp__a__review', server: 'a', name: 'review', description: 'Review a PR', argNames: ['pr', 'focus'], required: ['pr'] }]);
+    expect(await servers.expandPrompt('/mcp__a__review 42 error handling and tests')).toEqual({ ok: true, text: 'prompt review with {"pr":"42","focus":"error handling and tests"}' });
+    expect(await servers.expandPrompt('/mcp__a__review')).toEqual({ ok: false, message: '/mcp__a__review needs pr: /mcp__a__review <pr> <focus>' });
+    expect(await servers.expandPrompt('/mcp__a__other')).toBeUndefined();
+    expect(await servers.expandPrompt('plain text')).toBeUndefined();
+    await servers.close();
   });
 });
