@@ -38,6 +38,10 @@ export interface CliOptions {
   mcpConfig: string[];
   /** --strict-mcp-config: only the servers of --mcp-config. */
   strictMcpConfig: boolean;
+  /** --agents: sub-agent definitions as JSON. */
+  agents?: string;
+  /** --agent: run the session as this agent (its prompt, tools and model). */
+  agent?: string;
 }
 
 export class UsageError extends Error {}
@@ -84,6 +88,8 @@ export function buildProgram(version: string): Command {
     .option('--no-session-persistence', 'do not save the session')
     .option('--mcp-config <configs...>', 'MCP servers from JSON files or text ({"mcpServers": {…}})')
     .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config')
+    .option('--agents <json>', 'sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": [...], "model": "…"}}')
+    .option('--agent <name>', 'run the session as this agent: its prompt, tools and model')
     .option('--bare', 'skip hooks and CLAUDE.md discovery')
     .option('-d, --debug', 'debug output on stderr')
     .allowExcessArguments(false)
@@ -140,6 +146,8 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     bare: Boolean(raw.bare),
     debug: Boolean(raw.debug),
     mcpConfig: raw.mcpConfig ?? [],
+    ...(raw.agents ? { agents: String(raw.agents) } : {}),
+    ...(raw.agent ? { agent: String(raw.agent) } : {}),
     strictMcpConfig: Boolean(raw.strictMcpConfig),
   };
 }

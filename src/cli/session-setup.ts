@@ -22,6 +22,8 @@ import { loadSettings, type LoadedSettings } from '../settings/load.js';
 import { ReadState } from '../tools/read-state.js';
 import { BUILTIN_TOOLS } from '../tools/registry.js';
 import { modelSkills } from '../tools/skill/index.js';
+import { loadAgentDefinitions, setCliAgents, type AgentDefinition } from '../tools/agent/definitions.js';
+import { subagentTools } from '../core/subagent.js';
 import type { Tool } from '../tools/tool.js';
 import type { CliOptions } from './options.js';
 
@@ -78,9 +80,15 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   // The search tools leave Read-denied paths out of wide searches (see tools/ripgrep/common.ts).
   const settings = { ...loaded.merged, __readDenyGlobs: readDenyPatterns(loaded.rules.deny, { projectRoot: cwd, homeDir: home }) };
   const mode = startMode(opts, loaded);
+  setCliAgents(opts.agents);
+  const asAgent = opts.agent ? mainAgent(opts.agent, cwd, configDir) : undefined;
   // The Skill tool is offered only when there is a skill to run.
-  const tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter((t) => t.name !== 'Skill' || modelSkills(cwd, configDir).length > 0);
-  const model = resolveModel(opts.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
+  let tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter((t) => t.name !== 'Skill' || modelSkills(cwd, configDir).length > 0);
+  if (asAgent) {
+    const keepAgent = !asAgent.tools || asAgent.tools.includes('Agent') || asAgent.tools.includes('Task');
+    tools = [...subagentTools(tools, { toolNames: asAgent.tools, disallowedTools: asAgent.disallowedTools }), ...(keepAgent ? tools.filter((t) => t.name === 'Agent') : [])];
+  }
+  const model = resolveModel(opts.model) ?? resolveModel(asAgent?.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
   const smallModel = resolveModel(env.ANTHROPIC_SMALL_FAST_MODEL || env.ANTHROPIC_DEFAULT_HAIKU_MODEL) ?? DEFAULT_SMALL_MODEL;
   const sessionId = opts.sessionId ?? randomUuid();
   const mergedEnv = { ...env, ...loaded.env };
@@ -98,7 +106,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     projectRoot: cwd,
     homeDir: home,
     configDir,
-    systemPrompt: opts.systemPrompt,
+    systemPrompt: opts.systemPrompt ?? asAgent?.systemPrompt,
     appendSystemPrompt: opts.appendSystemPrompt,
     noMemory: opts.bare,
     git: deps.git,
@@ -144,6 +152,14 @@ export function thinkingBudget(env: Record<string, string | undefined>, settings
     if (Number.isFinite(n)) return n >= 1024 ? n : undefined;
   }
   return settings.alwaysThinkingEnabled === true ? DEFAULT_THINKING_BUDGET : undefined;
+}
+
+/** --agent: the definition the session runs as (files, --agents or a built-in). */
+function mainAgent(name: string, cwd: string, configDir: string): AgentDefinition {
+  const defs = loadAgentDefinitions(cwd, configDir);
+  const def = defs.find((d) => d.name === name);
+  if (!def) throw new Error(`--agent: there is no agent named ${name}; known: ${defs.map((d) => d.name).join(', ')}`);
+  return def;
 }
 
 function startMode(opts: CliOptions, loaded: LoadedSettings): PermissionMode {

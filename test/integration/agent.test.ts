@@ -98,6 +98,27 @@ describe('the Agent tool', () => {
     expect(toolResult(bodies()[3]!, 'toolu_a').content).toMatch(/^tests checked too/);
   });
 
+  it('--agents defines sub-agents on the command line (above agent files); --agent runs the session as one', async () => {
+    const agents = JSON.stringify({ linter: { description: 'Lints code', prompt: 'You lint. Report problems only.', tools: ['Read', 'Grep'], model: 'haiku' } });
+    t.api.script(reply().toolUse('Agent', { description: 'lint', prompt: 'Lint src', subagent_type: 'linter' }), reply().text('clean'), reply().text('lint says clean'), reply().text('as the linter'));
+    expectExit(await run(['-p', 'lint', '--agents', agents]), 0);
+    const [parent, sub] = bodies();
+    expect(parent!.tools.find((x) => x.name === 'Agent')).toMatchObject({ description: expect.stringContaining('- linter: Lints code (Tools: Read, Grep)') });
+    expect(sub!.model).toBe('claude-haiku-4-5');
+    expect(sub!.system[0]!.text.startsWith('You lint. Report problems only.')).toBe(true);
+    expectExit(await run(['-p', 'go', '--agents', agents, '--agent', 'linter']), 0);
+    const main = bodies().at(-1)!;
+    expect(main.model).toBe('claude-haiku-4-5');
+    expect(main.system[0]!.text.startsWith('You lint. Report problems only.')).toBe(true);
+    expect(main.tools.map((x) => x.name)).toEqual(['Grep', 'Read']);
+    const unknown = await run(['-p', 'go', '--agent', 'nobody']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('--agent: there is no agent named nobody; known: general-purpose, Explore, Plan');
+    const bad = await run(['-p', 'go', '--agents', '{"x": {}}']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--agents: "x" needs a "description" and a "prompt"');
+  });
+
   it('counts the sub-agent’s tokens in the session’s usage', async () => {
     t.api.script(
       reply().toolUse('Agent', { description: 'x', prompt: 'y' }).usage({ input_tokens: 100, output_tokens: 10 }),

@@ -21,7 +21,7 @@ export interface AgentDefinition {
   permissionMode?: PermissionMode;
   maxTurns?: number;
   systemPrompt: string;
-  source: 'builtin' | 'project' | 'user';
+  source: 'builtin' | 'project' | 'user' | 'cli';
   file?: string;
 }
 
@@ -57,6 +57,45 @@ export const BUILTIN_AGENTS: AgentDefinition[] = [
 ];
 
 const loaded = new Map<string, AgentDefinition[]>();
+/** Agents given with --agents: above every file. */
+let cliAgents: AgentDefinition[] = [];
+
+/**
+ * `--agents '{"name": {"description": …, "prompt": …, "tools": […], "model": …}}'`, as Claude Code
+ * takes it. Throws with one sentence when the JSON or an entry is not usable.
+ */
+export function setCliAgents(json: string | undefined): void {
+  cliAgents = json ? parseCliAgents(json) : [];
+  loaded.clear();
+}
+
+export function parseCliAgents(json: string): AgentDefinition[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(json);
+  } catch (err) {
+    throw new Error(`--agents is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('--agents must be a JSON object: {"name": {"description": "…", "prompt": "…"}}');
+  return Object.entries(data as Record<string, any>).map(([name, d]) => {
+    if (!d || typeof d !== 'object' || typeof d.description !== 'string' || typeof d.prompt !== 'string') {
+      throw new Error(`--agents: "${name}" needs a "description" and a "prompt" (strings)`);
+    }
+    const names = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? list(v) : undefined);
+    const turns = Number(d.maxTurns);
+    return {
+      name,
+      description: d.description,
+      tools: names(d.tools),
+      disallowedTools: names(d.disallowedTools) ?? [],
+      model: typeof d.model === 'string' && d.model !== 'inherit' ? d.model : undefined,
+      permissionMode: typeof d.permissionMode === 'string' ? parsePermissionMode(d.permissionMode) : undefined,
+      maxTurns: Number.isInteger(turns) && turns > 0 ? turns : undefined,
+      systemPrompt: d.prompt,
+      source: 'cli' as const,
+    };
+  });
+}
 
 /**
  * Every agent type available from `cwd`, built-ins first, then files (project over user over
@@ -79,6 +118,7 @@ function readAgentDefinitions(cwd: string, configDir: string | undefined): Agent
     if (path.dirname(d) === d) break;
   }
   for (const dir of dirs.reverse()) for (const a of scanDir(dir, 'project')) byName.set(a.name, a);
+  for (const a of cliAgents) byName.set(a.name, a);
   return [...byName.values()];
 }
 
