@@ -18,6 +18,7 @@ import { McpConfigError } from '../mcp/config.js';
 import type { McpServers } from '../mcp/servers.js';
 import { mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
+import { permissionPromptTool } from './permission-prompt-tool.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
 import { projectSlug, setupSession, type Setup } from './session-setup.js';
 import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
@@ -95,7 +96,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 1;
     }
     for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
-    const agent = { ...setup.options, askUser: printModeAskUser, signal: abort.signal };
+    const agent: AgentOptions = { ...setup.options, askUser: printModeAskUser, signal: abort.signal };
     // The servers start while the prompt is read; the model sees their tools from the first request.
     const mcpReady = mcp?.start();
     closeMcp = () => mcp?.close();
@@ -128,6 +129,13 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       await mcpReady;
       useMcpTools(agent, mcp);
       for (const p of mcpProblems(mcp)) process.stderr.write(`wicket: warning: ${p}\n`);
+    }
+    if (opts.permissionPromptTool) {
+      if (!agent.tools.some((tool) => tool.name === opts.permissionPromptTool)) {
+        process.stderr.write(`wicket: --permission-prompt-tool: there is no MCP tool ${opts.permissionPromptTool} (its server must be in .mcp.json or --mcp-config, and connected)\n`);
+        return 1;
+      }
+      agent.askUser = permissionPromptTool(opts.permissionPromptTool, () => agent.tools);
     }
     const start = await agent.hooks.sessionStart?.({ source: opts.continue || opts.resume ? 'resume' : 'startup', model: agent.model }, abort.signal);
     if (start?.additionalContext) appendUser(messages, start.additionalContext);

@@ -42,6 +42,8 @@ export interface CliOptions {
   agents?: string;
   /** --agent: run the session as this agent (its prompt, tools and model). */
   agent?: string;
+  /** --permission-prompt-tool: the MCP tool that answers permission prompts in print mode. */
+  permissionPromptTool?: string;
 }
 
 export class UsageError extends Error {}
@@ -88,6 +90,7 @@ export function buildProgram(version: string): Command {
     .option('--no-session-persistence', 'do not save the session')
     .option('--mcp-config <configs...>', 'MCP servers from JSON files or text ({"mcpServers": {…}})')
     .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config')
+    .option('--permission-prompt-tool <tool>', 'print mode: an MCP tool (mcp__server__tool) answers the permission prompts')
     .option('--agents <json>', 'sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": [...], "model": "…"}}')
     .option('--agent <name>', 'run the session as this agent: its prompt, tools and model')
     .option('--bare', 'skip hooks and CLAUDE.md discovery')
@@ -148,6 +151,7 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     mcpConfig: raw.mcpConfig ?? [],
     ...(raw.agents ? { agents: String(raw.agents) } : {}),
     ...(raw.agent ? { agent: String(raw.agent) } : {}),
+    ...(raw.permissionPromptTool ? { permissionPromptTool: String(raw.permissionPromptTool) } : {}),
     strictMcpConfig: Boolean(raw.strictMcpConfig),
   };
 }

@@ -64,7 +64,7 @@ describe.skipIf(!TMUX)('MCP servers in the app', { timeout: 90_000 }, () => {
     expect(results).toContain('echo: from the app');
     tui.type('/mcp');
     tui.press('Enter');
-    const listed = await tui.waitFor(/✓ test\s+connected\s+8 tools/);
+    const listed = await tui.waitFor(/✓ test\s+connected\s+9 tools/);
     expect(listed).toContain('(project: ');
     // The server's prompts are slash commands too.
     tui.type('/mcp__test__rev');

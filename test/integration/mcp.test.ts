@@ -187,6 +187,25 @@ describe('MCP servers in print mode', () => {
     expect(missing.stderr).toContain('/mcp__test__review needs pr: /mcp__test__review <pr> <focus>');
   });
 
+  it('--permission-prompt-tool: an MCP tool answers the calls that would ask', async () => {
+    mcpJson({ test: stdio() });
+    t.api.script(
+      reply()
+        .toolUse('Write', { file_path: path.join(t.project.dir, 'ok.txt'), content: 'yes' }, { id: 'toolu_ok' })
+        .toolUse('Write', { file_path: path.join(t.project.dir, 'no.txt'), content: 'no' }, { id: 'toolu_no' }),
+      reply().text('done'),
+    );
+    const r = await run(['-p', 'write both', '--permission-prompt-tool', 'mcp__test__approve', '--output-format', 'json']);
+    expectExit(r, 0);
+    expect(readFileSync(path.join(t.project.dir, 'ok.txt'), 'utf8')).toBe('yes');
+    expect(existsSync(path.join(t.project.dir, 'no.txt'))).toBe(false);
+    expect(JSON.stringify(results().get('toolu_no'))).toContain('not Write there');
+    expect(r.json<any>().permission_denials).toEqual([expect.objectContaining({ tool_name: 'Write', tool_use_id: 'toolu_no' })]);
+    const missing = await run(['-p', 'x', '--permission-prompt-tool', 'mcp__test__nope']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('--permission-prompt-tool: there is no MCP tool mcp__test__nope');
+  });
+
   it('a bad --mcp-config stops the run with one sentence', async () => {
     const r = await run(['-p', 'hi', '--mcp-config', '{"mcpServers": ']);
     expect(r.code).toBe(1);

@@ -55,6 +55,13 @@ export function makeServer({ instructions } = {}) {
     const r = await server.server.listRoots();
     return text(JSON.stringify(r.roots));
   });
+  // Answers permission prompts (--permission-prompt-tool): writes to ok.txt only.
+  server.registerTool(
+    'approve',
+    { description: 'Decides permission prompts.', inputSchema: { tool_name: z.string(), input: z.any(), tool_use_id: z.string() } },
+    async ({ tool_name: name, input }) =>
+      text(JSON.stringify(name === 'Write' && String(input?.file_path ?? '').endsWith('ok.txt') ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: `not ${name} there` })),
+  );
   server.registerPrompt(
     'review',
     { description: 'Review a change', argsSchema: { pr: z.string(), focus: z.string().optional() } },

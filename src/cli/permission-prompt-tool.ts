@@ -1,0 +1,34 @@
+/**
+ * `--permission-prompt-tool mcp__server__tool` (print mode): the calls that would ask a person are
+ * put to that MCP tool instead, as in Claude Code. It gets `{tool_name, input, tool_use_id}` and
+ * answers with JSON text: `{"behavior": "allow"}` or `{"behavior": "deny", "message": "…"}`. Anything
+ * else, or a tool that fails, is a denial that says why.
+ */
+import { drainCall, type Tool, type ToolContext } from '../tools/tool.js';
+import type { AskUser, PermissionAnswer } from '../permissions/types.js';
+
+export function permissionPromptTool(toolName: string, tools: () => readonly Tool[]): AskUser {
+  return async (req, signal): Promise<PermissionAnswer> => {
+    const tool = tools().find((t) => t.name === toolName);
+    if (!tool) return { behavior: 'deny', message: `the permission prompt tool ${toolName} is not available` };
+    const input = { tool_name: req.toolName, input: req.input, tool_use_id: req.toolUseId };
+    let text: string;
+    try {
+      const out = await drainCall(tool.call(input, { signal } as ToolContext), () => {});
+      const result = tool.toModelResult(out, input);
+      text = typeof result.content === 'string' ? result.content : result.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      if (result.isError) return { behavior: 'deny', message: `the permission prompt tool ${toolName} failed: ${text}` };
+    } catch (err) {
+      return { behavior: 'deny', message: `the permission prompt tool ${toolName} failed: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    let answer: { behavior?: unknown; message?: unknown };
+    try {
+      answer = JSON.parse(text);
+    } catch {
+      return { behavior: 'deny', message: `the permission prompt tool ${toolName} did not answer with JSON: ${text.slice(0, 200)}` };
+    }
+    if (answer.behavior === 'allow') return { behavior: 'allow' };
+    if (answer.behavior === 'deny') return { behavior: 'deny', message: typeof answer.message === 'string' ? answer.message : `${toolName} said no` };
+    return { behavior: 'deny', message: `the permission prompt tool ${toolName} answered neither "allow" nor "deny"` };
+  };
+}
