@@ -3,7 +3,6 @@
  * touches argv, stdin, signals and exit codes.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { CommanderError } from 'commander';
 import { expandSlashPrompt, grantAllowedTools } from '../commands/custom-commands.js';
 import { inlineBashRunner } from '../commands/inline-shell.js';
@@ -13,14 +12,14 @@ import { FatalError, errorMessage } from '../core/errors.js';
 import { loadedOnDemand } from '../core/import-module.js';
 import type { GitStatus } from '../core/git-status.js';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
-import { latestSession, loadTranscript, TranscriptWriter } from '../session/transcript.js';
+import { loadResumed, openTranscript } from '../session/resume.js';
 import { McpConfigError } from '../mcp/config.js';
 import type { McpServers } from '../mcp/servers.js';
 import { mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
-import { projectSlug, setupSession, type Setup } from './session-setup.js';
+import { setupSession, type Setup } from './session-setup.js';
 import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
 import { StdoutWriter } from './stdout.js';
 
@@ -121,9 +120,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 2;
     }
     const messages = resumeMessages(opts, setup);
-    const transcript = opts.persistSession
-      ? new TranscriptWriter(path.join(agent.wicketHome, 'sessions', projectSlug(setup.cwd), `${agent.sessionId}.jsonl`), agent.sessionId, setup.cwd)
-      : undefined;
+    const transcript = opts.persistSession ? openTranscript(setup, messages) : undefined;
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     if (mcp) {
       await mcpReady;
@@ -189,16 +186,7 @@ async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions,
 }
 
 function resumeMessages(opts: CliOptions, setup: Setup): ApiMessage[] {
-  const dir = path.join(setup.options.wicketHome, 'sessions', projectSlug(setup.cwd));
-  let file: string | undefined;
-  if (typeof opts.resume === 'string') file = path.join(dir, `${opts.resume}.jsonl`);
-  else if (opts.continue || opts.resume === true) file = latestSession(dir);
-  if (!file) return [];
-  try {
-    return loadTranscript(file);
-  } catch {
-    throw new FatalError('config', `no saved session ${typeof opts.resume === 'string' ? opts.resume : ''} in ${dir}`);
-  }
+  return loadResumed(setup.resumeFile, opts, setup.sessionsDir);
 }
 
 async function runConfigCommand(args: string[]): Promise<number> {

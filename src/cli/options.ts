@@ -31,6 +31,8 @@ export interface CliOptions {
   continue: boolean;
   resume?: string | true;
   sessionId?: string;
+  /** With --continue / --resume: go on under a new session id instead of the resumed one. */
+  forkSession: boolean;
   persistSession: boolean;
   bare: boolean;
   debug: boolean;
@@ -87,6 +89,7 @@ export function buildProgram(version: string): Command {
     .option('-c, --continue', 'continue the most recent session in this directory')
     .option('-r, --resume [sessionId]', 'resume a session')
     .option('--session-id <uuid>', 'use this session id')
+    .option('--fork-session', 'with --continue or --resume: go on under a new session id')
     .option('--no-session-persistence', 'do not save the session')
     .option('--mcp-config <configs...>', 'MCP servers from JSON files or text ({"mcpServers": {…}})')
     .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config')
@@ -145,6 +148,7 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     continue: Boolean(raw.continue),
     resume: raw.resume,
     sessionId: raw.sessionId,
+    forkSession: Boolean(raw.forkSession),
     persistSession: raw.sessionPersistence !== false,
     bare: Boolean(raw.bare),
     debug: Boolean(raw.debug),

@@ -11,6 +11,7 @@ import type { AgentOptions } from '../core/agent-options.js';
 import type { GitStatus } from '../core/git-status.js';
 import { randomUuid } from '../core/ids.js';
 import { buildSystemPrompt } from '../core/system-prompt.js';
+import { continuedSessionId, resumeFile } from '../session/resume.js';
 import { VERSION } from '../core/version.js';
 import { createHooks, type HooksContext } from '../hooks/create.js';
 import { noHooks, type Hooks } from '../hooks/types.js';
@@ -41,6 +42,10 @@ export interface Setup {
   loaded: LoadedSettings;
   cwd: string;
   configDir: string;
+  /** The saved sessions of this project. */
+  sessionsDir: string;
+  /** The session file this run continues (--continue, --resume). */
+  resumeFile?: string;
 }
 
 export interface SetupDeps {
@@ -90,7 +95,10 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   }
   const model = resolveModel(opts.model) ?? resolveModel(asAgent?.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
   const smallModel = resolveModel(env.ANTHROPIC_SMALL_FAST_MODEL || env.ANTHROPIC_DEFAULT_HAIKU_MODEL) ?? DEFAULT_SMALL_MODEL;
-  const sessionId = opts.sessionId ?? randomUuid();
+  const sessionsDir = path.join(wicketHome, 'sessions', projectSlug(cwd));
+  const resumed = resumeFile(opts, sessionsDir);
+  // A resumed session goes on under its own id (and file), unless --fork-session.
+  const sessionId = continuedSessionId(opts, resumed) ?? randomUuid();
   const mergedEnv = { ...env, ...loaded.env };
   const client = deps.client ?? clientFromEnv(mergedEnv);
   const additionalDirs = [...loaded.additionalDirectories, ...opts.addDir.map((d) => safeRealpath(path.resolve(cwd, d)))];
@@ -117,6 +125,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     loaded,
     cwd,
     configDir,
+    sessionsDir,
+    ...(resumed ? { resumeFile: resumed } : {}),
     options: {
       client,
       model,

@@ -2,17 +2,16 @@
  * Starts the interactive app: session set-up, resumed messages, history, commands, then Ink.
  * Loaded only through a dynamic import from cli/interactive.ts, so print mode never loads React.
  */
-import path from 'node:path';
 import { render } from 'ink';
 import React from 'react';
 import type { CliOptions } from '../cli/options.js';
 import { mcpServersFor } from '../cli/mcp-setup.js';
-import { projectSlug, setupSession, type Setup } from '../cli/session-setup.js';
+import { setupSession, type Setup } from '../cli/session-setup.js';
 import { appendUser } from '../core/conversation.js';
 import { errorMessage, FatalError } from '../core/errors.js';
 import type { ApiMessage } from '../core/events.js';
 import { createHooks } from '../hooks/create.js';
-import { latestSession, loadTranscript, TranscriptWriter } from '../session/transcript.js';
+import { loadResumed, openTranscript } from '../session/resume.js';
 import { App } from './App.js';
 import { allCommands } from './commands/index.js';
 import { historyFile, loadHistory } from './history.js';
@@ -43,7 +42,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   if (messages.length) notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
   const started = await base.hooks.sessionStart?.({ source: messages.length ? 'resume' : 'startup', model: base.model }, new AbortController().signal).catch(() => undefined);
   if (started?.additionalContext) appendUser(messages, started.additionalContext);
-  const transcript = opts.persistSession ? new TranscriptWriter(path.join(base.wicketHome, 'sessions', projectSlug(setup.cwd), `${base.sessionId}.jsonl`), base.sessionId, setup.cwd) : undefined;
+  const transcript = opts.persistSession ? openTranscript(setup, messages) : undefined;
   const hist = historyFile(base.wicketHome, setup.cwd);
   const app = (
     <App
@@ -83,14 +82,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
 }
 
 function resumeMessages(opts: CliOptions, setup: Setup): ApiMessage[] {
-  const dir = path.join(setup.options.wicketHome, 'sessions', projectSlug(setup.cwd));
-  const file = typeof opts.resume === 'string' ? path.join(dir, `${opts.resume}.jsonl`) : opts.continue || opts.resume === true ? latestSession(dir) : undefined;
-  if (!file) return [];
-  try {
-    return loadTranscript(file);
-  } catch {
-    throw new FatalError('config', `no saved session ${typeof opts.resume === 'string' ? `${opts.resume} ` : ''}in ${dir}`);
-  }
+  return loadResumed(setup.resumeFile, opts, setup.sessionsDir);
 }
 
 async function showSetupError(err: unknown): Promise<number> {

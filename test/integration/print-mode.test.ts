@@ -384,6 +384,30 @@ describe('sessions', () => {
     expect(body.messages[4].content[0].text).toBe('two');
     server.assertNoViolations();
   });
+
+  it('--continue goes on in the same session, run after run; --fork-session starts a new one holding the history', async () => {
+    const { readdirSync } = await import('node:fs');
+    const path = await import('node:path');
+    server.script(reply().text('a1'), reply().text('a2'), reply().text('a3'), reply().text('a4'), reply().text('a5'));
+    const ids: string[] = [];
+    for (const [prompt, extra] of [['one', []], ['two', ['--continue']], ['three', ['--continue']]] as const) {
+      const r = await run(['-p', prompt, ...extra, '--output-format', 'json']);
+      expectExit(r, 0);
+      ids.push(r.json<{ session_id: string }>().session_id);
+    }
+    expect(new Set(ids).size).toBe(1); // one session, one file
+    const texts = (server.requests.at(-1)!.body as any).messages.map((m: any) => m.content[0].text);
+    expect(texts).toEqual(['one', 'a1', 'two', 'a2', 'three']);
+    const forked = await run(['-p', 'four', '--resume', ids[0]!, '--fork-session', '--output-format', 'json']);
+    expectExit(forked, 0);
+    const forkId = forked.json<{ session_id: string }>().session_id;
+    expect(forkId).not.toBe(ids[0]);
+    const again = await run(['-p', 'five', '--resume', forkId, '--output-format', 'json']);
+    expectExit(again, 0);
+    expect((server.requests.at(-1)!.body as any).messages.map((m: any) => m.content[0].text)).toEqual(['one', 'a1', 'two', 'a2', 'three', 'a3', 'four', 'a4', 'five']);
+    const dir = path.join(project.home, '.wicket', 'sessions');
+    expect(readdirSync(path.join(dir, readdirSync(dir)[0]!)).sort()).toEqual([`${ids[0]}.jsonl`, `${forkId}.jsonl`].sort());
+  });
 });
 
 describe('tools through the gates, end to end', () => {
