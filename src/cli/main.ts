@@ -120,7 +120,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 2;
     }
     const messages = resumeMessages(opts, setup);
-    const transcript = opts.persistSession ? openTranscript(setup, messages) : undefined;
+    const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name) : undefined;
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     if (mcp) {
       await mcpReady;
@@ -168,9 +168,10 @@ async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions,
   // `-p "/name args"` runs the custom command `name`; piped input still follows as context.
   let prompt: string | undefined;
   let allowedTools: readonly string[] = [];
-  const mcpPrompt = opts.prompt?.startsWith('/mcp__') && expandMcp ? await expandMcp(opts.prompt) : undefined;
+  const mcpPrompt = opts.prompt?.startsWith('/mcp__') && expandMcp && !opts.disableSlashCommands ? await expandMcp(opts.prompt) : undefined;
   if (mcpPrompt && !mcpPrompt.ok) return { error: mcpPrompt.message, allowedTools };
   if (mcpPrompt) prompt = mcpPrompt.text;
+  else if (opts.prompt && opts.disableSlashCommands) prompt = opts.prompt;
   else if (opts.prompt) {
     const ctx = { projectDir: setup.cwd, sessionId: setup.options.sessionId };
     const expanded = await expandSlashPrompt(opts.prompt, { projectRoot: setup.cwd, configDir: setup.configDir }, ctx, inlineBashRunner(agent));

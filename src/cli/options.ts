@@ -46,6 +46,12 @@ export interface CliOptions {
   agent?: string;
   /** --permission-prompt-tool: the MCP tool that answers permission prompts in print mode. */
   permissionPromptTool?: string;
+  /** --replay-user-messages: stream-json echoes each user message read from stdin. */
+  replayUserMessages: boolean;
+  /** --disable-slash-commands: custom commands, skills and MCP prompts are off. */
+  disableSlashCommands: boolean;
+  /** -n/--name: a name for the session, kept in its file. */
+  name?: string;
 }
 
 export class UsageError extends Error {}
@@ -93,6 +99,9 @@ export function buildProgram(version: string): Command {
     .option('--no-session-persistence', 'do not save the session')
     .option('--mcp-config <configs...>', 'MCP servers from JSON files or text ({"mcpServers": {…}})')
     .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config')
+    .option('--replay-user-messages', 'stream-json: echo each user message read from stdin')
+    .option('--disable-slash-commands', 'no custom commands, skills or MCP prompts in this session')
+    .option('-n, --name <name>', 'a name for the session')
     .option('--permission-prompt-tool <tool>', 'print mode: an MCP tool (mcp__server__tool) answers the permission prompts')
     .option('--agents <json>', 'sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": [...], "model": "…"}}')
     .option('--agent <name>', 'run the session as this agent: its prompt, tools and model')
@@ -156,6 +165,9 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     ...(raw.agents ? { agents: String(raw.agents) } : {}),
     ...(raw.agent ? { agent: String(raw.agent) } : {}),
     ...(raw.permissionPromptTool ? { permissionPromptTool: String(raw.permissionPromptTool) } : {}),
+    replayUserMessages: Boolean(raw.replayUserMessages),
+    disableSlashCommands: Boolean(raw.disableSlashCommands),
+    ...(raw.name ? { name: String(raw.name) } : {}),
     strictMcpConfig: Boolean(raw.strictMcpConfig),
   };
 }

@@ -45,6 +45,9 @@ export async function runPrintMode(
   const pendingTraces: PendingTraces = [];
   let code = 0;
   for await (const prompt of prompts) {
+    if (stream && opts.replayUserMessages && opts.inputFormat === 'stream-json') {
+      io.out(line({ type: 'user', message: { role: 'user', content: prompt }, session_id: agent.sessionId, uuid: randomUuid(), parent_tool_use_id: null }));
+    }
     const st: RunState = { totals: emptyTotals(), turns: 0, denials: [], startedAt: Date.now(), budgetHit: false };
     let last: Extract<AgentEvent, { type: 'done' }> | undefined;
     const errors: string[] = [];

@@ -88,7 +88,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   setCliAgents(opts.agents);
   const asAgent = opts.agent ? mainAgent(opts.agent, cwd, configDir) : undefined;
   // The Skill tool is offered only when there is a skill to run.
-  let tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter((t) => t.name !== 'Skill' || modelSkills(cwd, configDir).length > 0);
+  let tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter((t) => t.name !== 'Skill' || (!opts.disableSlashCommands && modelSkills(cwd, configDir).length > 0));
   if (asAgent) {
     const keepAgent = !asAgent.tools || asAgent.tools.includes('Agent') || asAgent.tools.includes('Task');
     tools = [...subagentTools(tools, { toolNames: asAgent.tools, disallowedTools: asAgent.disallowedTools }), ...(keepAgent ? tools.filter((t) => t.name === 'Agent') : [])];

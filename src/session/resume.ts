@@ -44,9 +44,11 @@ export function loadResumed(file: string | undefined, opts: ResumeOptions, sessi
 export function openTranscript(
   setup: { sessionsDir: string; resumeFile?: string; cwd: string; options: { sessionId: string } },
   history: readonly ApiMessage[],
+  name?: string,
 ): TranscriptWriter {
   const file = path.join(setup.sessionsDir, `${setup.options.sessionId}.jsonl`);
   const writer = new TranscriptWriter(file, setup.options.sessionId, setup.cwd);
   if (history.length && file !== setup.resumeFile) writer.restart(history, 'fork');
+  if (name?.trim()) writer.name(name.trim());
   return writer;
 }

@@ -38,6 +38,11 @@ export class TranscriptWriter {
     this.write({ type: message.role, message });
   }
 
+  /** -n/--name: the session's name, as Claude Code keeps it (a `custom-title` line). */
+  name(title: string): void {
+    this.write({ type: 'custom-title', customTitle: title, sessionId: this.sessionId });
+  }
+
   /** The conversation was replaced (a rewind): a resumed session starts from `messages`. */
   restart(messages: readonly ApiMessage[], reason: string): void {
     this.write({ type: 'conversation_reset', reason });

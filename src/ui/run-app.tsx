@@ -13,6 +13,7 @@ import type { ApiMessage } from '../core/events.js';
 import { createHooks } from '../hooks/create.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { App } from './App.js';
+import { BUILTIN_COMMANDS } from './commands/builtin.js';
 import { allCommands } from './commands/index.js';
 import { historyFile, loadHistory } from './history.js';
 import { preloadMarkdown } from './markdown-text.js';
@@ -42,7 +43,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   if (messages.length) notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
   const started = await base.hooks.sessionStart?.({ source: messages.length ? 'resume' : 'startup', model: base.model }, new AbortController().signal).catch(() => undefined);
   if (started?.additionalContext) appendUser(messages, started.additionalContext);
-  const transcript = opts.persistSession ? openTranscript(setup, messages) : undefined;
+  const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name) : undefined;
   const hist = historyFile(base.wicketHome, setup.cwd);
   const app = (
     <App
@@ -51,7 +52,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
       cwd={setup.cwd}
       configDir={setup.configDir}
       version={info.version}
-      commands={allCommands(setup.cwd, setup.configDir)}
+      commands={opts.disableSlashCommands ? BUILTIN_COMMANDS : allCommands(setup.cwd, setup.configDir)}
       allowBypass={opts.allowDangerouslySkipPermissions || base.permission.mode === 'bypassPermissions'}
       transcript={transcript}
       initialMessages={messages}
