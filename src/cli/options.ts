@@ -52,6 +52,8 @@ export interface CliOptions {
   disableSlashCommands: boolean;
   /** -n/--name: a name for the session, kept in its file. */
   name?: string;
+  /** --json-schema: the JSON Schema the answer must match (the result's structured_output). */
+  jsonSchema?: string;
 }
 
 export class UsageError extends Error {}
@@ -102,6 +104,7 @@ export function buildProgram(version: string): Command {
     .option('--replay-user-messages', 'stream-json: echo each user message read from stdin')
     .option('--disable-slash-commands', 'no custom commands, skills or MCP prompts in this session')
     .option('-n, --name <name>', 'a name for the session')
+    .option('--json-schema <schema>', 'print mode: the answer comes back as structured_output, matching this JSON Schema')
     .option('--permission-prompt-tool <tool>', 'print mode: an MCP tool (mcp__server__tool) answers the permission prompts')
     .option('--agents <json>', 'sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": [...], "model": "…"}}')
     .option('--agent <name>', 'run the session as this agent: its prompt, tools and model')
@@ -168,6 +171,7 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     replayUserMessages: Boolean(raw.replayUserMessages),
     disableSlashCommands: Boolean(raw.disableSlashCommands),
     ...(raw.name ? { name: String(raw.name) } : {}),
+    ...(raw.jsonSchema ? { jsonSchema: String(raw.jsonSchema) } : {}),
     strictMcpConfig: Boolean(raw.strictMcpConfig),
   };
 }

@@ -51,16 +51,21 @@ export async function runPrintMode(
     const st: RunState = { totals: emptyTotals(), turns: 0, denials: [], startedAt: Date.now(), budgetHit: false };
     let last: Extract<AgentEvent, { type: 'done' }> | undefined;
     const errors: string[] = [];
-    for await (const ev of runPrompt(messages, prompt, agent, (m) => transcript?.message(m))) {
-      transcript?.onEvent(ev);
-      track(ev, st, opts, abort, errors);
-      if (stream) emitStreamEvent(ev, opts, agent, io, pendingTraces);
-      else if (ev.type === 'warning' || ev.type === 'retry') {
-        if (opts.verbose || ev.type === 'warning') io.err(`${ev.type === 'retry' ? `retrying (${ev.attempt}/${ev.maxRetries}) after ${ev.error}` : ev.message}\n`);
+    agent.state.structuredOutput = undefined;
+    // With --json-schema, a model that ends without calling StructuredOutput is asked again (twice at most).
+    for (let current = prompt, nudges = 0; ; current = STRUCTURED_NUDGE, nudges++) {
+      for await (const ev of runPrompt(messages, current, agent, (m) => transcript?.message(m))) {
+        transcript?.onEvent(ev);
+        track(ev, st, opts, abort, errors);
+        if (stream) emitStreamEvent(ev, opts, agent, io, pendingTraces);
+        else if (ev.type === 'warning' || ev.type === 'retry') {
+          if (opts.verbose || ev.type === 'warning') io.err(`${ev.type === 'retry' ? `retrying (${ev.attempt}/${ev.maxRetries}) after ${ev.error}` : ev.message}\n`);
+        }
+        if (ev.type === 'done') last = ev;
       }
-      if (ev.type === 'done') last = ev;
+      if (!opts.jsonSchema || last?.reason !== 'completed' || agent.state.structuredOutput !== undefined || nudges >= 2) break;
     }
-    const result = resultObject(last, st, agent, errors);
+    const result = resultObject(last, st, agent, errors, opts.jsonSchema !== undefined);
     code = exitCodeFor(result, last, abort);
     if (opts.outputFormat === 'text') {
       if (result.is_error) io.err(`${(result.errors?.length ? result.errors : ['error']).map((e) => `wicket: ${e}`).join('\n')}\n`);
@@ -91,14 +96,21 @@ function exitCodeFor(result: ResultObject, done: Extract<AgentEvent, { type: 'do
 
 type ResultObject = Record<string, unknown> & { is_error: boolean; result?: string; errors?: string[] };
 
-function resultObject(done: Extract<AgentEvent, { type: 'done' }> | undefined, st: RunState, agent: AgentOptions, errors: string[]): ResultObject {
+const STRUCTURED_NUDGE = 'You have not called the StructuredOutput tool. Call it now with your final answer, in the shape its schema requires.';
+
+function resultObject(done: Extract<AgentEvent, { type: 'done' }> | undefined, st: RunState, agent: AgentOptions, errors: string[], wantStructured = false): ResultObject {
+  const structured = agent.state.structuredOutput;
+  const missingStructured = wantStructured && done?.reason === 'completed' && structured === undefined;
+  if (missingStructured) errors.push('the model did not return the structured output (--json-schema) after being asked twice');
   const subtype = st.budgetHit
     ? 'error_max_budget_usd'
-    : done?.reason === 'completed'
-      ? 'success'
-      : done?.reason === 'max_turns'
-        ? 'error_max_turns'
-        : 'error_during_execution';
+    : missingStructured
+      ? 'error_max_structured_output_retries'
+      : done?.reason === 'completed'
+        ? 'success'
+        : done?.reason === 'max_turns'
+          ? 'error_max_turns'
+          : 'error_during_execution';
   const isError = subtype !== 'success';
   let usage = emptyUsage();
   const modelUsage: Record<string, unknown> = {};
@@ -131,6 +143,7 @@ function resultObject(done: Extract<AgentEvent, { type: 'done' }> | undefined, s
     usage,
     modelUsage,
     permission_denials: st.denials,
+    ...(structured !== undefined ? { structured_output: structured } : {}),
     uuid: randomUuid(),
   };
 }

@@ -25,6 +25,7 @@ import { BUILTIN_TOOLS } from '../tools/registry.js';
 import { modelSkills } from '../tools/skill/index.js';
 import { loadAgentDefinitions, setCliAgents, type AgentDefinition } from '../tools/agent/definitions.js';
 import { subagentTools } from '../core/subagent.js';
+import { parseJsonSchema, STRUCTURED_OUTPUT_INSTRUCTION, structuredOutputTool } from '../tools/structured-output/index.js';
 import type { Tool } from '../tools/tool.js';
 import type { CliOptions } from './options.js';
 
@@ -93,6 +94,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     const keepAgent = !asAgent.tools || asAgent.tools.includes('Agent') || asAgent.tools.includes('Task');
     tools = [...subagentTools(tools, { toolNames: asAgent.tools, disallowedTools: asAgent.disallowedTools }), ...(keepAgent ? tools.filter((t) => t.name === 'Agent') : [])];
   }
+  const schema = opts.jsonSchema ? parseJsonSchema(opts.jsonSchema) : undefined;
+  if (schema) tools = [...tools, structuredOutputTool(schema)];
   const model = resolveModel(opts.model) ?? resolveModel(asAgent?.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
   const smallModel = resolveModel(env.ANTHROPIC_SMALL_FAST_MODEL || env.ANTHROPIC_DEFAULT_HAIKU_MODEL) ?? DEFAULT_SMALL_MODEL;
   const sessionsDir = path.join(wicketHome, 'sessions', projectSlug(cwd));
@@ -115,7 +118,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     homeDir: home,
     configDir,
     systemPrompt: opts.systemPrompt ?? asAgent?.systemPrompt,
-    appendSystemPrompt: opts.appendSystemPrompt,
+    appendSystemPrompt: [opts.appendSystemPrompt, schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined].filter(Boolean).join('\n\n') || undefined,
     noMemory: opts.bare,
     git: deps.git,
     ...(typeof loaded.merged.language === 'string' ? { language: loaded.merged.language } : {}),

@@ -85,6 +85,8 @@ export interface SessionState {
   contextTokens?: number;
   /** The model's task list (TodoWrite). */
   todos?: Todo[];
+  /** The answer handed to StructuredOutput (--json-schema). */
+  structuredOutput?: Record<string, unknown>;
 }
 
 /** A change a finished call makes to shared state; applied strictly in call order (PRODUCT.md §3). */

@@ -45,3 +45,36 @@ describe('script flags', () => {
     expect(text).toContain('"type":"custom-title","customTitle":"release prep"');
   });
 });
+
+describe('--json-schema', () => {
+  const schema = JSON.stringify({ type: 'object', properties: { answer: { type: 'number' }, why: { type: 'string' } }, required: ['answer'], additionalProperties: false });
+
+  it('the answer comes back as structured_output, checked against the schema (a bad one is sent back to fix)', async () => {
+    t.api.script(
+      reply().toolUse('StructuredOutput', { answer: 'forty-two', extra: 1 }, { id: 'toolu_bad' }),
+      reply().toolUse('StructuredOutput', { answer: 42, why: 'it is' }, { id: 'toolu_ok' }),
+      reply().text('Returned.'),
+    );
+    const r = await t.run(['-p', 'what is the answer?', '--json-schema', schema, '--output-format', 'json']);
+    expectExit(r, 0);
+    const result = r.json<any>();
+    expect(result).toMatchObject({ subtype: 'success', structured_output: { answer: 42, why: 'it is' } });
+    const first = t.api.messageRequests()[0]!.body as { tools: Array<{ name: string; input_schema: unknown }>; system: Array<{ text: string }> };
+    expect(first.tools.find((x) => x.name === 'StructuredOutput')!.input_schema).toEqual(JSON.parse(schema));
+    expect(first.system[0]!.text).toContain('call the StructuredOutput tool exactly once');
+    const fixed = JSON.stringify(t.api.messageRequests()[1]!.body);
+    expect(fixed).toContain('answer: expected number, got string');
+    expect(fixed).toContain('unexpected field extra');
+  });
+
+  it('asks twice when the model answers in text only, then fails with error_max_structured_output_retries', async () => {
+    t.api.script(reply().text('42'), reply().text('still 42'), reply().text('really 42'));
+    const r = await t.run(['-p', 'what is the answer?', '--json-schema', schema, '--output-format', 'json']);
+    expect(r.code).toBe(1);
+    expect(r.json<any>()).toMatchObject({ subtype: 'error_max_structured_output_retries', is_error: true });
+    expect(JSON.stringify(t.api.messageRequests()[2]!.body)).toContain('You have not called the StructuredOutput tool');
+    const bad = await t.run(['-p', 'x', '--json-schema', '{nope']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--json-schema is not valid JSON');
+  });
+});
