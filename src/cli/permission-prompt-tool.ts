@@ -1,7 +1,8 @@
 /**
  * `--permission-prompt-tool mcp__server__tool` (print mode): the calls that would ask a person are
  * put to that MCP tool instead, as in Claude Code. It gets `{tool_name, input, tool_use_id}` and
- * answers with JSON text: `{"behavior": "allow"}` or `{"behavior": "deny", "message": "…"}`. Anything
+ * answers with JSON text: `{"behavior": "allow", "updatedInput"?: …}` or `{"behavior": "deny", "message": "…"}`
+ * (a changed input is checked again before it runs). Anything
  * else, or a tool that fails, is a denial that says why.
  */
 import { drainCall, type Tool, type ToolContext } from '../tools/tool.js';
@@ -21,13 +22,16 @@ export function permissionPromptTool(toolName: string, tools: () => readonly Too
     } catch (err) {
       return { behavior: 'deny', message: `the permission prompt tool ${toolName} failed: ${err instanceof Error ? err.message : String(err)}` };
     }
-    let answer: { behavior?: unknown; message?: unknown };
+    let answer: { behavior?: unknown; message?: unknown; updatedInput?: unknown };
     try {
       answer = JSON.parse(text);
     } catch {
       return { behavior: 'deny', message: `the permission prompt tool ${toolName} did not answer with JSON: ${text.slice(0, 200)}` };
     }
-    if (answer.behavior === 'allow') return { behavior: 'allow' };
+    if (answer.behavior === 'allow') {
+      const changed = answer.updatedInput !== undefined && JSON.stringify(answer.updatedInput) !== JSON.stringify(req.input);
+      return changed ? { behavior: 'allow', updatedInput: answer.updatedInput } : { behavior: 'allow' };
+    }
     if (answer.behavior === 'deny') return { behavior: 'deny', message: typeof answer.message === 'string' ? answer.message : `${toolName} said no` };
     return { behavior: 'deny', message: `the permission prompt tool ${toolName} answered neither "allow" nor "deny"` };
   };

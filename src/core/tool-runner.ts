@@ -149,6 +149,7 @@ export async function executeCall(prep: Extract<Prepared, { kind: 'ready' }>, en
   // 5) Permission: deny → ask → mode → allow → tool default → ask the person.
   const perm = await checkPermission(g, input, hook.decision);
   if (perm.kind === 'done') return finish(perm.result, perm.extra);
+  if (perm.input !== undefined) input = perm.input;
 
   // 6) Execute, 7) map, then PostToolUse.
   return finishExecution(g, input);
@@ -214,7 +215,7 @@ async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
   return { kind: 'continue', input: next, decision };
 }
 
-type PermStep = { kind: 'continue' } | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
+type PermStep = { kind: 'continue'; /** changed by whoever approved it */ input?: unknown } | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
 
 async function checkPermission(g: Gated, input: unknown, hookDecision: HookDecision | undefined): Promise<PermStep> {
   const { tool, env, ctx, tracer } = g;
@@ -254,6 +255,7 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
   const hookAnswer = await env.hooks.permissionRequest?.({ toolName: tool.name, toolInput: input, toolUseId: call.id, suggestions: decision.suggestions }, signal);
   if (hookAnswer) {
     if (hookAnswer.behavior === 'allow') {
+      if (hookAnswer.updatedInput !== undefined) return approvedRewrite(g, hookAnswer.updatedInput, 'PermissionRequest hook');
       tracer.mark('permission', 'allowed', `PermissionRequest hook (asked by ${decision.by})`);
       return { kind: 'continue' };
     }
@@ -265,6 +267,7 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
     signal,
   );
   if (answer.behavior === 'allow') {
+    if (answer.updatedInput !== undefined) return approvedRewrite(g, answer.updatedInput, 'the answer');
     if (answer.remember?.length) {
       const { parseRule } = await import('../permissions/rule-parse.js');
       for (const r of answer.remember) env.permission.rules.allow.push(parseRule(r, 'session'));
@@ -274,6 +277,26 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
   }
   const why = answer.message ? `the user said no and wrote: ${answer.message}` : `${decision.reason}; the user was asked and said no`;
   return denied(g, input, `asked (${decision.by}) → answer: no`, why);
+}
+
+/**
+ * An approval that changed the input: the new input must parse and validate, and no deny or ask
+ * rule may match it (the approval was for the call as it was); then it runs as given.
+ */
+async function approvedRewrite(g: Gated, updated: unknown, who: string): Promise<PermStep> {
+  const { tool, env, ctx, tracer } = g;
+  const parsed = parseInput(tool, updated);
+  const invalid = parsed.ok ? await validate(tool, parsed.input, ctx) : parsed.message;
+  if (!parsed.ok || invalid) {
+    tracer.mark('permission', 'denied', `${who} changed the input into an invalid one`);
+    return { kind: 'done', result: refusal('permission', `${who} approved the call with a changed input that is not valid:\n${invalid}`) };
+  }
+  const again = await decidePermission({ tool, input: parsed.input, ctx, rules: env.permission.rules, mode: env.permission.mode });
+  if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by !== 'tool default')) {
+    return denied(g, parsed.input, `${who} changed the input, and then ${again.by}`, again.reason);
+  }
+  tracer.mark('permission', 'allowed', `${who} (with a changed input)`);
+  return { kind: 'continue', input: parsed.input };
 }
 
 function abortedResult(tracer: Tracer, gate: GateName): ModelResult {

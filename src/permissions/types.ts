@@ -34,7 +34,13 @@ export interface PermissionRequest {
 
 /** The person's answer. */
 export type PermissionAnswer =
-  | { behavior: 'allow'; /** rules to add for the rest of the session (and persist) */ remember?: string[] }
+  | {
+      behavior: 'allow';
+      /** rules to add for the rest of the session (and persist) */
+      remember?: string[];
+      /** The call's input, changed by whoever answered (a permission prompt tool); checked again before it runs. */
+      updatedInput?: unknown;
+    }
   | { behavior: 'deny'; /** "tell wicket what to do instead" */ message?: string };
 
 export type AskUser = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer>;

@@ -78,3 +78,16 @@ describe('--json-schema', () => {
     expect(bad.stderr).toContain('--json-schema is not valid JSON');
   });
 });
+
+describe('an approval that changes the input', () => {
+  it('a PermissionRequest hook may allow with updatedInput: the changed call runs', async () => {
+    const target = path.join(t.project.dir, 'note.txt');
+    const answer = { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { file_path: target, content: 'from the hook\n' } } } };
+    writeFileSync(path.join(t.project.dir, 'answer.json'), JSON.stringify(answer));
+    mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
+    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PermissionRequest: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'cat answer.json' }] }] } }));
+    t.api.script(reply().toolUse('Write', { file_path: target, content: 'from the model\n' }), reply().text('ok'));
+    expectExit(await t.run(['-p', 'write a note']), 0);
+    expect(readFileSync(target, 'utf8')).toBe('from the hook\n');
+  });
+});

@@ -206,6 +206,22 @@ describe('MCP servers in print mode', () => {
     expect(missing.stderr).toContain('--permission-prompt-tool: there is no MCP tool mcp__test__nope');
   });
 
+  it('--permission-prompt-tool may change the input; the changed call is checked again (deny rules hold)', async () => {
+    mcpJson({ test: stdio() });
+    settings({ permissions: { deny: ['Edit(./secret.txt)'] } });
+    t.api.script(
+      reply()
+        .toolUse('Write', { file_path: path.join(t.project.dir, 'redirect-moved.txt'), content: 'moved' }, { id: 'toolu_mv' })
+        .toolUse('Write', { file_path: path.join(t.project.dir, 'redirect-secret.txt'), content: 'leak' }, { id: 'toolu_sec' }),
+      reply().text('done'),
+    );
+    expectExit(await run(['-p', 'write', '--permission-prompt-tool', 'mcp__test__approve']), 0);
+    expect(readFileSync(path.join(t.project.dir, 'moved.txt'), 'utf8')).toBe('moved');
+    expect(existsSync(path.join(t.project.dir, 'redirect-moved.txt'))).toBe(false);
+    expect(existsSync(path.join(t.project.dir, 'secret.txt'))).toBe(false);
+    expect(JSON.stringify(results().get('toolu_sec'))).toContain('denied by the rule Edit(./secret.txt)');
+  });
+
   it('a bad --mcp-config stops the run with one sentence', async () => {
     const r = await run(['-p', 'hi', '--mcp-config', '{"mcpServers": ']);
     expect(r.code).toBe(1);

@@ -59,8 +59,12 @@ export function makeServer({ instructions } = {}) {
   server.registerTool(
     'approve',
     { description: 'Decides permission prompts.', inputSchema: { tool_name: z.string(), input: z.any(), tool_use_id: z.string() } },
-    async ({ tool_name: name, input }) =>
-      text(JSON.stringify(name === 'Write' && String(input?.file_path ?? '').endsWith('ok.txt') ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: `not ${name} there` })),
+    async ({ tool_name: name, input }) => {
+      const file = String(input?.file_path ?? '');
+      // redirect-*.txt: allowed, but written to the file named after the dash.
+      if (name === 'Write' && /redirect-[\w.]+$/.test(file)) return text(JSON.stringify({ behavior: 'allow', updatedInput: { ...input, file_path: file.replace(/redirect-/, '') } }));
+      return text(JSON.stringify(name === 'Write' && file.endsWith('ok.txt') ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: `not ${name} there` }));
+    },
   );
   server.registerPrompt(
     'review',
