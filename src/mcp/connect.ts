@@ -67,8 +67,18 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
   let prompts: McpPromptInfo[];
   try {
     await withTimeout(client.connect(transport, { timeout: opts.timeoutMs }), opts.timeoutMs);
-    tools = client.getServerCapabilities()?.tools ? await listAllTools(client, opts.timeoutMs) : [];
-    prompts = client.getServerCapabilities()?.prompts ? await listAllPrompts(client, opts.timeoutMs).catch(() => []) : [];
+    const caps = client.getServerCapabilities();
+    const timeout = { timeout: opts.timeoutMs };
+    const toolPage = async (p: { cursor: string } | undefined) => {
+      const r = await client.listTools(p, timeout);
+      return { items: r.tools as McpToolInfo[], nextCursor: r.nextCursor };
+    };
+    const promptPage = async (p: { cursor: string } | undefined) => {
+      const r = await client.listPrompts(p, timeout);
+      return { items: r.prompts as McpPromptInfo[], nextCursor: r.nextCursor };
+    };
+    tools = caps?.tools ? await listAll(toolPage) : [];
+    prompts = caps?.prompts ? await listAll(promptPage).catch(() => []) : [];
   } catch (err) {
     await close().catch(() => {});
     throw new Error(describeFailure(err, config, opts.timeoutMs, stderrTail()));
@@ -109,26 +119,16 @@ function makeTransport(sdk: Sdk, config: McpTransportConfig, opts: McpConnectOpt
   return { transport, stderrTail: () => '' };
 }
 
-async function listAllTools(client: InstanceType<Sdk['Client']>, timeoutMs: number): Promise<McpToolInfo[]> {
-  const tools: McpToolInfo[] = [];
+/** Every page of a paginated list (tools/list, prompts/list), up to 10,000 items. */
+async function listAll<T>(page: (params: { cursor: string } | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
+  const all: T[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-    tools.push(...(page.tools as McpToolInfo[]));
-    cursor = page.nextCursor;
-  } while (cursor && tools.length < 10_000);
-  return tools;
-}
-
-async function listAllPrompts(client: InstanceType<Sdk['Client']>, timeoutMs: number): Promise<McpPromptInfo[]> {
-  const prompts: McpPromptInfo[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listPrompts(cursor ? { cursor } : undefined, { timeout: timeoutMs });
-    prompts.push(...(page.prompts as McpPromptInfo[]));
-    cursor = page.nextCursor;
-  } while (cursor && prompts.length < 10_000);
-  return prompts;
+    const next = await page(cursor ? { cursor } : undefined);
+    all.push(...next.items);
+    cursor = next.nextCursor;
+  } while (cursor && all.length < 10_000);
+  return all;
 }
 
 function promptText(result: { messages: Array<{ content: unknown }> }): string {
