@@ -25,6 +25,8 @@ export interface McpServerEntry {
   config?: McpTransportConfig;
   /** Why this entry cannot be used: a bad field, a variable that is not set, a transport wicket lacks. */
   error?: string;
+  /** Why it is turned off (disabledMcpjsonServers, or the allowedMcpServers / deniedMcpServers policy). */
+  offReason?: string;
 }
 
 export interface McpConfigInput {
@@ -74,10 +76,43 @@ export function loadMcpConfig(input: McpConfigInput): McpConfig {
   found.set('project', project.filter((e) => !disabledNames.includes(e.name)));
   const winners = new Map<string, McpServerEntry>();
   for (const scope of SCOPE_ORDER) for (const e of found.get(scope) ?? []) if (!winners.has(e.name)) winners.set(e.name, e);
-  const servers = [...winners.values()];
+  const disabled = turnedOff.filter((e) => !winners.has(e.name)).map((e) => ({ ...e, offReason: 'turned off by disabledMcpjsonServers' }));
+  const servers: McpServerEntry[] = [];
+  for (const e of winners.values()) {
+    const refused = policyRefusal(e, input.settings);
+    if (refused) disabled.push({ ...e, offReason: refused });
+    else servers.push(e);
+  }
   const unapproved = servers.filter((e) => e.scope === 'project' && !projectServerApproved(e.name, input.settings)).map((e) => e.name);
-  const disabled = turnedOff.filter((e) => !winners.has(e.name));
   return { servers, unapproved, disabled, warnings };
+}
+
+/**
+ * The settings' server policy, as Claude Code's managed settings write it: `deniedMcpServers` and
+ * `allowedMcpServers`, lists of `{serverName}`, `{serverCommand: [command, ...args]}` or
+ * `{serverUrl: "https://*.example.com/*"}`. A denial wins; an allow list, when there is one, must match.
+ */
+export function policyRefusal(e: McpServerEntry, settings: Record<string, unknown>): string | undefined {
+  const denied = Array.isArray(settings.deniedMcpServers) ? settings.deniedMcpServers : [];
+  if (denied.some((item) => policyMatches(item, e))) return 'refused by the deniedMcpServers policy';
+  const allowed = settings.allowedMcpServers;
+  if (Array.isArray(allowed) && !allowed.some((item) => policyMatches(item, e))) return 'not in the allowedMcpServers policy';
+  return undefined;
+}
+
+function policyMatches(item: unknown, e: McpServerEntry): boolean {
+  if (!isRecord(item)) return false;
+  if (typeof item.serverName === 'string') return item.serverName === e.name;
+  const c = e.config;
+  if (Array.isArray(item.serverCommand)) {
+    return c?.type === 'stdio' && item.serverCommand.length === c.args.length + 1 && item.serverCommand.every((w, i) => w === [c.command, ...c.args][i]);
+  }
+  if (typeof item.serverUrl === 'string') {
+    if (!c || c.type === 'stdio') return false;
+    const re = new RegExp(`^${item.serverUrl.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    return re.test(c.url);
+  }
+  return false;
 }
 
 /** Whether the settings approve a project (.mcp.json) server for interactive sessions. */

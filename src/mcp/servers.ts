@@ -67,7 +67,7 @@ export class McpServers {
       if (e.config) this.configs.set(e.name, e.config);
     }
     for (const e of config.disabled) {
-      this.states.set(e.name, { name: e.name, scope: e.scope, source: e.source, status: 'disabled', error: 'turned off by disabledMcpjsonServers', toolNames: [], skipped: [] });
+      this.states.set(e.name, { name: e.name, scope: e.scope, source: e.source, status: 'disabled', error: e.offReason ?? 'turned off by disabledMcpjsonServers', toolNames: [], skipped: [] });
     }
   }
 

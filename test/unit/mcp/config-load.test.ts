@@ -233,3 +233,30 @@ describe('loadMcpConfig: approval and disabling', () => {
     expect(config.unapproved).toEqual([]);
   });
 });
+
+describe('loadMcpConfig: the allowedMcpServers / deniedMcpServers policy', () => {
+  it('turns off denied servers (by name, command or URL pattern) and, with an allow list, everything it does not name', () => {
+    writeJson(path.join(cwd, '.mcp.json'), {
+      mcpServers: {
+        gh: { command: 'npx', args: ['-y', 'gh-mcp'] },
+        docs: { type: 'http', url: 'https://mcp.docs.example.com/mcp' },
+        other: { type: 'http', url: 'https://evil.example.net/mcp' },
+        local: { command: 'node', args: ['server.js'] },
+      },
+    });
+    const denied = load({ settings: { deniedMcpServers: [{ serverName: 'local' }, { serverUrl: 'https://*.example.net/*' }] } });
+    expect(denied.servers.map((s) => s.name)).toEqual(['gh', 'docs']);
+    expect(denied.disabled.map((s) => [s.name, s.offReason])).toEqual([
+      ['other', 'refused by the deniedMcpServers policy'],
+      ['local', 'refused by the deniedMcpServers policy'],
+    ]);
+    const allowed = load({ settings: { allowedMcpServers: [{ serverCommand: ['npx', '-y', 'gh-mcp'] }, { serverUrl: 'https://*.docs.example.com/*' }], deniedMcpServers: [{ serverName: 'docs' }] } });
+    expect(allowed.servers.map((s) => s.name)).toEqual(['gh']);
+    expect(Object.fromEntries(allowed.disabled.map((s) => [s.name, s.offReason]))).toEqual({
+      docs: 'refused by the deniedMcpServers policy',
+      other: 'not in the allowedMcpServers policy',
+      local: 'not in the allowedMcpServers policy',
+    });
+    expect(load({ settings: { allowedMcpServers: [] } }).servers).toEqual([]);
+  });
+});
