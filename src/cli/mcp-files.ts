@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { globalConfigPath } from '../settings/paths.js';
 import { writeFileAtomic } from '../tools/fs/write-file-atomic.js';
 
 export type WritableScope = 'local' | 'project' | 'user';
@@ -16,12 +17,12 @@ interface Where {
 }
 
 export function configFileFor(scope: WritableScope, where: Where): string {
-  const global = path.join(where.configDir || where.home, '.claude.json');
+  const global = globalConfigPath(where.home, where.configDir);
   return scope === 'project' ? path.join(where.cwd, '.mcp.json') : scope === 'local' ? `${global} [project: ${where.cwd}]` : global;
 }
 
 function fileOf(scope: WritableScope, where: Where): string {
-  return scope === 'project' ? path.join(where.cwd, '.mcp.json') : path.join(where.configDir || where.home, '.claude.json');
+  return scope === 'project' ? path.join(where.cwd, '.mcp.json') : globalConfigPath(where.home, where.configDir);
 }
 
 /** The file's object, {} when it does not exist; throws with the file named when it is not a JSON object. */

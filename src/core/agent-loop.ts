@@ -5,7 +5,6 @@
  * Yields AgentEvents; never prints, never exits. The caller's `messages` array is the conversation
  * and is left valid for the next prompt in every case.
  */
-import path from 'node:path';
 import type { FinalMessage } from '../api/model-client.js';
 import { costOf } from '../api/usage.js';
 import { toApiTools } from '../tools/api-schema.js';
@@ -21,6 +20,7 @@ import { errorMessage, FatalError } from './errors.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from './events.js';
 import { executeCall, prepareCall, type CallOutcome, type RunnerEnv, type ToolCall } from './tool-runner.js';
 import { ToolScheduler } from './tool-scheduler.js';
+import { userConfigDir } from '../settings/paths.js';
 import { runSubagent } from './subagent.js';
 import { warmUpWhileWaiting } from './warm-up.js';
 
@@ -199,7 +199,7 @@ async function collectResults(
 
 /** What tool descriptions may depend on: the working directory, the platform, the project, where user files live. */
 export function toolDescriptionEnv(opts: AgentOptions): { cwd: string; platform: string; configDir: string; projectRoot: string } {
-  return { cwd: opts.state.cwd, platform: process.platform, configDir: opts.env.CLAUDE_CONFIG_DIR || path.join(opts.homeDir, '.claude'), projectRoot: opts.projectRoot };
+  return { cwd: opts.state.cwd, platform: process.platform, configDir: userConfigDir(opts.homeDir, opts.env.CLAUDE_CONFIG_DIR || undefined), projectRoot: opts.projectRoot };
 }
 
 function withSystemCache(opts: AgentOptions) {

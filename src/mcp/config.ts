@@ -9,6 +9,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { globalConfigPath } from '../settings/paths.js';
 import { parseSettingsText } from '../settings/read.js';
 
 export type McpScope = 'dynamic' | 'local' | 'project' | 'user';
@@ -62,7 +63,7 @@ export function loadMcpConfig(input: McpConfigInput): McpConfig {
   const warnings: string[] = [];
   found.set('dynamic', input.cliConfigs.flatMap((c) => fromCliConfig(c, input)));
   if (!input.strict) {
-    const global = readGlobalConfig(path.join(input.configDir || input.home, '.claude.json'), warnings);
+    const global = readGlobalConfig(globalConfigPath(input.home, input.configDir), warnings);
     const projects = isRecord(global?.projects) ? global.projects : {};
     const local = isRecord(projects[input.cwd]) ? projects[input.cwd] : {};
     found.set('local', entriesOf(local.mcpServers, 'local', global?.file ?? '', input.env));

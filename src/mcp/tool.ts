@@ -8,7 +8,7 @@
 import { Channel } from '../core/channel.js';
 import { defineTool, lazySchema, type Tool, type ToolProgress } from '../tools/tool.js';
 import { mcpResultToModel, type McpCallResult } from './result.js';
-import { inputValidator, type InputValidator } from './validate-input.js';
+import { objectSchema, type InputValidator } from './validate-input.js';
 
 /** A tool as `tools/list` describes it. */
 export interface McpToolInfo {
@@ -86,13 +86,6 @@ export function mcpTool(server: string, info: McpToolInfo, target: McpCallTarget
     summary: (input) => `${server} · ${info.name}${argsPreview(input)}`,
     display: (output) => ({ summary: output.isError ? `${info.name} reported an error` : `${info.name} answered` }),
   });
-}
-
-/** The schema the API needs at the top: an object. */
-function objectSchema(schema: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (!schema || typeof schema !== 'object') return { type: 'object', properties: {} };
-  const { $schema: _drop, ...rest } = schema;
-  return rest.type === 'object' ? rest : { ...rest, type: 'object' };
 }
 
 function argsPreview(input: Input): string {

@@ -10,6 +10,13 @@ export type InputValidator = (input: unknown) => string[];
 
 type AjvClass = typeof import('ajv').Ajv;
 
+/** A tool's schema as the API needs it at the top: an object, without `$schema`. */
+export function objectSchema(schema: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!schema || typeof schema !== 'object') return { type: 'object', properties: {} };
+  const { $schema: _drop, ...rest } = schema;
+  return rest.type === 'object' ? rest : { ...rest, type: 'object' };
+}
+
 /** Undefined when the schema cannot be compiled: the server then judges the input alone. */
 export function inputValidator(Ajv: AjvClass, schema: Record<string, unknown>): InputValidator | undefined {
   let check: ReturnType<InstanceType<AjvClass>['compile']>;

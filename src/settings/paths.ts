@@ -12,6 +12,11 @@ export function userConfigDir(home: string, configDir?: string): string {
   return configDir ? path.resolve(configDir) : path.join(home, '.claude');
 }
 
+/** Claude Code's global state file, where MCP servers of the user and local scopes are kept. */
+export function globalConfigPath(home: string, configDir?: string): string {
+  return path.join(configDir || home, '.claude.json');
+}
+
 export function userSettingsPath(home: string, configDir?: string): string {
   return path.join(userConfigDir(home, configDir), 'settings.json');
 }

@@ -3,10 +3,10 @@
  * set (core/subagent.ts); only its final message comes back. The call itself needs no permission:
  * every call the sub-agent makes passes the gates. `Agent(type)` rules name sub-agent types.
  */
-import path from 'node:path';
 import type { SubagentResult } from '../../core/subagent.js';
 import { buildSystemPrompt } from '../../core/system-prompt.js';
 import type { ParsedRule } from '../../permissions/rule-parse.js';
+import { userConfigDir } from '../../settings/paths.js';
 import { defineTool, lazySchema, type ToolContext, type ToolProgress } from '../tool.js';
 import { Channel } from '../../core/channel.js';
 import { loadAgentDefinitions, type AgentDefinition } from './definitions.js';
@@ -81,8 +81,7 @@ export const agentTool = defineTool<AgentInput, SubagentResult>({
 /** Where user agents live; undefined when the caller did not say (then only built-in and project agents). */
 function configDirOf(ctx: { env?: Record<string, string | undefined>; homeDir?: string; configDir?: string }): string | undefined {
   if (ctx.configDir) return ctx.configDir;
-  if (ctx.env?.CLAUDE_CONFIG_DIR) return ctx.env.CLAUDE_CONFIG_DIR;
-  return ctx.homeDir ? path.join(ctx.homeDir, '.claude') : undefined;
+  return ctx.homeDir ? userConfigDir(ctx.homeDir, ctx.env?.CLAUDE_CONFIG_DIR || undefined) : undefined;
 }
 
 function specFor(def: AgentDefinition, input: AgentInput, ctx: ToolContext) {
@@ -95,7 +94,7 @@ function specFor(def: AgentDefinition, input: AgentInput, ctx: ToolContext) {
       cwd: ctx.cwd,
       projectRoot: ctx.projectRoot,
       homeDir: ctx.homeDir,
-      configDir: configDirOf(ctx) ?? path.join(ctx.homeDir, '.claude'),
+      configDir: configDirOf(ctx) ?? userConfigDir(ctx.homeDir),
       systemPrompt: def.systemPrompt || undefined,
       noMemory: def.name === 'Explore' || def.name === 'Plan',
     }),

@@ -4,11 +4,11 @@
  * `Skill(name)` rule allows it. Inline shell in a skill (`!`cmd``) runs only when the person types
  * the skill as a slash command; here it is left as written, with a note.
  */
-import path from 'node:path';
 import { expandCustomCommand, type CustomCommand } from '../../commands/custom-commands.js';
 import { hasInlineShell } from '../../commands/inline-shell.js';
 import { loadSkills } from '../../commands/skills.js';
 import type { ParsedRule } from '../../permissions/rule-parse.js';
+import { userConfigDir } from '../../settings/paths.js';
 import { defineTool, lazySchema } from '../tool.js';
 
 export interface SkillInput {
@@ -70,7 +70,7 @@ export const skillTool = defineTool<SkillInput, SkillOutput>({
 });
 
 function configDirOf(ctx: { env: Record<string, string | undefined>; homeDir: string }): string {
-  return ctx.env.CLAUDE_CONFIG_DIR || path.join(ctx.homeDir, '.claude');
+  return userConfigDir(ctx.homeDir, ctx.env.CLAUDE_CONFIG_DIR || undefined);
 }
 
 function describe(skills: CustomCommand[]): string {

@@ -4,7 +4,7 @@
  * listed); the accepted value becomes the result's `structured_output`.
  */
 import { mcpSdk } from '../../mcp/sdk-lib.js';
-import { inputValidator, type InputValidator } from '../../mcp/validate-input.js';
+import { inputValidator, objectSchema, type InputValidator } from '../../mcp/validate-input.js';
 import { defineTool, lazySchema, type Tool } from '../tool.js';
 
 export const STRUCTURED_OUTPUT = 'StructuredOutput';
@@ -25,8 +25,7 @@ export function parseJsonSchema(text: string): Record<string, unknown> {
 }
 
 export function structuredOutputTool(schema: Record<string, unknown>): Tool<Record<string, unknown>, Record<string, unknown>> {
-  const { $schema: _drop, ...rest } = schema;
-  const apiSchema = rest.type === 'object' ? rest : { ...rest, type: 'object' };
+  const apiSchema = objectSchema(schema);
   let validator: Promise<InputValidator | undefined> | undefined;
   return defineTool<Record<string, unknown>, Record<string, unknown>>({
     name: STRUCTURED_OUTPUT,
