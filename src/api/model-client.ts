@@ -26,6 +26,8 @@ export interface ModelRequest {
   maxTokens: number;
   /** Extended thinking, with this budget of tokens (max_tokens is raised above it as needed). */
   thinkingBudget?: number;
+  /** output_config.effort; left out when undefined (the caller checks that the model takes it). */
+  effort?: string;
 }
 
 export type ClientEvent =
@@ -100,6 +102,7 @@ async function* streamWithRetry(
         messages: req.messages,
         ...(req.tools.length ? { tools: req.tools } : {}),
         ...(thinking ? { thinking: { type: 'enabled', budget_tokens: thinking } } : {}),
+        ...(req.effort ? { output_config: { effort: req.effort } } : {}),
         stream: true,
       };
       // Thinking between tool calls needs the interleaved-thinking beta.

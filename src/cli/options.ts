@@ -5,6 +5,7 @@
 import { Command, Option } from 'commander';
 import { parsePermissionMode, type PermissionMode } from '../permissions/modes.js';
 import { splitRuleList } from '../permissions/rule-parse.js';
+import { EFFORT_LEVELS, parseEffort } from '../core/models.js';
 
 export interface CliOptions {
   print: boolean;
@@ -17,6 +18,8 @@ export interface CliOptions {
   maxBudgetUsd?: number;
   model?: string;
   fallbackModel?: string;
+  /** --effort: low | medium | high | xhigh | max, or auto (the model's default). */
+  effort?: string;
   allowedTools: string[];
   disallowedTools: string[];
   tools?: string[];
@@ -81,6 +84,7 @@ export function buildProgram(version: string): Command {
     .option('--max-budget-usd <usd>', 'stop when the estimated cost exceeds this')
     .option('--model <model>', 'model id or alias (sonnet, opus, haiku)')
     .option('--fallback-model <model>', 'accepted for compatibility')
+    .option('--effort <level>', 'how much effort the model puts in: low, medium, high, xhigh, max (or auto)')
     .option('--allowedTools, --allowed-tools <rules...>', 'allow rules, e.g. "Bash(git log *)" Read')
     .option('--disallowedTools, --disallowed-tools <rules...>', 'deny rules; a bare tool name removes the tool')
     .option('--tools <tools...>', 'restrict the built-in tool set ("" for none, "default" for all)')
@@ -133,6 +137,9 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
   const budget = raw.maxBudgetUsd === undefined ? undefined : Number(raw.maxBudgetUsd);
   if (budget !== undefined && !(budget > 0)) throw new UsageError(`--max-budget-usd must be a positive number`);
   const tools = raw.tools === undefined ? undefined : splitToolList(raw.tools);
+  if (raw.effort !== undefined && !parseEffort(raw.effort)) {
+    throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')} or auto; got ${raw.effort}`);
+  }
   return {
     print: Boolean(raw.print),
     ...(prompt !== undefined ? { prompt } : {}),
@@ -144,6 +151,7 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     maxBudgetUsd: budget,
     model: raw.model,
     fallbackModel: raw.fallbackModel,
+    ...(raw.effort !== undefined ? { effort: String(raw.effort) } : {}),
     allowedTools: splitToolList(raw.allowedTools),
     disallowedTools: splitToolList(raw.disallowedTools),
     tools: tools && tools.length === 1 && tools[0] === 'default' ? undefined : tools,

@@ -10,6 +10,7 @@ import { retryPolicyFromEnv } from '../api/retry.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { GitStatus } from '../core/git-status.js';
 import { randomUuid } from '../core/ids.js';
+import { DEFAULT_MODEL, DEFAULT_SMALL_MODEL, pickEffort, resolveModel } from '../core/models.js';
 import { buildSystemPrompt } from '../core/system-prompt.js';
 import { continuedSessionId, resumeFile } from '../session/resume.js';
 import { VERSION } from '../core/version.js';
@@ -29,14 +30,6 @@ import { parseJsonSchema, STRUCTURED_OUTPUT_INSTRUCTION, structuredOutputTool } 
 import type { Tool } from '../tools/tool.js';
 import type { CliOptions } from './options.js';
 
-export const DEFAULT_MODEL = 'claude-sonnet-4-6';
-export const DEFAULT_SMALL_MODEL = 'claude-haiku-4-5';
-
-const ALIASES: Record<string, string> = {
-  sonnet: 'claude-sonnet-4-6',
-  opus: 'claude-opus-4-7',
-  haiku: 'claude-haiku-4-5',
-};
 
 export interface Setup {
   options: Omit<AgentOptions, 'signal' | 'askUser'>;
@@ -62,11 +55,6 @@ export interface SetupDeps {
 
 /** What the hook factory learns about the session (the settings hooks' own context, minus the tools). */
 export type HookInfo = Omit<HooksContext, 'tools' | 'getCwd' | 'defaultTimeoutSec'>;
-
-export function resolveModel(name: string | undefined): string | undefined {
-  if (!name) return undefined;
-  return ALIASES[name] ?? name;
-}
 
 export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const env = deps.env;
@@ -103,15 +91,19 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   // A resumed session goes on under its own id (and file), unless --fork-session.
   const sessionId = continuedSessionId(opts, resumed) ?? randomUuid();
   const mergedEnv = { ...env, ...loaded.env };
+  // --effort, then CLAUDE_CODE_EFFORT_LEVEL, then the agent's, then settings effortLevel; 'auto' leaves it to the model.
+  const effort = pickEffort(opts.effort, mergedEnv.CLAUDE_CODE_EFFORT_LEVEL, asAgent?.effort, loaded.merged.effortLevel);
   const client = deps.client ?? clientFromEnv(mergedEnv);
   const additionalDirs = [...loaded.additionalDirectories, ...opts.addDir.map((d) => safeRealpath(path.resolve(cwd, d)))];
   const permission = { mode, rules: loaded.rules };
   const transcriptPath = path.join(wicketHome, 'sessions', projectSlug(cwd), `${sessionId}.jsonl`);
   const state = { cwd, readState: new ReadState() };
+  // Hooks read the live options (/effort changes the level mid-session).
+  const live: { options?: Setup['options'] } = {};
   const factory = deps.hooksFactory ?? ((l: LoadedSettings, info: HookInfo) => createHooks(l, { ...info, tools, getCwd: () => state.cwd }));
   const hooks = opts.bare
     ? noHooks
-    : factory(loaded, { sessionId, cwd, projectRoot: cwd, transcriptPath, getPermissionMode: () => permission.mode, env: mergedEnv });
+    : factory(loaded, { sessionId, cwd, projectRoot: cwd, transcriptPath, getPermissionMode: () => permission.mode, getEffort: () => live.options?.effort, env: mergedEnv });
   const system = buildSystemPrompt({
     cwd,
     projectRoot: cwd,
@@ -124,34 +116,29 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     ...(typeof loaded.merged.language === 'string' ? { language: loaded.merged.language } : {}),
   });
   const maxConc = Number(env.WICKET_MAX_TOOL_CONCURRENCY || env.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY || 10);
-  return {
-    loaded,
-    cwd,
-    configDir,
-    sessionsDir,
-    ...(resumed ? { resumeFile: resumed } : {}),
-    options: {
-      client,
-      model,
-      smallModel,
-      tools,
-      system,
-      state,
-      projectRoot: cwd,
-      additionalDirs,
-      homeDir: home,
-      wicketHome,
-      sessionId,
-      permission,
-      hooks,
-      settings,
-      env: mergedEnv,
-      maxTurns: opts.maxTurns,
-      thinkingBudget: thinkingBudget(mergedEnv, loaded.merged),
-      maxToolConcurrency: Number.isInteger(maxConc) && maxConc > 0 ? maxConc : 10,
-      seenUrls: new Set<string>(),
-    },
+  live.options = {
+    client,
+    model,
+    smallModel,
+    tools,
+    system,
+    state,
+    projectRoot: cwd,
+    additionalDirs,
+    homeDir: home,
+    wicketHome,
+    sessionId,
+    permission,
+    hooks,
+    settings,
+    env: mergedEnv,
+    maxTurns: opts.maxTurns,
+    thinkingBudget: thinkingBudget(mergedEnv, loaded.merged),
+    effort,
+    maxToolConcurrency: Number.isInteger(maxConc) && maxConc > 0 ? maxConc : 10,
+    seenUrls: new Set<string>(),
   };
+  return { loaded, cwd, configDir, sessionsDir, ...(resumed ? { resumeFile: resumed } : {}), options: live.options };
 }
 
 /** Claude Code's default thinking budget, used when settings turn thinking on without a number. */

@@ -15,6 +15,7 @@ import type { AgentOptions } from './agent-options.js';
 import { Channel } from './channel.js';
 import { autoCompact, compactAfterOverflow, contextTokens, isContextOverflow } from './compact.js';
 import { monotonicMs } from './clock.js';
+import { effortFor } from './models.js';
 import { appendUser, collectUrls, textOf, withCacheBreakpoint } from './conversation.js';
 import { errorMessage, FatalError } from './errors.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from './events.js';
@@ -110,6 +111,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
         tools: toApiTools(opts.tools, toolDescriptionEnv(opts)),
         maxTokens: opts.maxTokens ?? 32_000,
         thinkingBudget: opts.thinkingBudget,
+        effort: effortFor(opts),
       },
       opts.signal,
     );

@@ -7,6 +7,7 @@ import type { Hooks } from '../hooks/types.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { AskUser, PermissionRules } from '../permissions/types.js';
 import type { SessionState, Tool } from '../tools/tool.js';
+import type { Effort } from './models.js';
 import type { SystemBlock } from './system-prompt.js';
 
 export interface AgentOptions {
@@ -34,6 +35,8 @@ export interface AgentOptions {
   maxTokens?: number;
   /** Extended thinking budget (MAX_THINKING_TOKENS, or settings alwaysThinkingEnabled); off when undefined. */
   thinkingBudget?: number;
+  /** The effort level sent as output_config.effort (models that take it); undefined: the model's default. Mutable: /effort. */
+  effort?: Effort;
   /** Max concurrency-safe calls running at once (default 10). */
   maxToolConcurrency?: number;
   /** URLs seen in the conversation (WebFetch allows these); the loop adds to it. */

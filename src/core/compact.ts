@@ -9,6 +9,7 @@ import { toApiTools } from '../tools/api-schema.js';
 import { toolDescriptionEnv } from './agent-loop.js';
 import type { AgentOptions } from './agent-options.js';
 import { monotonicMs } from './clock.js';
+import { effortFor } from './models.js';
 import { appendUser, withCacheBreakpoint } from './conversation.js';
 import { errorMessage, FatalError } from './errors.js';
 import type { AgentEvent, ApiMessage } from './events.js';
@@ -96,6 +97,7 @@ async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instr
       maxTokens: SUMMARY_OUTPUT_TOKENS,
       // The conversation may hold thinking blocks: the request keeps the session's thinking setting.
       thinkingBudget: opts.thinkingBudget,
+      effort: effortFor(opts),
     },
     opts.signal,
   );

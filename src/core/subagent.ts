@@ -11,6 +11,7 @@ import type { AgentOptions } from './agent-options.js';
 import { runAgent } from './agent-loop.js';
 import type { AgentEvent } from './events.js';
 import { randomUuid } from './ids.js';
+import type { Effort } from './models.js';
 import type { SystemBlock } from './system-prompt.js';
 
 export interface SubagentSpec {
@@ -24,6 +25,8 @@ export interface SubagentSpec {
   model?: string;
   permissionMode?: PermissionMode;
   maxTurns?: number;
+  /** Its effort level (front matter `effort`); undefined: the session's. */
+  effort?: Effort;
 }
 
 export interface SubagentResult {
@@ -50,6 +53,7 @@ export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, sign
   const child: AgentOptions = {
     ...parent,
     model: spec.model ?? parent.model,
+    effort: spec.effort ?? parent.effort,
     tools: subagentTools(parent.tools, spec),
     system: spec.system,
     state: { cwd: parent.state.cwd, readState: new ReadState() },

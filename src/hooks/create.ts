@@ -37,6 +37,8 @@ export interface HooksContext {
   projectRoot: string;
   transcriptPath: string;
   getPermissionMode: () => string;
+  /** The session's effort level, when one is set (hooks see it as `effort.level` and CLAUDE_EFFORT). */
+  getEffort?: () => string | undefined;
   env: Record<string, string | undefined>;
   /** The session's current directory when it moved (Bash `cd`); defaults to `cwd`. */
   getCwd?: () => string;
@@ -177,7 +179,7 @@ class HookGate implements SettingsHooks {
     const timeoutMs = Math.min((p.hook.timeout ?? fallback) * 1000, opts.budgetMs ?? Infinity);
     const result = await runHookCommand(p.hook, stdin, {
       cwd: currentCwd(this.ctx),
-      env: this.env,
+      env: withEffort(this.env, this.ctx),
       timeoutMs,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
@@ -200,12 +202,14 @@ interface RunOpts {
 }
 
 function commonPayload(ctx: HooksContext, event: HookEvent): Record<string, unknown> {
+  const effort = ctx.getEffort?.();
   return {
     session_id: ctx.sessionId,
     transcript_path: ctx.transcriptPath,
     cwd: currentCwd(ctx),
     hook_event_name: event,
     permission_mode: ctx.getPermissionMode(),
+    ...(effort ? { effort: { level: effort } } : {}),
   };
 }
 
@@ -227,6 +231,12 @@ function hookEnv(settingsEnv: Record<string, string>, ctx: HooksContext): Record
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
   return { ...env, ...settingsEnv, CLAUDE_PROJECT_DIR: ctx.projectRoot };
+}
+
+/** CLAUDE_EFFORT: the level at the time the hook runs (/effort may change it). */
+function withEffort(env: Record<string, string>, ctx: HooksContext): Record<string, string> {
+  const effort = ctx.getEffort?.();
+  return effort ? { ...env, CLAUDE_EFFORT: effort } : env;
 }
 
 function currentCwd(ctx: HooksContext): string {

@@ -3,12 +3,13 @@
  * Markdown with frontmatter in `.claude/agents/*.md` (the working directory and its parents; the
  * nearest wins) or `~/.claude/agents/*.md`. A project agent beats a user one of the same name; a
  * file may replace a built-in. Frontmatter: `name`, `description` (both required), `tools`,
- * `disallowedTools`, `model`, `permissionMode`, `maxTurns`; the body is the agent's system prompt.
+ * `disallowedTools`, `model`, `permissionMode`, `maxTurns`, `effort`; the body is the agent's system prompt.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parsePermissionMode, type PermissionMode } from '../../permissions/modes.js';
 import { splitRuleList } from '../../permissions/rule-parse.js';
+import { pickEffort, type Effort } from '../../core/models.js';
 
 export interface AgentDefinition {
   name: string;
@@ -20,6 +21,8 @@ export interface AgentDefinition {
   model?: string;
   permissionMode?: PermissionMode;
   maxTurns?: number;
+  /** Its effort level; undefined (or `auto`): the session's. */
+  effort?: Effort;
   systemPrompt: string;
   source: 'builtin' | 'project' | 'user' | 'cli';
   file?: string;
@@ -91,6 +94,7 @@ export function parseCliAgents(json: string): AgentDefinition[] {
       model: typeof d.model === 'string' && d.model !== 'inherit' ? d.model : undefined,
       permissionMode: typeof d.permissionMode === 'string' ? parsePermissionMode(d.permissionMode) : undefined,
       maxTurns: Number.isInteger(turns) && turns > 0 ? turns : undefined,
+      effort: pickEffort(d.effort),
       systemPrompt: d.prompt,
       source: 'cli' as const,
     };
@@ -160,6 +164,7 @@ export function parseAgentFile(text: string, source: 'project' | 'user', file?: 
     model: model && model !== 'inherit' ? model : undefined,
     permissionMode: mode ? parsePermissionMode(mode) : undefined,
     maxTurns: Number.isInteger(turns) && turns > 0 ? turns : undefined,
+    effort: pickEffort(scalar(meta.effort)),
     systemPrompt: text.slice(m.index + m[0].length).trim(),
     source,
     ...(file ? { file } : {}),

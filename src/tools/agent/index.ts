@@ -5,6 +5,7 @@
  */
 import type { SubagentResult } from '../../core/subagent.js';
 import { buildSystemPrompt } from '../../core/system-prompt.js';
+import { resolveModel } from '../../core/models.js';
 import type { ParsedRule } from '../../permissions/rule-parse.js';
 import { userConfigDir } from '../../settings/paths.js';
 import { defineTool, lazySchema, type ToolContext, type ToolProgress } from '../tool.js';
@@ -20,8 +21,6 @@ export interface AgentInput {
   name?: string;
   isolation?: string;
 }
-
-const MODEL_ALIASES: Record<string, string> = { sonnet: 'claude-sonnet-4-6', opus: 'claude-opus-4-7', haiku: 'claude-haiku-4-5' };
 
 const inputSchema = lazySchema((z) =>
   z.strictObject({
@@ -100,9 +99,10 @@ function specFor(def: AgentDefinition, input: AgentInput, ctx: ToolContext) {
     }),
     toolNames: def.tools,
     disallowedTools: def.disallowedTools,
-    model: model ? (MODEL_ALIASES[model] ?? model) : undefined,
+    model: resolveModel(model),
     permissionMode: def.permissionMode,
     maxTurns: def.maxTurns,
+    effort: def.effort,
   };
 }
 

@@ -1,5 +1,5 @@
-/** The built-in slash commands: /help /clear /compact /model /status /cost /trace /exit (and /permissions, /mcp, /init, /add-dir). */
-import { DEFAULT_MODEL, resolveModel } from '../../cli/session-setup.js';
+/** The built-in slash commands: /help /clear /compact /model /effort /status /cost /trace /exit (and /permissions, /mcp, /init, /add-dir). */
+import { DEFAULT_MODEL, EFFORT_LEVELS, modelTakesEffort, parseEffort, resolveModel } from '../../core/models.js';
 import type { GateRecord } from '../../core/events.js';
 import { modeLabel } from '../StatusLine.js';
 import { mcpCommand } from './mcp.js';
@@ -49,6 +49,25 @@ const model: SlashCommand = {
   },
 };
 
+const effort: SlashCommand = {
+  name: 'effort',
+  argumentHint: '[low|medium|high|xhigh|max|auto]',
+  description: 'Show or set how much effort the model puts in',
+  source: 'builtin',
+  run(args, s) {
+    const o = s.options;
+    const typed = args.trim();
+    if (typed) {
+      const level = parseEffort(typed);
+      if (!level) return { kind: 'info', text: `Unknown effort level "${typed}": use ${EFFORT_LEVELS.join(', ')} or auto.` };
+      o.effort = level === 'auto' ? undefined : level;
+    }
+    const note = o.effort && !modelTakesEffort(o.model) ? ` (${o.model} takes no effort level: not sent)` : '';
+    if (typed) return { kind: 'info', text: `Effort set to ${o.effort ?? 'auto'}${note}` };
+    return { kind: 'info', text: `Effort: ${o.effort ?? 'auto (the model’s default)'}${note}\nLevels: ${EFFORT_LEVELS.join(', ')}, auto. Set with /effort <level>.` };
+  },
+};
+
 const status: SlashCommand = {
   name: 'status',
   description: 'Settings sources, model, working folder, mode',
@@ -58,6 +77,7 @@ const status: SlashCommand = {
     const key = o.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : o.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none';
     const lines = [
       `Model          ${o.model}`,
+      `Effort         ${o.effort ?? 'auto'}`,
       `Mode           ${modeLabel(o.permission.mode)}`,
       `Working folder ${o.state.cwd}`,
       ...(o.additionalDirs.length ? [`Also allowed   ${o.additionalDirs.join(', ')}`] : []),
@@ -125,6 +145,6 @@ const exit: SlashCommand = {
   run: () => ({ kind: 'exit' }),
 };
 
-export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, initCommand, addDirCommand, model, permissionsCommand, status, cost, trace, mcpCommand, exit];
+export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, initCommand, addDirCommand, model, effort, permissionsCommand, status, cost, trace, mcpCommand, exit];
 
 export type { SessionControl };

@@ -84,6 +84,7 @@ export function statusInput(d: Pick<StatusCommandDeps, 'base' | 'version' | 'tot
     },
     exceeds_200k_tokens: inContext > CONTEXT_WINDOW,
     thinking: { enabled: base.thinkingBudget !== undefined },
+    ...(base.effort ? { effort: { level: base.effort } } : {}),
   };
 }
 
