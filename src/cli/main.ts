@@ -12,6 +12,8 @@ import { FatalError, errorMessage } from '../core/errors.js';
 import { loadedOnDemand } from '../core/import-module.js';
 import type { GitStatus } from '../core/git-status.js';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
+import { randomUuid } from '../core/ids.js';
+import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { McpConfigError } from '../mcp/config.js';
 import type { McpServers } from '../mcp/servers.js';
@@ -79,9 +81,12 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   process.stderr.on('error', () => {});
   let closeMcp: () => Promise<void> | undefined = () => undefined;
   try {
-    let setup: Setup;
+    let setup: Setup | undefined;
+    const onHookEvent = opts.includeHookEvents && opts.outputFormat === 'stream-json'
+      ? (e: HookLifecycleEvent) => stdout.write(`${JSON.stringify({ type: 'system', ...e, uuid: randomUuid(), session_id: setup?.options.sessionId })}\n`)
+      : undefined;
     try {
-      setup = setupSession(opts, { env: process.env, git: info.git ? await info.git : undefined });
+      setup = setupSession(opts, { env: process.env, git: info.git ? await info.git : undefined, ...(onHookEvent ? { onHookEvent } : {}) });
     } catch (err) {
       process.stderr.write(`wicket: ${errorMessage(err)}\n`);
       return 1;

@@ -13,6 +13,8 @@ export interface CliOptions {
   outputFormat: 'text' | 'json' | 'stream-json';
   inputFormat: 'text' | 'stream-json';
   includePartialMessages: boolean;
+  /** --include-hook-events: stream-json reports each hook starting and finishing. */
+  includeHookEvents: boolean;
   verbose: boolean;
   maxTurns?: number;
   maxBudgetUsd?: number;
@@ -79,6 +81,7 @@ export function buildProgram(version: string): Command {
     .addOption(new Option('--output-format <format>', 'print-mode output').choices(['text', 'json', 'stream-json']).default('text'))
     .addOption(new Option('--input-format <format>', 'print-mode input').choices(['text', 'stream-json']).default('text'))
     .option('--include-partial-messages', 'stream-json: include raw streaming events')
+    .option('--include-hook-events', 'stream-json: report each hook starting and finishing')
     .option('--verbose', 'more output (stream-json includes gate traces)')
     .option('--max-turns <n>', 'stop after this many tool-use round trips')
     .option('--max-budget-usd <usd>', 'stop when the estimated cost exceeds this')
@@ -146,6 +149,7 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     outputFormat: raw.outputFormat,
     inputFormat: raw.inputFormat,
     includePartialMessages: Boolean(raw.includePartialMessages),
+    includeHookEvents: Boolean(raw.includeHookEvents),
     verbose: Boolean(raw.verbose),
     maxTurns: int(raw.maxTurns, '--max-turns'),
     maxBudgetUsd: budget,

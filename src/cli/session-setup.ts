@@ -51,6 +51,8 @@ export interface SetupDeps {
   hooksFactory?: (loaded: LoadedSettings, info: HookInfo) => Hooks;
   /** Git facts gathered in advance for the cwd (null: not a repository). */
   git?: GitStatus | null;
+  /** Told when each settings hook starts and finishes (--include-hook-events). */
+  onHookEvent?: HooksContext['onHookEvent'];
 }
 
 /** What the hook factory learns about the session (the settings hooks' own context, minus the tools). */
@@ -103,7 +105,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const factory = deps.hooksFactory ?? ((l: LoadedSettings, info: HookInfo) => createHooks(l, { ...info, tools, getCwd: () => state.cwd }));
   const hooks = opts.bare
     ? noHooks
-    : factory(loaded, { sessionId, cwd, projectRoot: cwd, transcriptPath, getPermissionMode: () => permission.mode, getEffort: () => live.options?.effort, env: mergedEnv });
+    : factory(loaded, { sessionId, cwd, projectRoot: cwd, transcriptPath, getPermissionMode: () => permission.mode, getEffort: () => live.options?.effort, env: mergedEnv, ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}) });
   const system = buildSystemPrompt({
     cwd,
     projectRoot: cwd,

@@ -13,6 +13,7 @@
  * Problems (timeouts, crashes, garbage output) and `systemMessage`s collect as notices: drainNotices().
  */
 import { homedir } from 'node:os';
+import { randomUuid } from '../core/ids.js';
 import { parseRule } from '../permissions/rule-parse.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import { ReadState } from '../tools/read-state.js';
@@ -28,8 +29,8 @@ import {
 import type { CommandHook, HookEvent, HookGroup } from './config.js';
 import { ifRuleMatches, matcherMatches } from './matcher.js';
 import { interpretRun, type HookVerdict } from './output.js';
-import { runHookCommand } from './run-command.js';
-import type { Hooks, ToolHookCall } from './types.js';
+import { runHookCommand, type HookRunResult } from './run-command.js';
+import type { HookLifecycleEvent, Hooks, ToolHookCall } from './types.js';
 
 export interface HooksContext {
   sessionId: string;
@@ -46,6 +47,8 @@ export interface HooksContext {
   tools?: readonly Tool[];
   /** Seconds for hooks that give no timeout; default 600 (UserPromptSubmit: 30). */
   defaultTimeoutSec?: number;
+  /** Told when each hook starts and finishes (stream-json's --include-hook-events). */
+  onHookEvent?: (e: HookLifecycleEvent) => void;
 }
 
 /** What createHooks needs from the loaded settings. */
@@ -60,6 +63,8 @@ interface Planned {
   hook: CommandHook;
   label: string;
   key: string;
+  /** `Event:matched value` (`PreToolUse:Bash`, `SessionStart:startup`), or the event alone. */
+  name: string;
 }
 
 const DEFAULT_TIMEOUT_SEC = 600;
@@ -158,7 +163,8 @@ class HookGate implements SettingsHooks {
         const key = handlerKey(hook);
         if (seen.has(key) || (hook.once && this.onceRan.has(key))) continue;
         seen.add(key);
-        out.push({ hook, key, label: `${event} hook "${shorten(hook.command)}" [${group.source}]` });
+        const name = matchValue === undefined ? event : `${event}:${matchValue}`;
+        out.push({ hook, key, name, label: `${event} hook "${shorten(hook.command)}" [${group.source}]` });
       }
     }
     return out;
@@ -177,12 +183,15 @@ class HookGate implements SettingsHooks {
     if (p.hook.once) this.onceRan.add(p.key);
     const fallback = event === 'UserPromptSubmit' ? PROMPT_TIMEOUT_SEC : this.ctx.defaultTimeoutSec ?? DEFAULT_TIMEOUT_SEC;
     const timeoutMs = Math.min((p.hook.timeout ?? fallback) * 1000, opts.budgetMs ?? Infinity);
+    const ids = { hook_id: randomUuid(), hook_name: p.name, hook_event: event };
+    this.ctx.onHookEvent?.({ subtype: 'hook_started', ...ids });
     const result = await runHookCommand(p.hook, stdin, {
       cwd: currentCwd(this.ctx),
       env: withEffort(this.env, this.ctx),
       timeoutMs,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
+    this.ctx.onHookEvent?.(hookResponse(ids, result));
     const verdict = interpretRun(result, p.label, timeoutMs / 1000);
     this.notices.push(...verdict.notices);
     return verdict;
@@ -211,6 +220,12 @@ function commonPayload(ctx: HooksContext, event: HookEvent): Record<string, unkn
     permission_mode: ctx.getPermissionMode(),
     ...(effort ? { effort: { level: effort } } : {}),
   };
+}
+
+function hookResponse(ids: { hook_id: string; hook_name: string; hook_event: string }, r: HookRunResult): HookLifecycleEvent {
+  const outcome = r.aborted ? 'cancelled' : r.exitCode === 0 ? 'success' : 'error';
+  const stderr = r.spawnError ?? (r.timedOut ? `${r.stderr}timed out` : r.stderr);
+  return { subtype: 'hook_response', ...ids, output: r.stdout + stderr, stdout: r.stdout, stderr, ...(r.exitCode !== undefined ? { exit_code: r.exitCode } : {}), outcome };
 }
 
 function toolFields(call: ToolHookCall): Record<string, unknown> {

@@ -57,6 +57,21 @@ export interface Hooks {
   subagentStop?(info: SubagentStopInfo, signal: AbortSignal): Promise<{ block?: string }>;
 }
 
+/** A hook starting and finishing, as stream-json reports them with --include-hook-events. */
+export type HookLifecycleEvent =
+  | { subtype: 'hook_started'; hook_id: string; hook_name: string; hook_event: string }
+  | {
+      subtype: 'hook_response';
+      hook_id: string;
+      hook_name: string;
+      hook_event: string;
+      output: string;
+      stdout: string;
+      stderr: string;
+      exit_code?: number;
+      outcome: 'success' | 'error' | 'cancelled';
+    };
+
 export type SessionStartSource = 'startup' | 'resume' | 'clear' | 'compact';
 export type SessionEndReason = 'clear' | 'resume' | 'logout' | 'prompt_input_exit' | 'other';
 
