@@ -7,7 +7,7 @@ import { CommanderError } from 'commander';
 import { expandSlashPrompt, grantAllowedTools } from '../commands/custom-commands.js';
 import { inlineBashRunner } from '../commands/inline-shell.js';
 import type { AgentOptions } from '../core/agent-options.js';
-import { appendUser } from '../core/conversation.js';
+import { appendUser, unansweredToolUses } from '../core/conversation.js';
 import { FatalError, errorMessage } from '../core/errors.js';
 import { loadedOnDemand } from '../core/import-module.js';
 import type { GitStatus } from '../core/git-status.js';
@@ -100,7 +100,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 1;
     }
     for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
-    const agent: AgentOptions = { ...setup.options, askUser: printModeAskUser, signal: abort.signal };
+    const agent: AgentOptions = { ...setup.options, askUser: printModeAskUser, signal: abort.signal, allowDefer: true };
     // The servers start while the prompt is read; the model sees their tools from the first request.
     const mcpReady = mcp?.start();
     closeMcp = () => mcp?.close();
@@ -117,14 +117,15 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       process.stderr.write(`wicket: ${source.error}\n`);
       return 1;
     }
-    const prompts = source.prompts;
+    const messages = resumeMessages(opts, setup);
+    // A session resumed on a call a hook deferred needs no prompt: the call runs, then the model goes on.
+    const prompts = source.prompts ?? (unansweredToolUses(messages).length ? onePrompt('') : undefined);
     // A custom command's allowed-tools are allow rules for the run it starts.
     grantAllowedTools(agent.permission.rules, source.allowedTools);
     if (!prompts) {
       process.stderr.write('wicket: no prompt: pass one with -p "…" or on stdin\n');
       return 2;
     }
-    const messages = resumeMessages(opts, setup);
     const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name) : undefined;
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     if (mcp) {
@@ -185,14 +186,15 @@ async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions,
   }
   const text = [prompt, piped.trim() ? piped : undefined].filter(Boolean).join('\n\n');
   if (!text.trim()) return { allowedTools };
-  const prompts = (async function* () {
-    yield text;
-  })();
-  return { prompts, allowedTools };
+  return { prompts: onePrompt(text), allowedTools };
+}
+
+async function* onePrompt(text: string): AsyncIterable<string> {
+  yield text;
 }
 
 function resumeMessages(opts: CliOptions, setup: Setup): ApiMessage[] {
-  return loadResumed(setup.resumeFile, opts, setup.sessionsDir);
+  return loadResumed(setup.resumeFile, opts, setup.sessionsDir, true);
 }
 
 async function runConfigCommand(args: string[]): Promise<number> {

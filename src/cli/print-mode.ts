@@ -106,7 +106,7 @@ function resultObject(done: Extract<AgentEvent, { type: 'done' }> | undefined, s
     ? 'error_max_budget_usd'
     : missingStructured
       ? 'error_max_structured_output_retries'
-      : done?.reason === 'completed'
+      : done?.reason === 'completed' || done?.reason === 'tool_deferred'
         ? 'success'
         : done?.reason === 'max_turns'
           ? 'error_max_turns'
@@ -127,6 +127,7 @@ function resultObject(done: Extract<AgentEvent, { type: 'done' }> | undefined, s
   if (done?.reason === 'max_turns') errors.push(`reached the maximum number of turns (${agent.maxTurns})`);
   if (done?.reason === 'aborted') errors.push(st.budgetHit ? 'reached the budget set by --max-budget-usd' : 'interrupted');
   if (done?.reason === 'hook_stopped' && done.error) errors.push(`stopped by a hook: ${done.error}`);
+  if (done?.reason === 'tool_deferred_unavailable' && done.error) errors.push(done.error);
   if (!done) errors.push('the run ended without a result');
   return {
     type: 'result',
@@ -136,8 +137,9 @@ function resultObject(done: Extract<AgentEvent, { type: 'done' }> | undefined, s
     duration_api_ms: st.totals.apiMs,
     num_turns: done?.numTurns ?? st.turns,
     ...(isError ? { errors: [...new Set(errors)] } : { result: done?.finalText ?? '' }),
-    stop_reason: done?.reason === 'completed' ? 'end_turn' : null,
+    stop_reason: done?.reason === 'completed' ? 'end_turn' : done?.deferredToolUse ? done.reason : null,
     terminal_reason: done?.reason === 'completed' ? 'completed' : done?.reason ?? 'error',
+    ...(done?.deferredToolUse ? { deferred_tool_use: done.deferredToolUse } : {}),
     session_id: agent.sessionId,
     total_cost_usd: round(st.totals.costUsd),
     usage,

@@ -2,7 +2,7 @@
  * One prompt through the loop: UserPromptSubmit hooks, append the user message, run the agent,
  * and keep running totals. Shared by print mode and the interactive app.
  */
-import { runAgent } from '../core/agent-loop.js';
+import { answerPendingCalls, runAgent } from '../core/agent-loop.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { appendUser } from '../core/conversation.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from '../core/events.js';
@@ -29,13 +29,19 @@ export function addToTotals(t: Totals, ev: Extract<AgentEvent, { type: 'usage' }
   t.byModel.set(ev.model, m);
 }
 
-/** Runs one prompt. Yields the loop's events; a prompt blocked by a hook yields a done event at once. */
+/**
+ * Runs one prompt. Yields the loop's events; a prompt blocked by a hook yields a done event at once.
+ * A call a hook deferred (a resumed session) runs first; an empty prompt then just lets the model go on.
+ */
 export async function* runPrompt(
   messages: ApiMessage[],
   prompt: string | ContentBlock[],
   opts: AgentOptions,
   onUserMessage?: (m: ApiMessage) => void,
 ): AsyncGenerator<AgentEvent, void> {
+  const ended = yield* answerPendingCalls(messages, opts);
+  if (ended) return yield ended;
+  if (prompt === '') return yield* runAgent(messages, opts);
   const text = typeof prompt === 'string' ? prompt : prompt.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
   let extra: string | undefined;
   if (opts.hooks.userPromptSubmit) {

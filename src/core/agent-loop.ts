@@ -8,6 +8,7 @@
 import type { FinalMessage } from '../api/model-client.js';
 import { costOf } from '../api/usage.js';
 import { toApiTools } from '../tools/api-schema.js';
+import { findTool } from '../tools/registry.js';
 import type { AskUser } from '../permissions/types.js';
 import type { ParsedRule } from '../permissions/rule-parse.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
@@ -16,9 +17,9 @@ import { Channel } from './channel.js';
 import { autoCompact, compactAfterOverflow, contextTokens, isContextOverflow } from './compact.js';
 import { monotonicMs } from './clock.js';
 import { effortFor } from './models.js';
-import { appendUser, collectUrls, textOf, withCacheBreakpoint } from './conversation.js';
+import { appendUser, collectUrls, textOf, unansweredToolUses, withCacheBreakpoint } from './conversation.js';
 import { errorMessage, FatalError } from './errors.js';
-import type { AgentEvent, ApiMessage, ContentBlock } from './events.js';
+import type { AgentEvent, ApiMessage, ContentBlock, DeferredToolUse } from './events.js';
 import { executeCall, prepareCall, type CallOutcome, type RunnerEnv, type ToolCall } from './tool-runner.js';
 import { ToolScheduler } from './tool-scheduler.js';
 import { userConfigDir } from '../settings/paths.js';
@@ -53,6 +54,7 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
     if (r.text) finalText = r.text;
     if (r.kind === 'aborted') return yield done('aborted', turns, finalText);
     if (r.kind === 'stopped') return yield done('hook_stopped', turns, finalText, r.reason);
+    if (r.kind === 'deferred') return yield { ...done('tool_deferred', turns, finalText), deferredToolUse: r.call };
     if (r.kind === 'tools') {
       toolRounds++;
       if (opts.maxTurns !== undefined && toolRounds >= opts.maxTurns) return yield done('max_turns', turns, finalText);
@@ -70,7 +72,35 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
   }
 }
 
-function done(reason: Extract<AgentEvent, { type: 'done' }>['reason'], numTurns: number, finalText: string, error?: string): AgentEvent {
+type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
+
+/**
+ * A session resumed after a PreToolUse hook deferred a call: the call goes through every gate now
+ * (its hooks fire again) and its result joins the conversation, before anything else is sent. A
+ * done event when the run ends here (deferred again, its tool gone, stopped or aborted).
+ */
+export async function* answerPendingCalls(messages: ApiMessage[], opts: AgentOptions): AsyncGenerator<AgentEvent, DoneEvent | undefined> {
+  const last = messages[messages.length - 1];
+  const open = new Set(unansweredToolUses(messages));
+  if (last?.role !== 'assistant' || !open.size || typeof last.content === 'string') return undefined;
+  const calls = last.content.flatMap((b) => (b.type === 'tool_use' && open.has(b.id) ? [{ id: b.id, name: b.name, input: b.input }] : []));
+  const gone = calls.find((c) => !findTool(opts.tools, c.name));
+  if (gone) return { ...done('tool_deferred_unavailable', 0, '', `the deferred tool ${gone.name} is not available in this session`), deferredToolUse: gone };
+  const channel = new Channel<AgentEvent>();
+  const emit = (e: AgentEvent) => channel.push(e);
+  const env = runnerEnv(opts, emit);
+  if (opts.allowDefer) env.canDefer = async () => calls.length === 1;
+  const scheduler = new ToolScheduler(env, opts.signal, opts.maxToolConcurrency ?? 10);
+  for (const c of calls) scheduler.add(c);
+  const work = collectResults(messages, scheduler, opts, emit).finally(() => channel.close());
+  for await (const ev of channel) yield ev;
+  const r = await work;
+  if (r.deferred) return { ...done('tool_deferred', 0, ''), deferredToolUse: r.deferred };
+  if (r.stop) return done('hook_stopped', 0, '', r.stop);
+  return opts.signal.aborted ? done('aborted', 0, '') : undefined;
+}
+
+function done(reason: DoneEvent['reason'], numTurns: number, finalText: string, error?: string): DoneEvent {
   return { type: 'done', reason, numTurns, finalText, ...(error ? { error } : {}) };
 }
 
@@ -89,12 +119,18 @@ type TurnResult =
   | { kind: 'tools'; text: string }
   | { kind: 'aborted'; text: string }
   | { kind: 'stopped'; text: string; reason: string }
+  | { kind: 'deferred'; text: string; call: DeferredToolUse }
   | { kind: 'error'; text: string; message: string; overflow?: boolean };
 
 /** One request and its tool calls. Pushes events into `out`. */
 async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<AgentEvent>): Promise<TurnResult> {
   const emit = (e: AgentEvent) => out.push(e);
-  const scheduler = new ToolScheduler(runnerEnv(opts, emit), opts.signal, opts.maxToolConcurrency ?? 10);
+  const env = runnerEnv(opts, emit);
+  // A PreToolUse `defer` parks a call only when it is its message's only one, known once the stream ends.
+  let markSolo: (solo: boolean) => void = () => {};
+  const solo = new Promise<boolean>((resolve) => (markSolo = resolve));
+  if (opts.allowDefer) env.canDefer = () => solo;
+  const scheduler = new ToolScheduler(env, opts.signal, opts.maxToolConcurrency ?? 10);
   const calls: ToolCall[] = [];
   let text = '';
   const started = monotonicMs();
@@ -141,6 +177,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
     failure = err;
   }
   stopWarmUp();
+  markSolo(final !== undefined && calls.length === 1);
   const apiMs = Math.round(monotonicMs() - started);
   if (final) {
     messages.push({ role: 'assistant', content: final.content.length ? final.content : [{ type: 'text', text: '(no content)' }] });
@@ -168,6 +205,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
     if (!calls.length && messages[messages.length - 1]?.role === 'assistant') appendUser(messages, '[The previous response failed]');
     return { kind: 'error', text, message };
   }
+  if (toolText?.deferred) return { kind: 'deferred', text, call: toolText.deferred };
   if (toolText?.stop) return { kind: 'stopped', text, reason: toolText.stop };
   if (opts.signal.aborted) return { kind: 'aborted', text };
   return calls.length ? { kind: 'tools', text } : { kind: 'final', text };
@@ -179,8 +217,11 @@ async function collectResults(
   scheduler: ToolScheduler,
   opts: AgentOptions,
   emit: (e: AgentEvent) => void,
-): Promise<{ stop?: string }> {
+): Promise<{ stop?: string; deferred?: DeferredToolUse }> {
   const results = await scheduler.finish();
+  // A deferred call stays unanswered: the session ends here, and resuming it runs the call.
+  const parked = results.find((r) => r.outcome.deferred);
+  if (parked) return { deferred: { id: parked.call.id, name: parked.call.name, input: parked.call.input } };
   const blocks: ContentBlock[] = results.map(({ call, outcome }) => {
     collectUrls(textOf(outcome.result.content), opts.seenUrls);
     return {

@@ -17,7 +17,8 @@ export type GateVerdict =
   | 'asked'
   | 'failed'
   | 'aborted'
-  | 'skipped';
+  | 'skipped'
+  | 'deferred';
 
 export interface GateRecord {
   gate: GateName;
@@ -82,8 +83,16 @@ export type AgentEvent =
   | { type: 'turn_end'; stopReason: string | null }
   | {
       type: 'done';
-      reason: 'completed' | 'max_turns' | 'aborted' | 'error' | 'hook_stopped';
+      reason: 'completed' | 'max_turns' | 'aborted' | 'error' | 'hook_stopped' | 'tool_deferred' | 'tool_deferred_unavailable';
       numTurns: number;
       finalText: string;
       error?: string;
+      /** The call a PreToolUse hook deferred (print mode): it runs when the session is resumed. */
+      deferredToolUse?: DeferredToolUse;
     };
+
+export interface DeferredToolUse {
+  id: string;
+  name: string;
+  input: unknown;
+}

@@ -34,6 +34,11 @@ export interface RunnerEnv {
   askUser: AskUser;
   base: Omit<ToolContext, 'cwd' | 'readState' | 'signal' | 'toolUseId' | 'permissionMode'>;
   emit: (event: AgentEvent) => void;
+  /**
+   * Whether a PreToolUse `defer` may park this call (print mode, and the call is its message's only
+   * one; it resolves once the message is complete). Undefined: defer is ignored with a warning.
+   */
+  canDefer?: () => Promise<boolean>;
 }
 
 export interface CallOutcome {
@@ -47,6 +52,8 @@ export interface CallOutcome {
   stop?: string;
   /** The tool ran and failed (for sibling cancellation). */
   failed?: boolean;
+  /** A PreToolUse hook deferred the call: it did not run, and the run ends so it can be resumed later. */
+  deferred?: boolean;
   durationMs: number;
 }
 
@@ -190,6 +197,14 @@ async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
     tracer.mark('hooks', 'refused', `${who} stopped the run: ${out.reason}`);
     return { kind: 'done', result: refusal('hooks', `A PreToolUse hook stopped the run: ${out.reason}`), extra: { stop: out.reason } };
   }
+  if (out.decision === 'defer') {
+    if (env.canDefer && (await env.canDefer())) {
+      tracer.mark('hooks', 'deferred', `${who}: defer${out.reason ? ` (${out.reason})` : ''}`);
+      return { kind: 'done', result: refusal('hooks', `Deferred by a PreToolUse hook: the call waits for the session to be resumed.`), extra: { deferred: true } };
+    }
+    const why = env.canDefer ? 'it works only when the call is the only one in its turn' : 'it works only in print mode (-p)';
+    env.emit({ type: 'warning', message: `${who} returned permissionDecision "defer" for ${tool.name}; ignored: ${why}` });
+  }
   if (out.decision === 'deny') {
     tracer.mark('hooks', 'denied', `${who}: ${out.reason ?? 'blocked'}`);
     return { kind: 'done', result: refusal('hooks', `Blocked by a PreToolUse hook: ${out.reason ?? 'no reason given'}`), extra: { denied: out.reason ?? 'hook' } };
@@ -211,7 +226,7 @@ async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
   } else {
     tracer.mark('hooks', out.decision ? 'passed' : 'passed', out.decision ? `${who}: ${out.decision}` : undefined);
   }
-  const decision = out.decision ? { behavior: out.decision, by: who, reason: out.reason } : undefined;
+  const decision = out.decision && out.decision !== 'defer' ? { behavior: out.decision, by: who, reason: out.reason } : undefined;
   return { kind: 'continue', input: next, decision };
 }
 

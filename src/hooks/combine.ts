@@ -1,14 +1,14 @@
 /**
  * Several hooks answered one event; these functions merge their verdicts the way Claude Code does
  * (reference/claude-code.md §4.6): `continue: false` beats every decision; PreToolUse decisions
- * rank deny > ask > allow; the first `updatedInput` (in settings order) is the rewrite; text meant
+ * rank deny > defer > ask > allow; the first `updatedInput` (in settings order) is the rewrite; text meant
  * for the model is joined and capped.
  */
 import type { PostToolUseOutcome, PreToolUseOutcome } from './types.js';
 import { capText, specific, stringField, type HookVerdict } from './output.js';
 
-type Decision = 'allow' | 'ask' | 'deny';
-const RANK: Record<Decision, number> = { allow: 1, ask: 2, deny: 3 };
+type Decision = 'allow' | 'ask' | 'deny' | 'defer';
+const RANK: Record<Decision, number> = { allow: 1, ask: 2, defer: 3, deny: 4 };
 
 function stopOf(verdicts: HookVerdict[]): { reason: string; hookName: string } | undefined {
   const v = verdicts.find((x) => x.json?.continue === false);
@@ -27,7 +27,7 @@ function preDecision(v: HookVerdict): { decision: Decision; reason?: string } | 
   const hso = specific(v.json);
   const reason = stringField(hso.permissionDecisionReason) ?? stringField(v.json?.reason);
   const pd = hso.permissionDecision;
-  if (pd === 'allow' || pd === 'deny' || pd === 'ask') return { decision: pd, ...(reason ? { reason: capText(reason) } : {}) };
+  if (pd === 'allow' || pd === 'deny' || pd === 'ask' || pd === 'defer') return { decision: pd, ...(reason ? { reason: capText(reason) } : {}) };
   const legacy = v.json?.decision === 'approve' ? 'allow' : v.json?.decision === 'block' ? 'deny' : undefined;
   if (legacy) return { decision: legacy, ...(reason ? { reason: capText(reason) } : {}) };
   return undefined;

@@ -8,12 +8,12 @@ export interface ToolHookCall {
   toolUseId: string;
 }
 
-/** What PreToolUse hooks decided, merged (deny > ask > allow). */
+/** What PreToolUse hooks decided, merged (deny > defer > ask > allow). */
 export type PreToolUseOutcome =
   | {
       kind: 'continue';
       /** An explicit decision from a hook, if any. allow does not bypass deny/ask rules. */
-      decision?: 'allow' | 'ask' | 'deny';
+      decision?: 'allow' | 'ask' | 'deny' | 'defer';
       reason?: string;
       /** A hook's replacement input (parsed and validated again by the runner). */
       updatedInput?: unknown;

@@ -28,10 +28,11 @@ export function continuedSessionId(opts: ResumeOptions, file: string | undefined
   return file && !opts.forkSession ? path.basename(file, '.jsonl') : undefined;
 }
 
-export function loadResumed(file: string | undefined, opts: ResumeOptions, sessionsDir: string): ApiMessage[] {
+/** The resumed conversation; `keepDeferred` (print mode) keeps a call a hook deferred, to be run now. */
+export function loadResumed(file: string | undefined, opts: ResumeOptions, sessionsDir: string, keepDeferred = false): ApiMessage[] {
   if (!file) return [];
   try {
-    return loadTranscript(file);
+    return loadTranscript(file, { keepDeferred });
   } catch {
     throw new FatalError('config', `no saved session ${typeof opts.resume === 'string' ? `${opts.resume} ` : ''}in ${sessionsDir}`);
   }

@@ -54,7 +54,7 @@ export class TranscriptWriter {
     if (ev.type === 'assistant_message') this.message({ role: 'assistant', content: ev.message.content });
     else if (ev.type === 'tool_results_message') this.message(ev.message);
     else if (ev.type === 'tool_result') this.write({ type: 'gate_trace', tool_use_id: ev.toolUseId, tool_name: ev.name, trace: ev.trace, is_error: ev.result.isError ?? false });
-    else if (ev.type === 'done') this.write({ type: 'end', reason: ev.reason, num_turns: ev.numTurns });
+    else if (ev.type === 'done') this.write({ type: 'end', reason: ev.reason, num_turns: ev.numTurns, ...(ev.deferredToolUse ? { deferred_tool_use: ev.deferredToolUse } : {}) });
     else if (ev.type === 'compact') {
       // A resumed session starts from here: the summary (and a prompt it held back) replace what came before.
       this.write({ type: 'compact_boundary', trigger: ev.trigger, pre_tokens: ev.preTokens });
@@ -63,13 +63,20 @@ export class TranscriptWriter {
   }
 }
 
-/** Messages of a saved session, cut so that the conversation is valid (no unanswered tool_use at the end). */
-export function loadTranscript(file: string): ApiMessage[] {
+/**
+ * Messages of a saved session, cut so that the conversation is valid (no unanswered tool_use at the
+ * end) — unless `keepDeferred` and the session ended on a call a hook deferred, which then stays
+ * open for the resumed run to answer.
+ */
+export function loadTranscript(file: string, opts: { keepDeferred?: boolean } = {}): ApiMessage[] {
   const messages: ApiMessage[] = [];
+  let deferredId: string | undefined;
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
     try {
       const entry = JSON.parse(line);
+      if (entry.type === 'end') deferredId = entry.deferred_tool_use?.id;
+      else if (entry.type === 'user' || entry.type === 'assistant') deferredId = undefined;
       if (entry.type === 'compact_boundary' || entry.type === 'conversation_reset') messages.length = 0;
       else if ((entry.type === 'user' || entry.type === 'assistant') && entry.message) {
         const last = messages[messages.length - 1];
@@ -83,6 +90,8 @@ export function loadTranscript(file: string): ApiMessage[] {
       // a torn last line after a crash: skip it
     }
   }
+  const open = unansweredToolUses(messages);
+  if (opts.keepDeferred && deferredId !== undefined && open.length === 1 && open[0] === deferredId) return messages;
   while (messages.length && unansweredToolUses(messages).length) messages.pop();
   return messages;
 }

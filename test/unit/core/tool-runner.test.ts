@@ -188,4 +188,23 @@ describe('tool runner gates', () => {
     expect(no.env.permission.mode).toBe('plan');
     expect(out.result.content).toContain('not yet');
   });
+
+  it('hooks: defer parks the call when the loop allows it, and is ignored with a warning otherwise', async () => {
+    const deferring = (canDefer?: () => Promise<boolean>) => {
+      const made = fakeEnv({ tools: [fakeTool({ name: 'R', safe: true })], hooks: hooksWith({ kind: 'continue', decision: 'defer', hookName: 'gate.sh' }) });
+      if (canDefer) made.env.canDefer = canDefer;
+      return made;
+    };
+    const parked = deferring(async () => true);
+    const out = await run(parked.env, 'R', { id: 'x' });
+    expect(out.deferred).toBe(true);
+    expect(gates(out)).toEqual(['find:passed', 'parse:passed', 'validate:passed', 'hooks:deferred']);
+    for (const [canDefer, why] of [[async () => false, 'only one in its turn'], [undefined, 'only in print mode']] as const) {
+      const made = deferring(canDefer);
+      const ran = await run(made.env, 'R', { id: 'x' });
+      expect(ran.deferred).toBeUndefined();
+      expect(ran.result.content).toBe('did x');
+      expect(made.events).toContainEqual({ type: 'warning', message: expect.stringContaining(why) });
+    }
+  });
 });
