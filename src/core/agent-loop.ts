@@ -241,7 +241,7 @@ async function collectResults(
 }
 
 /** What tool descriptions may depend on: the working directory, the platform, the project, where user files live. */
-export function toolDescriptionEnv(opts: AgentOptions): { cwd: string; platform: string; configDir: string; projectRoot: string } {
+export function toolDescriptionEnv(opts: Pick<AgentOptions, 'state' | 'homeDir' | 'env' | 'projectRoot'>): { cwd: string; platform: string; configDir: string; projectRoot: string } {
   return { cwd: opts.state.cwd, platform: process.platform, configDir: userConfigDir(opts.homeDir, opts.env.CLAUDE_CONFIG_DIR || undefined), projectRoot: opts.projectRoot };
 }
 

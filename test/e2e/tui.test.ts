@@ -219,4 +219,23 @@ describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
     expect(screen).toContain('ANTHROPIC_API_KEY');
     expect(screen).not.toMatch(/at .*\.js:\d+/);
   });
+
+  it('/context, /export and /effort work in the app', async () => {
+    const { project, server } = await setup();
+    server.script(reply().text('Hello there.'));
+    const tui = open(project, server);
+    await ask(tui, 'hi');
+    await tui.waitFor('Hello there.');
+    await ask(tui, '/context');
+    await tui.waitFor(/Context [█░]+ \d+% of 200\.0k/);
+    await ask(tui, '/export talk.txt');
+    await tui.waitFor('Conversation saved to');
+    expect(readFileSync(path.join(project.dir, 'talk.txt'), 'utf8')).toContain('Hello there.');
+    await ask(tui, '/effort high');
+    await tui.waitFor('Effort set to high');
+    server.script(reply().text('again'));
+    await ask(tui, 'once more');
+    await tui.waitFor('again');
+    expect((server.messageRequests().at(-1)!.body as { output_config?: unknown }).output_config).toEqual({ effort: 'high' });
+  });
 });

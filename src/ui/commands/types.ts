@@ -1,5 +1,6 @@
 /** Slash commands: what they can see of the session, and what they hand back to the app. */
 import type { AgentOptions } from '../../core/agent-options.js';
+import type { ApiMessage } from '../../core/events.js';
 import type { Totals } from '../../cli/run-prompt.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { McpServerState } from '../../mcp/servers.js';
@@ -18,6 +19,10 @@ export interface SessionControl {
   transcriptPath?: string;
   /** Number of messages in the conversation. */
   messageCount: number;
+  /** The conversation (/export, /context). */
+  messages?: readonly ApiMessage[];
+  /** Names the saved session (/rename); undefined when the session is not saved. */
+  rename?: (name: string) => void;
   /** The session's MCP servers, as they are now. */
   mcpServers?: readonly McpServerState[];
 }

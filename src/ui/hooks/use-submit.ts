@@ -42,6 +42,8 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     commands: d.commands,
     ...(d.transcript ? { transcriptPath: d.transcript.file } : {}),
     messageCount: d.agent.messages.length,
+    messages: d.agent.messages,
+    ...(d.transcript ? { rename: (name: string) => d.transcript?.name(name) } : {}),
     ...(d.mcp ? { mcpServers: d.mcp.servers.list() } : {}),
   });
 

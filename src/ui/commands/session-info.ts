@@ -1,0 +1,214 @@
+/**
+ * Slash commands that show or change the session: /context /export /memory /hooks /agents /tasks
+ * /plan /rename /doctor.
+ */
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { ApiMessage } from '../../core/events.js';
+import { memoryFiles } from '../../core/system-prompt.js';
+import { toApiTools } from '../../tools/api-schema.js';
+import { loadAgentDefinitions } from '../../tools/agent/definitions.js';
+import { listBackgroundTasks } from '../../tools/tasks/registry.js';
+import { toolDescriptionEnv } from '../../core/agent-loop.js';
+import type { SessionControl, SlashCommand } from './types.js';
+
+const CONTEXT_WINDOW = 200_000;
+/** Characters per token, for estimates where the API's count is not at hand. */
+const CHARS_PER_TOKEN = 4;
+
+const tokens = (chars: number) => Math.round(chars / CHARS_PER_TOKEN);
+const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
+
+function messageChars(messages: readonly ApiMessage[]): number {
+  return messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : JSON.stringify(m.content).length), 0);
+}
+
+export const contextCommand: SlashCommand = {
+  name: 'context',
+  description: 'How full the context window is, and with what',
+  source: 'builtin',
+  run(_args, s) {
+    const o = s.options;
+    const system = tokens(o.system.reduce((n, b) => n + b.text.length, 0));
+    const tools = tokens(JSON.stringify(toApiTools(o.tools, toolDescriptionEnv(o))).length);
+    const conversation = tokens(messageChars(s.messages ?? []));
+    const estimate = system + tools + conversation;
+    const measured = o.state.contextTokens;
+    const used = measured ?? estimate;
+    const pct = Math.min(100, Math.round((used / CONTEXT_WINDOW) * 100));
+    const bar = '█'.repeat(Math.round(pct / 5)) + '░'.repeat(20 - Math.round(pct / 5));
+    const row = (label: string, n: number) => `  ${label.padEnd(14)}${k(n).padStart(7)} tokens (${((n / CONTEXT_WINDOW) * 100).toFixed(1)}%)`;
+    const lines = [
+      `Context ${bar} ${pct}% of ${k(CONTEXT_WINDOW)} (${k(used)} tokens${measured === undefined ? ', estimated' : ' at the last request'})`,
+      row('System prompt', system),
+      row(`Tools (${o.tools.length})`, tools),
+      row(`Messages (${s.messageCount})`, conversation),
+      row('Free', Math.max(0, CONTEXT_WINDOW - used)),
+      '/compact frees room by summarising the conversation.',
+    ];
+    return { kind: 'info', text: lines.join('\n') };
+  },
+};
+
+/** A conversation as plain text: who said what, tool calls by name and input, results cut short. */
+export function conversationText(messages: readonly ApiMessage[]): string {
+  const out: string[] = [];
+  for (const m of messages) {
+    const blocks = typeof m.content === 'string' ? [{ type: 'text' as const, text: m.content }] : m.content;
+    for (const b of blocks) {
+      if (b.type === 'text') out.push(`${m.role === 'user' ? '> ' : ''}${b.text}`);
+      else if (b.type === 'tool_use') out.push(`● ${b.name}(${JSON.stringify(b.input)})`);
+      else if (b.type === 'tool_result') {
+        const text = typeof b.content === 'string' ? b.content : b.content.map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+        out.push(`  ⎿ ${text.length > 2000 ? `${text.slice(0, 2000)}…` : text}`.replace(/\n/g, '\n    '));
+      }
+    }
+  }
+  return `${out.join('\n\n')}\n`;
+}
+
+export const exportCommand: SlashCommand = {
+  name: 'export',
+  argumentHint: '[file]',
+  description: 'Save the conversation as text',
+  source: 'builtin',
+  async run(args, s) {
+    if (!s.messages?.length) return { kind: 'info', text: 'Nothing to export yet.' };
+    const stamp = new Date().toISOString().replace(/[:T]/g, '-').slice(0, 19);
+    const file = path.resolve(s.options.state.cwd, args.trim() || `${stamp}-conversation.txt`);
+    try {
+      await writeFileAtomic(file, conversationText(s.messages));
+      return { kind: 'info', text: `Conversation saved to ${file}` };
+    } catch (err) {
+      return { kind: 'info', tone: 'error', text: `Could not write ${file}: ${(err as Error).message}` };
+    }
+  },
+};
+
+export const memoryCommand: SlashCommand = {
+  name: 'memory',
+  description: 'The CLAUDE.md memory files this session loaded',
+  source: 'builtin',
+  run(_args, s) {
+    const files = memoryFiles({ cwd: s.options.state.cwd, projectRoot: s.options.projectRoot, configDir: s.configDir });
+    if (!files.length) return { kind: 'info', text: 'No memory files. /init writes a CLAUDE.md for this project.' };
+    const lines = files.map((f) => `  ${f} (${statSync(f, { throwIfNoEntry: false })?.size ?? 0} bytes)`);
+    return { kind: 'info', text: ['Memory files (loaded at start, in this order; edit them in your editor):', ...lines].join('\n') };
+  },
+};
+
+export const hooksCommand: SlashCommand = {
+  name: 'hooks',
+  description: 'The hooks configured in the settings',
+  source: 'builtin',
+  run(_args, s) {
+    const groups = s.loaded.hooks ?? [];
+    if (!groups.length) return { kind: 'info', text: 'No hooks configured. They go under "hooks" in .claude/settings.json.' };
+    const lines = groups.flatMap((g) =>
+      g.hooks.map((h) => `  ${g.event}${g.matcher ? ` [${g.matcher}]` : ''}  ${h.command}${h.async ? ' (async)' : ''}  — ${g.source}`),
+    );
+    return { kind: 'info', text: ['Hooks (settings order):', ...lines].join('\n') };
+  },
+};
+
+export const agentsCommand: SlashCommand = {
+  name: 'agents',
+  description: 'The sub-agent types the Agent tool can start',
+  source: 'builtin',
+  run(_args, s) {
+    const defs = loadAgentDefinitions(s.options.projectRoot, s.configDir);
+    const lines = defs.map((d) => `  ${d.name.padEnd(20)} ${d.source.padEnd(8)} ${d.description}${d.model ? ` (model ${d.model})` : ''}`);
+    return { kind: 'info', text: ['Agents (files in .claude/agents or ~/.claude/agents add more):', ...lines].join('\n') };
+  },
+};
+
+export const tasksCommand: SlashCommand = {
+  name: 'tasks',
+  aliases: ['bashes'],
+  description: 'Background commands and their state',
+  source: 'builtin',
+  run() {
+    const tasks = listBackgroundTasks();
+    if (!tasks.length) return { kind: 'info', text: 'No background tasks.' };
+    const lines = tasks.map((t) => `  ${t.id}  ${t.status.padEnd(9)} ${t.description ?? t.command}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`);
+    return { kind: 'info', text: ['Background tasks (the model reads them with TaskOutput and stops them with TaskStop):', ...lines].join('\n') };
+  },
+};
+
+export const planCommand: SlashCommand = {
+  name: 'plan',
+  argumentHint: '[what to plan]',
+  description: 'Switch to plan mode (read-only until a plan is approved)',
+  source: 'builtin',
+  run(args, s) {
+    s.options.permission.mode = 'plan';
+    const task = args.trim();
+    return task ? { kind: 'prompt', text: task } : { kind: 'info', text: 'Plan mode: the model can read and plan, and asks before changing anything (shift+tab leaves it).' };
+  },
+};
+
+export const renameCommand: SlashCommand = {
+  name: 'rename',
+  argumentHint: '<name>',
+  description: 'Name this session (shown when resuming)',
+  source: 'builtin',
+  run(args, s) {
+    const name = args.trim();
+    if (!name) return { kind: 'info', text: 'Give a name: /rename <name>' };
+    if (!s.rename) return { kind: 'info', tone: 'warning', text: 'This session is not being saved, so it cannot be named.' };
+    s.rename(name);
+    return { kind: 'info', text: `Session named "${name}"` };
+  },
+};
+
+export const doctorCommand: SlashCommand = {
+  name: 'doctor',
+  description: 'Check the installation and this session’s setup',
+  source: 'builtin',
+  async run(_args, s) {
+    const checks = await doctorChecks(s);
+    return { kind: 'info', text: checks.map(([ok, text]) => `  ${ok ? '✓' : '✗'} ${text}`).join('\n') };
+  },
+};
+
+async function doctorChecks(s: SessionControl): Promise<Array<[boolean, string]>> {
+  const o = s.options;
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  const out: Array<[boolean, string]> = [[major > 20 || (major === 20 && minor >= 19), `Node ${process.versions.node} (20.19 or newer needed)`]];
+  const key = o.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : o.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : undefined;
+  out.push([key !== undefined, key ? `credentials from ${key}` : 'no credentials: set ANTHROPIC_API_KEY']);
+  out.push([true, `API ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'}, model ${o.model}`]);
+  try {
+    const { rgPath } = await import('@vscode/ripgrep');
+    out.push([existsSync(rgPath), `ripgrep ${existsSync(rgPath) ? 'at' : 'missing from'} ${rgPath}`]);
+  } catch {
+    out.push([false, 'ripgrep (@vscode/ripgrep) is not installed: Glob and Grep cannot run']);
+  }
+  const sandbox = (o.settings.sandbox as { enabled?: boolean } | undefined)?.enabled === true;
+  if (sandbox) out.push([onPath('bwrap', o.env.PATH), onPath('bwrap', o.env.PATH) ? 'bubblewrap found for the sandbox' : 'sandbox enabled but bubblewrap (bwrap) is not installed']);
+  out.push([writable(o.wicketHome), `${o.wicketHome} ${writable(o.wicketHome) ? 'is writable' : 'is not writable: sessions are not saved'}`]);
+  for (const w of s.loaded.warnings) out.push([false, `settings: ${w}`]);
+  for (const m of s.mcpServers ?? []) if (m.status === 'failed') out.push([false, `MCP server ${m.name}: ${m.error ?? 'failed'}`]);
+  return out;
+}
+
+function onPath(bin: string, pathVar: string | undefined): boolean {
+  return (pathVar ?? '').split(path.delimiter).some((d) => d && existsSync(path.join(d, bin)));
+}
+
+function writable(dir: string): boolean {
+  for (let d = dir; ; d = path.dirname(d)) {
+    if (existsSync(d)) {
+      try {
+        accessSync(d, constants.W_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    if (path.dirname(d) === d) return false;
+  }
+}
+
+export const SESSION_INFO_COMMANDS = [contextCommand, exportCommand, memoryCommand, hooksCommand, agentsCommand, tasksCommand, planCommand, renameCommand, doctorCommand];
