@@ -176,6 +176,7 @@ function initMessage(agent: AgentOptions, mcpServers: McpServerStatus[]) {
     mcp_servers: mcpServers,
     permissionMode: agent.permission.mode,
     slash_commands: [],
+    output_style: agent.outputStyle ?? 'default',
     apiKeySource: agent.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : agent.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
     wicket_version: typeof agent.env.npm_package_version === 'string' ? agent.env.npm_package_version : undefined,
   };

@@ -21,6 +21,7 @@ import { ruleNamesTool } from '../permissions/rule-parse.js';
 import { readDenyPatterns } from '../permissions/search-deny.js';
 import type { AskUser, PermissionRules } from '../permissions/types.js';
 import { loadSettings, type LoadedSettings } from '../settings/load.js';
+import { resolveOutputStyle } from '../settings/output-styles.js';
 import { ReadState } from '../tools/read-state.js';
 import { BUILTIN_TOOLS } from '../tools/registry.js';
 import { modelSkills } from '../tools/skill/index.js';
@@ -106,6 +107,9 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const hooks = opts.bare
     ? noHooks
     : factory(loaded, { sessionId, cwd, projectRoot: cwd, transcriptPath, getPermissionMode: () => permission.mode, getEffort: () => live.options?.effort, env: mergedEnv, ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}) });
+  // The main conversation's output style (sub-agents keep their own prompts).
+  const outputStyle = opts.bare ? {} : resolveOutputStyle(loaded.merged.outputStyle, cwd, configDir);
+  if (outputStyle.error) loaded.warnings.push(outputStyle.error);
   const system = buildSystemPrompt({
     cwd,
     projectRoot: cwd,
@@ -116,6 +120,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     noMemory: opts.bare,
     git: deps.git,
     ...(typeof loaded.merged.language === 'string' ? { language: loaded.merged.language } : {}),
+    ...(outputStyle.style ? { outputStyle: outputStyle.style } : {}),
   });
   const maxConc = Number(env.WICKET_MAX_TOOL_CONCURRENCY || env.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY || 10);
   live.options = {
@@ -137,6 +142,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     maxTurns: opts.maxTurns,
     thinkingBudget: thinkingBudget(mergedEnv, loaded.merged),
     effort,
+    outputStyle: outputStyle.style?.name ?? 'default',
     maxToolConcurrency: Number.isInteger(maxConc) && maxConc > 0 ? maxConc : 10,
     seenUrls: new Set<string>(),
   };

@@ -39,6 +39,8 @@ export interface AgentOptions {
   effort?: Effort;
   /** Max concurrency-safe calls running at once (default 10). */
   maxToolConcurrency?: number;
+  /** The output style's name (settings `outputStyle`; its text is in `system`). */
+  outputStyle?: string;
   /** A PreToolUse hook's `defer` may park a call and end the run (print mode only). */
   allowDefer?: boolean;
   /** URLs seen in the conversation (WebFetch allows these); the loop adds to it. */

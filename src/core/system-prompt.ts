@@ -13,13 +13,16 @@ export interface SystemBlock {
   cache_control?: { type: 'ephemeral' };
 }
 
-const BASE = `You are wicket, a coding agent working in the user's terminal on the project in the working directory.
-You act only through the tools you are given; every call is checked against the user's permission rules before it runs.
-- Read a file before you edit it. Prefer Edit for changes to existing files; use Write for new files.
+const INTRO = `You are wicket, a coding agent working in the user's terminal on the project in the working directory.
+You act only through the tools you are given; every call is checked against the user's permission rules before it runs.`;
+
+const CODING = `- Read a file before you edit it. Prefer Edit for changes to existing files; use Write for new files.
 - Keep changes minimal and focused on what the user asked. Match the project's style.
 - When a call is refused, read the reason and adapt: do not retry the same refused call.
 - Run the project's tests or build when it helps to check your work.
 - Answer concisely. Refer to code as path:line.`;
+
+const BASE = `${INTRO}\n${CODING}`;
 
 export interface PromptOptions {
   cwd: string;
@@ -36,14 +39,19 @@ export interface PromptOptions {
   git?: GitStatus | null;
   /** Settings `language`: the language to answer the person in. */
   language?: string;
+  /** The output style's text, last in the prompt; without keepCodingInstructions it replaces the coding instructions. */
+  outputStyle?: { prompt: string; keepCodingInstructions: boolean };
 }
 
 export function buildSystemPrompt(opts: PromptOptions): SystemBlock[] {
-  const parts = [opts.systemPrompt ?? BASE, environmentSection(opts)];
+  const style = opts.outputStyle?.prompt ? opts.outputStyle : undefined;
+  const base = style && !style.keepCodingInstructions ? INTRO : BASE;
+  const parts = [opts.systemPrompt ?? base, environmentSection(opts)];
   const memory = opts.noMemory ? '' : memorySection(opts);
   if (memory) parts.push(memory);
   if (opts.language?.trim()) parts.push(`Always respond to the user in ${opts.language.trim()}. Code, commands, file contents and identifiers stay as they are.`);
   if (opts.appendSystemPrompt) parts.push(opts.appendSystemPrompt);
+  if (style) parts.push(style.prompt);
   return [{ type: 'text', text: parts.join('\n\n') }];
 }
 

@@ -79,6 +79,7 @@ const status: SlashCommand = {
     const lines = [
       `Model          ${o.model}`,
       `Effort         ${o.effort ?? 'auto'}`,
+      `Output style   ${o.outputStyle ?? 'default'}`,
       `Mode           ${modeLabel(o.permission.mode)}`,
       `Working folder ${o.state.cwd}`,
       ...(o.additionalDirs.length ? [`Also allowed   ${o.additionalDirs.join(', ')}`] : []),

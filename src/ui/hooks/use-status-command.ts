@@ -67,7 +67,7 @@ export function statusInput(d: Pick<StatusCommandDeps, 'base' | 'version' | 'tot
     version: d.version,
     model: { id: base.model, display_name: displayName(base.model) },
     workspace: { current_dir: base.state.cwd, project_dir: base.projectRoot, added_dirs: base.additionalDirs },
-    output_style: { name: 'default' },
+    output_style: { name: base.outputStyle ?? 'default' },
     cost: {
       total_cost_usd: totals.costUsd,
       total_duration_ms: Date.now() - startedAt,
