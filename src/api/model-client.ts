@@ -28,14 +28,21 @@ export interface ModelRequest {
   thinkingBudget?: number;
   /** output_config.effort; left out when undefined (the caller checks that the model takes it). */
   effort?: string;
+  /** Models to switch to, in order, when `model` keeps answering "overloaded" (--fallback-model). */
+  fallbackModels?: readonly string[];
 }
+
+/** Overloaded answers in a row before the request moves to the next fallback model. */
+const OVERLOADED_BEFORE_FALLBACK = 3;
 
 export type ClientEvent =
   | { type: 'raw'; event: unknown }
   | { type: 'text'; text: string }
   | { type: 'thinking'; text: string }
   | { type: 'tool_use'; toolUse: CompletedToolUse }
-  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; status?: number; error: string };
+  | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; status?: number; error: string }
+  /** The model stayed overloaded: this request, and the caller's next ones, go to `model`. */
+  | { type: 'fallback'; from: string; model: string; error: string };
 
 export interface FinalMessage {
   id: string;
@@ -88,6 +95,9 @@ async function* streamWithRetry(
   signal: AbortSignal,
 ): AsyncGenerator<ClientEvent, FinalMessage, void> {
   let shownText = 0;
+  let model = req.model;
+  const fallbacks = [...(req.fallbackModels ?? [])].filter((m) => m !== model);
+  let overloaded = 0;
   for (let attempt = 0; ; attempt++) {
     const acc = new MessageAccumulator();
     let seenText = 0;
@@ -95,7 +105,7 @@ async function* streamWithRetry(
     try {
       const thinking = req.thinkingBudget && req.thinkingBudget >= 1024 ? req.thinkingBudget : undefined;
       const body = {
-        model: req.model,
+        model,
         // With thinking on, max_tokens must exceed the thinking budget and leave room for the answer.
         max_tokens: thinking ? Math.max(req.maxTokens, thinking + 8000) : req.maxTokens,
         system: req.system,
@@ -134,6 +144,15 @@ async function* streamWithRetry(
         return finalOf(acc, true);
       }
       const status = statusOf(err);
+      overloaded = isOverloaded(err) ? overloaded + 1 : 0;
+      if (overloaded >= OVERLOADED_BEFORE_FALLBACK && fallbacks.length) {
+        const from = model;
+        model = fallbacks.shift()!;
+        overloaded = 0;
+        attempt = -1;
+        yield { type: 'fallback', from, model, error: describeError(err) };
+        continue;
+      }
       if (!isRetryableStatus(status) || attempt >= policy.maxRetries) throw toFatal(err, attempt);
       const delayMs = retryDelay(attempt + 1, policy, parseRetryAfter(headersOf(err)));
       yield { type: 'retry', attempt: attempt + 1, maxRetries: policy.maxRetries, delayMs, status, error: describeError(err) };
@@ -199,6 +218,12 @@ function statusOf(err: unknown): number | undefined {
   if (err instanceof APIError) return err.status ?? undefined;
   // Errors thrown while reading the body (socket reset, SSE parse on a cut stream) are connection failures.
   return undefined;
+}
+
+/** 529, or an `overloaded_error` event in the stream. */
+function isOverloaded(err: unknown): boolean {
+  if (!(err instanceof APIError)) return false;
+  return err.status === 529 || (err.error as { error?: { type?: string } } | undefined)?.error?.type === 'overloaded_error' || /overloaded/i.test(err.message);
 }
 
 function headersOf(err: unknown): { get(name: string): string | null } | undefined {

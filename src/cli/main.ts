@@ -13,6 +13,7 @@ import { loadedOnDemand } from '../core/import-module.js';
 import type { GitStatus } from '../core/git-status.js';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { randomUuid } from '../core/ids.js';
+import { resolveModel } from '../core/models.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { McpConfigError } from '../mcp/config.js';
@@ -100,7 +101,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 1;
     }
     for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
-    const agent: AgentOptions = { ...setup.options, askUser: printModeAskUser, signal: abort.signal, allowDefer: true };
+    const agent: AgentOptions = { ...setup.options, askUser: printModeAskUser, signal: abort.signal, allowDefer: true, fallbackModels: fallbackModels(opts, setup) };
     // The servers start while the prompt is read; the model sees their tools from the first request.
     const mcpReady = mcp?.start();
     closeMcp = () => mcp?.close();
@@ -191,6 +192,12 @@ async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions,
 
 async function* onePrompt(text: string): AsyncIterable<string> {
   yield text;
+}
+
+/** --fallback-model (comma separated), else settings fallbackModel: where an overloaded model's requests go. */
+function fallbackModels(opts: CliOptions, setup: Setup): string[] {
+  const raw = opts.fallbackModel ?? (typeof setup.loaded.merged.fallbackModel === 'string' ? setup.loaded.merged.fallbackModel : '');
+  return raw.split(',').map((m) => resolveModel(m.trim())).filter((m): m is string => Boolean(m));
 }
 
 function resumeMessages(opts: CliOptions, setup: Setup): ApiMessage[] {

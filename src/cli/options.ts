@@ -86,7 +86,7 @@ export function buildProgram(version: string): Command {
     .option('--max-turns <n>', 'stop after this many tool-use round trips')
     .option('--max-budget-usd <usd>', 'stop when the estimated cost exceeds this')
     .option('--model <model>', 'model id or alias (sonnet, opus, haiku)')
-    .option('--fallback-model <model>', 'accepted for compatibility')
+    .option('--fallback-model <models>', 'print mode: the model(s) to switch to when the model stays overloaded (comma separated)')
     .option('--effort <level>', 'how much effort the model puts in: low, medium, high, xhigh, max (or auto)')
     .option('--allowedTools, --allowed-tools <rules...>', 'allow rules, e.g. "Bash(git log *)" Read')
     .option('--disallowedTools, --disallowed-tools <rules...>', 'deny rules; a bare tool name removes the tool')

@@ -148,6 +148,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
         maxTokens: opts.maxTokens ?? 32_000,
         thinkingBudget: opts.thinkingBudget,
         effort: effortFor(opts),
+        ...(opts.fallbackModels?.length ? { fallbackModels: opts.fallbackModels } : {}),
       },
       opts.signal,
     );
@@ -155,7 +156,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
     for (;;) {
       const step = await stream.next();
       // The model has started answering (message_start and pings come before its first word).
-      if (step.done || (step.value.type !== 'raw' && step.value.type !== 'retry')) stopWarmUp();
+      if (step.done || (step.value.type !== 'raw' && step.value.type !== 'retry' && step.value.type !== 'fallback')) stopWarmUp();
       if (step.done) {
         final = step.value;
         break;
@@ -167,6 +168,11 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
         emit({ type: 'assistant_delta', text: ev.text });
       } else if (ev.type === 'thinking') emit({ type: 'thinking_delta', text: ev.text });
       else if (ev.type === 'retry') emit(ev);
+      else if (ev.type === 'fallback') {
+        // The rest of the session stays on the fallback model, as its cost does.
+        opts.model = ev.model;
+        emit({ type: 'warning', message: `${ev.from} is overloaded (${ev.error}); switched to the fallback model ${ev.model}` });
+      }
       else if (ev.type === 'tool_use') {
         const call: ToolCall = { id: ev.toolUse.id, name: ev.toolUse.name, input: ev.toolUse.input, ...(ev.toolUse.inputError ? { inputError: ev.toolUse.inputError } : {}) };
         calls.push(call);

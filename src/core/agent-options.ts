@@ -39,6 +39,8 @@ export interface AgentOptions {
   effort?: Effort;
   /** Max concurrency-safe calls running at once (default 10). */
   maxToolConcurrency?: number;
+  /** --fallback-model: where requests go when the model stays overloaded (print mode). */
+  fallbackModels?: readonly string[];
   /** The output style's name (settings `outputStyle`; its text is in `system`). */
   outputStyle?: string;
   /** A PreToolUse hook's `defer` may park a call and end the run (print mode only). */

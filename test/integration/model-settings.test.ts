@@ -1,4 +1,4 @@
-/** The effort level through the built binary: --effort, CLAUDE_CODE_EFFORT_LEVEL, settings effortLevel, agent files and hooks. */
+/** Model settings through the built binary: the effort level (--effort, CLAUDE_CODE_EFFORT_LEVEL, settings effortLevel, agent files, hooks) and --fallback-model. */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -89,5 +89,30 @@ describe('effort level', () => {
     expect(modelTakesEffort('claude-sonnet-4-20250514')).toBe(false);
     expect(modelTakesEffort('claude-3-7-sonnet-latest')).toBe(false);
     expect(modelTakesEffort('my-gateway-model')).toBe(true);
+  });
+});
+
+describe('--fallback-model', () => {
+  it('after three overloaded answers the request, and the rest of the session, go to the fallback', async () => {
+    t.api.script(reply().error(529), reply().error(529), reply().error(529), reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }), reply().text('done'));
+    const r = await t.run(['-p', 'hi', '--fallback-model', 'haiku', '--allowedTools', 'Read', '--output-format', 'json'], { env: { WICKET_RETRY_BASE_DELAY_MS: '1' } });
+    expectExit(r, 0);
+    expect(t.api.messageRequests().map((q) => (q.body as { model: string }).model)).toEqual([
+      'claude-sonnet-4-6',
+      'claude-sonnet-4-6',
+      'claude-sonnet-4-6',
+      'claude-haiku-4-5',
+      'claude-haiku-4-5',
+    ]);
+    expect(r.stderr).toContain('claude-sonnet-4-6 is overloaded');
+    expect(r.stderr).toContain('switched to the fallback model claude-haiku-4-5');
+    expect(Object.keys(JSON.parse(r.stdout).modelUsage)).toEqual(['claude-haiku-4-5']);
+  });
+
+  it('settings fallbackModel works the same; without one, overload is only retried', async () => {
+    writeSettings({ fallbackModel: 'claude-opus-4-7' });
+    t.api.script(reply().error(529), reply().error(529), reply().error(529), reply().text('ok'));
+    expectExit(await t.run(['-p', 'hi'], { env: { WICKET_RETRY_BASE_DELAY_MS: '1' } }), 0);
+    expect((t.api.messageRequests()[3]!.body as { model: string }).model).toBe('claude-opus-4-7');
   });
 });
