@@ -7,7 +7,6 @@
  */
 import type { FinalMessage } from '../api/model-client.js';
 import { costOf } from '../api/usage.js';
-import { toApiTools } from '../tools/api-schema.js';
 import type { AskUser } from '../permissions/types.js';
 import type { ParsedRule } from '../permissions/rule-parse.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
@@ -15,12 +14,12 @@ import type { AgentOptions } from './agent-options.js';
 import { Channel } from './channel.js';
 import { autoCompact, compactAfterOverflow, contextTokens, isContextOverflow } from './compact.js';
 import { monotonicMs } from './clock.js';
-import { appendUser, collectUrls, textOf, withCacheBreakpoint } from './conversation.js';
+import { appendUser, collectUrls, textOf } from './conversation.js';
+import { requestParts } from './model-request.js';
 import { errorMessage, FatalError } from './errors.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from './events.js';
 import { executeCall, prepareCall, type CallOutcome, type RunnerEnv, type ToolCall } from './tool-runner.js';
 import { ToolScheduler } from './tool-scheduler.js';
-import { userConfigDir } from '../settings/paths.js';
 import { runSubagent } from './subagent.js';
 import { warmUpWhileWaiting } from './warm-up.js';
 
@@ -93,7 +92,8 @@ type TurnResult =
 /** One request and its tool calls. Pushes events into `out`. */
 async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<AgentEvent>): Promise<TurnResult> {
   const emit = (e: AgentEvent) => out.push(e);
-  const scheduler = new ToolScheduler(runnerEnv(opts, emit), opts.signal, opts.maxToolConcurrency ?? 10);
+  const parts = requestParts(messages, opts);
+  const scheduler = new ToolScheduler({ ...runnerEnv(opts, emit), notLoaded: parts.notLoaded }, opts.signal, opts.maxToolConcurrency ?? 10);
   const calls: ToolCall[] = [];
   let text = '';
   const started = monotonicMs();
@@ -106,10 +106,11 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
       {
         model: opts.model,
         system: withSystemCache(opts),
-        messages: withCacheBreakpoint(messages),
-        tools: toApiTools(opts.tools, toolDescriptionEnv(opts)),
+        messages: parts.messages,
+        tools: parts.tools,
         maxTokens: opts.maxTokens ?? 32_000,
         thinkingBudget: opts.thinkingBudget,
+        betas: parts.betas,
       },
       opts.signal,
     );
@@ -195,11 +196,6 @@ async function collectResults(
   for (const n of opts.hooks.drainNotices?.() ?? []) emit({ type: 'warning', message: n });
   const stop = results.find((r) => r.outcome.stop)?.outcome.stop;
   return stop ? { stop } : {};
-}
-
-/** What tool descriptions may depend on: the working directory, the platform, the project, where user files live. */
-export function toolDescriptionEnv(opts: AgentOptions): { cwd: string; platform: string; configDir: string; projectRoot: string } {
-  return { cwd: opts.state.cwd, platform: process.platform, configDir: userConfigDir(opts.homeDir, opts.env.CLAUDE_CONFIG_DIR || undefined), projectRoot: opts.projectRoot };
 }
 
 function withSystemCache(opts: AgentOptions) {
