@@ -16,6 +16,8 @@ export interface ApiTool {
   description: string;
   input_schema: Record<string, unknown>;
   cache_control?: { type: 'ephemeral' };
+  /** Left out of the prompt until a `tool_reference` in a tool result loads it (tool search). */
+  defer_loading?: boolean;
 }
 
 export interface ModelRequest {
@@ -30,6 +32,8 @@ export interface ModelRequest {
   effort?: string;
   /** Models to switch to, in order, when `model` keeps answering "overloaded" (--fallback-model). */
   fallbackModels?: readonly string[];
+  /** Betas the request needs (`anthropic-beta`), besides the one thinking adds. */
+  betas?: readonly string[];
 }
 
 /** Overloaded answers in a row before the request moves to the next fallback model. */
@@ -116,7 +120,8 @@ async function* streamWithRetry(
         stream: true,
       };
       // Thinking between tool calls needs the interleaved-thinking beta.
-      const stream = await postMessagesStream(transport, body, signal, thinking && req.tools.length ? ['interleaved-thinking-2025-05-14'] : []);
+      const betas = [...(thinking && req.tools.length ? ['interleaved-thinking-2025-05-14'] : []), ...(req.betas ?? [])];
+      const stream = await postMessagesStream(transport, body, signal, betas);
       for await (const event of abortable(stream as AsyncIterable<any>, signal)) {
         const out = acc.push(event);
         yield { type: 'raw', event };

@@ -131,7 +131,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     if (mcp) {
       await mcpReady;
-      useMcpTools(agent, mcp);
+      useMcpTools(agent, mcp, opts.tools);
       for (const p of mcpProblems(mcp)) process.stderr.write(`wicket: warning: ${p}\n`);
     }
     if (opts.permissionPromptTool) {

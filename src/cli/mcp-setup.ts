@@ -7,6 +7,8 @@ import { VERSION } from '../core/version.js';
 import { loadMcpConfig } from '../mcp/config.js';
 import { mcpLimitsFromEnv, McpServers } from '../mcp/servers.js';
 import type { Tool } from '../tools/tool.js';
+import { toolSearchTool } from '../tools/tool-search/index.js';
+import { isDeferred, TOOL_SEARCH, toolSearchMode } from '../tools/tool-search/mode.js';
 import type { CliOptions } from './options.js';
 import { visibleTools, type Setup } from './session-setup.js';
 
@@ -41,12 +43,14 @@ export function mcpServersFor(
 /**
  * Puts the connected servers' tools into the session (a bare deny rule such as `mcp__github` still
  * removes them) in place of any it had from them before, and their instructions into the system
- * prompt. Called again after a server connects later (an approval in the app).
+ * prompt; with them ToolSearch, unless tool search is off, denied, or left out by --tools (`only`).
+ * Called again after a server connects later (an approval in the app).
  */
-export function useMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'permission'>, servers: McpServers): void {
-  const own = agent.tools.filter((t) => !t.name.startsWith('mcp__'));
+export function useMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'permission' | 'env'>, servers: McpServers, only?: readonly string[]): void {
+  const own = agent.tools.filter((t) => !t.name.startsWith('mcp__') && t.name !== TOOL_SEARCH);
   const mcp: Tool[] = visibleTools(servers.tools(), agent.permission.rules);
-  agent.tools.splice(0, agent.tools.length, ...own, ...mcp);
+  const search = mcp.some(isDeferred) && toolSearchMode(agent.env).kind !== 'off' ? visibleTools([toolSearchTool], agent.permission.rules, only ? [...only] : undefined) : [];
+  agent.tools.splice(0, agent.tools.length, ...own, ...search, ...mcp);
   const sections = servers.instructions();
   const at = agent.system.findIndex((b) => b.text.startsWith(INSTRUCTIONS_HEADING));
   if (at >= 0) agent.system.splice(at, 1);

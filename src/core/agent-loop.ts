@@ -7,7 +7,6 @@
  */
 import type { FinalMessage } from '../api/model-client.js';
 import { costOf } from '../api/usage.js';
-import { toApiTools } from '../tools/api-schema.js';
 import { findTool } from '../tools/registry.js';
 import type { AskUser } from '../permissions/types.js';
 import type { ParsedRule } from '../permissions/rule-parse.js';
@@ -17,12 +16,12 @@ import { Channel } from './channel.js';
 import { autoCompact, compactAfterOverflow, contextTokens, isContextOverflow } from './compact.js';
 import { monotonicMs } from './clock.js';
 import { effortFor } from './models.js';
-import { appendUser, collectUrls, textOf, unansweredToolUses, withCacheBreakpoint } from './conversation.js';
+import { appendUser, collectUrls, textOf, unansweredToolUses } from './conversation.js';
+import { requestParts } from './model-request.js';
 import { errorMessage, FatalError } from './errors.js';
 import type { AgentEvent, ApiMessage, ContentBlock, DeferredToolUse } from './events.js';
 import { executeCall, prepareCall, type CallOutcome, type RunnerEnv, type ToolCall } from './tool-runner.js';
 import { ToolScheduler } from './tool-scheduler.js';
-import { userConfigDir } from '../settings/paths.js';
 import { runSubagent } from './subagent.js';
 import { warmUpWhileWaiting } from './warm-up.js';
 
@@ -125,7 +124,8 @@ type TurnResult =
 /** One request and its tool calls. Pushes events into `out`. */
 async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<AgentEvent>): Promise<TurnResult> {
   const emit = (e: AgentEvent) => out.push(e);
-  const env = runnerEnv(opts, emit);
+  const parts = requestParts(messages, opts);
+  const env: RunnerEnv = { ...runnerEnv(opts, emit), notLoaded: parts.notLoaded };
   // A PreToolUse `defer` parks a call only when it is its message's only one, known once the stream ends.
   let markSolo: (solo: boolean) => void = () => {};
   const solo = new Promise<boolean>((resolve) => (markSolo = resolve));
@@ -143,12 +143,13 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
       {
         model: opts.model,
         system: withSystemCache(opts),
-        messages: withCacheBreakpoint(messages),
-        tools: toApiTools(opts.tools, toolDescriptionEnv(opts)),
+        messages: parts.messages,
+        tools: parts.tools,
         maxTokens: opts.maxTokens ?? 32_000,
         thinkingBudget: opts.thinkingBudget,
         effort: effortFor(opts),
         ...(opts.fallbackModels?.length ? { fallbackModels: opts.fallbackModels } : {}),
+        betas: parts.betas,
       },
       opts.signal,
     );
@@ -244,11 +245,6 @@ async function collectResults(
   for (const n of opts.hooks.drainNotices?.() ?? []) emit({ type: 'warning', message: n });
   const stop = results.find((r) => r.outcome.stop)?.outcome.stop;
   return stop ? { stop } : {};
-}
-
-/** What tool descriptions may depend on: the working directory, the platform, the project, where user files live. */
-export function toolDescriptionEnv(opts: Pick<AgentOptions, 'state' | 'homeDir' | 'env' | 'projectRoot'>): { cwd: string; platform: string; configDir: string; projectRoot: string } {
-  return { cwd: opts.state.cwd, platform: process.platform, configDir: userConfigDir(opts.homeDir, opts.env.CLAUDE_CONFIG_DIR || undefined), projectRoot: opts.projectRoot };
 }
 
 function withSystemCache(opts: AgentOptions) {

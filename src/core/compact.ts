@@ -5,12 +5,11 @@
  * The request carries the session's own system prompt and tools, so it reuses their cache.
  */
 import { costOf, type Usage } from '../api/usage.js';
-import { toApiTools } from '../tools/api-schema.js';
-import { toolDescriptionEnv } from './agent-loop.js';
 import type { AgentOptions } from './agent-options.js';
 import { monotonicMs } from './clock.js';
 import { effortFor } from './models.js';
-import { appendUser, withCacheBreakpoint } from './conversation.js';
+import { appendUser } from './conversation.js';
+import { requestParts } from './model-request.js';
 import { errorMessage, FatalError } from './errors.js';
 import type { AgentEvent, ApiMessage } from './events.js';
 
@@ -87,13 +86,16 @@ async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instr
   const request = [...history];
   appendUser(request, summaryPrompt(how.instructions));
   const started = monotonicMs();
+  // The conversation holds tool_use blocks, which the API accepts only with tools defined; the same
+  // tools as the session's requests keep their cache.
+  const parts = requestParts(request, opts);
   const stream = opts.client.stream(
     {
       model: opts.model,
       system: opts.system.map((b, i) => (i === opts.system.length - 1 ? { ...b, cache_control: { type: 'ephemeral' as const } } : b)),
-      messages: withCacheBreakpoint(request),
-      // The conversation holds tool_use blocks, which the API accepts only with tools defined.
-      tools: toApiTools(opts.tools, toolDescriptionEnv(opts)),
+      messages: parts.messages,
+      tools: parts.tools,
+      betas: parts.betas,
       maxTokens: SUMMARY_OUTPUT_TOKENS,
       // The conversation may hold thinking blocks: the request keeps the session's thinking setting.
       thinkingBudget: opts.thinkingBudget,
@@ -180,7 +182,7 @@ function shrunk(history: ApiMessage[]): ApiMessage[] {
       content: m.content.map((b) => {
         if (b.type === 'image') return { type: 'text' as const, text: '[an image, left out to fit the context]' };
         if (b.type !== 'tool_result') return b;
-        const text = typeof b.content === 'string' ? b.content : b.content.map((c) => (c.type === 'text' ? c.text : '[image]')).join('\n');
+        const text = typeof b.content === 'string' ? b.content : b.content.map((c) => (c.type === 'text' ? c.text : c.type === 'image' ? '[image]' : `[loaded ${c.tool_name}]`)).join('\n');
         return { ...b, content: cut(text, KEEP) };
       }),
     };

@@ -39,6 +39,8 @@ export interface RunnerEnv {
    * one; it resolves once the message is complete). Undefined: defer is ignored with a warning.
    */
   canDefer?: () => Promise<boolean>;
+  /** Deferred tools whose definitions the model has not been given yet (it must load them with ToolSearch). */
+  notLoaded?: ReadonlySet<string>;
 }
 
 export interface CallOutcome {
@@ -104,7 +106,7 @@ export function prepareCall(call: ToolCall, env: RunnerEnv): Prepared {
   const parsed = parseInput(tool, call.inputError ? undefined : call.input, call.inputError);
   if (!parsed.ok) {
     tracer.mark('parse', 'refused', parsed.message);
-    return { kind: 'done', outcome: done(refusal('parse', `Invalid input for ${tool.name}:\n${parsed.message}`), tracer, startedAt) };
+    return { kind: 'done', outcome: done(refusal('parse', `Invalid input for ${tool.name}:\n${parsed.message}${loadHint(tool, env)}`), tracer, startedAt) };
   }
   tracer.mark('parse', 'passed');
   return { kind: 'ready', call, tool, input: parsed.input, trace: tracer.trace, startedAt };
@@ -127,7 +129,14 @@ function toolContext(env: RunnerEnv, id: string, signal: AbortSignal): ToolConte
     toolUseId: id,
     permissionMode: env.permission.mode,
     rules: env.permission.rules,
+    tools: env.tools,
   };
+}
+
+/** For a deferred tool called before it was loaded: its parameters were guessed; load it first. */
+function loadHint(tool: Tool, env: RunnerEnv): string {
+  if (!env.notLoaded?.has(tool.name)) return '';
+  return `\n\n${tool.name} was called before it was loaded, so its parameters were guessed. Load it first: call ToolSearch with query "select:${tool.name}", then retry this call.`;
 }
 
 /** Gates 3–7 and PostToolUse for a prepared call. */
@@ -144,7 +153,7 @@ export async function executeCall(prep: Extract<Prepared, { kind: 'ready' }>, en
   const invalid = await validate(tool, input, ctx);
   if (invalid) {
     tracer.mark('validate', 'refused', invalid);
-    return finish(refusal('validate', invalid));
+    return finish(refusal('validate', `${invalid}${loadHint(tool, env)}`));
   }
   tracer.mark('validate', 'passed');
 

@@ -55,8 +55,11 @@ export function mcpTool(server: string, info: McpToolInfo, target: McpCallTarget
   const readOnly = info.annotations?.readOnlyHint === true;
   let validator: Promise<InputValidator | undefined> | undefined;
   const description = (info.description ?? '').trim() || `${info.name} (from the MCP server ${server})`;
+  const hint = info._meta?.['anthropic/searchHint'];
   return defineTool<Input, McpCallResult>({
     name,
+    shouldDefer: info._meta?.['anthropic/alwaysLoad'] !== true,
+    ...(typeof hint === 'string' && hint.trim() ? { searchHint: hint.replace(/\s+/g, ' ').trim() } : {}),
     description: () => (description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}…` : description),
     inputSchema: lazySchema((z) => z.looseObject({})),
     inputJsonSchema: schema,

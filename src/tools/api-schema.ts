@@ -21,9 +21,16 @@ export function inputJsonSchema(tool: Tool): Record<string, unknown> {
   return schema;
 }
 
+type DescriptionEnv = { cwd: string; platform: string; configDir?: string; projectRoot?: string };
+
+/** One tool as the API's `tools` entry. */
+export function toApiTool(tool: Tool, env: DescriptionEnv): ApiTool {
+  return { name: tool.name, description: tool.description(env), input_schema: inputJsonSchema(tool) };
+}
+
 /** The API's tool list, with a cache breakpoint on the last entry (the stable prefix). */
-export function toApiTools(tools: readonly Tool[], env: { cwd: string; platform: string; configDir?: string; projectRoot?: string }): ApiTool[] {
-  const out: ApiTool[] = tools.map((t) => ({ name: t.name, description: t.description(env), input_schema: inputJsonSchema(t) }));
+export function toApiTools(tools: readonly Tool[], env: DescriptionEnv): ApiTool[] {
+  const out: ApiTool[] = tools.map((t) => toApiTool(t, env));
   const last = out[out.length - 1];
   if (last) out[out.length - 1] = { ...last, cache_control: { type: 'ephemeral' } };
   return out;

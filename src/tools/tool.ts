@@ -21,6 +21,8 @@ export type ToolResultContent =
   | Array<
       | { type: 'text'; text: string }
       | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
+      /** A deferred tool whose definition the API loads here (ToolSearch's results; nothing else in the same result). */
+      | { type: 'tool_reference'; tool_name: string }
     >;
 
 /** What the model receives for one call. `isError` marks refusals and failures. */
@@ -120,6 +122,8 @@ export interface ToolContext {
   settings: Record<string, unknown>;
   /** URLs that appeared in the conversation (user messages, tool results): WebFetch allows these. */
   seenUrls?: ReadonlySet<string>;
+  /** The tools of the agent making the call (ToolSearch searches them). */
+  tools?: readonly Tool[];
   /** Runs a sub-agent (the Agent tool); provided by the loop. */
   runSubagent?: (spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void) => Promise<SubagentResult>;
   /** Ask the configured small fast model a one-shot question (WebFetch). Optional in tests. */
@@ -143,6 +147,13 @@ export interface Tool<I = any, O = any> {
   readonly inputSchema: z.ZodType<I>;
   /** The JSON Schema sent to the API when it does not come from `inputSchema` (an MCP server's own). */
   readonly inputJsonSchema?: Record<string, unknown>;
+  /**
+   * Left out of the request until ToolSearch loads it, when tool search is on (MCP tools, unless
+   * their server marks them `anthropic/alwaysLoad`). Its name is listed for the model meanwhile.
+   */
+  readonly shouldDefer?: boolean;
+  /** Words ToolSearch matches besides the name and description (an MCP tool's `anthropic/searchHint`). */
+  readonly searchHint?: string;
 
   /** Only reads? False when in doubt. */
   isReadOnly(input: I): boolean;

@@ -198,7 +198,10 @@ function pickText(data?: Record<string, unknown>): string | undefined {
 
 function keepResult(content: FinishedTool['result']['content']): FinishedTool['result']['content'] {
   if (typeof content === 'string') return content.length > KEEP_RESULT_CHARS ? `${content.slice(0, KEEP_RESULT_CHARS)}…` : content;
-  return content.map((b) => (b.type === 'text' ? { type: 'text' as const, text: b.text.length > KEEP_RESULT_CHARS ? `${b.text.slice(0, KEEP_RESULT_CHARS)}…` : b.text } : { type: 'text' as const, text: `[image ${b.source.media_type}]` }));
+  return content.map((b) => {
+    if (b.type === 'text') return { type: 'text' as const, text: b.text.length > KEEP_RESULT_CHARS ? `${b.text.slice(0, KEEP_RESULT_CHARS)}…` : b.text };
+    return { type: 'text' as const, text: b.type === 'image' ? `[image ${b.source.media_type}]` : `[loaded ${b.tool_name}]` };
+  });
 }
 
 export type { LiveTool };

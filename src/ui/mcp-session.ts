@@ -18,8 +18,10 @@ export class McpSession {
 
   constructor(
     readonly servers: McpServers,
-    private readonly agent: Pick<AgentOptions, 'tools' | 'system' | 'permission'>,
+    private readonly agent: Pick<AgentOptions, 'tools' | 'system' | 'permission' | 'env'>,
     private readonly projectRoot: string,
+    /** --tools: the built-in tools the session may have (ToolSearch among them or not). */
+    private readonly only?: readonly string[],
   ) {
     this.waiting = servers.list().filter((s) => s.status === 'needs-approval').map((s) => s.name);
     if (!this.waiting.length) this.approvalsDone();
@@ -27,7 +29,7 @@ export class McpSession {
 
   /** Starts every server that needs no answer. */
   start(): void {
-    this.starts.push(this.servers.start().then(() => useMcpTools(this.agent, this.servers)));
+    this.starts.push(this.servers.start().then(() => useMcpTools(this.agent, this.servers, this.only)));
   }
 
   /** Project servers waiting for the person's answer, first one first. */
@@ -41,7 +43,7 @@ export class McpSession {
     this.waiting = this.waiting.filter((n) => !names.includes(n));
     let error: string | undefined;
     await saveMcpApproval(this.projectRoot, name, answer).catch((err: Error) => (error = err.message));
-    if (answer !== 'never') this.starts.push(this.servers.start(names).then(() => useMcpTools(this.agent, this.servers)));
+    if (answer !== 'never') this.starts.push(this.servers.start(names).then(() => useMcpTools(this.agent, this.servers, this.only)));
     if (!this.waiting.length) this.approvalsDone();
     return error ? { error } : {};
   }

@@ -32,7 +32,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
     setup = setupSession(opts, { env: process.env, hooksFactory: (loaded, i) => createHooks(loaded, i) });
     messages = resumeMessages(opts, setup);
     const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed() });
-    mcp = servers && new McpSession(servers, setup.options, setup.cwd);
+    mcp = servers && new McpSession(servers, setup.options, setup.cwd, opts.tools);
   } catch (err) {
     return showSetupError(err);
   }

@@ -384,7 +384,8 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (options.requireAuth !== false && !req.headers['x-api-key'] && !req.headers.authorization) {
       return sendError(res, 401, { message: 'x-api-key header is required' });
     }
-    const problems = findViolations(body).filter((p) => !isCount || !p.startsWith('max_tokens'));
+    const betas = String(req.headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+    const problems = findViolations(body, betas).filter((p) => !isCount || !p.startsWith('max_tokens'));
     if (problems.length > 0) {
       fake.violations.push(...problems.map((p) => `request #${rec.index}: ${p}`));
       return sendError(res, 400, { message: problems.join('; ') });

@@ -7,7 +7,9 @@
  * with user; no empty content (except a final assistant prefill) and no empty text blocks; tool_use ids
  * unique; every tool_use answered by exactly one tool_result in the immediately following user message,
  * in tool_use order, with the tool_results before any other block; no tool_result without a tool_use in
- * the previous message.
+ * the previous message. Tool search: `defer_loading` tools and `tool_reference` blocks need the
+ * advanced-tool-use beta; not every tool may be deferred; a reference stands only in a tool_result's
+ * content, with nothing but references beside it, and names a tool the request defines.
  */
 
 type Block = Record<string, unknown> & { type?: unknown };
@@ -22,8 +24,10 @@ function blocksOf(content: unknown): Block[] {
 const idsOf = (blocks: Block[], type: string, key: string): string[] =>
   blocks.filter((b) => b.type === type).map((b) => String(b[key]));
 
-/** Every rule the request breaks, as `messages.N…: reason` lines (empty when valid). */
-export function findViolations(body: unknown): string[] {
+const TOOL_SEARCH_BETAS = ['advanced-tool-use-2025-11-20', 'tool-search-tool-2025-10-19'];
+
+/** Every rule the request breaks, as `messages.N…: reason` lines (empty when valid). `betas`: the anthropic-beta header's. */
+export function findViolations(body: unknown, betas: readonly string[] = []): string[] {
   if (!isObject(body)) return ['body: must be a JSON object'];
   const out: string[] = [];
   if (typeof body.model !== 'string' || body.model === '') out.push('model: field required');
@@ -35,6 +39,31 @@ export function findViolations(body: unknown): string[] {
   const messages: unknown[] = body.messages;
   const seenToolUseIds = new Set<string>();
   messages.forEach((m, i) => out.push(...checkMessage(messages, i, seenToolUseIds)));
+  out.push(...checkToolSearch(body, messages, betas));
+  return out;
+}
+
+function checkToolSearch(body: Record<string, unknown>, messages: unknown[], betas: readonly string[]): string[] {
+  const out: string[] = [];
+  const tools = Array.isArray(body.tools) ? body.tools.filter(isObject) : [];
+  const names = new Set(tools.map((t) => String(t.name)));
+  const beta = betas.some((b) => TOOL_SEARCH_BETAS.includes(b));
+  const deferred = tools.filter((t) => t.defer_loading === true);
+  if (deferred.length && !beta) out.push(`tools: defer_loading requires the beta header ${TOOL_SEARCH_BETAS[0]}`);
+  if (deferred.length && deferred.length === tools.length) out.push('tools: all tools have defer_loading set; at least one tool must not be deferred');
+  messages.forEach((m, i) => {
+    blocksOf(isObject(m) ? m.content : undefined).forEach((b, j) => {
+      const at = `messages.${i}.content.${j}`;
+      if (b.type === 'tool_reference') out.push(`${at}: tool_reference blocks are allowed only inside tool_result content`);
+      if (b.type !== 'tool_result') return;
+      const parts = blocksOf(b.content);
+      const refs = parts.filter((p) => p.type === 'tool_reference');
+      if (!refs.length) return;
+      if (!beta) out.push(`${at}: tool_reference requires the beta header ${TOOL_SEARCH_BETAS[0]}`);
+      if (refs.length !== parts.length) out.push(`${at}: a tool_result with tool_reference blocks may hold nothing else`);
+      for (const r of refs) if (!names.has(String(r.tool_name))) out.push(`${at}: tool_reference names ${String(r.tool_name)}, which is not in tools`);
+    });
+  });
   return out;
 }
 

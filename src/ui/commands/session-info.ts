@@ -7,10 +7,9 @@ import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { ApiMessage } from '../../core/events.js';
 import { memoryFiles } from '../../core/system-prompt.js';
-import { toApiTools } from '../../tools/api-schema.js';
 import { loadAgentDefinitions } from '../../tools/agent/definitions.js';
 import { listBackgroundTasks } from '../../tools/tasks/registry.js';
-import { toolDescriptionEnv } from '../../core/agent-loop.js';
+import { requestParts } from '../../core/model-request.js';
 import type { SessionControl, SlashCommand } from './types.js';
 
 const CONTEXT_WINDOW = 200_000;
@@ -31,7 +30,7 @@ export const contextCommand: SlashCommand = {
   run(_args, s) {
     const o = s.options;
     const system = tokens(o.system.reduce((n, b) => n + b.text.length, 0));
-    const tools = tokens(JSON.stringify(toApiTools(o.tools, toolDescriptionEnv(o))).length);
+    const tools = tokens(JSON.stringify(requestParts([], o).tools).length);
     const conversation = tokens(messageChars(s.messages ?? []));
     const estimate = system + tools + conversation;
     const measured = o.state.contextTokens;

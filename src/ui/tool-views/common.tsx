@@ -35,7 +35,7 @@ export function oneLine(s: string, max = 80): string {
 
 export function resultText(result: ModelResult): string {
   if (typeof result.content === 'string') return result.content;
-  return result.content.map((b) => (b.type === 'text' ? b.text : `[image]`)).join('\n');
+  return result.content.map((b) => (b.type === 'text' ? b.text : b.type === 'image' ? `[image]` : `Loaded ${b.tool_name}`)).join('\n');
 }
 
 /** The "⎿ text" line under a tool header. */

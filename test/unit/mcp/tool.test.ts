@@ -97,6 +97,14 @@ describe('mcpTool: description and schema', () => {
 });
 
 describe('mcpTool: flags and permissions', () => {
+  it('is deferred (tool search) unless _meta anthropic/alwaysLoad is true; anthropic/searchHint is kept, one-spaced', () => {
+    expect(mcpTool('s', info(), fakeTarget(), opts).shouldDefer).toBe(true);
+    expect(mcpTool('s', info({ _meta: { 'anthropic/alwaysLoad': 'yes' } }), fakeTarget(), opts).shouldDefer).toBe(true);
+    expect(mcpTool('s', info({ _meta: { 'anthropic/alwaysLoad': true } }), fakeTarget(), opts).shouldDefer).toBe(false);
+    expect(mcpTool('s', info({ _meta: { 'anthropic/searchHint': ' pull  request\nreview ' } }), fakeTarget(), opts).searchHint).toBe('pull request review');
+    expect(mcpTool('s', info({ _meta: { 'anthropic/searchHint': 3 } }), fakeTarget(), opts).searchHint).toBeUndefined();
+  });
+
   it('is read-only and concurrency-safe only when the server says readOnlyHint: true', () => {
     const ro = mcpTool('s', info({ annotations: { readOnlyHint: true } }), fakeTarget(), opts);
     expect([ro.isReadOnly({}), ro.isConcurrencySafe({})]).toEqual([true, true]);

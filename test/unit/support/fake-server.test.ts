@@ -229,4 +229,21 @@ describe('Messages API rules', () => {
     expect(check([{ role: 'user', content: [{ type: 'text', text: '' }] }])).toMatch(/non-empty/);
     expect(findViolations({ messages: [{ role: 'user', content: 'x' }] })).toEqual(['model: field required', 'max_tokens: field required']);
   });
+
+  it('checks tool search: the beta, a tool left loaded, and references alone inside tool_results naming defined tools', () => {
+    const BETA = ['advanced-tool-use-2025-11-20'];
+    const tools = [
+      { name: 'ToolSearch', input_schema: { type: 'object' } },
+      { name: 'mcp__s__t', input_schema: { type: 'object' }, defer_loading: true },
+    ];
+    const search: Anthropic.MessageParam = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01s', name: 'ToolSearch', input: { query: 'select:mcp__s__t' } }] };
+    const loaded = (content: unknown[]) => [{ role: 'user', content: 'go' }, search, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01s', content }] }];
+    const check = (body: Record<string, unknown>, betas: string[] = BETA) => findViolations({ model: MODEL, max_tokens: 5, tools, ...body }, betas).join('\n');
+    expect(check({ messages: loaded([{ type: 'tool_reference', tool_name: 'mcp__s__t' }]) })).toBe('');
+    expect(check({ messages: loaded([{ type: 'tool_reference', tool_name: 'mcp__s__t' }]) }, [])).toMatch(/defer_loading requires the beta[\s\S]*tool_reference requires the beta/);
+    expect(check({ messages: loaded([{ type: 'tool_reference', tool_name: 'mcp__s__t' }, { type: 'text', text: 'x' }]) })).toMatch(/nothing else/);
+    expect(check({ messages: loaded([{ type: 'tool_reference', tool_name: 'mcp__s__u' }]) })).toMatch(/mcp__s__u, which is not in tools/);
+    expect(check({ messages: [{ role: 'user', content: [{ type: 'tool_reference', tool_name: 'mcp__s__t' }] }] })).toMatch(/only inside tool_result/);
+    expect(check({ tools: [tools[1]], messages: [{ role: 'user', content: 'go' }] })).toMatch(/at least one tool must not be deferred/);
+  });
 });
