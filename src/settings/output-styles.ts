@@ -4,9 +4,9 @@
  * `keep-coding-instructions`) in `.claude/output-styles/` (the project's, then the user's). A style's
  * text ends the system prompt; unless it keeps the coding instructions, it replaces them.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseFrontmatter } from '../commands/custom-commands.js';
+import { markdownFiles } from './markdown-dir.js';
 
 export interface OutputStyle {
   name: string;
@@ -71,26 +71,14 @@ export function resolveOutputStyle(name: unknown, cwd: string, configDir: string
 }
 
 function scanDir(dir: string, source: 'project' | 'user'): OutputStyle[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
-  } catch {
-    return [];
-  }
-  const out: OutputStyle[] = [];
-  for (const n of names) {
-    try {
-      const { meta, body } = parseFrontmatter(readFileSync(path.join(dir, n), 'utf8').replace(/^\uFEFF/, ''));
-      out.push({
-        name: meta.name || path.basename(n, '.md'),
-        description: meta.description ?? '',
-        prompt: body.trim(),
-        keepCodingInstructions: meta['keep-coding-instructions'] === 'true',
-        source,
-      });
-    } catch {
-      // unreadable: skipped
-    }
-  }
-  return out;
+  return markdownFiles(dir).map(({ file, text }) => {
+    const { meta, body } = parseFrontmatter(text);
+    return {
+      name: meta.name || path.basename(file, '.md'),
+      description: meta.description ?? '',
+      prompt: body.trim(),
+      keepCodingInstructions: meta['keep-coding-instructions'] === 'true',
+      source,
+    };
+  });
 }

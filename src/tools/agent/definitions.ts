@@ -5,11 +5,11 @@
  * file may replace a built-in. Frontmatter: `name`, `description` (both required), `tools`,
  * `disallowedTools`, `model`, `permissionMode`, `maxTurns`, `effort`; the body is the agent's system prompt.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parsePermissionMode, type PermissionMode } from '../../permissions/modes.js';
 import { splitRuleList } from '../../permissions/rule-parse.js';
 import { pickEffort, type Effort } from '../../core/models.js';
+import { markdownFiles } from '../../settings/markdown-dir.js';
 
 export interface AgentDefinition {
   name: string;
@@ -127,22 +127,7 @@ function readAgentDefinitions(cwd: string, configDir: string | undefined): Agent
 }
 
 function scanDir(dir: string, source: 'project' | 'user'): AgentDefinition[] {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
-  } catch {
-    return [];
-  }
-  const out: AgentDefinition[] = [];
-  for (const n of names) {
-    try {
-      const def = parseAgentFile(readFileSync(path.join(dir, n), 'utf8'), source, path.join(dir, n));
-      if (def) out.push(def);
-    } catch {
-      // unreadable: skipped
-    }
-  }
-  return out;
+  return markdownFiles(dir).flatMap(({ file, text }) => parseAgentFile(text, source, file) ?? []);
 }
 
 /** One agent file; undefined without the required name and description. */
