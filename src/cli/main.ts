@@ -15,7 +15,7 @@ import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { McpConfigError } from '../mcp/config.js';
 import type { McpServers } from '../mcp/servers.js';
-import { mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
+import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
@@ -125,6 +125,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     if (mcp) {
       await mcpReady;
       useMcpTools(agent, mcp);
+      followMcpTools(agent, mcp);
       for (const p of mcpProblems(mcp)) process.stderr.write(`wicket: warning: ${p}\n`);
     }
     if (opts.permissionPromptTool) {

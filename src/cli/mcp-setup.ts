@@ -39,12 +39,14 @@ export function mcpServersFor(
 }
 
 /**
- * Puts the connected servers' tools into the session (a bare deny rule such as `mcp__github` still
- * removes them) in place of any it had from them before, and their instructions into the system
- * prompt. Called again after a server connects later (an approval in the app).
+ * Puts the connected servers' tools (and the resource tools) into the session (a bare deny rule
+ * such as `mcp__github` still removes them) in place of any it had from them before, and their
+ * instructions into the system prompt. Called again after a server connects later (an approval in
+ * the app) and after a server's tools changed; the next request to the model sees the new list.
  */
 export function useMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'permission'>, servers: McpServers): void {
-  const own = agent.tools.filter((t) => !t.name.startsWith('mcp__'));
+  const fromServers = new Set(servers.resourceToolNames);
+  const own = agent.tools.filter((t) => !t.name.startsWith('mcp__') && !fromServers.has(t.name));
   const mcp: Tool[] = visibleTools(servers.tools(), agent.permission.rules);
   agent.tools.splice(0, agent.tools.length, ...own, ...mcp);
   const sections = servers.instructions();
@@ -54,6 +56,13 @@ export function useMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'perm
 }
 
 const INSTRUCTIONS_HEADING = '# MCP server instructions';
+
+/** Keeps the session's tools in step with the servers' tool lists as they change; returns the way to stop. */
+export function followMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'permission'>, servers: McpServers): () => void {
+  return servers.onListChanged((_server, kind) => {
+    if (kind === 'tools' || kind === 'resources') useMcpTools(agent, servers);
+  });
+}
 
 /** One line per server that is not connected, for stderr or the app. */
 export function mcpProblems(servers: McpServers): string[] {
