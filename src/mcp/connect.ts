@@ -95,7 +95,7 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
     await shutdown(client, transport);
   };
   let lists: Lists;
-  let initial: { tools: McpToolInfo[]; prompts: McpPromptInfo[]; resources: McpResourceInfo[] };
+  let initial: Pick<McpConnection, McpListKind>;
   try {
     await withTimeout(client.connect(transport, { timeout: opts.timeoutMs }), opts.timeoutMs);
     lists = listers(client, opts.timeoutMs);
@@ -105,29 +105,40 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
     await close().catch(() => {});
     throw new Error(describeFailure(err, config, opts.timeoutMs, stderrTail()));
   }
+  return connection(sdk, client, lists, initial, { toolTimeoutMs: opts.toolTimeoutMs, close, onLost: (l) => void lostListeners.push(l) });
+}
+
+/** The connection over a client that has connected and listed what the server offers. */
+function connection(
+  sdk: Sdk,
+  client: InstanceType<Sdk['Client']>,
+  lists: Lists,
+  initial: Pick<McpConnection, McpListKind>,
+  o: Pick<McpConnectOptions, 'toolTimeoutMs'> & Pick<McpConnection, 'close' | 'onLost'>,
+): McpConnection {
   const watch = new ListWatch(lists);
   const conn: McpConnection = {
     ...initial,
     hasResources: Boolean(client.getServerCapabilities()?.resources),
     listResources: async () => (conn.resources = await lists.resources()),
-    readResource: async (uri, signal) => (await client.readResource({ uri }, { signal, timeout: opts.toolTimeoutMs })).contents as McpResourceContents[],
+    readResource: async (uri, signal) => (await client.readResource({ uri }, { signal, timeout: o.toolTimeoutMs })).contents as McpResourceContents[],
     onListChanged: (l) => watch.listeners.push(l),
-    getPrompt: async (name, args) => promptText(await client.getPrompt({ name, arguments: args }, { timeout: opts.toolTimeoutMs })),
+    getPrompt: async (name, args) => promptText(await client.getPrompt({ name, arguments: args }, { timeout: o.toolTimeoutMs })),
     instructions: client.getInstructions(),
-    callTool: async (name, args, o) => {
+    callTool: async (name, args, c) => {
       const result = (await client.callTool({ name, arguments: args }, undefined, {
-        signal: o.signal,
-        timeout: opts.toolTimeoutMs,
+        signal: c.signal,
+        timeout: o.toolTimeoutMs,
         resetTimeoutOnProgress: true,
-        onprogress: o.onProgress,
+        onprogress: c.onProgress,
       })) as McpCallResult;
       // A tool that changed the server's lists said so before answering: the next request sees them.
       await watch.settled();
       return result;
     },
     validator: async (schema) => inputValidator(sdk.Ajv, schema),
-    onLost: (l) => void lostListeners.push(l),
-    close,
+    onLost: o.onLost,
+    close: o.close,
   };
   watch.start(sdk, client, conn);
   return conn;
