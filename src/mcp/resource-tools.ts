@@ -107,7 +107,10 @@ export function listResourcesTool(source: McpResourceSource, opts: ResourceToolO
       return mcpResultToModel({ content: [{ type: 'text', text: text + notes }] }, { maxChars: opts.maxOutputChars, toolName: LIST_RESOURCES_TOOL });
     },
     summary: (input) => (input.server ? `resources of ${input.server}` : 'resources of every MCP server'),
-    display: (output) => ({ summary: `${output.resources.length} resource${output.resources.length === 1 ? '' : 's'}` }),
+    display: (output) => ({
+      summary: `${output.resources.length} resource${output.resources.length === 1 ? '' : 's'}`,
+      preview: [...output.resources.map((r) => `@${r.server}:${r.uri}  ${r.name}`), ...output.failures].join('\n'),
+    }),
   });
 }
 

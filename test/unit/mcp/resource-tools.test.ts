@@ -60,7 +60,7 @@ describe('ListMcpResourcesTool', () => {
       { uri: 'docs://b', name: 'b', description: 'The second.', server: 'docs' },
       { uri: 'more://x', name: 'x', server: 'more' },
     ]);
-    expect(r.display).toEqual({ summary: '3 resources' });
+    expect(r.display).toEqual({ summary: '3 resources', preview: '@docs:docs://a  a\n@docs:docs://b  b\n@more:more://x  x' });
   });
 
   it('lists one server’s when named; an unknown server is refused, naming the servers there are', async () => {
