@@ -18,7 +18,7 @@ import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { McpConfigError } from '../mcp/config.js';
 import type { McpServers } from '../mcp/servers.js';
-import { mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
+import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
@@ -132,6 +132,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     if (mcp) {
       await mcpReady;
       useMcpTools(agent, mcp, opts.tools);
+      followMcpTools(agent, mcp, opts.tools);
       for (const p of mcpProblems(mcp)) process.stderr.write(`wicket: warning: ${p}\n`);
     }
     if (opts.permissionPromptTool) {

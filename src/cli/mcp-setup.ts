@@ -41,13 +41,15 @@ export function mcpServersFor(
 }
 
 /**
- * Puts the connected servers' tools into the session (a bare deny rule such as `mcp__github` still
- * removes them) in place of any it had from them before, and their instructions into the system
- * prompt; with them ToolSearch, unless tool search is off, denied, or left out by --tools (`only`).
- * Called again after a server connects later (an approval in the app).
+ * Puts the connected servers' tools (and the resource tools) into the session (a bare deny rule
+ * such as `mcp__github` still removes them) in place of any it had from them before, and their
+ * instructions into the system prompt; with them ToolSearch, unless tool search is off, denied, or
+ * left out by --tools (`only`). Called again after a server connects later (an approval in the
+ * app) and after a server's tools changed; the next request to the model sees the new list.
  */
 export function useMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'permission' | 'env'>, servers: McpServers, only?: readonly string[]): void {
-  const own = agent.tools.filter((t) => !t.name.startsWith('mcp__') && t.name !== TOOL_SEARCH);
+  const fromServers = new Set(servers.resourceToolNames);
+  const own = agent.tools.filter((t) => !t.name.startsWith('mcp__') && t.name !== TOOL_SEARCH && !fromServers.has(t.name));
   const mcp: Tool[] = visibleTools(servers.tools(), agent.permission.rules);
   const search = mcp.some(isDeferred) && toolSearchMode(agent.env).kind !== 'off' ? visibleTools([toolSearchTool], agent.permission.rules, only ? [...only] : undefined) : [];
   agent.tools.splice(0, agent.tools.length, ...own, ...search, ...mcp);
@@ -58,6 +60,13 @@ export function useMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'perm
 }
 
 const INSTRUCTIONS_HEADING = '# MCP server instructions';
+
+/** Keeps the session's tools in step with the servers' tool lists as they change; returns the way to stop. */
+export function followMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'permission' | 'env'>, servers: McpServers, only?: readonly string[]): () => void {
+  return servers.onListChanged((_server, kind) => {
+    if (kind === 'tools' || kind === 'resources') useMcpTools(agent, servers, only);
+  });
+}
 
 /** One line per server that is not connected, for stderr or the app. */
 export function mcpProblems(servers: McpServers): string[] {

@@ -1,7 +1,8 @@
 /**
  * One MCP server, connected with the MCP SDK: started (stdio) or reached (http, sse), initialised
- * within MCP_TIMEOUT, its tools listed, and stopped again at the end of the session. A server that
- * fails says why in one sentence, with the end of what it wrote to stderr.
+ * within MCP_TIMEOUT, its tools, prompts and resources listed, and stopped again at the end of the
+ * session. When the server says one of those lists changed (notifications/…/list_changed), it is
+ * listed again. A server that fails says why in one sentence, with the end of what it wrote to stderr.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -10,6 +11,7 @@ import type { McpCallResult } from './result.js';
 import { mcpSdk } from './sdk-lib.js';
 import type { McpCallTarget, McpToolInfo } from './tool.js';
 import { inputValidator } from './validate-input.js';
+import { listers, ListWatch, type Lists } from './lists.js';
 
 export interface McpConnectOptions {
   projectRoot: string;
@@ -29,9 +31,38 @@ export interface McpPromptInfo {
   arguments?: Array<{ name: string; description?: string; required?: boolean }>;
 }
 
+/** A resource as `resources/list` describes it. */
+export interface McpResourceInfo {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+
+/** One part of a `resources/read` result: text, or base64 `blob`. */
+export interface McpResourceContents {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+export type McpListKind = 'tools' | 'prompts' | 'resources';
+
 export interface McpConnection extends McpCallTarget {
+  /** The lists as last listed: replaced when the server says one changed. */
   tools: McpToolInfo[];
   prompts: McpPromptInfo[];
+  resources: McpResourceInfo[];
+  /** The server declared the resources capability. */
+  readonly hasResources: boolean;
+  /** Lists the resources again (every page), keeping the answer as `resources`. */
+  listResources(): Promise<McpResourceInfo[]>;
+  readResource(uri: string, signal: AbortSignal): Promise<McpResourceContents[]>;
+  /** Called after a list was listed again because the server said it changed. */
+  onListChanged(listener: (kind: McpListKind) => void): void;
   /** The prompt's messages as one text (each message's text parts, in order). */
   getPrompt(name: string, args: Record<string, string>): Promise<string>;
   /** The server's instructions for the model, if it gave any. */
@@ -63,42 +94,54 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
     closing = true;
     await shutdown(client, transport);
   };
-  let tools: McpToolInfo[];
-  let prompts: McpPromptInfo[];
+  let lists: Lists;
+  let initial: Pick<McpConnection, McpListKind>;
   try {
     await withTimeout(client.connect(transport, { timeout: opts.timeoutMs }), opts.timeoutMs);
-    const caps = client.getServerCapabilities();
-    const timeout = { timeout: opts.timeoutMs };
-    const toolPage = async (p: { cursor: string } | undefined) => {
-      const r = await client.listTools(p, timeout);
-      return { items: r.tools as McpToolInfo[], nextCursor: r.nextCursor };
-    };
-    const promptPage = async (p: { cursor: string } | undefined) => {
-      const r = await client.listPrompts(p, timeout);
-      return { items: r.prompts as McpPromptInfo[], nextCursor: r.nextCursor };
-    };
-    tools = caps?.tools ? await listAll(toolPage) : [];
-    prompts = caps?.prompts ? await listAll(promptPage).catch(() => []) : [];
+    lists = listers(client, opts.timeoutMs);
+    const [tools, prompts, resources] = await Promise.all([lists.tools(), lists.prompts().catch(() => []), lists.resources().catch(() => [])]);
+    initial = { tools, prompts, resources };
   } catch (err) {
     await close().catch(() => {});
     throw new Error(describeFailure(err, config, opts.timeoutMs, stderrTail()));
   }
-  return {
-    tools,
-    prompts,
-    getPrompt: async (name, args) => promptText(await client.getPrompt({ name, arguments: args }, { timeout: opts.toolTimeoutMs })),
+  return connection(sdk, client, lists, initial, { toolTimeoutMs: opts.toolTimeoutMs, close, onLost: (l) => void lostListeners.push(l) });
+}
+
+/** The connection over a client that has connected and listed what the server offers. */
+function connection(
+  sdk: Sdk,
+  client: InstanceType<Sdk['Client']>,
+  lists: Lists,
+  initial: Pick<McpConnection, McpListKind>,
+  o: Pick<McpConnectOptions, 'toolTimeoutMs'> & Pick<McpConnection, 'close' | 'onLost'>,
+): McpConnection {
+  const watch = new ListWatch(lists);
+  const conn: McpConnection = {
+    ...initial,
+    hasResources: Boolean(client.getServerCapabilities()?.resources),
+    listResources: async () => (conn.resources = await lists.resources()),
+    readResource: async (uri, signal) => (await client.readResource({ uri }, { signal, timeout: o.toolTimeoutMs })).contents as McpResourceContents[],
+    onListChanged: (l) => watch.listeners.push(l),
+    getPrompt: async (name, args) => promptText(await client.getPrompt({ name, arguments: args }, { timeout: o.toolTimeoutMs })),
     instructions: client.getInstructions(),
-    callTool: async (name, args, o) =>
-      (await client.callTool({ name, arguments: args }, undefined, {
-        signal: o.signal,
-        timeout: opts.toolTimeoutMs,
+    callTool: async (name, args, c) => {
+      const result = (await client.callTool({ name, arguments: args }, undefined, {
+        signal: c.signal,
+        timeout: o.toolTimeoutMs,
         resetTimeoutOnProgress: true,
-        onprogress: o.onProgress,
-      })) as McpCallResult,
+        onprogress: c.onProgress,
+      })) as McpCallResult;
+      // A tool that changed the server's lists said so before answering: the next request sees them.
+      await watch.settled();
+      return result;
+    },
     validator: async (schema) => inputValidator(sdk.Ajv, schema),
-    onLost: (l) => void lostListeners.push(l),
-    close,
+    onLost: o.onLost,
+    close: o.close,
   };
+  watch.start(sdk, client, conn);
+  return conn;
 }
 
 function makeTransport(sdk: Sdk, config: McpTransportConfig, opts: McpConnectOptions): { transport: Transport; stderrTail: () => string } {
@@ -117,18 +160,6 @@ function makeTransport(sdk: Sdk, config: McpTransportConfig, opts: McpConnectOpt
   const url = new URL(config.url);
   const transport = config.type === 'sse' ? new sdk.SSEClientTransport(url, { requestInit }) : new sdk.StreamableHTTPClientTransport(url, { requestInit });
   return { transport, stderrTail: () => '' };
-}
-
-/** Every page of a paginated list (tools/list, prompts/list), up to 10,000 items. */
-async function listAll<T>(page: (params: { cursor: string } | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> {
-  const all: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const next = await page(cursor ? { cursor } : undefined);
-    all.push(...next.items);
-    cursor = next.nextCursor;
-  } while (cursor && all.length < 10_000);
-  return all;
 }
 
 function promptText(result: { messages: Array<{ content: unknown }> }): string {

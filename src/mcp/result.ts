@@ -1,9 +1,11 @@
 /**
- * An MCP `tools/call` result → the `tool_result` the model reads: text stays text, images stay
- * images (the kinds the API takes), embedded resources become their text, and anything else a line
- * saying what it was. Output over the limit (MAX_MCP_OUTPUT_TOKENS) is cut with a note.
+ * An MCP `tools/call` result (or a `resources/read` one) → the `tool_result` the model reads: text
+ * stays text, images stay images (the kinds the API takes), embedded resources become their text,
+ * and anything else a line saying what it was. Output over the limit (MAX_MCP_OUTPUT_TOKENS) is cut
+ * with a note.
  */
 import type { ModelResult, ToolResultContent } from '../tools/tool.js';
+import type { McpResourceContents } from './connect.js';
 
 export interface McpContent {
   type: string;
@@ -63,6 +65,28 @@ export function mcpResultToModel(result: McpCallResult, opts: { maxChars: number
   return { content: only?.type === 'text' ? only.text : blocks, ...(result.isError ? { isError: true } : {}) };
 }
 
+/**
+ * A resource's contents for the model: text as text (each part under its URI when there are
+ * several), images of the kinds the API takes as images, other binary content as a line saying what
+ * it was and how big.
+ */
+export function resourceToModel(contents: McpResourceContents[], opts: { maxChars: number; uri: string }): ModelResult {
+  const many = contents.length > 1;
+  const content: McpContent[] = contents.map((c) => {
+    if (typeof c.text === 'string') return { type: 'text', text: many ? `${c.uri}\n${c.text}` : c.text };
+    if (typeof c.blob === 'string' && c.mimeType && IMAGE_TYPES.has(c.mimeType)) return { type: 'image', data: c.blob, mimeType: c.mimeType };
+    return { type: 'resource', resource: c };
+  });
+  const result = mcpResultToModel({ content }, { maxChars: opts.maxChars, toolName: opts.uri });
+  return content.length ? result : { content: `${opts.uri} has no content` };
+}
+
+/** Bytes a base64 text holds. */
+function base64Bytes(b64: string): number {
+  const clean = b64.replace(/\s/g, '');
+  return Math.max(0, Math.floor((clean.length * 3) / 4) - (clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0));
+}
+
 function textOf(c: McpContent): string {
   switch (c.type) {
     case 'text':
@@ -74,7 +98,8 @@ function textOf(c: McpContent): string {
     case 'resource': {
       const r = c.resource ?? {};
       if (typeof r.text === 'string') return r.uri ? `${r.uri}\n${r.text}` : r.text;
-      return `[binary resource ${r.uri ?? ''} (${r.mimeType ?? 'unknown type'})]`;
+      const size = typeof r.blob === 'string' ? `, ${base64Bytes(r.blob)} bytes` : '';
+      return `[binary resource ${r.uri ?? ''} (${r.mimeType ?? 'unknown type'}${size}) the model cannot be shown]`;
     }
     case 'resource_link':
       return `[resource ${c.name ? `${c.name} ` : ''}${c.uri ?? ''}]`;

@@ -6,5 +6,10 @@ export { Client } from '@modelcontextprotocol/sdk/client/index.js';
 export { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 export { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 export { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-export { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+export {
+  ListRootsRequestSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 export { Ajv } from 'ajv';

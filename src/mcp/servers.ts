@@ -1,9 +1,12 @@
 /**
- * A session's MCP servers: which are waiting, connected or failed, and the tools of those that
- * connected. Servers start together; one that fails (or is slow to start) costs the others nothing.
+ * A session's MCP servers: which are waiting, connected or failed, and the tools, prompts and
+ * resources of those that connected (with ListMcpResourcesTool and ReadMcpResourceTool once one
+ * offers resources). Servers start together; one that fails (or is slow to start) costs the others
+ * nothing. A server that says its lists changed has them listed again, and the listeners are told.
  */
 import type { McpConfig, McpScope, McpTransportConfig } from './config.js';
-import { connectServer, type McpConnectOptions, type McpConnection } from './connect.js';
+import { connectServer, type McpConnectOptions, type McpConnection, type McpListKind, type McpResourceContents, type McpResourceInfo } from './connect.js';
+import { listResourcesTool, readResourceTool, type McpResourceSource } from './resource-tools.js';
 import { mcpTool, mcpToolName, type McpToolInfo } from './tool.js';
 import { splitArgs } from '../commands/custom-commands.js';
 import type { Tool } from '../tools/tool.js';
@@ -21,6 +24,8 @@ export interface McpServerState {
   /** Why it failed, or is not started. */
   error?: string;
   toolNames: string[];
+  /** Resources it listed; undefined when it offers none (or is not connected). */
+  resourceCount?: number;
   /** Tools left out: a name over the API's 64 characters, or one another server already uses. */
   skipped: string[];
 }
@@ -48,11 +53,18 @@ export interface McpPromptCommand {
   required: string[];
 }
 
-export class McpServers {
+/** A resource of a connected server, for `@server:uri` mentions and their completion. */
+export interface McpServerResource extends McpResourceInfo {
+  server: string;
+}
+
+export class McpServers implements McpResourceSource {
   private readonly states = new Map<string, McpServerState>();
   private readonly configs = new Map<string, McpTransportConfig>();
   private readonly connections = new Map<string, McpConnection>();
   private readonly toolsByServer = new Map<string, Tool[]>();
+  private readonly listListeners = new Set<(server: string, kind: McpListKind) => void>();
+  private readonly resourceTools: Tool[];
   private closed = false;
 
   constructor(
@@ -66,6 +78,7 @@ export class McpServers {
       this.states.set(e.name, { name: e.name, scope: e.scope, source: e.source, transport: e.config?.type, detail, status, error: e.error, toolNames: [], skipped: [] });
       if (e.config) this.configs.set(e.name, e.config);
     }
+    this.resourceTools = [listResourcesTool(this, opts), readResourceTool(this, opts)];
     for (const e of config.disabled) {
       this.states.set(e.name, { name: e.name, scope: e.scope, source: e.source, status: 'disabled', error: e.offReason ?? 'turned off by disabledMcpjsonServers', toolNames: [], skipped: [] });
     }
@@ -85,11 +98,48 @@ export class McpServers {
     await Promise.all(todo.map((s) => this.startOne(s)));
   }
 
-  /** The connected servers' tools, in the order the servers were configured. */
+  /**
+   * The connected servers' tools, in the order the servers were configured; then
+   * ListMcpResourcesTool and ReadMcpResourceTool when one of them offers resources.
+   */
   tools(): Tool[] {
     const out: Tool[] = [];
     for (const name of this.states.keys()) out.push(...(this.toolsByServer.get(name) ?? []));
+    if ([...this.connections.values()].some((c) => c.hasResources)) out.push(...this.resourceTools);
     return out;
+  }
+
+  /** The names of the tools tools() may hold that are not `mcp__…`. */
+  get resourceToolNames(): string[] {
+    return this.resourceTools.map((t) => t.name);
+  }
+
+  connectedServers(): Array<{ name: string; hasResources: boolean }> {
+    return [...this.states.keys()].flatMap((name) => {
+      const c = this.connections.get(name);
+      return c ? [{ name, hasResources: c.hasResources }] : [];
+    });
+  }
+
+  /** The connected servers' resources as last listed. */
+  resources(): McpServerResource[] {
+    return this.connectedServers().flatMap(({ name }) => this.connections.get(name)!.resources.map((r) => ({ ...r, server: name })));
+  }
+
+  async listResources(server: string): Promise<McpResourceInfo[]> {
+    const resources = await this.connection(server).listResources();
+    this.countResources(server);
+    return resources;
+  }
+
+  async readResource(server: string, uri: string, signal: AbortSignal): Promise<McpResourceContents[]> {
+    return this.connection(server).readResource(uri, signal);
+  }
+
+  /** Calls `listener` after a server's tools, prompts or resources were listed again; returns the way to stop. */
+  onListChanged(listener: (server: string, kind: McpListKind) => void): () => void {
+    this.listListeners.add(listener);
+    return () => this.listListeners.delete(listener);
   }
 
   /** The connected servers' prompts, as slash commands `/mcp__<server>__<prompt>`. */
@@ -134,6 +184,18 @@ export class McpServers {
     return out;
   }
 
+  private connection(server: string): McpConnection {
+    const c = this.connections.get(server);
+    if (!c) throw new Error(`the MCP server "${server}" is not connected`);
+    return c;
+  }
+
+  private countResources(server: string): void {
+    const state = this.states.get(server);
+    const c = this.connections.get(server);
+    if (state && c) state.resourceCount = c.hasResources ? c.resources.length : undefined;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const all = [...this.connections.values()];
@@ -153,6 +215,8 @@ export class McpServers {
       }
       this.connections.set(state.name, conn);
       this.addTools(state, conn);
+      this.countResources(state.name);
+      conn.onListChanged((kind) => this.listChanged(state, conn, kind));
       conn.onLost((why) => {
         this.connections.delete(state.name);
         this.update(state, { status: 'failed', error: why });
@@ -163,7 +227,16 @@ export class McpServers {
     }
   }
 
+  private listChanged(state: McpServerState, conn: McpConnection, kind: McpListKind): void {
+    if (this.connections.get(state.name) !== conn) return;
+    if (kind === 'tools') this.addTools(state, conn);
+    if (kind === 'resources') this.countResources(state.name);
+    this.opts.onChange?.();
+    for (const l of this.listListeners) l(state.name, kind);
+  }
+
   private addTools(state: McpServerState, conn: McpConnection): void {
+    this.toolsByServer.delete(state.name);
     const taken = new Set(this.tools().map((t) => t.name));
     const tools: Tool[] = [];
     const skipped: string[] = [];
@@ -185,6 +258,7 @@ export class McpServers {
     if (change.status === 'failed') {
       this.toolsByServer.delete(state.name);
       state.toolNames = [];
+      state.resourceCount = undefined;
     }
     this.opts.onChange?.();
   }

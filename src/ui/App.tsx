@@ -9,12 +9,13 @@ import type { AgentOptions } from '../core/agent-options.js';
 import type { ApiMessage } from '../core/events.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { LoadedSettings } from '../settings/load.js';
-import { matchCommands, type SlashCommand } from './commands/index.js';
+import type { SlashCommand } from './commands/index.js';
+import { hintsFor, type Hint } from './completions.js';
 import { HistoryCursor } from './history.js';
 import { HistorySearch } from './HistorySearch.js';
 import { KeyRouterContext, useKeyRouter } from './key-router.js';
 import { useAgent } from './hooks/use-agent.js';
-import { useMcpApprovals, useMcpPromptCommands } from './hooks/use-mcp.js';
+import { useMcpApprovals, useMcpPromptCommands, useMcpResources } from './hooks/use-mcp.js';
 import { useStatusCommand } from './hooks/use-status-command.js';
 import { useAppKeys } from './hooks/use-app-keys.js';
 import { useSubmit } from './hooks/use-submit.js';
@@ -83,6 +84,7 @@ export function App(props: AppProps): React.ReactElement {
   const approval = useMcpApprovals(props.mcp, agent.info);
   const mcpPrompts = useMcpPromptCommands(props.mcp);
   const commands = useMemo(() => (mcpPrompts.length ? [...props.commands, ...mcpPrompts] : props.commands), [props.commands, mcpPrompts]);
+  const resources = useMcpResources(props.mcp);
   const statusSetting = useMemo(() => statusLineSetting(props.loaded.merged), [props.loaded]);
   const statusRows = useStatusCommand(statusSetting, {
     base,
@@ -104,6 +106,7 @@ export function App(props: AppProps): React.ReactElement {
   const dialogOpen = agent.asks.length > 0 || approval !== undefined;
   const [searching, setSearching] = useState(false);
   const [rewinding, setRewinding] = useState(false);
+  const hints = useMemo(() => hintsFor(buffer.text, commands, resources), [commands, resources, buffer.text]);
   const notice = useAppKeys({
     buffer,
     setBuffer,
@@ -111,7 +114,7 @@ export function App(props: AppProps): React.ReactElement {
     busy: agent.busy,
     interrupt: agent.interrupt,
     quit,
-    commands,
+    hints,
     permission: base.permission,
     allowBypass: props.allowBypass,
     searching: searching || rewinding,
@@ -127,7 +130,6 @@ export function App(props: AppProps): React.ReactElement {
     const entry = dir === -1 ? history.up(cur.text) : history.down();
     return entry === undefined ? undefined : B.fromText(entry);
   };
-  const hints = useMemo(() => matchCommands(commands, buffer.text).slice(0, 6), [commands, buffer.text]);
   const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen);
   const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme }), [columns, rows, props.cwd, theme]);
   const ask = agent.asks[0];
@@ -165,7 +167,7 @@ export function App(props: AppProps): React.ReactElement {
           ) : (
             <PromptInput value={buffer} onChange={setBuffer} onSubmit={submit} onHistory={onHistory} placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'} />
           )}
-          {!ask && hints.length ? <CommandHints commands={hints} /> : null}
+          {!ask && hints.length ? <Hints hints={hints} /> : null}
           {statusRows.length ? <CustomStatus rows={statusRows} padding={statusSetting?.padding ?? 0} /> : null}
           <StatusLine status={agent.status} model={base.model} mode={base.permission.mode} notice={notice} queued={agent.queued} />
         </Box>
@@ -197,14 +199,15 @@ function CustomStatus({ rows, padding }: { rows: string[]; padding: number }): R
   );
 }
 
-function CommandHints({ commands }: { commands: SlashCommand[] }): React.ReactElement {
-  const width = Math.max(...commands.map((c) => c.name.length)) + 2;
+/** Slash commands or `@` resources matching what is typed; Tab takes the first. */
+function Hints({ hints }: { hints: Hint[] }): React.ReactElement {
+  const width = Math.max(...hints.map((h) => h.label.length)) + 1;
   return (
     <Box flexDirection="column">
-      {commands.map((c) => (
-        <Text key={c.name} wrap="truncate-end">
-          <Text bold>{`/${c.name}`.padEnd(width)}</Text>
-          <Text dimColor>{` ${c.description}`}</Text>
+      {hints.map((h) => (
+        <Text key={h.label} wrap="truncate-end">
+          <Text bold>{h.label.padEnd(width)}</Text>
+          <Text dimColor>{` ${h.description}`}</Text>
         </Text>
       ))}
     </Box>

@@ -2,9 +2,9 @@
  * The app's MCP servers: approved ones start with the app; a project server (.mcp.json) the settings
  * have not approved waits for the person's answer, which is saved as Claude Code saves it. A run
  * waits until every server has connected, failed or been turned down, so the model sees the tools
- * from the first prompt on.
+ * from the first prompt on; a server whose tools change later has them changed in the session too.
  */
-import { useMcpTools } from '../cli/mcp-setup.js';
+import { followMcpTools, useMcpTools } from '../cli/mcp-setup.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { McpServers } from '../mcp/servers.js';
 import { saveMcpApproval, type McpApproval } from '../settings/persist.js';
@@ -25,6 +25,7 @@ export class McpSession {
   ) {
     this.waiting = servers.list().filter((s) => s.status === 'needs-approval').map((s) => s.name);
     if (!this.waiting.length) this.approvalsDone();
+    followMcpTools(agent, servers);
   }
 
   /** Starts every server that needs no answer. */

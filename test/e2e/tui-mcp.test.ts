@@ -1,6 +1,7 @@
 /**
  * MCP servers in the app, in a real terminal (tmux): a project server waits for the person's
- * answer, which is saved; its tools ask before each call; /mcp lists the servers.
+ * answer, which is saved; its tools ask before each call; /mcp lists the servers; `@` completes its
+ * resources; tools and prompts it adds later are offered.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -64,7 +65,7 @@ describe.skipIf(!TMUX)('MCP servers in the app', { timeout: 90_000 }, () => {
     expect(results).toContain('echo: from the app');
     tui.type('/mcp');
     tui.press('Enter');
-    const listed = await tui.waitFor(/✓ test\s+connected\s+9 tools/);
+    const listed = await tui.waitFor(/✓ test\s+connected\s+10 tools, 3 resources/);
     expect(listed).toContain('(project: ');
     // The server's prompts are slash commands too.
     tui.type('/mcp__test__rev');
@@ -73,6 +74,39 @@ describe.skipIf(!TMUX)('MCP servers in the app', { timeout: 90_000 }, () => {
     tui.press('Enter');
     await tui.waitFor('Reviewed it.');
     expect(JSON.stringify(api.messageRequests().at(-1)!.body.messages)).toContain('Review pull request 7.');
+    api.assertNoViolations();
+  });
+
+  it('@ offers the server’s resources and attaches the one taken; a tool and a prompt it adds are offered next', async () => {
+    const { project, api, tui: open } = await setup();
+    api.script(reply().text('Seen the dot.'), reply().toolUse('mcp__test__grow', { name: 'fresh' }), reply().text('Grown.'), reply().text('Fresh prompt run.'));
+    const tui = open();
+    await tui.waitFor('New MCP server found in .mcp.json: test');
+    tui.press('2');
+    await tui.waitFor(READY);
+    expect(await localSettings(project)).toEqual({ enabledMcpjsonServers: ['test'] });
+    tui.type('describe @dot');
+    await tui.waitFor(/@test:test:\/\/images\/dot\.png\s+dot · A red dot\./);
+    tui.press('Tab');
+    await tui.waitFor('describe @test:test://images/dot.png');
+    tui.press('Enter');
+    await tui.waitFor('Seen the dot.');
+    const sent = JSON.stringify(api.messageRequests().at(-1)!.body.messages);
+    expect(sent).toContain('Contents of the MCP resource @test:test://images/dot.png');
+    expect(sent).toContain('"media_type":"image/png"');
+    tui.type('grow a tool');
+    tui.press('Enter');
+    await tui.waitFor(/grow is a tool of the MCP server test/);
+    tui.press('1');
+    await tui.waitFor('Grown.');
+    expect((api.messageRequests().at(-1)!.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toContain('mcp__test__fresh');
+    tui.type('/mcp__test__fr');
+    await tui.waitFor(/\/mcp__test__fresh\s+Added by grow\. \(MCP prompt\)/);
+    tui.press('Tab');
+    await tui.waitFor('❯ /mcp__test__fresh');
+    tui.press('Enter');
+    await tui.waitFor('Fresh prompt run.');
+    expect(JSON.stringify(api.messageRequests().at(-1)!.body.messages)).toContain('The fresh prompt.');
     api.assertNoViolations();
   });
 

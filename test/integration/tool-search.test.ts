@@ -12,7 +12,7 @@ import { expectExit, REPO_ROOT } from '../support/run-cli.js';
 
 const SERVER = path.join(REPO_ROOT, 'test', 'support', 'mcp-server.mjs');
 const BETA = 'advanced-tool-use-2025-11-20';
-const MCP_TOOLS = ['add', 'approve', 'big', 'echo', 'fail', 'image', 'roots', 'slow', 'where'].map((n) => `mcp__test__${n}`);
+const MCP_TOOLS = ['add', 'approve', 'big', 'echo', 'fail', 'grow', 'image', 'roots', 'slow', 'where'].map((n) => `mcp__test__${n}`);
 
 const t = useApiAndProject();
 

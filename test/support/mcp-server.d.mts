@@ -1,7 +1,9 @@
 // Types for mcp-server.mjs (a plain script, so it runs as a stdio MCP server without a compiler).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
-export function makeServer(opts?: { instructions?: string }): McpServer;
+/** The text of the resource test://docs/readme. */
+export const README_TEXT: string;
+export function makeServer(opts?: { instructions?: string; resources?: boolean }): McpServer;
 export function startHttpServer(opts?: { token?: string }): Promise<{
   url: string;
   requests: Array<{ method?: string; authorization?: string }>;

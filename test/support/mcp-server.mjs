@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // A small MCP server for the tests, built on the MCP SDK. Over stdio when run as a program
-// (`node mcp-server.mjs [--crash] [--silent-start]`); tests import `makeServer` and
-// `startHttpServer` to serve it over streamable HTTP in their own process.
+// (`node mcp-server.mjs [--crash] [--silent-start] [--no-resources]`); tests import `makeServer`
+// and `startHttpServer` to serve it over streamable HTTP in their own process.
+// Resources: test://docs/readme (text), test://images/dot.png (a PNG), test://data/blob.bin
+// (binary). The `grow` tool adds a tool and a prompt named as asked, so the server tells the client
+// its tools and prompts lists changed.
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -11,7 +14,9 @@ import { z } from 'zod';
 
 const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
-export function makeServer({ instructions } = {}) {
+export const README_TEXT = '# Test server\nRead me first.';
+
+export function makeServer({ instructions, resources = true } = {}) {
   const server = new McpServer({ name: 'test-server', version: '1.0.0' }, instructions ? { instructions } : {});
   const text = (t) => ({ content: [{ type: 'text', text: t }] });
   server.registerTool(
@@ -66,12 +71,35 @@ export function makeServer({ instructions } = {}) {
       return text(JSON.stringify(name === 'Write' && file.endsWith('ok.txt') ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: `not ${name} there` }));
     },
   );
+  server.registerTool(
+    'grow',
+    { description: 'Adds a tool and a prompt with the given name.', inputSchema: { name: z.string() } },
+    async ({ name }) => {
+      server.registerTool(name, { description: `Added by grow.` }, async () => text(`${name} answered`));
+      server.registerPrompt(name, { description: 'Added by grow.' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: `The ${name} prompt.` } }] }));
+      return text(`added ${name}`);
+    },
+  );
+  if (resources) addResources(server);
   server.registerPrompt(
     'review',
     { description: 'Review a change', argsSchema: { pr: z.string(), focus: z.string().optional() } },
     ({ pr, focus }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Review pull request ${pr}${focus ? `, looking at ${focus}` : ''}.` } }] }),
   );
   return server;
+}
+
+function addResources(server) {
+  const one = (uri, content) => ({ contents: [{ uri: uri.href, ...content }] });
+  server.registerResource('readme', 'test://docs/readme', { description: 'How to use the test server.', mimeType: 'text/plain' }, async (uri) =>
+    one(uri, { mimeType: 'text/plain', text: README_TEXT }),
+  );
+  server.registerResource('dot', 'test://images/dot.png', { description: 'A red dot.', mimeType: 'image/png' }, async (uri) =>
+    one(uri, { mimeType: 'image/png', blob: PNG_1x1 }),
+  );
+  server.registerResource('blob', 'test://data/blob.bin', { mimeType: 'application/octet-stream' }, async (uri) =>
+    one(uri, { mimeType: 'application/octet-stream', blob: Buffer.from([0, 1, 2, 3, 4]).toString('base64') }),
+  );
 }
 
 /** Streamable HTTP on 127.0.0.1 (stateless: a server per request). `token`: Bearer token required. */
@@ -115,6 +143,6 @@ if (isMain) {
     setInterval(() => {}, 1 << 30); // never answers
   } else {
     const instructions = process.env.MCP_TEST_INSTRUCTIONS;
-    await makeServer({ instructions }).connect(new StdioServerTransport());
+    await makeServer({ instructions, resources: !process.argv.includes('--no-resources') }).connect(new StdioServerTransport());
   }
 }

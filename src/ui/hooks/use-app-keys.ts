@@ -1,14 +1,14 @@
 /**
  * Keys that act on the whole app: Esc interrupts the run (twice when idle: clears the line, or on an
  * empty line opens the rewind list), Ctrl-C clears the line (twice: exit),
- * Ctrl-D on an empty line exits, Shift+Tab cycles the permission mode, Tab completes a command,
- * Ctrl+R opens the history search. While a permission prompt is open, only Ctrl-C, Ctrl-D and
+ * Ctrl-D on an empty line exits, Shift+Tab cycles the permission mode, Tab takes the first hint (a
+ * command, an `@` resource), Ctrl+R opens the history search. While a permission prompt is open, only Ctrl-C, Ctrl-D and
  * Shift+Tab act here; while the history search is open, it has every key.
  */
 import { useInput } from 'ink';
 import { useCallback, useRef, useState } from 'react';
 import { nextMode, type PermissionMode } from '../../permissions/modes.js';
-import { matchCommands, type SlashCommand } from '../commands/index.js';
+import type { Hint } from '../completions.js';
 import * as B from '../input-buffer.js';
 
 const DOUBLE_PRESS_MS = 2000;
@@ -21,7 +21,8 @@ export interface AppKeyDeps {
   busy: () => boolean;
   interrupt: () => void;
   quit: () => void;
-  commands: readonly SlashCommand[];
+  /** The hints under the prompt, for Tab. */
+  hints: readonly Hint[];
   /** The session's permission state (mutated by Shift+Tab). */
   permission: { mode: PermissionMode };
   allowBypass: boolean;
@@ -77,8 +78,8 @@ export function useAppKeys(d: AppKeyDeps): string | undefined {
       return;
     }
     if (key.tab) {
-      const match = matchCommands(s.commands, s.buffer.text)[0];
-      if (match) s.setBuffer(B.fromText(`/${match.name} `));
+      const first = s.hints[0];
+      if (first) s.setBuffer(B.fromText(first.text));
     }
   });
   return notice;

@@ -1,10 +1,11 @@
 /**
  * The app's side of its MCP servers: the approval dialog for the first project server waiting for
- * an answer, and a line in the transcript for each server that failed to start.
+ * an answer, a line in the transcript for each server that failed to start, the servers' prompts as
+ * slash commands and their resources for `@` completion.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { mcpProblems } from '../../cli/mcp-setup.js';
-import type { McpServerState } from '../../mcp/servers.js';
+import type { McpServerResource, McpServerState } from '../../mcp/servers.js';
 import type { McpApproval } from '../../settings/persist.js';
 import type { SlashCommand } from '../commands/types.js';
 import type { McpSession } from '../mcp-session.js';
@@ -51,11 +52,23 @@ export function useMcpApprovals(mcp: McpSession | undefined, info: (text: string
   };
 }
 
-/** The connected servers' prompts as slash commands; the list follows the servers as they connect. */
-export function useMcpPromptCommands(mcp: McpSession | undefined): SlashCommand[] {
+/** Counts the servers' changes (connected, failed, a list changed), to recompute what depends on them. */
+function useMcpVersion(mcp: McpSession | undefined): number {
   const [version, setVersion] = useState(0);
   useEffect(() => (mcp ? mcp.onChange(() => setVersion((v) => v + 1)) : undefined), [mcp]);
+  return version;
+}
+
+/** The connected servers' prompts as slash commands; the list follows the servers as they connect. */
+export function useMcpPromptCommands(mcp: McpSession | undefined): SlashCommand[] {
+  const version = useMcpVersion(mcp);
   return useMemo(() => (mcp ? promptCommands(mcp) : []), [mcp, version]);
+}
+
+/** The connected servers' resources as last listed, for `@server:uri` completion. */
+export function useMcpResources(mcp: McpSession | undefined): McpServerResource[] {
+  const version = useMcpVersion(mcp);
+  return useMemo(() => (mcp ? mcp.servers.resources() : []), [mcp, version]);
 }
 
 function promptCommands(mcp: McpSession): SlashCommand[] {

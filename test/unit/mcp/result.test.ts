@@ -60,7 +60,7 @@ describe('mcpResultToModel', () => {
 
   it('an embedded binary resource is described', () => {
     expect(toModel({ content: [{ type: 'resource', resource: { uri: 'file:///a.bin', mimeType: 'application/octet-stream', blob: 'AAA=' } }] })).toEqual({
-      content: '[binary resource file:///a.bin (application/octet-stream)]',
+      content: '[binary resource file:///a.bin (application/octet-stream, 2 bytes) the model cannot be shown]',
     });
   });
 

@@ -1,19 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import type { McpConfig, McpServerEntry, McpTransportConfig } from '../../../src/mcp/config.js';
-import type { McpConnection } from '../../../src/mcp/connect.js';
+import type { McpConnection, McpListKind, McpResourceInfo } from '../../../src/mcp/connect.js';
 import { McpServers, mcpLimitsFromEnv, type McpServersOptions } from '../../../src/mcp/servers.js';
 import type { McpToolInfo } from '../../../src/mcp/tool.js';
 
 interface FakeConnection extends McpConnection {
   closed: number;
   lose(why: string): void;
+  /** As the connection does once a list the server said changed was listed again. */
+  changed(kind: McpListKind): void;
 }
 
-function fakeConnection(toolNames: string[], instructions?: string, prompts: FakeConnection['prompts'] = []): FakeConnection {
+function fakeConnection(toolNames: string[], instructions?: string, prompts: FakeConnection['prompts'] = [], resources?: McpResourceInfo[]): FakeConnection {
   const listeners: Array<(why: string) => void> = [];
+  const listChanged: Array<(kind: McpListKind) => void> = [];
   const conn: FakeConnection = {
     tools: toolNames.map((name): McpToolInfo => ({ name, inputSchema: { type: 'object' } })),
     prompts,
+    resources: resources ?? [],
+    hasResources: resources !== undefined,
+    listResources: async () => conn.resources,
+    readResource: async (uri) => [{ uri, mimeType: 'text/plain', text: `contents of ${uri}` }],
+    onListChanged: (l) => void listChanged.push(l),
+    changed: (kind) => {
+      for (const l of listChanged) l(kind);
+    },
     getPrompt: async (name, args) => `prompt ${name} with ${JSON.stringify(args)}`,
     instructions,
     closed: 0,
@@ -279,5 +290,95 @@ describe('McpServers: prompts as slash commands', () => {
     expect(await servers.expandPrompt('/mcp__a__other')).toBeUndefined();
     expect(await servers.expandPrompt('plain text')).toBeUndefined();
     await servers.close();
+  });
+});
+
+describe('McpServers: resources', () => {
+  const docs: McpResourceInfo[] = [
+    { uri: 'docs://a', name: 'a' },
+    { uri: 'docs://b', name: 'b', mimeType: 'text/markdown' },
+  ];
+
+  it('adds ListMcpResourcesTool and ReadMcpResourceTool once a connected server offers resources, and counts them', async () => {
+    const { connect } = connector({ plain: fakeConnection(['t']), docs: fakeConnection([], undefined, [], docs) });
+    const servers = new McpServers(config([entry('plain'), entry('docs')]), options(connect));
+    await servers.start();
+    expect(servers.tools().map((t) => t.name)).toEqual(['mcp__plain__t', 'ListMcpResourcesTool', 'ReadMcpResourceTool']);
+    expect(servers.list().map((s) => [s.name, s.resourceCount])).toEqual([
+      ['plain', undefined],
+      ['docs', 2],
+    ]);
+    expect(servers.resources()).toEqual([
+      { uri: 'docs://a', name: 'a', server: 'docs' },
+      { uri: 'docs://b', name: 'b', mimeType: 'text/markdown', server: 'docs' },
+    ]);
+    expect(servers.connectedServers()).toEqual([
+      { name: 'plain', hasResources: false },
+      { name: 'docs', hasResources: true },
+    ]);
+    expect(await servers.readResource('docs', 'docs://a', new AbortController().signal)).toEqual([{ uri: 'docs://a', mimeType: 'text/plain', text: 'contents of docs://a' }]);
+    await expect(servers.readResource('plain2', 'x://y', new AbortController().signal)).rejects.toThrow('the MCP server "plain2" is not connected');
+  });
+
+  it('offers no resource tools when no server has resources, or once the one that had them is lost', async () => {
+    const d = fakeConnection([], undefined, [], docs);
+    const { connect } = connector({ plain: fakeConnection(['t']), docs: d });
+    const servers = new McpServers(config([entry('plain')]), options(connect));
+    await servers.start();
+    expect(servers.tools().map((t) => t.name)).toEqual(['mcp__plain__t']);
+    const both = new McpServers(config([entry('plain'), entry('docs')]), options(connect));
+    await both.start();
+    d.lose('gone');
+    expect(both.tools().map((t) => t.name)).toEqual(['mcp__plain__t']);
+    expect(both.list()[1]).toMatchObject({ status: 'failed', resourceCount: undefined });
+  });
+});
+
+describe('McpServers: lists that change', () => {
+  it('takes a server’s new tool list, tells onChange and the list listeners, and keeps the configured order', async () => {
+    const a = fakeConnection(['one']);
+    const { connect } = connector({ a, b: fakeConnection(['two']) });
+    let changes = 0;
+    const servers = new McpServers(config([entry('a'), entry('b')]), options(connect, { onChange: () => changes++ }));
+    await servers.start();
+    const heard: string[] = [];
+    const stop = servers.onListChanged((server, kind) => heard.push(`${server}:${kind}`));
+    const before = changes;
+    a.tools = [...a.tools, { name: 'three', inputSchema: { type: 'object' } }];
+    a.changed('tools');
+    expect(servers.tools().map((t) => t.name)).toEqual(['mcp__a__one', 'mcp__a__three', 'mcp__b__two']);
+    expect(servers.list()[0]!.toolNames).toEqual(['mcp__a__one', 'mcp__a__three']);
+    expect(changes).toBe(before + 1);
+    a.tools = [];
+    a.changed('tools');
+    expect(servers.tools().map((t) => t.name)).toEqual(['mcp__b__two']);
+    stop();
+    a.changed('prompts');
+    expect(heard).toEqual(['a:tools', 'a:tools']);
+  });
+
+  it('a new resource list is counted; new prompts become commands', async () => {
+    const a = fakeConnection([], undefined, [], []);
+    const { connect } = connector({ a });
+    const servers = new McpServers(config([entry('a')]), options(connect));
+    await servers.start();
+    expect(servers.list()[0]!.resourceCount).toBe(0);
+    a.resources = [{ uri: 'x://1', name: '1' }];
+    a.changed('resources');
+    expect(servers.list()[0]!.resourceCount).toBe(1);
+    a.prompts = [{ name: 'fresh' }];
+    a.changed('prompts');
+    expect(servers.prompts().map((p) => p.command)).toEqual(['mcp__a__fresh']);
+  });
+
+  it('a change from a connection that was lost is ignored', async () => {
+    const a = fakeConnection(['one']);
+    const { connect } = connector({ a });
+    const servers = new McpServers(config([entry('a')]), options(connect));
+    await servers.start();
+    a.lose('bye');
+    a.tools = [{ name: 'late', inputSchema: { type: 'object' } }];
+    a.changed('tools');
+    expect(servers.tools()).toEqual([]);
   });
 });
