@@ -7,6 +7,7 @@ import type { Hooks } from '../hooks/types.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { AskUser, PermissionRules } from '../permissions/types.js';
 import type { SessionState, Tool } from '../tools/tool.js';
+import type { FileHistory } from './file-history.js';
 import type { SystemBlock } from './system-prompt.js';
 
 export interface AgentOptions {
@@ -36,6 +37,8 @@ export interface AgentOptions {
   thinkingBudget?: number;
   /** Max concurrency-safe calls running at once (default 10). */
   maxToolConcurrency?: number;
+  /** The session's file checkpoints (undefined: checkpointing is off); sub-agents share it. */
+  fileHistory?: FileHistory;
   /** URLs seen in the conversation (WebFetch allows these); the loop adds to it. */
   seenUrls: Set<string>;
   signal: AbortSignal;
