@@ -119,8 +119,8 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       process.stderr.write('wicket: no prompt: pass one with -p "…" or on stdin\n');
       return 2;
     }
-    const messages = resumeMessages(opts, setup);
-    const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name) : undefined;
+    const { messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir);
+    const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     if (mcp) {
       await mcpReady;
@@ -184,10 +184,6 @@ async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions,
     yield text;
   })();
   return { prompts, allowedTools };
-}
-
-function resumeMessages(opts: CliOptions, setup: Setup): ApiMessage[] {
-  return loadResumed(setup.resumeFile, opts, setup.sessionsDir);
 }
 
 async function runConfigCommand(args: string[]): Promise<number> {

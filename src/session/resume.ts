@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { FatalError } from '../core/errors.js';
 import type { ApiMessage } from '../core/events.js';
-import { latestSession, loadTranscript, TranscriptWriter } from './transcript.js';
+import type { PromptMark } from '../core/prompt-marks.js';
+import { latestSession, loadSession, TranscriptWriter, type SavedSession } from './transcript.js';
 
 export interface ResumeOptions {
   continue: boolean;
@@ -28,10 +29,10 @@ export function continuedSessionId(opts: ResumeOptions, file: string | undefined
   return file && !opts.forkSession ? path.basename(file, '.jsonl') : undefined;
 }
 
-export function loadResumed(file: string | undefined, opts: ResumeOptions, sessionsDir: string): ApiMessage[] {
-  if (!file) return [];
+export function loadResumed(file: string | undefined, opts: ResumeOptions, sessionsDir: string): SavedSession {
+  if (!file) return { messages: [], marks: [] };
   try {
-    return loadTranscript(file);
+    return loadSession(file);
   } catch {
     throw new FatalError('config', `no saved session ${typeof opts.resume === 'string' ? `${opts.resume} ` : ''}in ${sessionsDir}`);
   }
@@ -39,16 +40,17 @@ export function loadResumed(file: string | undefined, opts: ResumeOptions, sessi
 
 /**
  * The session's file: the resumed one, appended to; or a new one, which starts with the history the
- * run continues (a fork), so that resuming it later brings all of it back.
+ * run continues (a fork) and its rewind points, so that resuming it later brings all of it back.
  */
 export function openTranscript(
   setup: { sessionsDir: string; resumeFile?: string; cwd: string; options: { sessionId: string } },
   history: readonly ApiMessage[],
   name?: string,
+  marks: readonly PromptMark[] = [],
 ): TranscriptWriter {
   const file = path.join(setup.sessionsDir, `${setup.options.sessionId}.jsonl`);
   const writer = new TranscriptWriter(file, setup.options.sessionId, setup.cwd);
-  if (history.length && file !== setup.resumeFile) writer.restart(history, 'fork');
+  if (history.length && file !== setup.resumeFile) writer.restart(history, 'fork', marks);
   if (name?.trim()) writer.name(name.trim());
   return writer;
 }

@@ -1,4 +1,4 @@
-/** The built-in slash commands: /help /clear /compact /model /status /cost /trace /exit (and /permissions, /mcp, /init, /add-dir). */
+/** The built-in slash commands: /help /clear /compact /rewind /model /status /cost /trace /exit (and /permissions, /mcp, /init, /add-dir). */
 import { DEFAULT_MODEL, resolveModel } from '../../cli/session-setup.js';
 import type { GateRecord } from '../../core/events.js';
 import { modeLabel } from '../StatusLine.js';
@@ -117,6 +117,14 @@ const compact: SlashCommand = {
   run: (args, s) => (s.messageCount ? { kind: 'compact', ...(args.trim() ? { instructions: args.trim() } : {}) } : { kind: 'info', text: 'Nothing to compact yet.' }),
 };
 
+const rewind: SlashCommand = {
+  name: 'rewind',
+  aliases: ['checkpoint'],
+  description: 'Restore the code and/or the conversation to before an earlier prompt (also Esc Esc)',
+  source: 'builtin',
+  run: () => ({ kind: 'rewind' }),
+};
+
 const exit: SlashCommand = {
   name: 'exit',
   aliases: ['quit'],
@@ -125,6 +133,6 @@ const exit: SlashCommand = {
   run: () => ({ kind: 'exit' }),
 };
 
-export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, initCommand, addDirCommand, model, permissionsCommand, status, cost, trace, mcpCommand, exit];
+export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, rewind, initCommand, addDirCommand, model, permissionsCommand, status, cost, trace, mcpCommand, exit];
 
 export type { SessionControl };
