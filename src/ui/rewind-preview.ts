@@ -5,6 +5,7 @@
 import type { FileChange, FileHistory } from '../core/file-history.js';
 import { countChanges, diffHunks } from '../tools/fs/diff.js';
 import { displayPath } from '../tools/fs/permissions.js';
+import { isInside } from '../tools/paths.js';
 
 export interface FilePreview {
   path: string;
@@ -13,6 +14,8 @@ export interface FilePreview {
   removed: number;
   /** Why it cannot be put back, or why it cannot be read now. */
   reason?: string;
+  /** Not under the working folder (shown with its absolute path). */
+  outside?: boolean;
 }
 
 export type CodePreview =
@@ -39,7 +42,7 @@ function fileLine(c: FileChange, cwd: string): FilePreview {
   const then = c.action === 'write' && c.then ? c.then.toString('utf8') : '';
   const now = c.now ? c.now.toString('utf8') : '';
   const { added, removed } = c.action === 'unknown' ? { added: 0, removed: 0 } : countChanges(diffHunks(then, now));
-  return { path: displayPath(c.path, cwd), action: c.action, added, removed, ...(c.reason ? { reason: c.reason } : {}) };
+  return { path: displayPath(c.path, cwd), action: c.action, added, removed, ...(c.reason ? { reason: c.reason } : {}), ...(isInside(c.path, cwd) ? {} : { outside: true }) };
 }
 
 /** One line for the list: "No code changes", or the files with their counts. */
@@ -52,7 +55,8 @@ export function previewSummary(p: CodePreview | undefined, max = 2): string {
 }
 
 export function fileLabel(f: FilePreview): string {
-  if (f.action === 'unknown') return `${f.path} (cannot be restored)`;
-  if (f.action === 'delete') return `${f.path} +${f.added} -${f.removed} (new)`;
-  return `${f.path} +${f.added} -${f.removed}`;
+  const where = f.outside ? ' (outside the working folder)' : '';
+  if (f.action === 'unknown') return `${f.path}${where} (cannot be restored)`;
+  if (f.action === 'delete') return `${f.path} +${f.added} -${f.removed} (new)${where}`;
+  return `${f.path} +${f.added} -${f.removed}${where}`;
 }

@@ -18,7 +18,11 @@ export function restoreReport(report: RestoreReport, prompt: string, cwd: string
     ...(report.deleted.length ? [`${plural(report.deleted.length, 'file')} deleted that did not exist then (${files(report.deleted)})`] : []),
   ];
   const lines: ReportLine[] = [
-    { tone: 'info', text: count ? `Restored the code to ${where}: ${parts.join('; ')}.` : `The code was already as it was ${where}: nothing to restore.` },
+    count
+      ? { tone: 'info', text: `Restored the code to ${where}: ${parts.join('; ')}.` }
+      : report.failed.length
+        ? { tone: 'warning', text: `The code was not restored to ${where}.` }
+        : { tone: 'info', text: `The code was already as it was ${where}: nothing to restore.` },
   ];
   for (const f of report.failed) lines.push({ tone: 'warning', text: `Could not restore ${displayPath(f.path, cwd)}: ${f.reason}` });
   return lines;

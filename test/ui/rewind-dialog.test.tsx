@@ -5,7 +5,14 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PromptMark } from '../../src/core/prompt-marks.js';
 import { KeyRouterContext, useKeyRouter } from '../../src/ui/key-router.js';
 import { RewindDialog, type RewindChoice } from '../../src/ui/RewindDialog.js';
-import type { CodePreview } from '../../src/ui/rewind-preview.js';
+import { fileLabel, previewRestore, type CodePreview } from '../../src/ui/rewind-preview.js';
+import { restoreReport } from '../../src/ui/rewind-report.js';
+import { FileHistory } from '../../src/core/file-history.js';
+import { MemoryHistoryStore } from '../../src/core/file-history-store.js';
+import { writeAtomic } from '../../src/tools/fs/atomic-write.js';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { makeTheme } from '../../src/ui/theme.js';
 import { ViewContext } from '../../src/ui/view-context.js';
 import { keys, tick, waitFor } from './helpers.js';
@@ -78,5 +85,35 @@ describe('RewindDialog', () => {
   it('says why the code cannot be restored', async () => {
     const d = open([{ text: 'p', at: 0 }], [{ kind: 'unavailable', reason: 'file checkpointing is off (fileCheckpointingEnabled)' }]);
     await waitFor(() => expect(d.lastFrame()).toContain('Code cannot be restored: file checkpointing is off'));
+  });
+});
+
+describe('rewind preview and report', () => {
+  it('counts the lines changed since the checkpoint, marks new files and files outside the working folder', async () => {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-preview-')));
+    try {
+      const cwd = path.join(root, 'p');
+      mkdirSync(cwd);
+      writeFileSync(path.join(cwd, 'a.txt'), 'one\ntwo\n');
+      writeFileSync(path.join(root, 'out.txt'), 'x\n');
+      const h = new FileHistory(new MemoryHistoryStore());
+      const c = h.checkpoint();
+      await writeAtomic(path.join(cwd, 'a.txt'), Buffer.from('one\n2\nthree\n'), { history: h });
+      await writeAtomic(path.join(cwd, 'new.txt'), Buffer.from('n\n'), { history: h });
+      await writeAtomic(path.join(root, 'out.txt'), Buffer.from('y\n'), { history: h });
+      const p = await previewRestore(h, c, cwd);
+      expect(p.kind === 'files' && p.files.map(fileLabel)).toEqual(['a.txt +2 -1', 'new.txt +1 -0 (new)', `${path.join(root, 'out.txt')} +1 -1 (outside the working folder)`]);
+      expect(await previewRestore(undefined, c, cwd)).toEqual({ kind: 'unavailable', reason: 'file checkpointing is off (fileCheckpointingEnabled)' });
+      const report = await h.restore(c);
+      expect(restoreReport(report, 'make it so', cwd)).toEqual([
+        { tone: 'info', text: `Restored the code to before "make it so": 2 files restored (a.txt, ${path.join(root, 'out.txt')}); 1 file deleted that did not exist then (new.txt).` },
+      ]);
+      expect(restoreReport({ restored: [], deleted: [], failed: [{ path: path.join(cwd, 'x'), reason: 'EACCES' }] }, 'p', cwd)).toEqual([
+        { tone: 'warning', text: 'The code was not restored to before "p".' },
+        { tone: 'warning', text: 'Could not restore x: EACCES' },
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
