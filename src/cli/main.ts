@@ -118,7 +118,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       process.stderr.write(`wicket: ${source.error}\n`);
       return 1;
     }
-    const messages = resumeMessages(opts, setup);
+    const { messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir, true);
     // A session resumed on a call a hook deferred needs no prompt: the call runs, then the model goes on.
     const prompts = source.prompts ?? (unansweredToolUses(messages).length ? onePrompt('') : undefined);
     // A custom command's allowed-tools are allow rules for the run it starts.
@@ -127,7 +127,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       process.stderr.write('wicket: no prompt: pass one with -p "…" or on stdin\n');
       return 2;
     }
-    const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name) : undefined;
+    const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     if (mcp) {
       await mcpReady;
@@ -199,10 +199,6 @@ async function* onePrompt(text: string): AsyncIterable<string> {
 function fallbackModels(opts: CliOptions, setup: Setup): string[] {
   const raw = opts.fallbackModel ?? (typeof setup.loaded.merged.fallbackModel === 'string' ? setup.loaded.merged.fallbackModel : '');
   return raw.split(',').map((m) => resolveModel(m.trim())).filter((m): m is string => Boolean(m));
-}
-
-function resumeMessages(opts: CliOptions, setup: Setup): ApiMessage[] {
-  return loadResumed(setup.resumeFile, opts, setup.sessionsDir, true);
 }
 
 async function runConfigCommand(args: string[]): Promise<number> {

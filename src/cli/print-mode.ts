@@ -54,7 +54,7 @@ export async function runPrintMode(
     agent.state.structuredOutput = undefined;
     // With --json-schema, a model that ends without calling StructuredOutput is asked again (twice at most).
     for (let current = prompt, nudges = 0; ; current = STRUCTURED_NUDGE, nudges++) {
-      for await (const ev of runPrompt(messages, current, agent, (m) => transcript?.message(m))) {
+      for await (const ev of runPrompt(messages, current, agent, { onUserMessage: (m) => transcript?.message(m), checkpoint: nudges === 0 })) {
         transcript?.onEvent(ev);
         track(ev, st, opts, abort, errors);
         if (stream) emitStreamEvent(ev, opts, agent, io, pendingTraces);

@@ -29,6 +29,15 @@ export function addToTotals(t: Totals, ev: Extract<AgentEvent, { type: 'usage' }
   t.byModel.set(ev.model, m);
 }
 
+export interface RunPromptOptions {
+  /** Called with what the prompt added to the conversation (a new user message, or blocks joining the last one). */
+  onUserMessage?: (m: ApiMessage) => void;
+  /** The prompt as the person typed it (a custom command before expansion), for the rewind list. */
+  shown?: string;
+  /** A person's prompt starts a rewind point and a file checkpoint (default); a retry nudge does not. */
+  checkpoint?: boolean;
+}
+
 /**
  * Runs one prompt. Yields the loop's events; a prompt blocked by a hook yields a done event at once.
  * A call a hook deferred (a resumed session) runs first; an empty prompt then just lets the model go on.
@@ -37,7 +46,7 @@ export async function* runPrompt(
   messages: ApiMessage[],
   prompt: string | ContentBlock[],
   opts: AgentOptions,
-  onUserMessage?: (m: ApiMessage) => void,
+  run: RunPromptOptions = {},
 ): AsyncGenerator<AgentEvent, void> {
   const ended = yield* answerPendingCalls(messages, opts);
   if (ended) return yield ended;
@@ -54,11 +63,19 @@ export async function* runPrompt(
     }
     extra = out.additionalContext;
   }
+  if (run.checkpoint !== false) {
+    const checkpoint = opts.fileHistory?.checkpoint();
+    yield { type: 'prompt_checkpoint', prompt: run.shown ?? text, ...(checkpoint === undefined ? {} : { checkpoint }) };
+  }
   // `@path` mentions: the files go along with the prompt (mentions.ts).
   const attached = typeof prompt === 'string' && prompt.includes('@') ? await attachMentions(prompt, opts) : [];
-  appendUser(messages, attached.length ? [{ type: 'text', text: prompt as string }, ...attached] : prompt);
-  if (extra) appendUser(messages, extra);
-  const last = messages[messages.length - 1];
-  if (last && onUserMessage) onUserMessage(last);
+  const added: Exclude<ApiMessage['content'], string> = [
+    ...(typeof prompt === 'string' ? [{ type: 'text' as const, text: prompt }] : prompt),
+    ...attached,
+    ...(extra ? [{ type: 'text' as const, text: extra }] : []),
+  ];
+  appendUser(messages, added);
+  // Only what was added: a resumed session joins it to the user message it follows.
+  run.onUserMessage?.({ role: 'user', content: added });
   yield* runAgent(messages, opts);
 }

@@ -9,6 +9,8 @@ import { createModelClient, type ModelClient } from '../api/model-client.js';
 import { retryPolicyFromEnv } from '../api/retry.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { GitStatus } from '../core/git-status.js';
+import { FileHistory } from '../core/file-history.js';
+import { DiskHistoryStore, MemoryHistoryStore } from '../core/file-history-store.js';
 import { randomUuid } from '../core/ids.js';
 import { DEFAULT_MODEL, DEFAULT_SMALL_MODEL, pickEffort, resolveModel } from '../core/models.js';
 import { buildSystemPrompt } from '../core/system-prompt.js';
@@ -145,8 +147,21 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     outputStyle: outputStyle.style?.name ?? 'default',
     maxToolConcurrency: Number.isInteger(maxConc) && maxConc > 0 ? maxConc : 10,
     seenUrls: new Set<string>(),
+    ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
   };
   return { loaded, cwd, configDir, sessionsDir, ...(resumed ? { resumeFile: resumed } : {}), options: live.options };
+}
+
+/**
+ * The session's file checkpoints: `<wicketHome>/file-history/<session-id>/`, kept with the session
+ * so that --continue/--resume can still restore files; a fork starts from a copy of its parent's.
+ * Without session persistence they live in memory for the run.
+ */
+function openFileHistory(wicketHome: string, sessionId: string, opts: CliOptions, resumed: string | undefined): FileHistory {
+  if (!opts.persistSession) return new FileHistory(new MemoryHistoryStore());
+  const dirOf = (id: string) => path.join(wicketHome, 'file-history', id.replace(/[^\w.-]/g, '_') || 'default');
+  const parent = resumed ? path.basename(resumed, '.jsonl') : undefined;
+  return new FileHistory(new DiskHistoryStore(dirOf(sessionId), parent && parent !== sessionId ? dirOf(parent) : undefined));
 }
 
 /** Claude Code's default thinking budget, used when settings turn thinking on without a number. */

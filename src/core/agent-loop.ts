@@ -284,6 +284,7 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     env: opts.env,
     settings: opts.settings,
     seenUrls: opts.seenUrls,
+    ...(opts.fileHistory ? { fileHistory: opts.fileHistory } : {}),
     querySmallModel: (prompt, o) => querySmallModel(opts, prompt, o, emit),
     // The sub-agent's cost, denials and problems count as the session's.
     runSubagent: (spec, signal, onEvent) =>

@@ -8,6 +8,7 @@ import type { PermissionMode } from '../permissions/modes.js';
 import type { AskUser, PermissionRules } from '../permissions/types.js';
 import type { SessionState, Tool } from '../tools/tool.js';
 import type { Effort } from './models.js';
+import type { FileHistory } from './file-history.js';
 import type { SystemBlock } from './system-prompt.js';
 
 export interface AgentOptions {
@@ -45,6 +46,8 @@ export interface AgentOptions {
   outputStyle?: string;
   /** A PreToolUse hook's `defer` may park a call and end the run (print mode only). */
   allowDefer?: boolean;
+  /** The session's file checkpoints (undefined: checkpointing is off); sub-agents share it. */
+  fileHistory?: FileHistory;
   /** URLs seen in the conversation (WebFetch allows these); the loop adds to it. */
   seenUrls: Set<string>;
   signal: AbortSignal;

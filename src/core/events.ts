@@ -51,6 +51,11 @@ export type ContentBlock =
   | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
 
 export type AgentEvent =
+  /**
+   * A prompt is about to join the conversation (nothing of it is in `messages` yet): a rewind point.
+   * `checkpoint`: the file checkpoint it starts (absent when checkpointing is off).
+   */
+  | { type: 'prompt_checkpoint'; prompt: string; checkpoint?: number }
   | { type: 'turn_start'; turn: number }
   /** A raw SSE event from the API, for --include-partial-messages. */
   | { type: 'stream_event'; event: unknown }

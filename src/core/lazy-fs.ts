@@ -23,4 +23,6 @@ export const readdir = promisify(fs.readdir) as Fsp['readdir'];
 export const realpath = promisify(fs.realpath.native) as Fsp['realpath'];
 export const rm = promisify(fs.rm) as Fsp['rm'];
 export const stat = promisify(fs.stat) as Fsp['stat'];
+export const lstat = promisify(fs.lstat) as Fsp['lstat'];
+export const unlink = promisify(fs.unlink) as Fsp['unlink'];
 export const truncate = promisify(fs.truncate) as Fsp['truncate'];

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import { FatalError } from '../core/errors.js';
 import type { ApiMessage } from '../core/events.js';
-import { latestSession, loadTranscript, TranscriptWriter } from './transcript.js';
+import type { PromptMark } from '../core/prompt-marks.js';
+import { latestSession, loadSession, TranscriptWriter, type SavedSession } from './transcript.js';
 
 export interface ResumeOptions {
   continue: boolean;
@@ -28,11 +29,11 @@ export function continuedSessionId(opts: ResumeOptions, file: string | undefined
   return file && !opts.forkSession ? path.basename(file, '.jsonl') : undefined;
 }
 
-/** The resumed conversation; `keepDeferred` (print mode) keeps a call a hook deferred, to be run now. */
-export function loadResumed(file: string | undefined, opts: ResumeOptions, sessionsDir: string, keepDeferred = false): ApiMessage[] {
-  if (!file) return [];
+/** The resumed conversation and its rewind points; `keepDeferred` (print mode) keeps a call a hook deferred, to be run now. */
+export function loadResumed(file: string | undefined, opts: ResumeOptions, sessionsDir: string, keepDeferred = false): SavedSession {
+  if (!file) return { messages: [], marks: [] };
   try {
-    return loadTranscript(file, { keepDeferred });
+    return loadSession(file, { keepDeferred });
   } catch {
     throw new FatalError('config', `no saved session ${typeof opts.resume === 'string' ? `${opts.resume} ` : ''}in ${sessionsDir}`);
   }
@@ -40,16 +41,17 @@ export function loadResumed(file: string | undefined, opts: ResumeOptions, sessi
 
 /**
  * The session's file: the resumed one, appended to; or a new one, which starts with the history the
- * run continues (a fork), so that resuming it later brings all of it back.
+ * run continues (a fork) and its rewind points, so that resuming it later brings all of it back.
  */
 export function openTranscript(
   setup: { sessionsDir: string; resumeFile?: string; cwd: string; options: { sessionId: string } },
   history: readonly ApiMessage[],
   name?: string,
+  marks: readonly PromptMark[] = [],
 ): TranscriptWriter {
   const file = path.join(setup.sessionsDir, `${setup.options.sessionId}.jsonl`);
   const writer = new TranscriptWriter(file, setup.options.sessionId, setup.cwd);
-  if (history.length && file !== setup.resumeFile) writer.restart(history, 'fork');
+  if (history.length && file !== setup.resumeFile) writer.restart(history, 'fork', marks);
   if (name?.trim()) writer.name(name.trim());
   return writer;
 }

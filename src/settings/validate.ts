@@ -21,6 +21,7 @@ const KEY_TYPES: Record<string, JsonType> = {
   autoCompactWindow: 'number', autoMemoryEnabled: 'boolean', plansDirectory: 'string', theme: 'string',
   verbose: 'boolean', enabledPlugins: 'object', extraKnownMarketplaces: 'object', language: 'string',
   spinnerTipsEnabled: 'boolean', showTurnDuration: 'boolean', forceLoginMethod: 'string',
+  fileCheckpointingEnabled: 'boolean',
 };
 
 const PERMISSION_KEYS: Record<string, JsonType> = {

@@ -14,6 +14,7 @@ import type { ReadState } from './read-state.js';
 import type { Todo } from './todo-write/index.js';
 import type { AgentEvent } from '../core/events.js';
 import type { SubagentResult, SubagentSpec } from '../core/subagent.js';
+import type { FileHistoryRecorder } from '../core/file-history.js';
 
 /** Text or image content as sent back to the model in a `tool_result`. */
 export type ToolResultContent =
@@ -124,6 +125,8 @@ export interface ToolContext {
   seenUrls?: ReadonlySet<string>;
   /** The tools of the agent making the call (ToolSearch searches them). */
   tools?: readonly Tool[];
+  /** Keeps each file's state before the file tools change it, for rewinding (core/file-history.ts). */
+  fileHistory?: FileHistoryRecorder;
   /** Runs a sub-agent (the Agent tool); provided by the loop. */
   runSubagent?: (spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void) => Promise<SubagentResult>;
   /** Ask the configured small fast model a one-shot question (WebFetch). Optional in tests. */

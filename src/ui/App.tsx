@@ -7,6 +7,7 @@ import { Box, Text, useApp } from 'ink';
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { ApiMessage } from '../core/events.js';
+import type { PromptMark } from '../core/prompt-marks.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { LoadedSettings } from '../settings/load.js';
 import type { SlashCommand } from './commands/index.js';
@@ -27,6 +28,7 @@ import type { McpSession } from './mcp-session.js';
 import { PermissionDialog } from './PermissionDialog.js';
 import { PromptInput } from './PromptInput.js';
 import { RewindDialog } from './RewindDialog.js';
+import { previewRestore } from './rewind-preview.js';
 import { statusLineSetting } from './status-command.js';
 import { StatusLine } from './StatusLine.js';
 import { theme as defaultTheme, type Theme } from './theme.js';
@@ -44,6 +46,8 @@ export interface AppProps {
   readonly allowBypass: boolean;
   readonly transcript?: TranscriptWriter;
   readonly initialMessages?: ApiMessage[];
+  /** The rewind points of a resumed session. */
+  readonly initialMarks?: PromptMark[];
   readonly initialPrompt?: string;
   readonly history?: string[];
   readonly historyFile?: string;
@@ -74,6 +78,7 @@ export function App(props: AppProps): React.ReactElement {
     base,
     transcript: props.transcript,
     initialMessages: props.initialMessages,
+    initialMarks: props.initialMarks,
     frameMs: props.frameMs,
     init: (view) => {
       view.add({ kind: 'banner', model: base.model, cwd: props.cwd, mode: base.permission.mode, version: props.version, notes: props.notes ?? [] });
@@ -102,11 +107,16 @@ export function App(props: AppProps): React.ReactElement {
     agent.interrupt();
     exit();
   }, [agent, exit]);
-  const submit = useSubmit({ ...props, commands, agent, history, setBuffer, quit, onCleared: () => setStaticKey((k) => k + 1) });
-  const dialogOpen = agent.asks.length > 0 || approval !== undefined;
   const [searching, setSearching] = useState(false);
   const [rewinding, setRewinding] = useState(false);
   const hints = useMemo(() => hintsFor(buffer.text, commands, resources), [commands, resources, buffer.text]);
+  const openRewind = () => {
+    if (agent.busy()) agent.info('Interrupt the current run (esc) before rewinding.', 'warning');
+    else if (agent.prompts().length) setRewinding(true);
+    else agent.info('Nothing to rewind yet.');
+  };
+  const submit = useSubmit({ ...props, commands, agent, history, setBuffer, quit, openRewind, onCleared: () => setStaticKey((k) => k + 1) });
+  const dialogOpen = agent.asks.length > 0 || approval !== undefined;
   const notice = useAppKeys({
     buffer,
     setBuffer,
@@ -119,10 +129,7 @@ export function App(props: AppProps): React.ReactElement {
     allowBypass: props.allowBypass,
     searching: searching || rewinding,
     openSearch: () => setSearching(true),
-    openRewind: () => {
-      if (agent.prompts().length) setRewinding(true);
-      else agent.info('Nothing to rewind yet.');
-    },
+    openRewind,
   });
   useInitialPrompt(props.initialPrompt, submit);
 
@@ -130,7 +137,7 @@ export function App(props: AppProps): React.ReactElement {
     const entry = dir === -1 ? history.up(cur.text) : history.down();
     return entry === undefined ? undefined : B.fromText(entry);
   };
-  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen);
+  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || rewinding);
   const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme }), [columns, rows, props.cwd, theme]);
   const ask = agent.asks[0];
   const keys = useKeyRouter();
@@ -148,11 +155,13 @@ export function App(props: AppProps): React.ReactElement {
           ) : rewinding ? (
             <RewindDialog
               prompts={agent.prompts()}
-              maxRows={Math.max(3, dialogRows - 6)}
-              onPick={(i) => {
-                const text = agent.rewind(i);
-                if (text !== undefined) setBuffer(B.fromText(text));
+              preview={(i) => previewRestore(base.fileHistory, agent.prompts()[i]?.checkpoint, base.state.cwd)}
+              maxRows={Math.max(6, dialogRows - 2)}
+              onChoose={(i, choice) => {
                 setRewinding(false);
+                void agent.rewind(i, choice).then((text) => {
+                  if (text !== undefined) setBuffer(B.fromText(text));
+                });
               }}
               onCancel={() => setRewinding(false)}
             />

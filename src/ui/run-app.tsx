@@ -10,6 +10,7 @@ import { setupSession, type Setup } from '../cli/session-setup.js';
 import { appendUser } from '../core/conversation.js';
 import { errorMessage, FatalError } from '../core/errors.js';
 import type { ApiMessage } from '../core/events.js';
+import type { PromptMark } from '../core/prompt-marks.js';
 import { createHooks } from '../hooks/create.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { App } from './App.js';
@@ -27,10 +28,11 @@ const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 export async function runApp(opts: CliOptions, info: { version: string }): Promise<number> {
   let setup: Setup;
   let messages: ApiMessage[];
+  let marks: PromptMark[];
   let mcp: McpSession | undefined;
   try {
     setup = setupSession(opts, { env: process.env, hooksFactory: (loaded, i) => createHooks(loaded, i) });
-    messages = resumeMessages(opts, setup);
+    ({ messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir));
     const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed() });
     mcp = servers && new McpSession(servers, setup.options, setup.cwd, opts.tools);
   } catch (err) {
@@ -43,7 +45,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   if (messages.length) notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
   const started = await base.hooks.sessionStart?.({ source: messages.length ? 'resume' : 'startup', model: base.model }, new AbortController().signal).catch(() => undefined);
   if (started?.additionalContext) appendUser(messages, started.additionalContext);
-  const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name) : undefined;
+  const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
   const hist = historyFile(base.wicketHome, setup.cwd);
   const app = (
     <App
@@ -56,6 +58,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
       allowBypass={opts.allowDangerouslySkipPermissions || base.permission.mode === 'bypassPermissions'}
       transcript={transcript}
       initialMessages={messages}
+      initialMarks={marks}
       initialPrompt={opts.prompt}
       history={loadHistory(hist)}
       historyFile={hist}
@@ -80,10 +83,6 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   await mcp?.close();
   if (transcript) out.write(`\nResume this session with: wicket --resume ${base.sessionId}\n`);
   return 0;
-}
-
-function resumeMessages(opts: CliOptions, setup: Setup): ApiMessage[] {
-  return loadResumed(setup.resumeFile, opts, setup.sessionsDir);
 }
 
 async function showSetupError(err: unknown): Promise<number> {

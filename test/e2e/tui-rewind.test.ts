@@ -1,10 +1,18 @@
-/** Esc Esc in the app, in a real terminal (tmux): rewind the conversation to before an earlier prompt. */
+/** Esc Esc in the app, in a real terminal (tmux): rewind the conversation and the code to before an earlier prompt. */
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { makeTmpProject } from '../support/tmp-project.js';
-import { ensureBuilt, hasTmux, startTui } from './tui-driver.js';
+import { ensureBuilt, hasTmux, startTui, type Tui } from './tui-driver.js';
 
 const TMUX = hasTmux();
+
+/** Esc twice, as a person presses it (two keys sent at once can reach the app as one Meta+Esc). */
+async function escEsc(tui: Tui): Promise<void> {
+  tui.press('Escape');
+  await new Promise((r) => setTimeout(r, 150));
+  tui.press('Escape');
+}
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
@@ -28,12 +36,16 @@ describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
       await tui.waitFor(answer!);
     }
     await tui.waitFor(/Ask wicket to do something/);
-    tui.press('Escape');
-    tui.press('Escape');
-    const list = await tui.waitFor('Rewind the conversation to before:');
+    await escEsc(tui);
+    const list = await tui.waitFor('Restore the code and/or the conversation to the point before');
     expect(list).toMatch(/first question[^❯]*\n[^\n]*❯ second question/);
     tui.press('Up');
     await tui.waitFor(/❯ first question/);
+    tui.press('Enter');
+    // No file changed: only the conversation can go back.
+    const confirm = await tui.waitFor('2. Never mind');
+    expect(confirm).toContain('No file was changed by Edit, Write or NotebookEdit since then');
+    expect(confirm).not.toContain('Restore code');
     tui.press('Enter');
     await tui.waitFor('Rewound the conversation to before "first question"');
     tui.type(' again');
@@ -43,6 +55,88 @@ describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
     const last = api.messageRequests().at(-1)!.body as { messages: Array<{ role: string; content: unknown }> };
     expect(last.messages).toHaveLength(1);
     expect(JSON.stringify(last.messages[0])).toContain('first question again');
+    api.assertNoViolations();
+  });
+
+  it('restores the files the model changed since a prompt: "Restore code and conversation"', async () => {
+    const project = await makeTmpProject({ files: {} });
+    const api = await startFakeAnthropic();
+    cleanups.push(() => project.cleanup(), () => api.close());
+    const notes = project.path('notes.txt');
+    const extra = project.path('extra.txt');
+    api.script(
+      reply().toolUse('Write', { file_path: notes, content: 'version one\n' }),
+      reply().text('Wrote notes.'),
+      reply().toolUse('Read', { file_path: notes }),
+      reply().toolUse('Edit', { file_path: notes, old_string: 'version one', new_string: 'version two' }),
+      reply().toolUse('Write', { file_path: extra, content: 'extra\n' }),
+      reply().text('Edited notes.'),
+      reply().text('Answer three.'),
+    );
+    const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, args: ['--permission-mode', 'acceptEdits'] });
+    cleanups.push(() => tui.close());
+    await tui.waitFor('shift+tab to cycle');
+    for (const [prompt, answer] of [['write the notes', 'Wrote notes.'], ['edit the notes', 'Edited notes.']]) {
+      tui.type(prompt!);
+      await tui.waitFor(prompt!);
+      tui.press('Enter');
+      await tui.waitFor(answer!);
+    }
+    expect(readFileSync(notes, 'utf8')).toBe('version two\n');
+    await tui.waitFor(/Ask wicket to do something/);
+    await escEsc(tui);
+    // Each prompt shows what restoring the code to before it would change.
+    const list = await tui.waitFor(/❯ edit the notes[^\n]*\n[^\n]*notes\.txt \+1 -1, extra\.txt \+1 -0 \(new\)/);
+    expect(list).toContain('Restore the code and/or the conversation to the point before');
+    tui.press('Enter');
+    const confirm = await tui.waitFor('4. Never mind');
+    expect(confirm).toMatch(/1\. Restore code and conversation[^\n]*\n[^\n]*2\. Restore conversation[^\n]*\n[^\n]*3\. Restore code/);
+    expect(confirm).toContain('The code will be restored in 2 files');
+    expect(confirm).toContain('Only changes made by Edit, Write and NotebookEdit are restored');
+    tui.press('Enter');
+    await tui.waitFor(/Restored the code to before "edit the notes": 1 file restored \(notes\.txt\); 1 file deleted that did\s+not exist then \(extra\.txt\)\./);
+    await tui.waitFor('Rewound the conversation to before "edit the notes".');
+    expect(readFileSync(notes, 'utf8')).toBe('version one\n');
+    expect(existsSync(extra)).toBe(false);
+    // The prompt is back in the input; the next request no longer holds the rewound turn.
+    await tui.waitFor(/❯ edit the notes/);
+    tui.press('Enter');
+    await tui.waitFor('Answer three.');
+    const last = api.messageRequests().at(-1)!.body as { messages: Array<{ role: string; content: unknown }> };
+    expect(JSON.stringify(last.messages)).not.toContain('version two');
+    api.assertNoViolations();
+  });
+
+  it('a resumed session still restores the files of its earlier prompts (/rewind, "Restore code")', async () => {
+    const project = await makeTmpProject({ files: { 'app.txt': 'original\n' } });
+    const api = await startFakeAnthropic();
+    cleanups.push(() => project.cleanup(), () => api.close());
+    const app = project.path('app.txt');
+    api.script(
+      reply().toolUse('Read', { file_path: app }),
+      reply().toolUse('Edit', { file_path: app, old_string: 'original', new_string: 'changed' }),
+      reply().text('Changed the app.'),
+    );
+    // The first run is print mode: its checkpoints are kept with the session too.
+    const first = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, args: ['-p', 'change the app', '--permission-mode', 'acceptEdits'] });
+    cleanups.push(() => first.close());
+    await first.waitFor('[exited 0]');
+    expect(readFileSync(app, 'utf8')).toBe('changed\n');
+
+    const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, args: ['--continue'] });
+    cleanups.push(() => tui.close());
+    await tui.waitFor('shift+tab to cycle');
+    tui.type('/rewind');
+    await tui.waitFor('/rewind');
+    tui.press('Enter');
+    await tui.waitFor(/❯ change the app[^\n]*\n[^\n]*app\.txt \+1 -1/);
+    tui.press('Enter');
+    await tui.waitFor('4. Never mind');
+    tui.press('3');
+    await tui.waitFor('Restored the code to before "change the app": 1 file restored (app.txt).');
+    expect(readFileSync(app, 'utf8')).toBe('original\n');
+    // "Restore code" keeps the conversation.
+    expect(tui.history()).not.toContain('Rewound the conversation');
     api.assertNoViolations();
   });
 });

@@ -61,7 +61,7 @@ export const editTool = defineTool<EditInput, EditOutput>({
     if (!planned.ok) throw new ToolError('execution_failed', planned.message);
     if (ctx.signal.aborted) throw new ToolError('aborted', 'Edit was cancelled before writing.');
     const { plan } = planned;
-    const version = await writeAtomic(plan.absPath, plan.bytes, { createParents: plan.created });
+    const version = await writeAtomic(plan.absPath, plan.bytes, { createParents: plan.created, history: ctx.fileHistory });
     return {
       filePath: plan.absPath,
       displayPath: plan.displayPath,

@@ -6,6 +6,7 @@
  */
 import { mkdir, stat } from '../../core/lazy-fs.js';
 import path from 'node:path';
+import type { FileHistoryRecorder } from '../../core/file-history.js';
 import type { FileVersion } from '../read-state.js';
 import { hashBytes } from './version.js';
 import { writeFileAtomic } from './write-file-atomic.js';
@@ -13,12 +14,17 @@ import { writeFileAtomic } from './write-file-atomic.js';
 export interface AtomicWriteOptions {
   /** Create missing parent directories first. */
   createParents?: boolean;
+  /** Permission bits for a file that does not exist yet (default: 0o666 less the umask). */
+  mode?: number;
+  /** Told before the write, so the file's earlier state can be kept (core/file-history.ts). */
+  history?: FileHistoryRecorder;
 }
 
 /** Writes `data` to `filePath` atomically and returns the version now on disk. */
 export async function writeAtomic(filePath: string, data: Buffer, opts: AtomicWriteOptions = {}): Promise<FileVersion> {
+  await opts.history?.beforeWrite(filePath);
   if (opts.createParents) await mkdir(path.dirname(filePath), { recursive: true });
-  await writeFileAtomic(filePath, data, { fsync: true });
+  await writeFileAtomic(filePath, data, { fsync: true, ...(opts.mode === undefined ? {} : { mode: opts.mode }) });
   const st = await stat(filePath);
   return { mtimeMs: st.mtimeMs, size: data.length, hash: hashBytes(data) };
 }

@@ -69,7 +69,7 @@ export const notebookEditTool = defineTool<NotebookEditInput, NotebookEditOutput
     if (!planned.ok) throw new ToolError('execution_failed', planned.message);
     if (ctx.signal.aborted) throw new ToolError('aborted', 'NotebookEdit was cancelled before writing.');
     const { plan } = planned;
-    const version = await writeAtomic(plan.absPath, plan.bytes);
+    const version = await writeAtomic(plan.absPath, plan.bytes, { history: ctx.fileHistory });
     return {
       notebookPath: plan.absPath,
       displayPath: plan.displayPath,

@@ -56,7 +56,7 @@ export const writeTool = defineTool<WriteInput, WriteOutput>({
     if (!planned.ok) throw new ToolError('execution_failed', planned.message);
     if (ctx.signal.aborted) throw new ToolError('aborted', 'Write was cancelled before writing.');
     const { plan } = planned;
-    const version = await writeAtomic(plan.absPath, plan.bytes, { createParents: plan.created });
+    const version = await writeAtomic(plan.absPath, plan.bytes, { createParents: plan.created, history: ctx.fileHistory });
     return {
       type: plan.created ? 'create' : 'update',
       filePath: plan.absPath,

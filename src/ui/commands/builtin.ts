@@ -1,4 +1,4 @@
-/** The built-in slash commands: /help /clear /compact /model /effort /status /cost /trace /exit (and /permissions, /mcp, /init, /add-dir, and those of session-info.ts). */
+/** The built-in slash commands: /help /clear /compact /rewind /model /effort /status /cost /trace /exit (and /permissions, /mcp, /init, /add-dir, and those of session-info.ts). */
 import { DEFAULT_MODEL, EFFORT_LEVELS, modelTakesEffort, parseEffort, resolveModel } from '../../core/models.js';
 import type { GateRecord } from '../../core/events.js';
 import { modeLabel } from '../StatusLine.js';
@@ -139,6 +139,14 @@ const compact: SlashCommand = {
   run: (args, s) => (s.messageCount ? { kind: 'compact', ...(args.trim() ? { instructions: args.trim() } : {}) } : { kind: 'info', text: 'Nothing to compact yet.' }),
 };
 
+const rewind: SlashCommand = {
+  name: 'rewind',
+  aliases: ['checkpoint'],
+  description: 'Restore the code and/or the conversation to before an earlier prompt (also Esc Esc)',
+  source: 'builtin',
+  run: () => ({ kind: 'rewind' }),
+};
+
 const exit: SlashCommand = {
   name: 'exit',
   aliases: ['quit'],
@@ -147,6 +155,6 @@ const exit: SlashCommand = {
   run: () => ({ kind: 'exit' }),
 };
 
-export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, initCommand, addDirCommand, model, effort, permissionsCommand, status, cost, trace, mcpCommand, ...SESSION_INFO_COMMANDS, exit];
+export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, rewind, initCommand, addDirCommand, model, effort, permissionsCommand, status, cost, trace, mcpCommand, ...SESSION_INFO_COMMANDS, exit];
 
 export type { SessionControl };

@@ -31,6 +31,7 @@ export type CommandResult =
   | { kind: 'info'; text: string; tone?: 'info' | 'warning' | 'error' }
   | { kind: 'prompt'; text: string; allowedTools?: readonly string[] }
   | { kind: 'clear' }
+  | { kind: 'rewind' }
   | { kind: 'compact'; instructions?: string }
   | { kind: 'exit' };
 

@@ -19,7 +19,9 @@ import { AgentView, type ViewSnapshot } from '../agent-state.js';
 import { markdownReady, preloadMarkdown } from '../markdown-text.js';
 import type { PendingAsk } from '../types.js';
 import { usePermissionQueue } from './use-permission-queue.js';
-import { markPrompt, oneLine, rewindTo, type PromptMark } from '../rewind.js';
+import { compactedMarks, markPrompt, rewindTo, type PromptMark } from '../../core/prompt-marks.js';
+import { oneLine } from '../rewind.js';
+import { restoreReport } from '../rewind-report.js';
 
 /** How long an interrupted run may take to wind down before it is left behind. */
 const STUCK_MS = 2000;
@@ -38,6 +40,8 @@ export interface UseAgentOptions {
   base: Omit<AgentOptions, 'signal' | 'askUser'>;
   transcript?: TranscriptWriter;
   initialMessages?: ApiMessage[];
+  /** The rewind points of a resumed session. */
+  initialMarks?: PromptMark[];
   /** Minimum time between two renders of streamed output (default 33 ms, about 30 frames a second). */
   frameMs?: number;
   /** Save "don't ask again" rules (default: .claude/settings.local.json of the project). */
@@ -66,9 +70,13 @@ export interface AgentHandle extends ViewSnapshot {
   /** Replaces the conversation by a summary of it (/compact). */
   compact(instructions?: string): Promise<void>;
   /** The prompts of this session that can be rewound to, oldest first. */
-  prompts(): string[];
-  /** Cuts the conversation back to before prompt `i`; returns its text (undefined while a run goes). */
-  rewind(i: number): string | undefined;
+  prompts(): PromptMark[];
+  /**
+   * Back to before prompt `i`: the code (tracked files restored), the conversation (cut back), or
+   * both. Returns the prompt's text when the conversation went back (for the input); undefined
+   * otherwise, or while a run goes.
+   */
+  rewind(i: number, what: { code: boolean; conversation: boolean }): Promise<string | undefined>;
 }
 
 export function useAgent(opts: UseAgentOptions): AgentHandle {
@@ -86,7 +94,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   const abortRef = useRef<AbortController | undefined>(undefined);
   const queue = useRef<Array<{ prompt: string; shown: string; allowedTools: readonly string[] }>>([]);
   // Where each prompt of this session went into the conversation, for rewinding to before it.
-  const prompts = useRef<PromptMark[]>([]).current;
+  const prompts = useRef<PromptMark[]>(opts.initialMarks ? [...opts.initialMarks] : []).current;
   const optsRef = useRef(opts);
   optsRef.current = opts;
 
@@ -105,19 +113,21 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
 
   /** Folds one run's events into the view; stops touching anything once the run was left behind. */
   const consume = useCallback(
-    async (working: ApiMessage[], prompt: string, agent: AgentOptions, left: { behind: boolean }) => {
+    async (working: ApiMessage[], prompt: string, shown: string, agent: AgentOptions, left: { behind: boolean }) => {
       const o = optsRef.current;
       let ended = false;
       try {
         const markdown = preloadMarkdown();
-        for await (const ev of runPrompt(working, prompt, agent, (m) => o.transcript?.message(m))) {
+        for await (const ev of runPrompt(working, prompt, agent, { onUserMessage: (m) => o.transcript?.message(m), shown })) {
           if (left.behind) return;
           o.transcript?.onEvent(ev);
+          // The prompt is not in `working` yet: this is where a rewind to before it cuts back to.
+          if (ev.type === 'prompt_checkpoint') prompts.push(markPrompt(working, shown, ev.checkpoint));
           // Finished text is written once: make sure it is written as Markdown.
           if (!markdownReady()) await markdown.catch(() => undefined);
           view.apply(ev);
           if (ev.type === 'done') ended = true;
-          if (ev.type === 'compact') prompts.length = 0; // what came before is a summary now
+          if (ev.type === 'compact') compactedMarks(prompts); // what came before is a summary now: only its code can go back
           schedule();
         }
       } catch (err) {
@@ -142,10 +152,9 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       // The run works on a copy that becomes the conversation when it ends. If an interrupted run
       // does not end in time (a stalled stream that ignores the abort), it is left behind and the
       // conversation keeps only its complete part, so Esc always gives the prompt back.
-      prompts.push(markPrompt(messages, shown));
       const working = [...messages];
       const left = { behind: false };
-      const outcome = await Promise.race([consume(working, prompt, agent, left).then(() => 'ended' as const), afterAbort(controller.signal, STUCK_MS)]);
+      const outcome = await Promise.race([consume(working, prompt, shown, agent, left).then(() => 'ended' as const), afterAbort(controller.signal, STUCK_MS)]);
       if (outcome === 'stuck') {
         left.behind = true;
         while (working.length > messages.length && unansweredToolUses(working).length) working.pop();
@@ -213,15 +222,29 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     [view, askUser, flushNow, messages],
   );
 
-  /** Esc Esc: back to before prompt `i` (of `prompts()`); returns its text for the input. */
+  /** Esc Esc or /rewind: back to before prompt `i` (of `prompts()`); returns its text for the input when the conversation went back. */
   const rewind = useCallback(
-    (i: number): string | undefined => {
+    async (i: number, what: { code: boolean; conversation: boolean }): Promise<string | undefined> => {
       const mark = prompts[i];
-      if (!mark || abortRef.current) return undefined;
+      if (!mark) return undefined;
+      if (abortRef.current) {
+        view.add({ kind: 'info', tone: 'warning', text: 'Interrupt the current run (esc) before rewinding.' });
+        flushNow();
+        return undefined;
+      }
+      const base = optsRef.current.base;
+      if (what.code && base.fileHistory && mark.checkpoint !== undefined) {
+        const report = await base.fileHistory.restore(mark.checkpoint, base.state.readState);
+        for (const line of restoreReport(report, mark.text, base.state.cwd)) view.add({ kind: 'info', ...line });
+      }
+      if (!what.conversation || mark.at === undefined) {
+        flushNow();
+        return undefined;
+      }
       rewindTo(messages, mark);
       prompts.splice(i);
-      optsRef.current.transcript?.restart(messages, 'rewind');
-      view.add({ kind: 'info', tone: 'info', text: `Rewound the conversation to before "${oneLine(mark.text)}". Files changed since then stay as they are.` });
+      optsRef.current.transcript?.restart(messages, 'rewind', prompts);
+      view.add({ kind: 'info', tone: 'info', text: `Rewound the conversation to before "${oneLine(mark.text)}".${what.code ? '' : ' Files changed since then stay as they are.'}` });
       flushNow();
       return mark.text;
     },
@@ -244,5 +267,5 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   }, []);
 
   const busy = useCallback(() => abortRef.current !== undefined, []);
-  return { ...snap, asks, queued, view, messages, submit, busy, interrupt, answer: (a, ans) => a.resolve(ans), info, clear, compact, rewind, prompts: () => prompts.map((p) => p.text) };
+  return { ...snap, asks, queued, view, messages, submit, busy, interrupt, answer: (a, ans) => a.resolve(ans), info, clear, compact, rewind, prompts: () => [...prompts] };
 }

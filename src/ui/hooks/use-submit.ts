@@ -26,6 +26,8 @@ export interface SubmitDeps {
   quit: () => void;
   /** The session's MCP servers, for /mcp. */
   mcp?: McpSession;
+  /** /rewind: open the rewind list. */
+  openRewind: () => void;
   /** After /clear wiped the screen: start a fresh transcript. */
   onCleared: () => void;
 }
@@ -50,6 +52,7 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
   const apply = (text: string, result: CommandResult) => {
     if (result.kind === 'prompt') d.agent.submit(result.text, text, result.allowedTools);
     else if (result.kind === 'exit') d.quit();
+    else if (result.kind === 'rewind') d.openRewind();
     else if (result.kind === 'compact') {
       if (d.agent.busy()) return d.agent.info('Interrupt the current run (esc) before /compact.', 'warning');
       void d.agent.compact(result.instructions);
