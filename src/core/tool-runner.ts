@@ -14,7 +14,8 @@ import { isPlanApproval } from '../tools/exit-plan-mode/index.js';
 import { findTool } from '../tools/registry.js';
 import { monotonicMs } from './clock.js';
 import { errorMessage, ToolError } from './errors.js';
-import type { AgentEvent, GateName, GateRecord, GateTrace, GateVerdict } from './events.js';
+import type { AgentEvent, GateName, GateTrace } from './events.js';
+import { Tracer } from './gate-tracer.js';
 import { formatInputIssues } from './input-errors.js';
 
 export interface ToolCall {
@@ -63,26 +64,6 @@ export interface CallOutcome {
 export type Prepared =
   | { kind: 'done'; outcome: CallOutcome }
   | { kind: 'ready'; call: ToolCall; tool: Tool; input: unknown; trace: GateTrace; startedAt: number };
-
-class Tracer {
-  readonly trace: GateTrace = [];
-  private last = monotonicMs();
-  constructor(
-    private readonly id: string,
-    private readonly emit: (e: AgentEvent) => void,
-    prior: GateTrace = [],
-  ) {
-    this.trace.push(...prior);
-  }
-  mark(gate: GateName, verdict: GateVerdict, detail?: string): GateRecord {
-    const now = monotonicMs();
-    const record: GateRecord = { gate, verdict, durationMs: Math.round((now - this.last) * 100) / 100, ...(detail ? { detail } : {}) };
-    this.last = now;
-    this.trace.push(record);
-    this.emit({ type: 'gate', toolUseId: this.id, record });
-    return record;
-  }
-}
 
 function refusal(gate: GateName, message: string): ModelResult {
   return { content: `<tool_use_error>[${gate}] ${message}</tool_use_error>`, isError: true };
@@ -193,6 +174,17 @@ interface Gated {
 
 type HookDecision = { behavior: 'allow' | 'ask' | 'deny'; by: string; reason?: string };
 
+/** A hook's `defer`: parks the call when the loop allows it (print mode, the turn's only call); otherwise ignored with a warning. */
+async function deferred(g: Gated, who: string, reason: string | undefined): Promise<boolean> {
+  if (g.env.canDefer && (await g.env.canDefer())) {
+    g.tracer.mark('hooks', 'deferred', `${who}: defer${reason ? ` (${reason})` : ''}`);
+    return true;
+  }
+  const why = g.env.canDefer ? 'it works only when the call is the only one in its turn' : 'it works only in print mode (-p)';
+  g.env.emit({ type: 'warning', message: `${who} returned permissionDecision "defer" for ${g.tool.name}; ignored: ${why}` });
+  return false;
+}
+
 type HookStep =
   | { kind: 'continue'; input: unknown; decision?: HookDecision }
   | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
@@ -206,13 +198,8 @@ async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
     tracer.mark('hooks', 'refused', `${who} stopped the run: ${out.reason}`);
     return { kind: 'done', result: refusal('hooks', `A PreToolUse hook stopped the run: ${out.reason}`), extra: { stop: out.reason } };
   }
-  if (out.decision === 'defer') {
-    if (env.canDefer && (await env.canDefer())) {
-      tracer.mark('hooks', 'deferred', `${who}: defer${out.reason ? ` (${out.reason})` : ''}`);
-      return { kind: 'done', result: refusal('hooks', `Deferred by a PreToolUse hook: the call waits for the session to be resumed.`), extra: { deferred: true } };
-    }
-    const why = env.canDefer ? 'it works only when the call is the only one in its turn' : 'it works only in print mode (-p)';
-    env.emit({ type: 'warning', message: `${who} returned permissionDecision "defer" for ${tool.name}; ignored: ${why}` });
+  if (out.decision === 'defer' && (await deferred(g, who, out.reason))) {
+    return { kind: 'done', result: refusal('hooks', 'Deferred by a PreToolUse hook: the call waits for the session to be resumed.'), extra: { deferred: true } };
   }
   if (out.decision === 'deny') {
     tracer.mark('hooks', 'denied', `${who}: ${out.reason ?? 'blocked'}`);
@@ -233,7 +220,7 @@ async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
     next = parsed.input;
     tracer.mark('hooks', 'rewritten', `${who} rewrote the input`);
   } else {
-    tracer.mark('hooks', out.decision ? 'passed' : 'passed', out.decision ? `${who}: ${out.decision}` : undefined);
+    tracer.mark('hooks', 'passed', out.decision ? `${who}: ${out.decision}` : undefined);
   }
   const decision = out.decision && out.decision !== 'defer' ? { behavior: out.decision, by: who, reason: out.reason } : undefined;
   return { kind: 'continue', input: next, decision };
