@@ -9,6 +9,7 @@ import type { AskUser, PermissionRules } from '../permissions/types.js';
 import type { SessionState, Tool } from '../tools/tool.js';
 import type { Effort } from './models.js';
 import type { SystemBlock } from './system-prompt.js';
+import type { TaskNotices } from './task-notices.js';
 
 export interface AgentOptions {
   client: ModelClient;
@@ -45,6 +46,13 @@ export interface AgentOptions {
   outputStyle?: string;
   /** A PreToolUse hook's `defer` may park a call and end the run (print mode only). */
   allowDefer?: boolean;
+  /**
+   * The conversation's background tasks: tools report what they start, and the notices of what ended
+   * go to the model before its next request. Undefined: background work is never reported.
+   */
+  taskNotices?: TaskNotices;
+  /** When the model is done while background tasks run, wait for them (print mode, sub-agents). */
+  waitForBackground?: boolean;
   /** URLs seen in the conversation (WebFetch allows these); the loop adds to it. */
   seenUrls: Set<string>;
   signal: AbortSignal;

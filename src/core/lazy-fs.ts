@@ -24,3 +24,4 @@ export const realpath = promisify(fs.realpath.native) as Fsp['realpath'];
 export const rm = promisify(fs.rm) as Fsp['rm'];
 export const stat = promisify(fs.stat) as Fsp['stat'];
 export const truncate = promisify(fs.truncate) as Fsp['truncate'];
+export const writeFile = promisify(fs.writeFile) as Fsp['writeFile'];

@@ -14,6 +14,7 @@ import type { ReadState } from './read-state.js';
 import type { Todo } from './todo-write/index.js';
 import type { AgentEvent } from '../core/events.js';
 import type { SubagentResult, SubagentSpec } from '../core/subagent.js';
+import type { TaskTracker } from '../core/task-notices.js';
 
 /** Text or image content as sent back to the model in a `tool_result`. */
 export type ToolResultContent =
@@ -124,8 +125,13 @@ export interface ToolContext {
   seenUrls?: ReadonlySet<string>;
   /** The tools of the agent making the call (ToolSearch searches them). */
   tools?: readonly Tool[];
-  /** Runs a sub-agent (the Agent tool); provided by the loop. */
-  runSubagent?: (spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void) => Promise<SubagentResult>;
+  /**
+   * Runs a sub-agent (the Agent tool); provided by the loop. A `background` one may outlive the
+   * turn: its cost reaches the session through its task's notice, not through the turn's events.
+   */
+  runSubagent?: (spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void, o?: { background?: boolean }) => Promise<SubagentResult>;
+  /** Where background work this call starts is reported, so its end reaches the model; provided by the loop. */
+  backgroundTasks?: TaskTracker;
   /** Ask the configured small fast model a one-shot question (WebFetch). Optional in tests. */
   querySmallModel?: (prompt: string, opts: { signal: AbortSignal; system?: string }) => Promise<string>;
 }
