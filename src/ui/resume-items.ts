@@ -36,7 +36,7 @@ function noticeItem(text: string): NewItem | undefined {
   const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(text)?.[1] ?? '';
   const status = field('status');
   const summary = field('summary').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  return { kind: 'info', tone: 'info', text: taskNote(field('task-id'), status === 'failed' || status === 'stopped' ? status : 'completed', summary) };
+  return { kind: 'info', tone: status === 'failed' ? 'warning' : 'info', text: taskNote(field('task-id'), status === 'failed' || status === 'stopped' ? status : 'completed', summary) };
 }
 
 function blocks(m: ApiMessage): ContentBlock[] {
