@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { toolResultIn, useApiAndProject } from '../support/api-project.js';
 import { reply, type RecordedRequest, type ReplyBuilder } from '../support/fake-anthropic-server.js';
-import { expectExit } from '../support/run-cli.js';
+import { expectExit, spawnCli } from '../support/run-cli.js';
 
 const t = useApiAndProject();
 type Body = { model: string; messages: Array<{ role: string; content: any }> };
@@ -57,6 +57,35 @@ describe('background commands', () => {
     expect(lines.find((l) => l.subtype === 'task_started')).toMatchObject({ type: 'system', task_id: id, tool_use_id: 'toolu_bg', task_type: 'local_bash', description: 'build it' });
     expect(lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ type: 'system', task_id: id, tool_use_id: 'toolu_bg', status: 'completed', output_file: file, summary: 'Background command "build it" completed (exit code 0)' });
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'The build finished.' });
+  });
+});
+
+describe('print mode waiting for background commands', () => {
+  it('a command past its timeout is stopped and the model is told', async () => {
+    t.api.script(
+      reply().toolUse('Bash', { command: 'sleep 30', run_in_background: true, timeout: 400 }, { id: 'toolu_bg' }),
+      reply().text('Waiting for it.'),
+      reply().text('It did not finish in time.'),
+    );
+    const r = await t.run(['-p', 'go', '--allowedTools', 'Bash', '--output-format', 'json']);
+    expectExit(r, 0);
+    const text = lastUserText(bodies()[2]!);
+    expect(text).toContain('<status>stopped</status>\n<summary>Background command "sleep 30" was stopped after its timeout of 400 ms</summary>');
+    expect(r.json<any>().result).toBe('It did not finish in time.');
+  });
+
+  it('Ctrl-C ends the wait: the run stops with 130', async () => {
+    t.api.script(reply().toolUse('Bash', { command: 'sleep 60', run_in_background: true }), reply().text('Waiting for it.'));
+    const p = spawnCli(['-p', 'go', '--allowedTools', 'Bash', '--output-format', 'json'], { cwd: t.project.dir, home: t.project.home, baseUrl: t.api.url });
+    const deadline = Date.now() + 20_000;
+    while (t.api.messageRequests().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+    const sent = Date.now();
+    p.child.kill('SIGINT');
+    const r = await p.result;
+    expect(r.code).toBe(130);
+    expect(Date.now() - sent).toBeLessThan(5000);
+    expect(r.json<any>()).toMatchObject({ type: 'result', is_error: true, errors: ['interrupted'] });
   });
 });
 
