@@ -211,6 +211,15 @@ function emitStreamEvent(ev: AgentEvent, opts: CliOptions, agent: AgentOptions, 
     case 'compact':
       io.out(line({ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: ev.trigger, pre_tokens: ev.preTokens }, ...base }));
       return;
+    case 'task_started':
+      io.out(line({ type: 'system', subtype: 'task_started', task_id: ev.taskId, ...(ev.toolUseId ? { tool_use_id: ev.toolUseId } : {}), description: ev.description, task_type: ev.taskType, ...base }));
+      return;
+    case 'task_notification': {
+      const n = ev.notice;
+      const usage = n.usage && { total_tokens: n.usage.totalTokens, tool_uses: n.usage.toolUses, duration_ms: n.usage.durationMs };
+      io.out(line({ type: 'system', subtype: 'task_notification', task_id: n.taskId, ...(n.toolUseId ? { tool_use_id: n.toolUseId } : {}), status: n.status, output_file: n.outputFile, summary: n.summary, ...(usage ? { usage } : {}), ...base }));
+      return;
+    }
     default:
       return;
   }

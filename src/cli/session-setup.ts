@@ -14,6 +14,7 @@ import { DiskHistoryStore, MemoryHistoryStore } from '../core/file-history-store
 import { randomUuid } from '../core/ids.js';
 import { DEFAULT_MODEL, DEFAULT_SMALL_MODEL, pickEffort, resolveModel } from '../core/models.js';
 import { buildSystemPrompt } from '../core/system-prompt.js';
+import { TaskNotices } from '../core/task-notices.js';
 import { continuedSessionId, resumeFile } from '../session/resume.js';
 import { VERSION } from '../core/version.js';
 import { createHooks, type HooksContext } from '../hooks/create.js';
@@ -148,6 +149,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     maxToolConcurrency: Number.isInteger(maxConc) && maxConc > 0 ? maxConc : 10,
     seenUrls: new Set<string>(),
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
+    taskNotices: new TaskNotices(),
   };
   return { loaded, cwd, configDir, sessionsDir, ...(resumed ? { resumeFile: resumed } : {}), options: live.options };
 }

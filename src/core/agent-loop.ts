@@ -23,6 +23,7 @@ import type { AgentEvent, ApiMessage, ContentBlock, DeferredToolUse } from './ev
 import { executeCall, prepareCall, type CallOutcome, type RunnerEnv, type ToolCall } from './tool-runner.js';
 import { ToolScheduler } from './tool-scheduler.js';
 import { runSubagent } from './subagent.js';
+import { noticeText, trackerFor } from './task-notices.js';
 import { warmUpWhileWaiting } from './warm-up.js';
 
 const MAX_STOP_HOOK_BLOCKS = 8;
@@ -38,6 +39,7 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
     if (opts.signal.aborted) return yield done('aborted', turns, finalText);
     yield* autoCompact(messages, opts, run);
     if (opts.signal.aborted) return yield done('aborted', turns, finalText);
+    yield* deliverNotices(messages, opts);
     turns++;
     yield { type: 'turn_start', turn: turns };
     const channel = new Channel<AgentEvent>();
@@ -67,11 +69,49 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
       appendUser(messages, `Stop hook feedback: ${block}`);
       continue;
     }
+    // Background work that ended, or (print mode) is still running, gives the model more to do.
+    if (yield* awaitBackground(messages, opts)) continue;
+    if (opts.signal.aborted) return yield done('aborted', turns, finalText);
     return yield done('completed', turns, finalText);
   }
 }
 
 type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
+
+/**
+ * Notices of background tasks that ended go into the conversation as user text (after the tool
+ * results of the same message), with an event each. True when any went in.
+ */
+async function* deliverNotices(messages: ApiMessage[], opts: AgentOptions): AsyncGenerator<AgentEvent, boolean> {
+  let added = false;
+  for (const notice of opts.taskNotices?.take() ?? []) {
+    yield* notice.events ?? [];
+    if (notice.silent) {
+      yield { type: 'task_notification', notice };
+      continue;
+    }
+    const text = noticeText(notice);
+    appendUser(messages, text);
+    added = true;
+    yield { type: 'task_notification', notice, text };
+  }
+  return added;
+}
+
+/**
+ * The model is done: notices that arrived meanwhile send it back to work; with `waitForBackground`,
+ * so does the next one of a task still running (a task's own deadline bounds the wait). True when
+ * the model has something new to read.
+ */
+async function* awaitBackground(messages: ApiMessage[], opts: AgentOptions): AsyncGenerator<AgentEvent, boolean> {
+  const notices = opts.taskNotices;
+  if (!notices) return false;
+  for (;;) {
+    if (yield* deliverNotices(messages, opts)) return true;
+    if (!opts.waitForBackground || !notices.runningTasks().length || opts.signal.aborted) return false;
+    await notices.waitForNotice(opts.signal);
+  }
+}
 
 /**
  * A session resumed after a PreToolUse hook deferred a call: the call goes through every gate now
@@ -286,12 +326,13 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     seenUrls: opts.seenUrls,
     ...(opts.fileHistory ? { fileHistory: opts.fileHistory } : {}),
     querySmallModel: (prompt, o) => querySmallModel(opts, prompt, o, emit),
-    // The sub-agent's cost, denials and problems count as the session's.
-    runSubagent: (spec, signal, onEvent) =>
+    // The sub-agent's cost, denials and problems count as the session's (a background one's come with its notice).
+    runSubagent: (spec, signal, onEvent, o) =>
       runSubagent(opts, spec, signal, (ev) => {
-        if (ev.type === 'usage' || ev.type === 'retry' || ev.type === 'warning' || ev.type === 'permission_denied') emit(ev);
+        if (!o?.background && (ev.type === 'usage' || ev.type === 'retry' || ev.type === 'warning' || ev.type === 'permission_denied')) emit(ev);
         onEvent(ev);
       }),
+    ...(opts.taskNotices ? { backgroundTasks: trackerFor(opts.taskNotices, emit) } : {}),
   } satisfies Omit<ToolContext, 'cwd' | 'readState' | 'signal' | 'toolUseId' | 'permissionMode'>;
   return { tools: opts.tools, state: opts.state, permission: opts.permission, hooks: opts.hooks, askUser: opts.askUser, base, emit };
 }

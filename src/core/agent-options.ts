@@ -10,6 +10,7 @@ import type { SessionState, Tool } from '../tools/tool.js';
 import type { Effort } from './models.js';
 import type { FileHistory } from './file-history.js';
 import type { SystemBlock } from './system-prompt.js';
+import type { TaskNotices } from './task-notices.js';
 
 export interface AgentOptions {
   client: ModelClient;
@@ -48,6 +49,13 @@ export interface AgentOptions {
   allowDefer?: boolean;
   /** The session's file checkpoints (undefined: checkpointing is off); sub-agents share it. */
   fileHistory?: FileHistory;
+  /**
+   * The conversation's background tasks: tools report what they start, and the notices of what ended
+   * go to the model before its next request. Undefined: background work is never reported.
+   */
+  taskNotices?: TaskNotices;
+  /** When the model is done while background tasks run, wait for them (print mode, sub-agents). */
+  waitForBackground?: boolean;
   /** URLs seen in the conversation (WebFetch allows these); the loop adds to it. */
   seenUrls: Set<string>;
   signal: AbortSignal;

@@ -5,6 +5,7 @@
  */
 import type { DisplayData, ModelResult } from '../tools/tool.js';
 import type { Usage } from '../api/usage.js';
+import type { TaskNotice, TaskType } from './task-notices.js';
 
 export type GateName = 'find' | 'parse' | 'validate' | 'hooks' | 'permission' | 'execute' | 'map' | 'post_hooks';
 
@@ -85,6 +86,10 @@ export type AgentEvent =
   /** The conversation was replaced by a summary; `messages` is the conversation now. */
   | { type: 'compact'; trigger: 'manual' | 'auto'; preTokens: number; summary: string; messages: ApiMessage[] }
   | { type: 'error'; message: string }
+  /** A tool started background work (a Bash command, a sub-agent). */
+  | { type: 'task_started'; taskId: string; toolUseId?: string; taskType: TaskType; description: string }
+  /** A background task ended; `text` is what went into the conversation (none when the model already knew). */
+  | { type: 'task_notification'; notice: TaskNotice; text?: string }
   | { type: 'turn_end'; stopReason: string | null }
   | {
       type: 'done';

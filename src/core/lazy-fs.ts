@@ -26,3 +26,4 @@ export const stat = promisify(fs.stat) as Fsp['stat'];
 export const lstat = promisify(fs.lstat) as Fsp['lstat'];
 export const unlink = promisify(fs.unlink) as Fsp['unlink'];
 export const truncate = promisify(fs.truncate) as Fsp['truncate'];
+export const writeFile = promisify(fs.writeFile) as Fsp['writeFile'];

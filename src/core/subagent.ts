@@ -13,6 +13,7 @@ import type { AgentEvent } from './events.js';
 import { randomUuid } from './ids.js';
 import type { Effort } from './models.js';
 import type { SystemBlock } from './system-prompt.js';
+import { TaskNotices } from './task-notices.js';
 
 export interface SubagentSpec {
   agentType: string;
@@ -62,6 +63,9 @@ export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, sign
     hooks: { ...parent.hooks, stop: undefined },
     maxTurns: spec.maxTurns,
     seenUrls: new Set(parent.seenUrls),
+    // Its own background work reports to it, and it waits for that work before it reports.
+    taskNotices: new TaskNotices(),
+    waitForBackground: true,
     signal,
   };
   const hooks = parent.hooks;

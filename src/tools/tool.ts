@@ -15,6 +15,7 @@ import type { Todo } from './todo-write/index.js';
 import type { AgentEvent } from '../core/events.js';
 import type { SubagentResult, SubagentSpec } from '../core/subagent.js';
 import type { FileHistoryRecorder } from '../core/file-history.js';
+import type { TaskTracker } from '../core/task-notices.js';
 
 /** Text or image content as sent back to the model in a `tool_result`. */
 export type ToolResultContent =
@@ -127,8 +128,13 @@ export interface ToolContext {
   tools?: readonly Tool[];
   /** Keeps each file's state before the file tools change it, for rewinding (core/file-history.ts). */
   fileHistory?: FileHistoryRecorder;
-  /** Runs a sub-agent (the Agent tool); provided by the loop. */
-  runSubagent?: (spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void) => Promise<SubagentResult>;
+  /**
+   * Runs a sub-agent (the Agent tool); provided by the loop. A `background` one may outlive the
+   * turn: its cost reaches the session through its task's notice, not through the turn's events.
+   */
+  runSubagent?: (spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void, o?: { background?: boolean }) => Promise<SubagentResult>;
+  /** Where background work this call starts is reported, so its end reaches the model; provided by the loop. */
+  backgroundTasks?: TaskTracker;
   /** Ask the configured small fast model a one-shot question (WebFetch). Optional in tests. */
   querySmallModel?: (prompt: string, opts: { signal: AbortSignal; system?: string }) => Promise<string>;
 }

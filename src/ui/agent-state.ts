@@ -88,6 +88,11 @@ export class AgentView {
       case 'compact':
         this.add({ kind: 'info', tone: 'info', text: compactNote(ev.trigger, ev.preTokens) });
         break;
+      case 'task_notification':
+        // A task the model stopped itself was shown by its TaskStop call.
+        if (ev.notice.silent) return;
+        this.add({ kind: 'info', tone: ev.notice.status === 'failed' ? 'warning' : 'info', text: taskNote(ev.notice.taskId, ev.notice.status, ev.notice.summary) });
+        break;
       case 'error':
         this.add({ kind: 'info', tone: 'error', text: ev.message });
         break;
@@ -205,6 +210,12 @@ function keepResult(content: FinishedTool['result']['content']): FinishedTool['r
 }
 
 export type { LiveTool };
+
+/** The line the transcript shows when a background task has ended (its notice went to the model). */
+export function taskNote(taskId: string, status: 'completed' | 'failed' | 'stopped', summary: string): string {
+  const verb = status === 'completed' ? 'finished' : status;
+  return `● Background task ${taskId} ${verb}: ${summary}`;
+}
 
 /** The line the transcript shows once the conversation was replaced by its summary. */
 export function compactNote(trigger: 'manual' | 'auto', preTokens: number): string {

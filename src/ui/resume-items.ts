@@ -4,6 +4,7 @@
  */
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import type { NewItem } from './types.js';
+import { taskNote } from './agent-state.js';
 
 const INTERRUPTED = '[Request interrupted by the user]';
 
@@ -14,7 +15,7 @@ export function itemsFromMessages(messages: readonly ApiMessage[], limit = 200):
   for (const m of messages) {
     for (const b of blocks(m)) {
       if (b.type === 'text' && b.text.trim()) {
-        if (m.role === 'user') items.push(b.text.trim() === INTERRUPTED ? { kind: 'interrupted' } : { kind: 'user', text: b.text.trim() });
+        if (m.role === 'user') items.push(b.text.trim() === INTERRUPTED ? { kind: 'interrupted' } : (noticeItem(b.text) ?? { kind: 'user', text: b.text.trim() }));
         else items.push({ kind: 'assistant', text: b.text.trim() });
       } else if (b.type === 'tool_use') {
         const r = results.get(b.id);
@@ -27,6 +28,15 @@ export function itemsFromMessages(messages: readonly ApiMessage[], limit = 200):
   }
   const hidden = Math.max(0, items.length - limit);
   return { items: items.slice(hidden), hidden };
+}
+
+/** A background task's notice, shown as the line the app showed when it came. */
+function noticeItem(text: string): NewItem | undefined {
+  if (!text.startsWith('<task-notification>')) return undefined;
+  const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(text)?.[1] ?? '';
+  const status = field('status');
+  const summary = field('summary').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return { kind: 'info', tone: status === 'failed' ? 'warning' : 'info', text: taskNote(field('task-id'), status === 'failed' || status === 'stopped' ? status : 'completed', summary) };
 }
 
 function blocks(m: ApiMessage): ContentBlock[] {

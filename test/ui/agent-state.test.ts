@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/core/events.js';
 import { AgentView } from '../../src/ui/agent-state.js';
 import { itemsFromMessages } from '../../src/ui/resume-items.js';
+import { noticeText, type TaskNotice } from '../../src/core/task-notices.js';
 
 const trace = [{ gate: 'execute' as const, verdict: 'passed' as const, durationMs: 1 }];
 
@@ -101,5 +102,27 @@ describe('the model’s task in the status', () => {
     expect(v.snapshot().status.activity).toBe('Fixing the bug');
     v.apply({ type: 'tool_result', toolUseId: 't2', name: 'TodoWrite', input: {}, result: { content: 'ok' }, display: { todos: [] }, trace: [], durationMs: 0 } as never);
     expect(v.snapshot().status.activity).toBeUndefined();
+  });
+});
+
+describe('background task notices in the transcript', () => {
+  const notice: TaskNotice = { taskId: 'a1b2c3d4e', taskType: 'local_agent', status: 'failed', summary: 'Agent "look <here>" failed', outputFile: '/tmp/a.log', result: 'boom' };
+
+  it('a notice shows one line; one the model need not read shows none', () => {
+    const view = new AgentView();
+    const snap = feed(view, [
+      { type: 'task_notification', notice, text: noticeText(notice) },
+      { type: 'task_notification', notice: { ...notice, taskId: 'b1', status: 'stopped', silent: true } },
+    ]);
+    expect(snap.items).toEqual([{ id: 1, kind: 'info', tone: 'warning', text: '● Background task a1b2c3d4e failed: Agent "look <here>" failed' }]);
+  });
+
+  it('a resumed session shows its notices the same way', () => {
+    const { items } = itemsFromMessages([
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: [{ type: 'text', text: 'Started.' }] },
+      { role: 'user', content: [{ type: 'text', text: noticeText(notice) }] },
+    ]);
+    expect(items.at(-1)).toEqual({ kind: 'info', tone: 'warning', text: '● Background task a1b2c3d4e failed: Agent "look <here>" failed' });
   });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { render } from 'ink-testing-library';
 import React from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TaskNotices } from '../../src/core/task-notices.js';
 import { bashTool } from '../../src/tools/bash/index.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { App } from '../../src/ui/App.js';
@@ -17,9 +18,9 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function start(turns: Turn[], { tools, ...extra }: { initialPrompt?: string; history?: string[]; tools?: Tool[] } = {}) {
+function start(turns: Turn[], { tools, notices, ...extra }: { initialPrompt?: string; history?: string[]; tools?: Tool[]; notices?: TaskNotices } = {}) {
   const client = scriptedClient(turns);
-  const base = baseOptions(client, dir, tools);
+  const base = { ...baseOptions(client, dir, tools), ...(notices ? { taskNotices: notices } : {}) };
   const r = render(
     <App
       base={base}
@@ -86,6 +87,26 @@ describe('App', () => {
     expect(app.frame()).toContain('● Here is the plan:');
     expect(JSON.stringify(app.client.requests[0]!.messages)).toContain('make a plan');
     await waitFor(() => expect(app.frame()).not.toContain('Working…'));
+  });
+
+  it('a background task that ends while the app is idle wakes the model; the transcript shows a line', async () => {
+    const notices = new TaskNotices();
+    const app = start([[{ text: 'first answer' }], [{ text: 'saw the task end' }]], { notices });
+    await app.send('hello');
+    await waitFor(() => expect(app.frame()).toContain('first answer'));
+    await waitFor(() => expect(app.frame()).not.toContain('Working…'));
+    const ended = { taskType: 'local_bash' as const, outputFile: '/tmp/x.log' };
+    notices.ended({ ...ended, taskId: 'b00000001', status: 'stopped', summary: 'Background command "y" was stopped', silent: true });
+    await tick(50);
+    expect(app.client.requests).toHaveLength(1); // the model stopped that one itself: nothing to wake it for
+    notices.ended({ ...ended, taskId: 'b12345678', status: 'completed', summary: 'Background command "x" completed (exit code 0)' });
+    await waitFor(() => expect(app.frame()).toContain('saw the task end'));
+    expect(app.frame()).toContain('● Background task b12345678 finished: Background command "x" completed (exit code 0)');
+    expect(app.frame().match(/❯ hello/g)).toHaveLength(1);
+    expect(app.client.requests).toHaveLength(2);
+    const woke = JSON.stringify(lastUserContent(app.client));
+    expect(woke).toContain('<task-id>b12345678</task-id>');
+    expect(woke).not.toContain('b00000001');
   });
 
   it('a prompt given at start is sent at once', async () => {

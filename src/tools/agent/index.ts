@@ -2,6 +2,7 @@
  * Agent (formerly Task): hands a self-contained task to a sub-agent with its own context and tool
  * set (core/subagent.ts); only its final message comes back. The call itself needs no permission:
  * every call the sub-agent makes passes the gates. `Agent(type)` rules name sub-agent types.
+ * With `run_in_background` the call returns at once and the report comes later (background.ts).
  */
 import type { SubagentResult } from '../../core/subagent.js';
 import { buildSystemPrompt } from '../../core/system-prompt.js';
@@ -11,6 +12,8 @@ import { userConfigDir } from '../../settings/paths.js';
 import { defineTool, lazySchema, type ToolContext, type ToolProgress } from '../tool.js';
 import { Channel } from '../../core/channel.js';
 import { loadAgentDefinitions, type AgentDefinition } from './definitions.js';
+import { backgroundStartText, startBackgroundAgent, type BackgroundAgentStart } from './background.js';
+import { agentReport, agentTrailer } from './report.js';
 
 export interface AgentInput {
   description: string;
@@ -28,13 +31,13 @@ const inputSchema = lazySchema((z) =>
     prompt: z.string().min(1, 'prompt is empty').describe('The task for the agent to perform'),
     subagent_type: z.string().optional().describe('The type of agent to use (default: general-purpose)'),
     model: z.string().optional().describe('sonnet, opus or haiku; the agent definition’s model, or the session’s, when left out'),
-    run_in_background: z.boolean().optional().describe('Accepted; the agent runs until it is done and its report is the result'),
+    run_in_background: z.boolean().optional().describe('Set to true to run this agent in the background: the call returns at once, and you are told when it finishes, with its report'),
     name: z.string().optional().describe('A name for the agent'),
     isolation: z.string().optional().describe('Not supported: leave it out'),
   }),
 );
 
-export const agentTool = defineTool<AgentInput, SubagentResult>({
+export const agentTool = defineTool<AgentInput, SubagentResult | BackgroundAgentStart>({
   name: 'Agent',
   aliases: ['Task'],
   description: (ctx) => describe(loadAgentDefinitions(ctx.cwd, configDirOf(ctx))),
@@ -58,6 +61,7 @@ export const agentTool = defineTool<AgentInput, SubagentResult>({
   },
   async *call(input, ctx) {
     const def = loadAgentDefinitions(ctx.cwd, configDirOf(ctx)).find((d) => d.name === (input.subagent_type ?? 'general-purpose'))!;
+    if (input.run_in_background) return startBackgroundAgent(specFor(def, input, ctx), input.description, ctx);
     const progress = new Channel<ToolProgress>();
     const done = ctx.runSubagent!(specFor(def, input, ctx), ctx.signal, (ev) => {
       if (ev.type === 'tool_request') progress.push({ type: 'progress', message: ev.summary ? `${ev.name}: ${ev.summary}` : ev.name });
@@ -67,14 +71,15 @@ export const agentTool = defineTool<AgentInput, SubagentResult>({
     return await done;
   },
   toModelResult(out) {
-    const trailer = `\n\n[agent ${out.agentId}: ${out.turns} turn${out.turns === 1 ? '' : 's'}, ${out.toolCalls} tool call${out.toolCalls === 1 ? '' : 's'}]`;
-    if (out.reason === 'error') return { content: `The agent failed: ${out.error ?? 'unknown error'}${out.text ? `\nIts last words: ${out.text}` : ''}${trailer}`, isError: true };
-    if (out.reason === 'aborted') return { content: `The agent was interrupted before it finished.${out.text ? `\nIts last words: ${out.text}` : ''}${trailer}`, isError: true };
-    const note = out.reason === 'max_turns' ? 'The agent stopped at its turn limit; this is where it got to:\n' : '';
-    return { content: `${note}${out.text || '(the agent gave no report)'}${trailer}` };
+    if ('background' in out) return { content: backgroundStartText(out) };
+    const report = agentReport(out);
+    return { content: `${report.text}\n\n${agentTrailer(out)}`, ...(report.isError ? { isError: true } : {}) };
   },
-  summary: (input) => `${input.subagent_type ?? 'general-purpose'}: ${input.description}`,
-  display: (out) => ({ summary: `${out.reason === 'completed' ? 'Done' : out.reason} (${out.toolCalls} tool call${out.toolCalls === 1 ? '' : 's'})`, preview: out.text }),
+  summary: (input) => `${input.subagent_type ?? 'general-purpose'}: ${input.description}${input.run_in_background ? ' (background)' : ''}`,
+  display: (out) =>
+    'background' in out
+      ? { summary: `started background agent ${out.taskId}` }
+      : { summary: `${out.reason === 'completed' ? 'Done' : out.reason} (${out.toolCalls} tool call${out.toolCalls === 1 ? '' : 's'})`, preview: out.text },
 });
 
 /** Where user agents live; undefined when the caller did not say (then only built-in and project agents). */
@@ -120,5 +125,7 @@ When to use it:
 
 When not to: reading one known file, searching for one known name, or a task a few direct tool calls finish.
 
-Its report is not shown to the user: tell them what matters from it.`;
+Its report is not shown to the user: tell them what matters from it.
+
+With run_in_background: true the agent works while you go on; you are told when it finishes, with its report (TaskOutput with its task id waits for the report, TaskStop stops it).`;
 }

@@ -20,7 +20,8 @@ export function bashDescription(ctx: { cwd: string; platform: string }): string 
   file's path, to Read or Grep the rest. Colour codes are removed and progress lines collapsed.
 - \`run_in_background: true\` starts a long-running command (a server, a watcher) and returns at once with
   a task id and an output file; read new output with TaskOutput and stop it with TaskStop. Do not append
-  \`&\` yourself.
+  \`&\` yourself. You are told when it finishes, so there is no need to poll or sleep. In print mode the
+  run waits for background commands before it ends, each at most its \`timeout\` from its start.
 - Commands are checked against the user's permission rules before they run; commands that run other code
   (sh -c, eval, xargs, find -exec) always need the user's approval. When a sandbox is on, commands run with
   the filesystem read-only outside the project and network limited to allowed domains; only if a command

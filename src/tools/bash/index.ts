@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { deniedHostsSince, readSandboxSettings, sandboxLaunch } from '../../sandbox/index.js';
 import { startBackgroundTask } from '../tasks/registry.js';
+import { trackBashTask } from '../tasks/notify.js';
 import { defineTool, lazySchema } from '../tool.js';
 import { analyzeBash, type Analysis } from './analyze.js';
 import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './classify.js';
@@ -129,6 +130,7 @@ export const bashTool = defineTool<BashInput, BashOutput>({
         ...(input.description ? { description: input.description } : {}),
         ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
       });
+      trackBashTask(task, ctx.backgroundTasks, ctx.toolUseId, clampTimeout(input.timeout));
       return backgroundOutput(task.id, outputFile, ctx.cwd, notes, launch !== undefined);
     }
     const result = yield* runForeground({
@@ -155,7 +157,7 @@ export const bashTool = defineTool<BashInput, BashOutput>({
   toModelResult(output, input) {
     if (output.backgroundTaskId) {
       return {
-        content: `Command running in background with ID: ${output.backgroundTaskId}. Output is being written to: ${output.outputFile}. Use TaskOutput with task_id "${output.backgroundTaskId}" to read new output, and TaskStop to stop it.${noteText(output.notes)}`,
+        content: `Command running in background with ID: ${output.backgroundTaskId}. Output is being written to: ${output.outputFile}. You will be told when it finishes: no need to poll. Use TaskOutput with task_id "${output.backgroundTaskId}" to read new output, and TaskStop to stop it.${noteText(output.notes)}`,
       };
     }
     const parts = [output.stdout];

@@ -48,12 +48,12 @@ export interface RunResult {
 const POLL_MS = 200;
 export const MAX_OUTPUT_BYTES = 4 * 1024 ** 3;
 
-/** `<wicketHome>/sessions/<sessionId>/bash-<id>.log`, directory created. */
-export function outputFilePath(wicketHome: string, sessionId: string, id: string): string {
+/** `<wicketHome>/sessions/<sessionId>/<kind>-<id>-<random>.log` (kind: bash, agent), directory created. */
+export function outputFilePath(wicketHome: string, sessionId: string, id: string, kind = 'bash'): string {
   const dir = path.join(wicketHome, 'sessions', sessionId.replace(/[^\w.-]/g, '_') || 'default');
   mkdirSync(dir, { recursive: true });
   const safe = (id || randomHex(6)).replace(/[^\w.-]/g, '_');
-  return path.join(dir, `bash-${safe}-${randomHex(3)}.log`);
+  return path.join(dir, `${kind}-${safe}-${randomHex(3)}.log`);
 }
 
 export async function* runForeground(opts: RunOptions): AsyncGenerator<ToolProgress, RunResult, void> {

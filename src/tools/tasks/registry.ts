@@ -1,34 +1,60 @@
 /**
- * Background tasks: commands started with `run_in_background`, their output files and status.
- * TaskOutput reads what is new since the last read; TaskStop kills a task's whole process group.
+ * Background tasks: commands started with `run_in_background` and sub-agents started the same way,
+ * their output files and status. TaskOutput reads what is new since the last read (an agent's
+ * report once it is done); TaskStop kills a command's whole process group, or aborts an agent.
  *
- * Every background process dies with wicket: `killAllBackgroundTasks()` runs on process exit and on
+ * Every background task dies with wicket: `killAllBackgroundTasks()` runs on process exit and on
  * SIGTERM/SIGHUP (and SIGINT when nothing else handles it), and each task's shell also holds a
  * lifeline pipe whose closing kills its group, so even a SIGKILLed wicket leaves nothing behind.
  */
 import { randomHex } from '../../core/ids.js';
-import { stat } from '../../core/lazy-fs.js';
+import { stat, writeFile } from '../../core/lazy-fs.js';
 import { cleanForModel, readRange, takeMarker } from '../bash/output.js';
 import { launchShell, type ShellProcess } from '../bash/spawn.js';
 
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'killed';
 
-export interface BackgroundTask {
+/** Who stopped a task: the model (TaskStop), a run that waited past its deadline, or wicket ending. */
+export type StoppedBy = 'model' | 'deadline' | 'exit';
+
+interface TaskCommon {
   id: string;
-  command: string;
   description?: string;
   outputFile: string;
-  pid: number;
   startedAt: number;
   status: TaskStatus;
-  exitCode: number | null;
+  stoppedBy?: StoppedBy;
   /** Bytes of the output file already handed to the model. */
   readOffset: number;
-  /** The shell has exited (its output file may still be being finalised: await `settled`). */
-  exited: boolean;
   /** Resolves once the task has ended and its output file is final. */
   settled: Promise<void>;
+}
+
+export interface BashTask extends TaskCommon {
+  kind: 'bash';
+  command: string;
+  pid: number;
+  exitCode: number | null;
+  /** The shell has exited (its output file may still be being finalised: await `settled`). */
+  exited: boolean;
   proc: ShellProcess;
+}
+
+export interface AgentTask extends TaskCommon {
+  kind: 'agent';
+  description: string;
+  agentType: string;
+  /** Aborts the agent's run (its own controller: the turn's Esc does not reach it). */
+  abort: () => void;
+  /** Its final report (or what it got to), once it has ended. */
+  report?: string;
+}
+
+export type BackgroundTask = BashTask | AgentTask;
+
+/** What a task is, in a few words: its description, or its command. */
+export function taskLabel(task: BackgroundTask): string {
+  return task.kind === 'agent' ? `${task.agentType}: ${task.description}` : (task.description ?? task.command);
 }
 
 export interface StartTaskOptions {
@@ -45,7 +71,7 @@ const tasks = new Map<string, BackgroundTask>();
 const MAX_READ_BYTES = 256 * 1024;
 const MAX_READ_CHARS = 30_000;
 
-export function startBackgroundTask(opts: StartTaskOptions): BackgroundTask {
+export function startBackgroundTask(opts: StartTaskOptions): BashTask {
   installExitHandlers();
   const proc = launchShell({
     command: opts.command,
@@ -55,7 +81,8 @@ export function startBackgroundTask(opts: StartTaskOptions): BackgroundTask {
     ...(opts.prefix ? { prefix: opts.prefix } : {}),
     ...(opts.preamble ? { preamble: opts.preamble } : {}),
   });
-  const task: BackgroundTask = {
+  const task: BashTask = {
+    kind: 'bash',
     id: `b${randomHex(4)}`,
     command: opts.command,
     ...(opts.description ? { description: opts.description } : {}),
@@ -80,6 +107,41 @@ export function startBackgroundTask(opts: StartTaskOptions): BackgroundTask {
   return task;
 }
 
+export interface AgentTaskOptions {
+  description: string;
+  agentType: string;
+  outputFile: string;
+  abort: () => void;
+  /** The agent's run: its report, and whether it failed. */
+  run: Promise<{ report: string; failed: boolean }>;
+}
+
+/** Registers a sub-agent running in the background; its report goes to its output file when it ends. */
+export function registerAgentTask(opts: AgentTaskOptions): AgentTask {
+  installExitHandlers();
+  const task: AgentTask = {
+    kind: 'agent',
+    id: `a${randomHex(4)}`,
+    description: opts.description,
+    agentType: opts.agentType,
+    outputFile: opts.outputFile,
+    startedAt: Date.now(),
+    status: 'running',
+    readOffset: 0,
+    abort: opts.abort,
+    settled: Promise.resolve(),
+  };
+  task.settled = opts.run
+    .catch((err: unknown) => ({ report: `The agent failed: ${err instanceof Error ? err.message : String(err)}`, failed: true }))
+    .then(async ({ report, failed }) => {
+      task.report = report;
+      await writeFile(task.outputFile, `${report}\n`).catch(() => undefined);
+      if (task.status === 'running') task.status = failed ? 'failed' : 'completed';
+    });
+  tasks.set(task.id, task);
+  return task;
+}
+
 export function getBackgroundTask(id: string): BackgroundTask | undefined {
   return tasks.get(id);
 }
@@ -88,24 +150,28 @@ export function listBackgroundTasks(): BackgroundTask[] {
   return [...tasks.values()];
 }
 
-/** Kill a task's process group (SIGTERM, then SIGKILL) and wait until it has ended. */
-export async function stopBackgroundTask(id: string, graceMs = 2000): Promise<BackgroundTask | undefined> {
+/** Kill a task's process group (SIGTERM, then SIGKILL), or abort an agent, and wait until it has ended. */
+export async function stopBackgroundTask(id: string, graceMs = 2000, by: StoppedBy = 'model'): Promise<BackgroundTask | undefined> {
   const task = tasks.get(id);
   if (!task) return undefined;
   if (task.status === 'running') {
     task.status = 'killed';
-    await task.proc.kill(graceMs);
+    task.stoppedBy = by;
+    if (task.kind === 'bash') await task.proc.kill(graceMs);
+    else task.abort();
   }
   await task.settled;
   return task;
 }
 
-/** SIGKILL every background task's process group, synchronously. Safe to call more than once. */
+/** SIGKILL every background command's process group and abort every agent, synchronously. Safe to call more than once. */
 export function killAllBackgroundTasks(): void {
   for (const task of tasks.values()) {
     if (task.status !== 'running') continue;
     task.status = 'killed';
-    task.proc.killNow();
+    task.stoppedBy = 'exit';
+    if (task.kind === 'bash') task.proc.killNow();
+    else task.abort();
   }
 }
 
@@ -116,7 +182,7 @@ export interface TaskRead {
 }
 
 /** New output since the last read, cleaned for the model; advances the read offset. */
-export async function readNewOutput(task: BackgroundTask): Promise<TaskRead> {
+export async function readNewOutput(task: BashTask): Promise<TaskRead> {
   if (task.status !== 'running' || task.exited) await task.settled;
   const size = (await stat(task.outputFile).catch(() => ({ size: 0 }))).size;
   let start = task.readOffset;

@@ -1,7 +1,7 @@
 /** TaskStop (alias KillShell): stop a background task and every process it started. */
 import type { z } from 'zod';
 import { defineTool, lazySchema } from '../tool.js';
-import { getBackgroundTask, stopBackgroundTask, type TaskStatus } from './registry.js';
+import { getBackgroundTask, stopBackgroundTask, taskLabel, type TaskStatus } from './registry.js';
 import { taskIdOf, unknownTaskMessage } from './task-output.js';
 
 export const taskStopSchema = lazySchema((z) =>
@@ -15,7 +15,8 @@ export type TaskStopInput = z.infer<typeof taskStopSchema>;
 
 export interface TaskStopResult {
   taskId: string;
-  command: string;
+  /** The command, or the agent's type and description. */
+  label: string;
   /** False when the task had already ended. */
   stopped: boolean;
   status: TaskStatus;
@@ -26,7 +27,8 @@ export const taskStopTool = defineTool<TaskStopInput, TaskStopResult>({
   name: 'TaskStop',
   aliases: ['KillShell', 'KillBash'],
   description: () =>
-    'Stops a background task started with Bash run_in_background: its whole process group is sent SIGTERM, then SIGKILL.',
+    'Stops a background task: a Bash command started with run_in_background (its whole process group is sent SIGTERM, then SIGKILL), ' +
+    'or a background agent (its work is interrupted).',
   inputSchema: taskStopSchema,
   isReadOnly: () => false,
   isConcurrencySafe: () => false,
@@ -47,12 +49,12 @@ export const taskStopTool = defineTool<TaskStopInput, TaskStopResult>({
     if (!before) throw new Error(unknownTaskMessage(id));
     const wasRunning = before.status === 'running';
     const task = (await stopBackgroundTask(id))!;
-    return { taskId: task.id, command: task.command, stopped: wasRunning, status: task.status, exitCode: task.exitCode };
+    return { taskId: task.id, label: taskLabel(task), stopped: wasRunning, status: task.status, exitCode: task.kind === 'bash' ? task.exitCode : null };
   },
 
   toModelResult(out) {
     if (!out.stopped) return { content: `Task ${out.taskId} had already ended (${out.status}, exit code ${out.exitCode ?? 'none'}).` };
-    return { content: `Stopped task ${out.taskId} (${out.command.slice(0, 200)}).` };
+    return { content: `Stopped task ${out.taskId} (${out.label.slice(0, 200)}).` };
   },
 
   summary: (input) => `stop background task ${taskIdOf(input) ?? '?'}`,

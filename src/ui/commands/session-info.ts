@@ -8,7 +8,7 @@ import writeFileAtomic from 'write-file-atomic';
 import type { ApiMessage } from '../../core/events.js';
 import { memoryFiles } from '../../core/system-prompt.js';
 import { loadAgentDefinitions } from '../../tools/agent/definitions.js';
-import { listBackgroundTasks } from '../../tools/tasks/registry.js';
+import { listBackgroundTasks, taskLabel } from '../../tools/tasks/registry.js';
 import { requestParts } from '../../core/model-request.js';
 import type { SessionControl, SlashCommand } from './types.js';
 
@@ -125,12 +125,15 @@ export const agentsCommand: SlashCommand = {
 export const tasksCommand: SlashCommand = {
   name: 'tasks',
   aliases: ['bashes'],
-  description: 'Background commands and their state',
+  description: 'Background commands and agents, and their state',
   source: 'builtin',
   run() {
     const tasks = listBackgroundTasks();
     if (!tasks.length) return { kind: 'info', text: 'No background tasks.' };
-    const lines = tasks.map((t) => `  ${t.id}  ${t.status.padEnd(9)} ${t.description ?? t.command}${t.exitCode !== null ? ` (exit ${t.exitCode})` : ''}`);
+    const lines = tasks.map((t) => {
+      const exit = t.kind === 'bash' && t.exitCode !== null ? ` (exit ${t.exitCode})` : '';
+      return `  ${t.id}  ${t.kind === 'agent' ? 'agent' : 'shell'}  ${t.status.padEnd(9)} ${taskLabel(t)}${exit}`;
+    });
     return { kind: 'info', text: ['Background tasks (the model reads them with TaskOutput and stops them with TaskStop):', ...lines].join('\n') };
   },
 };

@@ -139,11 +139,12 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     [view, schedule],
   );
 
+  /** Runs a prompt; a `wake` run has none: the model goes on with the notices of background tasks that ended. */
   const run = useCallback(
-    async (prompt: string, shown: string, allowedTools: readonly string[]) => {
+    async (prompt: string, shown: string, allowedTools: readonly string[], wake = false) => {
       const controller = new AbortController();
       abortRef.current = controller;
-      view.add({ kind: 'user', text: shown });
+      if (!wake) view.add({ kind: 'user', text: shown });
       view.startRun();
       flushNow();
       await optsRef.current.ready?.();
@@ -168,9 +169,21 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       const next = queue.current.shift();
       setQueued(queue.current.length);
       if (next) void run(next.prompt, next.shown, next.allowedTools);
+      // A notice that came after the run's last request (not after an interrupt: it waits for the next prompt).
+      else if (!controller.signal.aborted && optsRef.current.base.taskNotices?.hasPending()) void run('', '', [], true);
     },
     [view, askUser, flushNow, consume, messages],
   );
+  const runRef = useRef(run);
+  runRef.current = run;
+
+  // A background task that ends while the app is idle wakes the model with its notice.
+  useEffect(() => {
+    const notices = optsRef.current.base.taskNotices;
+    return notices?.subscribe(() => {
+      if (!abortRef.current && notices.hasPending()) void runRef.current('', '', [], true);
+    });
+  }, []);
 
   const submit = useCallback(
     (prompt: string, shown?: string, allowedTools: readonly string[] = []) => {

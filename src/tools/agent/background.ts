@@ -1,0 +1,79 @@
+/**
+ * Agent with `run_in_background`: the sub-agent starts under its own AbortController (Esc on the
+ * turn does not reach it; TaskStop and wicket ending do), is registered as a background task, and
+ * the call returns at once. Its report goes to its output file, and to the conversation with its
+ * notice, which also carries its cost to the session.
+ */
+import type { AgentEvent } from '../../core/events.js';
+import type { SubagentResult, SubagentSpec } from '../../core/subagent.js';
+import type { ToolContext } from '../tool.js';
+import { outputFilePath } from '../bash/run.js';
+import { noticeStatus, oneLine, stoppedByModel } from '../tasks/notify.js';
+import { registerAgentTask, type AgentTask } from '../tasks/registry.js';
+import { agentReport } from './report.js';
+
+export interface BackgroundAgentStart {
+  background: true;
+  taskId: string;
+  agentType: string;
+  description: string;
+  outputFile: string;
+}
+
+export function startBackgroundAgent(spec: SubagentSpec, description: string, ctx: ToolContext): BackgroundAgentStart {
+  const controller = new AbortController();
+  const outputFile = outputFilePath(ctx.wicketHome, ctx.sessionId, ctx.toolUseId, 'agent');
+  // What counts as the session's (cost, denials, problems) travels with the notice.
+  const events: AgentEvent[] = [];
+  const run = ctx.runSubagent!(spec, controller.signal, (ev) => {
+    if (ev.type === 'usage' || ev.type === 'warning' || ev.type === 'permission_denied') events.push(ev);
+  }, { background: true });
+  const task = registerAgentTask({
+    description,
+    agentType: spec.agentType,
+    outputFile,
+    abort: () => controller.abort(),
+    run: run.then((r) => {
+      const report = agentReport(r);
+      return { report: report.text, failed: report.isError && r.reason !== 'aborted' };
+    }),
+  });
+  const tracker = ctx.backgroundTasks;
+  if (tracker) {
+    tracker.started({ taskId: task.id, toolUseId: ctx.toolUseId, taskType: 'local_agent', description });
+    void Promise.all([run.catch(() => undefined), task.settled]).then(([result]) => tracker.ended(noticeOf(task, ctx.toolUseId, result, events)));
+  }
+  return { background: true, taskId: task.id, agentType: spec.agentType, description, outputFile };
+}
+
+function noticeOf(task: AgentTask, toolUseId: string, result: SubagentResult | undefined, events: AgentEvent[]) {
+  const status = noticeStatus(task);
+  const how = status === 'stopped' ? 'was stopped' : status === 'failed' ? 'failed' : 'completed';
+  const u = result?.usage;
+  return {
+    taskId: task.id,
+    toolUseId,
+    taskType: 'local_agent' as const,
+    status,
+    summary: `Agent "${oneLine(task.description)}" ${how}`,
+    outputFile: task.outputFile,
+    result: task.report ?? '',
+    usage: {
+      totalTokens: u ? u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens : 0,
+      toolUses: result?.toolCalls ?? 0,
+      durationMs: Date.now() - task.startedAt,
+    },
+    events,
+    ...(stoppedByModel(task) ? { silent: true } : {}),
+  };
+}
+
+export function backgroundStartText(out: BackgroundAgentStart): string {
+  return [
+    'Async agent launched successfully.',
+    `task_id: ${out.taskId} (for TaskOutput and TaskStop)`,
+    `output_file: ${out.outputFile} (its report is written there when it finishes)`,
+    'The agent is working in the background. You will be notified when it completes, with its report: no need to check on it. ' +
+      `Continue with other work; if you need its report before going on, TaskOutput with task_id "${out.taskId}" waits for it.`,
+  ].join('\n');
+}

@@ -1,0 +1,42 @@
+/** Background work in the app, in a real terminal (tmux): a task that ends while the app is idle wakes the model. */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { reply, startFakeAnthropic } from '../support/fake-anthropic-server.js';
+import { makeTmpProject } from '../support/tmp-project.js';
+import { ensureBuilt, hasTmux, startTui } from './tui-driver.js';
+
+const TMUX = hasTmux();
+const READY = 'shift+tab to cycle';
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+describe.skipIf(!TMUX)('background tasks in the app', { timeout: 90_000 }, () => {
+  beforeAll(() => ensureBuilt(), 120_000);
+
+  it('a background command that ends while the app is idle wakes the model with its notice', async () => {
+    const project = await makeTmpProject({ files: {} });
+    const api = await startFakeAnthropic();
+    cleanups.push(() => project.cleanup(), () => api.close());
+    api.script(
+      reply().toolUse('Bash', { command: 'sleep 2.5; echo ready', description: 'warm the cache', run_in_background: true }),
+      reply().text('Started it; I will look when it is done.'),
+      reply().text('The cache is warm.'),
+    );
+    const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, args: ['--allowedTools', 'Bash'] });
+    cleanups.push(() => tui.close());
+    await tui.waitFor(READY);
+    tui.type('warm the cache in the background');
+    tui.press('Enter');
+    await tui.waitFor('Started it; I will look when it is done.');
+    expect(api.messageRequests()).toHaveLength(2);
+    const screen = await tui.waitFor('The cache is warm.', 20_000);
+    expect(screen).toMatch(/● Background task b[0-9a-f]{8} finished: Background command "warm the cache" completed \(exit code 0\)/);
+    const woke = api.messageRequests()[2]!.body as { messages: Array<{ role: string; content: any }> };
+    expect(woke.messages.at(-2)).toMatchObject({ role: 'assistant' });
+    expect(woke.messages.at(-1)!.role).toBe('user');
+    expect(JSON.stringify(woke.messages.at(-1))).toContain('<status>completed</status>');
+    // The wake-up is not a prompt of the person's.
+    expect(screen.match(/warm the cache in the background/g)).toHaveLength(1);
+  });
+});
