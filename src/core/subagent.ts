@@ -28,6 +28,8 @@ export interface SubagentSpec {
   maxTurns?: number;
   /** Its effort level (front matter `effort`); undefined: the session's. */
   effort?: Effort;
+  /** Where it starts (its own worktree); undefined: the session's current folder. */
+  cwd?: string;
 }
 
 export interface SubagentResult {
@@ -57,7 +59,7 @@ export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, sign
     effort: spec.effort ?? parent.effort,
     tools: subagentTools(parent.tools, spec),
     system: spec.system,
-    state: { cwd: parent.state.cwd, readState: new ReadState() },
+    state: { cwd: spec.cwd ?? parent.state.cwd, readState: new ReadState() },
     // Its own mode when its definition sets one; otherwise the session's, live (Shift+Tab applies).
     permission: spec.permissionMode && parent.permission.mode !== 'bypassPermissions' ? { mode: spec.permissionMode, rules: parent.permission.rules } : parent.permission,
     hooks: { ...parent.hooks, stop: undefined },

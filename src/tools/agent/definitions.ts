@@ -23,6 +23,8 @@ export interface AgentDefinition {
   maxTurns?: number;
   /** Its effort level; undefined (or `auto`): the session's. */
   effort?: Effort;
+  /** `worktree`: each run works in a git worktree of its own. */
+  isolation?: string;
   systemPrompt: string;
   source: 'builtin' | 'project' | 'user' | 'cli';
   file?: string;
@@ -95,6 +97,7 @@ export function parseCliAgents(json: string): AgentDefinition[] {
       permissionMode: typeof d.permissionMode === 'string' ? parsePermissionMode(d.permissionMode) : undefined,
       maxTurns: Number.isInteger(turns) && turns > 0 ? turns : undefined,
       effort: pickEffort(d.effort),
+      ...(typeof d.isolation === 'string' ? { isolation: d.isolation } : {}),
       systemPrompt: d.prompt,
       source: 'cli' as const,
     };
@@ -150,6 +153,7 @@ export function parseAgentFile(text: string, source: 'project' | 'user', file?: 
     permissionMode: mode ? parsePermissionMode(mode) : undefined,
     maxTurns: Number.isInteger(turns) && turns > 0 ? turns : undefined,
     effort: pickEffort(scalar(meta.effort)),
+    ...(scalar(meta.isolation) ? { isolation: scalar(meta.isolation) } : {}),
     systemPrompt: text.slice(m.index + m[0].length).trim(),
     source,
     ...(file ? { file } : {}),

@@ -14,6 +14,7 @@ import { Channel } from '../../core/channel.js';
 import { loadAgentDefinitions, type AgentDefinition } from './definitions.js';
 import { backgroundStartText, startBackgroundAgent, type BackgroundAgentStart } from './background.js';
 import { agentReport, agentTrailer } from './report.js';
+import { inWorktree, worktreeProblem } from './worktree.js';
 
 export interface AgentInput {
   description: string;
@@ -33,7 +34,7 @@ const inputSchema = lazySchema((z) =>
     model: z.string().optional().describe('sonnet, opus or haiku; the agent definition’s model, or the session’s, when left out'),
     run_in_background: z.boolean().optional().describe('Set to true to run this agent in the background: the call returns at once, and you are told when it finishes, with its report'),
     name: z.string().optional().describe('A name for the agent'),
-    isolation: z.string().optional().describe('Not supported: leave it out'),
+    isolation: z.string().optional().describe('"worktree": the agent works in a git worktree of its own (on a new branch), so its edits do not touch the project until you merge them'),
   }),
 );
 
@@ -45,12 +46,15 @@ export const agentTool = defineTool<AgentInput, SubagentResult | BackgroundAgent
   isReadOnly: () => false,
   isConcurrencySafe: () => true,
   async validateInput(input, ctx) {
-    if (input.isolation) return { ok: false, message: `isolation "${input.isolation}" is not supported here: leave it out, and the agent works in the project itself.` };
     if (!ctx.runSubagent) return { ok: false, message: 'sub-agents cannot be started here.' };
     const defs = loadAgentDefinitions(ctx.cwd, configDirOf(ctx));
     const type = input.subagent_type ?? 'general-purpose';
-    if (!defs.some((d) => d.name === type)) return { ok: false, message: `there is no agent type "${type}". Available: ${defs.map((d) => d.name).join(', ')}.` };
-    return { ok: true };
+    const def = defs.find((d) => d.name === type);
+    if (!def) return { ok: false, message: `there is no agent type "${type}". Available: ${defs.map((d) => d.name).join(', ')}.` };
+    const isolation = input.isolation ?? def.isolation;
+    if (isolation && isolation !== 'worktree') return { ok: false, message: `isolation "${isolation}" is not supported: use "worktree", or leave it out and the agent works in the project itself.` };
+    const problem = isolation ? await worktreeProblem(ctx.cwd) : undefined;
+    return problem ? { ok: false, message: problem } : { ok: true };
   },
   matchRules(input, rules: ParsedRule[]) {
     const type = input.subagent_type ?? 'general-purpose';
@@ -61,9 +65,11 @@ export const agentTool = defineTool<AgentInput, SubagentResult | BackgroundAgent
   },
   async *call(input, ctx) {
     const def = loadAgentDefinitions(ctx.cwd, configDirOf(ctx)).find((d) => d.name === (input.subagent_type ?? 'general-purpose'))!;
-    if (input.run_in_background) return startBackgroundAgent(specFor(def, input, ctx), input.description, ctx);
+    // With worktree isolation each run gets a fresh worktree, made when it starts and checked when it ends.
+    const runSubagent = (input.isolation ?? def.isolation) === 'worktree' ? inWorktree(ctx.runSubagent!, ctx.cwd, (cwd) => systemFor(def, ctx, cwd)) : ctx.runSubagent!;
+    if (input.run_in_background) return startBackgroundAgent(specFor(def, input, ctx), input.description, { ...ctx, runSubagent });
     const progress = new Channel<ToolProgress>();
-    const done = ctx.runSubagent!(specFor(def, input, ctx), ctx.signal, (ev) => {
+    const done = runSubagent(specFor(def, input, ctx), ctx.signal, (ev) => {
       if (ev.type === 'tool_request') progress.push({ type: 'progress', message: ev.summary ? `${ev.name}: ${ev.summary}` : ev.name });
     }).finally(() => progress.close());
     done.catch(() => {}); // awaited below
@@ -93,15 +99,7 @@ function specFor(def: AgentDefinition, input: AgentInput, ctx: ToolContext) {
   return {
     agentType: def.name,
     prompt: input.prompt,
-    // Its own instructions, with the session's environment and (for file-defined and general agents) memory files.
-    system: buildSystemPrompt({
-      cwd: ctx.cwd,
-      projectRoot: ctx.projectRoot,
-      homeDir: ctx.homeDir,
-      configDir: configDirOf(ctx) ?? userConfigDir(ctx.homeDir),
-      systemPrompt: def.systemPrompt || undefined,
-      noMemory: def.name === 'Explore' || def.name === 'Plan',
-    }),
+    system: systemFor(def, ctx, ctx.cwd),
     toolNames: def.tools,
     disallowedTools: def.disallowedTools,
     model: resolveModel(model),
@@ -109,6 +107,18 @@ function specFor(def: AgentDefinition, input: AgentInput, ctx: ToolContext) {
     maxTurns: def.maxTurns,
     effort: def.effort,
   };
+}
+
+/** Its own instructions, with the environment of `cwd` and (for file-defined and general agents) memory files. */
+function systemFor(def: AgentDefinition, ctx: ToolContext, cwd: string) {
+  return buildSystemPrompt({
+    cwd,
+    projectRoot: ctx.projectRoot,
+    homeDir: ctx.homeDir,
+    configDir: configDirOf(ctx) ?? userConfigDir(ctx.homeDir),
+    systemPrompt: def.systemPrompt || undefined,
+    noMemory: def.name === 'Explore' || def.name === 'Plan',
+  });
 }
 
 function describe(defs: AgentDefinition[]): string {
