@@ -16,7 +16,7 @@ export type McpScope = 'dynamic' | 'local' | 'project' | 'user';
 
 export type McpTransportConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string> }
-  | { type: 'http' | 'sse'; url: string; headers: Record<string, string> };
+  | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; headersHelper?: string };
 
 export interface McpServerEntry {
   name: string;
@@ -205,7 +205,8 @@ export function parseServer(raw: unknown, env: McpConfigInput['env']): Parsed {
     const headers = stringMap(raw.headers, 'headers');
     if (typeof headers === 'string') return { error: headers };
     const url = x(raw.url);
-    config = { type: type === 'sse' ? 'sse' : 'http', url, headers: mapValues(headers, x) };
+    if (raw.headersHelper !== undefined && (typeof raw.headersHelper !== 'string' || !raw.headersHelper.trim())) return { error: '"headersHelper" must be a command (a string)' };
+    config = { type: type === 'sse' ? 'sse' : 'http', url, headers: mapValues(headers, x), ...(raw.headersHelper ? { headersHelper: raw.headersHelper } : {}) };
     if (missing.size) return missingVars(missing);
     if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) return { error: `"url" must be an http(s) URL, got ${JSON.stringify(url)}` };
   } else if (type === 'url-without-type') {

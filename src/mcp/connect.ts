@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { execaLib } from '../core/execa-lib.js';
 import type { McpTransportConfig } from './config.js';
 import type { McpCallResult } from './result.js';
 import { mcpSdk } from './sdk-lib.js';
@@ -22,6 +23,8 @@ export interface McpConnectOptions {
   /** Time allowed for one tool call (MCP_TOOL_TIMEOUT); progress notifications restart it. */
   toolTimeoutMs: number;
   version: string;
+  /** The server's name (a headersHelper sees it as CLAUDE_CODE_MCP_SERVER_NAME). */
+  name?: string;
 }
 
 /** A prompt as `prompts/list` describes it; a slash command `/mcp__server__prompt` in wicket. */
@@ -84,7 +87,7 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
   const client = new sdk.Client({ name: 'wicket', version: opts.version }, { capabilities: { roots: {} } });
   const root = { uri: pathToFileURL(opts.projectRoot).href, name: path.basename(opts.projectRoot) };
   client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: [root] }));
-  const { transport, stderrTail } = makeTransport(sdk, config, opts);
+  const { transport, stderrTail } = makeTransport(sdk, await withHelperHeaders(config, opts), opts);
   let closing = false;
   const lostListeners: Array<(why: string) => void> = [];
   client.onclose = () => {
@@ -162,6 +165,28 @@ function makeTransport(sdk: Sdk, config: McpTransportConfig, opts: McpConnectOpt
   return { transport, stderrTail: () => '' };
 }
 
+/** Headers a `headersHelper` command prints (a JSON object of strings), over the entry's own `headers`. */
+async function withHelperHeaders(config: McpTransportConfig, opts: McpConnectOptions): Promise<McpTransportConfig> {
+  if (config.type === 'stdio' || !config.headersHelper) return config;
+  const { execa } = await execaLib();
+  const env = { ...opts.env, CLAUDE_CODE_MCP_SERVER_NAME: opts.name ?? '', CLAUDE_CODE_MCP_SERVER_URL: config.url };
+  const r = await execa(config.headersHelper, { shell: true, cwd: opts.projectRoot, env, extendEnv: false, stdin: 'ignore', reject: false, timeout: HEADERS_HELPER_TIMEOUT_MS });
+  if (r.timedOut) throw new Error(`headersHelper took longer than ${HEADERS_HELPER_TIMEOUT_MS / 1000} s`);
+  if (r.exitCode !== 0) throw new Error(`headersHelper failed (exit ${r.exitCode ?? 'signal'}): ${String(r.stderr).trim().split('\n')[0] || 'no message'}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(r.stdout));
+  } catch {
+    throw new Error('headersHelper must print a JSON object of header names to string values');
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed) || !Object.values(parsed).every((v) => typeof v === 'string')) {
+    throw new Error('headersHelper must print a JSON object of header names to string values');
+  }
+  return { ...config, headers: { ...config.headers, ...(parsed as Record<string, string>) } };
+}
+
+const HEADERS_HELPER_TIMEOUT_MS = 10_000;
+
 function promptText(result: { messages: Array<{ content: unknown }> }): string {
   const part = (c: any): string =>
     c?.type === 'text' ? c.text : c?.type === 'resource' && typeof c.resource?.text === 'string' ? c.resource.text : c?.type ? `[${c.type} content]` : '';
@@ -216,6 +241,6 @@ function describeFailure(err: unknown, config: McpTransportConfig, timeoutMs: nu
   if (config.type === 'stdio' && e?.code === 'EACCES') return `cannot start ${JSON.stringify(config.command)}: permission denied`;
   const message = e instanceof Error ? e.message : String(err);
   if (config.type !== 'stdio' && message === 'fetch failed') return `cannot reach ${config.url} (${rootCause(err)})`;
-  if (/\b401\b|unauthori[sz]ed/i.test(message)) return `${config.type === 'stdio' ? 'the server' : config.url} needs authentication, which wicket cannot do for MCP servers yet: put a token in "headers"`;
+  if (/\b401\b|unauthori[sz]ed/i.test(message)) return `${config.type === 'stdio' ? 'the server' : config.url} needs authentication, which wicket cannot do for MCP servers yet: put a token in "headers", or have a "headersHelper" command print it`;
   return `${message.replace(/^MCP error -?\d+: /, '')}${said}`;
 }

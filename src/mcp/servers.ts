@@ -208,7 +208,7 @@ export class McpServers implements McpResourceSource {
     if (!config) return;
     this.update(state, { status: 'pending', error: undefined });
     try {
-      const conn = await (this.opts.connect ?? connectServer)(config, this.opts);
+      const conn = await (this.opts.connect ?? connectServer)(config, { ...this.opts, name: state.name });
       if (this.closed) {
         await conn.close();
         return this.update(state, { status: 'failed', error: 'the session ended before it connected' });

@@ -257,4 +257,24 @@ describe('MCP servers in print mode', () => {
       await http.close();
     }
   });
+
+  it('a headersHelper command supplies headers at connection time; a failing one is the server’s reason', async () => {
+    const http = await startHttpServer({ token: 'from-helper' });
+    try {
+      writeFileSync(path.join(t.project.dir, 'headers.sh'), 'printf \'{"Authorization": "Bearer from-helper", "X-Server": "%s"}\' "$CLAUDE_CODE_MCP_SERVER_NAME"\n');
+      mcpJson({
+        helped: { type: 'http', url: http.url, headersHelper: 'sh headers.sh' },
+        broken: { type: 'http', url: http.url, headersHelper: 'echo nope >&2; exit 3' },
+      });
+      t.api.script(reply().toolUse('mcp__helped__add', { a: 1, b: 1 }, { id: 'toolu_1' }), reply().text('ok'));
+      const r = await run(['-p', 'add', '--allowedTools', 'mcp__helped']);
+      expectExit(r, 0);
+      expect(results().get('toolu_1')).toMatchObject({ content: '2' });
+      expect(http.requests.some((q) => q.authorization === 'Bearer from-helper')).toBe(true);
+      expect(r.stderr).toContain('MCP server "broken"');
+      expect(r.stderr).toContain('headersHelper failed (exit 3): nope');
+    } finally {
+      await http.close();
+    }
+  });
 });

@@ -158,4 +158,9 @@ describe('projectServerApproved', () => {
     expect(projectServerApproved('a', { enabledMcpjsonServers: 'a' })).toBe(false);
     expect(projectServerApproved('a', {})).toBe(false);
   });
+
+  it('keeps a headersHelper command for http and sse servers, and refuses one that is not a string', () => {
+    expect(parseServer({ type: 'sse', url: 'https://e.com/sse', headersHelper: 'get-token' }, {})).toEqual({ config: { type: 'sse', url: 'https://e.com/sse', headers: {}, headersHelper: 'get-token' } });
+    expect(parseServer({ type: 'http', url: 'https://e.com/mcp', headersHelper: 3 }, {})).toEqual({ error: '"headersHelper" must be a command (a string)' });
+  });
 });
