@@ -13,6 +13,7 @@ import { loadedOnDemand } from '../core/import-module.js';
 import type { GitStatus } from '../core/git-status.js';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { randomUuid } from '../core/ids.js';
+import { createWorktree, finishWorktree, worktreeProblem, type Worktree } from '../core/git-worktree.js';
 import { resolveModel } from '../core/models.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
@@ -55,6 +56,22 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
     process.stderr.write(`wicket: ${errorMessage(err)}\n`);
     return err instanceof UsageError ? 2 : 1;
   }
+  if (opts.worktree === undefined) return runMode(opts, info);
+  let worktree: Worktree;
+  try {
+    worktree = await enterWorktree(opts.worktree);
+  } catch (err) {
+    process.stderr.write(`wicket: --worktree: ${errorMessage(err)}\n`);
+    return 1;
+  }
+  // The entry's `git status` was for the folder left behind.
+  delete info.git;
+  const code = await runMode(opts, info);
+  process.stderr.write(`wicket: ${await finishWorktree(worktree).catch((err: unknown) => `the worktree ${worktree.root} could not be checked: ${errorMessage(err)}`)}\n`);
+  return code;
+}
+
+async function runMode(opts: CliOptions, info: MainInfo): Promise<number> {
   const interactive = !opts.print && stdinIsTerminal() && opts.inputFormat === 'text';
   // The code cache follows the modes used too: a cache written by one mode lacks the other's code.
   loadedOnDemand().add(interactive ? '(interactive mode)' : '(print mode)');
@@ -64,6 +81,17 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
     return runInteractive(opts, info);
   }
   return runPrint(opts, info);
+}
+
+/** --worktree [name]: the session works in `.claude/worktrees/<name>` on branch `worktree-<name>`, made (or found) now. */
+async function enterWorktree(name: string | true): Promise<Worktree> {
+  const dir = name === true ? `session-${randomUuid().slice(0, 8)}` : name;
+  if (!/^[\w.-]+$/.test(dir) || dir.startsWith('.')) throw new Error(`"${dir}" is not a usable name: use letters, digits, ".", "_" and "-"`);
+  const problem = await worktreeProblem(process.cwd());
+  if (problem) throw new Error(problem.replace(/^isolation "worktree"/, 'a worktree').replace(/: leave isolation out$/, ''));
+  const wt = await createWorktree(process.cwd(), { dir, branch: `worktree-${dir}`, fresh: true });
+  process.chdir(wt.cwd);
+  return wt;
 }
 
 async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {

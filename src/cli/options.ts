@@ -59,6 +59,8 @@ export interface CliOptions {
   name?: string;
   /** --json-schema: the JSON Schema the answer must match (the result's structured_output). */
   jsonSchema?: string;
+  /** -w/--worktree [name]: work in a git worktree of its own (true: a generated name). */
+  worktree?: string | true;
 }
 
 export class UsageError extends Error {}
@@ -115,6 +117,7 @@ export function buildProgram(version: string): Command {
     .option('--permission-prompt-tool <tool>', 'print mode: an MCP tool (mcp__server__tool) answers the permission prompts')
     .option('--agents <json>', 'sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": [...], "model": "…"}}')
     .option('--agent <name>', 'run the session as this agent: its prompt, tools and model')
+    .option('-w, --worktree [name]', 'work in a git worktree of its own: .claude/worktrees/<name> on branch worktree-<name>')
     .option('--bare', 'skip hooks and CLAUDE.md discovery')
     .option('-d, --debug', 'debug output on stderr')
     .allowExcessArguments(false)
@@ -179,6 +182,7 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     mcpConfig: raw.mcpConfig ?? [],
     ...(raw.agents ? { agents: String(raw.agents) } : {}),
     ...(raw.agent ? { agent: String(raw.agent) } : {}),
+    ...(raw.worktree !== undefined ? { worktree: raw.worktree === true ? (true as const) : String(raw.worktree) } : {}),
     ...(raw.permissionPromptTool ? { permissionPromptTool: String(raw.permissionPromptTool) } : {}),
     replayUserMessages: Boolean(raw.replayUserMessages),
     disableSlashCommands: Boolean(raw.disableSlashCommands),

@@ -51,7 +51,7 @@ describe('Agent isolation: worktree', () => {
     );
     expectExit(await run(), 0);
     const result = JSON.stringify(toolResultIn(t.api.messageRequests()[2]!.body, 'toolu_agent').content);
-    expect(result).toContain('The agent changed no files; its worktree was removed.');
+    expect(result).toContain('No files changed; the worktree was removed.');
     expect(git('worktree', 'list').split('\n')).toHaveLength(1);
     expect(git('branch', '--list', 'wicket/*')).toBe('');
   });
@@ -63,5 +63,38 @@ describe('Agent isolation: worktree', () => {
     expectExit(await run(), 0);
     const result = JSON.stringify(toolResultIn(t.api.messageRequests()[1]!.body, 'toolu_agent').content);
     expect(result).toContain('needs a commit to start from');
+  });
+});
+
+describe('--worktree', () => {
+  it('the session works in .claude/worktrees/<name> on branch worktree-<name>; its changes stay there', async () => {
+    commitAll();
+    let workdir = '';
+    t.api.script(
+      reply((req) => {
+        workdir = workdirOf(req);
+        return reply().toolUse('Write', { file_path: path.join(workdir, 'feature.txt'), content: 'x\n' });
+      }),
+      reply().text('done'),
+    );
+    const r = await t.run(['-p', 'build it', '-w', 'feature-a', '--permission-mode', 'acceptEdits'], { env: GIT_ENV });
+    expectExit(r, 0);
+    expect(workdir).toBe(path.join(t.project.dir, '.claude', 'worktrees', 'feature-a'));
+    expect(existsSync(path.join(workdir, 'feature.txt'))).toBe(true);
+    expect(existsSync(path.join(t.project.dir, 'feature.txt'))).toBe(false);
+    expect(r.stderr).toContain(`is in the worktree ${workdir}, on branch worktree-feature-a`);
+    expect(git('status', '--porcelain')).toBe('');
+  });
+
+  it('an unchanged worktree is removed at the end; a name that would leave the folder is refused', async () => {
+    commitAll();
+    t.api.script(reply().text('nothing to do'));
+    const r = await t.run(['-p', 'look', '--worktree', 'peek'], { env: GIT_ENV });
+    expectExit(r, 0);
+    expect(r.stderr).toContain('No files changed; the worktree was removed.');
+    expect(existsSync(path.join(t.project.dir, '.claude', 'worktrees', 'peek'))).toBe(false);
+    const bad = await t.run(['-p', 'x', '--worktree', '../escape'], { env: GIT_ENV });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('is not a usable name');
   });
 });

@@ -14,7 +14,8 @@ import { Channel } from '../../core/channel.js';
 import { loadAgentDefinitions, type AgentDefinition } from './definitions.js';
 import { backgroundStartText, startBackgroundAgent, type BackgroundAgentStart } from './background.js';
 import { agentReport, agentTrailer } from './report.js';
-import { inWorktree, worktreeProblem } from './worktree.js';
+import { inWorktree } from './worktree.js';
+import { worktreeProblem } from '../../core/git-worktree.js';
 
 export interface AgentInput {
   description: string;
