@@ -11,6 +11,7 @@ import { randomHex } from '../core/ids.js';
 import type { CallOutcome } from '../core/tool-runner.js';
 import { parseRule } from '../permissions/rule-parse.js';
 import type { AskUser } from '../permissions/types.js';
+import type { ToolContext } from '../tools/tool.js';
 
 /** `!` and a command in backquotes, on one line. */
 const INLINE = /!`([^`\n]+)`/;
@@ -46,6 +47,11 @@ export async function expandInlineShell(text: string, run: RunInline): Promise<I
 
 /** Runs inline shell as the session's Bash calls, with a command's `allowed-tools` as extra allow rules. */
 export function inlineBashRunner(opts: Omit<AgentOptions, 'askUser'>): (command: string, allowedTools: readonly string[]) => Promise<InlineRun> {
+  return inlineBashVia((call, o) => runCallOutsideTurn({ ...opts, askUser: o.askUser }, call, { tools: opts.tools, askUser: o.askUser, allow: o.allow, keepContext: true }));
+}
+
+/** The same, over a way to run one call through the gates (a tool's `runGatedCall`). */
+export function inlineBashVia(runCall: NonNullable<ToolContext['runGatedCall']>): (command: string, allowedTools: readonly string[]) => Promise<InlineRun> {
   return async (command, allowedTools) => {
     let asked: string | undefined;
     const askUser: AskUser = async (req) => {
@@ -54,7 +60,7 @@ export function inlineBashRunner(opts: Omit<AgentOptions, 'askUser'>): (command:
     };
     const call = { id: `toolu_inline_${randomHex(12)}`, name: 'Bash', input: { command } };
     const allow = allowedTools.map((r) => parseRule(r, 'session'));
-    const outcome = await runCallOutsideTurn({ ...opts, askUser }, call, { tools: opts.tools, askUser, allow, keepContext: true });
+    const outcome = await runCall(call, { askUser, allow });
     if (asked) return { ok: false, reason: `it needs permission (${asked})` };
     const refused = outcome.trace.find((g) => g.gate !== 'execute' && (g.verdict === 'refused' || g.verdict === 'denied' || g.verdict === 'aborted'));
     if (refused || outcome.stop) return { ok: false, reason: refused?.detail ?? outcome.stop ?? 'refused by the gates' };

@@ -326,6 +326,7 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     seenUrls: opts.seenUrls,
     ...(opts.fileHistory ? { fileHistory: opts.fileHistory } : {}),
     querySmallModel: (prompt, o) => querySmallModel(opts, prompt, o, emit),
+    runGatedCall: (call, o) => runCallOutsideTurn({ ...opts, askUser: o.askUser }, call, { tools: opts.tools, askUser: o.askUser, allow: o.allow, keepContext: true }),
     // The sub-agent's cost, denials and problems count as the session's (a background one's come with its notice).
     runSubagent: (spec, signal, onEvent, o) =>
       runSubagent(opts, spec, signal, (ev) => {

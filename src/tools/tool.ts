@@ -9,7 +9,8 @@ import { zodLib } from './zod-lib.js';
 import type { Zod } from './zod-parts.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { ParsedRule } from '../permissions/rule-parse.js';
-import type { PermissionRules } from '../permissions/types.js';
+import type { AskUser, PermissionRules } from '../permissions/types.js';
+import type { CallOutcome } from '../core/tool-runner.js';
 import type { ReadState } from './read-state.js';
 import type { Todo } from './todo-write/index.js';
 import type { AgentEvent } from '../core/events.js';
@@ -132,6 +133,11 @@ export interface ToolContext {
    * Runs a sub-agent (the Agent tool); provided by the loop. A `background` one may outlive the
    * turn: its cost reaches the session through its task's notice, not through the turn's events.
    */
+  /**
+   * One call through every gate outside the model's turn (a skill's inline shell), with `askUser`
+   * answering what would ask and `allow` as extra allow rules for it; provided by the loop.
+   */
+  runGatedCall?: (call: { id: string; name: string; input: unknown }, o: { askUser: AskUser; allow: readonly ParsedRule[] }) => Promise<CallOutcome>;
   runSubagent?: (spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void, o?: { background?: boolean }) => Promise<SubagentResult>;
   /** Where background work this call starts is reported, so its end reaches the model; provided by the loop. */
   backgroundTasks?: TaskTracker;

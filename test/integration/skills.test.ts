@@ -66,4 +66,16 @@ describe('skills', () => {
     expect(first[1]).toContain('Skill review of src');
     expect(first[2]).toContain('/hidden');
   });
+
+  it('a skill the model runs has its inline shell run through the gates: allowed-tools let it, otherwise it stays with the reason', async () => {
+    skill(projectSkills(), 'status', '---\ndescription: Show status\nallowed-tools: Bash(echo:*)\n---\nNow: !`echo branch-main`\n');
+    skill(projectSkills(), 'risky', '---\ndescription: Risky\n---\nFiles: !`touch made-by-skill`\n');
+    t.api.script(reply().toolUse('Skill', { skill: 'status' }, { id: 'toolu_1' }).toolUse('Skill', { skill: 'risky' }, { id: 'toolu_2' }), reply().text('ok'));
+    expectExit(await run(['-p', 'status', '--allowedTools', 'Skill']), 0);
+    expect(toolResult(bodies()[1]!, 'toolu_1').content).toContain('Now: branch-main');
+    const risky = toolResult(bodies()[1]!, 'toolu_2').content as string;
+    expect(risky).toContain('Files: !`touch made-by-skill`');
+    expect(risky).toContain('were not run (the command');
+    expect(risky).toContain('needs permission');
+  });
 });

@@ -2,10 +2,11 @@
  * Skill: the model runs one of the project's or the person's skills (`.claude/skills/<name>/SKILL.md`,
  * skills.ts); its expanded text comes back as the result, to follow. It asks first unless a
  * `Skill(name)` rule allows it. Inline shell in a skill (`!`cmd``) runs only when the person types
- * the skill as a slash command; here it is left as written, with a note.
+ * the skill as a slash command; here it runs too, through the gates, with the skill's allowed-tools
+ * as allow rules (a command they do not allow is left as written, with the reason).
  */
 import { expandCustomCommand, type CustomCommand } from '../../commands/custom-commands.js';
-import { hasInlineShell } from '../../commands/inline-shell.js';
+import { expandInlineShell, hasInlineShell, inlineBashVia } from '../../commands/inline-shell.js';
 import { loadSkills } from '../../commands/skills.js';
 import type { ParsedRule } from '../../permissions/rule-parse.js';
 import { userConfigDir } from '../../settings/paths.js';
@@ -21,6 +22,8 @@ export interface SkillOutput {
   dir: string;
   text: string;
   inlineShellLeft: boolean;
+  /** Why its inline shell did not run (the gates refused a command). */
+  refused?: string;
 }
 
 const inputSchema = lazySchema((z) =>
@@ -59,10 +62,15 @@ export const skillTool = defineTool<SkillInput, SkillOutput>({
   async *call(input, ctx) {
     const skill = modelSkills(ctx.projectRoot, configDirOf(ctx)).find((s) => s.name === nameOf(input))!;
     const text = expandCustomCommand(skill, input.args ?? '', { projectDir: ctx.projectRoot, sessionId: ctx.sessionId });
-    return { name: skill.name, dir: skill.skillDir ?? '', text, inlineShellLeft: hasInlineShell(text) };
+    const out = { name: skill.name, dir: skill.skillDir ?? '', text, inlineShellLeft: hasInlineShell(text) };
+    if (!out.inlineShellLeft || !ctx.runGatedCall) return out;
+    const run = inlineBashVia(ctx.runGatedCall);
+    const expanded = await expandInlineShell(text, (command) => run(command, skill.allowedTools));
+    return expanded.ok ? { ...out, text: expanded.text, inlineShellLeft: false } : { ...out, refused: expanded.message };
   },
   toModelResult(out) {
-    const note = out.inlineShellLeft ? '\n\n(Its inline shell commands, !`…`, were not run: run them with Bash if you need their output.)' : '';
+    const why = out.refused ? ` (${out.refused})` : '';
+    const note = out.inlineShellLeft ? `\n\n(Its inline shell commands, !\`…\`, were not run${why}: run them with Bash if you need their output.)` : '';
     return { content: `Base directory for this skill: ${out.dir}\n\n${out.text}${note}` };
   },
   summary: (input) => `${nameOf(input)}${input.args ? ` ${input.args}` : ''}`,
