@@ -93,7 +93,7 @@ describe('background agents', () => {
   it('print mode waits for the agent; the model receives its notice with the report, and answers; its cost counts', async () => {
     const agentCall = { description: 'find the answer', prompt: 'SUBTASK: find the answer', model: 'haiku', run_in_background: true };
     const main = (n: number) => (n === 1 ? reply().toolUse('Agent', agentCall, { id: 'toolu_a' }) : n === 3 ? reply().text('Waiting for the agent.') : reply().text('The agent found 42.'));
-    const sub = () => reply().delay(600).text('report: 42');
+    const sub = () => reply().delay(1500).text('report: 42');
     t.api.script(...Array.from({ length: 4 }, () => routed(sub, main)));
     const r = await t.run(['-p', 'ask an agent', ...STREAM]);
     expectExit(r, 0);
