@@ -3,6 +3,7 @@
  * touches argv, stdin, signals and exit codes.
  */
 import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
 import { expandSlashPrompt, grantAllowedTools } from '../commands/custom-commands.js';
 import { inlineBashRunner } from '../commands/inline-shell.js';
@@ -13,7 +14,7 @@ import { loadedOnDemand } from '../core/import-module.js';
 import type { GitStatus } from '../core/git-status.js';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { randomUuid } from '../core/ids.js';
-import { createWorktree, finishWorktree, worktreeProblem, type Worktree } from '../core/git-worktree.js';
+import { createWorktree, finishWorktree, startsFresh, worktreeProblem, type Worktree } from '../core/git-worktree.js';
 import { resolveModel } from '../core/models.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
@@ -23,7 +24,7 @@ import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from './mcp-s
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
-import { setupSession, type Setup } from './session-setup.js';
+import { sessionSettings, setupSession, type Setup } from './session-setup.js';
 import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
 import { StdoutWriter } from './stdout.js';
 
@@ -59,7 +60,7 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
   if (opts.worktree === undefined) return runMode(opts, info);
   let worktree: Worktree;
   try {
-    worktree = await enterWorktree(opts.worktree);
+    worktree = await enterWorktree(opts);
   } catch (err) {
     process.stderr.write(`wicket: --worktree: ${errorMessage(err)}\n`);
     return 1;
@@ -84,12 +85,14 @@ async function runMode(opts: CliOptions, info: MainInfo): Promise<number> {
 }
 
 /** --worktree [name]: the session works in `.claude/worktrees/<name>` on branch `worktree-<name>`, made (or found) now. */
-async function enterWorktree(name: string | true): Promise<Worktree> {
+async function enterWorktree(opts: CliOptions): Promise<Worktree> {
+  const name = opts.worktree ?? true;
   const dir = name === true ? `session-${randomUuid().slice(0, 8)}` : name;
   if (!/^[\w.-]+$/.test(dir) || dir.startsWith('.')) throw new Error(`"${dir}" is not a usable name: use letters, digits, ".", "_" and "-"`);
   const problem = await worktreeProblem(process.cwd());
   if (problem) throw new Error(problem.replace(/^isolation "worktree"/, 'a worktree').replace(/: leave isolation out$/, ''));
-  const wt = await createWorktree(process.cwd(), { dir, branch: `worktree-${dir}`, fresh: true });
+  const settings = sessionSettings(opts, process.env, process.cwd(), process.env.HOME ?? homedir()).merged;
+  const wt = await createWorktree(process.cwd(), { dir, branch: `worktree-${dir}`, fresh: startsFresh(settings) });
   process.chdir(wt.cwd);
   return wt;
 }

@@ -68,15 +68,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const home = deps.home ?? env.HOME ?? homedir();
   const configDir = env.CLAUDE_CONFIG_DIR || path.join(home, '.claude');
   const wicketHome = env.WICKET_HOME || path.join(home, '.wicket');
-  const loaded = loadSettings({
-    cwd,
-    home,
-    configDir: env.CLAUDE_CONFIG_DIR || undefined,
-    managedPath: env.WICKET_MANAGED_SETTINGS || undefined,
-    cliSettings: opts.settings,
-    cliAllowed: opts.allowedTools,
-    cliDisallowed: opts.disallowedTools,
-  });
+  const loaded = sessionSettings(opts, env, cwd, home);
   // The search tools leave Read-denied paths out of wide searches (see tools/ripgrep/common.ts).
   const settings = { ...loaded.merged, __readDenyGlobs: readDenyPatterns(loaded.rules.deny, { projectRoot: cwd, homeDir: home }) };
   const mode = startMode(opts, loaded);
@@ -164,6 +156,19 @@ function openFileHistory(wicketHome: string, sessionId: string, opts: CliOptions
   const dirOf = (id: string) => path.join(wicketHome, 'file-history', id.replace(/[^\w.-]/g, '_') || 'default');
   const parent = resumed ? path.basename(resumed, '.jsonl') : undefined;
   return new FileHistory(new DiskHistoryStore(dirOf(sessionId), parent && parent !== sessionId ? dirOf(parent) : undefined));
+}
+
+/** The settings a session in `cwd` runs with: every file, the managed policy, and the flags'. */
+export function sessionSettings(opts: CliOptions, env: Record<string, string | undefined>, cwd: string, home: string): LoadedSettings {
+  return loadSettings({
+    cwd,
+    home,
+    configDir: env.CLAUDE_CONFIG_DIR || undefined,
+    managedPath: env.WICKET_MANAGED_SETTINGS || undefined,
+    cliSettings: opts.settings,
+    cliAllowed: opts.allowedTools,
+    cliDisallowed: opts.disallowedTools,
+  });
 }
 
 /** Claude Code's default thinking budget, used when settings turn thinking on without a number. */

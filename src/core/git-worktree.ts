@@ -44,6 +44,12 @@ export async function worktreeProblem(cwd: string): Promise<string | undefined> 
  * A new worktree `.claude/worktrees/<dir>` on a new `branch` from HEAD, or (`fresh`) from the
  * remote's default branch when the repository knows it. One that exists already is used again.
  */
+/** Settings `worktree.baseRef`: "head" starts new worktrees from HEAD; "fresh" (the default) from the remote's default branch. */
+export function startsFresh(settings: Record<string, unknown>): boolean {
+  const w = settings.worktree;
+  return !(w && typeof w === 'object' && (w as { baseRef?: unknown }).baseRef === 'head');
+}
+
 export async function createWorktree(cwd: string, o: { dir?: string; branch?: string; fresh?: boolean } = {}): Promise<Worktree> {
   const top = await git(cwd, ['rev-parse', '--show-toplevel']);
   const id = randomHex(4);

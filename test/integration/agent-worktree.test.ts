@@ -97,4 +97,20 @@ describe('--worktree', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('is not a usable name');
   });
+
+  it('starts from the remote default branch when known, or from HEAD with worktree.baseRef "head"', async () => {
+    commitAll();
+    git('update-ref', 'refs/remotes/origin/main', git('rev-parse', 'HEAD'));
+    git('symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/main');
+    writeFileSync(path.join(t.project.dir, 'local.txt'), 'unpushed\n');
+    commitAll();
+    const readLocal = () => [reply((req) => reply().toolUse('Read', { file_path: path.join(workdirOf(req), 'local.txt') }, { id: 'toolu_r' })), reply().text('done')];
+    t.api.script(...readLocal());
+    expectExit(await t.run(['-p', 'look', '-w', 'fresh', '--allowedTools', 'Read'], { env: GIT_ENV }), 0);
+    expect(JSON.stringify(toolResultIn(t.api.messageRequests()[1]!.body, 'toolu_r'))).toContain('does not exist');
+    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ worktree: { baseRef: 'head' } }));
+    t.api.script(...readLocal());
+    expectExit(await t.run(['-p', 'look', '-w', 'head', '--allowedTools', 'Read'], { env: GIT_ENV }), 0);
+    expect(JSON.stringify(toolResultIn(t.api.messageRequests()[3]!.body, 'toolu_r'))).toContain('unpushed');
+  });
 });

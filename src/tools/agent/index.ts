@@ -15,7 +15,7 @@ import { loadAgentDefinitions, type AgentDefinition } from './definitions.js';
 import { backgroundStartText, startBackgroundAgent, type BackgroundAgentStart } from './background.js';
 import { agentReport, agentTrailer } from './report.js';
 import { inWorktree } from './worktree.js';
-import { worktreeProblem } from '../../core/git-worktree.js';
+import { startsFresh, worktreeProblem } from '../../core/git-worktree.js';
 
 export interface AgentInput {
   description: string;
@@ -67,7 +67,7 @@ export const agentTool = defineTool<AgentInput, SubagentResult | BackgroundAgent
   async *call(input, ctx) {
     const def = loadAgentDefinitions(ctx.cwd, configDirOf(ctx)).find((d) => d.name === (input.subagent_type ?? 'general-purpose'))!;
     // With worktree isolation each run gets a fresh worktree, made when it starts and checked when it ends.
-    const runSubagent = (input.isolation ?? def.isolation) === 'worktree' ? inWorktree(ctx.runSubagent!, ctx.cwd, (cwd) => systemFor(def, ctx, cwd)) : ctx.runSubagent!;
+    const runSubagent = (input.isolation ?? def.isolation) === 'worktree' ? inWorktree(ctx.runSubagent!, ctx.cwd, (cwd) => systemFor(def, ctx, cwd), startsFresh(ctx.settings)) : ctx.runSubagent!;
     if (input.run_in_background) return startBackgroundAgent(specFor(def, input, ctx), input.description, { ...ctx, runSubagent });
     const progress = new Channel<ToolProgress>();
     const done = runSubagent(specFor(def, input, ctx), ctx.signal, (ev) => {
