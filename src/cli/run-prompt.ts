@@ -48,6 +48,16 @@ export async function* runPrompt(
   opts: AgentOptions,
   run: RunPromptOptions = {},
 ): AsyncGenerator<AgentEvent, void> {
+  // A skill's allowed-tools hold until this prompt's run ends.
+  delete opts.state.turnAllow;
+  try {
+    yield* runPromptInner(messages, prompt, opts, run);
+  } finally {
+    delete opts.state.turnAllow;
+  }
+}
+
+async function* runPromptInner(messages: ApiMessage[], prompt: string | ContentBlock[], opts: AgentOptions, run: RunPromptOptions): AsyncGenerator<AgentEvent, void> {
   const ended = yield* answerPendingCalls(messages, opts);
   if (ended) return yield ended;
   if (prompt === '') return yield* runAgent(messages, opts);

@@ -226,11 +226,17 @@ async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
   return { kind: 'continue', input: next, decision };
 }
 
+/** The session's rules, with the allow rules granted for the current prompt's run (after the others: deny and ask still come first). */
+function rulesNow(env: RunnerEnv): PermissionRules {
+  const extra = env.state.turnAllow;
+  return extra?.length ? { ...env.permission.rules, allow: [...env.permission.rules.allow, ...extra] } : env.permission.rules;
+}
+
 type PermStep = { kind: 'continue'; /** changed by whoever approved it */ input?: unknown } | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
 
 async function checkPermission(g: Gated, input: unknown, hookDecision: HookDecision | undefined): Promise<PermStep> {
   const { tool, env, ctx, tracer } = g;
-  let decision: PermissionDecision = await decidePermission({ tool, input, ctx, rules: env.permission.rules, mode: env.permission.mode });
+  let decision: PermissionDecision = await decidePermission({ tool, input, ctx, rules: rulesNow(env), mode: env.permission.mode });
   // A hook's allow skips the prompt but never beats deny or ask rules; its ask forces a prompt.
   // Only the tool's own default ask (or its dontAsk denial) may be approved by a hook: never an ask
   // rule, a protected path or a link out of the workspace.
@@ -302,7 +308,7 @@ async function approvedRewrite(g: Gated, updated: unknown, who: string): Promise
     tracer.mark('permission', 'denied', `${who} changed the input into an invalid one`);
     return { kind: 'done', result: refusal('permission', `${who} approved the call with a changed input that is not valid:\n${invalid}`) };
   }
-  const again = await decidePermission({ tool, input: parsed.input, ctx, rules: env.permission.rules, mode: env.permission.mode });
+  const again = await decidePermission({ tool, input: parsed.input, ctx, rules: rulesNow(env), mode: env.permission.mode });
   if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by !== 'tool default')) {
     return denied(g, parsed.input, `${who} changed the input, and then ${again.by}`, again.reason);
   }

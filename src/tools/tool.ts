@@ -92,6 +92,8 @@ export interface SessionState {
   todos?: Todo[];
   /** The answer handed to StructuredOutput (--json-schema). */
   structuredOutput?: Record<string, unknown>;
+  /** Allow rules granted until the current prompt's run ends (a skill's `allowed-tools`). */
+  turnAllow?: ParsedRule[];
 }
 
 /** A change a finished call makes to shared state; applied strictly in call order (PRODUCT.md §3). */

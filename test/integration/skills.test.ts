@@ -1,5 +1,5 @@
 /** Skills through the built binary: the Skill tool, its rules, and skills as slash commands. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { toolResultIn as toolResult, useApiAndProject } from '../support/api-project.js';
@@ -77,5 +77,24 @@ describe('skills', () => {
     expect(risky).toContain('Files: !`touch made-by-skill`');
     expect(risky).toContain('were not run (the command');
     expect(risky).toContain('needs permission');
+  });
+
+  it('a skill’s allowed-tools allow the model’s calls until the prompt’s run ends', async () => {
+    skill(projectSkills(), 'mk', '---\ndescription: Make files\nallowed-tools: Bash(touch:*)\n---\nTouch what is asked.\n');
+    t.api.script(
+      reply().toolUse('Skill', { skill: 'mk' }, { id: 'toolu_s' }),
+      reply().toolUse('Bash', { command: 'touch one.txt' }, { id: 'toolu_1' }),
+      reply().text('made one'),
+      reply().toolUse('Bash', { command: 'touch two.txt' }, { id: 'toolu_2' }),
+      reply().text('could not'),
+    );
+    const line = (text: string) => JSON.stringify({ type: 'user', message: { role: 'user', content: text } });
+    const r = await t.run(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Skill'], {
+      stdin: `${line('make one')}\n${line('make two')}\n`,
+    });
+    expectExit(r, 0);
+    expect(existsSync(path.join(t.project.dir, 'one.txt'))).toBe(true);
+    expect(existsSync(path.join(t.project.dir, 'two.txt'))).toBe(false);
+    expect(JSON.stringify(toolResult(bodies()[4]!, 'toolu_2'))).toContain('needs permission');
   });
 });

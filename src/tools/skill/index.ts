@@ -8,7 +8,7 @@
 import { expandCustomCommand, type CustomCommand } from '../../commands/custom-commands.js';
 import { expandInlineShell, hasInlineShell, inlineBashVia } from '../../commands/inline-shell.js';
 import { loadSkills } from '../../commands/skills.js';
-import type { ParsedRule } from '../../permissions/rule-parse.js';
+import { parseRule, type ParsedRule } from '../../permissions/rule-parse.js';
 import { userConfigDir } from '../../settings/paths.js';
 import { defineTool, lazySchema } from '../tool.js';
 
@@ -22,6 +22,8 @@ export interface SkillOutput {
   dir: string;
   text: string;
   inlineShellLeft: boolean;
+  /** Its `allowed-tools`: allow rules for the rest of the run the person's prompt started. */
+  allowedTools: string[];
   /** Why its inline shell did not run (the gates refused a command). */
   refused?: string;
 }
@@ -62,11 +64,18 @@ export const skillTool = defineTool<SkillInput, SkillOutput>({
   async *call(input, ctx) {
     const skill = modelSkills(ctx.projectRoot, configDirOf(ctx)).find((s) => s.name === nameOf(input))!;
     const text = expandCustomCommand(skill, input.args ?? '', { projectDir: ctx.projectRoot, sessionId: ctx.sessionId });
-    const out = { name: skill.name, dir: skill.skillDir ?? '', text, inlineShellLeft: hasInlineShell(text) };
+    const out = { name: skill.name, dir: skill.skillDir ?? '', text, inlineShellLeft: hasInlineShell(text), allowedTools: skill.allowedTools };
     if (!out.inlineShellLeft || !ctx.runGatedCall) return out;
     const run = inlineBashVia(ctx.runGatedCall);
     const expanded = await expandInlineShell(text, (command) => run(command, skill.allowedTools));
     return expanded.ok ? { ...out, text: expanded.text, inlineShellLeft: false } : { ...out, refused: expanded.message };
+  },
+  contextChange(out) {
+    if (!out.allowedTools.length) return undefined;
+    const granted = out.allowedTools.map((r) => parseRule(r, 'session'));
+    return (state) => {
+      state.turnAllow = [...(state.turnAllow ?? []), ...granted];
+    };
   },
   toModelResult(out) {
     const why = out.refused ? ` (${out.refused})` : '';
