@@ -65,6 +65,15 @@ export interface CliOptions {
 
 export class UsageError extends Error {}
 
+/** `--setting-sources user,project,local` (any of them; an empty value loads none of the three). */
+function settingSources(raw: unknown): string[] | undefined {
+  if (raw === undefined) return undefined;
+  const list = String(raw).split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = list.filter((s) => s !== 'user' && s !== 'project' && s !== 'local');
+  if (bad.length) throw new UsageError(`--setting-sources takes user, project and local (comma separated); got ${bad.join(', ')}`);
+  return list;
+}
+
 /** Splits "A,B C" and repeated flags into rules, keeping parentheses together: "Bash(git log *)". */
 export const splitToolList = (values: string[] | undefined): string[] => splitRuleList(values ?? []);
 
@@ -171,7 +180,7 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
       .join('\n\n') || undefined,
     addDir: raw.addDir ?? [],
     settings: raw.settings,
-    settingSources: raw.settingSources ? String(raw.settingSources).split(',').map((s: string) => s.trim()) : undefined,
+    settingSources: settingSources(raw.settingSources),
     continue: Boolean(raw.continue),
     resume: raw.resume,
     sessionId: raw.sessionId,

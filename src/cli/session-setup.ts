@@ -168,6 +168,7 @@ export function sessionSettings(opts: CliOptions, env: Record<string, string | u
     cliSettings: opts.settings,
     cliAllowed: opts.allowedTools,
     cliDisallowed: opts.disallowedTools,
+    ...(opts.settingSources ? { sources: opts.settingSources } : {}),
   });
 }
 

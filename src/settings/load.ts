@@ -31,6 +31,8 @@ export interface LoadSettingsOptions {
   /** `--allowedTools` / `--disallowedTools`, already split. */
   cliAllowed?: string[];
   cliDisallowed?: string[];
+  /** `--setting-sources`: which of the user, project and local files load (all when undefined); managed settings and flags always do. */
+  sources?: readonly string[];
 }
 
 export interface SettingsSourceInfo {
@@ -92,12 +94,13 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
 /** All layers, lowest precedence first. */
 function readLayers(opts: LoadSettingsOptions): Layer[] {
   const layers: Layer[] = [];
+  const wanted = (s: string) => !opts.sources || opts.sources.includes(s);
   const user = userSettingsPath(opts.home, opts.configDir);
-  layers.push(layerFromResult('userSettings', user, readSettingsFile(user)));
+  if (wanted('user')) layers.push(layerFromResult('userSettings', user, readSettingsFile(user)));
   const project = projectSettingsPath(opts.cwd);
-  if (path.resolve(project) !== path.resolve(user)) layers.push(layerFromResult('projectSettings', project, readSettingsFile(project)));
+  if (wanted('project') && path.resolve(project) !== path.resolve(user)) layers.push(layerFromResult('projectSettings', project, readSettingsFile(project)));
   const local = localSettingsPath(opts.cwd);
-  layers.push(layerFromResult('localSettings', local, readSettingsFile(local)));
+  if (wanted('local')) layers.push(layerFromResult('localSettings', local, readSettingsFile(local)));
   if (opts.cliSettings !== undefined) layers.push(cliSettingsLayer(opts.cliSettings, opts.cwd));
   if (opts.cliAllowed?.length || opts.cliDisallowed?.length) layers.push(cliRuleLayer(opts.cliAllowed ?? [], opts.cliDisallowed ?? []));
   layers.push(...readManagedLayers(opts.managedPath ?? DEFAULT_MANAGED_SETTINGS));

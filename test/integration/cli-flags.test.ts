@@ -90,4 +90,26 @@ describe('an approval that changes the input', () => {
     expectExit(await t.run(['-p', 'write a note']), 0);
     expect(readFileSync(target, 'utf8')).toBe('from the hook\n');
   });
+
+  it('--setting-sources loads only the settings files it names; managed settings and flags still apply', async () => {
+    mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
+    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Read'] } }));
+    mkdirSync(path.join(t.project.home, '.claude'), { recursive: true });
+    writeFileSync(path.join(t.project.home, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Glob'] } }));
+    t.api.script(reply().text('a'), reply().text('b'), reply().text('c'));
+    const toolsOf = (i: number) => (t.api.messageRequests()[i]!.body as { tools: Array<{ name: string }> }).tools.map((x) => x.name);
+    expectExit(await t.run(['-p', 'hi']), 0);
+    expectExit(await t.run(['-p', 'hi', '--setting-sources', 'user,local']), 0);
+    expectExit(await t.run(['-p', 'hi', '--setting-sources', 'project', '--disallowedTools', 'Grep']), 0);
+    expect(toolsOf(0)).not.toContain('Read');
+    expect(toolsOf(0)).not.toContain('Glob');
+    expect(toolsOf(1)).toContain('Read');
+    expect(toolsOf(1)).not.toContain('Glob');
+    expect(toolsOf(2)).not.toContain('Read');
+    expect(toolsOf(2)).toContain('Glob');
+    expect(toolsOf(2)).not.toContain('Grep');
+    const bad = await t.run(['-p', 'hi', '--setting-sources', 'user,team']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--setting-sources takes user, project and local (comma separated); got team');
+  });
 });
