@@ -23,6 +23,7 @@ import type { McpServers } from '../mcp/servers.js';
 import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
+import { debugLog } from './debug-log.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
 import { sessionSettings, setupSession, type Setup } from './session-setup.js';
 import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
@@ -114,9 +115,15 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   let closeMcp: () => Promise<void> | undefined = () => undefined;
   try {
     let setup: Setup | undefined;
-    const onHookEvent = opts.includeHookEvents && opts.outputFormat === 'stream-json'
-      ? (e: HookLifecycleEvent) => stdout.write(`${JSON.stringify({ type: 'system', ...e, uuid: randomUuid(), session_id: setup?.options.sessionId })}\n`)
-      : undefined;
+    const debug = debugLog(opts, (s) => void process.stderr.write(s));
+    const hookLines = opts.includeHookEvents && opts.outputFormat === 'stream-json';
+    const onHookEvent =
+      hookLines || debug
+        ? (e: HookLifecycleEvent) => {
+            if (hookLines) stdout.write(`${JSON.stringify({ type: 'system', ...e, uuid: randomUuid(), session_id: setup?.options.sessionId })}\n`);
+            debug?.hook(e);
+          }
+        : undefined;
     try {
       setup = setupSession(opts, { env: process.env, git: info.git ? await info.git : undefined, ...(onHookEvent ? { onHookEvent } : {}) });
     } catch (err) {
@@ -177,7 +184,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     const start = await agent.hooks.sessionStart?.({ source: opts.continue || opts.resume ? 'resume' : 'startup', model: agent.model }, abort.signal);
     if (start?.additionalContext) appendUser(messages, start.additionalContext);
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
-    const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers });
+    const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, ...(debug ? { debug } : {}) });
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
     for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
     await stdout.flushed();

@@ -40,7 +40,10 @@ export interface CliOptions {
   forkSession: boolean;
   persistSession: boolean;
   bare: boolean;
-  debug: boolean;
+  /** -d/--debug [filter]: debug lines on stderr (true: every category). */
+  debug?: string | true;
+  /** --debug-file <path>: debug lines appended to this file instead. */
+  debugFile?: string;
   /** --mcp-config: files or JSON text, each with an "mcpServers" object. */
   mcpConfig: string[];
   /** --strict-mcp-config: only the servers of --mcp-config. */
@@ -128,7 +131,8 @@ export function buildProgram(version: string): Command {
     .option('--agent <name>', 'run the session as this agent: its prompt, tools and model')
     .option('-w, --worktree [name]', 'work in a git worktree of its own: .claude/worktrees/<name> on branch worktree-<name>')
     .option('--bare', 'skip hooks and CLAUDE.md discovery')
-    .option('-d, --debug', 'debug output on stderr')
+    .option('-d, --debug [filter]', 'print mode: debug lines on stderr (filter: api,tools,hooks,tasks,warn; !name leaves one out)')
+    .option('--debug-file <path>', 'print mode: append the debug lines to this file')
     .allowExcessArguments(false)
     .showHelpAfterError(false)
     .addHelpText('after', HELP_AFTER);
@@ -187,7 +191,8 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     forkSession: Boolean(raw.forkSession),
     persistSession: raw.sessionPersistence !== false,
     bare: Boolean(raw.bare),
-    debug: Boolean(raw.debug),
+    ...(raw.debug !== undefined ? { debug: raw.debug === true ? (true as const) : String(raw.debug) } : {}),
+    ...(raw.debugFile ? { debugFile: String(raw.debugFile) } : {}),
     mcpConfig: raw.mcpConfig ?? [],
     ...(raw.agents ? { agents: String(raw.agents) } : {}),
     ...(raw.agent ? { agent: String(raw.agent) } : {}),

@@ -7,6 +7,7 @@ import type { AgentEvent, ApiMessage, ContentBlock } from '../core/events.js';
 import type { PermissionAnswer, PermissionRequest } from '../permissions/types.js';
 import { addUsage, emptyUsage } from '../api/usage.js';
 import type { TranscriptWriter } from '../session/transcript.js';
+import type { DebugLog } from './debug-log.js';
 import type { CliOptions } from './options.js';
 import { addToTotals, emptyTotals, runPrompt, type Totals } from './run-prompt.js';
 import { randomUuid } from '../core/ids.js';
@@ -37,7 +38,7 @@ export async function runPrintMode(
   messages: ApiMessage[],
   io: PrintIO,
   abort: AbortController,
-  session: { transcript?: TranscriptWriter; mcpServers?: McpServerStatus[] } = {},
+  session: { transcript?: TranscriptWriter; mcpServers?: McpServerStatus[]; debug?: DebugLog } = {},
 ): Promise<number> {
   const { transcript } = session;
   const stream = opts.outputFormat === 'stream-json';
@@ -56,6 +57,7 @@ export async function runPrintMode(
     for (let current = prompt, nudges = 0; ; current = STRUCTURED_NUDGE, nudges++) {
       for await (const ev of runPrompt(messages, current, agent, { onUserMessage: (m) => transcript?.message(m), checkpoint: nudges === 0 })) {
         transcript?.onEvent(ev);
+        session.debug?.event(ev);
         track(ev, st, opts, abort, errors);
         if (stream) emitStreamEvent(ev, opts, agent, io, pendingTraces);
         else if (ev.type === 'warning' || ev.type === 'retry') {

@@ -112,4 +112,28 @@ describe('an approval that changes the input', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--setting-sources takes user, project and local (comma separated); got team');
   });
+
+  it('--debug prints what the session did on stderr, by category; --debug-file writes it to a file', async () => {
+    writeFileSync(path.join(t.project.dir, 'a.txt'), 'alpha\n');
+    mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
+    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true' }] }] } }));
+    const script = () => t.api.script(reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }, { id: 'toolu_r' }), reply().text('read'));
+    script();
+    const all = await t.run(['-p', 'read a.txt', '--allowedTools', 'Read', '--debug']);
+    expectExit(all, 0);
+    expect(all.stdout.trim()).toBe('read');
+    expect(all.stderr).toMatch(/\[DEBUG\] \[api\] request 1/);
+    expect(all.stderr).toMatch(/\[DEBUG\] \[tools\] toolu_r permission: allowed \(allow rule Read/);
+    expect(all.stderr).toMatch(/\[DEBUG\] \[hooks\] PreToolUse:Read success \(exit 0\)/);
+    script();
+    const some = await t.run(['-p', 'read a.txt', '--allowedTools', 'Read', '--debug', 'api,!tools']);
+    expect(some.stderr).toContain('[api]');
+    expect(some.stderr).not.toContain('[tools]');
+    expect(some.stderr).not.toContain('[hooks]');
+    script();
+    const file = path.join(t.project.dir, 'debug.log');
+    const quiet = await t.run(['-p', 'read a.txt', '--allowedTools', 'Read', '--debug-file', file]);
+    expect(quiet.stderr).not.toContain('[DEBUG]');
+    expect(readFileSync(file, 'utf8')).toContain('[DEBUG] [tools] toolu_r Read done in');
+  });
 });
