@@ -7,7 +7,7 @@
 import { costOf, type Usage } from '../api/usage.js';
 import type { AgentOptions } from './agent-options.js';
 import { monotonicMs } from './clock.js';
-import { effortFor } from './models.js';
+import { contextWindowOf, effortFor } from './models.js';
 import { appendUser } from './conversation.js';
 import { requestParts } from './model-request.js';
 import { errorMessage, FatalError } from './errors.js';
@@ -23,17 +23,16 @@ export function contextTokens(u: Usage): number {
 /** Room kept free below the window: the summary's own answer, and a margin. */
 const SUMMARY_OUTPUT_TOKENS = 20_000;
 const MARGIN_TOKENS = 13_000;
-const DEFAULT_WINDOW = 200_000;
 
 /**
  * The context size that triggers automatic compaction; undefined when it is turned off
  * (DISABLE_AUTO_COMPACT, DISABLE_COMPACT, settings autoCompactEnabled: false). The window comes from
- * CLAUDE_CODE_AUTO_COMPACT_WINDOW or settings autoCompactWindow (default 200,000);
+ * CLAUDE_CODE_AUTO_COMPACT_WINDOW or settings autoCompactWindow (default: the model's window);
  * CLAUDE_AUTOCOMPACT_PCT_OVERRIDE can only lower the threshold.
  */
-export function autoCompactThreshold(env: Record<string, string | undefined>, settings: Record<string, unknown>): number | undefined {
+export function autoCompactThreshold(env: Record<string, string | undefined>, settings: Record<string, unknown>, model = ''): number | undefined {
   if (truthy(env.DISABLE_AUTO_COMPACT) || truthy(env.DISABLE_COMPACT) || settings.autoCompactEnabled === false) return undefined;
-  const window = positive(env.CLAUDE_CODE_AUTO_COMPACT_WINDOW) ?? positive(settings.autoCompactWindow) ?? DEFAULT_WINDOW;
+  const window = positive(env.CLAUDE_CODE_AUTO_COMPACT_WINDOW) ?? positive(settings.autoCompactWindow) ?? contextWindowOf(model);
   const base = window - SUMMARY_OUTPUT_TOKENS - MARGIN_TOKENS;
   const pct = positive(env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE);
   const lowered = pct !== undefined && pct < 100 ? Math.floor((window * pct) / 100) : base;
@@ -138,7 +137,7 @@ const MAX_AUTO_PER_RUN = 3;
  * events of the summary request and a `compact` event (or a warning when it could not be done).
  */
 export async function* autoCompact(messages: ApiMessage[], opts: AgentOptions, run: { autoCompactions: number }): AsyncGenerator<AgentEvent, void> {
-  const threshold = autoCompactThreshold(opts.env, opts.settings);
+  const threshold = autoCompactThreshold(opts.env, opts.settings, opts.model);
   const tokens = opts.state.contextTokens;
   if (threshold === undefined || tokens === undefined || tokens < threshold || run.autoCompactions >= MAX_AUTO_PER_RUN) return;
   run.autoCompactions++;

@@ -25,18 +25,18 @@ async function git(cwd: string, args: string[]): Promise<string> {
   return String(r.stdout).trim();
 }
 
-/** Why a worktree cannot be made from `cwd` (not a repository, no commit yet), or undefined when it can. */
-export async function worktreeProblem(cwd: string): Promise<string | undefined> {
+/** What a worktree made from `cwd` would need and lacks ("a git repository, …"), or undefined when it can be made. */
+export async function worktreeMissing(cwd: string): Promise<string | undefined> {
   try {
     await git(cwd, ['rev-parse', '--show-toplevel']);
   } catch {
-    return 'isolation "worktree" needs a git repository, and this folder is not in one: leave isolation out';
+    return 'a git repository, and this folder is not in one';
   }
   try {
     await git(cwd, ['rev-parse', '--verify', 'HEAD']);
     return undefined;
   } catch {
-    return 'isolation "worktree" needs a commit to start from, and this repository has none yet: leave isolation out';
+    return 'a commit to start from, and this repository has none yet';
   }
 }
 

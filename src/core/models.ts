@@ -50,3 +50,8 @@ export function modelTakesEffort(model: string): boolean {
 export function effortFor(o: { model: string; effort?: Effort }): Effort | undefined {
   return o.effort && modelTakesEffort(o.model) ? o.effort : undefined;
 }
+
+/** The model's context window in tokens: 1M for `[1m]` models, 200k otherwise. */
+export function contextWindowOf(model: string): number {
+  return /\[1m\]$/i.test(model) ? 1_000_000 : 200_000;
+}

@@ -32,17 +32,10 @@ export interface ResourceToolOptions {
 
 const NO_RESOURCES = 'No resources found. MCP servers may still provide tools even if they have no resources.';
 
-const LIST_DESCRIPTION = `Lists available resources from configured MCP servers.
-Each resource object includes a 'server' field indicating which server it's from.
+const LIST_DESCRIPTION = `List the resources (documents, records, files) that the connected MCP servers offer. Every entry names its \`server\`, so you can read it with ReadMcpResourceTool.
+Pass \`server\` to list one server's resources; leave it out for all of them.`;
 
-Parameters:
-- server (optional): The name of a specific MCP server to get resources from. If not provided, resources from all servers will be returned.`;
-
-const READ_DESCRIPTION = `Reads a specific resource from an MCP server, identified by server name and resource URI.
-
-Parameters:
-- server (required): The name of the MCP server from which to read the resource
-- uri (required): The URI of the resource to read`;
+const READ_DESCRIPTION = `Read one resource of an MCP server: give the \`server\` name and the resource's \`uri\` (from ListMcpResourcesTool, or one the user mentioned).`;
 
 /** A bare deny rule for the server's tools (`mcp__server`, `mcp__server__*`) hides its resources too. */
 export function serverTurnedOff(server: string, rules: PermissionRules | undefined): boolean {

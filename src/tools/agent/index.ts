@@ -15,7 +15,7 @@ import { loadAgentDefinitions, type AgentDefinition } from './definitions.js';
 import { backgroundStartText, startBackgroundAgent, type BackgroundAgentStart } from './background.js';
 import { agentReport, agentTrailer } from './report.js';
 import { inWorktree } from './worktree.js';
-import { startsFresh, worktreeProblem } from '../../core/git-worktree.js';
+import { startsFresh, worktreeMissing } from '../../core/git-worktree.js';
 
 export interface AgentInput {
   description: string;
@@ -54,8 +54,8 @@ export const agentTool = defineTool<AgentInput, SubagentResult | BackgroundAgent
     if (!def) return { ok: false, message: `there is no agent type "${type}". Available: ${defs.map((d) => d.name).join(', ')}.` };
     const isolation = input.isolation ?? def.isolation;
     if (isolation && isolation !== 'worktree') return { ok: false, message: `isolation "${isolation}" is not supported: use "worktree", or leave it out and the agent works in the project itself.` };
-    const problem = isolation ? await worktreeProblem(ctx.cwd) : undefined;
-    return problem ? { ok: false, message: problem } : { ok: true };
+    const missing = isolation ? await worktreeMissing(ctx.cwd) : undefined;
+    return missing ? { ok: false, message: `isolation "worktree" needs ${missing}: leave isolation out` } : { ok: true };
   },
   matchRules(input, rules: ParsedRule[]) {
     const type = input.subagent_type ?? 'general-purpose';

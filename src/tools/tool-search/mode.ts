@@ -8,6 +8,7 @@
  * understand `defer_loading` and `tool_reference`; setting the variable turns it on there too.
  * CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS turns it off, and so do models older than Claude 4.
  */
+import { contextWindowOf } from '../../core/models.js';
 import type { Tool } from '../tool.js';
 
 export const TOOL_SEARCH = 'ToolSearch';
@@ -61,11 +62,6 @@ export function isDeferred(tool: Tool): boolean {
 /** Models that cannot take `tool_reference` blocks: Claude 3 and older. */
 function supportsToolReference(model: string): boolean {
   return !/(^|[/.])claude-(instant|[123])([-.@]|$)/i.test(model);
-}
-
-/** The context window the threshold is a share of: 1M for `[1m]` models, 200k otherwise. */
-export function contextWindowOf(model: string): number {
-  return /\[1m\]$/i.test(model) ? 1_000_000 : 200_000;
 }
 
 export interface ToolSearchInputs {

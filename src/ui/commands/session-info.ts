@@ -6,13 +6,14 @@ import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { ApiMessage } from '../../core/events.js';
+import { contextWindowOf } from '../../core/models.js';
 import { memoryFiles } from '../../core/system-prompt.js';
 import { loadAgentDefinitions } from '../../tools/agent/definitions.js';
 import { listBackgroundTasks, taskLabel } from '../../tools/tasks/registry.js';
+import { bwrapAvailability } from '../../sandbox/bwrap.js';
 import { requestParts } from '../../core/model-request.js';
 import type { SessionControl, SlashCommand } from './types.js';
 
-const CONTEXT_WINDOW = 200_000;
 /** Characters per token, for estimates where the API's count is not at hand. */
 const CHARS_PER_TOKEN = 4;
 
@@ -29,21 +30,22 @@ export const contextCommand: SlashCommand = {
   source: 'builtin',
   run(_args, s) {
     const o = s.options;
+    const window = contextWindowOf(o.model);
     const system = tokens(o.system.reduce((n, b) => n + b.text.length, 0));
     const tools = tokens(JSON.stringify(requestParts([], o).tools).length);
     const conversation = tokens(messageChars(s.messages ?? []));
     const estimate = system + tools + conversation;
     const measured = o.state.contextTokens;
     const used = measured ?? estimate;
-    const pct = Math.min(100, Math.round((used / CONTEXT_WINDOW) * 100));
+    const pct = Math.min(100, Math.round((used / window) * 100));
     const bar = '█'.repeat(Math.round(pct / 5)) + '░'.repeat(20 - Math.round(pct / 5));
-    const row = (label: string, n: number) => `  ${label.padEnd(14)}${k(n).padStart(7)} tokens (${((n / CONTEXT_WINDOW) * 100).toFixed(1)}%)`;
+    const row = (label: string, n: number) => `  ${label.padEnd(14)}${k(n).padStart(7)} tokens (${((n / window) * 100).toFixed(1)}%)`;
     const lines = [
-      `Context ${bar} ${pct}% of ${k(CONTEXT_WINDOW)} (${k(used)} tokens${measured === undefined ? ', estimated' : ' at the last request'})`,
+      `Context ${bar} ${pct}% of ${k(window)} (${k(used)} tokens${measured === undefined ? ', estimated' : ' at the last request'})`,
       row('System prompt', system),
       row(`Tools (${o.tools.length})`, tools),
       row(`Messages (${s.messageCount})`, conversation),
-      row('Free', Math.max(0, CONTEXT_WINDOW - used)),
+      row('Free', Math.max(0, window - used)),
       '/compact frees room by summarising the conversation.',
     ];
     return { kind: 'info', text: lines.join('\n') };
@@ -188,15 +190,14 @@ async function doctorChecks(s: SessionControl): Promise<Array<[boolean, string]>
     out.push([false, 'ripgrep (@vscode/ripgrep) is not installed: Glob and Grep cannot run']);
   }
   const sandbox = (o.settings.sandbox as { enabled?: boolean } | undefined)?.enabled === true;
-  if (sandbox) out.push([onPath('bwrap', o.env.PATH), onPath('bwrap', o.env.PATH) ? 'bubblewrap found for the sandbox' : 'sandbox enabled but bubblewrap (bwrap) is not installed']);
+  if (sandbox) {
+    const bwrap = await bwrapAvailability();
+    out.push([bwrap.ok, bwrap.ok ? 'bubblewrap works for the sandbox' : `sandbox enabled, but ${bwrap.reason}`]);
+  }
   out.push([writable(o.wicketHome), `${o.wicketHome} ${writable(o.wicketHome) ? 'is writable' : 'is not writable: sessions are not saved'}`]);
   for (const w of s.loaded.warnings) out.push([false, `settings: ${w}`]);
   for (const m of s.mcpServers ?? []) if (m.status === 'failed') out.push([false, `MCP server ${m.name}: ${m.error ?? 'failed'}`]);
   return out;
-}
-
-function onPath(bin: string, pathVar: string | undefined): boolean {
-  return (pathVar ?? '').split(path.delimiter).some((d) => d && existsSync(path.join(d, bin)));
 }
 
 function writable(dir: string): boolean {

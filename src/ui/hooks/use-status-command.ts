@@ -5,12 +5,12 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { AgentOptions } from '../../core/agent-options.js';
+import { contextWindowOf } from '../../core/models.js';
 import { addUsage, emptyUsage } from '../../api/usage.js';
 import type { Totals } from '../../cli/run-prompt.js';
 import { runStatusCommand, type StatusLineSetting } from '../status-command.js';
 
 const DEBOUNCE_MS = 300;
-const CONTEXT_WINDOW = 200_000;
 
 export interface StatusCommandDeps {
   base: Omit<AgentOptions, 'signal' | 'askUser'>;
@@ -58,7 +58,8 @@ export function statusInput(d: Pick<StatusCommandDeps, 'base' | 'version' | 'tot
   let u = emptyUsage();
   for (const m of totals.byModel.values()) u = addUsage(u, m.usage);
   const inContext = base.state.contextTokens ?? 0;
-  const used = Math.min(100, Math.round((inContext / CONTEXT_WINDOW) * 100));
+  const window = contextWindowOf(base.model);
+  const used = Math.min(100, Math.round((inContext / window) * 100));
   return {
     hook_event_name: 'Status',
     session_id: base.sessionId,
@@ -78,11 +79,11 @@ export function statusInput(d: Pick<StatusCommandDeps, 'base' | 'version' | 'tot
     context_window: {
       total_input_tokens: u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens,
       total_output_tokens: u.output_tokens,
-      context_window_size: CONTEXT_WINDOW,
+      context_window_size: window,
       used_percentage: used,
       remaining_percentage: 100 - used,
     },
-    exceeds_200k_tokens: inContext > CONTEXT_WINDOW,
+    exceeds_200k_tokens: inContext > 200_000,
     thinking: { enabled: base.thinkingBudget !== undefined },
     ...(base.effort ? { effort: { level: base.effort } } : {}),
   };
