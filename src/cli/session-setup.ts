@@ -57,6 +57,8 @@ export interface SetupDeps {
   git?: GitStatus | null;
   /** Told when each settings hook starts and finishes (--include-hook-events). */
   onHookEvent?: HooksContext['onHookEvent'];
+  /** The app's answer to the trust dialog; else the saved trust (settings/trust.ts). */
+  trusted?: () => boolean;
 }
 
 /** What the hook factory learns about the session (the settings hooks' own context, minus the tools). */
@@ -68,7 +70,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const home = deps.home ?? env.HOME ?? homedir();
   const configDir = env.CLAUDE_CONFIG_DIR || path.join(home, '.claude');
   const wicketHome = env.WICKET_HOME || path.join(home, '.wicket');
-  const loaded = sessionSettings(opts, env, cwd, home);
+  const loaded = sessionSettings(opts, env, cwd, home, deps.trusted);
   // The search tools leave Read-denied paths out of wide searches (see tools/ripgrep/common.ts).
   const settings = { ...loaded.merged, __readDenyGlobs: readDenyPatterns(loaded.rules.deny, { projectRoot: cwd, homeDir: home }) };
   const mode = startMode(opts, loaded);
@@ -159,7 +161,7 @@ function openFileHistory(wicketHome: string, sessionId: string, opts: CliOptions
 }
 
 /** The settings a session in `cwd` runs with: every file, the managed policy, and the flags'. */
-export function sessionSettings(opts: CliOptions, env: Record<string, string | undefined>, cwd: string, home: string): LoadedSettings {
+export function sessionSettings(opts: CliOptions, env: Record<string, string | undefined>, cwd: string, home: string, trusted?: () => boolean): LoadedSettings {
   return loadSettings({
     cwd,
     home,
@@ -169,6 +171,7 @@ export function sessionSettings(opts: CliOptions, env: Record<string, string | u
     cliAllowed: opts.allowedTools,
     cliDisallowed: opts.disallowedTools,
     ...(opts.settingSources ? { sources: opts.settingSources } : {}),
+    ...(trusted ? { trusted } : {}),
   });
 }
 

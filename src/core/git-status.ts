@@ -17,12 +17,16 @@ const TIMEOUT_MS = 2000;
  * Starting git costs a process fork (~10 ms); outside a repository this answers without one.
  */
 export function mayBeInRepository(cwd: string): boolean {
-  if (process.env.GIT_DIR) return true;
+  return Boolean(process.env.GIT_DIR) || repositoryRoot(cwd) !== undefined;
+}
+
+/** The nearest folder from `cwd` up that holds a `.git` (a folder, or a worktree's file); undefined outside a repository. */
+export function repositoryRoot(cwd: string): string | undefined {
   const { existsSync } = process.getBuiltinModule('node:fs');
   const path = process.getBuiltinModule('node:path');
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, '.git'))) return true;
-    if (path.dirname(dir) === dir) return false;
+    if (existsSync(path.join(dir, '.git'))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
   }
 }
 

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isoTime } from './clock.js';
-import { gitStatusSync, type GitStatus } from './git-status.js';
+import { gitStatusSync, repositoryRoot, type GitStatus } from './git-status.js';
 
 export interface SystemBlock {
   type: 'text';
@@ -89,10 +89,7 @@ export function memoryFiles(opts: Pick<PromptOptions, 'cwd' | 'projectRoot' | 'c
 }
 
 function findRoot(cwd: string): string {
-  for (let d = cwd; ; d = path.dirname(d)) {
-    if (existsSync(path.join(d, '.git'))) return d;
-    if (path.dirname(d) === d) return cwd;
-  }
+  return repositoryRoot(cwd) ?? cwd;
 }
 
 function memorySection(opts: PromptOptions): string {

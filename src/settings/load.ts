@@ -17,6 +17,7 @@ import { mergeLayers } from './merge.js';
 import { DEFAULT_MANAGED_SETTINGS, localSettingsPath, projectSettingsPath, userSettingsPath } from './paths.js';
 import { cliRuleLayer, readManagedLayers, type Layer, layerFromResult } from './layers.js';
 import { readSettingsFile, parseSettingsText } from './read.js';
+import { isWorkspaceTrusted } from './trust.js';
 import { isObject } from './validate.js';
 
 export interface LoadSettingsOptions {
@@ -33,6 +34,11 @@ export interface LoadSettingsOptions {
   cliDisallowed?: string[];
   /** `--setting-sources`: which of the user, project and local files load (all when undefined); managed settings and flags always do. */
   sources?: readonly string[];
+  /**
+   * Whether the workspace is trusted: the project files' allow rules and additional directories
+   * apply only then (trust.ts). Asked only when a project file has some. Default: `~/.claude.json`.
+   */
+  trusted?: () => boolean;
 }
 
 export interface SettingsSourceInfo {
@@ -66,6 +72,7 @@ export interface LoadedSettings {
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const layers = readLayers(opts);
   const warnings = layers.flatMap((l) => l.warnings);
+  withholdUntrusted(layers, opts, warnings);
   const merged = mergeLayers(layers.map((l) => l.data));
   const byPrecedence = [...layers].reverse();
   const managedOnlyRules = layers.some((l) => l.source === 'managed' && l.data.allowManagedPermissionRulesOnly === true);
@@ -105,6 +112,27 @@ function readLayers(opts: LoadSettingsOptions): Layer[] {
   if (opts.cliAllowed?.length || opts.cliDisallowed?.length) layers.push(cliRuleLayer(opts.cliAllowed ?? [], opts.cliDisallowed ?? []));
   layers.push(...readManagedLayers(opts.managedPath ?? DEFAULT_MANAGED_SETTINGS));
   return layers;
+}
+
+/**
+ * In a workspace the person has not trusted, the project files' `permissions.allow` and
+ * `permissions.additionalDirectories` are left out, each file with one warning that says how to trust it.
+ */
+function withholdUntrusted(layers: Layer[], opts: LoadSettingsOptions, warnings: string[]): void {
+  const fromProject = layers.filter((l) => (l.source === 'projectSettings' || l.source === 'localSettings') && (l.rules.allow.length || permsOf(l).additionalDirectories !== undefined));
+  if (!fromProject.length) return;
+  if ((opts.trusted ?? (() => isWorkspaceTrusted(opts)))()) return;
+  for (const layer of fromProject) {
+    const left: string[] = [];
+    if (layer.rules.allow.length) left.push(`${layer.rules.allow.length} permissions.allow ${layer.rules.allow.length === 1 ? 'entry' : 'entries'}`);
+    if (permsOf(layer).additionalDirectories !== undefined) left.push('permissions.additionalDirectories');
+    layer.rules = { ...layer.rules, allow: [] };
+    const { allow: _allow, additionalDirectories: _dirs, ...perms } = permsOf(layer);
+    layer.data = { ...layer.data, permissions: perms };
+    warnings.push(
+      `${layer.label}: ignoring ${left.join(' and ')}: this workspace has not been trusted. Run wicket here once without -p and answer "Yes, I trust this folder", or put the rules in your own settings`,
+    );
+  }
 }
 
 function cliSettingsLayer(value: string, cwd: string): Layer {

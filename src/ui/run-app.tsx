@@ -3,6 +3,9 @@
  * Loaded only through a dynamic import from cli/interactive.ts, so print mode never loads React.
  */
 import { render } from 'ink';
+import { realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import React from 'react';
 import type { CliOptions } from '../cli/options.js';
 import { mcpServersFor } from '../cli/mcp-setup.js';
@@ -21,17 +24,21 @@ import { preloadMarkdown } from './markdown-text.js';
 import { itemsFromMessages } from './resume-items.js';
 import { McpSession } from './mcp-session.js';
 import { SetupError } from './SetupError.js';
+import { askTrust } from './TrustDialog.js';
+import { isWorkspaceTrusted, saveWorkspaceTrust, trustFolder } from '../settings/trust.js';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
 export async function runApp(opts: CliOptions, info: { version: string }): Promise<number> {
+  const trust = await trustWorkspace();
+  if (!trust.yes) return 1;
   let setup: Setup;
   let messages: ApiMessage[];
   let marks: PromptMark[];
   let mcp: McpSession | undefined;
   try {
-    setup = setupSession(opts, { env: process.env, hooksFactory: (loaded, i) => createHooks(loaded, i) });
+    setup = setupSession(opts, { env: process.env, hooksFactory: (loaded, i) => createHooks(loaded, i), trusted: () => true });
     ({ messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir));
     const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed() });
     mcp = servers && new McpSession(servers, setup.options, setup.cwd, opts.tools);
@@ -40,7 +47,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   }
   mcp?.start();
   const base = setup.options;
-  const notes = [...setup.loaded.warnings];
+  const notes = [...setup.loaded.warnings, ...(trust.note ? [trust.note] : [])];
   const resumed = itemsFromMessages(messages);
   if (messages.length) notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
   const started = await base.hooks.sessionStart?.({ source: messages.length ? 'resume' : 'startup', model: base.model }, new AbortController().signal).catch(() => undefined);
@@ -83,6 +90,20 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   await mcp?.close();
   if (transcript) out.write(`\nResume this session with: wicket --resume ${base.sessionId}\n`);
   return 0;
+}
+
+/** Asks once per folder (settings/trust.ts) before anything of the project's is loaded. */
+async function trustWorkspace(): Promise<{ yes: boolean; note?: string }> {
+  const where = { cwd: realpathSync(process.cwd()), home: process.env.HOME ?? homedir(), configDir: process.env.CLAUDE_CONFIG_DIR || undefined };
+  if (isWorkspaceTrusted(where)) return { yes: true };
+  const folder = trustFolder(where.cwd);
+  if (!(await askTrust(folder, folder === path.resolve(where.home)))) return { yes: false };
+  try {
+    await saveWorkspaceTrust(where);
+    return { yes: true };
+  } catch (err) {
+    return { yes: true, note: `This folder is trusted for this session only: ${errorMessage(err)}` };
+  }
 }
 
 async function showSetupError(err: unknown): Promise<number> {

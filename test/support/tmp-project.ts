@@ -27,6 +27,11 @@ export interface TmpProjectOptions {
   home?: FileMap;
   /** Run `git init` in the project (for tools that honour .gitignore). */
   git?: boolean;
+  /**
+   * Whether the person has trusted the project (`~/.claude.json`, as the app's trust dialog saves it),
+   * so its allow rules apply. Default true; false leaves the project untrusted.
+   */
+  trusted?: boolean;
 }
 
 export interface TmpProject {
@@ -69,6 +74,15 @@ async function writeAll(root: string, files: FileMap = {}): Promise<void> {
 
 const json = (value: object) => `${JSON.stringify(value, null, 2)}\n`;
 
+/** Records `dir` as trusted in `<home>/.claude.json`, keeping what a test put there. */
+export async function trustFolder(home: string, dir: string): Promise<void> {
+  const file = join(home, '.claude.json');
+  const data = existsSync(file) ? JSON.parse(await readFile(file, 'utf8')) : {};
+  data.projects ??= {};
+  data.projects[dir] = { ...data.projects[dir], hasTrustDialogAccepted: true };
+  await writeFile(file, json(data));
+}
+
 export async function makeTmpProject(opts: TmpProjectOptions = {}): Promise<TmpProject> {
   const dir = await realpath(await mkdtemp(join(tmpdir(), 'wicket-project-')));
   const home = await realpath(await mkdtemp(join(tmpdir(), 'wicket-home-')));
@@ -89,6 +103,7 @@ export async function makeTmpProject(opts: TmpProjectOptions = {}): Promise<TmpP
   try {
     await writeAll(dir, opts.files);
     await writeAll(home, opts.home);
+    if (opts.trusted !== false) await trustFolder(home, dir);
     if (opts.settings) await project.write('.claude/settings.json', json(opts.settings));
     if (opts.localSettings) await project.write('.claude/settings.local.json', json(opts.localSettings));
     if (opts.userSettings) await project.writeHome('.claude/settings.json', json(opts.userSettings));

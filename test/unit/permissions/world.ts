@@ -97,6 +97,7 @@ export function loadWorldSettings(w: World, spec: SettingsSpec): LoadedSettings 
     cwd: w.project,
     home: w.home,
     managedPath: w.managed,
+    trusted: () => true,
     ...(spec.cli ? { cliSettings: JSON.stringify(expand(w, spec.cli)) } : {}),
     ...(spec.flagsAllow ? { cliAllowed: spec.flagsAllow } : {}),
     ...(spec.flagsDeny ? { cliDisallowed: spec.flagsDeny } : {}),

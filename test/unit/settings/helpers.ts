@@ -43,5 +43,5 @@ export function writeJson(file: string, data: unknown): void {
 }
 
 export function load(d: Dirs, extra: Partial<LoadSettingsOptions> = {}): LoadedSettings {
-  return loadSettings({ cwd: d.project, home: d.home, managedPath: d.managed, ...extra });
+  return loadSettings({ cwd: d.project, home: d.home, managedPath: d.managed, trusted: () => true, ...extra });
 }
