@@ -17,6 +17,7 @@ import { randomUuid } from '../core/ids.js';
 import { parseRule } from '../permissions/rule-parse.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import { ReadState } from '../tools/read-state.js';
+import { listBackgroundTasks, taskLabel } from '../tools/tasks/registry.js';
 import type { PermissionContext, Tool } from '../tools/tool.js';
 import {
   combineBlock,
@@ -112,7 +113,7 @@ class HookGate implements SettingsHooks {
   };
 
   stop: SettingsHooks['stop'] = async (info, signal) => {
-    const extra = { stop_hook_active: info.stopHookActive, last_assistant_message: info.lastAssistantMessage };
+    const extra = { stop_hook_active: info.stopHookActive, last_assistant_message: info.lastAssistantMessage, background_tasks: runningTasks() };
     return combineBlock(await this.run('Stop', undefined, extra, { signal }), 'Stop');
   };
 
@@ -287,4 +288,18 @@ function permissionContext(ctx: HooksContext): PermissionContext | undefined {
     env: ctx.env,
     settings: {},
   };
+}
+
+/** The Stop hook's `background_tasks`: what still runs in the background as the model stops (a hook may want it to wait). */
+function runningTasks(): Array<Record<string, unknown>> {
+  return listBackgroundTasks()
+    .filter((t) => t.status === 'running')
+    .map((t) => ({
+      task_id: t.id,
+      task_type: t.kind === 'agent' ? 'local_agent' : 'local_bash',
+      status: t.status,
+      description: taskLabel(t),
+      ...(t.kind === 'bash' ? { command: t.command } : { agent_type: t.agentType }),
+      started_at: new Date(t.startedAt).toISOString(),
+    }));
 }

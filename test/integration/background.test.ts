@@ -60,6 +60,25 @@ describe('background commands', () => {
   });
 });
 
+describe('the Stop hook and background work', () => {
+  it("the Stop hook's background_tasks lists what still runs as the model stops, and is empty once it has ended", async () => {
+    const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cat >> "$CLAUDE_PROJECT_DIR/stops.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/stops.jsonl"' }] }] } };
+    await t.project.write('.claude/settings.json', JSON.stringify(settings));
+    t.api.script(
+      reply().toolUse('Bash', { command: 'sleep 0.8; echo ok', description: 'slow check', run_in_background: true }, { id: 'toolu_bg' }),
+      reply().text('Waiting for the check.'),
+      reply().text('The check passed.'),
+    );
+    expectExit(await t.run(['-p', 'check', '--allowedTools', 'Bash']), 0);
+    const stops = readFileSync(t.project.path('stops.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(stops).toHaveLength(2);
+    expect(stops[0].background_tasks).toEqual([
+      { task_id: expect.stringMatching(/^b[0-9a-f]{8}$/), task_type: 'local_bash', status: 'running', description: 'slow check', command: 'sleep 0.8; echo ok', started_at: expect.any(String) },
+    ]);
+    expect(stops[1]).toMatchObject({ hook_event_name: 'Stop', last_assistant_message: 'The check passed.', background_tasks: [] });
+  });
+});
+
 describe('print mode waiting for background commands', () => {
   it('a command past its timeout is stopped and the model is told', async () => {
     t.api.script(
