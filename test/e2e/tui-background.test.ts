@@ -39,4 +39,28 @@ describe.skipIf(!TMUX)('background tasks in the app', { timeout: 90_000 }, () =>
     // The wake-up is not a prompt of the person's.
     expect(screen.match(/warm the cache in the background/g)).toHaveLength(1);
   });
+
+  it('/tasks stop <id> stops a running command, and the model is told the person stopped it', async () => {
+    const project = await makeTmpProject({ files: {} });
+    const api = await startFakeAnthropic();
+    cleanups.push(() => project.cleanup(), () => api.close());
+    api.script(
+      reply().toolUse('Bash', { command: 'sleep 30', description: 'long soak', run_in_background: true }, { id: 'toolu_bg' }),
+      reply().text('Soaking in the background.'),
+      reply().text('Noted: you stopped the soak.'),
+    );
+    const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, args: ['--allowedTools', 'Bash'] });
+    cleanups.push(() => tui.close());
+    await tui.waitFor(READY);
+    tui.type('soak it');
+    tui.press('Enter');
+    await tui.waitFor('Soaking in the background.');
+    const started = JSON.stringify(api.messageRequests()[1]!.body);
+    const id = /(b[0-9a-f]{8})/.exec(started)![1]!;
+    tui.type(`/tasks stop ${id}`);
+    tui.press('Enter');
+    const screen = await tui.waitFor('Noted: you stopped the soak.', 20_000);
+    expect(screen).toContain(`Stopped task ${id} (long soak).`);
+    expect(JSON.stringify((api.messageRequests()[2]!.body as { messages: unknown[] }).messages.at(-1))).toContain('Background command \\"long soak\\" was stopped by the user');
+  });
 });

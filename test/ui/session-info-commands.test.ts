@@ -17,6 +17,8 @@ import {
   tasksCommand,
 } from '../../src/ui/commands/session-info.js';
 import type { SessionControl } from '../../src/ui/commands/types.js';
+import { startBackgroundTask, stopBackgroundTask } from '../../src/tools/tasks/registry.js';
+import { loadShellRunner } from '../../src/tools/bash/spawn.js';
 
 let dir: string;
 beforeEach(() => {
@@ -116,5 +118,20 @@ describe('session commands', () => {
     expect(doctor).toContain(`✓ Node ${process.versions.node}`);
     expect(doctor).toContain('✓ credentials from ANTHROPIC_API_KEY');
     expect(doctor).toMatch(/✓ ripgrep at /);
+  });
+
+  it('/tasks stop <id> stops a running task as the person, and says so when there is nothing to stop', async () => {
+    await loadShellRunner();
+    const task = startBackgroundTask({ command: 'sleep 30', cwd: dir, env: process.env, outputFile: path.join(dir, 'out.txt'), description: 'long wait' });
+    try {
+      expect(await text(tasksCommand, '', session())).toContain(`${task.id}  shell  running   long wait`);
+      expect(await text(tasksCommand, 'stop bnope', session())).toBe(`No task bnope. Running: ${task.id}`);
+      expect(await text(tasksCommand, `stop ${task.id}`, session())).toBe(`Stopped task ${task.id} (long wait).`);
+      expect(task).toMatchObject({ status: 'killed', stoppedBy: 'person' });
+      expect(await text(tasksCommand, `stop ${task.id}`, session())).toBe(`Task ${task.id} (long wait) is not running: killed.`);
+      expect(await tasksCommand.run('frobnicate', session())).toMatchObject({ tone: 'warning' });
+    } finally {
+      await stopBackgroundTask(task.id, 100);
+    }
   });
 });

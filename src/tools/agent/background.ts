@@ -48,7 +48,7 @@ export function startBackgroundAgent(spec: SubagentSpec, description: string, ct
 
 function noticeOf(task: AgentTask, toolUseId: string, result: SubagentResult | undefined, events: AgentEvent[]) {
   const status = noticeStatus(task);
-  const how = status === 'stopped' ? 'was stopped' : status === 'failed' ? 'failed' : 'completed';
+  const how = status === 'stopped' ? (task.stoppedBy === 'person' ? 'was stopped by the user' : 'was stopped') : status === 'failed' ? 'failed' : 'completed';
   const u = result?.usage;
   return {
     taskId: task.id,

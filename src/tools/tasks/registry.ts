@@ -14,8 +14,8 @@ import { launchShell, type ShellProcess } from '../bash/spawn.js';
 
 export type TaskStatus = 'running' | 'completed' | 'failed' | 'killed';
 
-/** Who stopped a task: the model (TaskStop), a run that waited past its deadline, or wicket ending. */
-export type StoppedBy = 'model' | 'deadline' | 'exit';
+/** Who stopped a task: the model (TaskStop), the person (/tasks stop), a run that waited past its deadline, or wicket ending. */
+export type StoppedBy = 'model' | 'person' | 'deadline' | 'exit';
 
 interface TaskCommon {
   id: string;

@@ -9,10 +9,10 @@ import type { ApiMessage } from '../../core/events.js';
 import { contextWindowOf } from '../../core/models.js';
 import { memoryFiles } from '../../core/system-prompt.js';
 import { loadAgentDefinitions } from '../../tools/agent/definitions.js';
-import { listBackgroundTasks, taskLabel } from '../../tools/tasks/registry.js';
+import { getBackgroundTask, listBackgroundTasks, stopBackgroundTask, taskLabel } from '../../tools/tasks/registry.js';
 import { bwrapAvailability } from '../../sandbox/bwrap.js';
 import { requestParts } from '../../core/model-request.js';
-import type { SessionControl, SlashCommand } from './types.js';
+import type { CommandResult, SessionControl, SlashCommand } from './types.js';
 
 /** Characters per token, for estimates where the API's count is not at hand. */
 const CHARS_PER_TOKEN = 4;
@@ -127,18 +127,35 @@ export const agentsCommand: SlashCommand = {
 export const tasksCommand: SlashCommand = {
   name: 'tasks',
   aliases: ['bashes'],
-  description: 'Background commands and agents, and their state',
+  argumentHint: '[stop <id>]',
+  description: 'Background commands and agents, and their state; /tasks stop <id> stops one',
   source: 'builtin',
-  run() {
+  async run(args) {
+    const [verb, id] = args.trim().split(/\s+/);
+    if (verb) return verb === 'stop' || verb === 'kill' ? stopTask(id) : { kind: 'info', tone: 'warning', text: 'Usage: /tasks, or /tasks stop <id>' };
     const tasks = listBackgroundTasks();
     if (!tasks.length) return { kind: 'info', text: 'No background tasks.' };
     const lines = tasks.map((t) => {
       const exit = t.kind === 'bash' && t.exitCode !== null ? ` (exit ${t.exitCode})` : '';
       return `  ${t.id}  ${t.kind === 'agent' ? 'agent' : 'shell'}  ${t.status.padEnd(9)} ${taskLabel(t)}${exit}`;
     });
-    return { kind: 'info', text: ['Background tasks (the model reads them with TaskOutput and stops them with TaskStop):', ...lines].join('\n') };
+    const running = tasks.some((t) => t.status === 'running');
+    const how = running ? '/tasks stop <id> stops one; the model is told' : 'the model reads them with TaskOutput';
+    return { kind: 'info', text: [`Background tasks (${how}):`, ...lines].join('\n') };
   },
 };
+
+/** The person stops a task; its notice tells the model who stopped it. */
+async function stopTask(id: string | undefined): Promise<CommandResult> {
+  const task = id ? getBackgroundTask(id) : undefined;
+  if (!task) {
+    const running = listBackgroundTasks().filter((t) => t.status === 'running').map((t) => t.id);
+    return { kind: 'info', tone: 'warning', text: `${id ? `No task ${id}` : 'Give a task id'}.${running.length ? ` Running: ${running.join(', ')}` : ' No task is running.'}` };
+  }
+  if (task.status !== 'running') return { kind: 'info', text: `Task ${task.id} (${taskLabel(task)}) is not running: ${task.status}.` };
+  await stopBackgroundTask(task.id, 2000, 'person');
+  return { kind: 'info', text: `Stopped task ${task.id} (${taskLabel(task)}).` };
+}
 
 export const planCommand: SlashCommand = {
   name: 'plan',
