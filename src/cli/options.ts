@@ -131,8 +131,8 @@ export function buildProgram(version: string): Command {
     .option('--agent <name>', 'run the session as this agent: its prompt, tools and model')
     .option('-w, --worktree [name]', 'work in a git worktree of its own: .claude/worktrees/<name> on branch worktree-<name>')
     .option('--bare', 'skip hooks and CLAUDE.md discovery')
-    .option('-d, --debug [filter]', 'print mode: debug lines on stderr (filter: api,tools,hooks,tasks,warn; !name leaves one out)')
-    .option('--debug-file <path>', 'print mode: append the debug lines to this file')
+    .option('-d, --debug [filter]', 'debug lines (filter: api,tools,hooks,tasks,warn; !name leaves one out): on stderr in print mode, in ~/.wicket/debug/<session>.txt in the app')
+    .option('--debug-file <path>', 'append the debug lines to this file')
     .allowExcessArguments(false)
     .showHelpAfterError(false)
     .addHelpText('after', HELP_AFTER);

@@ -6,7 +6,7 @@
 import { Box, Text, useApp } from 'ink';
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentOptions } from '../core/agent-options.js';
-import type { ApiMessage } from '../core/events.js';
+import type { AgentEvent, ApiMessage } from '../core/events.js';
 import type { PromptMark } from '../core/prompt-marks.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { LoadedSettings } from '../settings/load.js';
@@ -45,6 +45,8 @@ export interface AppProps {
   readonly commands: SlashCommand[];
   readonly allowBypass: boolean;
   readonly transcript?: TranscriptWriter;
+  /** Told every event of every run (--debug's log). */
+  readonly onEvent?: (ev: AgentEvent) => void;
   readonly initialMessages?: ApiMessage[];
   /** The rewind points of a resumed session. */
   readonly initialMarks?: PromptMark[];
@@ -77,6 +79,7 @@ export function App(props: AppProps): React.ReactElement {
   const agent = useAgent({
     base,
     transcript: props.transcript,
+    onEvent: props.onEvent,
     initialMessages: props.initialMessages,
     initialMarks: props.initialMarks,
     frameMs: props.frameMs,

@@ -3,7 +3,7 @@
  * Loaded only through a dynamic import from cli/interactive.ts, so print mode never loads React.
  */
 import { render } from 'ink';
-import { realpathSync } from 'node:fs';
+import { appendFileSync, mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import React from 'react';
@@ -14,7 +14,9 @@ import { appendUser } from '../core/conversation.js';
 import { errorMessage, FatalError } from '../core/errors.js';
 import type { ApiMessage } from '../core/events.js';
 import type { PromptMark } from '../core/prompt-marks.js';
+import { debugLog, type DebugLog } from '../cli/debug-log.js';
 import { createHooks } from '../hooks/create.js';
+import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { App } from './App.js';
 import { BUILTIN_COMMANDS } from './commands/builtin.js';
@@ -37,8 +39,15 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   let messages: ApiMessage[];
   let marks: PromptMark[];
   let mcp: McpSession | undefined;
+  let debug: DebugLog | undefined;
+  const debugOn = opts.debug !== undefined || opts.debugFile !== undefined;
   try {
-    setup = setupSession(opts, { env: process.env, hooksFactory: (loaded, i) => createHooks(loaded, i), trusted: () => true });
+    setup = setupSession(opts, {
+      env: process.env,
+      hooksFactory: (loaded, i) => createHooks(loaded, i),
+      trusted: () => true,
+      ...(debugOn ? { onHookEvent: (e: HookLifecycleEvent) => debug?.hook(e) } : {}),
+    });
     ({ messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir));
     const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed() });
     mcp = servers && new McpSession(servers, setup.options, setup.cwd, opts.tools);
@@ -48,6 +57,11 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   mcp?.start();
   const base = setup.options;
   const notes = [...setup.loaded.warnings, ...(trust.note ? [trust.note] : [])];
+  if (debugOn) {
+    const file = opts.debugFile ?? path.join(base.wicketHome, 'debug', `${base.sessionId}.txt`);
+    debug = appDebugLog(opts.debug, file);
+    notes.push(`Debug log: ${file}`);
+  }
   const resumed = itemsFromMessages(messages);
   if (messages.length) notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
   const started = await base.hooks.sessionStart?.({ source: messages.length ? 'resume' : 'startup', model: base.model }, new AbortController().signal).catch(() => undefined);
@@ -64,6 +78,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
       commands={opts.disableSlashCommands ? BUILTIN_COMMANDS : allCommands(setup.cwd, setup.configDir)}
       allowBypass={opts.allowDangerouslySkipPermissions || base.permission.mode === 'bypassPermissions'}
       transcript={transcript}
+      onEvent={debug ? (ev) => debug.event(ev) : undefined}
       initialMessages={messages}
       initialMarks={marks}
       initialPrompt={opts.prompt}
@@ -90,6 +105,17 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   await mcp?.close();
   if (transcript) out.write(`\nResume this session with: wicket --resume ${base.sessionId}\n`);
   return 0;
+}
+
+/** --debug in the app: the terminal is the app's, so the lines go to a file (--debug-file, else one per session). */
+function appDebugLog(filter: string | true | undefined, file: string): DebugLog | undefined {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    appendFileSync(file, ''); // the file named under the banner exists from the start
+  } catch {
+    // debugLog's writes fail quietly too: a log that cannot be written never stops the session
+  }
+  return debugLog({ debug: filter ?? true, debugFile: file }, () => undefined);
 }
 
 /** Asks once per folder (settings/trust.ts) before anything of the project's is loaded. */

@@ -39,6 +39,8 @@ export interface UseAgentOptions {
   /** The session's options; the object is kept and read at the start of every run. */
   base: Omit<AgentOptions, 'signal' | 'askUser'>;
   transcript?: TranscriptWriter;
+  /** Told every event of every run, as it comes (--debug's log). */
+  onEvent?: (ev: AgentEvent) => void;
   initialMessages?: ApiMessage[];
   /** The rewind points of a resumed session. */
   initialMarks?: PromptMark[];
@@ -121,6 +123,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
         for await (const ev of runPrompt(working, prompt, agent, { onUserMessage: (m) => o.transcript?.message(m), shown })) {
           if (left.behind) return;
           o.transcript?.onEvent(ev);
+          o.onEvent?.(ev);
           // The prompt is not in `working` yet: this is where a rewind to before it cuts back to.
           if (ev.type === 'prompt_checkpoint') prompts.push(markPrompt(working, shown, ev.checkpoint));
           // Finished text is written once: make sure it is written as Markdown.
@@ -226,6 +229,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
         agent.state.contextTokens = undefined;
         const ev: AgentEvent = { type: 'compact', trigger: 'manual', preTokens, summary: out.summary, messages: out.messages };
         optsRef.current.transcript?.onEvent(ev);
+        optsRef.current.onEvent?.(ev);
         view.apply(ev);
       } else view.add({ kind: 'info', tone: 'warning', text: `The conversation was not compacted: ${out.reason}.` });
       view.apply({ type: 'done', reason: 'completed', numTurns: 0, finalText: '' });
