@@ -19,6 +19,11 @@ export function addUsage(a: Usage, b: Partial<Usage>): Usage {
   };
 }
 
+/** Every token a usage report counts: sent (fresh, cache writes, cache reads) and received. */
+export function totalTokens(u: Usage): number {
+  return u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens + u.output_tokens;
+}
+
 /** USD per million tokens: input, output, cache write, cache read. */
 interface Price {
   input: number;

@@ -4,7 +4,7 @@
  * threshold (checked before each request); by hand with /compact. A PreCompact hook may block it.
  * The request carries the session's own system prompt and tools, so it reuses their cache.
  */
-import { costOf, type Usage } from '../api/usage.js';
+import { costOf, totalTokens, type Usage } from '../api/usage.js';
 import type { AgentOptions } from './agent-options.js';
 import { monotonicMs } from './clock.js';
 import { contextWindowOf, effortFor } from './models.js';
@@ -17,7 +17,7 @@ export type CompactTrigger = 'manual' | 'auto';
 
 /** Tokens of the context a usage report describes: everything sent plus what came back. */
 export function contextTokens(u: Usage): number {
-  return u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens + u.output_tokens;
+  return totalTokens(u);
 }
 
 /** Room kept free below the window: the summary's own answer, and a margin. */

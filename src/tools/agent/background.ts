@@ -4,6 +4,7 @@
  * the call returns at once. Its report goes to its output file, and to the conversation with its
  * notice, which also carries its cost to the session.
  */
+import { totalTokens } from '../../api/usage.js';
 import type { AgentEvent } from '../../core/events.js';
 import type { SubagentResult, SubagentSpec } from '../../core/subagent.js';
 import type { ToolContext } from '../tool.js';
@@ -59,7 +60,7 @@ function noticeOf(task: AgentTask, toolUseId: string, result: SubagentResult | u
     outputFile: task.outputFile,
     result: task.report ?? '',
     usage: {
-      totalTokens: u ? u.input_tokens + u.output_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens : 0,
+      totalTokens: u ? totalTokens(u) : 0,
       toolUses: result?.toolCalls ?? 0,
       durationMs: Date.now() - task.startedAt,
     },
