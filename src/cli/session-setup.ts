@@ -24,6 +24,7 @@ import { ruleNamesTool } from '../permissions/rule-parse.js';
 import { readDenyPatterns } from '../permissions/search-deny.js';
 import type { AskUser, PermissionRules } from '../permissions/types.js';
 import { loadSettings, type LoadedSettings } from '../settings/load.js';
+import { askOnce } from '../api/ask-once.js';
 import { resolveOutputStyle } from '../settings/output-styles.js';
 import { ReadState } from '../tools/read-state.js';
 import { BUILTIN_TOOLS } from '../tools/registry.js';
@@ -103,7 +104,18 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const factory = deps.hooksFactory ?? ((l: LoadedSettings, info: HookInfo) => createHooks(l, { ...info, tools, getCwd: () => state.cwd }));
   const hooks = opts.bare
     ? noHooks
-    : factory(loaded, { sessionId, cwd, projectRoot: cwd, transcriptPath, getPermissionMode: () => permission.mode, getEffort: () => live.options?.effort, env: mergedEnv, ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}) });
+    : factory(loaded, {
+        sessionId,
+        cwd,
+        projectRoot: cwd,
+        transcriptPath,
+        getPermissionMode: () => permission.mode,
+        getEffort: () => live.options?.effort,
+        env: mergedEnv,
+        // Prompt hooks ask the small fast model, or the model the hook names.
+        askModel: async (prompt, o) => (await askOnce(client, { model: resolveModel(o.model) ?? smallModel, prompt, system: o.system }, o.signal)).text,
+        ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}),
+      });
   // The main conversation's output style (sub-agents keep their own prompts).
   const outputStyle = opts.bare ? {} : resolveOutputStyle(loaded.merged.outputStyle, cwd, configDir);
   if (outputStyle.error) loaded.warnings.push(outputStyle.error);

@@ -5,6 +5,7 @@
  * Yields AgentEvents; never prints, never exits. The caller's `messages` array is the conversation
  * and is left valid for the next prompt in every case.
  */
+import { askOnce } from '../api/ask-once.js';
 import type { FinalMessage } from '../api/model-client.js';
 import { costOf } from '../api/usage.js';
 import { findTool } from '../tools/registry.js';
@@ -346,19 +347,7 @@ async function querySmallModel(
   emit: (e: AgentEvent) => void,
 ): Promise<string> {
   const started = monotonicMs();
-  const stream = opts.client.stream(
-    {
-      model: opts.smallModel,
-      system: o.system ? [{ type: 'text', text: o.system }] : [],
-      messages: [{ role: 'user', content: prompt }],
-      tools: [],
-      maxTokens: 4096,
-    },
-    o.signal,
-  );
-  let step = await stream.next();
-  while (!step.done) step = await stream.next();
-  const final = step.value;
+  const { text, final } = await askOnce(opts.client, { model: opts.smallModel, prompt, ...(o.system ? { system: o.system } : {}) }, o.signal);
   emit({ type: 'usage', usage: final.usage, costUsd: costOf(opts.smallModel, final.usage), model: opts.smallModel, apiDurationMs: Math.round(monotonicMs() - started) });
-  return final.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  return text;
 }

@@ -36,16 +36,9 @@ const HANDLER_FIELDS = new Set([
   'prompt', 'model', 'url', 'headers', 'allowedEnvVars', 'server', 'tool', 'input', 'continueOnBlock',
 ]);
 
-export interface CommandHook {
-  type: 'command';
-  command: string;
-  /** Exec form: run `command` with these arguments, no shell. */
-  args?: string[];
+interface HandlerCommon {
   /** Seconds, as written in settings. */
   timeout?: number;
-  /** Run in the background; its output cannot decide anything. */
-  async?: boolean;
-  shell?: string;
   /** A permission-rule string that must match the call (tool events only). */
   if?: string;
   statusMessage?: string;
@@ -53,11 +46,50 @@ export interface CommandHook {
   once?: boolean;
 }
 
+export interface CommandHook extends HandlerCommon {
+  type: 'command';
+  command: string;
+  /** Exec form: run `command` with these arguments, no shell. */
+  args?: string[];
+  /** Run in the background; its output cannot decide anything. */
+  async?: boolean;
+  shell?: string;
+}
+
+/** The event's JSON is POSTed to `url`; a 2xx answer's body is read as a command hook's stdout. */
+export interface HttpHook extends HandlerCommon {
+  type: 'http';
+  url: string;
+  headers?: Record<string, string>;
+  /** The only variables `$VAR` / `${VAR}` in header values may name. */
+  allowedEnvVars?: string[];
+}
+
+/** A model judges the event against `prompt` and answers `{"ok": true}` or `{"ok": false, "reason": …}`. */
+export interface PromptHook extends HandlerCommon {
+  type: 'prompt';
+  prompt: string;
+  /** An alias or model id; default the small fast model. */
+  model?: string;
+}
+
+export type HookHandler = CommandHook | HttpHook | PromptHook;
+
+/** What a handler runs, in words: its command, `POST <url>`, or `prompt "<text>"`. */
+export function describeHandler(h: HookHandler): string {
+  return h.type === 'command' ? h.command : h.type === 'http' ? `POST ${h.url}` : `prompt ${JSON.stringify(h.prompt)}`;
+}
+
+/** Runs in the background, deciding nothing (command hooks with `async`). */
+export function isAsyncHandler(h: HookHandler): boolean {
+  return h.type === 'command' && h.async === true;
+}
+
 export interface HookGroup {
   event: HookEvent;
   /** Undefined, '' and '*' match everything. */
   matcher?: string;
-  hooks: CommandHook[];
+  hooks: HookHandler[];
   source: RuleSource;
   sourcePath?: string;
 }
@@ -138,7 +170,7 @@ function parseGroup(group: unknown, where: string, warnings: string[], unknownFi
     return undefined;
   }
   if (group.hooks.length === 0) warnings.push(`${where}.hooks is an empty array`);
-  const hooks: CommandHook[] = [];
+  const hooks: HookHandler[] = [];
   group.hooks.forEach((h, j) => {
     const handler = parseHandler(h, `${where}.hooks[${j}]`, warnings, unknownFields);
     if (handler) hooks.push(handler);
@@ -146,17 +178,29 @@ function parseGroup(group: unknown, where: string, warnings: string[], unknownFi
   return { ...(matcher !== undefined ? { matcher } : {}), hooks };
 }
 
-function parseHandler(h: unknown, where: string, warnings: string[], unknownFields: Set<string>): CommandHook | undefined {
+function parseHandler(h: unknown, where: string, warnings: string[], unknownFields: Set<string>): HookHandler | undefined {
   if (!isObject(h)) {
     warnings.push(`${where}: a hook handler must be an object, found ${typeName(h)}; ignored`);
     return undefined;
   }
   for (const key of Object.keys(h)) if (!HANDLER_FIELDS.has(key)) unknownFields.add(key);
   const type = h.type ?? 'command';
-  if (type !== 'command') {
-    warnings.push(`${where}: hooks of type ${JSON.stringify(type)} are not supported by wicket (only "command"); skipped`);
+  const parse = type === 'command' ? commandHandler : type === 'http' ? httpHandler : type === 'prompt' ? promptHandler : undefined;
+  if (!parse) {
+    warnings.push(`${where}: hooks of type ${JSON.stringify(type)} are not supported by wicket (only "command", "http" and "prompt"); skipped`);
     return undefined;
   }
+  const handler = parse(h, where, warnings);
+  if (!handler) return undefined;
+  const timeout = parseTimeout(h.timeout, where, warnings);
+  if (timeout !== undefined) handler.timeout = timeout;
+  if (typeof h.if === 'string' && h.if.trim()) handler.if = h.if;
+  if (typeof h.statusMessage === 'string') handler.statusMessage = h.statusMessage;
+  if (h.once === true) handler.once = true;
+  return handler;
+}
+
+function commandHandler(h: Record<string, unknown>, where: string, warnings: string[]): CommandHook | undefined {
   if (typeof h.command !== 'string' || h.command.trim() === '') {
     warnings.push(`${where}: "command" must be a non-empty string; skipped`);
     return undefined;
@@ -164,13 +208,35 @@ function parseHandler(h: unknown, where: string, warnings: string[], unknownFiel
   if (h.type === undefined) warnings.push(`${where}: "type" is missing; treated as "command"`);
   const handler: CommandHook = { type: 'command', command: h.command };
   if (Array.isArray(h.args)) handler.args = h.args.map(String);
-  const timeout = parseTimeout(h.timeout, where, warnings);
-  if (timeout !== undefined) handler.timeout = timeout;
   if (h.async === true || h.asyncRewake === true) handler.async = true;
   if (typeof h.shell === 'string') handler.shell = h.shell;
-  if (typeof h.if === 'string' && h.if.trim()) handler.if = h.if;
-  if (typeof h.statusMessage === 'string') handler.statusMessage = h.statusMessage;
-  if (h.once === true) handler.once = true;
+  return handler;
+}
+
+function httpHandler(h: Record<string, unknown>, where: string, warnings: string[]): HttpHook | undefined {
+  if (typeof h.url !== 'string' || !/^https?:\/\//i.test(h.url)) {
+    warnings.push(`${where}: "url" must be an http:// or https:// address; skipped`);
+    return undefined;
+  }
+  const handler: HttpHook = { type: 'http', url: h.url };
+  if (h.headers !== undefined) {
+    if (isObject(h.headers) && Object.values(h.headers).every((v) => typeof v === 'string')) handler.headers = h.headers as Record<string, string>;
+    else warnings.push(`${where}.headers must be an object of strings; ignored`);
+  }
+  if (h.allowedEnvVars !== undefined) {
+    if (Array.isArray(h.allowedEnvVars) && h.allowedEnvVars.every((v) => typeof v === 'string')) handler.allowedEnvVars = h.allowedEnvVars as string[];
+    else warnings.push(`${where}.allowedEnvVars must be an array of variable names; ignored`);
+  }
+  return handler;
+}
+
+function promptHandler(h: Record<string, unknown>, where: string, warnings: string[]): PromptHook | undefined {
+  if (typeof h.prompt !== 'string' || h.prompt.trim() === '') {
+    warnings.push(`${where}: "prompt" must be a non-empty string; skipped`);
+    return undefined;
+  }
+  const handler: PromptHook = { type: 'prompt', prompt: h.prompt };
+  if (typeof h.model === 'string' && h.model.trim()) handler.model = h.model.trim();
   return handler;
 }
 

@@ -27,10 +27,12 @@ import {
   combineSessionContext,
   combineUserPrompt,
 } from './combine.js';
-import type { CommandHook, HookEvent, HookGroup } from './config.js';
+import { describeHandler, isAsyncHandler, type HookEvent, type HookGroup, type HookHandler } from './config.js';
 import { ifRuleMatches, matcherMatches } from './matcher.js';
 import { interpretRun, type HookVerdict } from './output.js';
-import { runHookCommand, type HookRunResult } from './run-command.js';
+import { runHookCommand, type HookRunOptions, type HookRunResult } from './run-command.js';
+import { runHttpHook } from './run-http.js';
+import { runPromptHook, type AskModel } from './run-prompt.js';
 import type { HookLifecycleEvent, Hooks, ToolHookCall } from './types.js';
 
 export interface HooksContext {
@@ -50,6 +52,8 @@ export interface HooksContext {
   defaultTimeoutSec?: number;
   /** Told when each hook starts and finishes (stream-json's --include-hook-events). */
   onHookEvent?: (e: HookLifecycleEvent) => void;
+  /** The model `type: "prompt"` hooks ask; without it they fail (a non-blocking error). */
+  askModel?: AskModel;
 }
 
 /** What createHooks needs from the loaded settings. */
@@ -61,7 +65,7 @@ export interface HookSettings {
 export type SettingsHooks = Required<Hooks>;
 
 interface Planned {
-  hook: CommandHook;
+  hook: HookHandler;
   label: string;
   key: string;
   /** `Event:matched value` (`PreToolUse:Bash`, `SessionStart:startup`), or the event alone. */
@@ -165,7 +169,7 @@ class HookGate implements SettingsHooks {
         if (seen.has(key) || (hook.once && this.onceRan.has(key))) continue;
         seen.add(key);
         const name = matchValue === undefined ? event : `${event}:${matchValue}`;
-        out.push({ hook, key, name, label: `${event} hook "${shorten(hook.command)}" [${group.source}]` });
+        out.push({ hook, key, name, label: `${event} hook "${shorten(describeHandler(hook))}" [${group.source}]` });
       }
     }
     return out;
@@ -176,22 +180,24 @@ class HookGate implements SettingsHooks {
     const planned = this.plan(event, matchValue, opts.call);
     if (planned.length === 0) return [];
     const stdin = JSON.stringify({ ...commonPayload(this.ctx, event), ...extra });
-    for (const p of planned) if (p.hook.async) void this.runOne(event, p, stdin, opts);
-    return Promise.all(planned.filter((p) => !p.hook.async).map((p) => this.runOne(event, p, stdin, opts)));
+    for (const p of planned) if (isAsyncHandler(p.hook)) void this.runOne(event, p, stdin, opts);
+    return Promise.all(planned.filter((p) => !isAsyncHandler(p.hook)).map((p) => this.runOne(event, p, stdin, opts)));
   }
 
   private async runOne(event: HookEvent, p: Planned, stdin: string, opts: RunOpts): Promise<HookVerdict> {
     if (p.hook.once) this.onceRan.add(p.key);
-    const fallback = event === 'UserPromptSubmit' ? PROMPT_TIMEOUT_SEC : this.ctx.defaultTimeoutSec ?? DEFAULT_TIMEOUT_SEC;
+    const fallback = event === 'UserPromptSubmit' || p.hook.type === 'prompt' ? PROMPT_TIMEOUT_SEC : this.ctx.defaultTimeoutSec ?? DEFAULT_TIMEOUT_SEC;
     const timeoutMs = Math.min((p.hook.timeout ?? fallback) * 1000, opts.budgetMs ?? Infinity);
     const ids = { hook_id: randomUuid(), hook_name: p.name, hook_event: event };
     this.ctx.onHookEvent?.({ subtype: 'hook_started', ...ids });
-    const result = await runHookCommand(p.hook, stdin, {
-      cwd: currentCwd(this.ctx),
-      env: withEffort(this.env, this.ctx),
-      timeoutMs,
-      ...(opts.signal ? { signal: opts.signal } : {}),
-    });
+    const runOpts: HookRunOptions = { cwd: currentCwd(this.ctx), env: withEffort(this.env, this.ctx), timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) };
+    const h = p.hook;
+    const result =
+      h.type === 'command'
+        ? await runHookCommand(h, stdin, runOpts)
+        : h.type === 'http'
+          ? await runHttpHook(h, stdin, runOpts)
+          : await runPromptHook(h, event, stdin, this.ctx.askModel, runOpts);
     this.ctx.onHookEvent?.(hookResponse(ids, result));
     const verdict = interpretRun(result, p.label, timeoutMs / 1000);
     this.notices.push(...verdict.notices);
@@ -259,8 +265,9 @@ function currentCwd(ctx: HooksContext): string {
   return ctx.getCwd?.() ?? ctx.cwd;
 }
 
-function handlerKey(hook: CommandHook): string {
-  return JSON.stringify([hook.command, hook.args ?? null, hook.shell ?? null]);
+function handlerKey(hook: HookHandler): string {
+  if (hook.type === 'command') return JSON.stringify([hook.command, hook.args ?? null, hook.shell ?? null]);
+  return JSON.stringify(hook.type === 'http' ? [hook.type, hook.url, hook.headers ?? null] : [hook.type, hook.prompt, hook.model ?? null]);
 }
 
 /** One line, at most 80 characters; the end (usually the script name) is kept. */

@@ -3,6 +3,7 @@
  * where it came from, hooks, and every warning. Environment values are never printed (settings files
  * often hold secrets there); only the names.
  */
+import { describeHandler, isAsyncHandler } from '../hooks/config.js';
 import { formatRule, type ParsedRule } from '../permissions/rule-parse.js';
 import type { LoadedSettings } from './load.js';
 
@@ -49,10 +50,10 @@ function formatHooks(loaded: LoadedSettings): string[] {
   for (const group of loaded.hooks) {
     for (const h of group.hooks) {
       const matcher = group.matcher === undefined || group.matcher === '' ? '*' : group.matcher;
-      const extras = [h.timeout !== undefined ? `timeout ${h.timeout}s` : '', h.async ? 'async' : '', h.if ? `if ${h.if}` : '']
+      const extras = [h.timeout !== undefined ? `timeout ${h.timeout}s` : '', isAsyncHandler(h) ? 'async' : '', h.if ? `if ${h.if}` : '']
         .filter(Boolean)
         .join(', ');
-      lines.push(`  ${group.event} [${matcher}]  ${oneLine(h.command)}  ${group.source}${extras ? `  (${extras})` : ''}`);
+      lines.push(`  ${group.event} [${matcher}]  ${oneLine(describeHandler(h))}  ${group.source}${extras ? `  (${extras})` : ''}`);
     }
   }
   return lines;

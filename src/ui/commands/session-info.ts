@@ -8,6 +8,7 @@ import writeFileAtomic from 'write-file-atomic';
 import type { ApiMessage } from '../../core/events.js';
 import { contextWindowOf } from '../../core/models.js';
 import { memoryFiles } from '../../core/system-prompt.js';
+import { describeHandler, isAsyncHandler } from '../../hooks/config.js';
 import { loadAgentDefinitions } from '../../tools/agent/definitions.js';
 import { getBackgroundTask, listBackgroundTasks, stopBackgroundTask, taskLabel } from '../../tools/tasks/registry.js';
 import { bwrapAvailability } from '../../sandbox/bwrap.js';
@@ -107,7 +108,7 @@ export const hooksCommand: SlashCommand = {
     const groups = s.loaded.hooks ?? [];
     if (!groups.length) return { kind: 'info', text: 'No hooks configured. They go under "hooks" in .claude/settings.json.' };
     const lines = groups.flatMap((g) =>
-      g.hooks.map((h) => `  ${g.event}${g.matcher ? ` [${g.matcher}]` : ''}  ${h.command}${h.async ? ' (async)' : ''}  — ${g.source}`),
+      g.hooks.map((h) => `  ${g.event}${g.matcher ? ` [${g.matcher}]` : ''}  ${describeHandler(h)}${isAsyncHandler(h) ? ' (async)' : ''}  — ${g.source}`),
     );
     return { kind: 'info', text: ['Hooks (settings order):', ...lines].join('\n') };
   },

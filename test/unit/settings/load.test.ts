@@ -157,7 +157,7 @@ describe('loadSettings: modes, directories and hook policy', () => {
     writeJson(d.userFile, hook('user.sh'));
     writeJson(d.projectFile, hook('project.sh'));
     writeJson(d.managed, hook('managed.sh'));
-    expect(load(d).hooks.map((g) => [g.hooks[0]?.command, g.source])).toEqual([
+    expect(load(d).hooks.map((g) => [(g.hooks[0] as { command?: string } | undefined)?.command, g.source])).toEqual([
       ['managed.sh', 'managed'],
       ['project.sh', 'projectSettings'],
       ['user.sh', 'userSettings'],
