@@ -65,6 +65,8 @@ interface Planned {
   key: string;
   /** `Event:matched value` (`PreToolUse:Bash`, `SessionStart:startup`), or the event alone. */
   name: string;
+  /** Added to the environment (a plugin's CLAUDE_PLUGIN_ROOT). */
+  env?: Record<string, string>;
 }
 
 const DEFAULT_TIMEOUT_SEC = 600;
@@ -164,7 +166,8 @@ class HookGate implements SettingsHooks {
         if (seen.has(key) || (hook.once && this.onceRan.has(key))) continue;
         seen.add(key);
         const name = matchValue === undefined ? event : `${event}:${matchValue}`;
-        out.push({ hook, key, name, label: `${event} hook "${shorten(hook.command)}" [${group.source}]` });
+        const from = group.plugin ? `plugin ${group.plugin}` : group.source;
+        out.push({ hook, key, name, label: `${event} hook "${shorten(hook.command)}" [${from}]`, ...(group.env ? { env: group.env } : {}) });
       }
     }
     return out;
@@ -187,7 +190,7 @@ class HookGate implements SettingsHooks {
     this.ctx.onHookEvent?.({ subtype: 'hook_started', ...ids });
     const result = await runHookCommand(p.hook, stdin, {
       cwd: currentCwd(this.ctx),
-      env: withEffort(this.env, this.ctx),
+      env: withEffort(p.env ? { ...this.env, ...p.env } : this.env, this.ctx),
       timeoutMs,
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
