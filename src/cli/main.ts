@@ -44,6 +44,7 @@ export interface MainInfo {
 export async function main(argv: string[], info: MainInfo): Promise<number> {
   if (argv[0] === 'config') return runConfigCommand(argv.slice(1));
   if (argv[0] === 'mcp') return (await import('./mcp-command.js')).runMcpCommand(argv.slice(1));
+  if (argv[0] === 'plugin') return (await import('./plugin-command.js')).runPluginCommand(argv.slice(1));
   let opts: CliOptions;
   try {
     const program = buildProgram(info.version);
