@@ -4,11 +4,13 @@
  * - `installed_plugins.json`: `{"version": 2, "plugins": {"name@marketplace": [{"scope", "installPath",
  *   "version", "projectPath"?, …}]}}` (version 1 had one record per plugin instead of a list);
  * - else the plugin's marketplace, when it is on disk: `known_marketplaces.json`
- *   (`{"<marketplace>": {"source": {…}, "installLocation": "…"}}`), a `directory` or `file` source in
- *   settings `extraKnownMarketplaces`, or `marketplaces/<marketplace>/`; its
- *   `.claude-plugin/marketplace.json` lists `plugins: [{"name", "source": "./path", …}]`, and a
- *   relative source is a folder of the marketplace (under `metadata.pluginRoot` for a bare name).
- * Nothing is downloaded or cloned: a plugin found nowhere on disk is an error that says so.
+ *   (`{"<marketplace>": {"source": {…}, "installLocation": "…"}}`; a `directory` or `file` source is
+ *   read where it points), or `marketplaces/<marketplace>/`; its `.claude-plugin/marketplace.json`
+ *   lists `plugins: [{"name", "source": "./path", …}]`, and a relative source is a folder of the
+ *   marketplace (under `metadata.pluginRoot` for a bare name).
+ * Nothing is downloaded or cloned: a plugin found nowhere on disk is an error that says so. A
+ * marketplace that settings `extraKnownMarketplaces` only declare is not used: Claude Code asks the
+ * person before adding one, and `known_marketplaces.json` is where it records that they agreed.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -20,8 +22,6 @@ export interface InstallLookup {
   pluginsDir: string;
   /** The session's folder: a project-scoped install record for it is preferred. */
   cwd: string;
-  /** Settings `extraKnownMarketplaces`. */
-  extraMarketplaces?: unknown;
 }
 
 export type Found = { root: string; id: string; entry?: Record<string, unknown> } | { error: string };
@@ -108,9 +108,8 @@ export class InstalledPlugins {
     };
     const known = this.knownMarketplace(market);
     if (typeof known?.installLocation === 'string') add(path.resolve(known.installLocation));
-    const extra = isObject(this.lookup.extraMarketplaces) ? this.lookup.extraMarketplaces[market] : undefined;
-    for (const source of [known?.source, isObject(extra) ? extra.source : undefined]) {
-      if (!isObject(source) || typeof source.path !== 'string') continue;
+    const source = known?.source;
+    if (isObject(source) && typeof source.path === 'string') {
       const p = path.resolve(this.lookup.cwd, source.path);
       if (source.source === 'directory') add(p);
       else if (source.source === 'file') add(path.basename(path.dirname(p)) === '.claude-plugin' ? path.dirname(path.dirname(p)) : path.dirname(p), p);

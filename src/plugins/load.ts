@@ -20,8 +20,6 @@ export interface PluginSources {
   dirs: readonly string[];
   /** Merged settings `enabledPlugins`. */
   enabled?: unknown;
-  /** Merged settings `extraKnownMarketplaces`. */
-  extraMarketplaces?: unknown;
   /** For `${VAR}` in plugin MCP server entries. */
   env: Record<string, string | undefined>;
 }
@@ -48,7 +46,7 @@ export function loadPlugins(src: PluginSources): PluginSet {
     if (!root) errors.push({ plugin: dir, type: 'path-not-found', message: `--plugin-dir ${dir}: no such folder`, path: path.resolve(src.cwd, dir) });
     else add(readPlugin(root, { fallbackName: path.basename(root), source: 'plugin-dir' }));
   }
-  const installed = new InstalledPlugins({ pluginsDir: src.pluginsDir, cwd: src.cwd, extraMarketplaces: src.extraMarketplaces });
+  const installed = new InstalledPlugins({ pluginsDir: src.pluginsDir, cwd: src.cwd });
   for (const id of enabledPluginIds(src.enabled)) {
     const name = id.includes('@') ? id.slice(0, id.lastIndexOf('@')) : id;
     if (plugins.some((p) => p.source === 'plugin-dir' && p.name === name)) continue;

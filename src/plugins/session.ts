@@ -25,7 +25,6 @@ export function usePlugins(flags: PluginFlags, loaded: LoadedSettings, where: { 
         pluginsDir: userPluginsDir(where.home, where.env.CLAUDE_CONFIG_DIR || undefined),
         dirs: flags.pluginDir,
         enabled: loaded.merged.enabledPlugins,
-        extraMarketplaces: loaded.merged.extraKnownMarketplaces,
         env: { ...where.env, ...loaded.env },
       });
   setActivePlugins(set);

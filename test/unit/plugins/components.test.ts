@@ -187,6 +187,16 @@ describe('usePlugins (session set-up)', () => {
     expect(loaded.hooks).toEqual([]);
   });
 
+  it('a marketplace the settings only declare (extraKnownMarketplaces) is not used: Claude Code has not added it', () => {
+    write('project/mkt/.claude-plugin/marketplace.json', { name: 'team', plugins: [{ name: 'b', source: './b' }] });
+    write('project/mkt/b/hooks/hooks.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
+    const loaded = settings({ extraKnownMarketplaces: { team: { source: { source: 'directory', path: './mkt' } } }, enabledPlugins: { 'b@team': true } });
+    const set = usePlugins({ bare: false, pluginDir: [] }, loaded, { cwd: project(), home: at('home'), env: {} });
+    expect(set.plugins).toEqual([]);
+    expect(set.errors.map((e) => e.type)).toEqual(['plugin-not-found']);
+    expect(loaded.hooks).toEqual([]);
+  });
+
   it('CLAUDE_CONFIG_DIR moves where installed plugins are looked up', () => {
     mkdirSync(at('cache/one'), { recursive: true });
     write('alt/plugins/installed_plugins.json', { version: 2, plugins: { 'one@m': [{ installPath: at('cache/one') }] } });

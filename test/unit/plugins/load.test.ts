@@ -189,12 +189,13 @@ describe('enabledPlugins', () => {
     expect(set.plugins).toMatchObject([{ name: 'lint', id: 'lint@team', root: at('mkts/team/plugins/lint') }]);
   });
 
-  it('finds a marketplace in marketplaces/<name>, or a directory source in settings extraKnownMarketplaces, and honours metadata.pluginRoot', () => {
+  it('finds a marketplace in marketplaces/<name>, or where a directory source recorded in known_marketplaces.json points, and honours metadata.pluginRoot', () => {
     write('config/plugins/marketplaces/mk/.claude-plugin/marketplace.json', { name: 'mk', plugins: [{ name: 'a', source: 'a' }], metadata: { pluginRoot: './plugins' } });
     mkdirSync(at('config/plugins/marketplaces/mk/plugins/a'), { recursive: true });
     write('shared/.claude-plugin/marketplace.json', { name: 'shared', plugins: [{ name: 'b', source: './b' }] });
     mkdirSync(at('shared/b'), { recursive: true });
-    const set = load({ enabled: { 'a@mk': true, 'b@shared': true }, extraMarketplaces: { shared: { source: { source: 'directory', path: at('shared') } } } });
+    write('config/plugins/known_marketplaces.json', { shared: { source: { source: 'directory', path: at('shared') } } });
+    const set = load({ enabled: { 'a@mk': true, 'b@shared': true } });
     expect(set.errors).toEqual([]);
     expect(set.plugins.map((p) => p.root)).toEqual([at('config/plugins/marketplaces/mk/plugins/a'), at('shared/b')]);
   });
