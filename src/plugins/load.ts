@@ -65,7 +65,8 @@ export function loadPlugins(src: PluginSources): PluginSet {
 
 /** One line per problem, for stderr in print mode and the notes of the app. */
 export function pluginProblems(set: PluginSet): string[] {
-  return [...set.errors.map((e) => (e.message.includes(e.plugin) ? e.message : `plugin ${e.plugin}: ${e.message}`)), ...set.warnings];
+  const named = (m: string) => m.startsWith('plugin "') || m.startsWith('--plugin-dir');
+  return [...set.errors.map((e) => (named(e.message) ? e.message : `plugin ${e.plugin}: ${e.message}`)), ...set.warnings];
 }
 
 function realDir(p: string): string | undefined {

@@ -32,7 +32,10 @@ export function readPlugin(root: string, origin: PluginOrigin): { plugin?: Loade
   const label = origin.id ?? origin.fallbackName;
   const file = path.join(root, '.claude-plugin', 'plugin.json');
   const read = readSettingsFile(file);
-  if (read.status === 'error') return { errors: [{ plugin: label, type: 'manifest-parse-error', message: read.warning, path: file }] };
+  if (read.status === 'error') {
+    const message = `${read.warning.replace(/; (the file is )?ignored$/, '')}; the plugin is not loaded`;
+    return { errors: [{ plugin: label, type: 'manifest-parse-error', message, path: file }] };
+  }
   const manifest = manifestFields(read.status === 'loaded' ? read.data : {}, origin.entry);
   if (manifest.name !== undefined && !(typeof manifest.name === 'string' && isPluginName(manifest.name))) {
     const message = `${file}: "name" must be a plugin name (letters, digits, "-", "_" and "."), found ${JSON.stringify(manifest.name)}; the plugin is not loaded`;

@@ -117,7 +117,8 @@ describe('--plugin-dir', () => {
       ['bad', 'manifest-parse-error'],
       ['odd', 'manifest-validation-error'],
     ]);
-    expect(set.errors[0]!.message).toMatch(/plugin\.json: invalid JSON at line 1/);
+    expect(set.errors[0]!.message).toMatch(/plugin\.json: invalid JSON at line 1, column \d+: .*; the plugin is not loaded$/);
+    expect(pluginProblems(set)[0]).toMatch(/^plugin bad: .*plugin\.json: invalid JSON/);
   });
 
   it('two plugins of the same name: the first stays, the second is an error', () => {
