@@ -30,12 +30,9 @@ export function pluginHookGroups(plugins: readonly LoadedPlugin[]): { groups: Ho
 
 /** `{"hooks": {…}}` as hooks.json has it, or the event map itself (inline in a manifest). */
 function hooksOf(data: Record<string, unknown>): unknown {
-  return isObject(data.hooks) ? data.hooks : Object.keys(data).filter((k) => k !== 'description').length ? withoutDescription(data) : {};
-}
-
-function withoutDescription(data: Record<string, unknown>): Record<string, unknown> {
-  const { description: _d, ...rest } = data;
-  return rest;
+  if (isObject(data.hooks)) return data.hooks;
+  const { description: _description, ...events } = data;
+  return events;
 }
 
 function inPlugin(group: HookGroup, plugin: LoadedPlugin): HookGroup {
