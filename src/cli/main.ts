@@ -44,6 +44,7 @@ export interface MainInfo {
 export async function main(argv: string[], info: MainInfo): Promise<number> {
   if (argv[0] === 'config') return runConfigCommand(argv.slice(1));
   if (argv[0] === 'mcp') return (await import('./mcp-command.js')).runMcpCommand(argv.slice(1));
+  if (argv[0] === 'plugin') return (await import('./plugin-command.js')).runPluginCommand(argv.slice(1));
   let opts: CliOptions;
   try {
     const program = buildProgram(info.version);
@@ -184,7 +185,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     const start = await agent.hooks.sessionStart?.({ source: opts.continue || opts.resume ? 'resume' : 'startup', model: agent.model }, abort.signal);
     if (start?.additionalContext) appendUser(messages, start.additionalContext);
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
-    const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, ...(debug ? { debug } : {}) });
+    const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, plugins: setup.plugins, ...(debug ? { debug } : {}) });
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
     for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
     await stdout.flushed();

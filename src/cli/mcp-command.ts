@@ -172,5 +172,5 @@ async function get(where: Where, name: string, io: Io): Promise<number> {
 }
 
 function scopeLabel(scope: McpScope): string {
-  return { dynamic: '--mcp-config', local: 'Local config (this project, just you)', project: 'Project config (.mcp.json)', user: 'User config (all projects)' }[scope];
+  return { dynamic: '--mcp-config', local: 'Local config (this project, just you)', project: 'Project config (.mcp.json)', user: 'User config (all projects)', plugin: 'Plugin' }[scope];
 }

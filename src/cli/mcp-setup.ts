@@ -27,6 +27,7 @@ export function mcpServersFor(
     cliConfigs: opts.mcpConfig,
     strict: opts.strictMcpConfig,
     settings: setup.loaded.merged,
+    pluginServers: setup.plugins.mcpServers,
   });
   for (const w of config.warnings) setup.loaded.warnings.push(w);
   if (!config.servers.length && !config.disabled.length) return undefined;

@@ -64,6 +64,8 @@ export interface CliOptions {
   jsonSchema?: string;
   /** -w/--worktree [name]: work in a git worktree of its own (true: a generated name). */
   worktree?: string | true;
+  /** --plugin-dir <path> (repeatable): plugin folders loaded for this session. */
+  pluginDir: string[];
 }
 
 export class UsageError extends Error {}
@@ -84,7 +86,8 @@ export const splitToolList = (values: string[] | undefined): string[] => splitRu
 export const HELP_AFTER = `
 Commands:
   wicket config                                     the settings that loaded, and every rule with its origin
-  wicket mcp list|get|add|add-json|remove           configure and check MCP servers (wicket mcp --help)`;
+  wicket mcp list|get|add|add-json|remove           configure and check MCP servers (wicket mcp --help)
+  wicket plugin list [--plugin-dir <folder>]        the plugins a session here loads, and those that would not`;
 
 export function buildProgram(version: string): Command {
   const p = new Command('wicket')
@@ -130,7 +133,8 @@ export function buildProgram(version: string): Command {
     .option('--agents <json>', 'sub-agents as JSON: {"name": {"description": "…", "prompt": "…", "tools": [...], "model": "…"}}')
     .option('--agent <name>', 'run the session as this agent: its prompt, tools and model')
     .option('-w, --worktree [name]', 'work in a git worktree of its own: .claude/worktrees/<name> on branch worktree-<name>')
-    .option('--bare', 'skip hooks and CLAUDE.md discovery')
+    .option('--plugin-dir <path>', 'load the plugin in this folder for this session (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--bare', 'skip hooks, plugins and CLAUDE.md discovery')
     .option('-d, --debug [filter]', 'debug lines (filter: api,tools,hooks,tasks,warn; !name leaves one out): on stderr in print mode, in ~/.wicket/debug/<session>.txt in the app')
     .option('--debug-file <path>', 'append the debug lines to this file')
     .allowExcessArguments(false)
@@ -203,5 +207,6 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     ...(raw.name ? { name: String(raw.name) } : {}),
     ...(raw.jsonSchema ? { jsonSchema: String(raw.jsonSchema) } : {}),
     strictMcpConfig: Boolean(raw.strictMcpConfig),
+    pluginDir: Array.isArray(raw.pluginDir) ? raw.pluginDir.map(String) : [],
   };
 }

@@ -5,6 +5,7 @@
 import type { AgentOptions } from '../core/agent-options.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from '../core/events.js';
 import type { PermissionAnswer, PermissionRequest } from '../permissions/types.js';
+import type { PluginSet } from '../plugins/types.js';
 import { addUsage, emptyUsage } from '../api/usage.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { DebugLog } from './debug-log.js';
@@ -38,11 +39,11 @@ export async function runPrintMode(
   messages: ApiMessage[],
   io: PrintIO,
   abort: AbortController,
-  session: { transcript?: TranscriptWriter; mcpServers?: McpServerStatus[]; debug?: DebugLog } = {},
+  session: { transcript?: TranscriptWriter; mcpServers?: McpServerStatus[]; plugins?: PluginSet; debug?: DebugLog } = {},
 ): Promise<number> {
   const { transcript } = session;
   const stream = opts.outputFormat === 'stream-json';
-  if (stream) io.out(line(initMessage(agent, session.mcpServers ?? [])));
+  if (stream) io.out(line(initMessage(agent, session.mcpServers ?? [], session.plugins)));
   const pendingTraces: PendingTraces = [];
   let code = 0;
   for await (const prompt of prompts) {
@@ -166,7 +167,7 @@ export interface McpServerStatus {
   status: string;
 }
 
-function initMessage(agent: AgentOptions, mcpServers: McpServerStatus[]) {
+function initMessage(agent: AgentOptions, mcpServers: McpServerStatus[], plugins: PluginSet | undefined) {
   return {
     type: 'system',
     subtype: 'init',
@@ -179,6 +180,8 @@ function initMessage(agent: AgentOptions, mcpServers: McpServerStatus[]) {
     permissionMode: agent.permission.mode,
     slash_commands: [],
     output_style: agent.outputStyle ?? 'default',
+    plugins: (plugins?.plugins ?? []).map((p) => ({ name: p.name, path: p.root, ...(p.version ? { version: p.version } : {}) })),
+    ...(plugins?.errors.length ? { plugin_errors: plugins.errors } : {}),
     apiKeySource: agent.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : agent.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
     wicket_version: typeof agent.env.npm_package_version === 'string' ? agent.env.npm_package_version : undefined,
   };

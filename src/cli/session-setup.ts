@@ -33,12 +33,16 @@ import { loadAgentDefinitions, setCliAgents, type AgentDefinition } from '../too
 import { subagentTools } from '../core/subagent.js';
 import { parseJsonSchema, STRUCTURED_OUTPUT_INSTRUCTION, structuredOutputTool } from '../tools/structured-output/index.js';
 import type { Tool } from '../tools/tool.js';
+import { usePlugins } from '../plugins/session.js';
+import type { PluginSet } from '../plugins/types.js';
 import type { CliOptions } from './options.js';
 
 
 export interface Setup {
   options: Omit<AgentOptions, 'signal' | 'askUser'>;
   loaded: LoadedSettings;
+  /** --plugin-dir and enabledPlugins: what loaded, and what did not. */
+  plugins: PluginSet;
   cwd: string;
   configDir: string;
   /** The saved sessions of this project. */
@@ -72,6 +76,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const configDir = env.CLAUDE_CONFIG_DIR || path.join(home, '.claude');
   const wicketHome = env.WICKET_HOME || path.join(home, '.wicket');
   const loaded = sessionSettings(opts, env, cwd, home, deps.trusted);
+  const plugins = usePlugins(opts, loaded, { cwd, home, env });
   // The search tools leave Read-denied paths out of wide searches (see tools/ripgrep/common.ts).
   const settings = { ...loaded.merged, __readDenyGlobs: readDenyPatterns(loaded.rules.deny, { projectRoot: cwd, homeDir: home }) };
   const mode = startMode(opts, loaded);
@@ -157,7 +162,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
     taskNotices: new TaskNotices(),
   };
-  return { loaded, cwd, configDir, sessionsDir, ...(resumed ? { resumeFile: resumed } : {}), options: live.options };
+  return { loaded, plugins, cwd, configDir, sessionsDir, ...(resumed ? { resumeFile: resumed } : {}), options: live.options };
 }
 
 /**

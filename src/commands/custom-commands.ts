@@ -4,7 +4,8 @@
  * `/folder:name`. Frontmatter `description` and `argument-hint` are shown in /help. In the body,
  * `$ARGUMENTS` is everything after the name, `$ARGUMENTS[N]` the Nth word (from 0), `$1`…`$9` the
  * Nth word (from 1); without any of them the arguments are appended as `ARGUMENTS: …`.
- * `${CLAUDE_PROJECT_DIR}` and `${CLAUDE_SESSION_ID}` are filled in too. Inline shell (`!`cmd``)
+ * `${CLAUDE_PROJECT_DIR}` and `${CLAUDE_SESSION_ID}` are filled in too. Plugins add theirs as
+ * `/plugin:name` (plugins/commands.ts), with `${CLAUDE_PLUGIN_ROOT}` filled in. Inline shell (`!`cmd``)
  * runs as a Bash call through the tool gates, allowed by the file's `allowed-tools` (inline-shell.ts).
  * The interactive app and print mode (`wicket -p "/name args"`) both expand them.
  */
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { parseRule, splitRuleList } from '../permissions/rule-parse.js';
 import type { PermissionRules } from '../permissions/types.js';
 import { expandInlineShell, hasInlineShell, type InlineExpansion, type InlineRun } from './inline-shell.js';
+import { pluginCommands } from '../plugins/commands.js';
 import { loadSkills } from './skills.js';
 
 export interface CustomCommand {
@@ -20,7 +22,9 @@ export interface CustomCommand {
   name: string;
   description: string;
   argumentHint?: string;
-  source: 'project' | 'user';
+  source: 'project' | 'user' | 'plugin';
+  /** A plugin's command or skill: the plugin's folder, for `${CLAUDE_PLUGIN_ROOT}`. */
+  pluginRoot?: string;
   /** Frontmatter `allowed-tools`: permission rules for the command's inline shell. */
   allowedTools: string[];
   /** The Markdown after the frontmatter. */
@@ -44,17 +48,18 @@ export interface ExpandContext {
 }
 
 export function loadCustomCommands(projectRoot: string, configDir: string): CustomCommand[] {
-  const project = scan(path.join(projectRoot, '.claude', 'commands'), 'project');
-  const user = scan(path.join(configDir, 'commands'), 'user');
+  const project = scanCommandDir(path.join(projectRoot, '.claude', 'commands'), 'project');
+  const user = scanCommandDir(path.join(configDir, 'commands'), 'user');
   const names = new Set(project.map((c) => c.name));
-  const commands = [...project, ...user.filter((c) => !names.has(c.name))];
+  const commands = [...project, ...user.filter((c) => !names.has(c.name)), ...pluginCommands()];
   // A skill beats a command of the same name.
   const skills = loadSkills(projectRoot, configDir).filter((s) => s.userInvocable !== false);
   const skillNames = new Set(skills.map((s) => s.name));
   return [...commands.filter((c) => !skillNames.has(c.name)), ...skills];
 }
 
-function scan(root: string, source: 'project' | 'user', prefix = '', depth = 0): CustomCommand[] {
+/** The commands in a folder (and its subfolders, as `folder:name`). */
+export function scanCommandDir(root: string, source: CustomCommand['source'], prefix = '', depth = 0): CustomCommand[] {
   let entries: import('node:fs').Dirent[];
   try {
     entries = readdirSync(path.join(root, prefix), { withFileTypes: true });
@@ -64,16 +69,16 @@ function scan(root: string, source: 'project' | 'user', prefix = '', depth = 0):
   const out: CustomCommand[] = [];
   for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
     const rel = prefix ? `${prefix}/${e.name}` : e.name;
-    if (e.isDirectory() && depth < 3) out.push(...scan(root, source, rel, depth + 1));
+    if (e.isDirectory() && depth < 3) out.push(...scanCommandDir(root, source, rel, depth + 1));
     else if (e.isFile() && e.name.endsWith('.md')) {
-      const cmd = fromFile(path.join(root, rel), rel.slice(0, -3).split('/').join(':'), source);
+      const cmd = commandFromFile(path.join(root, rel), rel.slice(0, -3).split('/').join(':'), source);
       if (cmd) out.push(cmd);
     }
   }
   return out;
 }
 
-function fromFile(file: string, name: string, source: 'project' | 'user'): CustomCommand | undefined {
+export function commandFromFile(file: string, name: string, source: CustomCommand['source']): CustomCommand | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -97,7 +102,8 @@ export function expandCustomCommand(cmd: CustomCommand, args: string, ctx: Expan
   const body = cmd.body
     .replace(/\$\{CLAUDE_PROJECT_DIR\}/g, ctx.projectDir)
     .replace(/\$\{CLAUDE_SESSION_ID\}/g, ctx.sessionId)
-    .replace(/\$\{CLAUDE_SKILL_DIR\}/g, cmd.skillDir ?? '${CLAUDE_SKILL_DIR}');
+    .replace(/\$\{CLAUDE_SKILL_DIR\}/g, cmd.skillDir ?? '${CLAUDE_SKILL_DIR}')
+    .replace(/\$\{CLAUDE_PLUGIN_ROOT\}/g, () => cmd.pluginRoot ?? '${CLAUDE_PLUGIN_ROOT}');
   return expandArguments(body, args);
 }
 

@@ -4,20 +4,22 @@
  * Frontmatter: `name` (default: the folder's), `description`, `when_to_use`, `argument-hint`,
  * `allowed-tools`, `disable-model-invocation` (the Skill tool does not offer it),
  * `user-invocable: false` (no slash command). The body is expanded as a custom command's is, with
- * `${CLAUDE_SKILL_DIR}` its folder.
+ * `${CLAUDE_SKILL_DIR}` its folder. Plugins add theirs as `plugin:name` (plugins/commands.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { splitRuleList } from '../permissions/rule-parse.js';
+import { pluginSkills } from '../plugins/commands.js';
 import { parseFrontmatter, type CustomCommand } from './custom-commands.js';
 
 export function loadSkills(projectRoot: string, configDir: string | undefined): CustomCommand[] {
-  const user = configDir ? scan(path.join(configDir, 'skills'), 'user') : [];
+  const user = configDir ? scanSkillDir(path.join(configDir, 'skills'), 'user') : [];
   const names = new Set(user.map((s) => s.name));
-  return [...user, ...scan(path.join(projectRoot, '.claude', 'skills'), 'project').filter((s) => !names.has(s.name))];
+  return [...user, ...scanSkillDir(path.join(projectRoot, '.claude', 'skills'), 'project').filter((s) => !names.has(s.name)), ...pluginSkills()];
 }
 
-function scan(root: string, source: 'project' | 'user'): CustomCommand[] {
+/** The skills in a folder of skill folders. */
+export function scanSkillDir(root: string, source: CustomCommand['source']): CustomCommand[] {
   let dirs: string[];
   try {
     dirs = readdirSync(root, { withFileTypes: true })
@@ -29,13 +31,14 @@ function scan(root: string, source: 'project' | 'user'): CustomCommand[] {
   }
   const out: CustomCommand[] = [];
   for (const dir of dirs) {
-    const skill = fromFile(path.join(root, dir), dir, source);
+    const skill = skillFromDir(path.join(root, dir), dir, source);
     if (skill) out.push(skill);
   }
   return out;
 }
 
-function fromFile(dir: string, folder: string, source: 'project' | 'user'): CustomCommand | undefined {
+/** The skill in `dir` (its SKILL.md); undefined when there is none or its name is not usable. */
+export function skillFromDir(dir: string, folder: string, source: CustomCommand['source']): CustomCommand | undefined {
   let text: string;
   try {
     text = readFileSync(path.join(dir, 'SKILL.md'), 'utf8');

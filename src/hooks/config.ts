@@ -90,8 +90,11 @@ export interface HookGroup {
   /** Undefined, '' and '*' match everything. */
   matcher?: string;
   hooks: HookHandler[];
-  source: RuleSource;
+  source: RuleSource | 'plugin';
   sourcePath?: string;
+  /** A plugin's hooks: the plugin's name, and what their environment adds (CLAUDE_PLUGIN_ROOT). */
+  plugin?: string;
+  env?: Record<string, string>;
 }
 
 interface ParseOut {
@@ -104,7 +107,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Parses one file's `hooks` value. `label` names the file in warnings. */
-export function parseHooksConfig(raw: unknown, source: RuleSource, sourcePath: string | undefined, label: string): ParseOut {
+export function parseHooksConfig(raw: unknown, source: HookGroup['source'], sourcePath: string | undefined, label: string): ParseOut {
   const out: ParseOut = { groups: [], warnings: [] };
   if (raw === undefined) return out;
   if (!isObject(raw)) {
@@ -118,7 +121,7 @@ export function parseHooksConfig(raw: unknown, source: RuleSource, sourcePath: s
 }
 
 interface Origin {
-  source: RuleSource;
+  source: HookGroup['source'];
   sourcePath?: string;
   label: string;
 }

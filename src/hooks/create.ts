@@ -70,6 +70,8 @@ interface Planned {
   key: string;
   /** `Event:matched value` (`PreToolUse:Bash`, `SessionStart:startup`), or the event alone. */
   name: string;
+  /** Added to the environment (a plugin's CLAUDE_PLUGIN_ROOT). */
+  env?: Record<string, string>;
 }
 
 const DEFAULT_TIMEOUT_SEC = 600;
@@ -169,7 +171,8 @@ class HookGate implements SettingsHooks {
         if (seen.has(key) || (hook.once && this.onceRan.has(key))) continue;
         seen.add(key);
         const name = matchValue === undefined ? event : `${event}:${matchValue}`;
-        out.push({ hook, key, name, label: `${event} hook "${shorten(describeHandler(hook))}" [${group.source}]` });
+        const from = group.plugin ? `plugin ${group.plugin}` : group.source;
+        out.push({ hook, key, name, label: `${event} hook "${shorten(describeHandler(hook))}" [${from}]`, ...(group.env ? { env: group.env } : {}) });
       }
     }
     return out;
@@ -190,7 +193,7 @@ class HookGate implements SettingsHooks {
     const timeoutMs = Math.min((p.hook.timeout ?? fallback) * 1000, opts.budgetMs ?? Infinity);
     const ids = { hook_id: randomUuid(), hook_name: p.name, hook_event: event };
     this.ctx.onHookEvent?.({ subtype: 'hook_started', ...ids });
-    const runOpts: HookRunOptions = { cwd: currentCwd(this.ctx), env: withEffort(this.env, this.ctx), timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) };
+    const runOpts: HookRunOptions = { cwd: currentCwd(this.ctx), env: withEffort(p.env ? { ...this.env, ...p.env } : this.env, this.ctx), timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) };
     const h = p.hook;
     const result =
       h.type === 'command'

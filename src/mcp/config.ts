@@ -4,15 +4,16 @@
  * - `~/.claude.json`: `projects["<cwd>"].mcpServers` (local scope) and `mcpServers` (user scope);
  * - `.mcp.json` in the working directory and its parents (project scope; the nearest file wins).
  * A name defined in several places takes the whole entry from the first of: --mcp-config, local,
- * project, user. `${VAR}` and `${VAR:-default}` are expanded in commands, arguments, env, URLs and
- * headers. Pure reading: nothing starts here, and a bad entry becomes an error on that server only.
+ * project, user, plugin (plugins/mcp.ts). `${VAR}` and `${VAR:-default}` are expanded in commands,
+ * arguments, env, URLs and headers. Pure reading: nothing starts here, and a bad entry becomes an
+ * error on that server only.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { globalConfigPath } from '../settings/paths.js';
 import { parseSettingsText } from '../settings/read.js';
 
-export type McpScope = 'dynamic' | 'local' | 'project' | 'user';
+export type McpScope = 'dynamic' | 'local' | 'project' | 'user' | 'plugin';
 
 export type McpTransportConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string> }
@@ -41,6 +42,8 @@ export interface McpConfigInput {
   strict: boolean;
   /** Merged settings: enableAllProjectMcpServers, enabledMcpjsonServers, disabledMcpjsonServers. */
   settings: Record<string, unknown>;
+  /** The session's plugins' servers (plugins/mcp.ts): below every other scope, and left out by --strict-mcp-config. */
+  pluginServers?: McpServerEntry[];
 }
 
 export interface McpConfig {
@@ -56,7 +59,7 @@ export interface McpConfig {
 
 export class McpConfigError extends Error {}
 
-const SCOPE_ORDER: McpScope[] = ['dynamic', 'local', 'project', 'user'];
+const SCOPE_ORDER: McpScope[] = ['dynamic', 'local', 'project', 'user', 'plugin'];
 
 export function loadMcpConfig(input: McpConfigInput): McpConfig {
   const found = new Map<McpScope, McpServerEntry[]>();
@@ -69,6 +72,7 @@ export function loadMcpConfig(input: McpConfigInput): McpConfig {
     found.set('local', entriesOf(local.mcpServers, 'local', global?.file ?? '', input.env));
     found.set('project', projectEntries(input, warnings));
     found.set('user', entriesOf(global?.mcpServers, 'user', global?.file ?? '', input.env));
+    found.set('plugin', input.pluginServers ?? []);
   }
   // disabledMcpjsonServers turns off the .mcp.json entry only: a server of that name elsewhere still runs.
   const disabledNames = stringList(input.settings.disabledMcpjsonServers);

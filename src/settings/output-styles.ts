@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { parseFrontmatter } from '../commands/custom-commands.js';
+import { pluginOutputStyles } from '../plugins/output-styles.js';
 import { markdownFiles } from './markdown-dir.js';
 
 export interface OutputStyle {
@@ -14,7 +15,7 @@ export interface OutputStyle {
   /** The text added to the system prompt; empty for the default style. */
   prompt: string;
   keepCodingInstructions: boolean;
-  source: 'builtin' | 'project' | 'user';
+  source: 'builtin' | 'project' | 'user' | 'plugin';
 }
 
 const BUILTIN: OutputStyle[] = [
@@ -53,9 +54,10 @@ When the next step is clear and low-risk (running the tests after a change, fixi
   },
 ];
 
-/** Every style available from `cwd`: built-ins, then the user's files, then the project's (a later name wins). */
+/** Every style available from `cwd`: built-ins, plugins' (plugins/output-styles.ts), then the user's files, then the project's (a later name wins). */
 export function loadOutputStyles(cwd: string, configDir: string): OutputStyle[] {
   const byName = new Map(BUILTIN.map((s) => [s.name.toLowerCase(), s]));
+  for (const s of pluginOutputStyles()) byName.set(s.name.toLowerCase(), s);
   for (const s of scanDir(path.join(configDir, 'output-styles'), 'user')) byName.set(s.name.toLowerCase(), s);
   for (const s of scanDir(path.join(cwd, '.claude', 'output-styles'), 'project')) byName.set(s.name.toLowerCase(), s);
   return [...byName.values()];
@@ -71,14 +73,17 @@ export function resolveOutputStyle(name: unknown, cwd: string, configDir: string
 }
 
 function scanDir(dir: string, source: 'project' | 'user'): OutputStyle[] {
-  return markdownFiles(dir).map(({ file, text }) => {
-    const { meta, body } = parseFrontmatter(text);
-    return {
-      name: meta.name || path.basename(file, '.md'),
-      description: meta.description ?? '',
-      prompt: body.trim(),
-      keepCodingInstructions: meta['keep-coding-instructions'] === 'true',
-      source,
-    };
-  });
+  return markdownFiles(dir).map(({ file, text }) => styleFromFile(file, text, source));
+}
+
+/** One style file: front matter and text. */
+export function styleFromFile(file: string, text: string, source: OutputStyle['source']): OutputStyle {
+  const { meta, body } = parseFrontmatter(text);
+  return {
+    name: meta.name || path.basename(file, '.md'),
+    description: meta.description ?? '',
+    prompt: body.trim(),
+    keepCodingInstructions: meta['keep-coding-instructions'] === 'true',
+    source,
+  };
 }

@@ -17,6 +17,11 @@ export function globalConfigPath(home: string, configDir?: string): string {
   return path.join(configDir || home, '.claude.json');
 }
 
+/** Where Claude Code keeps installed plugins and marketplaces: `<config dir>/plugins`. */
+export function userPluginsDir(home: string, configDir?: string): string {
+  return path.join(userConfigDir(home, configDir), 'plugins');
+}
+
 export function userSettingsPath(home: string, configDir?: string): string {
   return path.join(userConfigDir(home, configDir), 'settings.json');
 }

@@ -10,6 +10,7 @@ import { parsePermissionMode, type PermissionMode } from '../../permissions/mode
 import { splitRuleList } from '../../permissions/rule-parse.js';
 import { pickEffort, type Effort } from '../../core/models.js';
 import { markdownFiles } from '../../settings/markdown-dir.js';
+import { pluginAgentDefinitions } from '../../plugins/agents.js';
 
 export interface AgentDefinition {
   name: string;
@@ -26,7 +27,7 @@ export interface AgentDefinition {
   /** `worktree`: each run works in a git worktree of its own. */
   isolation?: string;
   systemPrompt: string;
-  source: 'builtin' | 'project' | 'user' | 'cli';
+  source: 'builtin' | 'project' | 'user' | 'cli' | 'plugin';
   file?: string;
 }
 
@@ -118,6 +119,7 @@ export function loadAgentDefinitions(cwd: string, configDir: string | undefined)
 
 function readAgentDefinitions(cwd: string, configDir: string | undefined): AgentDefinition[] {
   const byName = new Map<string, AgentDefinition>(BUILTIN_AGENTS.map((a) => [a.name, a]));
+  for (const a of pluginAgentDefinitions()) byName.set(a.name, a);
   if (configDir) for (const a of scanDir(path.join(configDir, 'agents'), 'user')) byName.set(a.name, a);
   const dirs: string[] = [];
   for (let d = path.resolve(cwd); ; d = path.dirname(d)) {

@@ -1,9 +1,10 @@
-/** The built-in slash commands: /help /clear /compact /rewind /model /effort /status /cost /trace /exit (and /permissions, /mcp, /init, /add-dir, and those of session-info.ts). */
+/** The built-in slash commands: /help /clear /compact /rewind /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /init, /add-dir, and those of session-info.ts). */
 import { DEFAULT_MODEL, EFFORT_LEVELS, modelTakesEffort, parseEffort, resolveModel } from '../../core/models.js';
 import type { GateRecord } from '../../core/events.js';
 import { modeLabel } from '../StatusLine.js';
 import { mcpCommand } from './mcp.js';
 import { permissionsCommand } from './permissions.js';
+import { pluginCommand } from './plugin.js';
 import { addDirCommand, initCommand } from './project.js';
 import { SESSION_INFO_COMMANDS } from './session-info.js';
 import type { SessionControl, SlashCommand } from './types.js';
@@ -155,6 +156,6 @@ const exit: SlashCommand = {
   run: () => ({ kind: 'exit' }),
 };
 
-export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, rewind, initCommand, addDirCommand, model, effort, permissionsCommand, status, cost, trace, mcpCommand, ...SESSION_INFO_COMMANDS, exit];
+export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, rewind, initCommand, addDirCommand, model, effort, permissionsCommand, status, cost, trace, mcpCommand, pluginCommand, ...SESSION_INFO_COMMANDS, exit];
 
 export type { SessionControl };

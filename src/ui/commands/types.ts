@@ -40,6 +40,6 @@ export interface SlashCommand {
   aliases?: string[];
   description: string;
   argumentHint?: string;
-  source: 'builtin' | 'project' | 'user' | 'mcp';
+  source: 'builtin' | 'project' | 'user' | 'mcp' | 'plugin';
   run(args: string, session: SessionControl): CommandResult | Promise<CommandResult>;
 }
