@@ -60,6 +60,8 @@ export interface HookGroup {
   hooks: CommandHook[];
   source: RuleSource;
   sourcePath?: string;
+  /** The sub-agent whose definition holds this group: it applies only while that agent runs. */
+  agent?: string;
 }
 
 interface ParseOut {

@@ -164,7 +164,7 @@ class HookGate implements SettingsHooks {
         if (seen.has(key) || (hook.once && this.onceRan.has(key))) continue;
         seen.add(key);
         const name = matchValue === undefined ? event : `${event}:${matchValue}`;
-        out.push({ hook, key, name, label: `${event} hook "${shorten(hook.command)}" [${group.source}]` });
+        out.push({ hook, key, name, label: `${event} hook "${shorten(hook.command)}" [${group.agent ? `agent ${group.agent}` : group.source}]` });
       }
     }
     return out;
