@@ -60,6 +60,21 @@ describe('agent files', () => {
     expect(names({ toolNames: ['Read', 'Bash(git diff:*)', 'Agent', 'BashOutput'] })).toEqual(['Bash', 'Read', 'TaskOutput']);
     expect(names({ disallowedTools: ['Bash', 'Write'] })).not.toEqual(expect.arrayContaining(['Bash', 'Write']));
   });
+
+  it('keeps the tools of the MCP servers it names and adds its own (replacing same-named ones); mcp__server patterns work', () => {
+    const mcp = (name: string, defer = false) => ({ ...BUILTIN_TOOLS[0]!, name, aliases: undefined, shouldDefer: defer });
+    const session = [...BUILTIN_TOOLS, mcp('mcp__github__issue'), mcp('mcp__github__pr'), mcp('mcp__slack__post')];
+    const names = (spec: Parameters<typeof subagentTools>[1], all = session) => subagentTools(all, spec).map((t) => t.name);
+    expect(names({ toolNames: ['Read'], mcpServers: ['github'] })).toEqual(['Read', 'mcp__github__issue', 'mcp__github__pr']);
+    expect(names({ toolNames: ['Read', 'mcp__slack'] })).toEqual(['Read', 'mcp__slack__post']);
+    expect(names({ toolNames: ['Read'], mcpServers: ['github'], disallowedTools: ['mcp__github__pr'] })).toEqual(['Read', 'mcp__github__issue']);
+    expect(names({ disallowedTools: ['mcp__*'] }).some((n) => n.startsWith('mcp__'))).toBe(false);
+    const own = mcp('mcp__own__echo');
+    expect(names({ toolNames: ['Read'], extraTools: [own, mcp('mcp__slack__post')] })).toEqual(['Read', 'mcp__own__echo', 'mcp__slack__post']);
+    // Deferred MCP tools bring ToolSearch along when the session has it.
+    const search = { ...BUILTIN_TOOLS[0]!, name: 'ToolSearch', aliases: undefined };
+    expect(names({ toolNames: ['Read'], extraTools: [mcp('mcp__own__echo', true)] }, [...session, search])).toEqual(['Read', 'mcp__own__echo', 'ToolSearch']);
+  });
 });
 
 const FILE = '/p/.claude/agents/a.md';
