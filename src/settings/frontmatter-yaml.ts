@@ -126,7 +126,8 @@ class Parser {
     if (rest.startsWith('[') || rest.startsWith('{')) return this.flow(rest, l);
     if (rest.startsWith('"') || rest.startsWith("'")) {
       const q = quoted(rest);
-      if (!q || q.end !== rest.length) this.problem(l.no, 'text after the closing quote is ignored');
+      if (!q) this.problem(l.no, 'the quote is not closed; the value is taken as written');
+      else if (q.end !== rest.length) this.problem(l.no, 'text after the closing quote is ignored');
       return q ? q.value : rest;
     }
     return typedScalar(this.folded(rest, indent));

@@ -191,6 +191,16 @@ describe('--agent with initialPrompt', () => {
   });
 });
 
+describe('--agent with mcpServers', () => {
+  it('its own servers start with the session’s, and their tools are the session’s', async () => {
+    agentFile('operator', `tools: Read\nmcpServers:\n  - own: {command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(SERVER)}]}`);
+    t.api.script(reply().toolUse('mcp__own__echo', { text: 'main' }, { id: 'toolu_e' }), reply().text('ok'));
+    expectExit(await run(['-p', 'echo', '--agent', 'operator', '--allowedTools', 'mcp__own']), 0);
+    expect(names(bodies()[0]!)).toEqual(expect.arrayContaining(['Read', 'mcp__own__echo']));
+    expect(toolResult(bodies()[1]!, 'toolu_e')).toMatchObject({ content: 'echo: main' });
+  });
+});
+
 describe('malformed frontmatter', () => {
   it('warns naming the file and the field; the agent loads and runs without it', async () => {
     const file = agentFile('sloppy', 'memory: everywhere\ncolor: chartreuse\nbackground: maybe');
