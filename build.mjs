@@ -77,6 +77,15 @@ const librariesApart = {
   },
 };
 
+// The tool list reaches the MCP client (agents' own servers); its schemas need no MCP SDK, and
+// bundling the SDK here would make zod load lazily, in an order its modules do not survive.
+const noMcpSdkAtBuild = {
+  name: 'no-mcp-sdk-at-build',
+  setup(b) {
+    b.onLoad({ filter: LIBRARIES.mcp.loader }, () => ({ contents: 'export async function mcpSdk() { throw new Error("no MCP SDK at build time"); }', loader: 'js' }));
+  },
+};
+
 // commander requires child_process at load only to spawn executable subcommands, which wicket has
 // none of: it is required when first used instead. The build fails if commander's code changes.
 const lazyCommanderChildProcess = {
@@ -183,6 +192,7 @@ await build({
 async function buildTimeFacts() {
   const out = await build({
     ...common,
+    plugins: [...common.plugins, noMcpSdkAtBuild],
     stdin: {
       contents: [
         "export { BUILTIN_TOOLS } from './src/tools/registry.ts';",

@@ -21,6 +21,7 @@ import { loadResumed, openTranscript } from '../session/resume.js';
 import { McpConfigError } from '../mcp/config.js';
 import type { McpServers } from '../mcp/servers.js';
 import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
+import { mainAgentSkills, withInitialPrompt } from './main-agent.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { debugLog } from './debug-log.js';
@@ -184,6 +185,10 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     }
     const start = await agent.hooks.sessionStart?.({ source: opts.continue || opts.resume ? 'resume' : 'startup', model: agent.model }, abort.signal);
     if (start?.additionalContext) appendUser(messages, start.additionalContext);
+    // --agent: its skills open a new conversation.
+    const skills = messages.length ? { warnings: [] } : await mainAgentSkills(setup.agent, { projectRoot: setup.cwd, configDir: setup.configDir, sessionId: agent.sessionId }, inlineBashRunner(agent));
+    for (const w of skills.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
+    if (skills.text) appendUser(messages, skills.text);
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
     const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, plugins: setup.plugins, ...(debug ? { debug } : {}) });
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
@@ -211,18 +216,20 @@ interface PromptSource {
 
 /** Where prompts come from: the argument, stdin text (appended as context), or stream-json lines. */
 async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions, expandMcp?: McpServers['expandPrompt']): Promise<PromptSource> {
-  if (opts.inputFormat === 'stream-json') return { prompts: stdinLines(), allowedTools: [] };
+  if (opts.inputFormat === 'stream-json') return { prompts: withFirst(setup.agent?.initialPrompt, stdinLines()), allowedTools: [] };
   const piped = !stdinIsTerminal() ? await readStdin({ waitForFirstByteMs: opts.prompt ? 250 : undefined }) : '';
+  // --agent: its initialPrompt comes first (a slash command there still runs).
+  const given = withInitialPrompt(setup.agent, opts.prompt);
   // `-p "/name args"` runs the custom command `name`; piped input still follows as context.
   let prompt: string | undefined;
   let allowedTools: readonly string[] = [];
-  const mcpPrompt = opts.prompt?.startsWith('/mcp__') && expandMcp && !opts.disableSlashCommands ? await expandMcp(opts.prompt) : undefined;
+  const mcpPrompt = given?.startsWith('/mcp__') && expandMcp && !opts.disableSlashCommands ? await expandMcp(given) : undefined;
   if (mcpPrompt && !mcpPrompt.ok) return { error: mcpPrompt.message, allowedTools };
   if (mcpPrompt) prompt = mcpPrompt.text;
-  else if (opts.prompt && opts.disableSlashCommands) prompt = opts.prompt;
-  else if (opts.prompt) {
+  else if (given && opts.disableSlashCommands) prompt = given;
+  else if (given) {
     const ctx = { projectDir: setup.cwd, sessionId: setup.options.sessionId };
-    const expanded = await expandSlashPrompt(opts.prompt, { projectRoot: setup.cwd, configDir: setup.configDir }, ctx, inlineBashRunner(agent));
+    const expanded = await expandSlashPrompt(given, { projectRoot: setup.cwd, configDir: setup.configDir }, ctx, inlineBashRunner(agent));
     if (!expanded.ok) return { error: expanded.message, allowedTools };
     ({ text: prompt, allowedTools } = expanded);
   }
@@ -233,6 +240,12 @@ async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions,
 
 async function* onePrompt(text: string): AsyncIterable<string> {
   yield text;
+}
+
+/** stream-json input with --agent: its initialPrompt is the first turn. */
+async function* withFirst<T>(first: string | undefined, rest: AsyncIterable<T>): AsyncIterable<T | string> {
+  if (first) yield first;
+  yield* rest;
 }
 
 /** --fallback-model (comma separated), else settings fallbackModel: where an overloaded model's requests go. */

@@ -7,6 +7,7 @@ import { VERSION } from '../core/version.js';
 import { loadMcpConfig } from '../mcp/config.js';
 import { mcpLimitsFromEnv, McpServers } from '../mcp/servers.js';
 import type { Tool } from '../tools/tool.js';
+import { agentMcpEntries } from '../tools/agent/mcp.js';
 import { toolSearchTool } from '../tools/tool-search/index.js';
 import { isDeferred, TOOL_SEARCH, toolSearchMode } from '../tools/tool-search/mode.js';
 import type { CliOptions } from './options.js';
@@ -30,6 +31,14 @@ export function mcpServersFor(
     pluginServers: setup.plugins.mcpServers,
   });
   for (const w of config.warnings) setup.loaded.warnings.push(w);
+  // --agent: the agent's own servers start with the session's (and replace one of the same name).
+  if (setup.agent) {
+    const own = agentMcpEntries(setup.agent, env, setup.options.settings);
+    setup.loaded.warnings.push(...own.warnings);
+    const names = new Set(own.entries.map((e) => e.name));
+    config.servers = [...config.servers.filter((e) => !names.has(e.name)), ...own.entries];
+    config.unapproved = config.unapproved.filter((n) => !names.has(n));
+  }
   if (!config.servers.length && !config.disabled.length) return undefined;
   return new McpServers(config, {
     projectRoot: setup.cwd,

@@ -29,8 +29,9 @@ import { resolveOutputStyle } from '../settings/output-styles.js';
 import { ReadState } from '../tools/read-state.js';
 import { BUILTIN_TOOLS } from '../tools/registry.js';
 import { modelSkills } from '../tools/skill/index.js';
-import { loadAgentDefinitions, setCliAgents, type AgentDefinition } from '../tools/agent/definitions.js';
-import { subagentTools } from '../core/subagent.js';
+import { agentWarnings, loadAgentDefinitions, setCliAgents, type AgentDefinition } from '../tools/agent/definitions.js';
+import { STRICT_MCP_KEY } from '../tools/agent/mcp.js';
+import { addMainAgentHooks, mainAgent, mainAgentMemory, mainAgentTools } from './main-agent.js';
 import { parseJsonSchema, STRUCTURED_OUTPUT_INSTRUCTION, structuredOutputTool } from '../tools/structured-output/index.js';
 import type { Tool } from '../tools/tool.js';
 import { usePlugins } from '../plugins/session.js';
@@ -49,6 +50,8 @@ export interface Setup {
   sessionsDir: string;
   /** The session file this run continues (--continue, --resume). */
   resumeFile?: string;
+  /** --agent: the agent the session runs as. */
+  agent?: AgentDefinition;
 }
 
 export interface SetupDeps {
@@ -78,16 +81,20 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const loaded = sessionSettings(opts, env, cwd, home, deps.trusted);
   const plugins = usePlugins(opts, loaded, { cwd, home, env });
   // The search tools leave Read-denied paths out of wide searches (see tools/ripgrep/common.ts).
-  const settings = { ...loaded.merged, __readDenyGlobs: readDenyPatterns(loaded.rules.deny, { projectRoot: cwd, homeDir: home }) };
+  const settings = {
+    ...loaded.merged,
+    __readDenyGlobs: readDenyPatterns(loaded.rules.deny, { projectRoot: cwd, homeDir: home }),
+    // Agent files' own MCP servers stay off, as the settings' ones do.
+    ...(opts.strictMcpConfig || opts.bare ? { [STRICT_MCP_KEY]: true } : {}),
+  };
   const mode = startMode(opts, loaded);
   setCliAgents(opts.agents);
+  loaded.warnings.push(...agentWarnings(loadAgentDefinitions(cwd, configDir)));
   const asAgent = opts.agent ? mainAgent(opts.agent, cwd, configDir) : undefined;
   // The Skill tool is offered only when there is a skill to run.
   let tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter((t) => t.name !== 'Skill' || (!opts.disableSlashCommands && modelSkills(cwd, configDir).length > 0));
-  if (asAgent) {
-    const keepAgent = !asAgent.tools || asAgent.tools.includes('Agent') || asAgent.tools.includes('Task');
-    tools = [...subagentTools(tools, { toolNames: asAgent.tools, disallowedTools: asAgent.disallowedTools }), ...(keepAgent ? tools.filter((t) => t.name === 'Agent') : [])];
-  }
+  if (asAgent) tools = mainAgentTools(tools, asAgent);
+  if (asAgent && !opts.bare) addMainAgentHooks(loaded, asAgent);
   const schema = opts.jsonSchema ? parseJsonSchema(opts.jsonSchema) : undefined;
   if (schema) tools = [...tools, structuredOutputTool(schema)];
   const model = resolveModel(opts.model) ?? resolveModel(asAgent?.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
@@ -101,6 +108,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const effort = pickEffort(opts.effort, mergedEnv.CLAUDE_CODE_EFFORT_LEVEL, asAgent?.effort, loaded.merged.effortLevel);
   const client = deps.client ?? clientFromEnv(mergedEnv);
   const additionalDirs = [...loaded.additionalDirectories, ...opts.addDir.map((d) => safeRealpath(path.resolve(cwd, d)))];
+  const agentMemory = asAgent ? mainAgentMemory(asAgent, { projectDir: cwd, configDir, env: mergedEnv }, loaded.warnings) : { rules: [] };
+  loaded.rules.allow.push(...agentMemory.rules);
   const permission = { mode, rules: loaded.rules };
   const transcriptPath = path.join(wicketHome, 'sessions', projectSlug(cwd), `${sessionId}.jsonl`);
   const state = { cwd, readState: new ReadState() };
@@ -130,7 +139,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     homeDir: home,
     configDir,
     systemPrompt: opts.systemPrompt ?? asAgent?.systemPrompt,
-    appendSystemPrompt: [opts.appendSystemPrompt, schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined].filter(Boolean).join('\n\n') || undefined,
+    appendSystemPrompt: [opts.appendSystemPrompt, agentMemory.prompt, schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined].filter(Boolean).join('\n\n') || undefined,
     noMemory: opts.bare,
     git: deps.git,
     ...(typeof loaded.merged.language === 'string' ? { language: loaded.merged.language } : {}),
@@ -162,7 +171,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
     taskNotices: new TaskNotices(),
   };
-  return { loaded, plugins, cwd, configDir, sessionsDir, ...(resumed ? { resumeFile: resumed } : {}), options: live.options };
+  return { loaded, plugins, cwd, configDir, sessionsDir, ...(resumed ? { resumeFile: resumed } : {}), ...(asAgent ? { agent: asAgent } : {}), options: live.options };
 }
 
 /**
@@ -203,14 +212,6 @@ export function thinkingBudget(env: Record<string, string | undefined>, settings
     if (Number.isFinite(n)) return n >= 1024 ? n : undefined;
   }
   return settings.alwaysThinkingEnabled === true ? DEFAULT_THINKING_BUDGET : undefined;
-}
-
-/** --agent: the definition the session runs as (files, --agents or a built-in). */
-function mainAgent(name: string, cwd: string, configDir: string): AgentDefinition {
-  const defs = loadAgentDefinitions(cwd, configDir);
-  const def = defs.find((d) => d.name === name);
-  if (!def) throw new Error(`--agent: there is no agent named ${name}; known: ${defs.map((d) => d.name).join(', ')}`);
-  return def;
 }
 
 function startMode(opts: CliOptions, loaded: LoadedSettings): PermissionMode {

@@ -1,15 +1,20 @@
 /**
  * A sub-agent run (the Agent tool): the same loop, with its own conversation, system prompt, tool
  * set and read state, on the session's client, rules, hooks and person. Every call it makes passes
- * the same gates; its cost counts toward the session's. Only its final message goes back.
+ * the same gates; its cost counts toward the session's. Only its final message goes back. Its
+ * definition may add tools (its MCP servers'), hooks and allow rules that hold for its run only.
  */
 import { addUsage, emptyUsage, type Usage } from '../api/usage.js';
+import type { HookGroup } from '../hooks/config.js';
+import type { Hooks } from '../hooks/types.js';
 import type { PermissionMode } from '../permissions/modes.js';
+import type { ParsedRule } from '../permissions/rule-parse.js';
 import { ReadState } from '../tools/read-state.js';
+import { isDeferred, TOOL_SEARCH } from '../tools/tool-search/mode.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentOptions } from './agent-options.js';
 import { runAgent } from './agent-loop.js';
-import type { AgentEvent } from './events.js';
+import type { AgentEvent, ContentBlock } from './events.js';
 import { randomUuid } from './ids.js';
 import type { Effort } from './models.js';
 import type { SystemBlock } from './system-prompt.js';
@@ -30,6 +35,18 @@ export interface SubagentSpec {
   effort?: Effort;
   /** Where it starts (its own worktree); undefined: the session's current folder. */
   cwd?: string;
+  /** Texts it is given before its prompt, in its first message (skills it preloads). */
+  context?: string[];
+  /** MCP servers of the session whose tools it keeps, whatever `toolNames` says. */
+  mcpServers?: string[];
+  /** Tools of its own (its MCP servers'), beside the session's; they replace session tools of the same name. */
+  extraTools?: Tool[];
+  /** Hook groups that apply to its own calls only; `Stop` groups act as SubagentStop. */
+  hooks?: HookGroup[];
+  /** Allow rules for its run only (its memory folder), after the session's. */
+  allow?: ParsedRule[];
+  /** Problems found while starting it, reported as warnings when it starts. */
+  warnings?: string[];
 }
 
 export interface SubagentResult {
@@ -42,27 +59,48 @@ export interface SubagentResult {
   usage: Usage;
 }
 
-/** The tools a sub-agent gets from the session's, by name (`Bash(git *)` counts as Bash). */
-export function subagentTools(all: readonly Tool[], spec: Pick<SubagentSpec, 'toolNames' | 'disallowedTools'>): Tool[] {
+/**
+ * The tools a sub-agent gets from the session's, by name (`Bash(git *)` counts as Bash), with the
+ * tools of the MCP servers it names whatever its list says, then its own tools; never Agent.
+ */
+export function subagentTools(all: readonly Tool[], spec: Pick<SubagentSpec, 'toolNames' | 'disallowedTools' | 'mcpServers' | 'extraTools'>): Tool[] {
   const bare = (n: string) => n.replace(/\(.*$/, '').trim();
   const wanted = spec.toolNames?.map(bare);
   const banned = new Set((spec.disallowedTools ?? []).map(bare));
-  const named = (t: Tool, names: Iterable<string>) => [...names].some((n) => n === t.name || t.aliases?.includes(n));
-  return all.filter((t) => t.name !== 'Agent' && (!wanted || named(t, wanted)) && !named(t, banned));
+  const named = (t: Tool, names: Iterable<string>) => [...names].some((n) => n === t.name || t.aliases?.includes(n) || mcpNameCovers(n, t.name));
+  const servers = (spec.mcpServers ?? []).map((s) => `mcp__${s}`);
+  const own = (spec.extraTools ?? []).filter((t) => !named(t, banned));
+  const ownNames = new Set(own.map((t) => t.name));
+  const inherited = all.filter((t) => t.name !== 'Agent' && !ownNames.has(t.name) && (!wanted || named(t, wanted) || named(t, servers)) && !named(t, banned));
+  const out = [...inherited, ...own];
+  // MCP tools that wait for ToolSearch bring it along.
+  const search = all.find((t) => t.name === TOOL_SEARCH);
+  if (search && !banned.has(TOOL_SEARCH) && out.some(isDeferred) && !out.some((t) => t.name === TOOL_SEARCH)) out.push(search);
+  return out;
+}
+
+/** `mcp__github` and `mcp__github__*` name every tool of that server; `mcp__*` every MCP tool. */
+function mcpNameCovers(pattern: string, tool: string): boolean {
+  if (!pattern.startsWith('mcp__') || !tool.startsWith('mcp__')) return false;
+  if (pattern === 'mcp__*') return true;
+  const server = pattern.replace(/__\*$/, '');
+  return /^mcp__[^_]/.test(server) && !server.slice(5).includes('__') && tool.startsWith(`${server}__`);
 }
 
 export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void): Promise<SubagentResult> {
   const agentId = randomUuid().slice(0, 8);
+  const warnings = [...(spec.warnings ?? [])];
+  const hooks = ownHooks(parent.hooks, spec, warnings);
   const child: AgentOptions = {
     ...parent,
     model: spec.model ?? parent.model,
     effort: spec.effort ?? parent.effort,
     tools: subagentTools(parent.tools, spec),
     system: spec.system,
-    state: { cwd: spec.cwd ?? parent.state.cwd, readState: new ReadState() },
+    state: { cwd: spec.cwd ?? parent.state.cwd, readState: new ReadState(), ...(spec.allow?.length ? { turnAllow: [...spec.allow] } : {}) },
     // Its own mode when its definition sets one; otherwise the session's, live (Shift+Tab applies).
     permission: spec.permissionMode && parent.permission.mode !== 'bypassPermissions' ? { mode: spec.permissionMode, rules: parent.permission.rules } : parent.permission,
-    hooks: { ...parent.hooks, stop: undefined },
+    hooks: { ...hooks, stop: undefined },
     maxTurns: spec.maxTurns,
     seenUrls: new Set(parent.seenUrls),
     // Its own background work reports to it, and it waits for that work before it reports.
@@ -70,12 +108,12 @@ export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, sign
     waitForBackground: true,
     signal,
   };
-  const hooks = parent.hooks;
   if (hooks.subagentStop) {
     child.hooks.stop = (info, s) => hooks.subagentStop!({ agentId, agentType: spec.agentType, lastAssistantMessage: info.lastAssistantMessage, stopHookActive: info.stopHookActive }, s);
   }
+  for (const message of warnings) onEvent({ type: 'warning', message });
   const result: SubagentResult = { agentId, text: '', reason: 'completed', turns: 0, toolCalls: 0, usage: emptyUsage() };
-  for await (const ev of runAgent([{ role: 'user', content: spec.prompt }], child)) {
+  for await (const ev of runAgent([{ role: 'user', content: firstMessage(spec) }], child)) {
     if (ev.type === 'usage') result.usage = addUsage(result.usage, ev.usage);
     else if (ev.type === 'tool_request') result.toolCalls++;
     else if (ev.type === 'done') {
@@ -87,4 +125,19 @@ export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, sign
     onEvent(ev);
   }
   return result;
+}
+
+/** The session's hook gate, with the agent's own groups added for this run (its `Stop` hooks fire as SubagentStop). */
+function ownHooks(session: Hooks, spec: SubagentSpec, warnings: string[]): Hooks {
+  if (!spec.hooks?.length) return session;
+  const groups = spec.hooks.map((g) => (g.event === 'Stop' ? { ...g, event: 'SubagentStop' as const } : g));
+  const scoped = session.withGroups?.(groups);
+  if (!scoped) warnings.push(`agent ${spec.agentType}: its hooks do not run, as hooks are turned off in this session`);
+  return scoped ?? session;
+}
+
+/** Its prompt, after the texts it preloads. */
+function firstMessage(spec: SubagentSpec): string | ContentBlock[] {
+  if (!spec.context?.length) return spec.prompt;
+  return [...spec.context.map((text) => ({ type: 'text' as const, text })), { type: 'text' as const, text: spec.prompt }];
 }

@@ -95,6 +95,8 @@ export interface HookGroup {
   /** A plugin's hooks: the plugin's name, and what their environment adds (CLAUDE_PLUGIN_ROOT). */
   plugin?: string;
   env?: Record<string, string>;
+  /** The sub-agent whose definition holds this group: it applies only while that agent runs. */
+  agent?: string;
 }
 
 interface ParseOut {

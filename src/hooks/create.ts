@@ -60,6 +60,8 @@ export interface HooksContext {
 export interface HookSettings {
   hooks: HookGroup[];
   env: Record<string, string>;
+  /** Set when the settings turn hooks off or limit them to managed ones. */
+  hookPolicy?: string;
 }
 
 export type SettingsHooks = Required<Hooks>;
@@ -85,15 +87,19 @@ export function createHooks(loaded: HookSettings, ctx: HooksContext): SettingsHo
 /** One session's hooks. Methods are bound (arrow fields), so they can be passed around on their own. */
 class HookGate implements SettingsHooks {
   private readonly notices: string[] = [];
-  private readonly onceRan = new Set<string>();
   private readonly env: Record<string, string>;
 
   constructor(
     private readonly loaded: HookSettings,
     private readonly ctx: HooksContext,
+    private readonly onceRan = new Set<string>(),
   ) {
     this.env = hookEnv(loaded.env, ctx);
   }
+
+  /** A gate for one sub-agent's run: the session's groups and its own (`once` hooks count across both). */
+  withGroups: SettingsHooks['withGroups'] = (groups) =>
+    this.loaded.hookPolicy ? undefined : new HookGate({ ...this.loaded, hooks: [...this.loaded.hooks, ...groups] }, this.ctx, this.onceRan);
 
   preToolUse: SettingsHooks['preToolUse'] = async (call, signal) => {
     return combinePreToolUse(await this.run('PreToolUse', call.toolName, toolFields(call), { signal, call }));
@@ -171,7 +177,7 @@ class HookGate implements SettingsHooks {
         if (seen.has(key) || (hook.once && this.onceRan.has(key))) continue;
         seen.add(key);
         const name = matchValue === undefined ? event : `${event}:${matchValue}`;
-        const from = group.plugin ? `plugin ${group.plugin}` : group.source;
+        const from = group.plugin ? `plugin ${group.plugin}` : group.agent ? `agent ${group.agent}` : group.source;
         out.push({ hook, key, name, label: `${event} hook "${shorten(describeHandler(hook))}" [${from}]`, ...(group.env ? { env: group.env } : {}) });
       }
     }

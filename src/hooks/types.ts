@@ -1,3 +1,5 @@
+import type { HookGroup } from './config.js';
+
 /**
  * The hook gate's interface, as the runner sees it. The settings-driven implementation lives in
  * src/hooks/; `noHooks` is used when no hooks are configured (and in unit tests).
@@ -55,6 +57,11 @@ export interface Hooks {
   preCompact?(info: { trigger: 'manual' | 'auto'; customInstructions?: string }, signal: AbortSignal): Promise<{ block?: string }>;
   /** SubagentStop (matcher: agent type). `block` keeps the sub-agent going, with the reason as its next input. */
   subagentStop?(info: SubagentStopInfo, signal: AbortSignal): Promise<{ block?: string }>;
+  /**
+   * The same gate with these matcher groups added (a sub-agent's own hooks, for its run); undefined
+   * when the settings' hook policy (disableAllHooks, allowManagedHooksOnly) leaves them out.
+   */
+  withGroups?(groups: HookGroup[]): Hooks | undefined;
 }
 
 /** A hook starting and finishing, as stream-json reports them with --include-hook-events. */

@@ -13,8 +13,8 @@ export const PROTECTED_DIRS: readonly string[] = [
   '.git', '.config/git', '.vscode', '.idea', '.husky', '.cargo', '.devcontainer', '.yarn', '.mvn', '.claude',
 ];
 
-/** Inside `.claude/`, these may be written freely. */
-const CLAUDE_DIR_EXCEPTIONS = ['worktrees'];
+/** Inside `.claude/`, these may be written freely: worktrees, and agents' memory folders. */
+const CLAUDE_DIR_EXCEPTIONS = ['worktrees', 'agent-memory', 'agent-memory-local'];
 
 export const PROTECTED_FILES: readonly string[] = [
   '.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.bash_login', '.bash_aliases', '.bash_logout',

@@ -34,6 +34,7 @@ import { StatusLine } from './StatusLine.js';
 import { theme as defaultTheme, type Theme } from './theme.js';
 import { Transcript } from './Transcript.js';
 import type { NewItem } from './types.js';
+import { loadAgentDefinitions, type AgentDefinition } from '../tools/agent/definitions.js';
 import { ViewContext } from './view-context.js';
 
 export interface AppProps {
@@ -141,7 +142,8 @@ export function App(props: AppProps): React.ReactElement {
     return entry === undefined ? undefined : B.fromText(entry);
   };
   const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || rewinding);
-  const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme }), [columns, rows, props.cwd, theme]);
+  const agentColors = useMemo(() => agentColorsOf(loadAgentDefinitions(props.cwd, props.configDir)), [props.cwd, props.configDir]);
+  const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme, agentColors }), [columns, rows, props.cwd, theme, agentColors]);
   const ask = agent.asks[0];
   const keys = useKeyRouter();
 
@@ -186,6 +188,11 @@ export function App(props: AppProps): React.ReactElement {
       </ViewContext.Provider>
     </KeyRouterContext.Provider>
   );
+}
+
+/** Sub-agent types → the color their definition gives them. */
+function agentColorsOf(defs: readonly AgentDefinition[]): Record<string, string> {
+  return Object.fromEntries(defs.flatMap((d) => (d.color ? [[d.name, d.color]] : [])));
 }
 
 /** `wicket "prompt"`: sent once, right after the first render. */

@@ -8,7 +8,9 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import React from 'react';
 import type { CliOptions } from '../cli/options.js';
+import { mainAgentSkills, withInitialPrompt } from '../cli/main-agent.js';
 import { mcpServersFor } from '../cli/mcp-setup.js';
+import { inlineBashRunner } from '../commands/inline-shell.js';
 import { setupSession, type Setup } from '../cli/session-setup.js';
 import { appendUser } from '../core/conversation.js';
 import { errorMessage, FatalError } from '../core/errors.js';
@@ -66,6 +68,13 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   if (messages.length) notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
   const started = await base.hooks.sessionStart?.({ source: messages.length ? 'resume' : 'startup', model: base.model }, new AbortController().signal).catch(() => undefined);
   if (started?.additionalContext) appendUser(messages, started.additionalContext);
+  // --agent: its skills open a new conversation.
+  if (setup.agent?.skills?.length && !messages.length) {
+    const run = inlineBashRunner({ ...base, signal: new AbortController().signal });
+    const skills = await mainAgentSkills(setup.agent, { projectRoot: setup.cwd, configDir: setup.configDir, sessionId: base.sessionId }, run);
+    notes.push(...skills.warnings);
+    if (skills.text) appendUser(messages, skills.text);
+  }
   const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
   const hist = historyFile(base.wicketHome, setup.cwd);
   const app = (
@@ -81,7 +90,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
       onEvent={debug ? (ev) => debug.event(ev) : undefined}
       initialMessages={messages}
       initialMarks={marks}
-      initialPrompt={opts.prompt}
+      initialPrompt={withInitialPrompt(setup.agent, opts.prompt)}
       history={loadHistory(hist)}
       historyFile={hist}
       notes={notes}

@@ -23,9 +23,23 @@ export interface Theme {
   readonly noColor: boolean;
   /** An Ink color name, or undefined when colors are off. */
   color(name: ColorName): string | undefined;
+  /** The Ink color for a sub-agent's `color` (Claude Code's names), or undefined when colors are off. */
+  agentColor(name: string | undefined): string | undefined;
   /** A chalk for strings rendered outside Ink's <Text> (markdown, highlighted code). */
   readonly chalk: ChalkInstance;
 }
+
+/** Sub-agent colors (frontmatter `color`) as terminal colors. */
+const AGENT_PALETTE: Record<string, string> = {
+  red: 'red',
+  blue: 'blue',
+  green: 'green',
+  yellow: 'yellow',
+  purple: 'magenta',
+  orange: '#ff8700',
+  pink: '#ff87d7',
+  cyan: 'cyan',
+};
 
 export function makeTheme(env: Record<string, string | undefined> = process.env): Theme {
   const noColor = typeof env.NO_COLOR === 'string' && env.NO_COLOR !== '';
@@ -34,6 +48,7 @@ export function makeTheme(env: Record<string, string | undefined> = process.env)
     noColor,
     chalk,
     color: (name) => (noColor ? undefined : PALETTE[name]),
+    agentColor: (name) => (noColor || !name ? undefined : AGENT_PALETTE[name]),
   };
 }
 

@@ -10,6 +10,8 @@ export interface ViewInfo {
   /** Paths are shown relative to this folder. */
   cwd: string;
   theme: Theme;
+  /** Sub-agent types with a `color` in their definition → that color's name (red, blue, …, purple, orange, pink, cyan). */
+  agentColors?: Readonly<Record<string, string>>;
 }
 
 export const ViewContext = createContext<ViewInfo>({ columns: 100, rows: 24, cwd: process.cwd(), theme });

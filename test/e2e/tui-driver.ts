@@ -40,6 +40,8 @@ export interface Tui {
   screen(): string;
   /** The screen plus scrollback. */
   history(): string;
+  /** The screen plus scrollback, with its color escapes. */
+  colored(): string;
   waitFor(pattern: string | RegExp, timeoutMs?: number): Promise<string>;
   close(): void;
 }
@@ -68,6 +70,7 @@ export function startTui(opts: TuiOptions): Tui {
     },
     screen,
     history: () => tmux('capture-pane', '-p', '-S', '-2000', '-t', 'main').replace(/\s+$/, ''),
+    colored: () => tmux('capture-pane', '-p', '-e', '-S', '-2000', '-t', 'main'),
     async waitFor(pattern, timeoutMs = 20_000) {
       const start = Date.now();
       let last = '';

@@ -23,6 +23,16 @@ function show(node: React.ReactElement): string {
 }
 
 describe('tool renderers', () => {
+  it('Agent: a sub-agent type with a color in its definition shows in that color (none with NO_COLOR)', () => {
+    const call = tool({ name: 'Agent', input: { subagent_type: 'reviewer', description: 'check it', prompt: 'p' }, display: { summary: 'Done (0 tool calls)' } });
+    const info = { columns: 80, rows: 24, cwd: '/proj', theme: makeTheme({}), agentColors: { reviewer: 'purple' } };
+    expect(render(<ViewContext.Provider value={info}>{<FinishedToolView tool={call} />}</ViewContext.Provider>).lastFrame()).toContain('● Agent(reviewer: check it)');
+    expect(makeTheme({}).agentColor('purple')).toBe('magenta');
+    expect(makeTheme({}).agentColor('orange')).toMatch(/^#/);
+    expect(makeTheme({ NO_COLOR: '1' }).agentColor('purple')).toBeUndefined();
+    expect(makeTheme({}).agentColor(undefined)).toBeUndefined();
+  });
+
   it('Read: the file relative to the project and how much was read', () => {
     expect(show(<FinishedToolView tool={tool({ input: { file_path: '/proj/src/a.ts', offset: 10, limit: 20 }, display: { summary: 'Read src/a.ts (lines 10-29 of 300)' } })} />)).toMatchInlineSnapshot(`
       "● Read(src/a.ts · lines 10-29)

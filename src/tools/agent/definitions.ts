@@ -2,33 +2,23 @@
  * Sub-agent types: the built-in ones (general-purpose, Explore, Plan) and those a team defines as
  * Markdown with frontmatter in `.claude/agents/*.md` (the working directory and its parents; the
  * nearest wins) or `~/.claude/agents/*.md`. A project agent beats a user one of the same name; a
- * file may replace a built-in. Frontmatter: `name`, `description` (both required), `tools`,
- * `disallowedTools`, `model`, `permissionMode`, `maxTurns`, `effort`; the body is the agent's system prompt.
+ * file may replace a built-in. Frontmatter: `name`, `description` (both required) and the optional
+ * fields of frontmatter.ts; the body is the agent's system prompt.
  */
 import path from 'node:path';
-import { parsePermissionMode, type PermissionMode } from '../../permissions/modes.js';
-import { splitRuleList } from '../../permissions/rule-parse.js';
-import { pickEffort, type Effort } from '../../core/models.js';
 import { markdownFiles } from '../../settings/markdown-dir.js';
 import { pluginAgentDefinitions } from '../../plugins/agents.js';
+import { parseYamlBlock } from '../../settings/frontmatter-yaml.js';
+import { readAgentFields, type AgentFields } from './frontmatter.js';
 
-export interface AgentDefinition {
+export interface AgentDefinition extends AgentFields {
   name: string;
   description: string;
-  /** Tool names it may use; undefined: every tool of the session (but Agent). */
-  tools?: string[];
-  disallowedTools: string[];
-  /** `sonnet`, `opus`, `haiku`, a model id, or undefined / `inherit` for the session's model. */
-  model?: string;
-  permissionMode?: PermissionMode;
-  maxTurns?: number;
-  /** Its effort level; undefined (or `auto`): the session's. */
-  effort?: Effort;
-  /** `worktree`: each run works in a git worktree of its own. */
-  isolation?: string;
   systemPrompt: string;
   source: 'builtin' | 'project' | 'user' | 'cli' | 'plugin';
   file?: string;
+  /** What could not be used in its definition (each names the file and field). */
+  warnings?: string[];
 }
 
 const READ_ONLY_TOOLS = ['Read', 'Glob', 'Grep', 'WebFetch', 'Bash', 'TaskOutput'];
@@ -87,21 +77,8 @@ export function parseCliAgents(json: string): AgentDefinition[] {
     if (!d || typeof d !== 'object' || typeof d.description !== 'string' || typeof d.prompt !== 'string') {
       throw new Error(`--agents: "${name}" needs a "description" and a "prompt" (strings)`);
     }
-    const names = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? list(v) : undefined);
-    const turns = Number(d.maxTurns);
-    return {
-      name,
-      description: d.description,
-      tools: names(d.tools),
-      disallowedTools: names(d.disallowedTools) ?? [],
-      model: typeof d.model === 'string' && d.model !== 'inherit' ? d.model : undefined,
-      permissionMode: typeof d.permissionMode === 'string' ? parsePermissionMode(d.permissionMode) : undefined,
-      maxTurns: Number.isInteger(turns) && turns > 0 ? turns : undefined,
-      effort: pickEffort(d.effort),
-      ...(typeof d.isolation === 'string' ? { isolation: d.isolation } : {}),
-      systemPrompt: d.prompt,
-      source: 'cli' as const,
-    };
+    const { fields, warnings } = readAgentFields(d, { label: `--agents "${name}"`, source: 'cli', agent: name });
+    return { name, description: d.description, ...fields, systemPrompt: d.prompt, source: 'cli' as const, ...(warnings.length ? { warnings } : {}) };
   });
 }
 
@@ -139,57 +116,30 @@ function scanDir(dir: string, source: 'project' | 'user'): AgentDefinition[] {
 export function parseAgentFile(text: string, source: 'project' | 'user', file?: string): AgentDefinition | undefined {
   const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text.replace(/^\uFEFF/, ''));
   if (!m) return undefined;
-  const meta = parseYamlish(m[1]!);
-  const name = scalar(meta.name);
-  const description = scalar(meta.description);
+  const { data, problems } = parseYamlBlock(m[1]!);
+  const name = scalar(data.name);
+  const description = scalar(data.description);
   if (!name || !description) return undefined;
-  const model = scalar(meta.model);
-  const turns = Number(scalar(meta.maxTurns));
-  const mode = scalar(meta.permissionMode);
+  const label = file ?? `agent "${name}"`;
+  const { fields, warnings } = readAgentFields(data, { label, source, agent: name, ...(file ? { file } : {}) });
+  warnings.unshift(...problems.map((p) => `${label}: frontmatter ${p}`));
   return {
     name,
     description,
-    tools: meta.tools === undefined ? undefined : list(meta.tools),
-    disallowedTools: meta.disallowedTools === undefined ? [] : list(meta.disallowedTools),
-    model: model && model !== 'inherit' ? model : undefined,
-    permissionMode: mode ? parsePermissionMode(mode) : undefined,
-    maxTurns: Number.isInteger(turns) && turns > 0 ? turns : undefined,
-    effort: pickEffort(scalar(meta.effort)),
-    ...(scalar(meta.isolation) ? { isolation: scalar(meta.isolation) } : {}),
-    systemPrompt: text.slice(m.index + m[0].length).trim(),
+    ...fields,
+    systemPrompt: text.replace(/^\uFEFF/, '').slice(m.index + m[0].length).trim(),
     source,
     ...(file ? { file } : {}),
+    ...(warnings.length ? { warnings } : {}),
   };
 }
 
-/** `key: value` lines, and `key:` followed by `- item` lines (a YAML list). */
-function parseYamlish(block: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  let listKey: string | undefined;
-  for (const line of block.split(/\r?\n/)) {
-    const item = /^\s+-\s+(.*)$/.exec(line);
-    if (item && listKey) {
-      (out[listKey] as string[]).push(unquote(item[1]!));
-      continue;
-    }
-    const kv = /^([A-Za-z0-9_-]+):\s*(.*)$/.exec(line);
-    if (!kv) continue;
-    listKey = kv[2]!.trim() === '' ? kv[1]! : undefined;
-    out[kv[1]!] = listKey ? [] : unquote(kv[2]!);
-  }
-  return out;
+/** Every warning of these definitions, for the person. */
+export function agentWarnings(defs: readonly AgentDefinition[]): string[] {
+  return defs.flatMap((d) => d.warnings ?? []);
 }
 
-function scalar(v: string | string[] | undefined): string | undefined {
-  return typeof v === 'string' && v.trim() ? v.trim() : undefined;
-}
-
-/** `Read, Grep`, `[Read, Grep]` or a YAML list. */
-function list(v: string | string[]): string[] {
-  const items = Array.isArray(v) ? v : splitRuleList([v.replace(/^\[|\]$/g, '')]);
-  return items.map((s) => unquote(s.trim())).filter(Boolean);
-}
-
-function unquote(s: string): string {
-  return s.trim().replace(/^["']|["']$/g, '');
+function scalar(v: unknown): string | undefined {
+  const s = typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
+  return s || undefined;
 }

@@ -2,7 +2,8 @@
  * Agent (formerly Task): hands a self-contained task to a sub-agent with its own context and tool
  * set (core/subagent.ts); only its final message comes back. The call itself needs no permission:
  * every call the sub-agent makes passes the gates. `Agent(type)` rules name sub-agent types.
- * With `run_in_background` the call returns at once and the report comes later (background.ts).
+ * With `run_in_background` (or `background: true` in the definition) the call returns at once and
+ * the report comes later (background.ts). What else the definition asks for is set up per run (start.ts).
  */
 import type { SubagentResult } from '../../core/subagent.js';
 import { buildSystemPrompt } from '../../core/system-prompt.js';
@@ -15,6 +16,8 @@ import { loadAgentDefinitions, type AgentDefinition } from './definitions.js';
 import { backgroundStartText, startBackgroundAgent, type BackgroundAgentStart } from './background.js';
 import { agentReport, agentTrailer } from './report.js';
 import { inWorktree } from './worktree.js';
+import { agentMemoryDir, MEMORY_TOOLS, memoryPrompt } from './memory.js';
+import { withDefinition } from './start.js';
 import { startsFresh, worktreeMissing } from '../../core/git-worktree.js';
 
 export interface AgentInput {
@@ -66,9 +69,10 @@ export const agentTool = defineTool<AgentInput, SubagentResult | BackgroundAgent
   },
   async *call(input, ctx) {
     const def = loadAgentDefinitions(ctx.cwd, configDirOf(ctx)).find((d) => d.name === (input.subagent_type ?? 'general-purpose'))!;
+    const own = withDefinition(ctx.runSubagent!, def, ctx, userConfigOf(ctx));
     // With worktree isolation each run gets a fresh worktree, made when it starts and checked when it ends.
-    const runSubagent = (input.isolation ?? def.isolation) === 'worktree' ? inWorktree(ctx.runSubagent!, ctx.cwd, (cwd) => systemFor(def, ctx, cwd), startsFresh(ctx.settings)) : ctx.runSubagent!;
-    if (input.run_in_background) return startBackgroundAgent(specFor(def, input, ctx), input.description, { ...ctx, runSubagent });
+    const runSubagent = (input.isolation ?? def.isolation) === 'worktree' ? inWorktree(own, ctx.cwd, (cwd) => systemFor(def, ctx, cwd, cwd), startsFresh(ctx.settings)) : own;
+    if (input.run_in_background || def.background) return startBackgroundAgent(specFor(def, input, ctx), input.description, { ...ctx, runSubagent });
     const progress = new Channel<ToolProgress>();
     const done = runSubagent(specFor(def, input, ctx), ctx.signal, (ev) => {
       if (ev.type === 'tool_request') progress.push({ type: 'progress', message: ev.summary ? `${ev.name}: ${ev.summary}` : ev.name });
@@ -95,13 +99,19 @@ function configDirOf(ctx: { env?: Record<string, string | undefined>; homeDir?: 
   return ctx.homeDir ? userConfigDir(ctx.homeDir, ctx.env?.CLAUDE_CONFIG_DIR || undefined) : undefined;
 }
 
+/** Where Claude Code's user files are (user agents, and user-scope agent memory). */
+function userConfigOf(ctx: ToolContext): string {
+  return configDirOf(ctx) ?? userConfigDir(ctx.homeDir);
+}
+
 function specFor(def: AgentDefinition, input: AgentInput, ctx: ToolContext) {
   const model = input.model ?? def.model;
   return {
     agentType: def.name,
     prompt: input.prompt,
-    system: systemFor(def, ctx, ctx.cwd),
-    toolNames: def.tools,
+    system: systemFor(def, ctx, ctx.cwd, ctx.projectRoot),
+    // An agent with memory can always read and write its memory files.
+    toolNames: def.tools && def.memory ? [...new Set([...def.tools, ...MEMORY_TOOLS])] : def.tools,
     disallowedTools: def.disallowedTools,
     model: resolveModel(model),
     permissionMode: def.permissionMode,
@@ -110,20 +120,26 @@ function specFor(def: AgentDefinition, input: AgentInput, ctx: ToolContext) {
   };
 }
 
-/** Its own instructions, with the environment of `cwd` and (for file-defined and general agents) memory files. */
-function systemFor(def: AgentDefinition, ctx: ToolContext, cwd: string) {
+/**
+ * Its own instructions, with the environment of `cwd`, (for file-defined and general agents) the
+ * CLAUDE.md files, and its persistent memory, kept for the project in `projectDir`.
+ */
+function systemFor(def: AgentDefinition, ctx: ToolContext, cwd: string, projectDir: string) {
+  const configDir = userConfigOf(ctx);
+  const memory = def.memory ? memoryPrompt(agentMemoryDir(def.memory, def.name, { projectDir, configDir, env: ctx.env }), def.memory) : undefined;
   return buildSystemPrompt({
     cwd,
     projectRoot: ctx.projectRoot,
     homeDir: ctx.homeDir,
-    configDir: configDirOf(ctx) ?? userConfigDir(ctx.homeDir),
+    configDir,
     systemPrompt: def.systemPrompt || undefined,
     noMemory: def.name === 'Explore' || def.name === 'Plan',
+    ...(memory ? { appendSystemPrompt: memory } : {}),
   });
 }
 
 function describe(defs: AgentDefinition[]): string {
-  const lines = defs.map((d) => `- ${d.name}: ${d.description} (Tools: ${d.tools?.join(', ') ?? 'all'})`);
+  const lines = defs.map((d) => `- ${d.name}: ${d.description} (Tools: ${d.tools?.join(', ') ?? 'all'})${d.background ? ' (always runs in the background)' : ''}`);
   return `Launch a sub-agent to handle a complex, multi-step task on its own. It works in its own context with its own tools, and only its final report comes back to you, so give it a complete, self-contained task and say exactly what it should report.
 
 Agent types (subagent_type):

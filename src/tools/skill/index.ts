@@ -5,7 +5,7 @@
  * the skill as a slash command; here it runs too, through the gates, with the skill's allowed-tools
  * as allow rules (a command they do not allow is left as written, with the reason).
  */
-import { expandCustomCommand, type CustomCommand } from '../../commands/custom-commands.js';
+import { expandCustomCommand, type CustomCommand, type ExpandContext, type RunInlineBash } from '../../commands/custom-commands.js';
 import { expandInlineShell, hasInlineShell, inlineBashVia } from '../../commands/inline-shell.js';
 import { loadSkills } from '../../commands/skills.js';
 import { parseRule, type ParsedRule } from '../../permissions/rule-parse.js';
@@ -63,12 +63,7 @@ export const skillTool = defineTool<SkillInput, SkillOutput>({
   // eslint-disable-next-line require-yield
   async *call(input, ctx) {
     const skill = modelSkills(ctx.projectRoot, configDirOf(ctx)).find((s) => s.name === nameOf(input))!;
-    const text = expandCustomCommand(skill, input.args ?? '', { projectDir: ctx.projectRoot, sessionId: ctx.sessionId });
-    const out = { name: skill.name, dir: skill.skillDir ?? '', text, inlineShellLeft: hasInlineShell(text), allowedTools: skill.allowedTools };
-    if (!out.inlineShellLeft || !ctx.runGatedCall) return out;
-    const run = inlineBashVia(ctx.runGatedCall);
-    const expanded = await expandInlineShell(text, (command) => run(command, skill.allowedTools));
-    return expanded.ok ? { ...out, text: expanded.text, inlineShellLeft: false } : { ...out, refused: expanded.message };
+    return renderSkill(skill, input.args ?? '', { projectDir: ctx.projectRoot, sessionId: ctx.sessionId }, ctx.runGatedCall && inlineBashVia(ctx.runGatedCall));
   },
   contextChange(out) {
     if (!out.allowedTools.length) return undefined;
@@ -78,13 +73,27 @@ export const skillTool = defineTool<SkillInput, SkillOutput>({
     };
   },
   toModelResult(out) {
-    const why = out.refused ? ` (${out.refused})` : '';
-    const note = out.inlineShellLeft ? `\n\n(Its inline shell commands, !\`…\`, were not run${why}: run them with Bash if you need their output.)` : '';
-    return { content: `Base directory for this skill: ${out.dir}\n\n${out.text}${note}` };
+    return { content: skillTextForModel(out) };
   },
   summary: (input) => `${nameOf(input)}${input.args ? ` ${input.args}` : ''}`,
   display: (out) => ({ summary: `Loaded the skill ${out.name}` }),
 });
+
+/** A skill's text with `args` filled in and its inline shell run through the gates by `run` (left as written without one). */
+export async function renderSkill(skill: CustomCommand, args: string, ctx: ExpandContext, run?: RunInlineBash): Promise<SkillOutput> {
+  const text = expandCustomCommand(skill, args, ctx);
+  const out = { name: skill.name, dir: skill.skillDir ?? '', text, inlineShellLeft: hasInlineShell(text), allowedTools: skill.allowedTools };
+  if (!out.inlineShellLeft || !run) return out;
+  const expanded = await expandInlineShell(text, (command) => run(command, skill.allowedTools));
+  return expanded.ok ? { ...out, text: expanded.text, inlineShellLeft: false } : { ...out, refused: expanded.message };
+}
+
+/** What the model reads of a skill: its folder and text, and why its inline shell did not run. */
+export function skillTextForModel(out: SkillOutput): string {
+  const why = out.refused ? ` (${out.refused})` : '';
+  const note = out.inlineShellLeft ? `\n\n(Its inline shell commands, !\`…\`, were not run${why}: run them with Bash if you need their output.)` : '';
+  return `Base directory for this skill: ${out.dir}\n\n${out.text}${note}`;
+}
 
 function configDirOf(ctx: { env: Record<string, string | undefined>; homeDir: string }): string {
   return userConfigDir(ctx.homeDir, ctx.env.CLAUDE_CONFIG_DIR || undefined);

@@ -120,7 +120,10 @@ export const agentsCommand: SlashCommand = {
   source: 'builtin',
   run(_args, s) {
     const defs = loadAgentDefinitions(s.options.projectRoot, s.configDir);
-    const lines = defs.map((d) => `  ${d.name.padEnd(20)} ${d.source.padEnd(8)} ${d.description}${d.model ? ` (model ${d.model})` : ''}`);
+    const lines = defs.map((d) => {
+      const notes = [d.model && `model ${d.model}`, d.color && `color ${d.color}`, d.background && 'background', d.memory && `memory: ${d.memory}`].filter(Boolean);
+      return `  ${d.name.padEnd(20)} ${d.source.padEnd(8)} ${d.description}${notes.length ? ` (${notes.join(', ')})` : ''}`;
+    });
     return { kind: 'info', text: ['Agents (files in .claude/agents or ~/.claude/agents add more):', ...lines].join('\n') };
   },
 };

@@ -76,8 +76,11 @@ export function toolTitle(name: string, input: unknown, cwd: string): string {
 }
 
 export function ToolHeader({ name, input, bullet }: { name: string; input: unknown; bullet: React.ReactNode }): React.ReactElement {
-  const { cwd } = useView();
+  const { cwd, theme, agentColors } = useView();
   const title = toolTitle(name, input, cwd);
+  // A sub-agent whose definition has a color shows its type in it.
+  const type = name === 'Agent' || name === 'Task' ? title.slice(0, title.indexOf(': ')) : '';
+  const color = type ? theme.agentColor(agentColors?.[type]) : undefined;
   return (
     <Box>
       <Box width={2} flexShrink={0}>
@@ -85,7 +88,16 @@ export function ToolHeader({ name, input, bullet }: { name: string; input: unkno
       </Box>
       <Text wrap="truncate-end">
         <Text bold>{displayName(name)}</Text>
-        {title ? `(${title})` : ''}
+        {title && color ? (
+          <>
+            (<Text color={color} bold>{type}</Text>
+            {`${title.slice(type.length)})`}
+          </>
+        ) : title ? (
+          `(${title})`
+        ) : (
+          ''
+        )}
       </Text>
     </Box>
   );

@@ -43,7 +43,7 @@ describe('protected paths', () => {
     expect(isProtectedPath(p, {})).toBe(true);
   });
 
-  it.each(['/p/src/git.ts', '/p/.claude/worktrees/feature/src/a.ts', '/p/gitconfig', '/p/.github/workflows/ci.yml', '/p/config/git', '/p/.env', '/p/README.md', '/p/.gitignore'])(
+  it.each(['/p/src/git.ts', '/p/.claude/worktrees/feature/src/a.ts', '/p/.claude/agent-memory/rev/MEMORY.md', '/h/.claude/agent-memory-local/rev/notes.md', '/p/gitconfig', '/p/.github/workflows/ci.yml', '/p/config/git', '/p/.env', '/p/README.md', '/p/.gitignore'])(
     '%s is not protected',
     (p) => {
       expect(isProtectedPath(p, {})).toBe(false);
