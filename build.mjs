@@ -58,6 +58,8 @@ const LIBRARIES = {
   execa: { loader: /src[\\/]core[\\/]execa-lib\.ts$/, exported: 'async function execaLib()' },
   // Its CommonJS build (the ES one awaits at top level); it finds its .wasm through locateFile.
   // The MCP client, for sessions with MCP servers only.
+  // YAML, for agent files' frontmatter.
+  yaml: { loader: /src[\\/]settings[\\/]yaml-lib\.ts$/, exported: 'function yamlLib()' },
   mcp: { loader: /src[\\/]mcp[\\/]sdk-lib\.ts$/, exported: 'async function mcpSdk()', entry: () => 'src/mcp/sdk-parts.ts' },
   'web-tree-sitter': { loader: /src[\\/]tools[\\/]bash[\\/]tree-sitter-lib\.ts$/, exported: 'function treeSitterLib()', entry: () => createRequire(import.meta.url).resolve('web-tree-sitter') },
 };

@@ -44,6 +44,14 @@ describe('custom commands', () => {
     expect(parseFrontmatter('---\na: 1\n---\nbody').meta).toEqual({ a: '1' });
   });
 
+  it('frontmatter: a key written as a YAML list is joined; plain values stay as written', () => {
+    const text = '---\ndescription: Commit: with care\nargument-hint: [message]\nallowed-tools:\n  - Bash(git add:*)\n  - Read\n---\nbody';
+    expect(parseFrontmatter(text)).toEqual({
+      meta: { description: 'Commit: with care', 'argument-hint': '[message]', 'allowed-tools': 'Bash(git add:*), Read' },
+      body: 'body',
+    });
+  });
+
   it('fill in ${CLAUDE_PROJECT_DIR} and ${CLAUDE_SESSION_ID}; a print-mode prompt naming one becomes its text', async () => {
     const project = path.join(dir, 'p');
     mkdirSync(path.join(project, '.claude', 'commands', 'ci'), { recursive: true });

@@ -1,4 +1,4 @@
-/** The YAML of agent-file frontmatter: what people write, read as Claude Code's YAML reader reads it. */
+/** The YAML of agent-file frontmatter (the yaml package), with the allowances for what people write. */
 import { describe, expect, it } from 'vitest';
 import { parseYamlBlock } from '../../../src/settings/frontmatter-yaml.js';
 
@@ -63,7 +63,7 @@ describe('frontmatter YAML', () => {
     expect(data).toEqual({ name: 'x', color: 'red' });
     expect(problems).toEqual([
       'line 2: expected "key: value", found "just words"; line ignored',
-      'line 4: cannot read "[Read, Grep" (a [list] or {map} that does not close); value ignored',
+      'line 4: Flow sequence in block collection must be sufficiently indented and end with a ]; ignored',
     ]);
     expect(parseYamlBlock('- a\n- b')).toEqual({ data: {}, problems: ['line 1: the frontmatter must be a set of "key: value" lines'] });
     expect(parseYamlBlock('')).toEqual({ data: {}, problems: [] });
