@@ -76,6 +76,7 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
 }
 
 async function runMode(opts: CliOptions, info: MainInfo): Promise<number> {
+  if (opts.initOnly) return runInitOnly(opts, info);
   const interactive = !opts.print && stdinIsTerminal() && opts.inputFormat === 'text';
   // The code cache follows the modes used too: a cache written by one mode lacks the other's code.
   loadedOnDemand().add(interactive ? '(interactive mode)' : '(print mode)');
@@ -85,6 +86,35 @@ async function runMode(opts: CliOptions, info: MainInfo): Promise<number> {
     return runInteractive(opts, info);
   }
   return runPrint(opts, info);
+}
+
+/** --init-only: the Setup hooks (trigger "init") run, their messages go to stderr, and nothing else starts. */
+async function runInitOnly(opts: CliOptions, info: MainInfo): Promise<number> {
+  let setup: Setup;
+  const deps = { env: process.env, git: info.git ? await info.git : undefined };
+  try {
+    // No API key is needed to run hooks: a prompt hook then fails with the client's sentence.
+    setup = setupSession(opts, deps);
+  } catch (err) {
+    if (!(err instanceof FatalError && err.code === 'auth')) {
+      process.stderr.write(`wicket: ${errorMessage(err)}\n`);
+      return 1;
+    }
+    const noModel = err;
+    setup = setupSession(opts, {
+      ...deps,
+      client: {
+        async *stream() {
+          throw noModel;
+        },
+      },
+    });
+  }
+  for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
+  const hooks = setup.options.hooks;
+  await hooks.setup?.({ trigger: 'init' }, new AbortController().signal);
+  for (const n of hooks.drainNotices?.() ?? []) process.stderr.write(`wicket: ${n}\n`);
+  return 0;
 }
 
 /** --worktree [name]: the session works in `.claude/worktrees/<name>` on branch `worktree-<name>`, made (or found) now. */
@@ -183,6 +213,8 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       }
       agent.askUser = permissionPromptTool(opts.permissionPromptTool, () => agent.tools);
     }
+    const setupContext = opts.setup ? await agent.hooks.setup?.({ trigger: opts.setup }, abort.signal) : undefined;
+    if (setupContext?.additionalContext) appendUser(messages, setupContext.additionalContext);
     const start = await agent.hooks.sessionStart?.({ source: opts.continue || opts.resume ? 'resume' : 'startup', model: agent.model }, abort.signal);
     if (start?.additionalContext) appendUser(messages, start.additionalContext);
     // --agent: its skills open a new conversation.

@@ -40,6 +40,10 @@ export interface CliOptions {
   forkSession: boolean;
   persistSession: boolean;
   bare: boolean;
+  /** --init / --init-only (init) or --maintenance: the Setup hooks run, with this trigger, before the session. */
+  setup?: 'init' | 'maintenance';
+  /** --init-only: run the Setup hooks and exit. */
+  initOnly: boolean;
   /** -d/--debug [filter]: debug lines on stderr (true: every category). */
   debug?: string | true;
   /** --debug-file <path>: debug lines appended to this file instead. */
@@ -135,6 +139,9 @@ export function buildProgram(version: string): Command {
     .option('-w, --worktree [name]', 'work in a git worktree of its own: .claude/worktrees/<name> on branch worktree-<name>')
     .option('--plugin-dir <path>', 'load the plugin in this folder for this session (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--bare', 'skip hooks, plugins and CLAUDE.md discovery')
+    .option('--init', 'run the Setup hooks (trigger "init") before the session')
+    .option('--init-only', 'run the Setup hooks (trigger "init") and exit')
+    .option('--maintenance', 'run the Setup hooks (trigger "maintenance") before the session')
     .option('-d, --debug [filter]', 'debug lines (filter: api,tools,hooks,tasks,warn; !name leaves one out): on stderr in print mode, in ~/.wicket/debug/<session>.txt in the app')
     .option('--debug-file <path>', 'append the debug lines to this file')
     .allowExcessArguments(false)
@@ -195,6 +202,8 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     forkSession: Boolean(raw.forkSession),
     persistSession: raw.sessionPersistence !== false,
     bare: Boolean(raw.bare),
+    ...(raw.init || raw.initOnly ? { setup: 'init' as const } : raw.maintenance ? { setup: 'maintenance' as const } : {}),
+    initOnly: Boolean(raw.initOnly),
     ...(raw.debug !== undefined ? { debug: raw.debug === true ? (true as const) : String(raw.debug) } : {}),
     ...(raw.debugFile ? { debugFile: String(raw.debugFile) } : {}),
     mcpConfig: raw.mcpConfig ?? [],

@@ -12,6 +12,7 @@ import { findTool } from '../tools/registry.js';
 import type { AskUser } from '../permissions/types.js';
 import type { ParsedRule } from '../permissions/rule-parse.js';
 import type { Tool, ToolContext } from '../tools/tool.js';
+import type { StopFailureType } from '../hooks/types.js';
 import type { AgentOptions } from './agent-options.js';
 import { Channel } from './channel.js';
 import { autoCompact, compactAfterOverflow, contextTokens, isContextOverflow } from './compact.js';
@@ -26,6 +27,7 @@ import { ToolScheduler } from './tool-scheduler.js';
 import { runSubagent } from './subagent.js';
 import { noticeText, trackerFor } from './task-notices.js';
 import { warmUpWhileWaiting } from './warm-up.js';
+import { batchHook, failureType, stopHook } from './loop-hooks.js';
 
 const MAX_STOP_HOOK_BLOCKS = 8;
 
@@ -52,7 +54,10 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
       if (yield* compactAfterOverflow(messages, opts)) continue;
     }
     if (r.kind === 'error' && r.overflow) yield { type: 'error', message: r.message };
-    if (r.kind === 'error') return yield done('error', turns, finalText, r.message);
+    if (r.kind === 'error') {
+      await opts.hooks.stopFailure?.({ error: r.errorType ?? 'unknown', errorDetails: r.message, ...(r.text || finalText ? { lastAssistantMessage: r.text || finalText } : {}) }).catch(() => undefined);
+      return yield done('error', turns, finalText, r.message);
+    }
     if (r.text) finalText = r.text;
     if (r.kind === 'aborted') return yield done('aborted', turns, finalText);
     if (r.kind === 'stopped') return yield done('hook_stopped', turns, finalText, r.reason);
@@ -144,23 +149,13 @@ function done(reason: DoneEvent['reason'], numTurns: number, finalText: string, 
   return { type: 'done', reason, numTurns, finalText, ...(error ? { error } : {}) };
 }
 
-async function stopHook(opts: AgentOptions, text: string, active: boolean): Promise<string | undefined> {
-  if (!opts.hooks.stop) return undefined;
-  try {
-    const out = await opts.hooks.stop({ lastAssistantMessage: text, stopHookActive: active }, opts.signal);
-    return out.block;
-  } catch {
-    return undefined;
-  }
-}
-
 type TurnResult =
   | { kind: 'final'; text: string }
   | { kind: 'tools'; text: string }
   | { kind: 'aborted'; text: string }
   | { kind: 'stopped'; text: string; reason: string }
   | { kind: 'deferred'; text: string; call: DeferredToolUse }
-  | { kind: 'error'; text: string; message: string; overflow?: boolean };
+  | { kind: 'error'; text: string; message: string; overflow?: boolean; errorType?: StopFailureType };
 
 /** One request and its tool calls. Pushes events into `out`. */
 async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<AgentEvent>): Promise<TurnResult> {
@@ -251,7 +246,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
     if (!final && !calls.length && !text && isContextOverflow(failure)) return { kind: 'error', text, message, overflow: true };
     emit({ type: 'error', message });
     if (!calls.length && messages[messages.length - 1]?.role === 'assistant') appendUser(messages, '[The previous response failed]');
-    return { kind: 'error', text, message };
+    return { kind: 'error', text, message, errorType: failureType(failure) };
   }
   if (toolText?.deferred) return { kind: 'deferred', text, call: toolText.deferred };
   if (toolText?.stop) return { kind: 'stopped', text, reason: toolText.stop };
@@ -280,13 +275,18 @@ async function collectResults(
     };
   });
   if (opts.signal.aborted) blocks.push({ type: 'text', text: '[Request interrupted by the user]' });
+  const batch = opts.signal.aborted ? {} : await batchHook(results, opts);
+  if (batch.additionalContext) blocks.push({ type: 'text', text: `PostToolBatch hook context: ${batch.additionalContext}` });
   const message: ApiMessage = { role: 'user', content: blocks };
   messages.push(message);
   emit({ type: 'tool_results_message', message });
   for (const n of opts.hooks.drainNotices?.() ?? []) emit({ type: 'warning', message: n });
-  const stop = results.find((r) => r.outcome.stop)?.outcome.stop;
+  const stop = results.find((r) => r.outcome.stop)?.outcome.stop ?? batch.stop;
   return stop ? { stop } : {};
 }
+
+
+
 
 function withSystemCache(opts: AgentOptions) {
   const sys = opts.system.map((b) => ({ ...b }));

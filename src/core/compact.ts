@@ -70,6 +70,7 @@ export async function compactConversation(
   const next: ApiMessage[] = [{ role: 'user', content: [{ type: 'text', text: `${CONTINUATION_PREFIX}\n\n${summary.trim()}` }] }];
   if (held) appendUser(next, typeof held.content === 'string' ? held.content : held.content);
   messages.splice(0, messages.length, ...next);
+  await opts.hooks.postCompact?.({ trigger: how.trigger, summary: summary.trim() }, opts.signal).catch(() => undefined);
   return { ok: true, summary: summary.trim(), preTokens: how.preTokens, messages: next };
 }
 

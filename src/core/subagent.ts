@@ -14,7 +14,8 @@ import { isDeferred, TOOL_SEARCH } from '../tools/tool-search/mode.js';
 import type { Tool } from '../tools/tool.js';
 import type { AgentOptions } from './agent-options.js';
 import { runAgent } from './agent-loop.js';
-import type { AgentEvent, ContentBlock } from './events.js';
+import type { AgentEvent, ApiMessage, ContentBlock } from './events.js';
+import { appendUser } from './conversation.js';
 import { randomUuid } from './ids.js';
 import type { Effort } from './models.js';
 import type { SystemBlock } from './system-prompt.js';
@@ -113,7 +114,11 @@ export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, sign
   }
   for (const message of warnings) onEvent({ type: 'warning', message });
   const result: SubagentResult = { agentId, text: '', reason: 'completed', turns: 0, toolCalls: 0, usage: emptyUsage() };
-  for await (const ev of runAgent([{ role: 'user', content: firstMessage(spec) }], child)) {
+  const first: ApiMessage[] = [{ role: 'user', content: firstMessage(spec) }];
+  const started = await hooks.subagentStart?.({ agentId, agentType: spec.agentType }, signal).catch(() => undefined);
+  if (started?.additionalContext) appendUser(first, `SubagentStart hook context: ${started.additionalContext}`);
+  for (const n of hooks.drainNotices?.() ?? []) onEvent({ type: 'warning', message: n });
+  for await (const ev of runAgent(first, child)) {
     if (ev.type === 'usage') result.usage = addUsage(result.usage, ev.usage);
     else if (ev.type === 'tool_request') result.toolCalls++;
     else if (ev.type === 'done') {

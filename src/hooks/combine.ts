@@ -107,6 +107,19 @@ export function combineSessionContext(verdicts: HookVerdict[]): { additionalCont
   return context ? { additionalContext: context } : {};
 }
 
+/** Setup and SubagentStart: only JSON `additionalContext` (plain stdout is not context for these events). */
+export function combineJsonContext(verdicts: HookVerdict[]): { additionalContext?: string } {
+  const context = joinContext(verdicts.map((v) => stringField(specific(v.json).additionalContext)));
+  return context ? { additionalContext: context } : {};
+}
+
+/** PostToolBatch: exit 2, `decision: "block"` or `continue: false` stop the loop; `additionalContext` joins the results. */
+export function combineBatch(verdicts: HookVerdict[]): { stop?: string; additionalContext?: string } {
+  const stop = stopOf(verdicts)?.reason ?? combineBlock(verdicts, 'PostToolBatch').block;
+  const { additionalContext } = combineJsonContext(verdicts);
+  return { ...(stop ? { stop } : {}), ...(additionalContext ? { additionalContext } : {}) };
+}
+
 export interface PermissionHookAnswer {
   behavior: 'allow' | 'deny';
   message?: string;

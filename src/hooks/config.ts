@@ -19,14 +19,19 @@ export const SUPPORTED_HOOK_EVENTS = [
   'SessionEnd',
   'PreCompact',
   'Notification',
+  'SubagentStart',
+  'PostToolBatch',
+  'PostCompact',
+  'StopFailure',
+  'Setup',
 ] as const;
 export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 
 /** Claude Code events wicket knows but does not fire (their hooks load with a warning, and never run). */
 const OTHER_CLAUDE_EVENTS = [
-  'Setup', 'UserPromptExpansion', 'PermissionDenied', 'PostToolBatch', 'MessageDisplay', 'SubagentStart',
-  'TaskCreated', 'TaskCompleted', 'StopFailure', 'TeammateIdle', 'InstructionsLoaded', 'ConfigChange',
-  'CwdChanged', 'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove', 'PostCompact',
+  'UserPromptExpansion', 'PermissionDenied', 'MessageDisplay',
+  'TaskCreated', 'TaskCompleted', 'TeammateIdle', 'InstructionsLoaded', 'ConfigChange',
+  'CwdChanged', 'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove',
   'Elicitation', 'ElicitationResult',
 ];
 export const ALL_CLAUDE_HOOK_EVENTS: readonly string[] = [...SUPPORTED_HOOK_EVENTS, ...OTHER_CLAUDE_EVENTS];

@@ -20,7 +20,9 @@ import { ReadState } from '../tools/read-state.js';
 import { listBackgroundTasks, taskLabel } from '../tools/tasks/registry.js';
 import type { PermissionContext, Tool } from '../tools/tool.js';
 import {
+  combineBatch,
   combineBlock,
+  combineJsonContext,
   combinePermissionRequest,
   combinePostToolUse,
   combinePreToolUse,
@@ -160,6 +162,31 @@ class HookGate implements SettingsHooks {
   preCompact: SettingsHooks['preCompact'] = async (info, signal) => {
     const extra = { trigger: info.trigger, custom_instructions: info.customInstructions ?? '' };
     return combineBlock(await this.run('PreCompact', info.trigger, extra, { signal }), 'PreCompact');
+  };
+
+  subagentStart: SettingsHooks['subagentStart'] = async (info, signal) => {
+    return combineJsonContext(await this.run('SubagentStart', info.agentType, { agent_id: info.agentId, agent_type: info.agentType }, { signal }));
+  };
+
+  postToolBatch: SettingsHooks['postToolBatch'] = async (calls, signal) => {
+    if (!this.plan('PostToolBatch', undefined).length) return {}; // the calls' text is built only for a hook that reads it
+    const toolCalls = calls.map((c) => ({ tool_name: c.toolName, tool_input: c.toolInput, tool_use_id: c.toolUseId, tool_response: c.toolResponse }));
+    return combineBatch(await this.run('PostToolBatch', undefined, { tool_calls: toolCalls }, { signal }));
+  };
+
+  postCompact: SettingsHooks['postCompact'] = async (info, signal) => {
+    this.showBlocking(await this.run('PostCompact', info.trigger, { trigger: info.trigger, compact_summary: info.summary }, { signal }));
+  };
+
+  stopFailure: SettingsHooks['stopFailure'] = async (info) => {
+    const extra = { error: info.error, error_details: info.errorDetails, ...(info.lastAssistantMessage ? { last_assistant_message: info.lastAssistantMessage } : {}) };
+    await this.run('StopFailure', info.error, extra, {});
+  };
+
+  setup: SettingsHooks['setup'] = async (info, signal) => {
+    const verdicts = await this.run('Setup', info.trigger, { trigger: info.trigger }, { signal });
+    this.showBlocking(verdicts);
+    return combineJsonContext(verdicts);
   };
 
   drainNotices: SettingsHooks['drainNotices'] = () => this.notices.splice(0, this.notices.length);

@@ -62,7 +62,24 @@ export interface Hooks {
    * when the settings' hook policy (disableAllHooks, allowManagedHooksOnly) leaves them out.
    */
   withGroups?(groups: HookGroup[]): Hooks | undefined;
+  /** SubagentStart (matcher: agent type), before its first request; `additionalContext` is given to the sub-agent. */
+  subagentStart?(info: { agentId: string; agentType: string }, signal: AbortSignal): Promise<{ additionalContext?: string }>;
+  /** PostToolBatch: every call of a turn answered, before the next request. `stop` ends the run; `additionalContext` joins the results. */
+  postToolBatch?(calls: ToolBatchCall[], signal: AbortSignal): Promise<{ stop?: string; additionalContext?: string }>;
+  /** PostCompact (matcher: trigger), after a compaction. Cannot block. */
+  postCompact?(info: { trigger: 'manual' | 'auto'; summary: string }, signal: AbortSignal): Promise<void>;
+  /** StopFailure (matcher: error type): the turn ended on an API error. Its output is ignored. */
+  stopFailure?(info: { error: StopFailureType; errorDetails: string; lastAssistantMessage?: string }): Promise<void>;
+  /** Setup (matcher: init or maintenance), on --init, --init-only and --maintenance; `additionalContext` joins the session. */
+  setup?(info: { trigger: 'init' | 'maintenance' }, signal: AbortSignal): Promise<{ additionalContext?: string }>;
 }
+
+export interface ToolBatchCall extends ToolHookCall {
+  /** The tool_result's content, as text. */
+  toolResponse: string;
+}
+
+export type StopFailureType = 'rate_limit' | 'authentication_failed' | 'invalid_request' | 'server_error' | 'unknown';
 
 /** A hook starting and finishing, as stream-json reports them with --include-hook-events. */
 export type HookLifecycleEvent =

@@ -66,6 +66,8 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   }
   const resumed = itemsFromMessages(messages);
   if (messages.length) notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
+  const setupContext = opts.setup ? await base.hooks.setup?.({ trigger: opts.setup }, new AbortController().signal).catch(() => undefined) : undefined;
+  if (setupContext?.additionalContext) appendUser(messages, setupContext.additionalContext);
   const started = await base.hooks.sessionStart?.({ source: messages.length ? 'resume' : 'startup', model: base.model }, new AbortController().signal).catch(() => undefined);
   if (started?.additionalContext) appendUser(messages, started.additionalContext);
   // --agent: its skills open a new conversation.

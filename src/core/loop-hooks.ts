@@ -1,0 +1,37 @@
+/**
+ * The loop's hooks that need more than one call: Stop (may send the model back to work),
+ * PostToolBatch (sees a whole turn's results) and StopFailure (the turn ended on an API error).
+ * A hook that throws decides nothing.
+ */
+import type { StopFailureType } from '../hooks/types.js';
+import type { AgentOptions } from './agent-options.js';
+import { textOf } from './conversation.js';
+import { FatalError } from './errors.js';
+import type { CallOutcome, ToolCall } from './tool-runner.js';
+
+/** Stop hooks: the reason to go on, when one blocks the stop. */
+export async function stopHook(opts: AgentOptions, text: string, active: boolean): Promise<string | undefined> {
+  if (!opts.hooks.stop) return undefined;
+  try {
+    const out = await opts.hooks.stop({ lastAssistantMessage: text, stopHookActive: active }, opts.signal);
+    return out.block;
+  } catch {
+    return undefined;
+  }
+}
+
+/** PostToolBatch hooks, with each call's result as text. */
+export async function batchHook(results: Array<{ call: ToolCall; outcome: CallOutcome }>, opts: AgentOptions): Promise<{ stop?: string; additionalContext?: string }> {
+  if (!opts.hooks.postToolBatch) return {};
+  const calls = results.map(({ call, outcome }) => ({ toolName: call.name, toolInput: call.input, toolUseId: call.id, toolResponse: textOf(outcome.result.content) }));
+  return opts.hooks.postToolBatch(calls, opts.signal).catch(() => ({}));
+}
+
+/** What kind of API failure ended the turn (StopFailure hooks match on it). */
+export function failureType(failure: unknown): StopFailureType {
+  if (!(failure instanceof FatalError)) return 'unknown';
+  if (failure.status === 429) return 'rate_limit';
+  if (failure.code === 'auth') return 'authentication_failed';
+  if (failure.code === 'bad_request' || failure.code === 'not_found') return 'invalid_request';
+  return failure.code === 'api' ? 'server_error' : 'unknown';
+}

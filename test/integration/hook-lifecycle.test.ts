@@ -1,0 +1,103 @@
+/** The later hook events through the built binary: Setup, PostToolBatch, PostCompact, StopFailure and SubagentStart. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useApiAndProject } from '../support/api-project.js';
+import { reply } from '../support/fake-anthropic-server.js';
+import { expectExit } from '../support/run-cli.js';
+
+const t = useApiAndProject({ files: { 'a.txt': 'alpha\n', 'b.txt': 'beta\n' } });
+type Body = { messages: Array<{ role: string; content: any }> };
+const bodies = () => t.api.messageRequests().map((r) => r.body as Body);
+const text = (m: { content: any }) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content));
+
+/** A command hook that appends its stdin to <event>.jsonl in the project and prints `out`. */
+function recorder(event: string, out = '') {
+  const file = `"$CLAUDE_PROJECT_DIR/${event}.jsonl"`;
+  return { type: 'command', command: `cat >> ${file}; echo >> ${file}; printf '%s' '${out}'` };
+}
+const seen = (event: string) => readFileSync(t.project.path(`${event}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const settings = (hooks: object) => t.project.write('.claude/settings.json', JSON.stringify({ hooks }));
+const context = (event: string, text: string) => JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
+
+describe('Setup hooks', () => {
+  it('-p --init runs them (matcher "init") before the session; their additionalContext reaches the model', async () => {
+    await settings({ Setup: [{ matcher: 'init', hooks: [recorder('Setup', context('Setup', 'The database is seeded.'))] }, { matcher: 'maintenance', hooks: [recorder('Other')] }] });
+    t.api.script(reply().text('ok'));
+    expectExit(await t.run(['-p', 'go', '--init']), 0);
+    expect(seen('Setup')).toEqual([expect.objectContaining({ hook_event_name: 'Setup', trigger: 'init' })]);
+    expect(t.project.exists('Other.jsonl')).toBe(false);
+    expect(text(bodies()[0]!.messages[0]!)).toContain('The database is seeded.');
+  });
+
+  it('--init-only runs them and exits, with no request and no API key needed; --maintenance picks the other matcher', async () => {
+    await settings({ Setup: [{ hooks: [recorder('Setup')] }] });
+    const r = await t.run(['--init-only'], { env: { ANTHROPIC_API_KEY: undefined } });
+    expectExit(r, 0);
+    expect(seen('Setup')).toEqual([expect.objectContaining({ trigger: 'init' })]);
+    expect(t.api.requests).toHaveLength(0);
+    t.api.script(reply().text('ok'));
+    expectExit(await t.run(['-p', 'go', '--maintenance']), 0);
+    expect(seen('Setup').map((s) => s.trigger)).toEqual(['init', 'maintenance']);
+  });
+});
+
+describe('PostToolBatch hooks', () => {
+  it("see every call of the turn with its result, and add context to the results the model reads", async () => {
+    await settings({ PostToolBatch: [{ hooks: [recorder('PostToolBatch', context('PostToolBatch', 'Both files are fixtures.'))] }] });
+    t.api.script(
+      reply().toolUse('Read', { file_path: t.project.path('a.txt') }, { id: 'toolu_a' }).toolUse('Read', { file_path: t.project.path('b.txt') }, { id: 'toolu_b' }),
+      reply().text('read both'),
+    );
+    expectExit(await t.run(['-p', 'read both']), 0);
+    const [batch] = seen('PostToolBatch');
+    expect(batch.tool_calls.map((c: any) => [c.tool_name, c.tool_use_id])).toEqual([['Read', 'toolu_a'], ['Read', 'toolu_b']]);
+    expect(batch.tool_calls[0].tool_response).toContain('alpha');
+    const results = bodies()[1]!.messages.at(-1)!.content;
+    expect(results.map((b: any) => b.type)).toEqual(['tool_result', 'tool_result', 'text']);
+    expect(results[2].text).toContain('Both files are fixtures.');
+  });
+
+  it('a block stops the run after the batch', async () => {
+    await settings({ PostToolBatch: [{ hooks: [recorder('PostToolBatch', JSON.stringify({ decision: 'block', reason: 'Enough reading.' }))] }] });
+    t.api.script(reply().toolUse('Read', { file_path: t.project.path('a.txt') }), reply().text('never asked'));
+    const r = await t.run(['-p', 'read']);
+    expect(r.stderr).toContain('Enough reading.');
+    expect(t.api.messageRequests()).toHaveLength(1);
+  });
+});
+
+describe('PostCompact, StopFailure and SubagentStart hooks', () => {
+  it('PostCompact gets the trigger and the summary', async () => {
+    await settings({ PostCompact: [{ matcher: 'auto', hooks: [recorder('PostCompact')] }] });
+    t.api.script(
+      reply().toolUse('Read', { file_path: t.project.path('a.txt') }).usage({ input_tokens: 9000 }),
+      reply().text('SUMMARY: a.txt was read.'),
+      reply().text('done'),
+    );
+    expectExit(await t.run(['-p', 'read a', '--allowedTools', 'Read'], { env: { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '40000' } }), 0);
+    expect(seen('PostCompact')).toEqual([expect.objectContaining({ hook_event_name: 'PostCompact', trigger: 'auto', compact_summary: 'SUMMARY: a.txt was read.' })]);
+  });
+
+  it('StopFailure fires when the turn ends on an API error, matched on its type', async () => {
+    await settings({ StopFailure: [{ matcher: 'invalid_request', hooks: [recorder('StopFailure')] }] });
+    t.api.script(reply().error(400, { message: 'prompt is malformed' }));
+    const r = await t.run(['-p', 'go']);
+    expect(r.code).toBe(1);
+    expect(seen('StopFailure')).toEqual([expect.objectContaining({ hook_event_name: 'StopFailure', error: 'invalid_request', error_details: expect.stringContaining('prompt is malformed') })]);
+  });
+
+  it('SubagentStart fires before the sub-agent runs, and its context is given to the sub-agent', async () => {
+    await settings({ SubagentStart: [{ matcher: 'Explore', hooks: [recorder('SubagentStart', context('SubagentStart', 'Skip the vendor folder.'))] }] });
+    t.api.script(
+      reply().toolUse('Agent', { description: 'look', prompt: 'SUBTASK: find a.txt', subagent_type: 'Explore' }),
+      reply().text('found it'),
+      reply().text('The sub-agent found it.'),
+    );
+    expectExit(await t.run(['-p', 'delegate']), 0);
+    const [start] = seen('SubagentStart');
+    expect(start).toMatchObject({ hook_event_name: 'SubagentStart', agent_type: 'Explore', agent_id: expect.any(String) });
+    const sub = bodies().find((b) => text(b.messages[0]!).includes('SUBTASK'))!;
+    expect(text(sub.messages[0]!)).toContain('Skip the vendor folder.');
+  });
+});
