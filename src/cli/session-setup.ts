@@ -25,6 +25,7 @@ import { readDenyPatterns } from '../permissions/search-deny.js';
 import type { AskUser, PermissionRules } from '../permissions/types.js';
 import { loadSettings, type LoadedSettings } from '../settings/load.js';
 import { resolveOutputStyle } from '../settings/output-styles.js';
+import { wicketHomeDir } from '../settings/paths.js';
 import { ReadState } from '../tools/read-state.js';
 import { BUILTIN_TOOLS } from '../tools/registry.js';
 import { modelSkills } from '../tools/skill/index.js';
@@ -69,7 +70,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const cwd = realpathSync(deps.cwd ?? process.cwd());
   const home = deps.home ?? env.HOME ?? homedir();
   const configDir = env.CLAUDE_CONFIG_DIR || path.join(home, '.claude');
-  const wicketHome = env.WICKET_HOME || path.join(home, '.wicket');
+  const wicketHome = wicketHomeDir(home, env);
   const loaded = sessionSettings(opts, env, cwd, home, deps.trusted);
   // The search tools leave Read-denied paths out of wide searches (see tools/ripgrep/common.ts).
   const settings = { ...loaded.merged, __readDenyGlobs: readDenyPatterns(loaded.rules.deny, { projectRoot: cwd, homeDir: home }) };
