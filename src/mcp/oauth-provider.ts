@@ -6,9 +6,9 @@
  * made for a sign-in remembers the authorization URL and the `state` it sent; one made for a plain
  * connection never asks anyone for anything.
  */
-import { randomBytes } from 'node:crypto';
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { randomHex } from '../core/ids.js';
 import { readServerAuth, updateServerAuth, type StoredServerAuth } from './oauth-store.js';
 
 export interface ProviderOptions {
@@ -53,7 +53,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   state(): string {
-    this.expectedState = randomBytes(24).toString('base64url');
+    this.expectedState = randomHex(24);
     return this.expectedState;
   }
 

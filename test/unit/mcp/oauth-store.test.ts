@@ -110,7 +110,7 @@ describe('StoredOAuthProvider', () => {
     await p.invalidateCredentials('all');
     expect(readServerAuth(file, 'a', URL_A)).toEqual({ name: 'a', url: URL_A, redirectUrl: 'http://localhost:1/callback' });
     const state = p.state();
-    expect(state).toMatch(/^[\w-]{32}$/);
+    expect(state).toMatch(/^[0-9a-f]{48}$/);
     expect(p.expectedState).toBe(state);
     const seen: string[] = [];
     const q = provider({ onAuthorizationUrl: (u) => seen.push(u.href) });
