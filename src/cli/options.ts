@@ -84,7 +84,8 @@ export const splitToolList = (values: string[] | undefined): string[] => splitRu
 export const HELP_AFTER = `
 Commands:
   wicket config                                     the settings that loaded, and every rule with its origin
-  wicket mcp list|get|add|add-json|remove           configure and check MCP servers (wicket mcp --help)`;
+  wicket mcp list|get|add|add-json|remove           configure and check MCP servers (wicket mcp --help)
+  wicket mcp login|logout <name>                    sign in to a remote MCP server (OAuth), or clear it`;
 
 export function buildProgram(version: string): Command {
   const p = new Command('wicket')

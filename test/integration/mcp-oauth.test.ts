@@ -125,6 +125,18 @@ describe('OAuth for remote MCP servers', () => {
     expect((await mcp('get', 'remote')).stdout).toContain('Status: needs authentication (wicket mcp login remote signs in)');
   });
 
+  it('wicket mcp add takes --client-id and --callback-port into the entry’s "oauth"', async () => {
+    expectExit(await mcp('add', '-s', 'project', '-t', 'http', '--client-id', 'preset', '--callback-port', '8765', 'linear', 'https://mcp.example.com/mcp'), 0);
+    expect(JSON.parse(readFileSync(path.join(t.project.dir, '.mcp.json'), 'utf8')).mcpServers.linear).toEqual({
+      type: 'http',
+      url: 'https://mcp.example.com/mcp',
+      oauth: { clientId: 'preset', callbackPort: 8765 },
+    });
+    const bad = await mcp('add', '-t', 'http', '--callback-port', 'soon', 'other', 'https://mcp.example.com/mcp');
+    expectExit(bad, 1);
+    expect(bad.stderr).toContain('"oauth.callbackPort" must be a port number');
+  });
+
   it('wicket mcp login refuses a stdio server and an unknown name', async () => {
     writeFileSync(path.join(t.project.dir, '.mcp.json'), JSON.stringify({ mcpServers: { local: { command: 'true' } } }));
     const stdio = await mcp('login', 'local');

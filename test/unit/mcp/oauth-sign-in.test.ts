@@ -27,9 +27,9 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function servers(oauth?: { clientId?: string; callbackPort?: number }): McpServers {
+function servers(oauth?: { clientId?: string; callbackPort?: number }, type: 'http' | 'sse' = 'http'): McpServers {
   const config: McpConfig = {
-    servers: [{ name: 'remote', scope: 'project', source: '.mcp.json', config: { type: 'http', url: server.url, headers: {}, ...(oauth ? { oauth } : {}) } }],
+    servers: [{ name: 'remote', scope: 'project', source: '.mcp.json', config: { type, url: server.url, headers: {}, ...(oauth ? { oauth } : {}) } }],
     unapproved: [],
     disabled: [],
     warnings: [],
@@ -81,6 +81,12 @@ describe('signing in to a remote MCP server', () => {
     const next = servers();
     await next.start();
     expect(state(next)).toMatchObject({ status: 'connected', signedIn: true });
+  });
+
+  it('an sse server the server refuses also needs authentication', async () => {
+    const s = servers(undefined, 'sse');
+    await s.start();
+    expect(state(s)).toMatchObject({ status: 'needs-auth', transport: 'sse' });
   });
 
   it('refuses a callback whose state is not the one sent, and keeps waiting for the right one', async () => {
