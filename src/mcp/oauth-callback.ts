@@ -18,41 +18,34 @@ export interface CallbackServer {
 
 const PATH = '/callback';
 
+type Deliver = (url: URL, res: http.ServerResponse) => void;
+
 /**
  * Listens on `port` (the entry's `oauth.callbackPort`); else on `preferredPort` (the one used last
  * time, so a dynamic registration stays valid) when it is free, else on any free port.
  */
 export async function startCallbackServer(o: { port?: number; preferredPort?: number }): Promise<CallbackServer> {
-  let deliver: ((url: URL, res: http.ServerResponse) => void) | undefined;
+  let deliver: Deliver | undefined;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method !== 'GET' || url.pathname !== PATH || !deliver) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found');
     deliver(url, res);
   });
-  const listen = (port: number) =>
-    new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
   if (o.port !== undefined) {
-    await listen(o.port).catch((err: NodeJS.ErrnoException) => {
+    await listen(server, o.port).catch((err: NodeJS.ErrnoException) => {
       throw new Error(`cannot listen for the sign-in on port ${o.port} (oauth.callbackPort): ${err.code ?? err.message}`);
     });
-  } else if (!o.preferredPort || !(await listen(o.preferredPort).then(() => true, () => false))) {
-    await listen(0);
+  } else if (!o.preferredPort || !(await listen(server, o.preferredPort).then(() => true, () => false))) {
+    await listen(server, 0);
   }
   const port = (server.address() as AddressInfo).port;
-  const close = () => {
-    server.closeAllConnections();
-    server.close();
-  };
   return {
     redirectUrl: `http://localhost:${port}${PATH}`,
     port,
-    close,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
     code: (expectedState, w) =>
       new Promise<string>((resolve, reject) => {
         const finish = (err: Error | undefined, code?: string) => {
@@ -67,22 +60,37 @@ export async function startCallbackServer(o: { port?: number; preferredPort?: nu
         const onAbort = () => finish(new Error('the sign-in was cancelled'));
         if (w.signal?.aborted) return onAbort();
         w.signal?.addEventListener('abort', onAbort, { once: true });
-        deliver = (url, res) => {
-          const q = url.searchParams;
-          const expected = expectedState();
-          if (!expected || q.get('state') !== expected) return void page(res, 400, 'This sign-in link is not the one wicket is waiting for (its state does not match). Start the sign-in again.');
-          const error = q.get('error');
-          if (error) {
-            const why = q.get('error_description') ?? error;
-            page(res, 400, `The sign-in failed: ${why}. You can close this window.`);
-            return finish(new Error(`the authorization server refused: ${why}`));
-          }
-          const code = q.get('code');
-          if (!code) return void page(res, 400, 'The authorization server sent no code. Start the sign-in again.');
-          page(res, 200, 'Signed in. You can close this window and go back to wicket.');
-          finish(undefined, code);
-        };
+        deliver = answer(expectedState, finish);
       }),
+  };
+}
+
+function listen(server: http.Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Answers one callback: the code when the state matches, the authorization server's refusal, or a page saying what is wrong. */
+function answer(expectedState: () => string | undefined, finish: (err: Error | undefined, code?: string) => void): Deliver {
+  return (url, res) => {
+    const q = url.searchParams;
+    const expected = expectedState();
+    if (!expected || q.get('state') !== expected) return page(res, 400, 'This sign-in link is not the one wicket is waiting for (its state does not match). Start the sign-in again.');
+    const error = q.get('error');
+    if (error) {
+      const why = q.get('error_description') ?? error;
+      page(res, 400, `The sign-in failed: ${why}. You can close this window.`);
+      return finish(new Error(`the authorization server refused: ${why}`));
+    }
+    const code = q.get('code');
+    if (!code) return page(res, 400, 'The authorization server sent no code. Start the sign-in again.');
+    page(res, 200, 'Signed in. You can close this window and go back to wicket.');
+    finish(undefined, code);
   };
 }
 

@@ -35,6 +35,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   /** The `state` sent with the authorization request: the callback must bring it back. */
   expectedState?: string;
   private savedTokens = false;
+  /** The access token last handed to the SDK: only that one is forgotten when the server refuses it. */
+  private offered?: string;
 
   constructor(private readonly o: ProviderOptions) {}
 
@@ -76,6 +78,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     const s = this.stored();
     if (!s?.tokens?.access_token) return undefined;
     const tokens = { ...s.tokens } as OAuthTokens;
+    this.offered = tokens.access_token;
     if (s.expiresAt !== undefined) tokens.expires_in = Math.max(0, Math.floor((s.expiresAt - Date.now()) / 1000));
     return tokens;
   }
@@ -113,12 +116,16 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.stored()?.discovery as OAuthDiscoveryState | undefined;
   }
 
-  /** The server said what it holds is no longer good: forget that part. */
+  /**
+   * The server said what it holds is no longer good: forget that part. Tokens another wicket saved
+   * meanwhile (it refreshed them first) are not the ones refused, and stay.
+   */
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     return this.update((s) => {
       const next = { ...s };
       if (scope === 'all' || scope === 'client') delete next.client;
-      if (scope === 'all' || scope === 'tokens') {
+      const replaced = scope === 'tokens' && this.offered !== undefined && s.tokens?.access_token !== this.offered;
+      if ((scope === 'all' || scope === 'tokens') && !replaced) {
         delete next.tokens;
         delete next.expiresAt;
       }

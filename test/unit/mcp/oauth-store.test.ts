@@ -100,6 +100,18 @@ describe('StoredOAuthProvider', () => {
     expect(provider({ clientId: 'mine' }).clientInformation()).toEqual({ client_id: 'mine', issuer: 'https://a.example.com' });
   });
 
+  it('does not forget tokens another process saved after the refused ones were handed out', async () => {
+    await provider().saveTokens(tokens('t1'));
+    const mine = provider();
+    expect(mine.tokens()?.access_token).toBe('t1');
+    await provider().saveTokens(tokens('t2'));
+    await mine.invalidateCredentials('tokens');
+    expect(provider().tokens()?.access_token).toBe('t2');
+    expect(mine.tokens()?.access_token).toBe('t2');
+    await mine.invalidateCredentials('tokens');
+    expect(provider().tokens()).toBeUndefined();
+  });
+
   it('forgets what the server no longer accepts; remembers the sign-in state and URL it was given', async () => {
     const p = provider({ redirectUrl: 'http://localhost:1/callback' });
     await p.saveClientInformation({ client_id: 'c' } as never);
