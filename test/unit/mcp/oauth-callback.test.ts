@@ -22,10 +22,10 @@ describe('the loopback callback of a sign-in', () => {
   it('the authorization server’s refusal ends the wait with its reason; so do a timeout and an abort', async () => {
     const cb = await startCallbackServer({});
     try {
-      const refused = cb.code(() => 's', { timeoutMs: 5000 });
+      const refused = expect(cb.code(() => 's', { timeoutMs: 5000 })).rejects.toThrow('the authorization server refused: The user said no');
       const page = await fetch(`http://127.0.0.1:${cb.port}/callback?error=access_denied&error_description=The+user+said+no&state=s`);
       expect(await page.text()).toContain('The sign-in failed: The user said no.');
-      await expect(refused).rejects.toThrow('the authorization server refused: The user said no');
+      await refused;
       await expect(cb.code(() => 's', { timeoutMs: 50 })).rejects.toThrow('no answer from the browser within 0 s');
       const abort = new AbortController();
       const aborted = cb.code(() => 's', { timeoutMs: 5000, signal: abort.signal });
