@@ -204,7 +204,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       await mcpReady;
       useMcpTools(agent, mcp, opts.tools);
       followMcpTools(agent, mcp, opts.tools);
-      for (const p of mcpProblems(mcp)) process.stderr.write(`wicket: warning: ${p}\n`);
+      for (const p of mcpProblems(mcp, 'print')) process.stderr.write(`wicket: warning: ${p}\n`);
     }
     if (opts.permissionPromptTool) {
       if (!agent.tools.some((tool) => tool.name === opts.permissionPromptTool)) {

@@ -5,6 +5,7 @@
  *   add [-s scope] [-t transport] [-e K=V] [-H "K: V"] <name> <commandOrUrl> [args...]
  *   add-json [-s scope] <name> <json>
  *   remove [-s scope] <name>
+ *   login <name> / logout <name>   sign in to an http or sse server (OAuth), or clear that
  * Scopes: local (default: ~/.claude.json, this project only), project (.mcp.json), user (~/.claude.json).
  */
 import { realpathSync } from 'node:fs';
@@ -12,8 +13,11 @@ import { homedir } from 'node:os';
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../core/version.js';
 import { loadMcpConfig, parseServer, type McpScope, type McpServerEntry } from '../mcp/config.js';
-import { mcpLimitsFromEnv, McpServers } from '../mcp/servers.js';
+import { oauthStorePath } from '../mcp/oauth-store.js';
+import { mcpLimitsFromEnv, McpServers, type McpServersOptions } from '../mcp/servers.js';
 import { loadSettings } from '../settings/load.js';
+import { wicketHomeDir } from '../settings/paths.js';
+import { mcpLogin, mcpLogout } from './mcp-login-command.js';
 import { configFileFor, readServers, removeServer, writeServer, type WritableScope } from './mcp-files.js';
 
 interface Io {
@@ -42,7 +46,9 @@ export async function runMcpCommand(args: string[], io: Io = { out: (s) => void 
     .option('-t, --transport <transport>', 'stdio, http or sse', 'stdio')
     .option('-e, --env <KEY=value>', 'an environment variable for a stdio server (repeatable)', collect, [])
     .option('-H, --header <"Name: value">', 'a header for an http or sse server (repeatable)', collect, [])
-    .action(async (name: string, target: string, rest: string[], o: { scope: string; transport: string; env: string[]; header: string[] }) => {
+    .option('--client-id <id>', 'an OAuth client registered in advance, for an http or sse server')
+    .option('--callback-port <port>', 'the port of the OAuth callback (http://localhost:<port>/callback)')
+    .action(async (name: string, target: string, rest: string[], o: AddFlags) => {
       code = await add(where, name, entryFromFlags(target, rest, o), o.scope, io);
     });
   program
@@ -59,6 +65,14 @@ export async function runMcpCommand(args: string[], io: Io = { out: (s) => void 
       }
       code = await add(where, name, entry, o.scope, io);
     });
+  program.command('login <name>').description('Sign in to an http or sse server (OAuth, in the browser)').action(async (name: string) => {
+    const { entries, options } = servers(where);
+    code = await mcpLogin({ entries, connect: { ...options, oauthStore: options.oauthStore! } }, name, io);
+  });
+  program.command('logout <name>').description("Clear an http or sse server's stored authentication").action(async (name: string) => {
+    const { entries, options } = servers(where);
+    code = await mcpLogout({ entries, connect: { ...options, oauthStore: options.oauthStore! } }, name, io);
+  });
   program
     .command('remove <name>')
     .description('Remove a server')
@@ -82,10 +96,14 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function entryFromFlags(target: string, args: string[], o: { transport: string; env: string[]; header: string[] }): Record<string, unknown> {
+type AddFlags = { scope: string; transport: string; env: string[]; header: string[]; clientId?: string; callbackPort?: string };
+
+function entryFromFlags(target: string, args: string[], o: AddFlags): Record<string, unknown> {
   if (o.transport === 'http' || o.transport === 'sse' || o.transport === 'streamable-http') {
     const headers = Object.fromEntries(o.header.map((h) => [h.slice(0, h.indexOf(':')).trim(), h.slice(h.indexOf(':') + 1).trim()]).filter(([k]) => k));
-    return { type: o.transport === 'sse' ? 'sse' : 'http', url: target, ...(Object.keys(headers).length ? { headers } : {}) };
+    const port = o.callbackPort === undefined ? undefined : /^\d+$/.test(o.callbackPort) ? Number(o.callbackPort) : o.callbackPort;
+    const oauth = { ...(o.clientId ? { clientId: o.clientId } : {}), ...(port !== undefined ? { callbackPort: port } : {}) };
+    return { type: o.transport === 'sse' ? 'sse' : 'http', url: target, ...(Object.keys(headers).length ? { headers } : {}), ...(Object.keys(oauth).length ? { oauth } : {}) };
   }
   const env = Object.fromEntries(o.env.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]).filter(([k]) => k));
   return { type: o.transport, command: target, args, ...(Object.keys(env).length ? { env } : {}) };
@@ -127,16 +145,18 @@ function fail(io: Io, message: string): number {
   return 1;
 }
 
-function servers(where: Where): { entries: McpServerEntry[]; connect: () => Promise<McpServers> } {
+function servers(where: Where): { entries: McpServerEntry[]; options: McpServersOptions; connect: () => Promise<McpServers> } {
   const loaded = loadSettings({ cwd: where.cwd, home: where.home, configDir: where.configDir, managedPath: process.env.WICKET_MANAGED_SETTINGS || undefined });
   const env = { ...process.env, ...loaded.env };
   const config = loadMcpConfig({ ...where, env, cliConfigs: [], strict: false, settings: loaded.merged });
+  const oauthStore = oauthStorePath(wicketHomeDir(where.home, env));
+  const options: McpServersOptions = { projectRoot: where.cwd, env, version: VERSION, oauthStore, ...mcpLimitsFromEnv(env), holdUnapproved: false };
   const connect = async () => {
-    const s = new McpServers(config, { projectRoot: where.cwd, env, version: VERSION, ...mcpLimitsFromEnv(env), holdUnapproved: false });
+    const s = new McpServers(config, options);
     await s.start();
     return s;
   };
-  return { entries: [...config.servers, ...config.disabled], connect };
+  return { entries: [...config.servers, ...config.disabled], options, connect };
 }
 
 async function list(where: Where, io: Io): Promise<number> {
@@ -148,7 +168,8 @@ async function list(where: Where, io: Io): Promise<number> {
   io.out('Checking MCP server health...\n\n');
   const s = await connect();
   for (const st of s.list()) {
-    const mark = st.status === 'connected' ? '✓ Connected' : st.status === 'disabled' ? '- Disabled' : `✗ Failed to connect${st.error ? `: ${st.error}` : ''}`;
+    const mark =
+      st.status === 'connected' ? '✓ Connected' : st.status === 'disabled' ? '- Disabled' : st.status === 'needs-auth' ? '! Needs authentication' : `✗ Failed to connect${st.error ? `: ${st.error}` : ''}`;
     io.out(`${st.name}: ${st.detail ?? '(invalid entry)'}${st.transport && st.transport !== 'stdio' ? ` (${st.transport.toUpperCase()})` : ''} - ${mark}\n`);
   }
   await s.close();
@@ -162,9 +183,15 @@ async function get(where: Where, name: string, io: Io): Promise<number> {
   const s = await connect();
   const st = s.list().find((x) => x.name === name)!;
   const c = entry.config;
-  const lines = [`${name}:`, `  Scope: ${scopeLabel(entry.scope)} (${entry.source})`, `  Status: ${st.status}${st.error ? ` (${st.error})` : ''}`];
+  const status = st.status === 'needs-auth' ? `needs authentication (wicket mcp login ${name} signs in)` : `${st.status}${st.error ? ` (${st.error})` : ''}`;
+  const lines = [`${name}:`, `  Scope: ${scopeLabel(entry.scope)} (${entry.source})`, `  Status: ${status}`];
   if (c?.type === 'stdio') lines.push('  Type: stdio', `  Command: ${c.command}`, `  Args: ${c.args.join(' ')}`, ...Object.keys(c.env).map((k) => `  Env: ${k}=…`));
-  else if (c) lines.push(`  Type: ${c.type}`, `  URL: ${c.url}`, ...Object.keys(c.headers).map((k) => `  Header: ${k}: …`));
+  else if (c) {
+    lines.push(`  Type: ${c.type}`, `  URL: ${c.url}`, ...Object.keys(c.headers).map((k) => `  Header: ${k}: …`));
+    if (c.oauth?.clientId) lines.push(`  OAuth client: ${c.oauth.clientId}`);
+    if (c.oauth?.callbackPort) lines.push(`  OAuth callback port: ${c.oauth.callbackPort}`);
+    if (st.signedIn) lines.push(`  Signed in (wicket mcp logout ${name} clears it)`);
+  }
   if (st.toolNames.length) lines.push(`  Tools: ${st.toolNames.join(', ')}`);
   io.out(`${lines.join('\n')}\n\nTo remove this server, run: wicket mcp remove ${name} -s ${entry.scope === 'user' ? 'user' : entry.scope === 'project' ? 'project' : 'local'}\n`);
   await s.close();

@@ -5,6 +5,7 @@
 import type { AgentOptions } from '../core/agent-options.js';
 import { VERSION } from '../core/version.js';
 import { loadMcpConfig } from '../mcp/config.js';
+import { oauthStorePath } from '../mcp/oauth-store.js';
 import { mcpLimitsFromEnv, McpServers } from '../mcp/servers.js';
 import type { Tool } from '../tools/tool.js';
 import { agentMcpEntries } from '../tools/agent/mcp.js';
@@ -44,6 +45,7 @@ export function mcpServersFor(
     projectRoot: setup.cwd,
     env,
     version: VERSION,
+    oauthStore: oauthStorePath(setup.options.wicketHome),
     ...mcpLimitsFromEnv(env),
     holdUnapproved: how.holdUnapproved,
     onChange: how.onChange,
@@ -78,10 +80,15 @@ export function followMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'p
   });
 }
 
-/** One line per server that is not connected, for stderr or the app. */
-export function mcpProblems(servers: McpServers): string[] {
-  return servers
-    .list()
-    .filter((s) => s.status === 'failed')
-    .map((s) => `MCP server "${s.name}" (${s.source}) failed: ${s.error ?? 'unknown error'}`);
+/**
+ * One line per server that failed or needs authentication, for stderr (print mode, which never
+ * waits for a browser: it says where to sign in) or the app.
+ */
+export function mcpProblems(servers: McpServers, where: 'app' | 'print' = 'app'): string[] {
+  return servers.list().flatMap((s) => {
+    if (s.status === 'failed') return [`MCP server "${s.name}" (${s.source}) failed: ${s.error ?? 'unknown error'}`];
+    if (s.status !== 'needs-auth') return [];
+    const how = where === 'app' ? `/mcp login ${s.name} signs in` : `run /mcp in the app (or wicket mcp login ${s.name}) to sign in; this run goes on without it`;
+    return [`MCP server "${s.name}" (${s.source}) needs authentication: ${how}`];
+  });
 }

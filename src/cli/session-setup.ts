@@ -26,6 +26,7 @@ import type { AskUser, PermissionRules } from '../permissions/types.js';
 import { loadSettings, type LoadedSettings } from '../settings/load.js';
 import { askOnce } from '../api/ask-once.js';
 import { resolveOutputStyle } from '../settings/output-styles.js';
+import { wicketHomeDir } from '../settings/paths.js';
 import { ReadState } from '../tools/read-state.js';
 import { BUILTIN_TOOLS } from '../tools/registry.js';
 import { modelSkills } from '../tools/skill/index.js';
@@ -77,7 +78,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const cwd = realpathSync(deps.cwd ?? process.cwd());
   const home = deps.home ?? env.HOME ?? homedir();
   const configDir = env.CLAUDE_CONFIG_DIR || path.join(home, '.claude');
-  const wicketHome = env.WICKET_HOME || path.join(home, '.wicket');
+  const wicketHome = wicketHomeDir(home, env);
   const loaded = sessionSettings(opts, env, cwd, home, deps.trusted);
   const plugins = usePlugins(opts, loaded, { cwd, home, env });
   // The search tools leave Read-denied paths out of wide searches (see tools/ripgrep/common.ts).

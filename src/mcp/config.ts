@@ -17,7 +17,13 @@ export type McpScope = 'dynamic' | 'local' | 'project' | 'user' | 'plugin';
 
 export type McpTransportConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string> }
-  | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; headersHelper?: string };
+  | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; headersHelper?: string; oauth?: McpOAuthConfig };
+
+/** An entry's `oauth`: a client registered in advance (else dynamic registration), and the callback's port. */
+export interface McpOAuthConfig {
+  clientId?: string;
+  callbackPort?: number;
+}
 
 export interface McpServerEntry {
   name: string;
@@ -210,7 +216,9 @@ export function parseServer(raw: unknown, env: McpConfigInput['env']): Parsed {
     if (typeof headers === 'string') return { error: headers };
     const url = x(raw.url);
     if (raw.headersHelper !== undefined && (typeof raw.headersHelper !== 'string' || !raw.headersHelper.trim())) return { error: '"headersHelper" must be a command (a string)' };
-    config = { type: type === 'sse' ? 'sse' : 'http', url, headers: mapValues(headers, x), ...(raw.headersHelper ? { headersHelper: raw.headersHelper } : {}) };
+    const oauth = oauthConfig(raw.oauth);
+    if (typeof oauth === 'string') return { error: oauth };
+    config = { type: type === 'sse' ? 'sse' : 'http', url, headers: mapValues(headers, x), ...(raw.headersHelper ? { headersHelper: raw.headersHelper } : {}), ...(oauth ? { oauth } : {}) };
     if (missing.size) return missingVars(missing);
     if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) return { error: `"url" must be an http(s) URL, got ${JSON.stringify(url)}` };
   } else if (type === 'url-without-type') {
@@ -222,6 +230,23 @@ export function parseServer(raw: unknown, env: McpConfigInput['env']): Parsed {
   }
   if (missing.size) return missingVars(missing);
   return { config };
+}
+
+/** `oauth: {clientId?, callbackPort?}`; undefined when absent, a reason when malformed. */
+function oauthConfig(v: unknown): McpOAuthConfig | undefined | string {
+  if (v === undefined) return undefined;
+  if (!isRecord(v)) return '"oauth" must be an object: {"clientId": "…", "callbackPort": 8080}';
+  const out: McpOAuthConfig = {};
+  if (v.clientId !== undefined) {
+    if (typeof v.clientId !== 'string' || !v.clientId.trim()) return '"oauth.clientId" must be a string';
+    out.clientId = v.clientId.trim();
+  }
+  if (v.callbackPort !== undefined) {
+    const port = v.callbackPort;
+    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) return '"oauth.callbackPort" must be a port number (1-65535)';
+    out.callbackPort = port;
+  }
+  return out;
 }
 
 const missingVars = (missing: Set<string>): Parsed => ({ error: `environment variable${missing.size > 1 ? 's' : ''} not set: ${[...missing].join(', ')}` });

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { execaLib } from '../core/execa-lib.js';
 import type { McpTransportConfig } from './config.js';
+import { StoredOAuthProvider } from './oauth-provider.js';
+import { hasStoredTokens } from './oauth-store.js';
 import type { McpCallResult } from './result.js';
 import { mcpSdk } from './sdk-lib.js';
 import type { McpCallTarget, McpToolInfo } from './tool.js';
@@ -23,9 +25,14 @@ export interface McpConnectOptions {
   /** Time allowed for one tool call (MCP_TOOL_TIMEOUT); progress notifications restart it. */
   toolTimeoutMs: number;
   version: string;
-  /** The server's name (a headersHelper sees it as CLAUDE_CODE_MCP_SERVER_NAME). */
+  /** The server's name (a headersHelper sees it as CLAUDE_CODE_MCP_SERVER_NAME; OAuth records are kept under it). */
   name?: string;
+  /** The OAuth store (oauth-store.ts): an http or sse server with tokens there connects with them. */
+  oauthStore?: string;
 }
+
+/** The server answered 401: it wants a sign-in (or the stored one is no longer accepted). */
+export class McpAuthRequiredError extends Error {}
 
 /** A prompt as `prompts/list` describes it; a slash command `/mcp__server__prompt` in wicket. */
 export interface McpPromptInfo {
@@ -75,8 +82,8 @@ export interface McpConnection extends McpCallTarget {
   close(): Promise<void>;
 }
 
-type Sdk = Awaited<ReturnType<typeof mcpSdk>>;
-type Transport = InstanceType<Sdk['StdioClientTransport']> | InstanceType<Sdk['StreamableHTTPClientTransport']> | InstanceType<Sdk['SSEClientTransport']>;
+export type Sdk = Awaited<ReturnType<typeof mcpSdk>>;
+export type Transport = InstanceType<Sdk['StdioClientTransport']> | InstanceType<Sdk['StreamableHTTPClientTransport']> | InstanceType<Sdk['SSEClientTransport']>;
 
 const STDERR_TAIL = 2000;
 /** How long a stdio server may take to leave once its stdin is closed, before it is sent SIGTERM. */
@@ -87,7 +94,7 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
   const client = new sdk.Client({ name: 'wicket', version: opts.version }, { capabilities: { roots: {} } });
   const root = { uri: pathToFileURL(opts.projectRoot).href, name: path.basename(opts.projectRoot) };
   client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: [root] }));
-  const { transport, stderrTail } = makeTransport(sdk, await withHelperHeaders(config, opts), opts);
+  const { transport, stderrTail } = makeTransport(sdk, await withHelperHeaders(config, opts), opts, storedAuth(config, opts));
   let closing = false;
   const lostListeners: Array<(why: string) => void> = [];
   client.onclose = () => {
@@ -106,6 +113,7 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
     initial = { tools, prompts, resources };
   } catch (err) {
     await close().catch(() => {});
+    if (config.type !== 'stdio' && isUnauthorized(sdk, err)) throw new McpAuthRequiredError(`${config.url} needs authentication`);
     throw new Error(describeFailure(err, config, opts.timeoutMs, stderrTail()));
   }
   return connection(sdk, client, lists, initial, { toolTimeoutMs: opts.toolTimeoutMs, close, onLost: (l) => void lostListeners.push(l) });
@@ -147,7 +155,23 @@ function connection(
   return conn;
 }
 
-function makeTransport(sdk: Sdk, config: McpTransportConfig, opts: McpConnectOptions): { transport: Transport; stderrTail: () => string } {
+/** The OAuth provider of an http or sse server that has tokens stored: the SDK sends them, and refreshes them when they expire. */
+function storedAuth(config: McpTransportConfig, opts: McpConnectOptions): StoredOAuthProvider | undefined {
+  if (config.type === 'stdio' || !opts.oauthStore || opts.name === undefined || !hasStoredTokens(opts.oauthStore, opts.name, config.url)) return undefined;
+  return new StoredOAuthProvider({ file: opts.oauthStore, name: opts.name, url: config.url, clientId: config.oauth?.clientId });
+}
+
+/** A 401: the SDK's UnauthorizedError (a sign-in is needed), or the server's answer when no provider was given. */
+export function isUnauthorized(sdk: Sdk, err: unknown): boolean {
+  return err instanceof sdk.UnauthorizedError || (err as { code?: unknown })?.code === 401;
+}
+
+export function makeTransport(
+  sdk: Sdk,
+  config: McpTransportConfig,
+  opts: Pick<McpConnectOptions, 'env' | 'projectRoot'>,
+  authProvider?: StoredOAuthProvider,
+): { transport: Transport; stderrTail: () => string } {
   if (config.type === 'stdio') {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(opts.env)) if (v !== undefined) env[k] = v;
@@ -161,12 +185,12 @@ function makeTransport(sdk: Sdk, config: McpTransportConfig, opts: McpConnectOpt
   }
   const requestInit = { headers: config.headers };
   const url = new URL(config.url);
-  const transport = config.type === 'sse' ? new sdk.SSEClientTransport(url, { requestInit }) : new sdk.StreamableHTTPClientTransport(url, { requestInit });
+  const transport = config.type === 'sse' ? new sdk.SSEClientTransport(url, { requestInit, authProvider }) : new sdk.StreamableHTTPClientTransport(url, { requestInit, authProvider });
   return { transport, stderrTail: () => '' };
 }
 
 /** Headers a `headersHelper` command prints (a JSON object of strings), over the entry's own `headers`. */
-async function withHelperHeaders(config: McpTransportConfig, opts: McpConnectOptions): Promise<McpTransportConfig> {
+export async function withHelperHeaders(config: McpTransportConfig, opts: McpConnectOptions): Promise<McpTransportConfig> {
   if (config.type === 'stdio' || !config.headersHelper) return config;
   const { execa } = await execaLib();
   const env = { ...opts.env, CLAUDE_CODE_MCP_SERVER_NAME: opts.name ?? '', CLAUDE_CODE_MCP_SERVER_URL: config.url };
@@ -210,7 +234,7 @@ async function shutdown(client: InstanceType<Sdk['Client']>, transport: Transpor
   }
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new TimeoutError()), ms);
@@ -231,7 +255,7 @@ function rootCause(err: unknown): string {
   return last;
 }
 
-function describeFailure(err: unknown, config: McpTransportConfig, timeoutMs: number, stderr: string): string {
+export function describeFailure(err: unknown, config: McpTransportConfig, timeoutMs: number, stderr: string): string {
   const e = err as NodeJS.ErrnoException & { code?: unknown };
   const said = stderr ? ` (its stderr: ${stderr})` : '';
   if (err instanceof TimeoutError || /timed out/i.test(e?.message ?? '')) {
@@ -241,6 +265,5 @@ function describeFailure(err: unknown, config: McpTransportConfig, timeoutMs: nu
   if (config.type === 'stdio' && e?.code === 'EACCES') return `cannot start ${JSON.stringify(config.command)}: permission denied`;
   const message = e instanceof Error ? e.message : String(err);
   if (config.type !== 'stdio' && message === 'fetch failed') return `cannot reach ${config.url} (${rootCause(err)})`;
-  if (/\b401\b|unauthori[sz]ed/i.test(message)) return `${config.type === 'stdio' ? 'the server' : config.url} needs authentication, which wicket cannot do for MCP servers yet: put a token in "headers", or have a "headersHelper" command print it`;
   return `${message.replace(/^MCP error -?\d+: /, '')}${said}`;
 }

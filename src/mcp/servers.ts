@@ -5,13 +5,15 @@
  * nothing. A server that says its lists changed has them listed again, and the listeners are told.
  */
 import type { McpConfig, McpScope, McpTransportConfig } from './config.js';
-import { connectServer, type McpConnectOptions, type McpConnection, type McpListKind, type McpResourceContents, type McpResourceInfo } from './connect.js';
+import { connectServer, McpAuthRequiredError, type McpConnectOptions, type McpConnection, type McpListKind, type McpResourceContents, type McpResourceInfo } from './connect.js';
+import { signIn, signOut, type RemoteConfig } from './oauth-login.js';
+import { hasStoredTokens } from './oauth-store.js';
 import { listResourcesTool, readResourceTool, type McpResourceSource } from './resource-tools.js';
 import { mcpTool, mcpToolName, type McpToolInfo } from './tool.js';
 import { splitArgs } from '../commands/custom-commands.js';
 import type { Tool } from '../tools/tool.js';
 
-export type McpStatus = 'pending' | 'connected' | 'failed' | 'disabled' | 'needs-approval';
+export type McpStatus = 'pending' | 'connected' | 'failed' | 'needs-auth' | 'disabled' | 'needs-approval';
 
 export interface McpServerState {
   name: string;
@@ -28,6 +30,8 @@ export interface McpServerState {
   resourceCount?: number;
   /** Tools left out: a name over the API's 64 characters, or one another server already uses. */
   skipped: string[];
+  /** An http or sse server with OAuth tokens stored (as of its last connection attempt). */
+  signedIn?: boolean;
 }
 
 export interface McpServersOptions extends McpConnectOptions {
@@ -65,6 +69,7 @@ export class McpServers implements McpResourceSource {
   private readonly toolsByServer = new Map<string, Tool[]>();
   private readonly listListeners = new Set<(server: string, kind: McpListKind) => void>();
   private readonly resourceTools: Tool[];
+  private readonly signIns = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
   private closed = false;
 
   constructor(
@@ -196,8 +201,59 @@ export class McpServers implements McpResourceSource {
     if (state && c) state.resourceCount = c.hasResources ? c.resources.length : undefined;
   }
 
+  /**
+   * Signs in to an http or sse server (see oauth-login.ts; `onUrl` is told the URL to open) and
+   * connects it again with the new tokens. A second sign-in to the same server cancels the first.
+   */
+  async signIn(name: string, o: { onUrl: (url: string) => void; waitMs?: number }): Promise<'signed-in' | 'not-needed'> {
+    const { state, config, oauthStore } = this.remote(name);
+    if (state.status === 'disabled' || state.status === 'needs-approval') throw new Error(`the MCP server "${name}" is ${state.status === 'disabled' ? 'turned off' : 'not approved yet'}`);
+    const before = this.signIns.get(name);
+    before?.abort.abort();
+    await before?.done;
+    const abort = new AbortController();
+    const run = signIn(config, { ...this.opts, name, oauthStore, onUrl: o.onUrl, signal: abort.signal, ...(o.waitMs ? { waitMs: o.waitMs } : {}) });
+    const entry = { abort, done: run.catch(() => {}) };
+    this.signIns.set(name, entry);
+    try {
+      const result = await run;
+      if (!this.closed) await this.reconnect(state);
+      return result;
+    } finally {
+      if (this.signIns.get(name) === entry) this.signIns.delete(name);
+    }
+  }
+
+  /** Forgets the server's stored OAuth tokens and registration, and connects it again without them; false when none were stored. */
+  async signOut(name: string): Promise<boolean> {
+    const { state, config, oauthStore } = this.remote(name);
+    this.signIns.get(name)?.abort.abort();
+    const had = await signOut(config, { name, oauthStore });
+    if (state.status !== 'disabled' && state.status !== 'needs-approval') await this.reconnect(state);
+    return had;
+  }
+
+  private remote(name: string): { state: McpServerState; config: RemoteConfig; oauthStore: string } {
+    const state = this.states.get(name);
+    const config = this.configs.get(name);
+    if (!state) throw new Error(`no MCP server named "${name}"`);
+    if (!config || config.type === 'stdio') throw new Error(`the MCP server "${name}" is not an http or sse server: only those sign in with OAuth`);
+    if (!this.opts.oauthStore) throw new Error('there is no place to keep OAuth tokens in this session');
+    return { state, config, oauthStore: this.opts.oauthStore };
+  }
+
+  private async reconnect(state: McpServerState): Promise<void> {
+    const old = this.connections.get(state.name);
+    if (old) {
+      this.connections.delete(state.name);
+      await old.close().catch(() => {});
+    }
+    await this.startOne(state);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    for (const s of this.signIns.values()) s.abort.abort();
     const all = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(all.map((c) => c.close().catch(() => {})));
@@ -207,6 +263,7 @@ export class McpServers implements McpResourceSource {
     const config = this.configs.get(state.name);
     if (!config) return;
     this.update(state, { status: 'pending', error: undefined });
+    const signedIn = () => (config.type !== 'stdio' && this.opts.oauthStore ? hasStoredTokens(this.opts.oauthStore, state.name, config.url) : undefined);
     try {
       const conn = await (this.opts.connect ?? connectServer)(config, { ...this.opts, name: state.name });
       if (this.closed) {
@@ -221,9 +278,10 @@ export class McpServers implements McpResourceSource {
         this.connections.delete(state.name);
         this.update(state, { status: 'failed', error: why });
       });
-      this.update(state, { status: 'connected' });
+      this.update(state, { status: 'connected', signedIn: signedIn() });
     } catch (err) {
-      this.update(state, { status: 'failed', error: err instanceof Error ? err.message : String(err) });
+      const status = err instanceof McpAuthRequiredError ? 'needs-auth' : 'failed';
+      this.update(state, { status, error: err instanceof Error ? err.message : String(err), signedIn: signedIn() });
     }
   }
 
@@ -255,7 +313,7 @@ export class McpServers implements McpResourceSource {
 
   private update(state: McpServerState, change: Partial<McpServerState>): void {
     Object.assign(state, change);
-    if (change.status === 'failed') {
+    if (change.status === 'failed' || change.status === 'needs-auth') {
       this.toolsByServer.delete(state.name);
       state.toolNames = [];
       state.resourceCount = undefined;

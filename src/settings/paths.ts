@@ -12,6 +12,11 @@ export function userConfigDir(home: string, configDir?: string): string {
   return configDir ? path.resolve(configDir) : path.join(home, '.claude');
 }
 
+/** wicket's own state folder (sessions, history, MCP sign-ins): `$WICKET_HOME` or `~/.wicket`. */
+export function wicketHomeDir(home: string, env: Record<string, string | undefined>): string {
+  return env.WICKET_HOME || path.join(home, '.wicket');
+}
+
 /** Claude Code's global state file, where MCP servers of the user and local scopes are kept. */
 export function globalConfigPath(home: string, configDir?: string): string {
   return path.join(configDir || home, '.claude.json');

@@ -3,10 +3,12 @@
  * have not approved waits for the person's answer, which is saved as Claude Code saves it. A run
  * waits until every server has connected, failed or been turned down, so the model sees the tools
  * from the first prompt on; a server whose tools change later has them changed in the session too.
+ * A remote server that needs authentication is signed in to from /mcp, and its tools join then.
  */
 import { followMcpTools, useMcpTools } from '../cli/mcp-setup.js';
+import { openBrowser } from '../cli/open-browser.js';
 import type { AgentOptions } from '../core/agent-options.js';
-import type { McpServers } from '../mcp/servers.js';
+import type { McpServers, McpServerState } from '../mcp/servers.js';
 import { saveMcpApproval, type McpApproval } from '../settings/persist.js';
 
 export class McpSession {
@@ -49,6 +51,47 @@ export class McpSession {
     return error ? { error } : {};
   }
 
+  /**
+   * Starts signing in to `name`: resolves with the authorization URL to open once the server's
+   * authorization server has given it (the browser is tried too), or with why it cannot start.
+   * `report` is told later how the sign-in ended.
+   */
+  signIn(name: string, report: (text: string, tone: 'info' | 'warning') => void): Promise<{ url: string } | { error: string } | { done: string }> {
+    return new Promise((resolve) => {
+      let shown = false;
+      const run = this.servers.signIn(name, {
+        onUrl: (url) => {
+          shown = true;
+          openBrowser(url, this.agent.env);
+          resolve({ url });
+        },
+      });
+      void run.then(
+        (result) => {
+          useMcpTools(this.agent, this.servers, this.only);
+          const text = connectedText(this.servers.list().find((s) => s.name === name), result);
+          if (shown) report(text.text, text.tone);
+          else resolve({ done: text.text });
+        },
+        (err: Error) => {
+          if (shown) report(`Signing in to MCP server "${name}" did not finish: ${err.message}`, 'warning');
+          else resolve({ error: err.message });
+        },
+      );
+    });
+  }
+
+  /** Clears the server's stored authentication; says what was done. */
+  async signOut(name: string): Promise<{ text: string } | { error: string }> {
+    try {
+      const had = await this.servers.signOut(name);
+      useMcpTools(this.agent, this.servers, this.only);
+      return { text: had ? `Cleared the stored authentication of MCP server "${name}".` : `MCP server "${name}" had no stored authentication.` };
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  }
+
   /** Resolves once no server is waiting for an answer or still starting. */
   async ready(): Promise<void> {
     await this.approvals;
@@ -74,4 +117,15 @@ export class McpSession {
     this.approvalsDone();
     return this.servers.close();
   }
+}
+
+/** How a sign-in ended, as the server stands after connecting again. */
+function connectedText(state: McpServerState | undefined, result: 'signed-in' | 'not-needed'): { text: string; tone: 'info' | 'warning' } {
+  const name = state?.name ?? '?';
+  const did = result === 'signed-in' ? `Signed in to MCP server "${name}"` : `MCP server "${name}" did not ask for a sign-in`;
+  if (state?.status === 'connected') {
+    const n = state.toolNames.length;
+    return { text: `${did}: connected, ${n} tool${n === 1 ? '' : 's'}.`, tone: 'info' };
+  }
+  return { text: `${did}, but it did not connect: ${state?.error ?? state?.status ?? 'unknown'}`, tone: 'warning' };
 }

@@ -25,6 +25,10 @@ export interface SessionControl {
   rename?: (name: string) => void;
   /** The session's MCP servers, as they are now. */
   mcpServers?: readonly McpServerState[];
+  /** Starts signing in to a remote MCP server: the URL to open, or why not (the end is reported later). */
+  mcpSignIn?: (name: string) => Promise<{ url: string } | { error: string } | { done: string }>;
+  /** Clears a remote MCP server's stored authentication. */
+  mcpSignOut?: (name: string) => Promise<{ text: string } | { error: string }>;
 }
 
 export type CommandResult =

@@ -46,7 +46,7 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     messageCount: d.agent.messages.length,
     messages: d.agent.messages,
     ...(d.transcript ? { rename: (name: string) => d.transcript?.name(name) } : {}),
-    ...(d.mcp ? { mcpServers: d.mcp.servers.list() } : {}),
+    ...(d.mcp ? mcpControl(d.mcp, d.agent.info) : {}),
   });
 
   const apply = (text: string, result: CommandResult) => {
@@ -88,5 +88,13 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     d.setBuffer(B.emptyBuffer);
     if (text.startsWith('/') && slash(text)) return;
     d.agent.submit(text, raw.text.trim());
+  };
+}
+
+function mcpControl(mcp: McpSession, info: AgentHandle['info']): Pick<SessionControl, 'mcpServers' | 'mcpSignIn' | 'mcpSignOut'> {
+  return {
+    mcpServers: mcp.servers.list(),
+    mcpSignIn: (name) => mcp.signIn(name, info),
+    mcpSignOut: (name) => mcp.signOut(name),
   };
 }

@@ -24,6 +24,19 @@ describe('parseServer: transports', () => {
     expect(parseServer({ type: 'sse', url: 'https://example.com/sse' }, {})).toEqual({ config: { type: 'sse', url: 'https://example.com/sse', headers: {} } });
   });
 
+  it('an http or sse entry takes "oauth": a client id registered in advance and the callback port', () => {
+    expect(parseServer({ type: 'http', url: 'https://example.com/mcp', oauth: { clientId: 'abc', callbackPort: 8080 } }, {})).toEqual({
+      config: { type: 'http', url: 'https://example.com/mcp', headers: {}, oauth: { clientId: 'abc', callbackPort: 8080 } },
+    });
+    expect(parseServer({ type: 'sse', url: 'https://example.com/sse', oauth: { callbackPort: 9999 } }, {})).toEqual({
+      config: { type: 'sse', url: 'https://example.com/sse', headers: {}, oauth: { callbackPort: 9999 } },
+    });
+    expect(parseServer({ type: 'http', url: 'https://e.com/mcp', oauth: 'yes' }, {})).toEqual({ error: '"oauth" must be an object: {"clientId": "…", "callbackPort": 8080}' });
+    expect(parseServer({ type: 'http', url: 'https://e.com/mcp', oauth: { clientId: 7 } }, {})).toEqual({ error: '"oauth.clientId" must be a string' });
+    expect(parseServer({ type: 'http', url: 'https://e.com/mcp', oauth: { callbackPort: 70000 } }, {})).toEqual({ error: '"oauth.callbackPort" must be a port number (1-65535)' });
+    expect(parseServer({ type: 'http', url: 'https://e.com/mcp', oauth: { callbackPort: '8080' } }, {})).toEqual({ error: '"oauth.callbackPort" must be a port number (1-65535)' });
+  });
+
   it('a "url" without a "type" is an error, not a stdio server', () => {
     expect(parseServer({ url: 'https://example.com/mcp' }, {})).toEqual({ error: 'an entry with a "url" needs a "type": "http" or "sse"' });
   });
