@@ -25,6 +25,7 @@ import { mainAgentSkills, withInitialPrompt } from './main-agent.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { debugLog } from './debug-log.js';
+import { watchSettingsSoon } from './settings-reload.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
 import { sessionSettings, setupSession, type Setup } from './session-setup.js';
 import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
@@ -130,6 +131,9 @@ async function enterWorktree(opts: CliOptions): Promise<Worktree> {
   return wt;
 }
 
+/** Print mode watches the settings files only in a run that lasts longer than this. */
+const SETTINGS_WATCH_DELAY_MS = 500;
+
 async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   const abort = new AbortController();
   const onSig = (sig: NodeJS.Signals) => () => {
@@ -145,6 +149,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   const stdout = new StdoutWriter({ onGone: () => abort.abort('EPIPE') });
   process.stderr.on('error', () => {});
   let closeMcp: () => Promise<void> | undefined = () => undefined;
+  let stopWatching = () => {};
   try {
     let setup: Setup | undefined;
     const debug = debugLog(opts, (s) => void process.stderr.write(s));
@@ -162,6 +167,8 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       process.stderr.write(`wicket: ${errorMessage(err)}\n`);
       return 1;
     }
+    const home = process.env.HOME ?? homedir();
+    stopWatching = watchSettingsSoon(opts, setup, { env: process.env, home, note: (n) => void process.stderr.write(`wicket: ${n}\n`) }, SETTINGS_WATCH_DELAY_MS);
     let mcp: McpServers | undefined;
     try {
       mcp = mcpServersFor(opts, setup, { holdUnapproved: false });
@@ -232,6 +239,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     process.stderr.write(`wicket: ${err instanceof FatalError ? err.message : `unexpected error: ${errorMessage(err)}`}\n`);
     return 1;
   } finally {
+    stopWatching();
     await closeMcp();
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);

@@ -24,13 +24,14 @@ export const SUPPORTED_HOOK_EVENTS = [
   'PostCompact',
   'StopFailure',
   'Setup',
+  'ConfigChange',
 ] as const;
 export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 
 /** Claude Code events wicket knows but does not fire (their hooks load with a warning, and never run). */
 const OTHER_CLAUDE_EVENTS = [
   'UserPromptExpansion', 'PermissionDenied', 'MessageDisplay',
-  'TaskCreated', 'TaskCompleted', 'TeammateIdle', 'InstructionsLoaded', 'ConfigChange',
+  'TaskCreated', 'TaskCompleted', 'TeammateIdle', 'InstructionsLoaded',
   'CwdChanged', 'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove',
   'Elicitation', 'ElicitationResult',
 ];

@@ -183,6 +183,10 @@ class HookGate implements SettingsHooks {
     await this.run('StopFailure', info.error, extra, {});
   };
 
+  configChange: SettingsHooks['configChange'] = async (info, signal) => {
+    return combineBlock(await this.run('ConfigChange', info.source, { source: info.source, file_path: info.filePath }, { signal }), 'ConfigChange');
+  };
+
   setup: SettingsHooks['setup'] = async (info, signal) => {
     const verdicts = await this.run('Setup', info.trigger, { trigger: info.trigger }, { signal });
     this.showBlocking(verdicts);

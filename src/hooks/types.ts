@@ -70,6 +70,8 @@ export interface Hooks {
   postCompact?(info: { trigger: 'manual' | 'auto'; summary: string }, signal: AbortSignal): Promise<void>;
   /** StopFailure (matcher: error type): the turn ended on an API error. Its output is ignored. */
   stopFailure?(info: { error: StopFailureType; errorDetails: string; lastAssistantMessage?: string }): Promise<void>;
+  /** ConfigChange (matcher: the settings source): a settings file changed on disk; `block` keeps the old settings. */
+  configChange?(info: { source: ConfigSource; filePath: string }, signal: AbortSignal): Promise<{ block?: string }>;
   /** Setup (matcher: init or maintenance), on --init, --init-only and --maintenance; `additionalContext` joins the session. */
   setup?(info: { trigger: 'init' | 'maintenance' }, signal: AbortSignal): Promise<{ additionalContext?: string }>;
 }
@@ -78,6 +80,8 @@ export interface ToolBatchCall extends ToolHookCall {
   /** The tool_result's content, as text. */
   toolResponse: string;
 }
+
+export type ConfigSource = 'user_settings' | 'project_settings' | 'local_settings' | 'policy_settings';
 
 export type StopFailureType = 'rate_limit' | 'authentication_failed' | 'invalid_request' | 'server_error' | 'unknown';
 

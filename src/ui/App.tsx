@@ -62,6 +62,8 @@ export interface AppProps {
   readonly frameMs?: number;
   /** The session's MCP servers, when it has any. */
   readonly mcp?: McpSession;
+  /** Lines that arrive while the app runs (settings reloaded), shown as info. */
+  readonly infoFeed?: { subscribe(show: (text: string) => void): () => void };
 }
 
 /** Rows of the bottom part and of the live area: the live frame must stay shorter than the terminal
@@ -91,6 +93,7 @@ export function App(props: AppProps): React.ReactElement {
     ready: props.mcp ? () => props.mcp!.ready() : undefined,
   });
   const approval = useMcpApprovals(props.mcp, agent.info);
+  useEffect(() => props.infoFeed?.subscribe((text) => agent.info(text)), [props.infoFeed]);
   const mcpPrompts = useMcpPromptCommands(props.mcp);
   const commands = useMemo(() => (mcpPrompts.length ? [...props.commands, ...mcpPrompts] : props.commands), [props.commands, mcpPrompts]);
   const resources = useMcpResources(props.mcp);

@@ -17,6 +17,7 @@ import { errorMessage, FatalError } from '../core/errors.js';
 import type { ApiMessage } from '../core/events.js';
 import type { PromptMark } from '../core/prompt-marks.js';
 import { debugLog, type DebugLog } from '../cli/debug-log.js';
+import { watchSettings } from '../cli/settings-reload.js';
 import { createHooks } from '../hooks/create.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
@@ -78,6 +79,8 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
     if (skills.text) appendUser(messages, skills.text);
   }
   const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
+  const infoFeed = new InfoFeed();
+  const stopWatching = watchSettings(opts, setup, { env: process.env, home: process.env.HOME ?? homedir(), trusted: () => true, note: (n) => infoFeed.show(n) });
   const hist = historyFile(base.wicketHome, setup.cwd);
   const app = (
     <App
@@ -98,6 +101,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
       notes={notes}
       initialItems={resumed.items}
       mcp={mcp}
+      infoFeed={infoFeed}
     />
   );
   // Resumed items are written once, at the first frame: render them as Markdown.
@@ -112,10 +116,30 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   } finally {
     if (out.isTTY) out.write(BRACKETED_PASTE_OFF);
   }
+  stopWatching();
   await base.hooks.sessionEnd?.({ reason: 'prompt_input_exit' }).catch(() => undefined);
   await mcp?.close();
   if (transcript) out.write(`\nResume this session with: wicket --resume ${base.sessionId}\n`);
   return 0;
+}
+
+/** Lines for the app from outside a run; those sent before it listens wait for it. */
+class InfoFeed {
+  private listener: ((text: string) => void) | undefined;
+  private readonly waiting: string[] = [];
+
+  show(text: string): void {
+    if (this.listener) this.listener(text);
+    else this.waiting.push(text);
+  }
+
+  subscribe(show: (text: string) => void): () => void {
+    this.listener = show;
+    for (const t of this.waiting.splice(0)) show(t);
+    return () => {
+      if (this.listener === show) this.listener = undefined;
+    };
+  }
 }
 
 /** --debug in the app: the terminal is the app's, so the lines go to a file (--debug-file, else one per session). */
