@@ -27,6 +27,23 @@ export interface HookRunResult {
   durationMs: number;
 }
 
+/**
+ * For handlers that are not processes (http, prompt): the signal that ends at the time limit or the
+ * session's abort, and the result with its duration and why it ended.
+ */
+export function limitedRun(opts: HookRunOptions): { signal: AbortSignal; done: (r: Omit<HookRunResult, 'durationMs' | 'timedOut' | 'aborted'>) => HookRunResult } {
+  const started = Date.now();
+  const timeout = AbortSignal.timeout(opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const done = (r: Omit<HookRunResult, 'durationMs' | 'timedOut' | 'aborted'>): HookRunResult => ({
+    ...r,
+    timedOut: timeout.aborted,
+    aborted: opts.signal?.aborted === true,
+    durationMs: Date.now() - started,
+  });
+  return { signal, done };
+}
+
 /** Hook output beyond this is cut (only the first 10,000 characters ever reach the model). */
 const MAX_OUTPUT_BYTES = 4 * 1024 * 1024;
 

@@ -5,20 +5,12 @@
  * hook lists in `allowedEnvVars`, so a settings file cannot send other secrets anywhere. Never throws.
  */
 import type { HttpHook } from './config.js';
-import type { HookRunOptions, HookRunResult } from './run-command.js';
+import { limitedRun, type HookRunOptions, type HookRunResult } from './run-command.js';
 
 const MAX_BODY_CHARS = 4 * 1024 * 1024;
 
 export async function runHttpHook(hook: HttpHook, body: string, opts: HookRunOptions): Promise<HookRunResult> {
-  const started = Date.now();
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const done = (r: Omit<HookRunResult, 'durationMs' | 'timedOut' | 'aborted'>): HookRunResult => ({
-    ...r,
-    timedOut: timeout.aborted,
-    aborted: opts.signal?.aborted === true,
-    durationMs: Date.now() - started,
-  });
+  const { signal, done } = limitedRun(opts);
   try {
     const res = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headersOf(hook, opts.env) }, body, signal, redirect: 'error' });
     const text = (await res.text()).slice(0, MAX_BODY_CHARS);

@@ -6,7 +6,7 @@
  * answer is turned into what a command hook would have printed, so the same gate reads both. Never throws.
  */
 import type { PromptHook } from './config.js';
-import type { HookRunOptions, HookRunResult } from './run-command.js';
+import { limitedRun, type HookRunOptions, type HookRunResult } from './run-command.js';
 
 /** One question to a model; rejects when it cannot answer. */
 export type AskModel = (prompt: string, o: { model?: string; system: string; signal: AbortSignal }) => Promise<string>;
@@ -16,15 +16,7 @@ const SYSTEM =
   '{"ok": true} when the condition is met and the agent may go on, or {"ok": false, "reason": "..."} when it is not, with a reason that tells the agent what is missing.';
 
 export async function runPromptHook(hook: PromptHook, event: string, input: string, ask: AskModel | undefined, opts: HookRunOptions): Promise<HookRunResult> {
-  const started = Date.now();
-  const timeout = AbortSignal.timeout(opts.timeoutMs);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const done = (r: Omit<HookRunResult, 'durationMs' | 'timedOut' | 'aborted'>): HookRunResult => ({
-    ...r,
-    timedOut: timeout.aborted,
-    aborted: opts.signal?.aborted === true,
-    durationMs: Date.now() - started,
-  });
+  const { signal, done } = limitedRun(opts);
   if (!ask) return done({ stdout: '', stderr: '', spawnError: 'no model is available to this hook' });
   const text = hook.prompt.includes('$ARGUMENTS') ? hook.prompt.replaceAll('$ARGUMENTS', input) : `${hook.prompt}\n\nThe data of this moment (${event}):\n${input}`;
   let answer: string;

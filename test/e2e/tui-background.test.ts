@@ -1,15 +1,11 @@
 /** Background work in the app, in a real terminal (tmux): a task that ends while the app is idle wakes the model. */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { makeTmpProject } from '../support/tmp-project.js';
-import { ensureBuilt, hasTmux, startTui } from './tui-driver.js';
+import { cleanupsAfterEach, ensureBuilt, hasTmux, READY, startTui } from './tui-driver.js';
 
 const TMUX = hasTmux();
-const READY = 'shift+tab to cycle';
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 describe.skipIf(!TMUX)('background tasks in the app', { timeout: 90_000 }, () => {
   beforeAll(() => ensureBuilt(), 120_000);

@@ -6,7 +6,20 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { BIN_PATH, cliEnv, REPO_ROOT } from '../support/run-cli.js';
+
+/** On the screen once the app waits for a prompt. */
+export const READY = 'shift+tab to cycle';
+
+/** Things to close after each test of the file, last added first (register in a test with `push`). */
+export function cleanupsAfterEach(): Array<() => unknown> {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  return cleanups;
+}
 
 export function hasTmux(): boolean {
   return spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;

@@ -6,20 +6,16 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { startOAuthMcpServer } from '../support/oauth-mcp-server.mjs';
 import { expectExit, runCli } from '../support/run-cli.js';
 import { makeTmpProject } from '../support/tmp-project.js';
-import { ensureBuilt, hasTmux, startTui } from './tui-driver.js';
+import { cleanupsAfterEach, ensureBuilt, hasTmux, READY, startTui } from './tui-driver.js';
 
 const TMUX = hasTmux();
-const READY = 'shift+tab to cycle';
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 async function until<T>(get: () => T | undefined, ms = 10_000): Promise<T> {
   for (const start = Date.now(); ; ) {

@@ -5,20 +5,16 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
 import { REPO_ROOT } from '../support/run-cli.js';
 import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
-import { ensureBuilt, hasTmux, startTui, type Tui } from './tui-driver.js';
+import { cleanupsAfterEach, ensureBuilt, hasTmux, READY, startTui, type Tui } from './tui-driver.js';
 
 const TMUX = hasTmux();
-const READY = 'shift+tab to cycle';
 const SERVER = path.join(REPO_ROOT, 'test', 'support', 'mcp-server.mjs');
 
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 async function setup(): Promise<{ project: TmpProject; api: FakeAnthropic; tui: () => Tui }> {
   const project = await makeTmpProject({ files: {} });

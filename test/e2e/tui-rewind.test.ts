@@ -1,9 +1,9 @@
 /** Esc Esc in the app, in a real terminal (tmux): rewind the conversation and the code to before an earlier prompt. */
 import { existsSync, readFileSync } from 'node:fs';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { makeTmpProject } from '../support/tmp-project.js';
-import { ensureBuilt, hasTmux, startTui, type Tui } from './tui-driver.js';
+import { cleanupsAfterEach, ensureBuilt, hasTmux, startTui, type Tui } from './tui-driver.js';
 
 const TMUX = hasTmux();
 
@@ -13,10 +13,7 @@ async function escEsc(tui: Tui): Promise<void> {
   await new Promise((r) => setTimeout(r, 150));
   tui.press('Escape');
 }
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
   beforeAll(() => ensureBuilt(), 120_000);

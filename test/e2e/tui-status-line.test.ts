@@ -1,16 +1,13 @@
 /** Settings `statusLine` in the app, in a real terminal (tmux): the command's output is shown, fed the session. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { makeTmpProject } from '../support/tmp-project.js';
-import { ensureBuilt, hasTmux, startTui } from './tui-driver.js';
+import { cleanupsAfterEach, ensureBuilt, hasTmux, startTui } from './tui-driver.js';
 
 const TMUX = hasTmux();
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 const SCRIPT = `let s = '';
 process.stdin.on('data', (d) => (s += d)).on('end', () => {

@@ -1,17 +1,13 @@
 /** The trust dialog, in a real terminal (tmux): asked once per folder, before anything of the project's loads. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { makeTmpProject } from '../support/tmp-project.js';
-import { ensureBuilt, hasTmux, startTui } from './tui-driver.js';
+import { cleanupsAfterEach, ensureBuilt, hasTmux, READY, startTui } from './tui-driver.js';
 
 const TMUX = hasTmux();
-const READY = 'shift+tab to cycle';
-const cleanups: Array<() => unknown> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
+const cleanups = cleanupsAfterEach();
 
 describe.skipIf(!TMUX)('the trust dialog', { timeout: 90_000 }, () => {
   beforeAll(() => ensureBuilt(), 120_000);

@@ -103,6 +103,22 @@ function addResources(server) {
 }
 
 /** Streamable HTTP on 127.0.0.1 (stateless: a server per request). `token`: Bearer token required. */
+/** Answers one MCP request over streamable HTTP, with a fresh server (no sessions). */
+export async function serveMcp(req, res) {
+  if (req.method !== 'POST') {
+    res.writeHead(405).end();
+    return;
+  }
+  const server = makeServer();
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res);
+}
+
 export async function startHttpServer({ token } = {}) {
   const requests = [];
   const httpServer = http.createServer(async (req, res) => {
@@ -111,18 +127,7 @@ export async function startHttpServer({ token } = {}) {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
       return;
     }
-    if (req.method !== 'POST') {
-      res.writeHead(405).end();
-      return;
-    }
-    const server = makeServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await serveMcp(req, res);
   });
   await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   const { port } = httpServer.address();

@@ -6,8 +6,7 @@
 // authorization_code grant with its PKCE check, and refresh_token, which rotates the refresh token).
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { makeServer } from './mcp-server.mjs';
+import { serveMcp } from './mcp-server.mjs';
 
 const id = (prefix) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
@@ -103,15 +102,7 @@ export async function startOAuthMcpServer({ tokenLifetimeSec = 3600, clientId, r
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"${err}` });
       return res.end('{"error":"unauthorized"}');
     }
-    if (req.method !== 'POST') return void res.writeHead(405).end();
-    const server = makeServer();
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await serveMcp(req, res);
   });
   await new Promise((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${httpServer.address().port}`;
