@@ -8,11 +8,11 @@ import { CommanderError } from 'commander';
 import { expandSlashPrompt, grantAllowedTools } from '../commands/custom-commands.js';
 import { inlineBashRunner } from '../commands/inline-shell.js';
 import type { AgentOptions } from '../core/agent-options.js';
-import { appendUser, unansweredToolUses } from '../core/conversation.js';
+import { unansweredToolUses } from '../core/conversation.js';
 import { FatalError, errorMessage } from '../core/errors.js';
 import { loadedOnDemand } from '../core/import-module.js';
 import type { GitStatus } from '../core/git-status.js';
-import type { ApiMessage, ContentBlock } from '../core/events.js';
+import type { ContentBlock } from '../core/events.js';
 import { randomUuid } from '../core/ids.js';
 import { createWorktree, finishWorktree, startsFresh, worktreeMissing, type Worktree } from '../core/git-worktree.js';
 import { resolveModel } from '../core/models.js';
@@ -21,11 +21,12 @@ import { loadResumed, openTranscript } from '../session/resume.js';
 import { McpConfigError } from '../mcp/config.js';
 import type { McpServers } from '../mcp/servers.js';
 import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
-import { mainAgentSkills, withInitialPrompt } from './main-agent.js';
+import { withInitialPrompt } from './main-agent.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { debugLog } from './debug-log.js';
 import { watchSettingsSoon } from './settings-reload.js';
+import { openSession } from './session-open.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
 import { sessionSettings, setupSession, type Setup } from './session-setup.js';
 import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
@@ -220,14 +221,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       }
       agent.askUser = permissionPromptTool(opts.permissionPromptTool, () => agent.tools);
     }
-    const setupContext = opts.setup ? await agent.hooks.setup?.({ trigger: opts.setup }, abort.signal) : undefined;
-    if (setupContext?.additionalContext) appendUser(messages, setupContext.additionalContext);
-    const start = await agent.hooks.sessionStart?.({ source: opts.continue || opts.resume ? 'resume' : 'startup', model: agent.model }, abort.signal);
-    if (start?.additionalContext) appendUser(messages, start.additionalContext);
-    // --agent: its skills open a new conversation.
-    const skills = messages.length ? { warnings: [] } : await mainAgentSkills(setup.agent, { projectRoot: setup.cwd, configDir: setup.configDir, sessionId: agent.sessionId }, inlineBashRunner(agent));
-    for (const w of skills.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
-    if (skills.text) appendUser(messages, skills.text);
+    for (const w of await openSession(setup, opts, messages, abort.signal)) process.stderr.write(`wicket: warning: ${w}\n`);
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
     const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, plugins: setup.plugins, ...(debug ? { debug } : {}) });
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);

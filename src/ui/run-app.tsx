@@ -8,16 +8,15 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import React from 'react';
 import type { CliOptions } from '../cli/options.js';
-import { mainAgentSkills, withInitialPrompt } from '../cli/main-agent.js';
+import { withInitialPrompt } from '../cli/main-agent.js';
 import { mcpServersFor } from '../cli/mcp-setup.js';
-import { inlineBashRunner } from '../commands/inline-shell.js';
 import { setupSession, type Setup } from '../cli/session-setup.js';
-import { appendUser } from '../core/conversation.js';
 import { errorMessage, FatalError } from '../core/errors.js';
 import type { ApiMessage } from '../core/events.js';
 import type { PromptMark } from '../core/prompt-marks.js';
 import { debugLog, type DebugLog } from '../cli/debug-log.js';
 import { watchSettings } from '../cli/settings-reload.js';
+import { openSession } from '../cli/session-open.js';
 import { createHooks } from '../hooks/create.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
@@ -67,17 +66,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   }
   const resumed = itemsFromMessages(messages);
   if (messages.length) notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
-  const setupContext = opts.setup ? await base.hooks.setup?.({ trigger: opts.setup }, new AbortController().signal).catch(() => undefined) : undefined;
-  if (setupContext?.additionalContext) appendUser(messages, setupContext.additionalContext);
-  const started = await base.hooks.sessionStart?.({ source: messages.length ? 'resume' : 'startup', model: base.model }, new AbortController().signal).catch(() => undefined);
-  if (started?.additionalContext) appendUser(messages, started.additionalContext);
-  // --agent: its skills open a new conversation.
-  if (setup.agent?.skills?.length && !messages.length) {
-    const run = inlineBashRunner({ ...base, signal: new AbortController().signal });
-    const skills = await mainAgentSkills(setup.agent, { projectRoot: setup.cwd, configDir: setup.configDir, sessionId: base.sessionId }, run);
-    notes.push(...skills.warnings);
-    if (skills.text) appendUser(messages, skills.text);
-  }
+  notes.push(...(await openSession(setup, opts, messages, new AbortController().signal)));
   const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
   const infoFeed = new InfoFeed();
   const stopWatching = watchSettings(opts, setup, { env: process.env, home: process.env.HOME ?? homedir(), trusted: () => true, note: (n) => infoFeed.show(n) });

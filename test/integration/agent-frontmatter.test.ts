@@ -178,12 +178,15 @@ describe('--agent with initialPrompt', () => {
     writeFileSync(path.join(sdir, 'SKILL.md'), '---\ndescription: Tone\n---\nBe cheerful.\n');
     const log = path.join(t.project.dir, 'stop.log');
     agentFile('greeter', `initialPrompt: /hello world\nmemory: local\nskills: [tone]\nhooks:\n  Stop:\n    - hooks:\n        - {type: command, command: ${JSON.stringify(`cat > ${JSON.stringify(log)}`)}}`, 'You greet.');
+    // A SessionStart hook's context does not make the conversation look resumed: the skills still load.
+    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo "Today is a holiday."' }] }] } }));
     t.api.script(reply().text('Hello, world!'));
     const r = await run(['-p', '--agent', 'greeter']);
     expectExit(r, 0);
     const first = bodies()[0]!;
     const text = JSON.stringify(first.messages);
     expect(text).toContain('Be cheerful.');
+    expect(text).toContain('Today is a holiday.');
     expect(text).toContain('Say hello to world.');
     expect(first.system[0]!.text).toContain(`persistent memory folder: ${path.join(t.project.dir, '.claude', 'agent-memory-local', 'greeter')}`);
     expect(existsSync(path.join(t.project.dir, '.claude', 'agent-memory-local', 'greeter'))).toBe(true);

@@ -1,6 +1,5 @@
 /** The later hook events through the built binary: Setup, PostToolBatch, PostCompact, StopFailure and SubagentStart. */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useApiAndProject } from '../support/api-project.js';
 import { reply } from '../support/fake-anthropic-server.js';
