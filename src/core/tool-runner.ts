@@ -373,8 +373,10 @@ async function mapOutput(g: Gated, input: unknown, output: unknown, t0: number):
     { toolName: tool.name, toolInput: input, toolUseId: call.id, toolResponse: output, durationMs: Math.round(monotonicMs() - t0) },
     ctx.signal,
   );
-  if (post.additionalContext || post.stop) tracer.mark('post_hooks', 'passed', post.stop ? `stop: ${post.stop.reason}` : 'added context');
-  const content = post.additionalContext ? appendText(result.content, post.additionalContext) : result.content;
+  if (post.updatedOutput) tracer.mark('post_hooks', 'rewritten', `output replaced by ${post.updatedOutput.hookName}`);
+  else if (post.additionalContext || post.stop) tracer.mark('post_hooks', 'passed', post.stop ? `stop: ${post.stop.reason}` : 'added context');
+  const shown = post.updatedOutput?.content ?? result.content;
+  const content = post.additionalContext ? appendText(shown, post.additionalContext) : shown;
   return done({ ...result, content }, tracer, startedAt, {
     ...(display ? { display } : {}),
     ...(change ? { contextChange: change } : {}),

@@ -4,7 +4,7 @@
  * rank deny > defer > ask > allow; the first `updatedInput` (in settings order) is the rewrite; text meant
  * for the model is joined and capped.
  */
-import type { PostToolUseOutcome, PreToolUseOutcome } from './types.js';
+import type { PostToolUseOutcome, PreToolUseOutcome, ToolResultContentLike } from './types.js';
 import { capText, specific, stringField, type HookVerdict } from './output.js';
 
 type Decision = 'allow' | 'ask' | 'deny' | 'defer';
@@ -62,7 +62,7 @@ export function combinePreToolUse(verdicts: HookVerdict[]): PreToolUseOutcome {
 }
 
 /** PostToolUse and PostToolUseFailure: exit-2 stderr, `decision: "block"` reasons and additionalContext all go to the model. */
-export function combinePostToolUse(verdicts: HookVerdict[], event: string): PostToolUseOutcome {
+export function combinePostToolUse(verdicts: HookVerdict[], event: string, toolName?: string): PostToolUseOutcome {
   const parts: Array<string | undefined> = [];
   for (const v of verdicts) {
     if (v.blocking !== undefined) parts.push(`${event} hook feedback: ${v.blocking}`);
@@ -74,7 +74,37 @@ export function combinePostToolUse(verdicts: HookVerdict[], event: string): Post
   if (context) out.additionalContext = context;
   const stop = stopOf(verdicts);
   if (stop) out.stop = { reason: stop.reason };
+  const updated = updatedOutputOf(verdicts, toolName);
+  if (updated) out.updatedOutput = updated;
   return out;
+}
+
+/**
+ * The first hook (in settings order) that replaces the result: `updatedToolOutput`, or for an MCP
+ * tool `updatedMCPToolOutput` too. A string is the new text; text and image blocks are kept as they
+ * are; any other value is sent as its JSON.
+ */
+function updatedOutputOf(verdicts: HookVerdict[], toolName: string | undefined): PostToolUseOutcome['updatedOutput'] {
+  for (const v of verdicts) {
+    const hso = specific(v.json);
+    const value = hso.updatedToolOutput ?? (toolName?.startsWith('mcp__') ? hso.updatedMCPToolOutput : undefined);
+    if (value === undefined || value === null) continue;
+    return { content: asContent(value), hookName: v.label };
+  }
+  return undefined;
+}
+
+function asContent(value: unknown): ToolResultContentLike {
+  if (typeof value === 'string') return capText(value);
+  const blocks = Array.isArray(value) ? value : isContentBlock(value) ? [value] : undefined;
+  if (blocks?.every(isContentBlock)) return blocks as Exclude<ToolResultContentLike, string>;
+  return capText(JSON.stringify(value));
+}
+
+function isContentBlock(b: unknown): boolean {
+  if (typeof b !== 'object' || b === null) return false;
+  const block = b as { type?: unknown; text?: unknown; source?: { type?: unknown; data?: unknown } };
+  return (block.type === 'text' && typeof block.text === 'string') || (block.type === 'image' && block.source?.type === 'base64' && typeof block.source.data === 'string');
 }
 
 export function combineUserPrompt(verdicts: HookVerdict[]): { block?: string; additionalContext?: string; stop?: string } {

@@ -109,7 +109,7 @@ class HookGate implements SettingsHooks {
 
   postToolUse: SettingsHooks['postToolUse'] = async (call, signal) => {
     const extra = { ...toolFields(call), tool_response: call.toolResponse, duration_ms: call.durationMs };
-    return combinePostToolUse(await this.run('PostToolUse', call.toolName, extra, { signal, call }), 'PostToolUse');
+    return combinePostToolUse(await this.run('PostToolUse', call.toolName, extra, { signal, call }), 'PostToolUse', call.toolName);
   };
 
   postToolUseFailure: SettingsHooks['postToolUseFailure'] = async (call, signal) => {

@@ -30,6 +30,8 @@ export type PreToolUseOutcome =
 export interface PostToolUseOutcome {
   /** Text for the model, appended to the tool result (exit 2 stderr, decision block reason, additionalContext). */
   additionalContext?: string;
+  /** `updatedToolOutput` (`updatedMCPToolOutput` for an MCP tool): what the model reads instead of the tool's result. */
+  updatedOutput?: { content: ToolResultContentLike; hookName: string };
   /** `continue: false`. */
   stop?: { reason: string };
 }
@@ -80,6 +82,9 @@ export interface ToolBatchCall extends ToolHookCall {
   /** The tool_result's content, as text. */
   toolResponse: string;
 }
+
+/** A tool result's content as a hook may give it: text, or text and image blocks. */
+export type ToolResultContentLike = string | Array<{ type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }>;
 
 export type ConfigSource = 'user_settings' | 'project_settings' | 'local_settings' | 'policy_settings';
 

@@ -100,3 +100,21 @@ describe('PostCompact, StopFailure and SubagentStart hooks', () => {
     expect(text(sub.messages[0]!)).toContain('Skip the vendor folder.');
   });
 });
+
+describe('PostToolUse output replaced', () => {
+  it("updatedToolOutput is what the model reads instead of the tool's result (here: a secret masked)", async () => {
+    await t.project.write('secret.env', 'API_KEY=sk-live-123\n');
+    const mask = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'API_KEY=[masked]' } });
+    await settings({ PostToolUse: [{ matcher: 'Read', hooks: [recorder('PostToolUse', mask)] }] });
+    t.api.script(reply().toolUse('Read', { file_path: t.project.path('secret.env') }, { id: 'toolu_s' }), reply().text('It holds a masked key.'));
+    const r = await t.run(['-p', 'read it', '--output-format', 'stream-json', '--verbose']);
+    expectExit(r, 0);
+    const sent = JSON.stringify(bodies()[1]!.messages.at(-1));
+    expect(sent).toContain('API_KEY=[masked]');
+    expect(sent).not.toContain('sk-live-123');
+    expect(seen('PostToolUse')[0].tool_response).toBeTruthy();
+    const traced = r.lines<any>().find((l) => l.type === 'user' && JSON.stringify(l).includes('gate_trace'));
+    expect(JSON.stringify(traced ?? r.lines())).toContain('output replaced by PostToolUse hook');
+  });
+});
+
