@@ -7,7 +7,7 @@
  * The scenario is bundled like the product (esbuild, React in production mode) so figures match it.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,11 +77,14 @@ function runScenario(file: string, items: number): StreamResult {
 /** Start → the prompt on screen, in a pseudo-terminal; then Ctrl-D. */
 function timeToPrompt(): Promise<number> {
   const home = mkdtempSync(path.join(work, 'home-'));
+  // A project the person has trusted, as most starts are: the trust dialog is not what is measured.
+  const project = mkdtempSync(path.join(work, 'project-'));
+  writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } }));
   const env = cleanEnv({ HOME: home, WICKET_HOME: path.join(home, '.wicket'), ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', TERM: 'xterm-256color', COLUMNS: '100', LINES: '40' });
   const bin = path.join(root, 'bin', 'wicket.js');
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn('script', ['-qfec', `${process.execPath} ${bin}`, '/dev/null'], { cwd: home, env, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn('script', ['-qfec', `${process.execPath} ${bin}`, '/dev/null'], { cwd: project, env, stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
     let ms = 0;
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
