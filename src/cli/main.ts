@@ -221,7 +221,9 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       }
       agent.askUser = permissionPromptTool(opts.permissionPromptTool, () => agent.tools);
     }
-    for (const w of await openSession(setup, opts, messages, abort.signal)) process.stderr.write(`wicket: warning: ${w}\n`);
+    const opened = await openSession(setup, opts, messages, abort.signal);
+    for (const w of opened.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
+    if (opened.title) transcript?.name(opened.title);
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
     const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, plugins: setup.plugins, ...(debug ? { debug } : {}) });
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);

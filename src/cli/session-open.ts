@@ -1,25 +1,46 @@
 /**
  * What opens a session, the same in print mode and in the app: Setup hooks (--init, --init-only's
- * trigger, --maintenance), then SessionStart hooks, then, for a new conversation, the skills of the
+ * trigger, --maintenance), InstructionsLoaded hooks (one per CLAUDE.md loaded), then SessionStart hooks, then, for a new conversation, the skills of the
  * agent the session runs as (--agent). Their text joins the conversation; the warnings are returned.
  */
+import path from 'node:path';
 import { appendUser } from '../core/conversation.js';
+import { memoryFiles } from '../core/system-prompt.js';
+import type { LoadedInstructions } from '../hooks/types.js';
 import type { ApiMessage } from '../core/events.js';
 import { inlineBashRunner } from '../commands/inline-shell.js';
 import { mainAgentSkills } from './main-agent.js';
 import type { CliOptions } from './options.js';
 import type { Setup } from './session-setup.js';
 
-export async function openSession(setup: Setup, opts: CliOptions, messages: ApiMessage[], signal: AbortSignal): Promise<string[]> {
+export interface OpenedSession {
+  warnings: string[];
+  /** A SessionStart hook's `sessionTitle`: the session's name. */
+  title?: string;
+}
+
+export async function openSession(setup: Setup, opts: CliOptions, messages: ApiMessage[], signal: AbortSignal): Promise<OpenedSession> {
   const agent = setup.options;
   const fresh = messages.length === 0;
   const setupHooks = opts.setup ? await agent.hooks.setup?.({ trigger: opts.setup }, signal).catch(() => undefined) : undefined;
   if (setupHooks?.additionalContext) appendUser(messages, setupHooks.additionalContext);
+  if (!opts.bare) await agent.hooks.instructionsLoaded?.(() => loadedInstructions(setup), signal).catch(() => undefined);
   const started = await agent.hooks.sessionStart?.({ source: fresh ? 'startup' : 'resume', model: agent.model }, signal).catch(() => undefined);
   if (started?.additionalContext) appendUser(messages, started.additionalContext);
-  if (!fresh) return [];
+  const title = started?.sessionTitle ? { title: started.sessionTitle } : {};
+  if (!fresh) return { warnings: [], ...title };
   const run = inlineBashRunner({ ...agent, signal });
   const skills = await mainAgentSkills(setup.agent, { projectRoot: setup.cwd, configDir: setup.configDir, sessionId: agent.sessionId }, run);
   if (skills.text) appendUser(messages, skills.text);
-  return skills.warnings;
+  return { warnings: skills.warnings, ...title };
+}
+
+/** The memory files the session's system prompt holds, for InstructionsLoaded hooks. */
+function loadedInstructions(setup: Setup): LoadedInstructions[] {
+  const files = memoryFiles({ cwd: setup.cwd, projectRoot: setup.options.projectRoot, configDir: setup.configDir });
+  return files.map((filePath) => ({
+    filePath,
+    memoryType: path.dirname(filePath) === path.resolve(setup.configDir) ? 'User' : path.basename(filePath) === 'CLAUDE.local.md' ? 'Local' : 'Project',
+    loadReason: 'session_start',
+  }));
 }

@@ -132,9 +132,10 @@ export function combineBlock(verdicts: HookVerdict[], event: string): { block?: 
 }
 
 /** SessionStart: plain stdout and additionalContext become context for the model. */
-export function combineSessionContext(verdicts: HookVerdict[]): { additionalContext?: string } {
+export function combineSessionContext(verdicts: HookVerdict[]): { additionalContext?: string; sessionTitle?: string } {
   const context = joinContext(verdicts.flatMap((v) => [v.plainText, stringField(specific(v.json).additionalContext)]));
-  return context ? { additionalContext: context } : {};
+  const title = verdicts.map((v) => stringField(specific(v.json).sessionTitle)?.trim()).find(Boolean);
+  return { ...(context ? { additionalContext: context } : {}), ...(title ? { sessionTitle: title.slice(0, 200) } : {}) };
 }
 
 /** Setup and SubagentStart: only JSON `additionalContext` (plain stdout is not context for these events). */

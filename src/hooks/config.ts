@@ -25,13 +25,14 @@ export const SUPPORTED_HOOK_EVENTS = [
   'StopFailure',
   'Setup',
   'ConfigChange',
+  'InstructionsLoaded',
 ] as const;
 export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 
 /** Claude Code events wicket knows but does not fire (their hooks load with a warning, and never run). */
 const OTHER_CLAUDE_EVENTS = [
   'UserPromptExpansion', 'PermissionDenied', 'MessageDisplay',
-  'TaskCreated', 'TaskCompleted', 'TeammateIdle', 'InstructionsLoaded',
+  'TaskCreated', 'TaskCompleted', 'TeammateIdle',
   'CwdChanged', 'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove',
   'Elicitation', 'ElicitationResult',
 ];

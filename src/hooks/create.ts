@@ -183,6 +183,14 @@ class HookGate implements SettingsHooks {
     await this.run('StopFailure', info.error, extra, {});
   };
 
+  instructionsLoaded: SettingsHooks['instructionsLoaded'] = async (files, signal) => {
+    if (!this.plan('InstructionsLoaded', undefined).length) return;
+    for (const f of files()) {
+      const extra = { file_path: f.filePath, memory_type: f.memoryType, load_reason: f.loadReason };
+      this.showBlocking(await this.run('InstructionsLoaded', f.loadReason, extra, { signal }));
+    }
+  };
+
   configChange: SettingsHooks['configChange'] = async (info, signal) => {
     return combineBlock(await this.run('ConfigChange', info.source, { source: info.source, file_path: info.filePath }, { signal }), 'ConfigChange');
   };

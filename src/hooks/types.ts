@@ -50,7 +50,7 @@ export interface Hooks {
   drainNotices?(): string[];
 
   /** SessionStart (matcher: source). Plain stdout and additionalContext become context for the model. */
-  sessionStart?(info: SessionStartInfo, signal: AbortSignal): Promise<{ additionalContext?: string }>;
+  sessionStart?(info: SessionStartInfo, signal: AbortSignal): Promise<{ additionalContext?: string; sessionTitle?: string }>;
   /** SessionEnd (matcher: reason). Cannot block; all its hooks share a 1.5 s budget. */
   sessionEnd?(info: { reason: SessionEndReason }, signal?: AbortSignal): Promise<void>;
   /** Notification (matcher: notification type), e.g. a permission prompt waiting. Cannot block. */
@@ -72,6 +72,8 @@ export interface Hooks {
   postCompact?(info: { trigger: 'manual' | 'auto'; summary: string }, signal: AbortSignal): Promise<void>;
   /** StopFailure (matcher: error type): the turn ended on an API error. Its output is ignored. */
   stopFailure?(info: { error: StopFailureType; errorDetails: string; lastAssistantMessage?: string }): Promise<void>;
+  /** InstructionsLoaded (matcher: load reason), once per memory file (CLAUDE.md…) the session loaded; the files are listed only when a hook listens. Cannot block. */
+  instructionsLoaded?(files: () => LoadedInstructions[], signal: AbortSignal): Promise<void>;
   /** ConfigChange (matcher: the settings source): a settings file changed on disk; `block` keeps the old settings. */
   configChange?(info: { source: ConfigSource; filePath: string }, signal: AbortSignal): Promise<{ block?: string }>;
   /** Setup (matcher: init or maintenance), on --init, --init-only and --maintenance; `additionalContext` joins the session. */
@@ -85,6 +87,12 @@ export interface ToolBatchCall extends ToolHookCall {
 
 /** A tool result's content as a hook may give it: text, or text and image blocks. */
 export type ToolResultContentLike = string | Array<{ type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }>;
+
+export interface LoadedInstructions {
+  filePath: string;
+  memoryType: 'User' | 'Project' | 'Local';
+  loadReason: 'session_start';
+}
 
 export type ConfigSource = 'user_settings' | 'project_settings' | 'local_settings' | 'policy_settings';
 

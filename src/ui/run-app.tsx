@@ -66,8 +66,9 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   }
   const resumed = itemsFromMessages(messages);
   if (messages.length) notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
-  notes.push(...(await openSession(setup, opts, messages, new AbortController().signal)));
-  const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
+  const opened = await openSession(setup, opts, messages, new AbortController().signal);
+  notes.push(...opened.warnings);
+  const transcript = opts.persistSession ? openTranscript(setup, messages, opened.title ?? opts.name, marks) : undefined;
   const infoFeed = new InfoFeed();
   const stopWatching = watchSettings(opts, setup, { env: process.env, home: process.env.HOME ?? homedir(), trusted: () => true, note: (n) => infoFeed.show(n) });
   const hist = historyFile(base.wicketHome, setup.cwd);

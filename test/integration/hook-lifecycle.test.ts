@@ -1,5 +1,6 @@
 /** The later hook events through the built binary: Setup, PostToolBatch, PostCompact, StopFailure and SubagentStart. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useApiAndProject } from '../support/api-project.js';
 import { reply } from '../support/fake-anthropic-server.js';
@@ -115,6 +116,31 @@ describe('PostToolUse output replaced', () => {
     expect(seen('PostToolUse')[0].tool_response).toBeTruthy();
     const traced = r.lines<any>().find((l) => l.type === 'user' && JSON.stringify(l).includes('gate_trace'));
     expect(JSON.stringify(traced ?? r.lines())).toContain('output replaced by PostToolUse hook');
+  });
+});
+
+describe('InstructionsLoaded and SessionStart titles', () => {
+  it('InstructionsLoaded fires once per memory file the session loaded, with its type', async () => {
+    await t.project.write('CLAUDE.md', 'Use tabs.\n');
+    await t.project.write('CLAUDE.local.md', 'My notes.\n');
+    await settings({ InstructionsLoaded: [{ matcher: 'session_start', hooks: [recorder('InstructionsLoaded')] }] });
+    t.api.script(reply().text('ok'));
+    expectExit(await t.run(['-p', 'hi']), 0);
+    expect(seen('InstructionsLoaded').map((e) => [e.file_path, e.memory_type, e.load_reason])).toEqual([
+      [t.project.path('CLAUDE.md'), 'Project', 'session_start'],
+      [t.project.path('CLAUDE.local.md'), 'Local', 'session_start'],
+    ]);
+  });
+
+  it("a SessionStart hook's sessionTitle names the session in its file", async () => {
+    const title = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', sessionTitle: 'Parser rework' } });
+    await settings({ SessionStart: [{ hooks: [recorder('SessionStart', title)] }] });
+    t.api.script(reply().text('ok'));
+    expectExit(await t.run(['-p', 'hi']), 0);
+    const dir = path.join(t.project.home, '.wicket', 'sessions');
+    const slug = readdirSync(dir)[0]!;
+    const text = readFileSync(path.join(dir, slug, readdirSync(path.join(dir, slug))[0]!), 'utf8');
+    expect(text).toContain('"type":"custom-title","customTitle":"Parser rework"');
   });
 });
 
