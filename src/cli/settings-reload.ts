@@ -5,10 +5,11 @@
  * the next call on. Rules the session added itself ("don't ask again", grants) and plugins' hooks
  * are kept. The model, effort and output style stay as the session started (as in Claude Code).
  */
-import { watch, type FSWatcher } from 'node:fs';
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { ConfigSource } from '../hooks/types.js';
 import type { LoadedSettings } from '../settings/load.js';
+import { isOwnWrite } from '../settings/persist.js';
 import { DEFAULT_MANAGED_SETTINGS, localSettingsPath, projectSettingsPath, userSettingsPath } from '../settings/paths.js';
 import { readDenyPatterns } from '../permissions/search-deny.js';
 import type { CliOptions } from './options.js';
@@ -75,8 +76,10 @@ function settingsFiles(opts: CliOptions, cwd: string, deps: ReloadDeps): Map<str
 }
 
 async function reload(opts: CliOptions, setup: Setup, deps: ReloadDeps, file: string, source: ConfigSource): Promise<void> {
+  // The session's own write ("don't ask again", /permissions) is read again quietly, with no hook.
+  const own = isOwnWrite(file, readText(file));
   const hooks = setup.options.hooks;
-  const verdict = await hooks.configChange?.({ source, filePath: file }, new AbortController().signal).catch(() => undefined);
+  const verdict = own ? undefined : await hooks.configChange?.({ source, filePath: file }, new AbortController().signal).catch(() => undefined);
   for (const n of hooks.drainNotices?.() ?? []) deps.note(n);
   if (verdict?.block && source !== 'policy_settings') {
     deps.note(`${file} changed; a ConfigChange hook kept the settings as they were: ${verdict.block}`);
@@ -89,8 +92,17 @@ async function reload(opts: CliOptions, setup: Setup, deps: ReloadDeps, file: st
     return;
   }
   apply(setup, fresh, deps.home);
+  if (own) return;
   const warnings = fresh.warnings.filter((w) => w.startsWith(file));
   deps.note([`Settings reloaded: ${file} changed.`, ...warnings].join('\n'));
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** The new files' rules, hooks and keys into the live objects the session reads. */

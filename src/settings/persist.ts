@@ -52,6 +52,18 @@ export async function saveMcpApproval(projectRoot: string, server: string, answe
   });
 }
 
+const ownWrites = new Map<string, string>();
+
+/** Records what the session itself last wrote to a settings file ("don't ask again", /permissions). */
+export function noteOwnWrite(file: string, content: string): void {
+  ownWrites.set(path.resolve(file), content);
+}
+
+/** Whether the file holds what the session itself last wrote there (a reload then says nothing). */
+export function isOwnWrite(file: string, content: string): boolean {
+  return ownWrites.get(path.resolve(file)) === content;
+}
+
 /**
  * Changes the local settings file in place: `change` edits the parsed object and says whether it
  * changed anything. Writes to one file are queued, so changes in quick succession all land.
@@ -64,7 +76,9 @@ async function updateLocalSettings(projectRoot: string, change: (data: Record<st
     const data = parseForUpdate(text, file);
     if (!change(data, file)) return;
     await mkdir(path.dirname(file), { recursive: true });
-    await writeFileAtomic(file, `${JSON.stringify(data, null, detectIndent(text))}\n`);
+    const content = `${JSON.stringify(data, null, detectIndent(text))}\n`;
+    noteOwnWrite(file, content);
+    await writeFileAtomic(file, content);
   });
   queues.set(file, next);
   try {

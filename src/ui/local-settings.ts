@@ -4,6 +4,7 @@
  * JSON is never overwritten: the change is refused with the reason.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { noteOwnWrite } from '../settings/persist.js';
 import path from 'node:path';
 import { localSettingsPath } from '../settings/paths.js';
 
@@ -40,7 +41,9 @@ function update(projectRoot: string, list: RuleListName, change: (rules: string[
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `${JSON.stringify(next, null, 2)}\n`);
+    const content = `${JSON.stringify(next, null, 2)}\n`;
+    noteOwnWrite(file, content);
+    writeFileSync(tmp, content);
     renameSync(tmp, file);
   } catch (err) {
     return { ok: false, file, error: `could not write ${file}: ${(err as Error).message}` };

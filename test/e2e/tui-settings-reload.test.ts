@@ -26,4 +26,22 @@ describe.skipIf(!TMUX)('settings reloaded in the app', { timeout: 90_000 }, () =
     expect(screen).not.toContain('Asks because');
     expect(project.exists('made.txt')).toBe(true);
   });
+
+  it("the app's own write (\"don't ask again\") is read again quietly", async () => {
+    const project = await makeTmpProject({ files: { 'a.txt': 'one\n' }, localSettings: { permissions: { allow: [] } } });
+    const api = await startFakeAnthropic();
+    cleanups.push(() => project.cleanup(), () => api.close());
+    api.script(reply().toolUse('Bash', { command: 'touch one.txt' }), reply().toolUse('Bash', { command: 'touch one.txt' }), reply().text('Both made.'));
+    const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url });
+    cleanups.push(() => tui.close());
+    await tui.waitFor(READY);
+    tui.type('touch it twice');
+    tui.press('Enter');
+    await tui.waitFor("2. Yes, and don't ask again");
+    tui.press('2');
+    await tui.waitFor('Both made.');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(tui.history()).not.toContain('Settings reloaded');
+    expect(project.exists('one.txt')).toBe(true);
+  });
 });
