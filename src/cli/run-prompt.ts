@@ -72,6 +72,7 @@ async function* runPromptInner(messages: ApiMessage[], prompt: string | ContentB
       return;
     }
     extra = out.additionalContext;
+    if (out.sessionTitle) yield { type: 'session_title', title: out.sessionTitle };
   }
   if (run.checkpoint !== false) {
     const checkpoint = opts.fileHistory?.checkpoint();

@@ -86,6 +86,8 @@ export type AgentEvent =
   /** The conversation was replaced by a summary; `messages` is the conversation now. */
   | { type: 'compact'; trigger: 'manual' | 'auto'; preTokens: number; summary: string; messages: ApiMessage[] }
   | { type: 'error'; message: string }
+  /** A hook named the session (UserPromptSubmit's `sessionTitle`). */
+  | { type: 'session_title'; title: string }
   /** A tool started background work (a Bash command, a sub-agent). */
   | { type: 'task_started'; taskId: string; toolUseId?: string; taskType: TaskType; description: string }
   /** A background task ended; `text` is what went into the conversation (none when the model already knew). */

@@ -107,8 +107,8 @@ function isContentBlock(b: unknown): boolean {
   return (block.type === 'text' && typeof block.text === 'string') || (block.type === 'image' && block.source?.type === 'base64' && typeof block.source.data === 'string');
 }
 
-export function combineUserPrompt(verdicts: HookVerdict[]): { block?: string; additionalContext?: string; stop?: string } {
-  const out: { block?: string; additionalContext?: string; stop?: string } = {};
+export function combineUserPrompt(verdicts: HookVerdict[]): { block?: string; additionalContext?: string; stop?: string; sessionTitle?: string } {
+  const out: { block?: string; additionalContext?: string; stop?: string; sessionTitle?: string } = {};
   const stop = stopOf(verdicts);
   if (stop) out.stop = stop.reason;
   for (const v of verdicts) {
@@ -118,7 +118,14 @@ export function combineUserPrompt(verdicts: HookVerdict[]): { block?: string; ad
   }
   const context = joinContext(verdicts.flatMap((v) => [v.plainText, stringField(specific(v.json).additionalContext)]));
   if (context) out.additionalContext = context;
+  const title = sessionTitleOf(verdicts);
+  if (title) out.sessionTitle = title;
   return out;
+}
+
+/** The first hook's `hookSpecificOutput.sessionTitle` (SessionStart, UserPromptSubmit): the session's new name. */
+function sessionTitleOf(verdicts: HookVerdict[]): string | undefined {
+  return verdicts.map((v) => stringField(specific(v.json).sessionTitle)?.trim()).find(Boolean)?.slice(0, 200);
 }
 
 /** Stop, SubagentStop and PreCompact: exit 2 or `decision: "block"` blocks; `continue: false` overrides a block. */
@@ -134,8 +141,8 @@ export function combineBlock(verdicts: HookVerdict[], event: string): { block?: 
 /** SessionStart: plain stdout and additionalContext become context for the model. */
 export function combineSessionContext(verdicts: HookVerdict[]): { additionalContext?: string; sessionTitle?: string } {
   const context = joinContext(verdicts.flatMap((v) => [v.plainText, stringField(specific(v.json).additionalContext)]));
-  const title = verdicts.map((v) => stringField(specific(v.json).sessionTitle)?.trim()).find(Boolean);
-  return { ...(context ? { additionalContext: context } : {}), ...(title ? { sessionTitle: title.slice(0, 200) } : {}) };
+  const title = sessionTitleOf(verdicts);
+  return { ...(context ? { additionalContext: context } : {}), ...(title ? { sessionTitle: title } : {}) };
 }
 
 /** Setup and SubagentStart: only JSON `additionalContext` (plain stdout is not context for these events). */

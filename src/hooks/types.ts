@@ -43,7 +43,7 @@ export interface Hooks {
   /** A permission prompt would be shown; a hook may answer it. Undefined = no answer. */
   permissionRequest?(call: ToolHookCall & { suggestions: string[] }, signal: AbortSignal): Promise<{ behavior: 'allow' | 'deny'; message?: string; updatedInput?: unknown } | undefined>;
   /** UserPromptSubmit: block the prompt or add context. */
-  userPromptSubmit?(prompt: string, signal: AbortSignal): Promise<{ block?: string; additionalContext?: string; stop?: string }>;
+  userPromptSubmit?(prompt: string, signal: AbortSignal): Promise<{ block?: string; additionalContext?: string; stop?: string; sessionTitle?: string }>;
   /** Stop: a hook may force the model to go on (`block` reason goes to the model). */
   stop?(info: { lastAssistantMessage: string; stopHookActive: boolean }, signal: AbortSignal): Promise<{ block?: string }>;
   /** Messages for the person (non-blocking errors, systemMessage). Drained by the loop into warnings. */

@@ -79,6 +79,7 @@ export class TranscriptWriter {
     if (ev.type === 'prompt_checkpoint') this.checkpoint(ev.prompt, ev.checkpoint);
     else if (ev.type === 'assistant_message') this.message({ role: 'assistant', content: ev.message.content });
     else if (ev.type === 'tool_results_message') this.message(ev.message);
+    else if (ev.type === 'session_title') this.name(ev.title);
     // A background task's notice, as it went into the conversation (a resumed session merges it into its user message).
     else if (ev.type === 'task_notification' && ev.text) this.message({ role: 'user', content: [{ type: 'text', text: ev.text }] });
     else if (ev.type === 'tool_result') this.write({ type: 'gate_trace', tool_use_id: ev.toolUseId, tool_name: ev.name, trace: ev.trace, is_error: ev.result.isError ?? false });

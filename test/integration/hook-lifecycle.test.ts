@@ -132,9 +132,9 @@ describe('InstructionsLoaded and SessionStart titles', () => {
     ]);
   });
 
-  it("a SessionStart hook's sessionTitle names the session in its file", async () => {
-    const title = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', sessionTitle: 'Parser rework' } });
-    await settings({ SessionStart: [{ hooks: [recorder('SessionStart', title)] }] });
+  it.each(['SessionStart', 'UserPromptSubmit'])("a %s hook's sessionTitle names the session in its file", async (event) => {
+    const title = JSON.stringify({ hookSpecificOutput: { hookEventName: event, sessionTitle: 'Parser rework' } });
+    await settings({ [event]: [{ hooks: [recorder(event, title)] }] });
     t.api.script(reply().text('ok'));
     expectExit(await t.run(['-p', 'hi']), 0);
     const dir = path.join(t.project.home, '.wicket', 'sessions');
