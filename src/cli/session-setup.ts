@@ -25,6 +25,7 @@ import { readDenyPatterns } from '../permissions/search-deny.js';
 import type { AskUser, PermissionRules } from '../permissions/types.js';
 import { loadSettings, type LoadedSettings } from '../settings/load.js';
 import { askOnce } from '../api/ask-once.js';
+import { sessionEnvDir } from '../tools/bash/session-env.js';
 import { resolveOutputStyle } from '../settings/output-styles.js';
 import { wicketHomeDir } from '../settings/paths.js';
 import { ReadState } from '../tools/read-state.js';
@@ -129,6 +130,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
         env: mergedEnv,
         // Prompt hooks ask the small fast model, or the model the hook names.
         askModel: async (prompt, o) => (await askOnce(client, { model: resolveModel(o.model) ?? smallModel, prompt, system: o.system }, o.signal)).text,
+        envFileDir: sessionEnvDir(wicketHome, sessionId),
         ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}),
       });
   // The main conversation's output style (sub-agents keep their own prompts).

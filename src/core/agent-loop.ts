@@ -27,7 +27,7 @@ import { ToolScheduler } from './tool-scheduler.js';
 import { runSubagent } from './subagent.js';
 import { noticeText, trackerFor } from './task-notices.js';
 import { warmUpWhileWaiting } from './warm-up.js';
-import { batchHook, failureType, stopHook } from './loop-hooks.js';
+import { batchHook, cwdHook, failureType, stopHook } from './loop-hooks.js';
 
 const MAX_STOP_HOOK_BLOCKS = 8;
 
@@ -168,6 +168,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
   if (opts.allowDefer) env.canDefer = () => solo;
   const scheduler = new ToolScheduler(env, opts.signal, opts.maxToolConcurrency ?? 10);
   const calls: ToolCall[] = [];
+  const cwdAtStart = opts.state.cwd;
   let text = '';
   const started = monotonicMs();
   let final: FinalMessage | undefined;
@@ -236,6 +237,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
     if (content.length) messages.push({ role: 'assistant', content });
   }
   const toolText = calls.length ? await collectResults(messages, scheduler, opts, emit) : undefined;
+  if (opts.state.cwd !== cwdAtStart) await cwdHook(opts, cwdAtStart);
   if (failure !== undefined && !final) {
     if (opts.signal.aborted) {
       if (!calls.length) appendUser(messages, '[Request interrupted by the user]');

@@ -1,6 +1,6 @@
 /**
  * The loop's hooks that need more than one call: Stop (may send the model back to work),
- * PostToolBatch (sees a whole turn's results) and StopFailure (the turn ended on an API error).
+ * PostToolBatch (sees a whole turn's results), CwdChanged and StopFailure (the turn ended on an API error).
  * A hook that throws decides nothing.
  */
 import type { StopFailureType } from '../hooks/types.js';
@@ -34,4 +34,9 @@ export function failureType(failure: unknown): StopFailureType {
   if (failure.code === 'auth') return 'authentication_failed';
   if (failure.code === 'bad_request' || failure.code === 'not_found') return 'invalid_request';
   return failure.code === 'api' ? 'server_error' : 'unknown';
+}
+
+/** CwdChanged hooks, once a turn's calls moved the session's folder; then their notices. */
+export async function cwdHook(opts: AgentOptions, previousCwd: string): Promise<void> {
+  await opts.hooks.cwdChanged?.({ previousCwd, cwd: opts.state.cwd }, opts.signal).catch(() => undefined);
 }

@@ -26,6 +26,7 @@ export const SUPPORTED_HOOK_EVENTS = [
   'Setup',
   'ConfigChange',
   'InstructionsLoaded',
+  'CwdChanged',
 ] as const;
 export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 
@@ -33,7 +34,7 @@ export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 const OTHER_CLAUDE_EVENTS = [
   'UserPromptExpansion', 'PermissionDenied', 'MessageDisplay',
   'TaskCreated', 'TaskCompleted', 'TeammateIdle',
-  'CwdChanged', 'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove',
+  'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove',
   'Elicitation', 'ElicitationResult',
 ];
 export const ALL_CLAUDE_HOOK_EVENTS: readonly string[] = [...SUPPORTED_HOOK_EVENTS, ...OTHER_CLAUDE_EVENTS];

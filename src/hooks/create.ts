@@ -12,7 +12,9 @@
  *   subagentStop({agentId, agentType, …})      → { block? }               (block = keep the sub-agent going)
  * Problems (timeouts, crashes, garbage output) and `systemMessage`s collect as notices: drainNotices().
  */
+import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
+import path from 'node:path';
 import { randomUuid } from '../core/ids.js';
 import { parseRule } from '../permissions/rule-parse.js';
 import type { PermissionMode } from '../permissions/modes.js';
@@ -56,6 +58,8 @@ export interface HooksContext {
   onHookEvent?: (e: HookLifecycleEvent) => void;
   /** The model `type: "prompt"` hooks ask; without it they fail (a non-blocking error). */
   askModel?: AskModel;
+  /** Where SessionStart, Setup and CwdChanged hooks write `export` lines for later Bash commands (CLAUDE_ENV_FILE). */
+  envFileDir?: string;
 }
 
 /** What createHooks needs from the loaded settings. */
@@ -183,6 +187,10 @@ class HookGate implements SettingsHooks {
     await this.run('StopFailure', info.error, extra, {});
   };
 
+  cwdChanged: SettingsHooks['cwdChanged'] = async (info, signal) => {
+    this.showBlocking(await this.run('CwdChanged', undefined, { previous_cwd: info.previousCwd }, { signal }));
+  };
+
   instructionsLoaded: SettingsHooks['instructionsLoaded'] = async (files, signal) => {
     if (!this.plan('InstructionsLoaded', undefined).length) return;
     for (const f of files()) {
@@ -238,7 +246,8 @@ class HookGate implements SettingsHooks {
     const timeoutMs = Math.min((p.hook.timeout ?? fallback) * 1000, opts.budgetMs ?? Infinity);
     const ids = { hook_id: randomUuid(), hook_name: p.name, hook_event: event };
     this.ctx.onHookEvent?.({ subtype: 'hook_started', ...ids });
-    const runOpts: HookRunOptions = { cwd: currentCwd(this.ctx), env: withEffort(p.env ? { ...this.env, ...p.env } : this.env, this.ctx), timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) };
+    const env = withEnvFile(withEffort(p.env ? { ...this.env, ...p.env } : this.env, this.ctx), event, this.ctx.envFileDir);
+    const runOpts: HookRunOptions = { cwd: currentCwd(this.ctx), env, timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) };
     const h = p.hook;
     const result =
       h.type === 'command'
@@ -307,6 +316,21 @@ function hookEnv(settingsEnv: Record<string, string>, ctx: HooksContext): Record
 function withEffort(env: Record<string, string>, ctx: HooksContext): Record<string, string> {
   const effort = ctx.getEffort?.();
   return effort ? { ...env, CLAUDE_EFFORT: effort } : env;
+}
+
+/** The events whose hooks may set variables for later Bash commands. */
+const ENV_FILE_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'Setup', 'CwdChanged']);
+let envFiles = 0;
+
+/** CLAUDE_ENV_FILE: a file of its own for each such hook, in the session's folder (sourced by Bash, in order). */
+function withEnvFile(env: Record<string, string>, event: HookEvent, dir: string | undefined): Record<string, string> {
+  if (!dir || !ENV_FILE_EVENTS.has(event)) return env;
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch {
+    return env;
+  }
+  return { ...env, CLAUDE_ENV_FILE: path.join(dir, `${String(++envFiles).padStart(4, '0')}-${event}.sh`) };
 }
 
 function currentCwd(ctx: HooksContext): string {

@@ -72,6 +72,8 @@ export interface Hooks {
   postCompact?(info: { trigger: 'manual' | 'auto'; summary: string }, signal: AbortSignal): Promise<void>;
   /** StopFailure (matcher: error type): the turn ended on an API error. Its output is ignored. */
   stopFailure?(info: { error: StopFailureType; errorDetails: string; lastAssistantMessage?: string }): Promise<void>;
+  /** CwdChanged (no matcher): the session's folder moved (a Bash `cd`). Cannot block; CLAUDE_ENV_FILE is set. */
+  cwdChanged?(info: { previousCwd: string; cwd: string }, signal: AbortSignal): Promise<void>;
   /** InstructionsLoaded (matcher: load reason), once per memory file (CLAUDE.md…) the session loaded; the files are listed only when a hook listens. Cannot block. */
   instructionsLoaded?(files: () => LoadedInstructions[], signal: AbortSignal): Promise<void>;
   /** ConfigChange (matcher: the settings source): a settings file changed on disk; `block` keeps the old settings. */

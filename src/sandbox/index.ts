@@ -119,7 +119,8 @@ function networkBridge(socketPath: string, socatPath: string): string {
   );
 }
 
-function shellQuote(s: string): string {
+/** One shell word, quoted only when it needs to be. */
+export function shellQuote(s: string): string {
   return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 

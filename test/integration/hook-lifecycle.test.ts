@@ -144,3 +144,24 @@ describe('InstructionsLoaded and SessionStart titles', () => {
   });
 });
 
+describe('CLAUDE_ENV_FILE and CwdChanged', () => {
+  it('a SessionStart hook exports a variable for later Bash commands; CwdChanged fires after a cd and may export too', async () => {
+    await t.project.write('sub/keep.txt', '');
+    await settings({
+      SessionStart: [{ hooks: [{ type: 'command', command: 'echo "export GREETING=hola" >> "$CLAUDE_ENV_FILE"' }] }],
+      CwdChanged: [{ hooks: [recorder('CwdChanged'), { type: 'command', command: 'echo "export WHERE=moved" >> "$CLAUDE_ENV_FILE"' }] }],
+    });
+    t.api.script(
+      reply().toolUse('Bash', { command: 'echo "greeting=$GREETING"' }, { id: 'toolu_1' }),
+      reply().toolUse('Bash', { command: 'cd sub' }, { id: 'toolu_2' }),
+      reply().toolUse('Bash', { command: 'echo "where=$WHERE greeting=$GREETING"' }, { id: 'toolu_3' }),
+      reply().text('done'),
+    );
+    expectExit(await t.run(['-p', 'go', '--allowedTools', 'Bash']), 0);
+    const result = (i: number, id: string) => JSON.stringify(bodies()[i]!.messages.at(-1)!.content.find((b: any) => b.tool_use_id === id));
+    expect(result(1, 'toolu_1')).toContain('greeting=hola');
+    expect(seen('CwdChanged')).toEqual([expect.objectContaining({ hook_event_name: 'CwdChanged', previous_cwd: t.project.dir, cwd: t.project.path('sub') })]);
+    expect(result(3, 'toolu_3')).toContain('where=moved greeting=hola');
+  });
+});
+

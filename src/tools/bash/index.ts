@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { deniedHostsSince, readSandboxSettings, sandboxLaunch } from '../../sandbox/index.js';
+import { sessionEnvDir, sessionEnvPreamble } from './session-env.js';
 import { startBackgroundTask } from '../tasks/registry.js';
 import { trackBashTask } from '../tasks/notify.js';
 import { defineTool, lazySchema } from '../tool.js';
@@ -118,7 +119,9 @@ export const bashTool = defineTool<BashInput, BashOutput>({
     const decision = await sandboxFor(input, ctx);
     if (decision.kind === 'refused') throw new Error(decision.reason);
     const where = { ...ctx, cwd: startingCwd(ctx).cwd };
-    const launch = decision.kind === 'sandboxed' ? await sandboxLaunch(readSandboxSettings(ctx.settings, ctx), where) : undefined;
+    const sandbox = decision.kind === 'sandboxed' ? await sandboxLaunch(readSandboxSettings(ctx.settings, ctx), where) : undefined;
+    const hookEnv = sessionEnvPreamble(sessionEnvDir(ctx.wicketHome, ctx.sessionId));
+    const launch = sandbox || hookEnv ? { prefix: sandbox?.prefix ?? [], preamble: `${sandbox?.preamble ?? ''}${hookEnv}` } : undefined;
     const notes = decision.kind === 'unsandboxed' ? [decision.note] : [];
     const outputFile = outputFilePath(ctx.wicketHome, ctx.sessionId, ctx.toolUseId);
     if (input.run_in_background) {
@@ -131,7 +134,7 @@ export const bashTool = defineTool<BashInput, BashOutput>({
         ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
       });
       trackBashTask(task, ctx.backgroundTasks, ctx.toolUseId, clampTimeout(input.timeout));
-      return backgroundOutput(task.id, outputFile, ctx.cwd, notes, launch !== undefined);
+      return backgroundOutput(task.id, outputFile, ctx.cwd, notes, sandbox !== undefined);
     }
     const result = yield* runForeground({
       command: input.command,
@@ -144,11 +147,11 @@ export const bashTool = defineTool<BashInput, BashOutput>({
     });
     const { nextCwd, outputTooLarge, durationMs, ...rest } = result;
     if (outputTooLarge) notes.push('The command was stopped because its output grew past the limit.');
-    if (launch) notes.push(...sandboxNotes(result.exitCode, Date.now() - durationMs));
+    if (sandbox) notes.push(...sandboxNotes(result.exitCode, Date.now() - durationMs));
     return {
       ...rest,
       notes: [...notes, ...rest.notes],
-      sandboxed: launch !== undefined,
+      sandboxed: sandbox !== undefined,
       ...(nextCwd !== ctx.cwd ? { newCwd: nextCwd } : {}),
       ...(result.exitCode === 1 && isBenignExitOne(input.command) ? { benignExit: true } : {}),
     };
