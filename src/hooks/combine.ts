@@ -145,6 +145,14 @@ export function combineSessionContext(verdicts: HookVerdict[]): { additionalCont
   return { ...(context ? { additionalContext: context } : {}), ...(title ? { sessionTitle: title } : {}) };
 }
 
+/** SessionStart and CwdChanged: the files to watch for FileChanged hooks (`hookSpecificOutput.watchPaths`). */
+export function watchPathsOf(verdicts: HookVerdict[]): string[] {
+  return verdicts.flatMap((v) => {
+    const paths = specific(v.json).watchPaths;
+    return Array.isArray(paths) ? paths.filter((p): p is string => typeof p === 'string' && p.trim() !== '') : [];
+  });
+}
+
 /** Setup and SubagentStart: only JSON `additionalContext` (plain stdout is not context for these events). */
 export function combineJsonContext(verdicts: HookVerdict[]): { additionalContext?: string } {
   const context = joinContext(verdicts.map((v) => stringField(specific(v.json).additionalContext)));

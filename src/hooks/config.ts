@@ -27,6 +27,7 @@ export const SUPPORTED_HOOK_EVENTS = [
   'ConfigChange',
   'InstructionsLoaded',
   'CwdChanged',
+  'FileChanged',
 ] as const;
 export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 
@@ -34,7 +35,7 @@ export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 const OTHER_CLAUDE_EVENTS = [
   'UserPromptExpansion', 'PermissionDenied', 'MessageDisplay',
   'TaskCreated', 'TaskCompleted', 'TeammateIdle',
-  'DirectoryAdded', 'FileChanged', 'WorktreeCreate', 'WorktreeRemove',
+  'DirectoryAdded', 'WorktreeCreate', 'WorktreeRemove',
   'Elicitation', 'ElicitationResult',
 ];
 export const ALL_CLAUDE_HOOK_EVENTS: readonly string[] = [...SUPPORTED_HOOK_EVENTS, ...OTHER_CLAUDE_EVENTS];

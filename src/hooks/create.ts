@@ -30,9 +30,11 @@ import {
   combinePreToolUse,
   combineSessionContext,
   combineUserPrompt,
+  watchPathsOf,
 } from './combine.js';
 import { describeHandler, isAsyncHandler, type HookEvent, type HookGroup, type HookHandler } from './config.js';
 import { ifRuleMatches, matcherMatches } from './matcher.js';
+import { FileWatch } from './file-watch.js';
 import { interpretRun, type HookVerdict } from './output.js';
 import { runHookCommand, type HookRunOptions, type HookRunResult } from './run-command.js';
 import { runHttpHook } from './run-http.js';
@@ -94,6 +96,7 @@ export function createHooks(loaded: HookSettings, ctx: HooksContext): SettingsHo
 class HookGate implements SettingsHooks {
   private readonly notices: string[] = [];
   private readonly env: Record<string, string>;
+  private files: FileWatch | undefined;
 
   constructor(
     private readonly loaded: HookSettings,
@@ -150,6 +153,7 @@ class HookGate implements SettingsHooks {
     const extra = { source: info.source, ...(info.model ? { model: info.model } : {}) };
     const verdicts = await this.run('SessionStart', info.source, extra, { signal });
     this.showBlocking(verdicts);
+    this.watch(watchPathsOf(verdicts));
     return combineSessionContext(verdicts);
   };
 
@@ -188,8 +192,19 @@ class HookGate implements SettingsHooks {
   };
 
   cwdChanged: SettingsHooks['cwdChanged'] = async (info, signal) => {
-    this.showBlocking(await this.run('CwdChanged', undefined, { previous_cwd: info.previousCwd }, { signal }));
+    const verdicts = await this.run('CwdChanged', undefined, { previous_cwd: info.previousCwd }, { signal });
+    this.showBlocking(verdicts);
+    this.watch(watchPathsOf(verdicts));
   };
+
+  /** FileChanged hooks (matcher: the file's name) for the watched files; they decide nothing. */
+  private watch(paths: string[]): void {
+    if (!paths.length) return;
+    this.files ??= new FileWatch((file, event) => {
+      void this.run('FileChanged', path.basename(file), { file_path: file, event }, {}).then((v) => this.showBlocking(v));
+    });
+    this.files.add(paths, currentCwd(this.ctx));
+  }
 
   instructionsLoaded: SettingsHooks['instructionsLoaded'] = async (files, signal) => {
     if (!this.plan('InstructionsLoaded', undefined).length) return;
@@ -319,7 +334,7 @@ function withEffort(env: Record<string, string>, ctx: HooksContext): Record<stri
 }
 
 /** The events whose hooks may set variables for later Bash commands. */
-const ENV_FILE_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'Setup', 'CwdChanged']);
+const ENV_FILE_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'Setup', 'CwdChanged', 'FileChanged']);
 let envFiles = 0;
 
 /** CLAUDE_ENV_FILE: a file of its own for each such hook, in the session's folder (sourced by Bash, in order). */

@@ -165,3 +165,23 @@ describe('CLAUDE_ENV_FILE and CwdChanged', () => {
   });
 });
 
+describe('FileChanged', () => {
+  it("fires for the files a SessionStart hook asked to watch, matched on the file's name; it may export variables too", async () => {
+    const watched = t.project.path('versions.txt');
+    const watchOut = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', watchPaths: [watched] } });
+    await settings({
+      SessionStart: [{ hooks: [recorder('SessionStart', watchOut)] }],
+      FileChanged: [{ matcher: 'versions.txt', hooks: [recorder('FileChanged'), { type: 'command', command: 'echo "export FROM_WATCH=yes" >> "$CLAUDE_ENV_FILE"' }] }],
+    });
+    t.api.script(
+      reply().toolUse('Bash', { command: 'echo "node 20" > versions.txt' }, { id: 'toolu_w' }),
+      reply().delay(800).toolUse('Bash', { command: 'echo "from=$FROM_WATCH"' }, { id: 'toolu_r' }),
+      reply().text('done'),
+    );
+    expectExit(await t.run(['-p', 'go', '--allowedTools', 'Bash']), 0);
+    expect(seen('FileChanged')).toEqual([expect.objectContaining({ hook_event_name: 'FileChanged', file_path: watched, event: 'add' })]);
+    const last = JSON.stringify(bodies()[2]!.messages.at(-1));
+    expect(last).toContain('from=yes');
+  });
+});
+
