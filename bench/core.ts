@@ -13,17 +13,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { reply, startFakeAnthropic } from '../test/support/fake-anthropic-server.js';
 import { fmt, measureAgainst } from './measure.js';
+import { startTlsFront } from './tls-front-helper.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(ROOT, 'bin', 'wicket.js');
+/** How a shell runs it (the launcher's `#!`), and how `node bin/wicket.js` does. */
+const AS_COMMAND = { cmd: BIN, args: [] as string[] };
+const WITH_NODE = { cmd: process.execPath, args: [BIN] };
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const NODE = { cmd: process.execPath, args: ['-e', '0'] };
 
 async function main(): Promise<void> {
-  const version = await measureAgainst(NODE, process.execPath, [BIN, '--version'], RUNS);
+  const version = await measureAgainst(NODE, BIN, ['--version'], RUNS);
   console.log(`node -e 0:                 ${fmt(version.base)}`);
   console.log(`wicket --version:          ${fmt(version.run)}  (${(version.run.ms / version.base.ms).toFixed(2)}x node; target <= 1.3x)`);
-  const help = await measureAgainst(NODE, process.execPath, [BIN, '--help'], RUNS);
+  const help = await measureAgainst(NODE, BIN, ['--help'], RUNS);
   console.log(`wicket --help:             ${fmt(help.run)}  (${(help.run.ms / help.base.ms).toFixed(2)}x node meanwhile)`);
 
   const project = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-bench-proj-')));
@@ -82,13 +86,7 @@ async function main(): Promise<void> {
     // project has used its tools (the first line is a fresh install's).
     const again = await measureWithScript(server, () => server.script(reply().text('Hello from the bench.')), ['-p', 'hi'], project, env);
     console.log(`one text turn, after those: ${fmt(again.run)}  (${besides(again)}; the cache now holds the tools' code too)`);
-    if (process.env.NODE_EXTRA_CA_CERTS) {
-      // Node reads and parses that certificate bundle before any script runs: on this kind of machine
-      // it is most of `node -e 0`. The same turn without it shows what is wicket's own.
-      const noCerts = { NODE_EXTRA_CA_CERTS: undefined };
-      const bare = await measureWithScript(server, () => server.script(reply().text('Hello from the bench.')), ['-p', 'hi'], project, { ...env, ...noCerts }, noCerts);
-      console.log(`without NODE_EXTRA_CA_CERTS (set here): node -e 0 ${bare.base.ms.toFixed(1)} ms; one text turn ${bare.run.ms.toFixed(1)} ms (${bare.overMs.toFixed(1)} ms over node; cache as on the line above)`);
-    }
+    await certificateLines(server, project, env);
   } finally {
     await server.close();
     rmSync(project, { recursive: true, force: true });
@@ -103,10 +101,38 @@ async function measureWithScript(
   cwd: string,
   env: NodeJS.ProcessEnv,
   baseEnv?: NodeJS.ProcessEnv,
+  how = AS_COMMAND,
 ) {
   // Each run consumes one scripted conversation: script RUNS + 1 (warm-up) copies up front.
   for (let i = 0; i <= RUNS; i++) script();
-  return measureAgainst({ ...NODE, env: baseEnv }, process.execPath, [BIN, ...args], RUNS, { cwd, env });
+  return measureAgainst({ ...NODE, env: baseEnv }, how.cmd, [...how.args, ...args], RUNS, { cwd, env });
+}
+
+/**
+ * NODE_EXTRA_CA_CERTS: Node parses that bundle before any script runs, and on this kind of machine
+ * it is most of `node -e 0`. The launcher defers it to the first TLS connection (src/api/extra-ca.ts).
+ * These lines show the text turn with Node reading it at start, and over HTTPS both ways, where the
+ * certificates are needed.
+ */
+async function certificateLines(server: Awaited<ReturnType<typeof startFakeAnthropic>>, project: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const hello = () => server.script(reply().text('Hello from the bench.'));
+  const set = process.env.NODE_EXTRA_CA_CERTS ? '(set here)' : '(not set here)';
+  const eager = await measureWithScript(server, hello, ['-p', 'hi'], project, env, undefined, WITH_NODE);
+  console.log(`text turn, node bin/wicket.js (Node reads NODE_EXTRA_CA_CERTS ${set} at start): ${fmt(eager.run)}  (${besides(eager)})`);
+  const noCerts = { NODE_EXTRA_CA_CERTS: undefined };
+  const bare = await measureWithScript(server, hello, ['-p', 'hi'], project, { ...env, ...noCerts }, noCerts);
+  console.log(`without NODE_EXTRA_CA_CERTS: node -e 0 ${bare.base.ms.toFixed(1)} ms; one text turn ${bare.run.ms.toFixed(1)} ms (${bare.overMs.toFixed(1)} ms over node)`);
+  const front = await startTlsFront(server.url);
+  try {
+    const tlsEnv = { ...env, ANTHROPIC_BASE_URL: front.url, NODE_EXTRA_CA_CERTS: front.bundle };
+    const base = { NODE_EXTRA_CA_CERTS: front.bundle };
+    const deferred = await measureWithScript(server, hello, ['-p', 'hi'], project, tlsEnv, base);
+    console.log(`text turn over HTTPS, CA bundle in NODE_EXTRA_CA_CERTS, wicket: ${fmt(deferred.run)}  (${besides(deferred)})`);
+    const atStart = await measureWithScript(server, hello, ['-p', 'hi'], project, tlsEnv, base, WITH_NODE);
+    console.log(`the same, node bin/wicket.js:  ${fmt(atStart.run)}  (${besides(atStart)})`);
+  } finally {
+    front.close();
+  }
 }
 
 function besides(m: { base: { ms: number }; overMs: number }): string {

@@ -9,6 +9,7 @@ import type { ClientRequestArgs, IncomingHttpHeaders, IncomingMessage, RequestOp
 import type { Duplex } from 'node:stream';
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk/core/error';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
+import { useExtraCA } from './extra-ca.js';
 import { DEFAULT_BASE_URL, takePreconnected } from './preconnect.js';
 import { describeProxy, proxyAgent, proxyFor, proxyProblem } from './proxy.js';
 
@@ -141,7 +142,9 @@ function requestHeaders(config: TransportConfig, length: number, betas: readonly
 type ClientModule = Pick<typeof http, 'Agent' | 'request'>;
 
 function clientModule(protocol: string): ClientModule {
-  return protocol === 'https:' ? (process.getBuiltinModule('node:https') as ClientModule) : http;
+  if (protocol !== 'https:') return http;
+  useExtraCA();
+  return process.getBuiltinModule('node:https') as ClientModule;
 }
 
 const agents = new Map<string, http.Agent>();

@@ -6,6 +6,7 @@
  */
 import type { Socket } from 'node:net';
 import { getProxyForUrl } from 'proxy-from-env';
+import { useExtraCA } from './extra-ca.js';
 
 const KEY = Symbol.for('wicket.preconnected');
 /** Where requests go without ANTHROPIC_BASE_URL. */
@@ -26,6 +27,7 @@ export function startPreconnect(baseURL: string | undefined): void {
     if (getProxyForUrl(url.href)) return; // the request goes through a proxy, not to this host
     const host = url.hostname.replace(/^\[|\]$/g, '');
     const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+    if (url.protocol === 'https:') useExtraCA();
     const socket =
       url.protocol === 'https:'
         ? process.getBuiltinModule('node:tls').connect({ host, port, servername: isIpLiteral(host) ? undefined : host })

@@ -7,6 +7,7 @@
 import type { Agent } from 'node:http';
 import { getProxyForUrl } from 'proxy-from-env';
 import { importModule } from '../core/import-module.js';
+import { useExtraCA } from './extra-ca.js';
 
 /** The proxy set for this URL: none, its URL, or `bad` when the variable is not a URL. */
 function configured(url: URL): URL | 'bad' | undefined {
@@ -47,6 +48,7 @@ export async function proxyAgent(protocol: string, proxy: URL): Promise<Agent> {
   const key = `${protocol} ${proxy.href}`;
   const known = agents.get(key);
   if (known) return known;
+  useExtraCA(); // the tunnel's TLS, and the proxy's own when it is an https one
   const options = { keepAlive: true, scheduling: 'lifo' as const, timeout: 5000 };
   let agent: Agent;
   if (protocol === 'https:') {

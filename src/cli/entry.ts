@@ -1,6 +1,7 @@
 // The tiny entry (CommonJS, so no ES module loader starts unless something needs one): answers
 // --version and --help before anything heavy loads (the help text is rendered at build time),
 // then runs the main bundle from V8's code cache (code-cache.ts).
+import { adoptExtraCA } from '../api/extra-ca.js';
 import { startPreconnect } from '../api/preconnect.js';
 import { startGitStatus } from '../core/git-status.js';
 import { installBundleLoader, installImporter, loadedOnDemand } from '../core/import-module.js';
@@ -28,6 +29,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
 }
 
 async function run(): Promise<void> {
+  const caWarning = adoptExtraCA(); // before any connection, and before anything starts a process
+  if (caWarning) process.stderr.write(`${caWarning}\n`);
   // WebAssembly (the Bash parser, and the HTTP parser inside Node's fetch) left to tier up is
   // recompiled in the background, and the process then waits for that work at exit: over a second
   // after one Bash call. Changing a V8 flag, though, makes V8 reject the code cache of every Node

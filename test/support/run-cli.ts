@@ -34,6 +34,8 @@ export interface RunCliOptions {
   timeoutMs?: number;
   /** The fake server's `url`, passed as ANTHROPIC_BASE_URL. */
   baseUrl?: string;
+  /** Run bin/wicket.js as a shell runs a command (through its `#!` line), not as `node bin/wicket.js`. */
+  asCommand?: boolean;
 }
 
 export interface CliResult {
@@ -106,7 +108,8 @@ function makeResult(code: number | null, signal: NodeJS.Signals | null, stdout: 
 /** Start the CLI and return at once: for tests that signal it (SIGINT) or talk to it mid-run. */
 export function spawnCli(args: string[], opts: RunCliOptions): CliProcess {
   const fd = opts.stdinFile === undefined ? undefined : openSync(opts.stdinFile, 'r');
-  const child = spawn(process.execPath, [BIN_PATH, ...args], { cwd: opts.cwd, env: cliEnv(opts), stdio: [fd ?? 'pipe', 'pipe', 'pipe'] });
+  const [cmd, argv] = opts.asCommand ? [BIN_PATH, args] : [process.execPath, [BIN_PATH, ...args]];
+  const child = spawn(cmd, argv, { cwd: opts.cwd, env: cliEnv(opts), stdio: [fd ?? 'pipe', 'pipe', 'pipe'] });
   if (fd !== undefined) closeSync(fd); // the child holds its own copy
   let stdout = '';
   let stderr = '';
