@@ -31,6 +31,7 @@ import { printModeAskUser, runPrintMode } from './print-mode.js';
 import { sessionSettings, setupSession, type Setup } from './session-setup.js';
 import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
 import { StdoutWriter } from './stdout.js';
+import { safeModeWanted, setSafeMode } from '../settings/safe-mode.js';
 
 export interface MainInfo {
   version: string;
@@ -53,6 +54,9 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
     const program = buildProgram(info.version);
     program.parse(argv, { from: 'user' });
     opts = normalizeOptions(program.opts(), program.args[0], (f) => readFileSync(f, 'utf8'));
+    opts.safeMode = safeModeWanted(opts.safeMode, process.env);
+    setSafeMode(opts.safeMode);
+    if (opts.safeMode) opts.strictMcpConfig = true; // MCP servers only from --mcp-config
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return 0;

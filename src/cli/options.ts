@@ -40,6 +40,8 @@ export interface CliOptions {
   forkSession: boolean;
   persistSession: boolean;
   bare: boolean;
+  /** --safe-mode or CLAUDE_CODE_SAFE_MODE (settings/safe-mode.ts). */
+  safeMode: boolean;
   /** --init / --init-only (init) or --maintenance: the Setup hooks run, with this trigger, before the session. */
   setup?: 'init' | 'maintenance';
   /** --init-only: run the Setup hooks and exit. */
@@ -140,6 +142,7 @@ export function buildProgram(version: string): Command {
     .option('-w, --worktree [name]', 'work in a git worktree of its own: .claude/worktrees/<name> on branch worktree-<name>')
     .option('--plugin-dir <path>', 'load the plugin in this folder for this session (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--bare', 'skip hooks, plugins and CLAUDE.md discovery')
+    .option('--safe-mode', 'start without CLAUDE.md, skills, custom commands and agents, plugins, hooks, MCP servers, status line and output style (also CLAUDE_CODE_SAFE_MODE=1)')
     .option('--init', 'run the Setup hooks (trigger "init") before the session')
     .option('--init-only', 'run the Setup hooks (trigger "init") and exit')
     .option('--maintenance', 'run the Setup hooks (trigger "maintenance") before the session')
@@ -203,6 +206,7 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     forkSession: Boolean(raw.forkSession),
     persistSession: raw.sessionPersistence !== false,
     bare: Boolean(raw.bare),
+    safeMode: Boolean(raw.safeMode),
     ...(raw.init || raw.initOnly ? { setup: 'init' as const } : raw.maintenance ? { setup: 'maintenance' as const } : {}),
     initOnly: Boolean(raw.initOnly),
     ...(raw.debug !== undefined ? { debug: raw.debug === true ? (true as const) : String(raw.debug) } : {}),

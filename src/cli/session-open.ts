@@ -24,7 +24,7 @@ export async function openSession(setup: Setup, opts: CliOptions, messages: ApiM
   const fresh = messages.length === 0;
   const setupHooks = opts.setup ? await agent.hooks.setup?.({ trigger: opts.setup }, signal).catch(() => undefined) : undefined;
   if (setupHooks?.additionalContext) appendUser(messages, setupHooks.additionalContext);
-  if (!opts.bare) await agent.hooks.instructionsLoaded?.(() => loadedInstructions(setup), signal).catch(() => undefined);
+  if (!opts.bare && !opts.safeMode) await agent.hooks.instructionsLoaded?.(() => loadedInstructions(setup), signal).catch(() => undefined);
   const started = await agent.hooks.sessionStart?.({ source: fresh ? 'startup' : 'resume', model: agent.model }, signal).catch(() => undefined);
   if (started?.additionalContext) appendUser(messages, started.additionalContext);
   const title = started?.sessionTitle ? { title: started.sessionTitle } : {};

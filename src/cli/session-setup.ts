@@ -81,7 +81,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const configDir = env.CLAUDE_CONFIG_DIR || path.join(home, '.claude');
   const wicketHome = wicketHomeDir(home, env);
   const loaded = sessionSettings(opts, env, cwd, home, deps.trusted);
-  const plugins = usePlugins(opts, loaded, { cwd, home, env });
+  const plugins = usePlugins({ ...opts, bare: opts.bare || opts.safeMode }, loaded, { cwd, home, env });
   // The search tools leave Read-denied paths out of wide searches (see tools/ripgrep/common.ts).
   const settings = {
     ...loaded.merged,
@@ -96,7 +96,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   // The Skill tool is offered only when there is a skill to run.
   let tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter((t) => t.name !== 'Skill' || (!opts.disableSlashCommands && modelSkills(cwd, configDir).length > 0));
   if (asAgent) tools = mainAgentTools(tools, asAgent);
-  if (asAgent && !opts.bare) addMainAgentHooks(loaded, asAgent);
+  if (asAgent && !opts.bare && !opts.safeMode) addMainAgentHooks(loaded, asAgent);
   const schema = opts.jsonSchema ? parseJsonSchema(opts.jsonSchema) : undefined;
   if (schema) tools = [...tools, structuredOutputTool(schema)];
   const model = resolveModel(opts.model) ?? resolveModel(asAgent?.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
@@ -134,7 +134,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
         ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}),
       });
   // The main conversation's output style (sub-agents keep their own prompts).
-  const outputStyle = opts.bare ? {} : resolveOutputStyle(loaded.merged.outputStyle, cwd, configDir);
+  const outputStyle = opts.bare || opts.safeMode ? {} : resolveOutputStyle(loaded.merged.outputStyle, cwd, configDir);
   if (outputStyle.error) loaded.warnings.push(outputStyle.error);
   const system = buildSystemPrompt({
     cwd,
@@ -143,7 +143,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     configDir,
     systemPrompt: opts.systemPrompt ?? asAgent?.systemPrompt,
     appendSystemPrompt: [opts.appendSystemPrompt, agentMemory.prompt, schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined].filter(Boolean).join('\n\n') || undefined,
-    noMemory: opts.bare,
+    noMemory: opts.bare || opts.safeMode,
     git: deps.git,
     ...(typeof loaded.merged.language === 'string' ? { language: loaded.merged.language } : {}),
     ...(outputStyle.style ? { outputStyle: outputStyle.style } : {}),
@@ -201,6 +201,7 @@ export function sessionSettings(opts: CliOptions, env: Record<string, string | u
     cliDisallowed: opts.disallowedTools,
     ...(opts.settingSources ? { sources: opts.settingSources } : {}),
     ...(trusted ? { trusted } : {}),
+    ...(opts.safeMode ? { safeMode: true } : {}),
   });
 }
 

@@ -16,6 +16,7 @@ import { parseRule, splitRuleList } from '../permissions/rule-parse.js';
 import type { PermissionRules } from '../permissions/types.js';
 import { expandInlineShell, hasInlineShell, type InlineExpansion, type InlineRun } from './inline-shell.js';
 import { pluginCommands } from '../plugins/commands.js';
+import { inSafeMode } from '../settings/safe-mode.js';
 import { loadSkills } from './skills.js';
 
 export interface CustomCommand {
@@ -49,6 +50,7 @@ export interface ExpandContext {
 }
 
 export function loadCustomCommands(projectRoot: string, configDir: string): CustomCommand[] {
+  if (inSafeMode()) return [];
   const project = scanCommandDir(path.join(projectRoot, '.claude', 'commands'), 'project');
   const user = scanCommandDir(path.join(configDir, 'commands'), 'user');
   const names = new Set(project.map((c) => c.name));

@@ -10,9 +10,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { splitRuleList } from '../permissions/rule-parse.js';
 import { pluginSkills } from '../plugins/commands.js';
+import { inSafeMode } from '../settings/safe-mode.js';
 import { parseFrontmatter, type CustomCommand } from './custom-commands.js';
 
 export function loadSkills(projectRoot: string, configDir: string | undefined): CustomCommand[] {
+  if (inSafeMode()) return [];
   const user = configDir ? scanSkillDir(path.join(configDir, 'skills'), 'user') : [];
   const names = new Set(user.map((s) => s.name));
   return [...user, ...scanSkillDir(path.join(projectRoot, '.claude', 'skills'), 'project').filter((s) => !names.has(s.name)), ...pluginSkills()];

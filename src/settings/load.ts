@@ -17,6 +17,7 @@ import { mergeLayers } from './merge.js';
 import { DEFAULT_MANAGED_SETTINGS, localSettingsPath, projectSettingsPath, userSettingsPath } from './paths.js';
 import { cliRuleLayer, readManagedLayers, type Layer, layerFromResult } from './layers.js';
 import { readSettingsFile, parseSettingsText } from './read.js';
+import { MANAGED_ONLY_IN_SAFE_MODE } from './safe-mode.js';
 import { isWorkspaceTrusted } from './trust.js';
 import { isObject } from './validate.js';
 
@@ -39,6 +40,8 @@ export interface LoadSettingsOptions {
    * apply only then (trust.ts). Asked only when a project file has some. Default: `~/.claude.json`.
    */
   trusted?: () => boolean;
+  /** Safe mode: hooks and the customizing keys come from the managed policy only (safe-mode.ts). */
+  safeMode?: boolean;
 }
 
 export interface SettingsSourceInfo {
@@ -66,7 +69,7 @@ export interface LoadedSettings {
   /** `permissions.disableBypassPermissionsMode: "disable"` in any source. */
   disableBypassPermissions: boolean;
   /** Why hooks are off or limited, for the report. */
-  hookPolicy?: 'disableAllHooks' | 'allowManagedHooksOnly';
+  hookPolicy?: 'disableAllHooks' | 'allowManagedHooksOnly' | 'safeMode';
 }
 
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
@@ -74,6 +77,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const warnings = layers.flatMap((l) => l.warnings);
   withholdUntrusted(layers, opts, warnings);
   const merged = mergeLayers(layers.map((l) => l.data));
+  if (opts.safeMode) keepManagedOnly(merged, layers);
   const byPrecedence = [...layers].reverse();
   const managedOnlyRules = layers.some((l) => l.source === 'managed' && l.data.allowManagedPermissionRulesOnly === true);
   const ruleLayers = managedOnlyRules ? byPrecedence.filter((l) => l.source === 'managed') : byPrecedence;
@@ -81,7 +85,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   for (const l of ruleLayers) for (const list of ['allow', 'ask', 'deny'] as const) rules[list].push(...l.rules[list]);
   const disableBypassPermissions = layers.some((l) => permsOf(l).disableBypassPermissionsMode === 'disable');
   const defaultMode = pickDefaultMode(byPrecedence, disableBypassPermissions, warnings);
-  const { hooks, hookPolicy } = pickHooks(layers, merged);
+  const { hooks, hookPolicy } = pickHooks(layers, merged, opts.safeMode === true);
   const env = isObject(merged.env) ? (merged.env as Record<string, string>) : {};
   return {
     merged,
@@ -176,12 +180,22 @@ function pickDefaultMode(byPrecedence: Layer[], bypassDisabled: boolean, warning
   return undefined;
 }
 
-function pickHooks(layers: Layer[], merged: Record<string, unknown>): Pick<LoadedSettings, 'hooks' | 'hookPolicy'> {
+function pickHooks(layers: Layer[], merged: Record<string, unknown>, safeMode: boolean): Pick<LoadedSettings, 'hooks' | 'hookPolicy'> {
   if (merged.disableAllHooks === true) return { hooks: [], hookPolicy: 'disableAllHooks' };
   const managedOnly = layers.some((l) => l.source === 'managed' && l.data.allowManagedHooksOnly === true);
-  const chosen = managedOnly ? layers.filter((l) => l.source === 'managed') : layers;
+  const chosen = managedOnly || safeMode ? layers.filter((l) => l.source === 'managed') : layers;
   const hooks = [...chosen].reverse().flatMap((l) => l.hooks);
-  return managedOnly ? { hooks, hookPolicy: 'allowManagedHooksOnly' } : { hooks };
+  if (managedOnly) return { hooks, hookPolicy: 'allowManagedHooksOnly' };
+  return safeMode ? { hooks, hookPolicy: 'safeMode' } : { hooks };
+}
+
+/** Safe mode: the status line, output style, plugins and MCP approvals are the managed policy's, or none. */
+function keepManagedOnly(merged: Record<string, unknown>, layers: Layer[]): void {
+  const managed = mergeLayers(layers.filter((l) => l.source === 'managed').map((l) => l.data));
+  for (const key of MANAGED_ONLY_IN_SAFE_MODE) {
+    if (managed[key] === undefined) delete merged[key];
+    else merged[key] = managed[key];
+  }
 }
 
 function additionalDirectories(layers: Layer[], opts: LoadSettingsOptions): string[] {

@@ -6,6 +6,7 @@ import { render } from 'ink';
 import { appendFileSync, mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { SAFE_MODE_NOTE } from '../settings/safe-mode.js';
 import React from 'react';
 import type { CliOptions } from '../cli/options.js';
 import { withInitialPrompt } from '../cli/main-agent.js';
@@ -58,7 +59,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   }
   mcp?.start();
   const base = setup.options;
-  const notes = [...setup.loaded.warnings, ...(trust.note ? [trust.note] : [])];
+  const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...setup.loaded.warnings, ...(trust.note ? [trust.note] : [])];
   if (debugOn) {
     const file = opts.debugFile ?? path.join(base.wicketHome, 'debug', `${base.sessionId}.txt`);
     debug = appDebugLog(opts.debug, file);

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { markdownFiles } from '../../settings/markdown-dir.js';
 import { pluginAgentDefinitions } from '../../plugins/agents.js';
 import { parseYamlBlock } from '../../settings/frontmatter-yaml.js';
+import { inSafeMode } from '../../settings/safe-mode.js';
 import { readAgentFields, type AgentFields } from './frontmatter.js';
 
 export interface AgentDefinition extends AgentFields {
@@ -97,15 +98,21 @@ export function loadAgentDefinitions(cwd: string, configDir: string | undefined)
 function readAgentDefinitions(cwd: string, configDir: string | undefined): AgentDefinition[] {
   const byName = new Map<string, AgentDefinition>(BUILTIN_AGENTS.map((a) => [a.name, a]));
   for (const a of pluginAgentDefinitions()) byName.set(a.name, a);
-  if (configDir) for (const a of scanDir(path.join(configDir, 'agents'), 'user')) byName.set(a.name, a);
+  if (!inSafeMode()) for (const a of fileAgentDefinitions(cwd, configDir)) byName.set(a.name, a);
+  for (const a of cliAgents) byName.set(a.name, a);
+  return [...byName.values()];
+}
+
+/** The agent files' definitions: the user's, then each folder's from the root down to `cwd`. */
+function fileAgentDefinitions(cwd: string, configDir: string | undefined): AgentDefinition[] {
+  const defs = configDir ? scanDir(path.join(configDir, 'agents'), 'user') : [];
   const dirs: string[] = [];
   for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
     dirs.push(path.join(d, '.claude', 'agents'));
     if (path.dirname(d) === d) break;
   }
-  for (const dir of dirs.reverse()) for (const a of scanDir(dir, 'project')) byName.set(a.name, a);
-  for (const a of cliAgents) byName.set(a.name, a);
-  return [...byName.values()];
+  for (const dir of dirs.reverse()) defs.push(...scanDir(dir, 'project'));
+  return defs;
 }
 
 function scanDir(dir: string, source: 'project' | 'user'): AgentDefinition[] {

@@ -176,4 +176,19 @@ describe('loadSettings: modes, directories and hook policy', () => {
     expect(off.hooks).toEqual([]);
     expect(off.hookPolicy).toBe('disableAllHooks');
   });
+
+  it('safe mode keeps the managed hooks and the managed status line only; permission rules and the model stay', () => {
+    const hook = (command: string) => ({ Stop: [{ hooks: [{ type: 'command', command }] }] });
+    writeJson(d.projectFile, { hooks: hook('project.sh'), statusLine: { type: 'command', command: 'mine' }, outputStyle: 'terse', model: 'opus', permissions: { deny: ['Bash(rm *)'] } });
+    writeJson(d.managed, { hooks: hook('managed.sh') });
+    const safe = load(d, { safeMode: true });
+    expect(safe.hooks.map((g) => g.source)).toEqual(['managed']);
+    expect(safe.hookPolicy).toBe('safeMode');
+    expect(safe.merged.statusLine).toBeUndefined();
+    expect(safe.merged.outputStyle).toBeUndefined();
+    expect(safe.model).toBe('opus');
+    expect(safe.rules.deny).toHaveLength(1);
+    writeJson(d.managed, { statusLine: { type: 'command', command: 'policy' } });
+    expect(load(d, { safeMode: true }).merged.statusLine).toEqual({ type: 'command', command: 'policy' });
+  });
 });
