@@ -63,6 +63,8 @@ function describe(ev: AgentEvent): [DebugCategory, string] | undefined {
       return ['tools', `${ev.toolUseId} ${ev.name} ${ev.result.isError ? 'failed' : 'done'} in ${ev.durationMs} ms`];
     case 'task_started':
       return ['tasks', `${ev.taskId} started: ${ev.description}`];
+    case 'task_progress':
+      return ['tasks', `${ev.progress.taskId} ran ${ev.progress.lastToolName ?? 'a tool'} (${ev.progress.usage.toolUses} tool uses, ${ev.progress.usage.totalTokens} tokens so far)`];
     case 'task_notification':
       return ['tasks', `${ev.notice.taskId} ${ev.notice.status}: ${ev.notice.summary}`];
     case 'warning':

@@ -219,6 +219,13 @@ function emitStreamEvent(ev: AgentEvent, opts: CliOptions, agent: AgentOptions, 
     case 'task_started':
       io.out(line({ type: 'system', subtype: 'task_started', task_id: ev.taskId, ...(ev.toolUseId ? { tool_use_id: ev.toolUseId } : {}), description: ev.description, task_type: ev.taskType, ...base }));
       return;
+    case 'task_progress': {
+      const p = ev.progress;
+      const usage = { total_tokens: p.usage.totalTokens, tool_uses: p.usage.toolUses, duration_ms: p.usage.durationMs };
+      const named = { ...(p.lastToolName ? { last_tool_name: p.lastToolName } : {}), ...(p.subagentType ? { subagent_type: p.subagentType } : {}) };
+      io.out(line({ type: 'system', subtype: 'task_progress', task_id: p.taskId, ...(p.toolUseId ? { tool_use_id: p.toolUseId } : {}), description: p.description, usage, ...named, ...base }));
+      return;
+    }
     case 'task_notification': {
       const n = ev.notice;
       const usage = n.usage && { total_tokens: n.usage.totalTokens, tool_uses: n.usage.toolUses, duration_ms: n.usage.durationMs };

@@ -90,6 +90,7 @@ type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
  */
 async function* deliverNotices(messages: ApiMessage[], opts: AgentOptions): AsyncGenerator<AgentEvent, boolean> {
   let added = false;
+  for (const progress of opts.taskNotices?.takeProgress() ?? []) yield { type: 'task_progress', progress };
   for (const notice of opts.taskNotices?.take() ?? []) {
     yield* notice.events ?? [];
     if (notice.silent) {
@@ -115,7 +116,7 @@ async function* awaitBackground(messages: ApiMessage[], opts: AgentOptions): Asy
   for (;;) {
     if (yield* deliverNotices(messages, opts)) return true;
     if (!opts.waitForBackground || !notices.runningTasks().length || opts.signal.aborted) return false;
-    await notices.waitForNotice(opts.signal);
+    await notices.waitForNotice(opts.signal, true); // a running agent's progress is passed on meanwhile
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import type { DisplayData, ModelResult } from '../tools/tool.js';
 import type { Usage } from '../api/usage.js';
-import type { TaskNotice, TaskType } from './task-notices.js';
+import type { TaskNotice, TaskProgress, TaskType } from './task-notices.js';
 
 export type GateName = 'find' | 'parse' | 'validate' | 'hooks' | 'permission' | 'execute' | 'map' | 'post_hooks';
 
@@ -90,6 +90,8 @@ export type AgentEvent =
   | { type: 'session_title'; title: string }
   /** A tool started background work (a Bash command, a sub-agent). */
   | { type: 'task_started'; taskId: string; toolUseId?: string; taskType: TaskType; description: string }
+  /** A background agent ran a tool: how far it is (Claude Code's `task_progress`). */
+  | { type: 'task_progress'; progress: TaskProgress }
   /** A background task ended; `text` is what went into the conversation (none when the model already knew). */
   | { type: 'task_notification'; notice: TaskNotice; text?: string }
   | { type: 'turn_end'; stopReason: string | null }

@@ -40,16 +40,32 @@ export interface StartedTask {
   stop?: () => void;
 }
 
+/** How far a background agent is: sent each time it runs a tool (front ends only, never the model). */
+export interface TaskProgress {
+  taskId: string;
+  toolUseId?: string;
+  description: string;
+  usage: { totalTokens: number; toolUses: number; durationMs: number };
+  lastToolName?: string;
+  subagentType?: string;
+}
+
 /** What a tool gets (ToolContext.backgroundTasks) to report the background work it starts. */
 export interface TaskTracker {
   started(task: StartedTask): void;
   ended(notice: TaskNotice): void;
+  progress?(p: TaskProgress): void;
 }
+
+/** Progress events kept for the loop at most; older ones go first. */
+const MAX_PROGRESS = 100;
 
 export class TaskNotices implements TaskTracker {
   private readonly pending: TaskNotice[] = [];
   private readonly running = new Map<string, StartedTask>();
   private readonly listeners = new Set<() => void>();
+  private readonly progressed: TaskProgress[] = [];
+  private readonly progressListeners = new Set<() => void>();
 
   started(task: StartedTask): void {
     this.running.set(task.taskId, { ...task });
@@ -59,6 +75,19 @@ export class TaskNotices implements TaskTracker {
     this.running.delete(notice.taskId);
     this.pending.push(notice);
     for (const fn of [...this.listeners]) fn();
+  }
+
+  /** A running task's progress, kept for the loop's next event (a task already ended has none). */
+  progress(p: TaskProgress): void {
+    if (!this.running.has(p.taskId)) return;
+    if (this.progressed.push(p) > MAX_PROGRESS) this.progressed.shift(); // nobody took them: the newest matter
+
+    for (const fn of [...this.progressListeners]) fn();
+  }
+
+  /** Progress since the last call, oldest first. */
+  takeProgress(): TaskProgress[] {
+    return this.progressed.splice(0);
   }
 
   /** The notices waiting for delivery, oldest first; the queue is left empty. */
@@ -86,8 +115,8 @@ export class TaskNotices implements TaskTracker {
    * Resolves once a notice is waiting, nothing is running, or the signal aborts. A task whose
    * deadline passes meanwhile is stopped (once), so a hung task never holds the run for ever.
    */
-  async waitForNotice(signal: AbortSignal): Promise<void> {
-    while (!this.pending.length && this.running.size && !signal.aborted) {
+  async waitForNotice(signal: AbortSignal, orProgress = false): Promise<void> {
+    while (!this.pending.length && !(orProgress && this.progressed.length) && this.running.size && !signal.aborted) {
       const now = Date.now();
       for (const t of this.running.values()) {
         if (t.deadline === undefined || t.deadline > now) continue;
@@ -95,20 +124,23 @@ export class TaskNotices implements TaskTracker {
         t.stop?.();
       }
       const deadlines = [...this.running.values()].flatMap((t) => (t.deadline === undefined ? [] : [t.deadline]));
-      await this.nextChange(signal, deadlines.length ? Math.max(0, Math.min(...deadlines) - Date.now()) : undefined);
+      await this.nextChange(signal, deadlines.length ? Math.max(0, Math.min(...deadlines) - Date.now()) : undefined, orProgress);
     }
   }
 
-  private nextChange(signal: AbortSignal, ms: number | undefined): Promise<void> {
+  private nextChange(signal: AbortSignal, ms: number | undefined, orProgress: boolean): Promise<void> {
     return new Promise<void>((resolve) => {
       const done = (): void => {
         if (timer) clearTimeout(timer);
         unsubscribe();
+        offProgress();
         signal.removeEventListener('abort', done);
         resolve();
       };
       const timer = ms === undefined ? undefined : setTimeout(done, ms);
       const unsubscribe = this.subscribe(done);
+      if (orProgress) this.progressListeners.add(done);
+      const offProgress = () => void this.progressListeners.delete(done);
       signal.addEventListener('abort', done, { once: true });
       if (signal.aborted) done();
     });
@@ -123,6 +155,7 @@ export function trackerFor(notices: TaskTracker, emit: (e: AgentEvent) => void):
       emit({ type: 'task_started', taskId: task.taskId, ...(task.toolUseId ? { toolUseId: task.toolUseId } : {}), taskType: task.taskType, description: task.description });
     },
     ended: (notice) => notices.ended(notice),
+    progress: (p) => notices.progress?.(p),
   };
 }
 

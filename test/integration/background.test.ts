@@ -131,6 +131,36 @@ describe('background agents', () => {
     expect(Object.keys(result.modelUsage)).toContain('claude-haiku-4-5');
   });
 
+  it('stream-json has a task_progress line each time the background agent runs a tool, between its start and its notice', async () => {
+    await t.project.write('a.txt', 'alpha\n');
+    await t.project.write('b.txt', 'beta\n');
+    const agentCall = { description: 'read both', prompt: 'SUBTASK: read both files', subagent_type: 'general-purpose', run_in_background: true };
+    const main = (n: number) => (n === 1 ? reply().toolUse('Agent', agentCall, { id: 'toolu_a' }) : n === 3 ? reply().text('Waiting.') : reply().text('Both read.'));
+    let subTurn = 0;
+    const sub = () => {
+      subTurn++;
+      if (subTurn === 1) return reply().delay(300).toolUse('Read', { file_path: t.project.path('a.txt') });
+      if (subTurn === 2) return reply().toolUse('Read', { file_path: t.project.path('b.txt') });
+      return reply().text('report: alpha and beta');
+    };
+    t.api.script(...Array.from({ length: 6 }, () => routed(sub, main)));
+    const r = await t.run(['-p', 'read them in the background', ...STREAM]);
+    expectExit(r, 0);
+    const lines = r.lines<Record<string, any>>();
+    const at = (subtype: string) => lines.findIndex((l) => l.subtype === subtype);
+    const progress = lines.filter((l) => l.subtype === 'task_progress');
+    expect(progress).toHaveLength(2);
+    const started = lines[at('task_started')]!;
+    expect(progress[0]).toMatchObject({ type: 'system', task_id: started.task_id, tool_use_id: 'toolu_a', description: 'read both', last_tool_name: 'Read', subagent_type: 'general-purpose', usage: { tool_uses: 1 } });
+    expect(progress[1]).toMatchObject({ usage: { tool_uses: 2 } });
+    expect(progress[1]!.usage.total_tokens).toBeGreaterThan(0);
+    expect(typeof progress[1]!.usage.duration_ms).toBe('number');
+    expect(progress[0]!.session_id).toBe(started.session_id);
+    expect(at('task_started')).toBeLessThan(lines.indexOf(progress[0]!));
+    expect(lines.indexOf(progress[1]!)).toBeLessThan(at('task_notification'));
+    expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'Both read.' });
+  });
+
   it('TaskOutput on an agent task waits for its report', async () => {
     const main = (n: number, req: RecordedRequest) =>
       n === 1

@@ -26,8 +26,11 @@ export function startBackgroundAgent(spec: SubagentSpec, description: string, ct
   const outputFile = outputFilePath(ctx.wicketHome, ctx.sessionId, ctx.toolUseId, 'agent');
   // What counts as the session's (cost, denials, problems) travels with the notice.
   const events: AgentEvent[] = [];
+  let taskId: string | undefined; // known once the task is registered, below
+  const progress = progressReporter(spec, description, ctx, () => taskId);
   const run = ctx.runSubagent!(spec, controller.signal, (ev) => {
     if (ev.type === 'usage' || ev.type === 'warning' || ev.type === 'permission_denied') events.push(ev);
+    progress(ev);
   }, { background: true });
   const task = registerAgentTask({
     description,
@@ -39,12 +42,38 @@ export function startBackgroundAgent(spec: SubagentSpec, description: string, ct
       return { report: report.text, failed: report.isError && r.reason !== 'aborted' };
     }),
   });
+  taskId = task.id;
   const tracker = ctx.backgroundTasks;
   if (tracker) {
     tracker.started({ taskId: task.id, toolUseId: ctx.toolUseId, taskType: 'local_agent', description });
     void Promise.all([run.catch(() => undefined), task.settled]).then(([result]) => tracker.ended(noticeOf(task, ctx.toolUseId, result, events)));
   }
   return { background: true, taskId: task.id, agentType: spec.agentType, description, outputFile };
+}
+
+/**
+ * Counts the sub-agent's tokens and tool calls, and tells the tracker each time it runs a tool
+ * (stream-json's `task_progress`).
+ */
+function progressReporter(spec: SubagentSpec, description: string, ctx: ToolContext, taskId: () => string | undefined): (ev: AgentEvent) => void {
+  const started = Date.now();
+  let tokens = 0;
+  let toolUses = 0;
+  return (ev) => {
+    if (ev.type === 'usage') tokens += totalTokens(ev.usage);
+    if (ev.type !== 'tool_request') return;
+    toolUses++;
+    const id = taskId();
+    if (!id) return;
+    ctx.backgroundTasks?.progress?.({
+      taskId: id,
+      toolUseId: ctx.toolUseId,
+      description,
+      usage: { totalTokens: tokens, toolUses, durationMs: Date.now() - started },
+      lastToolName: ev.name,
+      subagentType: spec.agentType,
+    });
+  };
 }
 
 function noticeOf(task: AgentTask, toolUseId: string, result: SubagentResult | undefined, events: AgentEvent[]) {

@@ -117,6 +117,26 @@ describe('TaskNotices', () => {
     expect(q.hasPending()).toBe(false);
   });
 
+  it("keeps a running task's progress for the loop, wakes a wait that asks for it, and drops progress of a task that ended", async () => {
+    const q = new TaskNotices();
+    let told = 0;
+    q.subscribe(() => told++);
+    q.started({ taskId: 'a1', taskType: 'local_agent', description: 'agent' });
+    const p = (n: number) => ({ taskId: 'a1', description: 'agent', usage: { totalTokens: n, toolUses: n, durationMs: 1 }, lastToolName: 'Read' });
+    let woke = false;
+    const waiting = q.waitForNotice(new AbortController().signal, true).then(() => (woke = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(woke).toBe(false);
+    q.progress(p(1));
+    await waiting;
+    q.progress(p(2));
+    expect(q.takeProgress().map((x) => x.usage.toolUses)).toEqual([1, 2]);
+    expect(told).toBe(0); // progress never wakes the model
+    q.ended(notice('a1'));
+    q.progress(p(3));
+    expect(q.takeProgress()).toEqual([]);
+  });
+
   it('stops a task whose deadline passes while a run waits for it, and waits for its notice', async () => {
     const q = new TaskNotices();
     const stopped: string[] = [];
