@@ -10,8 +10,12 @@ import type { SecureContext, SecureContextOptions } from 'node:tls';
 
 const HANDED_OVER = 'WICKET_EXTRA_CA_CERTS';
 
-/** The file whose certificates TLS contexts still need, until they are added. */
-let pending: string | undefined;
+/**
+ * The file whose certificates TLS contexts still need, until they are added. On globalThis: the
+ * entry, the main bundle and the libraries' bundles each have a copy of this module.
+ */
+const PENDING = Symbol.for('wicket.extraCA');
+type Slot = { [PENDING]?: string };
 
 /**
  * Takes the file back from the launcher (called first by the entry). Returns a warning when the
@@ -27,7 +31,7 @@ export function adoptExtraCA(env: NodeJS.ProcessEnv = process.env): string | und
   } catch (err) {
     return `Warning: ignoring the extra certificates in ${file} (NODE_EXTRA_CA_CERTS): ${(err as Error).message}`;
   }
-  pending = file;
+  (globalThis as Slot)[PENDING] = file;
   wrapFetch();
   return undefined;
 }
@@ -37,9 +41,10 @@ export function adoptExtraCA(env: NodeJS.ProcessEnv = process.env): string | und
  * connection. Code that connects with TLS calls this first; `fetch` does it by itself.
  */
 export function useExtraCA(): void {
-  if (pending === undefined) return;
-  const file = pending;
-  pending = undefined;
+  const slot = globalThis as Slot;
+  const file = slot[PENDING];
+  if (file === undefined) return;
+  delete slot[PENDING];
   let pem: Buffer | undefined;
   try {
     pem = process.getBuiltinModule('node:fs').readFileSync(file);

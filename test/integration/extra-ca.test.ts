@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { connect, type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -19,7 +20,7 @@ type Body = { messages: Array<{ role: string; content: any }> };
 
 let cert = '';
 let key = '';
-const servers: Array<TlsServer | HttpsServer> = [];
+const servers: Array<TlsServer | HttpsServer | HttpServer> = [];
 
 beforeEach(() => {
   cert = path.join(t.project.home, 'cert.pem');
@@ -84,6 +85,30 @@ describe('NODE_EXTRA_CA_CERTS, wicket run as a command', () => {
     const [first, second] = t.api.messageRequests().map((q) => JSON.stringify((q.body as Body).messages[0]));
     expect(first).toContain('context from the https hook');
     expect(second).not.toContain('context from the https hook');
+  });
+
+  it('trusts the file for the API reached through HTTPS_PROXY (no early connection then)', async () => {
+    const api = new URL(await httpsApi());
+    const tunnels: string[] = [];
+    const proxy = createHttpServer();
+    proxy.on('connect', (req, client, head) => {
+      tunnels.push(req.url ?? '');
+      const upstream = connect(Number(api.port), '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    servers.push(proxy);
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    t.api.script(reply().text('through the tunnel'));
+    const env = { NODE_EXTRA_CA_CERTS: cert, HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, WICKET_MAX_RETRIES: '0' };
+    const r = await t.run(['-p', 'hi'], { baseUrl: api.href.replace(/\/$/, ''), env, asCommand: true });
+    expectExit(r, 0);
+    expect(r.stdout).toBe('through the tunnel\n');
+    expect(tunnels).toEqual([`localhost:${api.port}`]);
   });
 
   it('a file that cannot be read is a warning, and the run goes on', async () => {
