@@ -188,8 +188,9 @@ async function get(where: Where, name: string, io: Io): Promise<number> {
   if (c?.type === 'stdio') lines.push('  Type: stdio', `  Command: ${c.command}`, `  Args: ${c.args.join(' ')}`, ...Object.keys(c.env).map((k) => `  Env: ${k}=…`));
   else if (c) {
     lines.push(`  Type: ${c.type}`, `  URL: ${c.url}`, ...Object.keys(c.headers).map((k) => `  Header: ${k}: …`));
-    if (c.oauth?.clientId) lines.push(`  OAuth client: ${c.oauth.clientId}`);
-    if (c.oauth?.callbackPort) lines.push(`  OAuth callback port: ${c.oauth.callbackPort}`);
+    const oauth = c.type === 'ws' ? undefined : c.oauth;
+    if (oauth?.clientId) lines.push(`  OAuth client: ${oauth.clientId}`);
+    if (oauth?.callbackPort) lines.push(`  OAuth callback port: ${oauth.callbackPort}`);
     if (st.signedIn) lines.push(`  Signed in (wicket mcp logout ${name} clears it)`);
   }
   if (st.toolNames.length) lines.push(`  Tools: ${st.toolNames.join(', ')}`);

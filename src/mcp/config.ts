@@ -17,7 +17,9 @@ export type McpScope = 'dynamic' | 'local' | 'project' | 'user' | 'plugin';
 
 export type McpTransportConfig =
   | { type: 'stdio'; command: string; args: string[]; env: Record<string, string> }
-  | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; headersHelper?: string; oauth?: McpOAuthConfig };
+  | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; headersHelper?: string; oauth?: McpOAuthConfig }
+  /** A WebSocket server (`ws://` or `wss://`), JSON-RPC as text frames; no OAuth. */
+  | { type: 'ws'; url: string; headers: Record<string, string>; headersHelper?: string };
 
 /** An entry's `oauth`: a client registered in advance (else dynamic registration), and the callback's port. */
 export interface McpOAuthConfig {
@@ -224,9 +226,16 @@ export function parseServer(raw: unknown, env: McpConfigInput['env']): Parsed {
   } else if (type === 'url-without-type') {
     return { error: 'an entry with a "url" needs a "type": "http" or "sse"' };
   } else if (type === 'ws') {
-    return { error: 'the "ws" transport is not supported: use "http"' };
+    if (typeof raw.url !== 'string' || !raw.url.trim()) return { error: '"url" is required (a string) for a server of type "ws"' };
+    const headers = stringMap(raw.headers, 'headers');
+    if (typeof headers === 'string') return { error: headers };
+    if (raw.headersHelper !== undefined && (typeof raw.headersHelper !== 'string' || !raw.headersHelper.trim())) return { error: '"headersHelper" must be a command (a string)' };
+    const url = x(raw.url);
+    config = { type: 'ws', url, headers: mapValues(headers, x), ...(raw.headersHelper ? { headersHelper: raw.headersHelper } : {}) };
+    if (missing.size) return missingVars(missing);
+    if (!/^wss?:\/\//i.test(url) || !URL.canParse(url)) return { error: `"url" must be a ws:// or wss:// URL, got ${JSON.stringify(url)}` };
   } else {
-    return { error: `unknown "type" ${JSON.stringify(type)}: use "stdio", "http" or "sse"` };
+    return { error: `unknown "type" ${JSON.stringify(type)}: use "stdio", "http", "sse" or "ws"` };
   }
   if (missing.size) return missingVars(missing);
   return { config };

@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { useExtraCA } from '../api/extra-ca.js';
 import { execaLib } from '../core/execa-lib.js';
 import type { McpTransportConfig } from './config.js';
 import { StoredOAuthProvider } from './oauth-provider.js';
@@ -83,7 +84,11 @@ export interface McpConnection extends McpCallTarget {
 }
 
 export type Sdk = Awaited<ReturnType<typeof mcpSdk>>;
-export type Transport = InstanceType<Sdk['StdioClientTransport']> | InstanceType<Sdk['StreamableHTTPClientTransport']> | InstanceType<Sdk['SSEClientTransport']>;
+export type Transport =
+  | InstanceType<Sdk['StdioClientTransport']>
+  | InstanceType<Sdk['StreamableHTTPClientTransport']>
+  | InstanceType<Sdk['SSEClientTransport']>
+  | InstanceType<Sdk['WebSocketTransport']>;
 
 const STDERR_TAIL = 2000;
 /** How long a stdio server may take to leave once its stdin is closed, before it is sent SIGTERM. */
@@ -113,7 +118,7 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
     initial = { tools, prompts, resources };
   } catch (err) {
     await close().catch(() => {});
-    if (config.type !== 'stdio' && isUnauthorized(sdk, err)) throw new McpAuthRequiredError(`${config.url} needs authentication`);
+    if ((config.type === 'http' || config.type === 'sse') && isUnauthorized(sdk, err)) throw new McpAuthRequiredError(`${config.url} needs authentication`);
     throw new Error(describeFailure(err, config, opts.timeoutMs, stderrTail()));
   }
   return connection(sdk, client, lists, initial, { toolTimeoutMs: opts.toolTimeoutMs, close, onLost: (l) => void lostListeners.push(l) });
@@ -157,7 +162,7 @@ function connection(
 
 /** The OAuth provider of an http or sse server that has tokens stored: the SDK sends them, and refreshes them when they expire. */
 function storedAuth(config: McpTransportConfig, opts: McpConnectOptions): StoredOAuthProvider | undefined {
-  if (config.type === 'stdio' || !opts.oauthStore || opts.name === undefined || !hasStoredTokens(opts.oauthStore, opts.name, config.url)) return undefined;
+  if (config.type === 'stdio' || config.type === 'ws' || !opts.oauthStore || opts.name === undefined || !hasStoredTokens(opts.oauthStore, opts.name, config.url)) return undefined;
   return new StoredOAuthProvider({ file: opts.oauthStore, name: opts.name, url: config.url, clientId: config.oauth?.clientId });
 }
 
@@ -183,8 +188,12 @@ export function makeTransport(
     });
     return { transport, stderrTail: () => tail.trim().split('\n').slice(-3).join(' / ') };
   }
-  const requestInit = { headers: config.headers };
   const url = new URL(config.url);
+  if (config.type === 'ws') {
+    useExtraCA(); // wss: the socket's TLS is made outside fetch
+    return { transport: new sdk.WebSocketTransport(url, config.headers), stderrTail: () => '' };
+  }
+  const requestInit = { headers: config.headers };
   const transport = config.type === 'sse' ? new sdk.SSEClientTransport(url, { requestInit, authProvider }) : new sdk.StreamableHTTPClientTransport(url, { requestInit, authProvider });
   return { transport, stderrTail: () => '' };
 }

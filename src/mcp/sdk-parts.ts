@@ -6,6 +6,7 @@ export { Client } from '@modelcontextprotocol/sdk/client/index.js';
 export { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 export { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 export { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+export { WebSocketTransport } from './ws-transport.js';
 export { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 export {
   ListRootsRequestSchema,

@@ -237,7 +237,7 @@ export class McpServers implements McpResourceSource {
     const state = this.states.get(name);
     const config = this.configs.get(name);
     if (!state) throw new Error(`no MCP server named "${name}"`);
-    if (!config || config.type === 'stdio') throw new Error(`the MCP server "${name}" is not an http or sse server: only those sign in with OAuth`);
+    if (!config || config.type === 'stdio' || config.type === 'ws') throw new Error(`the MCP server "${name}" is not an http or sse server: only those sign in with OAuth`);
     if (!this.opts.oauthStore) throw new Error('there is no place to keep OAuth tokens in this session');
     return { state, config, oauthStore: this.opts.oauthStore };
   }

@@ -57,11 +57,11 @@ describe('agent frontmatter: mcpServers', () => {
   });
 
   it('a server that cannot start, or a name the session lacks, is a warning; the agent still runs', async () => {
-    agentFile('broken', 'mcpServers:\n  - bad:\n      type: ws\n      url: ws://x\n  - nowhere');
+    agentFile('broken', 'mcpServers:\n  - bad:\n      type: ws\n      url: http://x\n  - nowhere');
     t.api.script(agentCall('broken'), reply().text('ran anyway'), reply().text('ok'));
     const r = await run(['-p', 'go']);
     expectExit(r, 0);
-    expect(r.stderr).toContain('agent broken: its MCP server "bad" cannot start: the "ws" transport is not supported');
+    expect(r.stderr).toContain('agent broken: its MCP server "bad" cannot start: "url" must be a ws:// or wss:// URL');
     expect(r.stderr).toContain('agent broken: the MCP server "nowhere" it names is not connected in this session');
     expect(toolResult(bodies()[2]!, 'toolu_agent').content).toMatch(/^ran anyway/);
   });

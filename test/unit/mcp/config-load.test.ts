@@ -66,10 +66,10 @@ describe('loadMcpConfig: sources', () => {
   });
 
   it('a bad entry is kept with its error; the others still load', () => {
-    writeJson(path.join(home, '.claude.json'), { mcpServers: { good: stdio('ok'), bad: { type: 'ws', url: 'ws://x' }, needsVar: stdio('${NOT_SET_VAR}') } });
+    writeJson(path.join(home, '.claude.json'), { mcpServers: { good: stdio('ok'), bad: { type: 'ws', url: 'http://x' }, needsVar: stdio('${NOT_SET_VAR}') } });
     const servers = byName(load());
     expect(servers.good?.config).toBeDefined();
-    expect(servers.bad).toMatchObject({ scope: 'user', error: 'the "ws" transport is not supported: use "http"' });
+    expect(servers.bad).toMatchObject({ scope: 'user', error: '"url" must be a ws:// or wss:// URL, got "http://x"' });
     expect(servers.bad?.config).toBeUndefined();
     expect(servers.needsVar?.error).toBe('environment variable not set: NOT_SET_VAR');
   });

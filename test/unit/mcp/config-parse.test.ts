@@ -41,13 +41,15 @@ describe('parseServer: transports', () => {
     expect(parseServer({ url: 'https://example.com/mcp' }, {})).toEqual({ error: 'an entry with a "url" needs a "type": "http" or "sse"' });
   });
 
-  it('"ws" is not supported', () => {
-    expect(parseServer({ type: 'ws', url: 'ws://localhost:1/x' }, {})).toEqual({ error: 'the "ws" transport is not supported: use "http"' });
+  it('"ws" takes a ws:// or wss:// URL and headers, with variables expanded', () => {
+    expect(parseServer({ type: 'ws', url: 'wss://${HOST}/x', headers: { A: '${T}' } }, { HOST: 'h.example', T: 't' })).toEqual({ config: { type: 'ws', url: 'wss://h.example/x', headers: { A: 't' } } });
+    expect(parseServer({ type: 'ws', url: 'http://localhost:1/x' }, {})).toEqual({ error: '"url" must be a ws:// or wss:// URL, got "http://localhost:1/x"' });
+    expect(parseServer({ type: 'ws' }, {})).toEqual({ error: '"url" is required (a string) for a server of type "ws"' });
   });
 
   it('an unknown type is named in the error', () => {
-    expect(parseServer({ type: 'carrier-pigeon', command: 'x' }, {})).toEqual({ error: 'unknown "type" "carrier-pigeon": use "stdio", "http" or "sse"' });
-    expect(parseServer({ type: 7, command: 'x' }, {})).toEqual({ error: 'unknown "type" 7: use "stdio", "http" or "sse"' });
+    expect(parseServer({ type: 'carrier-pigeon', command: 'x' }, {})).toEqual({ error: 'unknown "type" "carrier-pigeon": use "stdio", "http", "sse" or "ws"' });
+    expect(parseServer({ type: 7, command: 'x' }, {})).toEqual({ error: 'unknown "type" 7: use "stdio", "http", "sse" or "ws"' });
   });
 
   it('an entry that is not an object is an error', () => {
