@@ -14,7 +14,6 @@
  *   directoryAdded({directory, source})        → number of failed hooks   (a systemMessage waits: takeContext())
  * Problems (timeouts, crashes, garbage output) and `systemMessage`s collect as notices: drainNotices().
  */
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { randomUuid } from '../core/ids.js';
@@ -37,6 +36,7 @@ import {
 import { describeHandler, isAsyncHandler, type HookEvent, type HookGroup, type HookHandler } from './config.js';
 import { ifRuleMatches, matcherMatches } from './matcher.js';
 import { FileWatch } from './file-watch.js';
+import { hookEnv, withEffort, withEnvFile } from './hook-env.js';
 import { capText, interpretRun, stringField, type HookVerdict } from './output.js';
 import { runHookCommand, type HookRunOptions, type HookRunResult } from './run-command.js';
 import { runHttpHook } from './run-http.js';
@@ -339,34 +339,6 @@ function suggestionsPayload(suggestions: string[]): unknown[] {
     const entry = rule.specifier === undefined ? { toolName: rule.toolName } : { toolName: rule.toolName, ruleContent: rule.specifier };
     return { type: 'addRules', rules: [entry], behavior: 'allow', destination: 'localSettings' };
   });
-}
-
-/** The environment hooks see: the session's, settings `env`, and CLAUDE_PROJECT_DIR. */
-function hookEnv(settingsEnv: Record<string, string>, ctx: HooksContext): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
-  return { ...env, ...settingsEnv, CLAUDE_PROJECT_DIR: ctx.projectRoot };
-}
-
-/** CLAUDE_EFFORT: the level at the time the hook runs (/effort may change it). */
-function withEffort(env: Record<string, string>, ctx: HooksContext): Record<string, string> {
-  const effort = ctx.getEffort?.();
-  return effort ? { ...env, CLAUDE_EFFORT: effort } : env;
-}
-
-/** The events whose hooks may set variables for later Bash commands. */
-const ENV_FILE_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'Setup', 'CwdChanged', 'FileChanged']);
-let envFiles = 0;
-
-/** CLAUDE_ENV_FILE: a file of its own for each such hook, in the session's folder (sourced by Bash, in order). */
-function withEnvFile(env: Record<string, string>, event: HookEvent, dir: string | undefined): Record<string, string> {
-  if (!dir || !ENV_FILE_EVENTS.has(event)) return env;
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch {
-    return env;
-  }
-  return { ...env, CLAUDE_ENV_FILE: path.join(dir, `${String(++envFiles).padStart(4, '0')}-${event}.sh`) };
 }
 
 function currentCwd(ctx: HooksContext): string {
