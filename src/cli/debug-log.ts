@@ -34,9 +34,21 @@ export function debugLog(opts: { debug?: string | true; debugFile?: string }, st
       const d = describe(ev);
       if (d) write(d[0], d[1]);
     },
-    hook: (ev) =>
-      write('hooks', ev.subtype === 'hook_started' ? `${ev.hook_name} started` : `${ev.hook_name} ${ev.outcome}${ev.exit_code !== undefined ? ` (exit ${ev.exit_code})` : ''}${ev.stderr ? `: ${ev.stderr.trim().split('\n')[0]}` : ''}`),
+    hook: (ev) => write('hooks', ev.subtype === 'hook_started' ? `${ev.hook_name} started` : hookLine(ev)),
   };
+}
+
+/** A finished hook: how it ended, then its stderr and stdout (the only place output of most events goes), on one line. */
+function hookLine(ev: Extract<HookLifecycleEvent, { subtype: 'hook_response' }>): string {
+  const exit = ev.exit_code !== undefined ? ` (exit ${ev.exit_code})` : '';
+  const err = ev.stderr.trim() ? `: ${oneLine(ev.stderr)}` : '';
+  const out = ev.stdout.trim() ? ` stdout: ${oneLine(ev.stdout)}` : '';
+  return `${ev.hook_name} ${ev.outcome}${exit}${err}${out}`;
+}
+
+function oneLine(text: string, max = 2000): string {
+  const line = text.trim().replace(/\r?\n/g, '\\n');
+  return line.length > max ? `${line.slice(0, max)}…` : line;
 }
 
 /** `a,b` shows only those; `!a,!b` shows all but those. */

@@ -5,14 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
-import { expandSlashPrompt, grantAllowedTools } from '../commands/custom-commands.js';
-import { inlineBashRunner } from '../commands/inline-shell.js';
+import { grantAllowedTools } from '../commands/custom-commands.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { unansweredToolUses } from '../core/conversation.js';
 import { FatalError, errorMessage } from '../core/errors.js';
 import { loadedOnDemand } from '../core/import-module.js';
 import type { GitStatus } from '../core/git-status.js';
-import type { ContentBlock } from '../core/events.js';
 import { randomUuid } from '../core/ids.js';
 import { createWorktree, finishWorktree, startsFresh, worktreeMissing, type Worktree } from '../core/git-worktree.js';
 import { resolveModel } from '../core/models.js';
@@ -21,7 +19,6 @@ import { loadResumed, openTranscript } from '../session/resume.js';
 import { McpConfigError } from '../mcp/config.js';
 import type { McpServers } from '../mcp/servers.js';
 import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
-import { withInitialPrompt } from './main-agent.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { debugLog } from './debug-log.js';
@@ -29,7 +26,8 @@ import { watchSettingsSoon } from './settings-reload.js';
 import { openSession } from './session-open.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
 import { sessionSettings, setupSession, type Setup } from './session-setup.js';
-import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
+import { stdinIsTerminal } from './stdin.js';
+import { promptSource, readPrompt } from './prompt-source.js';
 import { StdoutWriter } from './stdout.js';
 import { safeModeWanted, setSafeMode } from '../settings/safe-mode.js';
 
@@ -190,26 +188,12 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     closeMcp = () => mcp?.close();
     // `-p "/mcp__server__prompt args"` needs its server: it waits for the servers to start.
     const servers = mcp;
-    const expandMcp = servers
-      ? async (text: string) => {
-          await mcpReady;
-          return servers.expandPrompt(text);
-        }
-      : undefined;
-    const source = await promptSource(opts, setup, agent, expandMcp);
-    if (source.error) {
-      process.stderr.write(`wicket: ${source.error}\n`);
-      return 1;
-    }
+    const mcpPrompts = servers && {
+      has: async (command: string) => (await mcpReady, servers.prompts().some((p) => p.command === command)),
+      expand: async (text: string) => (await mcpReady, servers.expandPrompt(text)),
+    };
+    const given = await readPrompt(opts, setup);
     const { messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir, true);
-    // A session resumed on a call a hook deferred needs no prompt: the call runs, then the model goes on.
-    const prompts = source.prompts ?? (unansweredToolUses(messages).length ? onePrompt('') : undefined);
-    // A custom command's allowed-tools are allow rules for the run it starts.
-    grantAllowedTools(agent.permission.rules, source.allowedTools);
-    if (!prompts) {
-      process.stderr.write('wicket: no prompt: pass one with -p "…" or on stdin\n');
-      return 2;
-    }
     const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     if (mcp) {
@@ -228,6 +212,20 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     const opened = await openSession(setup, opts, messages, abort.signal);
     for (const w of opened.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
     if (opened.title) transcript?.name(opened.title);
+    // A session resumed on a call a hook deferred needs no prompt: the call runs, then the model goes on.
+    const source = await promptSource(given, { opts, setup, agent, mcpPrompts }, opened.initialUserMessage, unansweredToolUses(messages).length > 0);
+    for (const n of source.notices) process.stderr.write(`wicket: ${n}\n`);
+    if (source.error) {
+      process.stderr.write(`wicket: ${source.error}\n`);
+      return 1;
+    }
+    // A custom command's allowed-tools are allow rules for the run it starts.
+    grantAllowedTools(agent.permission.rules, source.allowedTools);
+    const prompts = source.prompts;
+    if (!prompts) {
+      process.stderr.write('wicket: no prompt: pass one with -p "…" or on stdin\n');
+      return 2;
+    }
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
     const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, plugins: setup.plugins, ...(debug ? { debug } : {}) });
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
@@ -244,48 +242,6 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
   }
-}
-
-interface PromptSource {
-  prompts?: AsyncIterable<string | ContentBlock[]>;
-  /** Why a custom command could not be expanded (its inline shell was refused). */
-  error?: string;
-  /** The custom command's allowed-tools. */
-  allowedTools: readonly string[];
-}
-
-/** Where prompts come from: the argument, stdin text (appended as context), or stream-json lines. */
-async function promptSource(opts: CliOptions, setup: Setup, agent: AgentOptions, expandMcp?: McpServers['expandPrompt']): Promise<PromptSource> {
-  if (opts.inputFormat === 'stream-json') return { prompts: withFirst(setup.agent?.initialPrompt, stdinLines()), allowedTools: [] };
-  const piped = !stdinIsTerminal() ? await readStdin({ waitForFirstByteMs: opts.prompt ? 250 : undefined }) : '';
-  // --agent: its initialPrompt comes first (a slash command there still runs).
-  const given = withInitialPrompt(setup.agent, opts.prompt);
-  // `-p "/name args"` runs the custom command `name`; piped input still follows as context.
-  let prompt: string | undefined;
-  let allowedTools: readonly string[] = [];
-  const mcpPrompt = given?.startsWith('/mcp__') && expandMcp && !opts.disableSlashCommands ? await expandMcp(given) : undefined;
-  if (mcpPrompt && !mcpPrompt.ok) return { error: mcpPrompt.message, allowedTools };
-  if (mcpPrompt) prompt = mcpPrompt.text;
-  else if (given && opts.disableSlashCommands) prompt = given;
-  else if (given) {
-    const ctx = { projectDir: setup.cwd, sessionId: setup.options.sessionId };
-    const expanded = await expandSlashPrompt(given, { projectRoot: setup.cwd, configDir: setup.configDir }, ctx, inlineBashRunner(agent));
-    if (!expanded.ok) return { error: expanded.message, allowedTools };
-    ({ text: prompt, allowedTools } = expanded);
-  }
-  const text = [prompt, piped.trim() ? piped : undefined].filter(Boolean).join('\n\n');
-  if (!text.trim()) return { allowedTools };
-  return { prompts: onePrompt(text), allowedTools };
-}
-
-async function* onePrompt(text: string): AsyncIterable<string> {
-  yield text;
-}
-
-/** stream-json input with --agent: its initialPrompt is the first turn. */
-async function* withFirst<T>(first: string | undefined, rest: AsyncIterable<T>): AsyncIterable<T | string> {
-  if (first) yield first;
-  yield* rest;
 }
 
 /** --fallback-model (comma separated), else settings fallbackModel: where an overloaded model's requests go. */

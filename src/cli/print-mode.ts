@@ -10,7 +10,7 @@ import { addUsage, emptyUsage } from '../api/usage.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { DebugLog } from './debug-log.js';
 import type { CliOptions } from './options.js';
-import { addToTotals, emptyTotals, runPrompt, type Totals } from './run-prompt.js';
+import { addToTotals, emptyTotals, runPrompt, type PromptWithContext, type Totals } from './run-prompt.js';
 import { randomUuid } from '../core/ids.js';
 
 export interface PrintIO {
@@ -35,7 +35,7 @@ interface RunState {
 export async function runPrintMode(
   opts: CliOptions,
   agent: AgentOptions,
-  prompts: AsyncIterable<string | ContentBlock[]>,
+  prompts: AsyncIterable<string | ContentBlock[] | PromptWithContext>,
   messages: ApiMessage[],
   io: PrintIO,
   abort: AbortController,
@@ -46,7 +46,8 @@ export async function runPrintMode(
   if (stream) io.out(line(initMessage(agent, session.mcpServers ?? [], session.plugins)));
   const pendingTraces: PendingTraces = [];
   let code = 0;
-  for await (const prompt of prompts) {
+  for await (const item of prompts) {
+    const { prompt, context } = typeof item === 'object' && !Array.isArray(item) ? item : { prompt: item, context: undefined };
     if (stream && opts.replayUserMessages && opts.inputFormat === 'stream-json') {
       io.out(line({ type: 'user', message: { role: 'user', content: prompt }, session_id: agent.sessionId, uuid: randomUuid(), parent_tool_use_id: null }));
     }
@@ -56,7 +57,8 @@ export async function runPrintMode(
     agent.state.structuredOutput = undefined;
     // With --json-schema, a model that ends without calling StructuredOutput is asked again (twice at most).
     for (let current = prompt, nudges = 0; ; current = STRUCTURED_NUDGE, nudges++) {
-      for await (const ev of runPrompt(messages, current, agent, { onUserMessage: (m) => transcript?.message(m), checkpoint: nudges === 0 })) {
+      const first = nudges === 0;
+      for await (const ev of runPrompt(messages, current, agent, { onUserMessage: (m) => transcript?.message(m), checkpoint: first, ...(first && context ? { context } : {}) })) {
         transcript?.onEvent(ev);
         session.debug?.event(ev);
         track(ev, st, opts, abort, errors);

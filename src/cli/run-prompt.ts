@@ -36,6 +36,14 @@ export interface RunPromptOptions {
   shown?: string;
   /** A person's prompt starts a rewind point and a file checkpoint (default); a retry nudge does not. */
   checkpoint?: boolean;
+  /** Text for the model that goes with the prompt (a UserPromptExpansion hook's context). */
+  context?: string;
+}
+
+/** A prompt with the hook context that goes with it (print mode's expanded slash command). */
+export interface PromptWithContext {
+  prompt: string;
+  context: string;
 }
 
 /**
@@ -80,10 +88,12 @@ async function* runPromptInner(messages: ApiMessage[], prompt: string | ContentB
   }
   // `@path` mentions: the files go along with the prompt (mentions.ts).
   const attached = typeof prompt === 'string' && prompt.includes('@') ? await attachMentions(prompt, opts) : [];
+  // Hook context: the expansion's, UserPromptSubmit's, then what waited for this prompt (DirectoryAdded).
+  const context = [run.context, extra, opts.hooks.takeContext?.()].filter((c): c is string => Boolean(c));
   const added: Exclude<ApiMessage['content'], string> = [
     ...(typeof prompt === 'string' ? [{ type: 'text' as const, text: prompt }] : prompt),
     ...attached,
-    ...(extra ? [{ type: 'text' as const, text: extra }] : []),
+    ...context.map((text) => ({ type: 'text' as const, text })),
   ];
   appendUser(messages, added);
   // Only what was added: a resumed session joins it to the user message it follows.

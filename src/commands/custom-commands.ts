@@ -110,8 +110,11 @@ export function expandCustomCommand(cmd: CustomCommand, args: string, ctx: Expan
   return expandArguments(body, args);
 }
 
-/** A command's prompt, and the rules its `allowed-tools` grants for the turn it starts. */
-export type RenderedCommand = { ok: true; text: string; allowedTools: readonly string[] } | { ok: false; message: string };
+/** A command's prompt, the rules its `allowed-tools` grants for the turn it starts, and hook context that goes with it. */
+export type RenderedCommand = { ok: true; text: string; allowedTools: readonly string[]; context?: string } | { ok: false; message: string };
+
+/** Asked before a command expands (UserPromptExpansion hooks): `ok: false` stops it with a message. */
+export type ExpansionCheck = (cmd: CustomCommand, args: string) => Promise<{ ok: true; context?: string } | { ok: false; message: string }>;
 
 /** The command's prompt with its inline shell run (`run`); a refused command stops it. */
 export async function renderCustomCommand(cmd: CustomCommand, args: string, ctx: ExpandContext, run: RunInlineBash): Promise<RenderedCommand> {
@@ -146,11 +149,21 @@ export function parseSlash(text: string): { name: string; args: string } | undef
  * Print mode: a prompt that names a custom command (`/review src/a.ts`) becomes that command's
  * prompt, as in Claude Code; any other text, `/unknown` included, goes to the model unchanged.
  */
-export async function expandSlashPrompt(text: string, roots: { projectRoot: string; configDir: string }, ctx: ExpandContext, run: RunInlineBash): Promise<RenderedCommand> {
+export async function expandSlashPrompt(
+  text: string,
+  roots: { projectRoot: string; configDir: string },
+  ctx: ExpandContext,
+  run: RunInlineBash,
+  check?: ExpansionCheck,
+): Promise<RenderedCommand> {
   const parsed = parseSlash(text);
   if (!parsed) return { ok: true, text, allowedTools: [] };
   const cmd = loadCustomCommands(roots.projectRoot, roots.configDir).find((c) => c.name === parsed.name);
-  return cmd ? renderCustomCommand(cmd, parsed.args, ctx, run) : { ok: true, text, allowedTools: [] };
+  if (!cmd) return { ok: true, text, allowedTools: [] };
+  const checked = check ? await check(cmd, parsed.args) : { ok: true as const };
+  if (!checked.ok) return checked;
+  const rendered = await renderCustomCommand(cmd, parsed.args, ctx, run);
+  return rendered.ok && checked.context ? { ...rendered, context: checked.context } : rendered;
 }
 
 /**

@@ -138,11 +138,12 @@ export function combineBlock(verdicts: HookVerdict[], event: string): { block?: 
   return {};
 }
 
-/** SessionStart: plain stdout and additionalContext become context for the model. */
-export function combineSessionContext(verdicts: HookVerdict[]): { additionalContext?: string; sessionTitle?: string } {
+/** SessionStart: plain stdout and additionalContext become context for the model; the first hook's initialUserMessage is the first prompt. */
+export function combineSessionContext(verdicts: HookVerdict[]): { additionalContext?: string; sessionTitle?: string; initialUserMessage?: string } {
   const context = joinContext(verdicts.flatMap((v) => [v.plainText, stringField(specific(v.json).additionalContext)]));
   const title = sessionTitleOf(verdicts);
-  return { ...(context ? { additionalContext: context } : {}), ...(title ? { sessionTitle: title } : {}) };
+  const first = verdicts.map((v) => stringField(specific(v.json).initialUserMessage)).find(Boolean);
+  return { ...(context ? { additionalContext: context } : {}), ...(title ? { sessionTitle: title } : {}), ...(first ? { initialUserMessage: capText(first) } : {}) };
 }
 
 /** SessionStart and CwdChanged: the files to watch for FileChanged hooks (`hookSpecificOutput.watchPaths`). */

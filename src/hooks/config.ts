@@ -28,14 +28,16 @@ export const SUPPORTED_HOOK_EVENTS = [
   'InstructionsLoaded',
   'CwdChanged',
   'FileChanged',
+  'UserPromptExpansion',
+  'DirectoryAdded',
 ] as const;
 export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 
 /** Claude Code events wicket knows but does not fire (their hooks load with a warning, and never run). */
 const OTHER_CLAUDE_EVENTS = [
-  'UserPromptExpansion', 'PermissionDenied', 'MessageDisplay',
+  'PermissionDenied', 'MessageDisplay',
   'TaskCreated', 'TaskCompleted', 'TeammateIdle',
-  'DirectoryAdded', 'WorktreeCreate', 'WorktreeRemove',
+  'WorktreeCreate', 'WorktreeRemove',
   'Elicitation', 'ElicitationResult',
 ];
 export const ALL_CLAUDE_HOOK_EVENTS: readonly string[] = [...SUPPORTED_HOOK_EVENTS, ...OTHER_CLAUDE_EVENTS];

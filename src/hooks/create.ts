@@ -10,9 +10,10 @@
  *   notification({message, title?, notificationType}) → void
  *   preCompact({trigger, customInstructions?}) → { block? }               (block = do not compact)
  *   subagentStop({agentId, agentType, …})      → { block? }               (block = keep the sub-agent going)
+ *   userPromptExpansion({commandName, …})      → { block?, stop?, additionalContext? }
+ *   directoryAdded({directory, source})        → number of failed hooks   (a systemMessage waits: takeContext())
  * Problems (timeouts, crashes, garbage output) and `systemMessage`s collect as notices: drainNotices().
  */
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { randomUuid } from '../core/ids.js';
@@ -35,7 +36,8 @@ import {
 import { describeHandler, isAsyncHandler, type HookEvent, type HookGroup, type HookHandler } from './config.js';
 import { ifRuleMatches, matcherMatches } from './matcher.js';
 import { FileWatch } from './file-watch.js';
-import { interpretRun, type HookVerdict } from './output.js';
+import { hookEnv, withEffort, withEnvFile } from './hook-env.js';
+import { capText, interpretRun, stringField, type HookVerdict } from './output.js';
 import { runHookCommand, type HookRunOptions, type HookRunResult } from './run-command.js';
 import { runHttpHook } from './run-http.js';
 import { runPromptHook, type AskModel } from './run-prompt.js';
@@ -95,6 +97,8 @@ export function createHooks(loaded: HookSettings, ctx: HooksContext): SettingsHo
 /** One session's hooks. Methods are bound (arrow fields), so they can be passed around on their own. */
 class HookGate implements SettingsHooks {
   private readonly notices: string[] = [];
+  /** Text for the model's next prompt (takeContext). */
+  private readonly context: string[] = [];
   private readonly env: Record<string, string>;
   private files: FileWatch | undefined;
 
@@ -224,6 +228,21 @@ class HookGate implements SettingsHooks {
     return combineJsonContext(verdicts);
   };
 
+  userPromptExpansion: SettingsHooks['userPromptExpansion'] = async (info, signal) => {
+    const extra = { expansion_type: info.expansionType, command_name: info.commandName, command_args: info.commandArgs, command_source: info.commandSource, prompt: info.prompt };
+    const { sessionTitle: _, ...out } = combineUserPrompt(await this.run('UserPromptExpansion', info.commandName, extra, { signal }));
+    return out;
+  };
+
+  /** Its output and errors go to the debug log only (hook events); a systemMessage waits for the next prompt. */
+  directoryAdded: SettingsHooks['directoryAdded'] = async (info) => {
+    const verdicts = await this.run('DirectoryAdded', info.source, { directory: info.directory, source: info.source }, { quiet: true });
+    this.context.push(...verdicts.flatMap((v) => stringField(v.json?.systemMessage) ?? []));
+    return verdicts.filter((v) => v.failed).length;
+  };
+
+  takeContext: SettingsHooks['takeContext'] = () => (this.context.length ? capText(this.context.splice(0).join('\n\n')) : undefined);
+
   drainNotices: SettingsHooks['drainNotices'] = () => this.notices.splice(0, this.notices.length);
 
   /** The handlers to run for an event: matcher and `if` fit, each distinct command once, `once` hooks not yet run. */
@@ -272,7 +291,7 @@ class HookGate implements SettingsHooks {
           : await runPromptHook(h, event, stdin, this.ctx.askModel, runOpts);
     this.ctx.onHookEvent?.(hookResponse(ids, result));
     const verdict = interpretRun(result, p.label, timeoutMs / 1000);
-    this.notices.push(...verdict.notices);
+    if (!opts.quiet) this.notices.push(...verdict.notices);
     return verdict;
   }
 
@@ -287,6 +306,8 @@ interface RunOpts {
   call?: ToolHookCall;
   /** Total time left for this event's hooks (SessionEnd). */
   budgetMs?: number;
+  /** Problems and systemMessages are not for the person (DirectoryAdded: the debug log has them). */
+  quiet?: boolean;
 }
 
 function commonPayload(ctx: HooksContext, event: HookEvent): Record<string, unknown> {
@@ -318,34 +339,6 @@ function suggestionsPayload(suggestions: string[]): unknown[] {
     const entry = rule.specifier === undefined ? { toolName: rule.toolName } : { toolName: rule.toolName, ruleContent: rule.specifier };
     return { type: 'addRules', rules: [entry], behavior: 'allow', destination: 'localSettings' };
   });
-}
-
-/** The environment hooks see: the session's, settings `env`, and CLAUDE_PROJECT_DIR. */
-function hookEnv(settingsEnv: Record<string, string>, ctx: HooksContext): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
-  return { ...env, ...settingsEnv, CLAUDE_PROJECT_DIR: ctx.projectRoot };
-}
-
-/** CLAUDE_EFFORT: the level at the time the hook runs (/effort may change it). */
-function withEffort(env: Record<string, string>, ctx: HooksContext): Record<string, string> {
-  const effort = ctx.getEffort?.();
-  return effort ? { ...env, CLAUDE_EFFORT: effort } : env;
-}
-
-/** The events whose hooks may set variables for later Bash commands. */
-const ENV_FILE_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'Setup', 'CwdChanged', 'FileChanged']);
-let envFiles = 0;
-
-/** CLAUDE_ENV_FILE: a file of its own for each such hook, in the session's folder (sourced by Bash, in order). */
-function withEnvFile(env: Record<string, string>, event: HookEvent, dir: string | undefined): Record<string, string> {
-  if (!dir || !ENV_FILE_EVENTS.has(event)) return env;
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch {
-    return env;
-  }
-  return { ...env, CLAUDE_ENV_FILE: path.join(dir, `${String(++envFiles).padStart(4, '0')}-${event}.sh`) };
 }
 
 function currentCwd(ctx: HooksContext): string {

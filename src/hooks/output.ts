@@ -29,6 +29,8 @@ export interface HookVerdict {
   plainText?: string;
   /** For the person: non-blocking errors, timeouts, systemMessage. */
   notices: string[];
+  /** It timed out, could not run, or ended with a code other than 0. */
+  failed?: boolean;
 }
 
 export function capText(text: string, cap = HOOK_OUTPUT_CAP): string {
@@ -40,13 +42,16 @@ export function interpretRun(run: HookRunResult, label: string, timeoutSec: numb
   const verdict: HookVerdict = { label, notices: [] };
   if (run.aborted) return verdict;
   if (run.timedOut) {
+    verdict.failed = true;
     verdict.notices.push(`${label} timed out after ${timeoutSec} s and was stopped; its output is ignored`);
     return verdict;
   }
   if (run.spawnError !== undefined || run.exitCode === undefined) {
+    verdict.failed = true;
     verdict.notices.push(`${label} could not be run: ${run.spawnError ?? 'it was killed'}`);
     return verdict;
   }
+  if (run.exitCode !== 0) verdict.failed = true;
   const trimmed = run.stdout.trim();
   if (trimmed.startsWith('{')) {
     const json = parseJson(trimmed);

@@ -49,8 +49,11 @@ export interface Hooks {
   /** Messages for the person (non-blocking errors, systemMessage). Drained by the loop into warnings. */
   drainNotices?(): string[];
 
-  /** SessionStart (matcher: source). Plain stdout and additionalContext become context for the model. */
-  sessionStart?(info: SessionStartInfo, signal: AbortSignal): Promise<{ additionalContext?: string; sessionTitle?: string }>;
+  /**
+   * SessionStart (matcher: source). Plain stdout and additionalContext become context for the model;
+   * `initialUserMessage` is the session's first prompt (print mode only, as in Claude Code).
+   */
+  sessionStart?(info: SessionStartInfo, signal: AbortSignal): Promise<{ additionalContext?: string; sessionTitle?: string; initialUserMessage?: string }>;
   /** SessionEnd (matcher: reason). Cannot block; all its hooks share a 1.5 s budget. */
   sessionEnd?(info: { reason: SessionEndReason }, signal?: AbortSignal): Promise<void>;
   /** Notification (matcher: notification type), e.g. a permission prompt waiting. Cannot block. */
@@ -80,6 +83,32 @@ export interface Hooks {
   configChange?(info: { source: ConfigSource; filePath: string }, signal: AbortSignal): Promise<{ block?: string }>;
   /** Setup (matcher: init or maintenance), on --init, --init-only and --maintenance; `additionalContext` joins the session. */
   setup?(info: { trigger: 'init' | 'maintenance' }, signal: AbortSignal): Promise<{ additionalContext?: string }>;
+  /**
+   * UserPromptExpansion (matcher: command name): a typed slash command is about to expand into a prompt.
+   * `block` (exit 2, `decision: "block"`) or `stop` (`continue: false`) keeps it from expanding; plain
+   * stdout and additionalContext go to the model with the expanded prompt.
+   */
+  userPromptExpansion?(info: PromptExpansion, signal: AbortSignal): Promise<{ block?: string; stop?: string; additionalContext?: string }>;
+  /**
+   * DirectoryAdded (matcher: source): /add-dir opened a folder. Cannot block. Output goes to the debug
+   * log only; a `systemMessage` waits for the next prompt as context (takeContext). Resolves to the
+   * number of hooks that failed.
+   */
+  directoryAdded?(info: { directory: string; source: 'slash_command' }): Promise<number>;
+  /** Context hooks left for the model's next prompt (DirectoryAdded's systemMessage); taken once. */
+  takeContext?(): string | undefined;
+}
+
+/** A slash command's expansion, as UserPromptExpansion hooks see it. */
+export interface PromptExpansion {
+  expansionType: 'slash_command' | 'mcp_prompt';
+  /** Without the leading `/`. */
+  commandName: string;
+  commandArgs: string;
+  /** Where the command comes from: `projectSettings`, `userSettings`, `plugin`, `builtin`, `mcp`. */
+  commandSource: string;
+  /** What was typed (`/name args`). */
+  prompt: string;
 }
 
 export interface ToolBatchCall extends ToolHookCall {

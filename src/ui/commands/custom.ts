@@ -11,6 +11,7 @@ export function loadCustomCommands(projectRoot: string, configDir: string): Slas
     description: cmd.description,
     ...(cmd.argumentHint ? { argumentHint: cmd.argumentHint } : {}),
     source: cmd.source,
+    expands: true,
     async run(args, session) {
       const ctx = { projectDir: session.options.projectRoot, sessionId: session.options.sessionId };
       const r = await renderCustomCommand(cmd, args, ctx, inlineBashRunner({ ...session.options, signal: new AbortController().signal }));

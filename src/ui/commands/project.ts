@@ -1,6 +1,7 @@
 /** /init (write a CLAUDE.md for the project) and /add-dir (let the tools reach another folder). */
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isInWorkspace } from '../../tools/paths.js';
 import type { SlashCommand } from './types.js';
 
 const INIT_PROMPT = `Look through this codebase and write a CLAUDE.md file at its root, for future sessions of a coding agent working here. If a CLAUDE.md already exists, improve it instead of starting over.
@@ -16,6 +17,7 @@ export const initCommand: SlashCommand = {
   name: 'init',
   description: 'Write (or improve) a CLAUDE.md describing this project',
   source: 'builtin',
+  expands: true,
   run: () => ({ kind: 'prompt', text: INIT_PROMPT }),
 };
 
@@ -35,8 +37,13 @@ export const addDirCommand: SlashCommand = {
     } catch {
       return { kind: 'info', tone: 'error', text: `${abs} does not exist.` };
     }
-    if (dir === s.options.projectRoot || s.options.additionalDirs.includes(dir)) return { kind: 'info', text: `${dir} is already open to the tools.` };
+    if (isInWorkspace(dir, s.options)) return { kind: 'info', text: `${dir} is already open to the tools.` };
     s.options.additionalDirs.push(dir);
+    // DirectoryAdded hooks run in the background; their output goes to the debug log.
+    void s.options.hooks.directoryAdded?.({ directory: dir, source: 'slash_command' }).then(
+      (failed) => failed && s.note?.(`${failed} DirectoryAdded hook${failed === 1 ? '' : 's'} failed (the debug log has the output).`, 'warning'),
+      () => undefined,
+    );
     return {
       kind: 'info',
       text: `${dir} is open to the tools for this session (the same rules apply there). To keep it, add it to permissions.additionalDirectories in .claude/settings.local.json.`,

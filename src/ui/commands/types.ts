@@ -29,11 +29,13 @@ export interface SessionControl {
   mcpSignIn?: (name: string) => Promise<{ url: string } | { error: string } | { done: string }>;
   /** Clears a remote MCP server's stored authentication. */
   mcpSignOut?: (name: string) => Promise<{ text: string } | { error: string }>;
+  /** A line in the transcript, for what a command learns after it returned. */
+  note?: (text: string, tone?: 'info' | 'warning' | 'error') => void;
 }
 
 export type CommandResult =
   | { kind: 'info'; text: string; tone?: 'info' | 'warning' | 'error' }
-  | { kind: 'prompt'; text: string; allowedTools?: readonly string[] }
+  | { kind: 'prompt'; text: string; allowedTools?: readonly string[]; context?: string }
   | { kind: 'clear' }
   | { kind: 'rewind' }
   | { kind: 'compact'; instructions?: string }
@@ -45,5 +47,7 @@ export interface SlashCommand {
   description: string;
   argumentHint?: string;
   source: 'builtin' | 'project' | 'user' | 'mcp' | 'plugin';
+  /** A command whose text goes to the model (a custom command, a skill, an MCP prompt, /init): UserPromptExpansion hooks run first. */
+  expands?: boolean;
   run(args: string, session: SessionControl): CommandResult | Promise<CommandResult>;
 }

@@ -23,6 +23,17 @@ import { compactedMarks, markPrompt, rewindTo, type PromptMark } from '../../cor
 import { oneLine } from '../rewind.js';
 import { restoreReport } from '../rewind-report.js';
 
+/** A prompt waiting to run: what goes to the model, what the transcript shows, a command's allow rules, hook context. */
+interface Queued {
+  prompt: string;
+  shown: string;
+  allowedTools: readonly string[];
+  context?: string;
+}
+
+/** A run with no prompt: the model goes on with the notices of background tasks that ended. */
+const WAKE: Queued = { prompt: '', shown: '', allowedTools: [] };
+
 /** How long an interrupted run may take to wind down before it is left behind. */
 const STUCK_MS = 2000;
 
@@ -60,8 +71,8 @@ export interface AgentHandle extends ViewSnapshot {
   view: AgentView;
   messages: ApiMessage[];
   /** Runs a prompt now, or after the current run when one is going. */
-  /** `allowedTools`: a custom command's allow rules, for the run this prompt starts. */
-  submit(prompt: string, shown?: string, allowedTools?: readonly string[]): void;
+  /** `allowedTools`: a custom command's allow rules, for the run this prompt starts; `context`: hook text that goes with the prompt. */
+  submit(prompt: string, shown?: string, allowedTools?: readonly string[], context?: string): void;
   /** Whether a run is going, right now (the rendered status may lag a key press behind). */
   busy(): boolean;
   interrupt(): void;
@@ -94,7 +105,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   const [queued, setQueued] = useState(0);
   const timer = useRef<NodeJS.Timeout | undefined>(undefined);
   const abortRef = useRef<AbortController | undefined>(undefined);
-  const queue = useRef<Array<{ prompt: string; shown: string; allowedTools: readonly string[] }>>([]);
+  const queue = useRef<Queued[]>([]);
   // Where each prompt of this session went into the conversation, for rewinding to before it.
   const prompts = useRef<PromptMark[]>(opts.initialMarks ? [...opts.initialMarks] : []).current;
   const optsRef = useRef(opts);
@@ -115,12 +126,12 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
 
   /** Folds one run's events into the view; stops touching anything once the run was left behind. */
   const consume = useCallback(
-    async (working: ApiMessage[], prompt: string, shown: string, agent: AgentOptions, left: { behind: boolean }) => {
+    async (working: ApiMessage[], { prompt, shown, context }: Queued, agent: AgentOptions, left: { behind: boolean }) => {
       const o = optsRef.current;
       let ended = false;
       try {
         const markdown = preloadMarkdown();
-        for await (const ev of runPrompt(working, prompt, agent, { onUserMessage: (m) => o.transcript?.message(m), shown })) {
+        for await (const ev of runPrompt(working, prompt, agent, { onUserMessage: (m) => o.transcript?.message(m), shown, ...(context ? { context } : {}) })) {
           if (left.behind) return;
           o.transcript?.onEvent(ev);
           o.onEvent?.(ev);
@@ -144,7 +155,8 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
 
   /** Runs a prompt; a `wake` run has none: the model goes on with the notices of background tasks that ended. */
   const run = useCallback(
-    async (prompt: string, shown: string, allowedTools: readonly string[], wake = false) => {
+    async (q: Queued, wake = false) => {
+      const { shown, allowedTools } = q;
       const controller = new AbortController();
       abortRef.current = controller;
       if (!wake) view.add({ kind: 'user', text: shown });
@@ -158,7 +170,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       // conversation keeps only its complete part, so Esc always gives the prompt back.
       const working = [...messages];
       const left = { behind: false };
-      const outcome = await Promise.race([consume(working, prompt, shown, agent, left).then(() => 'ended' as const), afterAbort(controller.signal, STUCK_MS)]);
+      const outcome = await Promise.race([consume(working, q, agent, left).then(() => 'ended' as const), afterAbort(controller.signal, STUCK_MS)]);
       if (outcome === 'stuck') {
         left.behind = true;
         while (working.length > messages.length && unansweredToolUses(working).length) working.pop();
@@ -171,9 +183,9 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       flushNow();
       const next = queue.current.shift();
       setQueued(queue.current.length);
-      if (next) void run(next.prompt, next.shown, next.allowedTools);
+      if (next) void run(next);
       // A notice that came after the run's last request (not after an interrupt: it waits for the next prompt).
-      else if (!controller.signal.aborted && optsRef.current.base.taskNotices?.hasPending()) void run('', '', [], true);
+      else if (!controller.signal.aborted && optsRef.current.base.taskNotices?.hasPending()) void run(WAKE, true);
     },
     [view, askUser, flushNow, consume, messages],
   );
@@ -184,18 +196,19 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   useEffect(() => {
     const notices = optsRef.current.base.taskNotices;
     return notices?.subscribe(() => {
-      if (!abortRef.current && notices.hasPending()) void runRef.current('', '', [], true);
+      if (!abortRef.current && notices.hasPending()) void runRef.current(WAKE, true);
     });
   }, []);
 
   const submit = useCallback(
-    (prompt: string, shown?: string, allowedTools: readonly string[] = []) => {
+    (prompt: string, shown?: string, allowedTools: readonly string[] = [], context?: string) => {
+      const q: Queued = { prompt, shown: shown ?? prompt, allowedTools, ...(context ? { context } : {}) };
       if (abortRef.current) {
-        queue.current.push({ prompt, shown: shown ?? prompt, allowedTools });
+        queue.current.push(q);
         setQueued(queue.current.length);
         return;
       }
-      void run(prompt, shown ?? prompt, allowedTools);
+      void run(q);
     },
     [run],
   );

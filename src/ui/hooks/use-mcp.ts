@@ -77,6 +77,7 @@ function promptCommands(mcp: McpSession): SlashCommand[] {
     description: `${p.description} (MCP prompt)`,
     ...(p.argNames.length ? { argumentHint: p.argNames.map((n) => (p.required.includes(n) ? `<${n}>` : `[${n}]`)).join(' ') } : {}),
     source: 'mcp' as const,
+    expands: true,
     async run(args: string) {
       await mcp.ready();
       const r = await mcp.servers.expandPrompt(`/${p.command} ${args}`);

@@ -8,6 +8,7 @@ import type { AgentOptions } from '../../core/agent-options.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
 import { findCommand, parseSlash, runCommand, type CommandResult, type SessionControl, type SlashCommand } from '../commands/index.js';
+import { expansionOf, gateExpansion } from '../../commands/expansion-gate.js';
 import { appendHistory, type HistoryCursor } from '../history.js';
 import * as B from '../input-buffer.js';
 import type { AgentHandle } from './use-agent.js';
@@ -47,10 +48,11 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     messages: d.agent.messages,
     ...(d.transcript ? { rename: (name: string) => d.transcript?.name(name) } : {}),
     ...(d.mcp ? mcpControl(d.mcp, d.agent.info) : {}),
+    note: d.agent.info,
   });
 
-  const apply = (text: string, result: CommandResult) => {
-    if (result.kind === 'prompt') d.agent.submit(result.text, text, result.allowedTools);
+  const apply = (text: string, result: CommandResult, context?: string) => {
+    if (result.kind === 'prompt') d.agent.submit(result.text, text, result.allowedTools, context ?? result.context);
     else if (result.kind === 'exit') d.quit();
     else if (result.kind === 'rewind') d.openRewind();
     else if (result.kind === 'compact') {
@@ -76,8 +78,25 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
       d.agent.info(`Unknown command /${name}. /help lists the commands.`, 'warning');
       return true;
     }
-    void runCommand(d.commands, text, session()).then((result) => result && apply(text, result));
+    void expandGate(findCommand(d.commands, name)!, text).then(async (gate) => {
+      if (!gate) return;
+      const result = await runCommand(d.commands, text, session());
+      if (result) apply(text, result, gate.context);
+    });
     return true;
+  };
+
+  /** UserPromptExpansion hooks, for a command whose text goes to the model; undefined when one blocked it (the transcript says why). */
+  const expandGate = async (cmd: SlashCommand, text: string): Promise<{ context?: string } | undefined> => {
+    const parsed = parseSlash(text);
+    if (!cmd.expands || !parsed) return {};
+    const origin = cmd.source === 'project' || cmd.source === 'user' || cmd.source === 'plugin' || cmd.source === 'mcp' ? cmd.source : 'builtin';
+    const gate = await gateExpansion(d.base.hooks, expansionOf(cmd.name, parsed.args, origin, text), new AbortController().signal);
+    for (const n of gate.notices) d.agent.info(n, 'warning');
+    if (gate.ok) return gate.context ? { context: gate.context } : {};
+    d.agent.view.add({ kind: 'user', text });
+    d.agent.info(gate.message, 'error');
+    return undefined;
   };
 
   return (raw: B.Buffer) => {
