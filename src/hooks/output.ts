@@ -29,6 +29,8 @@ export interface HookVerdict {
   plainText?: string;
   /** For the person: non-blocking errors, timeouts, systemMessage. */
   notices: string[];
+  /** It did not finish with exit 0: another status, a timeout, an abort, a failure to start. */
+  failed?: boolean;
 }
 
 export function capText(text: string, cap = HOOK_OUTPUT_CAP): string {
@@ -37,7 +39,7 @@ export function capText(text: string, cap = HOOK_OUTPUT_CAP): string {
 }
 
 export function interpretRun(run: HookRunResult, label: string, timeoutSec: number): HookVerdict {
-  const verdict: HookVerdict = { label, notices: [] };
+  const verdict: HookVerdict = { label, notices: [], ...(run.exitCode === 0 ? {} : { failed: true }) };
   if (run.aborted) return verdict;
   if (run.timedOut) {
     verdict.notices.push(`${label} timed out after ${timeoutSec} s and was stopped; its output is ignored`);

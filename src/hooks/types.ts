@@ -1,4 +1,4 @@
-import type { HookGroup } from './config.js';
+import type { HookEvent, HookGroup } from './config.js';
 
 /**
  * The hook gate's interface, as the runner sees it. The settings-driven implementation lives in
@@ -80,7 +80,16 @@ export interface Hooks {
   configChange?(info: { source: ConfigSource; filePath: string }, signal: AbortSignal): Promise<{ block?: string }>;
   /** Setup (matcher: init or maintenance), on --init, --init-only and --maintenance; `additionalContext` joins the session. */
   setup?(info: { trigger: 'init' | 'maintenance' }, signal: AbortSignal): Promise<{ additionalContext?: string }>;
+  /** WorktreeCreate (no matcher): configured, its hooks make the worktree instead of git. Undefined when none is configured. */
+  worktreeCreate?(info: { name: string }, signal: AbortSignal): Promise<{ path: string } | { error: string } | undefined>;
+  /** WorktreeRemove (no matcher): configured, its hooks remove a worktree instead of git; false when none is. Cannot block. */
+  worktreeRemove?(info: { worktreePath: string }, signal: AbortSignal): Promise<boolean>;
+  /** Whether any hook would run for the event (ignoring matchers). */
+  handles?(event: HookEvent): boolean;
 }
+
+/** The part of the hooks that makes and removes worktrees. */
+export type WorktreeHooks = Pick<Hooks, 'worktreeCreate' | 'worktreeRemove' | 'handles'>;
 
 export interface ToolBatchCall extends ToolHookCall {
   /** The tool_result's content, as text. */
