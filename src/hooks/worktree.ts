@@ -14,8 +14,7 @@ export type WorktreeMade = { path: string } | { error: string };
 export function worktreePathOf(verdicts: HookVerdict[]): WorktreeMade {
   let made: string | undefined;
   for (const v of verdicts) {
-    if (v.blocking !== undefined) return { error: `${v.label}: ${v.blocking}` };
-    if (v.failed) return { error: v.notices[0] ?? `${v.label} was stopped` };
+    if (v.failed) return { error: `${v.label} ${v.failed}` };
     const given = stringField(specific(v.json).worktreePath) ?? lastLine(v.plainText);
     if (!given) return { error: `${v.label} gave no worktree path (print the absolute path of the folder it made)` };
     made ??= given.trim();
