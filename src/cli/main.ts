@@ -30,7 +30,7 @@ import { printModeAskUser, runPrintMode } from './print-mode.js';
 import { setupSession, type Setup } from './session-setup.js';
 import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
 import { StdoutWriter } from './stdout.js';
-import { enterWorktree, leaveWorktree, type SessionWorktree } from './worktree-session.js';
+import type { SessionWorktree } from './worktree-session.js';
 
 export interface MainInfo {
   version: string;
@@ -63,6 +63,7 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
     return err instanceof UsageError ? 2 : 1;
   }
   if (opts.worktree === undefined) return runMode(opts, info);
+  const { enterWorktree, leaveWorktree } = await import('./worktree-session.js');
   let worktree: SessionWorktree;
   try {
     worktree = await enterWorktree(opts, new AbortController().signal);

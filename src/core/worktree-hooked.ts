@@ -5,7 +5,6 @@
  * otherwise. Whether a hook-made worktree changed is judged from its files' sizes and times, as no
  * version control can be assumed there.
  */
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorktreeHooks } from '../hooks/types.js';
 import { createWorktree, finishWorktree, type Worktree } from './git-worktree.js';
@@ -44,6 +43,7 @@ const MAX_FILES = 20_000;
 
 /** Every file under `root` → its size and modification time; undefined when there are too many, or it cannot be read. */
 async function filesOf(root: string): Promise<Map<string, string> | undefined> {
+  const { readdir, stat } = process.getBuiltinModule('node:fs/promises');
   const files = new Map<string, string>();
   const walk = async (dir: string): Promise<boolean> => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
