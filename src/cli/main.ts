@@ -12,7 +12,6 @@ import { FatalError, errorMessage } from '../core/errors.js';
 import { loadedOnDemand } from '../core/import-module.js';
 import type { GitStatus } from '../core/git-status.js';
 import { randomUuid } from '../core/ids.js';
-import { createWorktree, finishWorktree, startsFresh, worktreeMissing, type Worktree } from '../core/git-worktree.js';
 import { resolveModel } from '../core/models.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
@@ -25,10 +24,11 @@ import { debugLog } from './debug-log.js';
 import { watchSettingsSoon } from './settings-reload.js';
 import { openSession } from './session-open.js';
 import { printModeAskUser, runPrintMode } from './print-mode.js';
-import { sessionSettings, setupSession, type Setup } from './session-setup.js';
+import { setupSession, type Setup } from './session-setup.js';
 import { stdinIsTerminal } from './stdin.js';
 import { promptSource, readPrompt } from './prompt-source.js';
 import { StdoutWriter } from './stdout.js';
+import type { SessionWorktree } from './worktree-session.js';
 import { safeModeWanted, setSafeMode } from '../settings/safe-mode.js';
 
 export interface MainInfo {
@@ -65,9 +65,10 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
     return err instanceof UsageError ? 2 : 1;
   }
   if (opts.worktree === undefined) return runMode(opts, info);
-  let worktree: Worktree;
+  const { enterWorktree, leaveWorktree } = await import('./worktree-session.js');
+  let worktree: SessionWorktree;
   try {
-    worktree = await enterWorktree(opts);
+    worktree = await enterWorktree(opts, new AbortController().signal);
   } catch (err) {
     process.stderr.write(`wicket: --worktree: ${errorMessage(err)}\n`);
     return 1;
@@ -75,7 +76,7 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
   // The entry's `git status` was for the folder left behind.
   delete info.git;
   const code = await runMode(opts, info);
-  process.stderr.write(`wicket: ${await finishWorktree(worktree).catch((err: unknown) => `the worktree ${worktree.root} could not be checked: ${errorMessage(err)}`)}\n`);
+  for (const line of await leaveWorktree(worktree)) process.stderr.write(`wicket: ${line}\n`);
   return code;
 }
 
@@ -119,19 +120,6 @@ async function runInitOnly(opts: CliOptions, info: MainInfo): Promise<number> {
   await hooks.setup?.({ trigger: 'init' }, new AbortController().signal);
   for (const n of hooks.drainNotices?.() ?? []) process.stderr.write(`wicket: ${n}\n`);
   return 0;
-}
-
-/** --worktree [name]: the session works in `.claude/worktrees/<name>` on branch `worktree-<name>`, made (or found) now. */
-async function enterWorktree(opts: CliOptions): Promise<Worktree> {
-  const name = opts.worktree ?? true;
-  const dir = name === true ? `session-${randomUuid().slice(0, 8)}` : name;
-  if (!/^[\w.-]+$/.test(dir) || dir.startsWith('.')) throw new Error(`"${dir}" is not a usable name: use letters, digits, ".", "_" and "-"`);
-  const missing = await worktreeMissing(process.cwd());
-  if (missing) throw new Error(`a worktree needs ${missing}`);
-  const settings = sessionSettings(opts, process.env, process.cwd(), process.env.HOME ?? homedir()).merged;
-  const wt = await createWorktree(process.cwd(), { dir, branch: `worktree-${dir}`, fresh: startsFresh(settings) });
-  process.chdir(wt.cwd);
-  return wt;
 }
 
 /** Print mode watches the settings files only in a run that lasts longer than this. */

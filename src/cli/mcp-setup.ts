@@ -41,7 +41,7 @@ export function mcpServersFor(
     config.unapproved = config.unapproved.filter((n) => !names.has(n));
   }
   if (!config.servers.length && !config.disabled.length) return undefined;
-  return new McpServers(config, {
+  const servers = new McpServers(config, {
     projectRoot: setup.cwd,
     env,
     version: VERSION,
@@ -50,6 +50,9 @@ export function mcpServersFor(
     holdUnapproved: how.holdUnapproved,
     onChange: how.onChange,
   });
+  // `type: "mcp_tool"` hooks call the servers once they connect.
+  if (setup.hookMcp) setup.hookMcp.target = servers;
+  return servers;
 }
 
 /**

@@ -19,6 +19,7 @@ import { continuedSessionId, resumeFile } from '../session/resume.js';
 import { VERSION } from '../core/version.js';
 import { createHooks, type HooksContext } from '../hooks/create.js';
 import { noHooks, type Hooks } from '../hooks/types.js';
+import type { McpHookHolder } from '../hooks/run-mcp-tool.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import { ruleNamesTool } from '../permissions/rule-parse.js';
 import { readDenyPatterns } from '../permissions/search-deny.js';
@@ -54,6 +55,8 @@ export interface Setup {
   resumeFile?: string;
   /** --agent: the agent the session runs as. */
   agent?: AgentDefinition;
+  /** Where the session's MCP servers go once made, for `mcp_tool` hooks. */
+  hookMcp?: McpHookHolder;
 }
 
 export interface SetupDeps {
@@ -117,6 +120,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const state = { cwd, readState: new ReadState() };
   // Hooks read the live options (/effort changes the level mid-session).
   const live: { options?: Setup['options'] } = {};
+  const hookMcp: McpHookHolder = {};
   const factory = deps.hooksFactory ?? ((l: LoadedSettings, info: HookInfo) => createHooks(l, { ...info, tools, getCwd: () => state.cwd }));
   const hooks = opts.bare
     ? noHooks
@@ -131,6 +135,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
         // Prompt hooks ask the small fast model, or the model the hook names.
         askModel: async (prompt, o) => (await askOnce(client, { model: resolveModel(o.model) ?? smallModel, prompt, system: o.system }, o.signal)).text,
         envFileDir: sessionEnvDir(wicketHome, sessionId),
+        mcp: hookMcp,
         ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}),
       });
   // The main conversation's output style (sub-agents keep their own prompts).
@@ -174,7 +179,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
     taskNotices: new TaskNotices(),
   };
-  return { loaded, plugins, cwd, configDir, sessionsDir, ...(resumed ? { resumeFile: resumed } : {}), ...(asAgent ? { agent: asAgent } : {}), options: live.options };
+  return { loaded, plugins, cwd, configDir, sessionsDir, hookMcp, ...(resumed ? { resumeFile: resumed } : {}), ...(asAgent ? { agent: asAgent } : {}), options: live.options };
 }
 
 /**

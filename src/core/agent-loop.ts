@@ -338,6 +338,7 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
         onEvent(ev);
       }),
     ...(opts.taskNotices ? { backgroundTasks: trackerFor(opts.taskNotices, emit) } : {}),
+    ...(opts.hooks.worktreeCreate ? { worktreeHooks: opts.hooks } : {}),
   } satisfies Omit<ToolContext, 'cwd' | 'readState' | 'signal' | 'toolUseId' | 'permissionMode'>;
   return { tools: opts.tools, state: opts.state, permission: opts.permission, hooks: opts.hooks, askUser: opts.askUser, base, emit };
 }

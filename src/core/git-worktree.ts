@@ -16,6 +16,8 @@ export interface Worktree {
   branch: string;
   /** The commit it was made from. */
   base: string;
+  /** Made by the WorktreeCreate hooks (not git): each file's size and time then, to tell whether the work changed any. */
+  madeByHook?: { files: Map<string, string> | undefined };
 }
 
 async function git(cwd: string, args: string[]): Promise<string> {
@@ -75,11 +77,15 @@ async function excludeWorktrees(top: string): Promise<void> {
 
 const EXCLUDE = '/.claude/worktrees/';
 
-/** Removes an unchanged worktree (and its branch); describes what a changed one holds. */
-export async function finishWorktree(wt: Worktree): Promise<string> {
+/**
+ * Removes an unchanged worktree (and its branch); describes what a changed one holds. `removeByHooks`
+ * (the WorktreeRemove hooks, when configured) removes it instead of git.
+ */
+export async function finishWorktree(wt: Worktree, removeByHooks?: (root: string) => Promise<boolean>): Promise<string> {
   const changed = await git(wt.root, ['status', '--porcelain']).catch(() => 'unknown');
   const commits = Number(await git(wt.root, ['rev-list', '--count', `${wt.base}..HEAD`]).catch(() => '1'));
   if (!changed && commits === 0) {
+    if (await removeByHooks?.(wt.root)) return 'No files changed; the WorktreeRemove hooks removed the worktree.';
     await git(wt.root, ['worktree', 'remove', '--force', wt.root]).catch(() => undefined);
     await git(path.dirname(wt.root), ['branch', '-D', wt.branch]).catch(() => undefined);
     return 'No files changed; the worktree was removed.';

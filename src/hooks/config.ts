@@ -30,6 +30,8 @@ export const SUPPORTED_HOOK_EVENTS = [
   'FileChanged',
   'UserPromptExpansion',
   'DirectoryAdded',
+  'WorktreeCreate',
+  'WorktreeRemove',
 ] as const;
 export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 
@@ -37,7 +39,6 @@ export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 const OTHER_CLAUDE_EVENTS = [
   'PermissionDenied', 'MessageDisplay',
   'TaskCreated', 'TaskCompleted', 'TeammateIdle',
-  'WorktreeCreate', 'WorktreeRemove',
   'Elicitation', 'ElicitationResult',
 ];
 export const ALL_CLAUDE_HOOK_EVENTS: readonly string[] = [...SUPPORTED_HOOK_EVENTS, ...OTHER_CLAUDE_EVENTS];
@@ -84,10 +85,21 @@ export interface PromptHook extends HandlerCommon {
   model?: string;
 }
 
-export type HookHandler = CommandHook | HttpHook | PromptHook;
+/** A tool of a connected MCP server is called; its text is read as a command hook's stdout. */
+export interface McpToolHook extends HandlerCommon {
+  type: 'mcp_tool';
+  /** The server's name as configured (a plugin's: `plugin:<plugin>:<server>`). */
+  server: string;
+  tool: string;
+  /** The tool's arguments; `${path}` in string values is replaced from the event's JSON (`${tool_input.file_path}`). */
+  input?: Record<string, unknown>;
+}
 
-/** What a handler runs, in words: its command, `POST <url>`, or `prompt "<text>"`. */
+export type HookHandler = CommandHook | HttpHook | PromptHook | McpToolHook;
+
+/** What a handler runs, in words: its command, `POST <url>`, `prompt "<text>"` or `mcp_tool <server>/<tool>`. */
 export function describeHandler(h: HookHandler): string {
+  if (h.type === 'mcp_tool') return `mcp_tool ${h.server}/${h.tool}`;
   return h.type === 'command' ? h.command : h.type === 'http' ? `POST ${h.url}` : `prompt ${JSON.stringify(h.prompt)}`;
 }
 
@@ -201,9 +213,9 @@ function parseHandler(h: unknown, where: string, warnings: string[], unknownFiel
   }
   for (const key of Object.keys(h)) if (!HANDLER_FIELDS.has(key)) unknownFields.add(key);
   const type = h.type ?? 'command';
-  const parse = type === 'command' ? commandHandler : type === 'http' ? httpHandler : type === 'prompt' ? promptHandler : undefined;
+  const parse = type === 'command' ? commandHandler : type === 'http' ? httpHandler : type === 'prompt' ? promptHandler : type === 'mcp_tool' ? mcpToolHandler : undefined;
   if (!parse) {
-    warnings.push(`${where}: hooks of type ${JSON.stringify(type)} are not supported by wicket (only "command", "http" and "prompt"); skipped`);
+    warnings.push(`${where}: hooks of type ${JSON.stringify(type)} are not supported by wicket (only "command", "http", "prompt" and "mcp_tool"); skipped`);
     return undefined;
   }
   const handler = parse(h, where, warnings);
@@ -253,6 +265,18 @@ function promptHandler(h: Record<string, unknown>, where: string, warnings: stri
   }
   const handler: PromptHook = { type: 'prompt', prompt: h.prompt };
   if (typeof h.model === 'string' && h.model.trim()) handler.model = h.model.trim();
+  return handler;
+}
+
+function mcpToolHandler(h: Record<string, unknown>, where: string, warnings: string[]): McpToolHook | undefined {
+  const missing = (['server', 'tool'] as const).filter((k) => typeof h[k] !== 'string' || !(h[k] as string).trim());
+  if (missing.length) {
+    warnings.push(`${where}: ${missing.map((k) => `"${k}"`).join(' and ')} must be a non-empty string; skipped`);
+    return undefined;
+  }
+  const handler: McpToolHook = { type: 'mcp_tool', server: (h.server as string).trim(), tool: (h.tool as string).trim() };
+  if (isObject(h.input)) handler.input = h.input;
+  else if (h.input !== undefined) warnings.push(`${where}.input must be an object of the tool's arguments; ignored`);
   return handler;
 }
 

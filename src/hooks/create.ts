@@ -3,15 +3,7 @@
  * Claude Code runs them (reference/claude-code.md §4). For each event: the groups whose matcher fits
  * are chosen, handlers whose `if` rule does not fit are skipped, identical commands run once, all of
  * them run in parallel, and their verdicts are merged (combine.ts).
- *
- * Besides the tool events the runner calls, the returned object fires the session events:
- *   sessionStart({source, model?})            → { additionalContext? }   (startup, resume, clear, compact)
- *   sessionEnd({reason})                       → void                     (all hooks share a 1.5 s budget)
- *   notification({message, title?, notificationType}) → void
- *   preCompact({trigger, customInstructions?}) → { block? }               (block = do not compact)
- *   subagentStop({agentId, agentType, …})      → { block? }               (block = keep the sub-agent going)
- *   userPromptExpansion({commandName, …})      → { block?, stop?, additionalContext? }
- *   directoryAdded({directory, source})        → number of failed hooks   (a systemMessage waits: takeContext())
+ * Besides the tool events the runner calls, it fires the session's events (types.ts lists them).
  * Problems (timeouts, crashes, garbage output) and `systemMessage`s collect as notices: drainNotices().
  */
 import { homedir } from 'node:os';
@@ -38,9 +30,11 @@ import { ifRuleMatches, matcherMatches } from './matcher.js';
 import { FileWatch } from './file-watch.js';
 import { hookEnv, withEffort, withEnvFile } from './hook-env.js';
 import { capText, interpretRun, stringField, type HookVerdict } from './output.js';
-import { runHookCommand, type HookRunOptions, type HookRunResult } from './run-command.js';
-import { runHttpHook } from './run-http.js';
-import { runPromptHook, type AskModel } from './run-prompt.js';
+import type { HookRunOptions } from './run-command.js';
+import { handlerKey, hookResponse, runHandler } from './run-handler.js';
+import type { McpHookHolder } from './run-mcp-tool.js';
+import type { AskModel } from './run-prompt.js';
+import { withoutNoticesOf, worktreePathOf } from './worktree.js';
 import type { HookLifecycleEvent, Hooks, ToolHookCall } from './types.js';
 
 export interface HooksContext {
@@ -64,6 +58,8 @@ export interface HooksContext {
   askModel?: AskModel;
   /** Where SessionStart, Setup and CwdChanged hooks write `export` lines for later Bash commands (CLAUDE_ENV_FILE). */
   envFileDir?: string;
+  /** The MCP servers `type: "mcp_tool"` hooks call, once the session has them; without them such hooks fail (non-blocking). */
+  mcp?: McpHookHolder;
 }
 
 /** What createHooks needs from the loaded settings. */
@@ -243,6 +239,21 @@ class HookGate implements SettingsHooks {
 
   takeContext: SettingsHooks['takeContext'] = () => (this.context.length ? capText(this.context.splice(0).join('\n\n')) : undefined);
 
+  worktreeCreate: SettingsHooks['worktreeCreate'] = async (info, signal) => {
+    if (!this.handles('WorktreeCreate')) return undefined;
+    const verdicts = await this.run('WorktreeCreate', undefined, { name: info.name }, { signal });
+    withoutNoticesOf(this.notices, verdicts);
+    return worktreePathOf(verdicts);
+  };
+
+  worktreeRemove: SettingsHooks['worktreeRemove'] = async (info, signal) => {
+    if (!this.handles('WorktreeRemove')) return false;
+    this.showBlocking(await this.run('WorktreeRemove', undefined, { worktree_path: info.worktreePath }, { signal }));
+    return true;
+  };
+
+  handles: SettingsHooks['handles'] = (event) => this.plan(event, undefined).length > 0;
+
   drainNotices: SettingsHooks['drainNotices'] = () => this.notices.splice(0, this.notices.length);
 
   /** The handlers to run for an event: matcher and `if` fit, each distinct command once, `once` hooks not yet run. */
@@ -282,13 +293,7 @@ class HookGate implements SettingsHooks {
     this.ctx.onHookEvent?.({ subtype: 'hook_started', ...ids });
     const env = withEnvFile(withEffort(p.env ? { ...this.env, ...p.env } : this.env, this.ctx), event, this.ctx.envFileDir);
     const runOpts: HookRunOptions = { cwd: currentCwd(this.ctx), env, timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) };
-    const h = p.hook;
-    const result =
-      h.type === 'command'
-        ? await runHookCommand(h, stdin, runOpts)
-        : h.type === 'http'
-          ? await runHttpHook(h, stdin, runOpts)
-          : await runPromptHook(h, event, stdin, this.ctx.askModel, runOpts);
+    const result = await runHandler(p.hook, event, stdin, this.ctx, runOpts);
     this.ctx.onHookEvent?.(hookResponse(ids, result));
     const verdict = interpretRun(result, p.label, timeoutMs / 1000);
     if (!opts.quiet) this.notices.push(...verdict.notices);
@@ -322,12 +327,6 @@ function commonPayload(ctx: HooksContext, event: HookEvent): Record<string, unkn
   };
 }
 
-function hookResponse(ids: { hook_id: string; hook_name: string; hook_event: string }, r: HookRunResult): HookLifecycleEvent {
-  const outcome = r.aborted ? 'cancelled' : r.exitCode === 0 ? 'success' : 'error';
-  const stderr = r.spawnError ?? (r.timedOut ? `${r.stderr}timed out` : r.stderr);
-  return { subtype: 'hook_response', ...ids, output: r.stdout + stderr, stdout: r.stdout, stderr, ...(r.exitCode !== undefined ? { exit_code: r.exitCode } : {}), outcome };
-}
-
 function toolFields(call: ToolHookCall): Record<string, unknown> {
   return { tool_name: call.toolName, tool_input: call.toolInput, tool_use_id: call.toolUseId };
 }
@@ -343,11 +342,6 @@ function suggestionsPayload(suggestions: string[]): unknown[] {
 
 function currentCwd(ctx: HooksContext): string {
   return ctx.getCwd?.() ?? ctx.cwd;
-}
-
-function handlerKey(hook: HookHandler): string {
-  if (hook.type === 'command') return JSON.stringify([hook.command, hook.args ?? null, hook.shell ?? null]);
-  return JSON.stringify(hook.type === 'http' ? [hook.type, hook.url, hook.headers ?? null] : [hook.type, hook.prompt, hook.model ?? null]);
 }
 
 /** One line, at most 80 characters; the end (usually the script name) is kept. */

@@ -29,8 +29,8 @@ export interface HookVerdict {
   plainText?: string;
   /** For the person: non-blocking errors, timeouts, systemMessage. */
   notices: string[];
-  /** It timed out, could not run, or ended with a code other than 0. */
-  failed?: boolean;
+  /** Why it did not finish with exit 0 (`exited with status 1: <first stderr line>`, `timed out`, …). */
+  failed?: string;
 }
 
 export function capText(text: string, cap = HOOK_OUTPUT_CAP): string {
@@ -39,19 +39,16 @@ export function capText(text: string, cap = HOOK_OUTPUT_CAP): string {
 }
 
 export function interpretRun(run: HookRunResult, label: string, timeoutSec: number): HookVerdict {
-  const verdict: HookVerdict = { label, notices: [] };
+  const verdict: HookVerdict = { label, notices: [], ...(run.exitCode === 0 ? {} : { failed: failureOf(run) }) };
   if (run.aborted) return verdict;
   if (run.timedOut) {
-    verdict.failed = true;
     verdict.notices.push(`${label} timed out after ${timeoutSec} s and was stopped; its output is ignored`);
     return verdict;
   }
   if (run.spawnError !== undefined || run.exitCode === undefined) {
-    verdict.failed = true;
     verdict.notices.push(`${label} could not be run: ${run.spawnError ?? 'it was killed'}`);
     return verdict;
   }
-  if (run.exitCode !== 0) verdict.failed = true;
   const trimmed = run.stdout.trim();
   if (trimmed.startsWith('{')) {
     const json = parseJson(trimmed);
@@ -69,6 +66,14 @@ export function interpretRun(run: HookRunResult, label: string, timeoutSec: numb
   const message = stringField(verdict.json?.systemMessage);
   if (message) verdict.notices.push(`${label}: ${capText(message)}`);
   return verdict;
+}
+
+function failureOf(run: HookRunResult): string {
+  if (run.aborted) return 'was stopped';
+  if (run.timedOut) return 'timed out';
+  if (run.spawnError !== undefined || run.exitCode === undefined) return `could not be run: ${run.spawnError ?? 'it was killed'}`;
+  const first = run.stderr.trim().split('\n')[0]?.trim();
+  return `exited with status ${run.exitCode}${first ? `: ${first}` : ''}`;
 }
 
 function parseJson(text: string): HookJson | undefined {

@@ -1,4 +1,4 @@
-import type { HookGroup } from './config.js';
+import type { HookEvent, HookGroup } from './config.js';
 
 /**
  * The hook gate's interface, as the runner sees it. The settings-driven implementation lives in
@@ -97,6 +97,12 @@ export interface Hooks {
   directoryAdded?(info: { directory: string; source: 'slash_command' }): Promise<number>;
   /** Context hooks left for the model's next prompt (DirectoryAdded's systemMessage); taken once. */
   takeContext?(): string | undefined;
+  /** WorktreeCreate (no matcher): configured, its hooks make the worktree instead of git. Undefined when none is configured. */
+  worktreeCreate?(info: { name: string }, signal: AbortSignal): Promise<{ path: string } | { error: string } | undefined>;
+  /** WorktreeRemove (no matcher): configured, its hooks remove a worktree instead of git; false when none is. Cannot block. */
+  worktreeRemove?(info: { worktreePath: string }, signal: AbortSignal): Promise<boolean>;
+  /** Whether any hook would run for the event (ignoring matchers). */
+  handles?(event: HookEvent): boolean;
 }
 
 /** A slash command's expansion, as UserPromptExpansion hooks see it. */
@@ -110,6 +116,9 @@ export interface PromptExpansion {
   /** What was typed (`/name args`). */
   prompt: string;
 }
+
+/** The part of the hooks that makes and removes worktrees. */
+export type WorktreeHooks = Pick<Hooks, 'worktreeCreate' | 'worktreeRemove' | 'handles'>;
 
 export interface ToolBatchCall extends ToolHookCall {
   /** The tool_result's content, as text. */

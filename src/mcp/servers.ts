@@ -9,6 +9,7 @@ import { connectServer, McpAuthRequiredError, type McpConnectOptions, type McpCo
 import { signIn, signOut, type RemoteConfig } from './oauth-login.js';
 import { hasStoredTokens } from './oauth-store.js';
 import { listResourcesTool, readResourceTool, type McpResourceSource } from './resource-tools.js';
+import type { McpCallResult } from './result.js';
 import { mcpTool, mcpToolName, type McpToolInfo } from './tool.js';
 import { splitArgs } from '../commands/custom-commands.js';
 import type { Tool } from '../tools/tool.js';
@@ -187,6 +188,11 @@ export class McpServers implements McpResourceSource {
     const out: string[] = [];
     for (const [name, c] of this.connections) if (c.instructions?.trim()) out.push(`## ${name}\n${c.instructions.trim().slice(0, 2048)}`);
     return out;
+  }
+
+  /** Calls a tool of a connected server by its own name (a hook's `mcp_tool`); rejects when the server is not connected. */
+  async callTool(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+    return this.connection(server).callTool(tool, args, { signal, onProgress: () => {} });
   }
 
   private connection(server: string): McpConnection {

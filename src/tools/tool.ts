@@ -17,6 +17,7 @@ import type { AgentEvent } from '../core/events.js';
 import type { SubagentResult, SubagentSpec } from '../core/subagent.js';
 import type { FileHistoryRecorder } from '../core/file-history.js';
 import type { TaskTracker } from '../core/task-notices.js';
+import type { WorktreeHooks } from '../hooks/types.js';
 
 /** Text or image content as sent back to the model in a `tool_result`. */
 export type ToolResultContent =
@@ -143,6 +144,8 @@ export interface ToolContext {
   runSubagent?: (spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void, o?: { background?: boolean }) => Promise<SubagentResult>;
   /** Where background work this call starts is reported, so its end reaches the model; provided by the loop. */
   backgroundTasks?: TaskTracker;
+  /** The session's WorktreeCreate / WorktreeRemove hooks, which make and remove worktrees in place of git when configured. */
+  worktreeHooks?: WorktreeHooks;
   /** Ask the configured small fast model a one-shot question (WebFetch). Optional in tests. */
   querySmallModel?: (prompt: string, opts: { signal: AbortSignal; system?: string }) => Promise<string>;
 }

@@ -57,7 +57,8 @@ export const agentTool = defineTool<AgentInput, SubagentResult | BackgroundAgent
     if (!def) return { ok: false, message: `there is no agent type "${type}". Available: ${defs.map((d) => d.name).join(', ')}.` };
     const isolation = input.isolation ?? def.isolation;
     if (isolation && isolation !== 'worktree') return { ok: false, message: `isolation "${isolation}" is not supported: use "worktree", or leave it out and the agent works in the project itself.` };
-    const missing = isolation ? await worktreeMissing(ctx.cwd) : undefined;
+    // WorktreeCreate hooks make the worktree themselves: no git repository is needed then.
+    const missing = isolation && !ctx.worktreeHooks?.handles?.('WorktreeCreate') ? await worktreeMissing(ctx.cwd) : undefined;
     return missing ? { ok: false, message: `isolation "worktree" needs ${missing}: leave isolation out` } : { ok: true };
   },
   matchRules(input, rules: ParsedRule[]) {
@@ -71,7 +72,7 @@ export const agentTool = defineTool<AgentInput, SubagentResult | BackgroundAgent
     const def = loadAgentDefinitions(ctx.cwd, configDirOf(ctx)).find((d) => d.name === (input.subagent_type ?? 'general-purpose'))!;
     const own = withDefinition(ctx.runSubagent!, def, ctx, userConfigOf(ctx));
     // With worktree isolation each run gets a fresh worktree, made when it starts and checked when it ends.
-    const runSubagent = (input.isolation ?? def.isolation) === 'worktree' ? inWorktree(own, ctx.cwd, (cwd) => systemFor(def, ctx, cwd, cwd), startsFresh(ctx.settings)) : own;
+    const runSubagent = (input.isolation ?? def.isolation) === 'worktree' ? inWorktree(own, ctx.cwd, (cwd) => systemFor(def, ctx, cwd, cwd), startsFresh(ctx.settings), ctx.worktreeHooks) : own;
     if (input.run_in_background || def.background) return startBackgroundAgent(specFor(def, input, ctx), input.description, { ...ctx, runSubagent });
     const progress = new Channel<ToolProgress>();
     const done = runSubagent(specFor(def, input, ctx), ctx.signal, (ev) => {
