@@ -28,6 +28,8 @@ export const SUPPORTED_HOOK_EVENTS = [
   'InstructionsLoaded',
   'CwdChanged',
   'FileChanged',
+  'Elicitation',
+  'ElicitationResult',
 ] as const;
 export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 
@@ -36,7 +38,6 @@ const OTHER_CLAUDE_EVENTS = [
   'UserPromptExpansion', 'PermissionDenied', 'MessageDisplay',
   'TaskCreated', 'TaskCompleted', 'TeammateIdle',
   'DirectoryAdded', 'WorktreeCreate', 'WorktreeRemove',
-  'Elicitation', 'ElicitationResult',
 ];
 export const ALL_CLAUDE_HOOK_EVENTS: readonly string[] = [...SUPPORTED_HOOK_EVENTS, ...OTHER_CLAUDE_EVENTS];
 

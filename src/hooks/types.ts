@@ -1,4 +1,5 @@
 import type { HookGroup } from './config.js';
+import type { ElicitationHookAnswer, ElicitationHookInfo, ElicitationResultHookInfo } from './elicitation.js';
 
 /**
  * The hook gate's interface, as the runner sees it. The settings-driven implementation lives in
@@ -80,6 +81,10 @@ export interface Hooks {
   configChange?(info: { source: ConfigSource; filePath: string }, signal: AbortSignal): Promise<{ block?: string }>;
   /** Setup (matcher: init or maintenance), on --init, --init-only and --maintenance; `additionalContext` joins the session. */
   setup?(info: { trigger: 'init' | 'maintenance' }, signal: AbortSignal): Promise<{ additionalContext?: string }>;
+  /** Elicitation (matcher: MCP server name): a hook may answer a server's request for input (exit 2 declines); undefined when none did. */
+  elicitation?(info: ElicitationHookInfo, signal: AbortSignal): Promise<ElicitationHookAnswer | undefined>;
+  /** ElicitationResult (matcher: MCP server name): the answer before it goes back; a hook may change it (exit 2 declines). */
+  elicitationResult?(info: ElicitationResultHookInfo, signal: AbortSignal): Promise<ElicitationHookAnswer | undefined>;
 }
 
 export interface ToolBatchCall extends ToolHookCall {

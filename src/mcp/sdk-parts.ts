@@ -8,6 +8,8 @@ export { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 export { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 export { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 export {
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
   ListRootsRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
