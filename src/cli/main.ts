@@ -16,6 +16,7 @@ import { resolveModel } from '../core/models.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { McpConfigError } from '../mcp/config.js';
+import { elicitationFlow, type ElicitationHandler } from '../mcp/elicitation.js';
 import type { McpServers } from '../mcp/servers.js';
 import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
@@ -161,8 +162,12 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     const home = process.env.HOME ?? homedir();
     stopWatching = watchSettingsSoon(opts, setup, { env: process.env, home, note: (n) => void process.stderr.write(`wicket: ${n}\n`) }, SETTINGS_WATCH_DELAY_MS);
     let mcp: McpServers | undefined;
+    let elicitation: ElicitationHandler | undefined;
     try {
-      mcp = mcpServersFor(opts, setup, { holdUnapproved: false });
+      // Nobody can answer a server's request for input here: hooks may, else it is cancelled.
+      const hooks = setup.options.hooks;
+      elicitation = elicitationFlow({ hooks: () => hooks, note: (n) => void process.stderr.write(`wicket: warning: ${n}\n`) });
+      mcp = mcpServersFor(opts, setup, { holdUnapproved: false, elicitation });
     } catch (err) {
       if (!(err instanceof McpConfigError)) throw err;
       process.stderr.write(`wicket: ${err.message}\n`);
@@ -216,6 +221,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     }
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
     const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, plugins: setup.plugins, ...(debug ? { debug } : {}) });
+    await elicitation?.settled();
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
     for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
     await stdout.flushed();

@@ -5,6 +5,7 @@
 import type { AgentOptions } from '../core/agent-options.js';
 import { VERSION } from '../core/version.js';
 import { loadMcpConfig } from '../mcp/config.js';
+import type { ElicitationHandler } from '../mcp/elicitation.js';
 import { oauthStorePath } from '../mcp/oauth-store.js';
 import { mcpLimitsFromEnv, McpServers } from '../mcp/servers.js';
 import type { Tool } from '../tools/tool.js';
@@ -18,7 +19,7 @@ import { visibleTools, type Setup } from './session-setup.js';
 export function mcpServersFor(
   opts: Pick<CliOptions, 'mcpConfig' | 'strictMcpConfig'>,
   setup: Setup,
-  how: { holdUnapproved: boolean; onChange?: () => void },
+  how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler },
 ): McpServers | undefined {
   const env = setup.options.env;
   const config = loadMcpConfig({
@@ -49,6 +50,7 @@ export function mcpServersFor(
     ...mcpLimitsFromEnv(env),
     holdUnapproved: how.holdUnapproved,
     onChange: how.onChange,
+    ...(how.elicitation ? { elicitation: how.elicitation } : {}),
   });
   // `type: "mcp_tool"` hooks call the servers once they connect.
   if (setup.hookMcp) setup.hookMcp.target = servers;

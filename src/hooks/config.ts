@@ -32,6 +32,8 @@ export const SUPPORTED_HOOK_EVENTS = [
   'DirectoryAdded',
   'WorktreeCreate',
   'WorktreeRemove',
+  'Elicitation',
+  'ElicitationResult',
 ] as const;
 export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 
@@ -39,7 +41,6 @@ export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 const OTHER_CLAUDE_EVENTS = [
   'PermissionDenied', 'MessageDisplay',
   'TaskCreated', 'TaskCompleted', 'TeammateIdle',
-  'Elicitation', 'ElicitationResult',
 ];
 export const ALL_CLAUDE_HOOK_EVENTS: readonly string[] = [...SUPPORTED_HOOK_EVENTS, ...OTHER_CLAUDE_EVENTS];
 

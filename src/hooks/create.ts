@@ -26,6 +26,7 @@ import {
   watchPathsOf,
 } from './combine.js';
 import { describeHandler, isAsyncHandler, type HookEvent, type HookGroup, type HookHandler } from './config.js';
+import { combineElicitation, elicitationPayload, elicitationResultPayload } from './elicitation.js';
 import { ifRuleMatches, matcherMatches } from './matcher.js';
 import { FileWatch } from './file-watch.js';
 import { hookEnv, withEffort, withEnvFile } from './hook-env.js';
@@ -253,6 +254,18 @@ class HookGate implements SettingsHooks {
   };
 
   handles: SettingsHooks['handles'] = (event) => this.plan(event, undefined).length > 0;
+
+  elicitation: SettingsHooks['elicitation'] = async (info, signal) => {
+    const verdicts = await this.run('Elicitation', info.server, elicitationPayload(info), { signal });
+    this.showBlocking(verdicts);
+    return combineElicitation(verdicts);
+  };
+
+  elicitationResult: SettingsHooks['elicitationResult'] = async (info, signal) => {
+    const verdicts = await this.run('ElicitationResult', info.server, elicitationResultPayload(info), { signal });
+    this.showBlocking(verdicts);
+    return combineElicitation(verdicts);
+  };
 
   drainNotices: SettingsHooks['drainNotices'] = () => this.notices.splice(0, this.notices.length);
 

@@ -1,4 +1,5 @@
 import type { HookEvent, HookGroup } from './config.js';
+import type { ElicitationHookAnswer, ElicitationHookInfo, ElicitationResultHookInfo } from './elicitation.js';
 
 /**
  * The hook gate's interface, as the runner sees it. The settings-driven implementation lives in
@@ -103,6 +104,10 @@ export interface Hooks {
   worktreeRemove?(info: { worktreePath: string }, signal: AbortSignal): Promise<boolean>;
   /** Whether any hook would run for the event (ignoring matchers). */
   handles?(event: HookEvent): boolean;
+  /** Elicitation (matcher: MCP server name): a hook may answer a server's request for input (exit 2 declines); undefined when none did. */
+  elicitation?(info: ElicitationHookInfo, signal: AbortSignal): Promise<ElicitationHookAnswer | undefined>;
+  /** ElicitationResult (matcher: MCP server name): the answer before it goes back; a hook may change it (exit 2 declines). */
+  elicitationResult?(info: ElicitationResultHookInfo, signal: AbortSignal): Promise<ElicitationHookAnswer | undefined>;
 }
 
 /** A slash command's expansion, as UserPromptExpansion hooks see it. */

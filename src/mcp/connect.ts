@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { useExtraCA } from '../api/extra-ca.js';
 import { execaLib } from '../core/execa-lib.js';
 import type { McpTransportConfig } from './config.js';
+import type { ElicitationHandler, ElicitationRequest } from './elicitation.js';
 import { StoredOAuthProvider } from './oauth-provider.js';
 import { hasStoredTokens } from './oauth-store.js';
 import type { McpCallResult } from './result.js';
@@ -30,6 +31,8 @@ export interface McpConnectOptions {
   name?: string;
   /** The OAuth store (oauth-store.ts): an http or sse server with tokens there connects with them. */
   oauthStore?: string;
+  /** Answers the server's requests for the person's input; without it the client does not offer elicitation. */
+  elicitation?: ElicitationHandler;
 }
 
 /** The server answered 401: it wants a sign-in (or the stored one is no longer accepted). */
@@ -96,9 +99,11 @@ const EXIT_GRACE_MS = 300;
 
 export async function connectServer(config: McpTransportConfig, opts: McpConnectOptions): Promise<McpConnection> {
   const sdk = await mcpSdk();
-  const client = new sdk.Client({ name: 'wicket', version: opts.version }, { capabilities: { roots: {} } });
+  const elicitation = opts.elicitation ? { elicitation: { form: {}, url: {} } } : {};
+  const client = new sdk.Client({ name: 'wicket', version: opts.version }, { capabilities: { roots: {}, ...elicitation } });
   const root = { uri: pathToFileURL(opts.projectRoot).href, name: path.basename(opts.projectRoot) };
   client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: [root] }));
+  if (opts.elicitation) answerElicitations(sdk, client, opts.name ?? '', opts.elicitation);
   const { transport, stderrTail } = makeTransport(sdk, await withHelperHeaders(config, opts), opts, storedAuth(config, opts));
   let closing = false;
   const lostListeners: Array<(why: string) => void> = [];
@@ -158,6 +163,19 @@ function connection(
   };
   watch.start(sdk, client, conn);
   return conn;
+}
+
+/** `elicitation/create` goes to the handler (the SDK checks the request and the answer's shape); a URL step's completion too. */
+function answerElicitations(sdk: Sdk, client: InstanceType<Sdk['Client']>, server: string, handler: ElicitationHandler): void {
+  client.setRequestHandler(sdk.ElicitRequestSchema, async (request, extra) => {
+    const p = request.params;
+    const req: ElicitationRequest =
+      p.mode === 'url'
+        ? { server, message: p.message, mode: 'url', url: p.url, elicitationId: p.elicitationId }
+        : { server, message: p.message, mode: 'form', requestedSchema: p.requestedSchema as Record<string, unknown> };
+    return { ...(await handler.elicit(req, extra.signal)) };
+  });
+  client.setNotificationHandler(sdk.ElicitationCompleteNotificationSchema, (n) => handler.complete(server, n.params.elicitationId));
 }
 
 /** The OAuth provider of an http or sse server that has tokens stored: the SDK sends them, and refreshes them when they expire. */

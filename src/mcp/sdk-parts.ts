@@ -9,6 +9,8 @@ export { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 export { WebSocketTransport } from './ws-transport.js';
 export { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 export {
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
   ListRootsRequestSchema,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,

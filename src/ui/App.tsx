@@ -16,13 +16,15 @@ import { HistoryCursor } from './history.js';
 import { HistorySearch } from './HistorySearch.js';
 import { KeyRouterContext, useKeyRouter } from './key-router.js';
 import { useAgent } from './hooks/use-agent.js';
-import { useMcpApprovals, useMcpPromptCommands, useMcpResources } from './hooks/use-mcp.js';
+import { useElicitations, useMcpApprovals, useMcpPromptCommands, useMcpResources } from './hooks/use-mcp.js';
 import { useStatusCommand } from './hooks/use-status-command.js';
 import { useAppKeys } from './hooks/use-app-keys.js';
 import { useSubmit } from './hooks/use-submit.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import * as B from './input-buffer.js';
 import { LiveArea } from './LiveArea.js';
+import { ElicitationDialog } from './ElicitationDialog.js';
+import type { ElicitationQueue } from './elicitation-queue.js';
 import { McpApprovalDialog } from './McpApprovalDialog.js';
 import type { McpSession } from './mcp-session.js';
 import { PermissionDialog } from './PermissionDialog.js';
@@ -62,6 +64,10 @@ export interface AppProps {
   readonly frameMs?: number;
   /** The session's MCP servers, when it has any. */
   readonly mcp?: McpSession;
+  /** MCP servers' requests for the person's input, shown as a dialog. */
+  readonly elicitations?: ElicitationQueue;
+  /** Opens a URL an MCP server sends the person to (the browser, by default). */
+  readonly openUrl?: (url: string) => void;
   /** Lines that arrive while the app runs (settings reloaded), shown as info. */
   readonly infoFeed?: { subscribe(show: (text: string) => void): () => void };
 }
@@ -93,6 +99,7 @@ export function App(props: AppProps): React.ReactElement {
     ready: props.mcp ? () => props.mcp!.ready() : undefined,
   });
   const approval = useMcpApprovals(props.mcp, agent.info);
+  const elicit = useElicitations(props.elicitations, agent.info, props.openUrl ?? (() => undefined));
   useEffect(() => props.infoFeed?.subscribe((text) => agent.info(text)), [props.infoFeed]);
   const mcpPrompts = useMcpPromptCommands(props.mcp);
   const commands = useMemo(() => (mcpPrompts.length ? [...props.commands, ...mcpPrompts] : props.commands), [props.commands, mcpPrompts]);
@@ -123,13 +130,18 @@ export function App(props: AppProps): React.ReactElement {
     else agent.info('Nothing to rewind yet.');
   };
   const submit = useSubmit({ ...props, commands, agent, history, setBuffer, quit, openRewind, onCleared: () => setStaticKey((k) => k + 1) });
-  const dialogOpen = agent.asks.length > 0 || approval !== undefined;
+  const dialogOpen = agent.asks.length > 0 || approval !== undefined || elicit !== undefined;
+  // An interrupt ends the run's calls, and with them what their servers asked.
+  const interrupt = useCallback(() => {
+    props.elicitations?.cancelAll();
+    agent.interrupt();
+  }, [agent, props.elicitations]);
   const notice = useAppKeys({
     buffer,
     setBuffer,
     dialogOpen,
     busy: agent.busy,
-    interrupt: agent.interrupt,
+    interrupt,
     quit,
     hints,
     permission: base.permission,
@@ -160,6 +172,8 @@ export function App(props: AppProps): React.ReactElement {
             <McpApprovalDialog key={approval.server.name} server={approval.server} waiting={approval.waiting} onAnswer={approval.onAnswer} />
           ) : ask ? (
             <PermissionDialog key={ask.request.toolUseId} request={ask.request} waiting={agent.asks.length - 1} onAnswer={(a) => agent.answer(ask, a)} maxPreviewRows={Math.max(3, dialogRows - 12)} />
+          ) : elicit ? (
+            <ElicitationDialog key={elicit.id} request={elicit.request} waiting={elicit.waiting} onAnswer={elicit.onAnswer} maxFieldRows={Math.max(3, dialogRows - 10)} />
           ) : rewinding ? (
             <RewindDialog
               prompts={agent.prompts()}

@@ -11,6 +11,7 @@ import React from 'react';
 import type { CliOptions } from '../cli/options.js';
 import { withInitialPrompt } from '../cli/main-agent.js';
 import { mcpServersFor } from '../cli/mcp-setup.js';
+import { openBrowser } from '../cli/open-browser.js';
 import { setupSession, type Setup } from '../cli/session-setup.js';
 import { errorMessage, FatalError } from '../core/errors.js';
 import type { ApiMessage } from '../core/events.js';
@@ -20,6 +21,7 @@ import { watchSettings } from '../cli/settings-reload.js';
 import { openSession } from '../cli/session-open.js';
 import { createHooks } from '../hooks/create.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
+import { elicitationFlow } from '../mcp/elicitation.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { App } from './App.js';
 import { BUILTIN_COMMANDS } from './commands/builtin.js';
@@ -27,6 +29,7 @@ import { allCommands } from './commands/index.js';
 import { historyFile, loadHistory } from './history.js';
 import { preloadMarkdown } from './markdown-text.js';
 import { itemsFromMessages } from './resume-items.js';
+import { ElicitationQueue } from './elicitation-queue.js';
 import { McpSession } from './mcp-session.js';
 import { SetupError } from './SetupError.js';
 import { askTrust } from './TrustDialog.js';
@@ -42,6 +45,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   let messages: ApiMessage[];
   let marks: PromptMark[];
   let mcp: McpSession | undefined;
+  const elicitations = new ElicitationQueue();
   let debug: DebugLog | undefined;
   const debugOn = opts.debug !== undefined || opts.debugFile !== undefined;
   try {
@@ -52,7 +56,9 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
       ...(debugOn ? { onHookEvent: (e: HookLifecycleEvent) => debug?.hook(e) } : {}),
     });
     ({ messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir));
-    const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed() });
+    const hooks = setup.options.hooks;
+    const elicitation = elicitationFlow({ hooks: () => hooks, ask: elicitations.ask, onComplete: (server, id) => elicitations.completed(server, id) });
+    const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed(), elicitation });
     mcp = servers && new McpSession(servers, setup.options, setup.cwd, opts.tools);
   } catch (err) {
     return showSetupError(err);
@@ -92,6 +98,8 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
       notes={notes}
       initialItems={resumed.items}
       mcp={mcp}
+      elicitations={elicitations}
+      openUrl={(url) => openBrowser(url, base.env)}
       infoFeed={infoFeed}
     />
   );

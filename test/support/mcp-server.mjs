@@ -4,7 +4,8 @@
 // and `startHttpServer` to serve it over streamable HTTP in their own process.
 // Resources: test://docs/readme (text), test://images/dot.png (a PNG), test://data/blob.bin
 // (binary). The `grow` tool adds a tool and a prompt named as asked, so the server tells the client
-// its tools and prompts lists changed.
+// its tools and prompts lists changed. With `--elicit` (or `elicit: true`), `signup` asks the person
+// for a form and `connect` sends them to a URL (elicitation); both report the answer they got.
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -16,7 +17,7 @@ const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8B
 
 export const README_TEXT = '# Test server\nRead me first.';
 
-export function makeServer({ instructions, resources = true } = {}) {
+export function makeServer({ instructions, resources = true, elicit = false } = {}) {
   const server = new McpServer({ name: 'test-server', version: '1.0.0' }, instructions ? { instructions } : {});
   const text = (t) => ({ content: [{ type: 'text', text: t }] });
   server.registerTool(
@@ -81,12 +82,39 @@ export function makeServer({ instructions, resources = true } = {}) {
     },
   );
   if (resources) addResources(server);
+  if (elicit) addElicitingTools(server);
   server.registerPrompt(
     'review',
     { description: 'Review a change', argsSchema: { pr: z.string(), focus: z.string().optional() } },
     ({ pr, focus }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Review pull request ${pr}${focus ? `, looking at ${focus}` : ''}.` } }] }),
   );
   return server;
+}
+
+export const SIGNUP_SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', title: 'Name', description: 'Your full name', minLength: 2 },
+    age: { type: 'integer', title: 'Age', minimum: 0, maximum: 150 },
+    color: { type: 'string', title: 'Favourite colour', enum: ['red', 'green', 'blue'], enumNames: ['Red', 'Green', 'Blue'], default: 'green' },
+    subscribe: { type: 'boolean', title: 'Subscribe', default: false },
+  },
+  required: ['name'],
+};
+
+function addElicitingTools(server) {
+  const text = (t) => ({ content: [{ type: 'text', text: t }] });
+  const said = (r) => `action=${r.action}${r.content ? ` content=${JSON.stringify(r.content)}` : ''}`;
+  server.registerTool('signup', { description: 'Asks the person for their details.' }, async (extra) => {
+    const r = await server.server.elicitInput({ message: 'Please tell us about yourself', requestedSchema: SIGNUP_SCHEMA }, { relatedRequestId: extra.requestId });
+    return text(`signup: ${said(r)}`);
+  });
+  server.registerTool('connect', { description: 'Sends the person to a page to connect an account.' }, async (extra) => {
+    const elicitationId = 'connect-1';
+    const r = await server.server.elicitInput({ mode: 'url', message: 'Connect your account', url: 'https://example.com/connect?id=1', elicitationId }, { relatedRequestId: extra.requestId });
+    if (r.action === 'accept') await server.server.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: extra.requestId })();
+    return text(`connect: ${said(r)}`);
+  });
 }
 
 function addResources(server) {
@@ -148,6 +176,6 @@ if (isMain) {
     setInterval(() => {}, 1 << 30); // never answers
   } else {
     const instructions = process.env.MCP_TEST_INSTRUCTIONS;
-    await makeServer({ instructions, resources: !process.argv.includes('--no-resources') }).connect(new StdioServerTransport());
+    await makeServer({ instructions, resources: !process.argv.includes('--no-resources'), elicit: process.argv.includes('--elicit') }).connect(new StdioServerTransport());
   }
 }

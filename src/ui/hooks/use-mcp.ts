@@ -9,6 +9,8 @@ import type { McpServerResource, McpServerState } from '../../mcp/servers.js';
 import type { McpApproval } from '../../settings/persist.js';
 import type { SlashCommand } from '../commands/types.js';
 import type { McpSession } from '../mcp-session.js';
+import type { ElicitationAnswer } from '../../mcp/elicitation.js';
+import type { ElicitationQueue, PendingElicitation } from '../elicitation-queue.js';
 
 export interface McpApprovalPrompt {
   server: McpServerState;
@@ -85,4 +87,44 @@ function promptCommands(mcp: McpSession): SlashCommand[] {
       return r.ok ? { kind: 'prompt' as const, text: r.text } : { kind: 'info' as const, tone: 'error' as const, text: r.message };
     },
   }));
+}
+
+export interface ElicitationPrompt extends PendingElicitation {
+  waiting: number;
+  onAnswer: (answer: ElicitationAnswer) => void;
+}
+
+/**
+ * The first MCP server request for input waiting for the person. Open URL tries the browser and
+ * leaves the URL in the transcript; a server saying the step at the URL finished is a line too.
+ */
+export function useElicitations(
+  queue: ElicitationQueue | undefined,
+  info: (text: string, tone?: 'info' | 'warning' | 'error') => void,
+  openUrl: (url: string) => void,
+): ElicitationPrompt | undefined {
+  const [pending, setPending] = useState<readonly PendingElicitation[]>(() => queue?.list() ?? []);
+  useEffect(() => {
+    if (!queue) return;
+    const off = queue.onChange(() => setPending(queue.list()));
+    const offDone = queue.onCompleted((server) => info(`MCP server "${server}" says the step at the URL is done.`));
+    return () => {
+      off();
+      offDone();
+    };
+  }, [queue]);
+  const first = pending[0];
+  if (!queue || !first) return undefined;
+  return {
+    ...first,
+    waiting: pending.length - 1,
+    onAnswer: (answer) => {
+      const url = first.request.mode === 'url' ? first.request.url : undefined;
+      if (url && answer.action === 'accept') {
+        openUrl(url);
+        info(`Opened ${url} for MCP server "${first.request.server}" (if no browser came up, open it yourself).`);
+      }
+      queue.answer(first.id, answer);
+    },
+  };
 }
