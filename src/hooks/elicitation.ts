@@ -8,11 +8,15 @@ import { specific, type HookVerdict } from './output.js';
 
 export type ElicitationAction = 'accept' | 'decline' | 'cancel';
 
+/** An MCP server's request for input (`elicitation/create`). */
 export interface ElicitationHookInfo {
+  /** The server's name in the settings. */
   server: string;
   message: string;
   mode: 'form' | 'url';
+  /** form mode: the flat JSON schema of the fields asked for. */
   requestedSchema?: Record<string, unknown>;
+  /** url mode: where the person is sent, and the id the server's completion notice names. */
   url?: string;
   elicitationId?: string;
 }

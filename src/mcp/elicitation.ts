@@ -7,22 +7,14 @@
  * (`elicitation_dialog`, `elicitation_url_dialog`), of the answer (`elicitation_response`) and of a
  * server saying a URL step finished (`elicitation_complete`).
  */
+import type { ElicitationAction, ElicitationHookInfo } from '../hooks/elicitation.js';
 import type { Hooks } from '../hooks/types.js';
 import { cleanContent, type ElicitContent } from './elicitation-form.js';
 
-export interface ElicitationRequest {
-  /** The server's name in the settings. */
-  server: string;
-  message: string;
-  mode: 'form' | 'url';
-  /** form mode: the flat JSON schema of the fields asked for. */
-  requestedSchema?: Record<string, unknown>;
-  /** url mode: where the person is sent, and the id the server's completion notice names. */
-  url?: string;
-  elicitationId?: string;
-}
+/** A server's request, as the hooks and the person see it: the server's name, message, mode, schema or URL. */
+export type ElicitationRequest = ElicitationHookInfo;
 
-export type ElicitAction = 'accept' | 'decline' | 'cancel';
+export type ElicitAction = ElicitationAction;
 
 export interface ElicitationAnswer {
   action: ElicitAction;
