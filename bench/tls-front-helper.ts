@@ -1,41 +1,31 @@
 /**
- * An HTTPS front for the fake API: a certificate made with openssl for localhost, and a TLS server
- * that pipes each connection to the fake server. The bundle it writes is the system's certificates
- * plus that one, as a company's NODE_EXTRA_CA_CERTS usually is.
+ * An HTTPS front for the fake API (test/support/tls-front.ts), and a bundle for
+ * NODE_EXTRA_CA_CERTS that is the system's certificates plus the front's, as a company's usually is.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createServer, rootCertificates } from 'node:tls';
+import { rootCertificates } from 'node:tls';
+import { makeLocalhostCert, startTlsFront as startFront } from '../test/support/tls-front.js';
 
-export interface TlsFront {
+export interface BenchTlsFront {
   url: string;
   /** A PEM bundle for NODE_EXTRA_CA_CERTS that trusts the front. */
   bundle: string;
   close(): void;
 }
 
-export async function startTlsFront(target: string): Promise<TlsFront> {
+export async function startTlsFront(target: string): Promise<BenchTlsFront> {
   const dir = mkdtempSync(path.join(tmpdir(), 'wicket-bench-tls-'));
-  const [key, cert, bundle] = ['key.pem', 'cert.pem', 'bundle.pem'].map((f) => path.join(dir, f)) as [string, string, string];
-  const subject = ['-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'];
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', ...subject], { stdio: 'ignore' });
-  writeFileSync(bundle, [...rootCertificates, readFileSync(cert, 'utf8')].join('\n'));
-  const up = new URL(target);
-  const server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (s) => {
-    const upstream = connect(Number(up.port), up.hostname);
-    s.pipe(upstream).pipe(s);
-    s.on('error', () => upstream.destroy());
-    upstream.on('error', () => s.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const certs = makeLocalhostCert(dir);
+  const bundle = path.join(dir, 'bundle.pem');
+  writeFileSync(bundle, [...rootCertificates, readFileSync(certs.cert, 'utf8')].join('\n'));
+  const front = await startFront(target, certs);
   return {
-    url: `https://localhost:${(server.address() as AddressInfo).port}`,
+    url: front.url,
     bundle,
     close: () => {
-      server.close();
+      front.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

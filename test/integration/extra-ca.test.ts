@@ -3,17 +3,17 @@
  * first TLS connection, and they are trusted there (the API over https, an https hook), while the
  * processes wicket starts still see the variable as it was.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { connect, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import type { Server as TlsServer } from 'node:tls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { toolResultIn, useApiAndProject } from '../support/api-project.js';
 import { reply } from '../support/fake-anthropic-server.js';
 import { expectExit } from '../support/run-cli.js';
+import { makeLocalhostCert, startTlsFront } from '../support/tls-front.js';
 
 const t = useApiAndProject({ files: { 'a.txt': 'alpha\n' } });
 type Body = { messages: Array<{ role: string; content: any }> };
@@ -23,10 +23,7 @@ let key = '';
 const servers: Array<TlsServer | HttpsServer | HttpServer> = [];
 
 beforeEach(() => {
-  cert = path.join(t.project.home, 'cert.pem');
-  key = path.join(t.project.home, 'key.pem');
-  const subject = ['-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'];
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', ...subject], { stdio: 'ignore' });
+  ({ cert, key } = makeLocalhostCert(t.project.home));
 });
 afterEach(() => {
   for (const s of servers.splice(0)) s.close();
@@ -40,14 +37,9 @@ async function listen<S extends TlsServer | HttpsServer>(server: S): Promise<num
 
 /** The fake API behind TLS with the test's certificate. */
 async function httpsApi(): Promise<string> {
-  const target = new URL(t.api.url);
-  const front = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (s) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    s.pipe(upstream).pipe(s);
-    s.on('error', () => upstream.destroy());
-    upstream.on('error', () => s.destroy());
-  });
-  return `https://localhost:${await listen(front)}`;
+  const front = await startTlsFront(t.api.url, { cert, key });
+  servers.push(front.server);
+  return front.url;
 }
 
 /** An https UserPromptSubmit hook that adds context, configured in the project's settings. */
@@ -131,8 +123,7 @@ describe('NODE_EXTRA_CA_CERTS, wicket run as a command', () => {
 
   it('a bundle of several certificates is read whole', async () => {
     const bundle = path.join(t.project.home, 'bundle.pem');
-    const other = path.join(t.project.home, 'other.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(t.project.home, 'other-key.pem'), '-out', other, '-days', '1', '-subj', '/CN=other'], { stdio: 'ignore' });
+    const other = makeLocalhostCert(t.project.home, 'other', 'other').cert;
     writeFileSync(bundle, readFileSync(other, 'utf8') + readFileSync(cert, 'utf8'));
     t.api.script(reply().text('through the bundle'));
     const r = await t.run(['-p', 'hi'], { baseUrl: await httpsApi(), env: { NODE_EXTRA_CA_CERTS: bundle, WICKET_MAX_RETRIES: '0' }, asCommand: true });

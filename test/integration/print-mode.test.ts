@@ -1,13 +1,13 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createServer as createTlsServer } from 'node:tls';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
 import { BIN_PATH, cliEnv, expectExit, runCli } from '../support/run-cli.js';
 import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
+import { makeLocalhostCert, startTlsFront } from '../support/tls-front.js';
 
 let server: FakeAnthropic;
 let project: TmpProject;
@@ -238,18 +238,8 @@ describe('print mode', () => {
 
   it('reaches an https API through HTTPS_PROXY with a CONNECT tunnel, and goes direct for NO_PROXY hosts', async () => {
     // A TLS front for the fake server, with a certificate the child trusts through NODE_EXTRA_CA_CERTS.
-    const certs = path.join(project.home, 'certs');
-    mkdirSync(certs);
-    const [key, cert] = [path.join(certs, 'key.pem'), path.join(certs, 'cert.pem')];
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'], { stdio: 'ignore' });
-    const target = new URL(server.url);
-    const front = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (s) => {
-      const upstream = connect(Number(target.port), target.hostname);
-      s.pipe(upstream).pipe(s);
-      s.on('error', () => upstream.destroy());
-      upstream.on('error', () => s.destroy());
-    });
-    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const { cert, key } = makeLocalhostCert(path.join(project.home, 'certs'));
+    const front = await startTlsFront(server.url, { cert, key });
     const tunnels: string[] = [];
     const proxy = createHttpServer();
     proxy.on('connect', (req, client, head) => {
@@ -265,7 +255,7 @@ describe('print mode', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
-      const frontPort = (front.address() as AddressInfo).port;
+      const frontPort = front.port;
       const env = { HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, NODE_EXTRA_CA_CERTS: cert };
       server.script(reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }), reply().text('through the tunnel'), reply().text('direct'));
       const viaProxy = await runCli(['-p', 'go', '--allowedTools', 'Read'], { cwd: project.dir, home: project.home, baseUrl: `https://localhost:${frontPort}`, env });
