@@ -64,12 +64,15 @@ export function isOwnWrite(file: string, content: string): boolean {
   return ownWrites.get(path.resolve(file)) === content;
 }
 
-/**
- * Changes the local settings file in place: `change` edits the parsed object and says whether it
- * changed anything. Writes to one file are queued, so changes in quick succession all land.
- */
 async function updateLocalSettings(projectRoot: string, change: (data: Record<string, any>, file: string) => boolean): Promise<void> {
-  const file = localSettingsPath(projectRoot);
+  return updateSettingsFile(localSettingsPath(projectRoot), change);
+}
+
+/**
+ * Changes a settings (or other JSON) file in place: `change` edits the parsed object and says
+ * whether it changed anything. Writes to one file are queued, so changes in quick succession all land.
+ */
+export async function updateSettingsFile(file: string, change: (data: Record<string, any>, file: string) => boolean): Promise<void> {
   const previous = queues.get(file) ?? Promise.resolve();
   const next = previous.catch(() => undefined).then(async () => {
     const text = await readIfExists(file);

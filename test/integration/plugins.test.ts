@@ -124,7 +124,7 @@ describe('plugins in print mode', () => {
     expectExit(r, 0);
     expect(r.stdout).toContain(`Plugins\n  ✓ myplug 0.1.0  (--plugin-dir: ${dir})\n      1 command, 1 agent\nProblems\n  ✗ ghost@nowhere: plugin "ghost@nowhere" is enabled but not installed`);
     expect(t.api.messageRequests()).toEqual([]);
-    expectExit(await run(['plugin', 'install', 'x@y']), 2);
+    expectExit(await run(['plugin', 'frobnicate']), 2);
   });
 
   it('--bare loads no plugin', async () => {
