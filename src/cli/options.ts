@@ -94,7 +94,9 @@ Commands:
   wicket config                                     the settings that loaded, and every rule with its origin
   wicket mcp list|get|add|add-json|remove           configure and check MCP servers (wicket mcp --help)
   wicket mcp login|logout <name>                    sign in to a remote MCP server (OAuth), or clear it
-  wicket plugin list [--plugin-dir <folder>]        the plugins a session here loads, and those that would not`;
+  wicket plugin list [--plugin-dir <folder>]        the plugins a session here loads, and those that would not
+  wicket plugin install|uninstall|enable|disable <name@marketplace> [-s user|project|local]
+  wicket plugin marketplace add <folder>|list|remove <name>`;
 
 export function buildProgram(version: string): Command {
   const p = new Command('wicket')
