@@ -5,6 +5,7 @@
 import { answerPendingCalls, runAgent } from '../core/agent-loop.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { appendUser } from '../core/conversation.js';
+import { hookEvents } from '../core/loop-hooks.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from '../core/events.js';
 import { addUsage, emptyUsage, type Usage } from '../api/usage.js';
 import { attachMentions } from './mentions.js';
@@ -73,7 +74,7 @@ async function* runPromptInner(messages: ApiMessage[], prompt: string | ContentB
   let extra: string | undefined;
   if (opts.hooks.userPromptSubmit) {
     const out = await opts.hooks.userPromptSubmit(text, opts.signal);
-    for (const n of opts.hooks.drainNotices?.() ?? []) yield { type: 'warning', message: n };
+    yield* hookEvents(opts.hooks);
     if (out.block || out.stop) {
       yield { type: 'error', message: `prompt blocked by a UserPromptSubmit hook: ${out.block ?? out.stop}` };
       yield { type: 'done', reason: 'hook_stopped', numTurns: 0, finalText: '', error: out.block ?? out.stop };

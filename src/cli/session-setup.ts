@@ -10,6 +10,7 @@ import { retryPolicyFromEnv } from '../api/retry.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { GitStatus } from '../core/git-status.js';
 import { FileHistory } from '../core/file-history.js';
+import { hookAgentRunner } from '../core/hook-agent.js';
 import { DiskHistoryStore, MemoryHistoryStore } from '../core/file-history-store.js';
 import { randomUuid } from '../core/ids.js';
 import { DEFAULT_MODEL, DEFAULT_SMALL_MODEL, pickEffort, resolveModel } from '../core/models.js';
@@ -134,6 +135,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
         env: mergedEnv,
         // Prompt hooks ask the small fast model, or the model the hook names.
         askModel: async (prompt, o) => (await askOnce(client, { model: resolveModel(o.model) ?? smallModel, prompt, system: o.system }, o.signal)).text,
+        // Agent hooks run a short read-only sub-agent on the session's options.
+        runAgent: hookAgentRunner(() => live.options),
         envFileDir: sessionEnvDir(wicketHome, sessionId),
         mcp: hookMcp,
         ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}),

@@ -27,7 +27,7 @@ import { ToolScheduler } from './tool-scheduler.js';
 import { runSubagent } from './subagent.js';
 import { noticeText, trackerFor } from './task-notices.js';
 import { warmUpWhileWaiting } from './warm-up.js';
-import { batchHook, cwdHook, failureType, stopHook } from './loop-hooks.js';
+import { batchHook, cwdHook, failureType, hookEvents, stopHook } from './loop-hooks.js';
 
 const MAX_STOP_HOOK_BLOCKS = 8;
 
@@ -69,7 +69,7 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
     }
     // The model is done; a Stop hook may send it back to work.
     const block = await stopHook(opts, r.text, stopBlocks > 0);
-    for (const n of opts.hooks.drainNotices?.() ?? []) yield { type: 'warning', message: n };
+    yield* hookEvents(opts.hooks);
     if (block && stopBlocks < MAX_STOP_HOOK_BLOCKS) {
       stopBlocks++;
       appendUser(messages, `Stop hook feedback: ${block}`);
@@ -283,7 +283,7 @@ async function collectResults(
   const message: ApiMessage = { role: 'user', content: blocks };
   messages.push(message);
   emit({ type: 'tool_results_message', message });
-  for (const n of opts.hooks.drainNotices?.() ?? []) emit({ type: 'warning', message: n });
+  for (const ev of hookEvents(opts.hooks)) emit(ev);
   const stop = results.find((r) => r.outcome.stop)?.outcome.stop ?? batch.stop;
   return stop ? { stop } : {};
 }

@@ -3,8 +3,9 @@
  * PostToolBatch (sees a whole turn's results), CwdChanged and StopFailure (the turn ended on an API error).
  * A hook that throws decides nothing.
  */
-import type { StopFailureType } from '../hooks/types.js';
+import type { Hooks, StopFailureType } from '../hooks/types.js';
 import type { AgentOptions } from './agent-options.js';
+import type { AgentEvent } from './events.js';
 import { textOf } from './conversation.js';
 import { FatalError } from './errors.js';
 import type { CallOutcome, ToolCall } from './tool-runner.js';
@@ -39,4 +40,10 @@ export function failureType(failure: unknown): StopFailureType {
 /** CwdChanged hooks, once a turn's calls moved the session's folder; then their notices. */
 export async function cwdHook(opts: AgentOptions, previousCwd: string): Promise<void> {
   await opts.hooks.cwdChanged?.({ previousCwd, cwd: opts.state.cwd }, opts.signal).catch(() => undefined);
+}
+
+/** What the hooks have for the session since last asked: their notices as warnings, then what agent hooks spent (counted as the session's cost). */
+export function hookEvents(hooks: Hooks): AgentEvent[] {
+  const notices = (hooks.drainNotices?.() ?? []).map((message): AgentEvent => ({ type: 'warning', message }));
+  return [...notices, ...(hooks.drainUsage?.() ?? []).map((u): AgentEvent => ({ type: 'usage', ...u }))];
 }

@@ -20,6 +20,7 @@ import { randomUuid } from './ids.js';
 import type { Effort } from './models.js';
 import type { SystemBlock } from './system-prompt.js';
 import { TaskNotices } from './task-notices.js';
+import { hookEvents } from './loop-hooks.js';
 
 export interface SubagentSpec {
   agentType: string;
@@ -58,6 +59,8 @@ export interface SubagentResult {
   turns: number;
   toolCalls: number;
   usage: Usage;
+  /** What it handed to a StructuredOutput tool of its own, if it did. */
+  structuredOutput?: Record<string, unknown>;
 }
 
 /**
@@ -117,7 +120,7 @@ export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, sign
   const first: ApiMessage[] = [{ role: 'user', content: firstMessage(spec) }];
   const started = await hooks.subagentStart?.({ agentId, agentType: spec.agentType }, signal).catch(() => undefined);
   if (started?.additionalContext) appendUser(first, `SubagentStart hook context: ${started.additionalContext}`);
-  for (const n of hooks.drainNotices?.() ?? []) onEvent({ type: 'warning', message: n });
+  for (const ev of hookEvents(hooks)) onEvent(ev);
   for await (const ev of runAgent(first, child)) {
     if (ev.type === 'usage') result.usage = addUsage(result.usage, ev.usage);
     else if (ev.type === 'tool_request') result.toolCalls++;
@@ -129,6 +132,7 @@ export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, sign
     }
     onEvent(ev);
   }
+  if (child.state.structuredOutput !== undefined) result.structuredOutput = child.state.structuredOutput;
   return result;
 }
 

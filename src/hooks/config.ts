@@ -96,12 +96,23 @@ export interface McpToolHook extends HandlerCommon {
   input?: Record<string, unknown>;
 }
 
-export type HookHandler = CommandHook | HttpHook | PromptHook | McpToolHook;
+/**
+ * Like a prompt hook, but a short sub-agent with read-only tools (Read, Grep, Glob) checks the
+ * condition before it answers `{"ok": true}` or `{"ok": false, "reason": …}`.
+ */
+export interface AgentHook extends HandlerCommon {
+  type: 'agent';
+  prompt: string;
+  /** An alias or model id; default the small fast model. */
+  model?: string;
+}
 
-/** What a handler runs, in words: its command, `POST <url>`, `prompt "<text>"` or `mcp_tool <server>/<tool>`. */
+export type HookHandler = CommandHook | HttpHook | PromptHook | AgentHook | McpToolHook;
+
+/** What a handler runs, in words: its command, `POST <url>`, `prompt "<text>"`, `agent "<text>"` or `mcp_tool <server>/<tool>`. */
 export function describeHandler(h: HookHandler): string {
   if (h.type === 'mcp_tool') return `mcp_tool ${h.server}/${h.tool}`;
-  return h.type === 'command' ? h.command : h.type === 'http' ? `POST ${h.url}` : `prompt ${JSON.stringify(h.prompt)}`;
+  return h.type === 'command' ? h.command : h.type === 'http' ? `POST ${h.url}` : `${h.type} ${JSON.stringify(h.prompt)}`;
 }
 
 /** Runs in the background, deciding nothing (command hooks with `async`). */
@@ -214,9 +225,9 @@ function parseHandler(h: unknown, where: string, warnings: string[], unknownFiel
   }
   for (const key of Object.keys(h)) if (!HANDLER_FIELDS.has(key)) unknownFields.add(key);
   const type = h.type ?? 'command';
-  const parse = type === 'command' ? commandHandler : type === 'http' ? httpHandler : type === 'prompt' ? promptHandler : type === 'mcp_tool' ? mcpToolHandler : undefined;
+  const parse = type === 'command' ? commandHandler : type === 'http' ? httpHandler : type === 'prompt' || type === 'agent' ? promptHandler : type === 'mcp_tool' ? mcpToolHandler : undefined;
   if (!parse) {
-    warnings.push(`${where}: hooks of type ${JSON.stringify(type)} are not supported by wicket (only "command", "http", "prompt" and "mcp_tool"); skipped`);
+    warnings.push(`${where}: hooks of type ${JSON.stringify(type)} are not supported by wicket (only "command", "http", "prompt", "agent" and "mcp_tool"); skipped`);
     return undefined;
   }
   const handler = parse(h, where, warnings);
@@ -259,12 +270,13 @@ function httpHandler(h: Record<string, unknown>, where: string, warnings: string
   return handler;
 }
 
-function promptHandler(h: Record<string, unknown>, where: string, warnings: string[]): PromptHook | undefined {
+/** `type: "prompt"` and `type: "agent"`: the same fields. */
+function promptHandler(h: Record<string, unknown>, where: string, warnings: string[]): PromptHook | AgentHook | undefined {
   if (typeof h.prompt !== 'string' || h.prompt.trim() === '') {
     warnings.push(`${where}: "prompt" must be a non-empty string; skipped`);
     return undefined;
   }
-  const handler: PromptHook = { type: 'prompt', prompt: h.prompt };
+  const handler: PromptHook | AgentHook = { type: h.type === 'agent' ? 'agent' : 'prompt', prompt: h.prompt };
   if (typeof h.model === 'string' && h.model.trim()) handler.model = h.model.trim();
   return handler;
 }

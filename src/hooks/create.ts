@@ -9,10 +9,8 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { randomUuid } from '../core/ids.js';
-import { parseRule } from '../permissions/rule-parse.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import { ReadState } from '../tools/read-state.js';
-import { listBackgroundTasks, taskLabel } from '../tools/tasks/registry.js';
 import type { PermissionContext, Tool } from '../tools/tool.js';
 import {
   combineBatch,
@@ -32,11 +30,13 @@ import { FileWatch } from './file-watch.js';
 import { hookEnv, withEffort, withEnvFile } from './hook-env.js';
 import { capText, interpretRun, stringField, type HookVerdict } from './output.js';
 import type { HookRunOptions } from './run-command.js';
-import { handlerKey, hookResponse, runHandler } from './run-handler.js';
+import { defaultTimeoutSec, handlerKey, hookResponse, runHandler } from './run-handler.js';
+import { withoutAgentHooks, type AgentHookDeps, type HookAgentRunner } from './run-agent.js';
 import type { McpHookHolder } from './run-mcp-tool.js';
 import type { AskModel } from './run-prompt.js';
 import { withoutNoticesOf, worktreePathOf } from './worktree.js';
-import type { HookLifecycleEvent, Hooks, ToolHookCall } from './types.js';
+import { runningTasks, suggestionsPayload } from './payload.js';
+import type { HookLifecycleEvent, HookUsage, Hooks, ToolHookCall } from './types.js';
 
 export interface HooksContext {
   sessionId: string;
@@ -57,6 +57,8 @@ export interface HooksContext {
   onHookEvent?: (e: HookLifecycleEvent) => void;
   /** The model `type: "prompt"` hooks ask; without it they fail (a non-blocking error). */
   askModel?: AskModel;
+  /** Starts the sub-agent of a `type: "agent"` hook; without it such hooks fail (a non-blocking error). */
+  runAgent?: HookAgentRunner;
   /** Where SessionStart, Setup and CwdChanged hooks write `export` lines for later Bash commands (CLAUDE_ENV_FILE). */
   envFileDir?: string;
   /** The MCP servers `type: "mcp_tool"` hooks call, once the session has them; without them such hooks fail (non-blocking). */
@@ -83,8 +85,6 @@ interface Planned {
   env?: Record<string, string>;
 }
 
-const DEFAULT_TIMEOUT_SEC = 600;
-const PROMPT_TIMEOUT_SEC = 30;
 const SESSION_END_BUDGET_MS = 1500;
 
 export function createHooks(loaded: HookSettings, ctx: HooksContext): SettingsHooks {
@@ -97,6 +97,13 @@ class HookGate implements SettingsHooks {
   /** Text for the model's next prompt (takeContext). */
   private readonly context: string[] = [];
   private readonly env: Record<string, string>;
+  /** What agent hooks' sub-agents spent, for drainUsage(). */
+  private readonly spent: HookUsage[] = [];
+  /** Agent hooks: their sub-agent's gate (these hooks, minus agent ones), and where its cost and warnings go. */
+  private readonly agentDeps: AgentHookDeps = {
+    agentHooks: () => new HookGate({ ...this.loaded, hooks: withoutAgentHooks(this.loaded.hooks) }, this.ctx, this.onceRan),
+    onAgentRun: (a) => void (this.spent.push(...a.usage), this.notices.push(...a.warnings)),
+  };
   private files: FileWatch | undefined;
 
   constructor(
@@ -268,6 +275,7 @@ class HookGate implements SettingsHooks {
   };
 
   drainNotices: SettingsHooks['drainNotices'] = () => this.notices.splice(0, this.notices.length);
+  drainUsage: SettingsHooks['drainUsage'] = () => this.spent.splice(0, this.spent.length);
 
   /** The handlers to run for an event: matcher and `if` fit, each distinct command once, `once` hooks not yet run. */
   private plan(event: HookEvent, matchValue: string | undefined, call?: ToolHookCall): Planned[] {
@@ -300,13 +308,12 @@ class HookGate implements SettingsHooks {
 
   private async runOne(event: HookEvent, p: Planned, stdin: string, opts: RunOpts): Promise<HookVerdict> {
     if (p.hook.once) this.onceRan.add(p.key);
-    const fallback = event === 'UserPromptSubmit' || p.hook.type === 'prompt' ? PROMPT_TIMEOUT_SEC : this.ctx.defaultTimeoutSec ?? DEFAULT_TIMEOUT_SEC;
-    const timeoutMs = Math.min((p.hook.timeout ?? fallback) * 1000, opts.budgetMs ?? Infinity);
+    const timeoutMs = Math.min((p.hook.timeout ?? defaultTimeoutSec(p.hook, event, this.ctx.defaultTimeoutSec)) * 1000, opts.budgetMs ?? Infinity);
     const ids = { hook_id: randomUuid(), hook_name: p.name, hook_event: event };
     this.ctx.onHookEvent?.({ subtype: 'hook_started', ...ids });
     const env = withEnvFile(withEffort(p.env ? { ...this.env, ...p.env } : this.env, this.ctx), event, this.ctx.envFileDir);
     const runOpts: HookRunOptions = { cwd: currentCwd(this.ctx), env, timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) };
-    const result = await runHandler(p.hook, event, stdin, this.ctx, runOpts);
+    const result = await runHandler(p.hook, event, stdin, { ...this.ctx, ...this.agentDeps }, runOpts);
     this.ctx.onHookEvent?.(hookResponse(ids, result));
     const verdict = interpretRun(result, p.label, timeoutMs / 1000);
     if (!opts.quiet) this.notices.push(...verdict.notices);
@@ -344,15 +351,6 @@ function toolFields(call: ToolHookCall): Record<string, unknown> {
   return { tool_name: call.toolName, tool_input: call.toolInput, tool_use_id: call.toolUseId };
 }
 
-/** Rule strings as Claude Code's `permission_suggestions` entries. */
-function suggestionsPayload(suggestions: string[]): unknown[] {
-  return suggestions.map((s) => {
-    const rule = parseRule(s, 'session');
-    const entry = rule.specifier === undefined ? { toolName: rule.toolName } : { toolName: rule.toolName, ruleContent: rule.specifier };
-    return { type: 'addRules', rules: [entry], behavior: 'allow', destination: 'localSettings' };
-  });
-}
-
 function currentCwd(ctx: HooksContext): string {
   return ctx.getCwd?.() ?? ctx.cwd;
 }
@@ -362,6 +360,7 @@ function shorten(command: string): string {
   const one = command.replace(/\s+/g, ' ').trim();
   return one.length > 80 ? `${one.slice(0, 30)}...${one.slice(-47)}` : one;
 }
+
 
 function findTool(tools: readonly Tool[] | undefined, name: string): Tool | undefined {
   return tools?.find((t) => t.name === name || t.aliases?.includes(name));
@@ -382,18 +381,4 @@ function permissionContext(ctx: HooksContext): PermissionContext | undefined {
     env: ctx.env,
     settings: {},
   };
-}
-
-/** The Stop hook's `background_tasks`: what still runs in the background as the model stops (a hook may want it to wait). */
-function runningTasks(): Array<Record<string, unknown>> {
-  return listBackgroundTasks()
-    .filter((t) => t.status === 'running')
-    .map((t) => ({
-      task_id: t.id,
-      task_type: t.kind === 'agent' ? 'local_agent' : 'local_bash',
-      status: t.status,
-      description: taskLabel(t),
-      ...(t.kind === 'bash' ? { command: t.command } : { agent_type: t.agentType }),
-      started_at: new Date(t.startedAt).toISOString(),
-    }));
 }

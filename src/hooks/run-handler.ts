@@ -1,18 +1,29 @@
 /**
  * One handler of any type, run with the event's JSON: a command, an http POST, a prompt to a model,
- * or a call to an MCP server's tool. Each gives what a command would have (exit code, stdout,
- * stderr), so the gate reads them all the same way. Never throws.
+ * a sub-agent that checks a condition, or a call to an MCP server's tool. Each gives what a command
+ * would have (exit code, stdout, stderr), so the gate reads them all the same way. Never throws.
  */
 import type { HookHandler } from './config.js';
 import { runHookCommand, type HookRunOptions, type HookRunResult } from './run-command.js';
 import { runHttpHook } from './run-http.js';
 import { runMcpToolHook, type McpHookHolder } from './run-mcp-tool.js';
 import { runPromptHook, type AskModel } from './run-prompt.js';
+import { runAgentHook, type AgentHookDeps } from './run-agent.js';
 import type { HookLifecycleEvent } from './types.js';
 
-export interface HandlerDeps {
+export interface HandlerDeps extends AgentHookDeps {
   askModel?: AskModel | undefined;
   mcp?: McpHookHolder | undefined;
+}
+
+const DEFAULT_TIMEOUT_SEC = 600;
+const PROMPT_TIMEOUT_SEC = 30;
+const AGENT_TIMEOUT_SEC = 60;
+
+/** Seconds a handler without its own `timeout` gets: agent 60, prompt (and any UserPromptSubmit hook) 30, else the session's default (600). */
+export function defaultTimeoutSec(h: HookHandler, event: string, sessionDefault = DEFAULT_TIMEOUT_SEC): number {
+  if (h.type === 'agent') return AGENT_TIMEOUT_SEC;
+  return event === 'UserPromptSubmit' || h.type === 'prompt' ? PROMPT_TIMEOUT_SEC : sessionDefault;
 }
 
 export function runHandler(h: HookHandler, event: string, stdin: string, deps: HandlerDeps, opts: HookRunOptions): Promise<HookRunResult> {
@@ -23,6 +34,8 @@ export function runHandler(h: HookHandler, event: string, stdin: string, deps: H
       return runHttpHook(h, stdin, opts);
     case 'prompt':
       return runPromptHook(h, event, stdin, deps.askModel, opts);
+    case 'agent':
+      return runAgentHook(h, event, stdin, deps, opts);
     case 'mcp_tool':
       return runMcpToolHook(h, stdin, deps.mcp, opts);
   }
@@ -36,6 +49,7 @@ export function handlerKey(hook: HookHandler): string {
     case 'http':
       return JSON.stringify([hook.type, hook.url, hook.headers ?? null]);
     case 'prompt':
+    case 'agent':
       return JSON.stringify([hook.type, hook.prompt, hook.model ?? null]);
     case 'mcp_tool':
       return JSON.stringify([hook.type, hook.server, hook.tool, hook.input ?? null]);

@@ -1,3 +1,4 @@
+import type { Usage } from '../api/usage.js';
 import type { HookEvent, HookGroup } from './config.js';
 import type { ElicitationHookAnswer, ElicitationHookInfo, ElicitationResultHookInfo } from './elicitation.js';
 
@@ -49,6 +50,8 @@ export interface Hooks {
   stop?(info: { lastAssistantMessage: string; stopHookActive: boolean }, signal: AbortSignal): Promise<{ block?: string }>;
   /** Messages for the person (non-blocking errors, systemMessage). Drained by the loop into warnings. */
   drainNotices?(): string[];
+  /** What agent hooks' sub-agents spent since the last call; the loop counts it as the session's. */
+  drainUsage?(): HookUsage[];
 
   /**
    * SessionStart (matcher: source). Plain stdout and additionalContext become context for the model;
@@ -108,6 +111,14 @@ export interface Hooks {
   elicitation?(info: ElicitationHookInfo, signal: AbortSignal): Promise<ElicitationHookAnswer | undefined>;
   /** ElicitationResult (matcher: MCP server name): the answer before it goes back; a hook may change it (exit 2 declines). */
   elicitationResult?(info: ElicitationResultHookInfo, signal: AbortSignal): Promise<ElicitationHookAnswer | undefined>;
+}
+
+/** One model request a hook made (an agent hook's sub-agent): the fields of the loop's `usage` event. */
+export interface HookUsage {
+  usage: Usage;
+  costUsd: number;
+  model: string;
+  apiDurationMs: number;
 }
 
 /** A slash command's expansion, as UserPromptExpansion hooks see it. */

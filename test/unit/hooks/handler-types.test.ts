@@ -29,7 +29,7 @@ describe('http and prompt handlers: parsing', () => {
             { type: 'http', url: 'ftp://x' },
             { type: 'prompt', prompt: '' },
             { type: 'http', url: 'http://ok.example', headers: { A: 1 }, allowedEnvVars: 'TOKEN' },
-            { type: 'agent', prompt: 'check it' },
+            { type: 'webhook', url: 'http://x' },
           ],
         },
       ],
@@ -40,7 +40,7 @@ describe('http and prompt handlers: parsing', () => {
       'settings.json: hooks.Stop[0].hooks[1]: "prompt" must be a non-empty string; skipped',
       'settings.json: hooks.Stop[0].hooks[2].headers must be an object of strings; ignored',
       'settings.json: hooks.Stop[0].hooks[2].allowedEnvVars must be an array of variable names; ignored',
-      'settings.json: hooks.Stop[0].hooks[3]: hooks of type "agent" are not supported by wicket (only "command", "http", "prompt" and "mcp_tool"); skipped',
+      'settings.json: hooks.Stop[0].hooks[3]: hooks of type "webhook" are not supported by wicket (only "command", "http", "prompt", "agent" and "mcp_tool"); skipped',
     ]);
   });
 });

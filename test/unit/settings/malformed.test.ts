@@ -34,7 +34,7 @@ const EXPECTED: Record<string, [string, string | RegExp]> = {
   'hook-event-empty-array.json': ['hook-shape', 'hooks.SessionStart is an empty array'],
   'hook-group-without-hooks.json': ['hook-shape', 'matcher group has no "hooks" array (command placed directly on the group'],
   'hook-unknown-field.json': ['hook-shape', 'hooks.Stop handler has unrecognised field(s): description'],
-  'hook-agent-type.json': ['hook-shape', 'hooks of type "agent" are not supported'],
+  'hook-unknown-type.json': ['hook-shape', 'hooks of type "bash" are not supported'],
   'hook-unknown-event.json': ['hook-shape', 'hooks.PreToolUs: unknown hook event'],
   'hook-unsupported-event.json': ['hook-shape', 'hooks.TeammateIdle: wicket does not fire this event'],
   'hook-bad-regex.json': ['hook-shape', 'matcher "Bash(" is not a valid regular expression'],
