@@ -27,6 +27,7 @@ import { readDenyPatterns } from '../permissions/search-deny.js';
 import type { AskUser, PermissionRules } from '../permissions/types.js';
 import { loadSettings, type LoadedSettings } from '../settings/load.js';
 import { askOnce } from '../api/ask-once.js';
+import { costOf } from '../api/usage.js';
 import { sessionEnvDir } from '../tools/bash/session-env.js';
 import { resolveOutputStyle } from '../settings/output-styles.js';
 import { wicketHomeDir } from '../settings/paths.js';
@@ -134,7 +135,13 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
         getEffort: () => live.options?.effort,
         env: mergedEnv,
         // Prompt hooks ask the small fast model, or the model the hook names.
-        askModel: async (prompt, o) => (await askOnce(client, { model: resolveModel(o.model) ?? smallModel, prompt, system: o.system }, o.signal)).text,
+        askModel: async (prompt, o) => {
+          const model = resolveModel(o.model) ?? smallModel;
+          const started = Date.now();
+          const { text, final } = await askOnce(client, { model, prompt, system: o.system }, o.signal);
+          o.onUsage?.({ usage: final.usage, costUsd: costOf(model, final.usage), model, apiDurationMs: Date.now() - started });
+          return text;
+        },
         // Agent hooks run a short read-only sub-agent on the session's options.
         runAgent: hookAgentRunner(() => live.options),
         envFileDir: sessionEnvDir(wicketHome, sessionId),

@@ -97,7 +97,7 @@ class HookGate implements SettingsHooks {
   /** Text for the model's next prompt (takeContext). */
   private readonly context: string[] = [];
   private readonly env: Record<string, string>;
-  /** What agent hooks' sub-agents spent, for drainUsage(). */
+  /** What prompt hooks' questions and agent hooks' sub-agents spent, for drainUsage(). */
   private readonly spent: HookUsage[] = [];
   /** Agent hooks: their sub-agent's gate (these hooks, minus agent ones), and where its cost and warnings go. */
   private readonly agentDeps: AgentHookDeps = {
@@ -105,6 +105,8 @@ class HookGate implements SettingsHooks {
     onAgentRun: (a) => void (this.spent.push(...a.usage), this.notices.push(...a.warnings)),
   };
   private files: FileWatch | undefined;
+  /** Prompt hooks ask through the session's model; what they spend counts as the session's (drainUsage). */
+  private readonly askWithCost: AskModel = (prompt, o) => this.ctx.askModel!(prompt, { ...o, onUsage: (u) => void this.spent.push(u) });
 
   constructor(
     private readonly loaded: HookSettings,
@@ -313,7 +315,7 @@ class HookGate implements SettingsHooks {
     this.ctx.onHookEvent?.({ subtype: 'hook_started', ...ids });
     const env = withEnvFile(withEffort(p.env ? { ...this.env, ...p.env } : this.env, this.ctx), event, this.ctx.envFileDir);
     const runOpts: HookRunOptions = { cwd: currentCwd(this.ctx), env, timeoutMs, ...(opts.signal ? { signal: opts.signal } : {}) };
-    const result = await runHandler(p.hook, event, stdin, { ...this.ctx, ...this.agentDeps }, runOpts);
+    const result = await runHandler(p.hook, event, stdin, { ...this.ctx, ...this.agentDeps, askModel: this.ctx.askModel && this.askWithCost }, runOpts);
     this.ctx.onHookEvent?.(hookResponse(ids, result));
     const verdict = interpretRun(result, p.label, timeoutMs / 1000);
     if (!opts.quiet) this.notices.push(...verdict.notices);

@@ -7,9 +7,10 @@
  */
 import type { PromptHook } from './config.js';
 import { limitedRun, type HookRunOptions, type HookRunResult } from './run-command.js';
+import type { HookUsage } from './types.js';
 
-/** One question to a model; rejects when it cannot answer. */
-export type AskModel = (prompt: string, o: { model?: string; system: string; signal: AbortSignal }) => Promise<string>;
+/** One question to a model; rejects when it cannot answer. `onUsage` hears what the answer cost. */
+export type AskModel = (prompt: string, o: { model?: string; system: string; signal: AbortSignal; onUsage?: (u: HookUsage) => void }) => Promise<string>;
 
 const SYSTEM =
   'You check one condition for a coding agent, at one moment of its work. Read the condition and the data of the moment, then answer with a single JSON object and nothing else (no code fence, no other text): ' +

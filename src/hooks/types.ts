@@ -50,7 +50,7 @@ export interface Hooks {
   stop?(info: { lastAssistantMessage: string; stopHookActive: boolean }, signal: AbortSignal): Promise<{ block?: string }>;
   /** Messages for the person (non-blocking errors, systemMessage). Drained by the loop into warnings. */
   drainNotices?(): string[];
-  /** What agent hooks' sub-agents spent since the last call; the loop counts it as the session's. */
+  /** What prompt and agent hooks spent on the model since the last call; the loop counts it as the session's. */
   drainUsage?(): HookUsage[];
 
   /**

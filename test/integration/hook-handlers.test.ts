@@ -26,6 +26,7 @@ describe('prompt hooks', () => {
     const r = await t.run(['-p', 'finish the work', '--output-format', 'json', '--model', 'opus']);
     expectExit(r, 0);
     expect(r.json<any>().result).toBe('Ran npm test: green. Done.');
+    expect(Object.keys(r.json<any>().modelUsage).sort()).toEqual(['claude-haiku-4-5', 'claude-opus-4-7'].sort()); // the judge's cost is the session's
     const [, judge, resumed, judge2] = bodies();
     expect(judge!.model).toMatch(/haiku/);
     expect(judge!.system![0]!.text).toContain('{"ok": true}');
