@@ -16,7 +16,7 @@ import { resolveModel } from '../core/models.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { McpConfigError } from '../mcp/config.js';
-import { elicitationFlow, type ElicitationHandler } from '../mcp/elicitation.js';
+import { elicitationFlow, setSessionElicitation, type ElicitationHandler } from '../mcp/elicitation.js';
 import type { McpServers } from '../mcp/servers.js';
 import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from './mcp-setup.js';
 import { buildProgram, normalizeOptions, UsageError, type CliOptions } from './options.js';
@@ -167,6 +167,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       // Nobody can answer a server's request for input here: hooks may, else it is cancelled.
       const hooks = setup.options.hooks;
       elicitation = elicitationFlow({ hooks: () => hooks, note: (n) => void process.stderr.write(`wicket: warning: ${n}\n`) });
+      setSessionElicitation(elicitation);
       mcp = mcpServersFor(opts, setup, { holdUnapproved: false, elicitation });
     } catch (err) {
       if (!(err instanceof McpConfigError)) throw err;

@@ -90,3 +90,18 @@ function oneLine(text: string): string {
   const one = text.replace(/\s+/g, ' ').trim();
   return one.length > 100 ? `${one.slice(0, 99)}…` : one;
 }
+
+/**
+ * The session's handler, for the MCP servers a sub-agent's definition starts for its own run (they
+ * ask the same hooks and the same person). On globalThis: the app's bundle has its own copy of this module.
+ */
+const SESSION_HANDLER = Symbol.for('wicket.elicitation');
+type Slot = { [SESSION_HANDLER]?: ElicitationHandler };
+
+export function setSessionElicitation(handler: ElicitationHandler | undefined): void {
+  (globalThis as Slot)[SESSION_HANDLER] = handler;
+}
+
+export function sessionElicitation(): ElicitationHandler | undefined {
+  return (globalThis as Slot)[SESSION_HANDLER];
+}

@@ -21,7 +21,7 @@ import { watchSettings } from '../cli/settings-reload.js';
 import { openSession } from '../cli/session-open.js';
 import { createHooks } from '../hooks/create.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
-import { elicitationFlow } from '../mcp/elicitation.js';
+import { elicitationFlow, setSessionElicitation } from '../mcp/elicitation.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { App } from './App.js';
 import { BUILTIN_COMMANDS } from './commands/builtin.js';
@@ -58,6 +58,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
     ({ messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir));
     const hooks = setup.options.hooks;
     const elicitation = elicitationFlow({ hooks: () => hooks, ask: elicitations.ask, onComplete: (server, id) => elicitations.completed(server, id) });
+    setSessionElicitation(elicitation);
     const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed(), elicitation });
     mcp = servers && new McpSession(servers, setup.options, setup.cwd, opts.tools);
   } catch (err) {

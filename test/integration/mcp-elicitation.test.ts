@@ -64,6 +64,27 @@ describe('MCP elicitation in print mode', () => {
     expect(input!.session_id).toBeTruthy();
   });
 
+  it("a sub-agent's own MCP server (from its agent file) asks the same way: the session's Elicitation hook answers it", async () => {
+    const answer = { Elicitation: hook('mine', { hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { name: 'Grace', age: 85 } } }) };
+    project(answer);
+    const agents = path.join(t.project.dir, '.claude', 'agents');
+    mkdirSync(agents, { recursive: true });
+    const server = `mcpServers:\n  - mine:\n      type: stdio\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(SERVER)}, "--elicit", "--no-resources"]`;
+    writeFileSync(path.join(agents, 'signer.md'), `---\nname: signer\ndescription: Signs up\n${server}\n---\nSign up.\n`);
+    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['mcp__mine'] }, hooks: answer }));
+    t.api.script(
+      reply().toolUse('Agent', { description: 'sign up', prompt: 'SUBTASK: sign up', subagent_type: 'signer' }, { id: 'toolu_agent' }),
+      reply().toolUse('mcp__mine__signup', {}, { id: 'toolu_sub' }),
+      reply().text('signed up'),
+      reply().text('done'),
+    );
+    const r = await t.run(['-p', 'sign up through the agent'], { timeoutMs: 30_000 });
+    expectExit(r, 0);
+    const sub = t.api.messageRequests().find((q) => toolResultIn(q.body, 'toolu_sub'));
+    expect(toolResultIn(sub!.body, 'toolu_sub').content).toBe('signup: action=accept content={"name":"Grace","age":85}');
+    expect(logged()[0]).toMatchObject({ hook_event_name: 'Elicitation', mcp_server_name: 'mine' });
+  });
+
   it('with no hook answering, nobody can: the request is cancelled and stderr says why', async () => {
     project({ Elicitation: hook('other-server', { hookSpecificOutput: { action: 'accept', content: { name: 'Nobody' } } }) });
     const { result, stderr } = await callTool('signup');

@@ -8,6 +8,7 @@
  */
 import { VERSION } from '../../core/version.js';
 import { parseServer, policyRefusal, type McpServerEntry } from '../../mcp/config.js';
+import { sessionElicitation, type ElicitationHandler } from '../../mcp/elicitation.js';
 import { McpServers, mcpLimitsFromEnv } from '../../mcp/servers.js';
 import { ruleNamesTool } from '../../permissions/rule-parse.js';
 import type { PermissionRules } from '../../permissions/types.js';
@@ -55,6 +56,12 @@ export interface AgentMcpContext {
   tools?: readonly Tool[];
 }
 
+/** The session's answerer of servers' requests for input, when it has one. */
+function elicitation(): { elicitation?: ElicitationHandler } {
+  const handler = sessionElicitation();
+  return handler ? { elicitation: handler } : {};
+}
+
 /** Connects the agent's own servers (they start together) and checks the named ones; `close` ends them. */
 export async function connectAgentServers(def: AgentDefinition, ctx: AgentMcpContext): Promise<AgentServers> {
   const { entries, warnings } = agentMcpEntries(def, ctx.env, ctx.settings);
@@ -66,7 +73,7 @@ export async function connectAgentServers(def: AgentDefinition, ctx: AgentMcpCon
   if (!entries.length) return { tools: [], warnings, close: async () => {} };
   const servers = new McpServers(
     { servers: entries, unapproved: [], disabled: [], warnings: [] },
-    { projectRoot: ctx.projectRoot, env: ctx.env, version: VERSION, ...mcpLimitsFromEnv(ctx.env), holdUnapproved: false },
+    { projectRoot: ctx.projectRoot, env: ctx.env, version: VERSION, ...mcpLimitsFromEnv(ctx.env), holdUnapproved: false, ...elicitation() },
   );
   await servers.start();
   for (const s of servers.list()) if (s.status === 'failed') warnings.push(`agent ${def.name}: its MCP server "${s.name}" failed: ${s.error ?? 'unknown error'}`);
