@@ -12,11 +12,11 @@ import { addMarketplace, installPlugin, listMarketplaces, removeMarketplace, sco
 import { usePlugins } from '../plugins/session.js';
 import { describePlugins } from '../plugins/report.js';
 import { loadSettings } from '../settings/load.js';
+import { UsageError } from './options.js';
 
 const USAGE =
   'wicket plugin list [--plugin-dir <folder>]… | install|uninstall|enable|disable <name@marketplace> [-s user|project|local] | marketplace add <folder> | marketplace list | marketplace remove <name>';
 
-class UsageError extends Error {}
 
 export async function runPluginCommand(args: string[]): Promise<number> {
   const env = process.env;
