@@ -143,7 +143,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
           return text;
         },
         // Agent hooks run a short read-only sub-agent on the session's options.
-        runAgent: hookAgentRunner(() => live.options),
+        runAgent: hookAgentRunner(() => live.options, transcriptPath),
         envFileDir: sessionEnvDir(wicketHome, sessionId),
         mcp: hookMcp,
         ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}),

@@ -8,6 +8,7 @@
 import type { HookAgentAnswer, HookAgentRequest, HookAgentRunner } from '../hooks/run-agent.js';
 import { AGENT_HOOK_VERDICT_SCHEMA } from '../hooks/run-agent.js';
 import type { HookUsage } from '../hooks/types.js';
+import { parseRule } from '../permissions/rule-parse.js';
 import type { AskUser } from '../permissions/types.js';
 import { structuredOutputTool } from '../tools/structured-output/index.js';
 import type { AgentOptions } from './agent-options.js';
@@ -22,13 +23,19 @@ const refuse: AskUser = async (request) => ({
   message: `${request.toolName} needs permission (${request.reason}), and a hook's check cannot ask for it: decide from what you can read without it.`,
 });
 
-/** A runner for agent hooks, on the session's options once they exist. */
-export function hookAgentRunner(session: () => Omit<AgentOptions, 'signal' | 'askUser'> | undefined): HookAgentRunner {
+/**
+ * A runner for agent hooks, on the session's options once they exist. The sub-agent may also read
+ * the session's transcript (the hook input's `transcript_path`), outside the project as it is.
+ */
+export function hookAgentRunner(session: () => Omit<AgentOptions, 'signal' | 'askUser'> | undefined, transcriptPath?: string): HookAgentRunner {
+  const readTranscript = transcriptPath ? [parseRule(`Read(/${transcriptPath})`, 'session')] : [];
   return async (r: HookAgentRequest): Promise<HookAgentAnswer> => {
     const base = session();
     if (!base) throw new Error('the session is not ready yet');
     const hooks = { ...r.hooks, stop: undefined, subagentStart: undefined, subagentStop: undefined };
-    const parent: AgentOptions = { ...base, hooks, askUser: refuse, signal: r.signal, thinkingBudget: undefined };
+    const rules = base.permission.rules;
+    const permission = { ...base.permission, rules: { ...rules, allow: [...rules.allow, ...readTranscript] } };
+    const parent: AgentOptions = { ...base, hooks, permission, askUser: refuse, signal: r.signal, thinkingBudget: undefined };
     const usage: HookUsage[] = [];
     const warnings: string[] = [];
     const cwd = base.state.cwd;

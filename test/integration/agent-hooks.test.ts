@@ -47,6 +47,26 @@ describe('agent hooks', () => {
     expect((haiku![1] as { inputTokens: number }).inputTokens).toBeGreaterThanOrEqual(1000);
   });
 
+  it("the hook's sub-agent may read the session's transcript (outside the project), and nothing else outside it", async () => {
+    await settings({ Stop: [{ hooks: [{ type: 'agent', prompt: 'Did the agent say it was done? $ARGUMENTS' }] }] });
+    const transcriptOf = (body: Body) => /transcript_path\\":\\"([^"\\]+)/.exec(JSON.stringify(body.messages[0]!.content))![1]!;
+    t.api.script(
+      reply().text('All done, the work is finished.'),
+      reply((req) => reply().toolUse('Read', { file_path: transcriptOf(req.body as Body) }, { id: 'toolu_tr' }).toolUse('Read', { file_path: '/etc/hostname' }, { id: 'toolu_etc' })),
+      reply().toolUse('StructuredOutput', { ok: true }),
+      reply().text('Verdict given.'),
+    );
+    const r = await t.run(['-p', 'finish the work']);
+    expectExit(r, 0);
+    const third = bodies()[2]!;
+    const transcript = toolResultIn(third, 'toolu_tr');
+    expect(transcript.is_error).toBeFalsy();
+    expect(JSON.stringify(transcript.content)).toContain('finish the work');
+    const outside = toolResultIn(third, 'toolu_etc');
+    expect(outside.is_error).toBe(true);
+    expect(JSON.stringify(outside.content)).toContain("a hook's check cannot ask");
+  });
+
   it('a PreToolUse agent hook that says no denies the call; the model reads why and goes on', async () => {
     await settings({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'agent', prompt: 'May this file be written? $ARGUMENTS', model: 'sonnet' }] }] });
     t.api.script(
