@@ -13,6 +13,7 @@ import { BUTTONS, formKey, startState, type FormState } from './elicitation-keys
 import { useKeys } from './key-router.js';
 import { symbols } from './theme.js';
 import { useView } from './view-context.js';
+import { useAnswerOnce } from './hooks/use-answer-once.js';
 
 export interface ElicitationDialogProps {
   readonly request: ElicitationRequest;
@@ -30,13 +31,8 @@ export function ElicitationDialog({ request, onAnswer, waiting = 0, maxFieldRows
   const [state, setState] = useState<FormState>(() => startState(fields, initialInputs(fields)));
   const [checked, setChecked] = useState(false);
   const now = useRef(state);
-  const answered = useRef(false);
   const update = (s: FormState) => setState((now.current = s));
-  const finish = (a: ElicitationAnswer) => {
-    if (answered.current) return;
-    answered.current = true;
-    onAnswer(a);
-  };
+  const finish = useAnswerOnce<ElicitationAnswer>(onAnswer);
   useKeys((input, key) => {
     const { state: next, press } = formKey(now.current, fields, input, key);
     update(next);

@@ -10,6 +10,7 @@ import type { McpApproval } from '../settings/persist.js';
 import { useKeys } from './key-router.js';
 import { symbols } from './theme.js';
 import { useView } from './view-context.js';
+import { useAnswerOnce } from './hooks/use-answer-once.js';
 
 export interface McpApprovalDialogProps {
   readonly server: McpServerState;
@@ -28,13 +29,8 @@ export function McpApprovalDialog({ server, waiting, onAnswer }: McpApprovalDial
   const { theme } = useView();
   const [selected, setSelectedState] = useState(0);
   const sel = useRef(0);
-  const answered = useRef(false);
   const setSelected = (n: number) => setSelectedState((sel.current = n));
-  const answer = (a: McpApproval) => {
-    if (answered.current) return;
-    answered.current = true;
-    onAnswer(a);
-  };
+  const answer = useAnswerOnce<McpApproval>(onAnswer);
   useKeys((input, key) => {
     if (key.escape) return answer('never');
     const byKey = CHOICES.find((c) => c.key === input);

@@ -14,6 +14,7 @@ import { handleKey } from './PromptInput.js';
 import { symbols } from './theme.js';
 import { displayName } from './tool-views/index.js';
 import { useView } from './view-context.js';
+import { useAnswerOnce } from './hooks/use-answer-once.js';
 
 export interface PermissionDialogProps {
   readonly request: PermissionRequest;
@@ -75,12 +76,7 @@ function useDialogKeys(request: PermissionRequest, choices: Choice[], onAnswer: 
   const text = useRef<B.Buffer | undefined>(undefined);
   const setSelected = (n: number) => setSelectedState((sel.current = n));
   const setTyping = (b: B.Buffer | undefined) => setTypingState((text.current = b));
-  const answered = useRef(false);
-  const answer = (a: PermissionAnswer) => {
-    if (answered.current) return;
-    answered.current = true;
-    onAnswer(a);
-  };
+  const answer = useAnswerOnce<PermissionAnswer>(onAnswer);
   const pick = (key: Choice['key']) => {
     if (key === '1') answer({ behavior: 'allow' });
     else if (key === '2' && request.suggestions.length) answer({ behavior: 'allow', remember: [...request.suggestions] });
