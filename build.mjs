@@ -50,12 +50,12 @@ const onlyEnglishZodLocales = {
 // Libraries that are bundles of their own (dist/cli/<name>.cjs, each run from its own code cache):
 // a run that does not use one never reads or initialises it. In the main bundle, the module that
 // loads each becomes one that asks the entry's bundle loader for it on the first call.
-const IMPORT_MODULE = fileURLToPath(new URL('./src/core/import-module.ts', import.meta.url));
+const IMPORT_MODULE = fileURLToPath(new URL('./src/base/lib/import-module.ts', import.meta.url));
 const LIBRARIES = {
-  // Only the part of zod wicket uses (src/tools/zod-parts.ts), from zod's ES build: its CommonJS
+  // Only the part of zod wicket uses (src/base/lib/zod-parts.ts), from zod's ES build: its CommonJS
   // build carries every locale.
-  zod: { loader: /src[\\/]tools[\\/]zod-lib\.ts$/, exported: 'function zodLib()', entry: () => 'src/tools/zod-parts.ts' },
-  execa: { loader: /src[\\/]core[\\/]execa-lib\.ts$/, exported: 'async function execaLib()' },
+  zod: { loader: /src[\\/]base[\\/]lib[\\/]zod-lib\.ts$/, exported: 'function zodLib()', entry: () => 'src/base/lib/zod-parts.ts' },
+  execa: { loader: /src[\\/]base[\\/]lib[\\/]execa-lib\.ts$/, exported: 'async function execaLib()' },
   // Its CommonJS build (the ES one awaits at top level); it finds its .wasm through locateFile.
   // The MCP client, for sessions with MCP servers only.
   // YAML, for agent files' frontmatter.
@@ -63,18 +63,23 @@ const LIBRARIES = {
   mcp: { loader: /src[\\/]mcp[\\/]sdk-lib\.ts$/, exported: 'async function mcpSdk()', entry: () => 'src/mcp/sdk-parts.ts' },
   'web-tree-sitter': { loader: /src[\\/]tools[\\/]bash[\\/]tree-sitter-lib\.ts$/, exported: 'function treeSitterLib()', entry: () => createRequire(import.meta.url).resolve('web-tree-sitter') },
 };
+// The loaders swapped: one whose file moved would match nothing, and its library would land in the main bundle.
+const swapped = new Set();
 const librariesApart = {
   name: 'libraries-apart',
   setup(b) {
     for (const [name, { loader, exported }] of Object.entries(LIBRARIES)) {
-      b.onLoad({ filter: loader }, () => ({
-        contents: `import { requireBundled } from ${JSON.stringify(IMPORT_MODULE)};
+      b.onLoad({ filter: loader }, () => {
+        swapped.add(name);
+        return {
+          contents: `import { requireBundled } from ${JSON.stringify(IMPORT_MODULE)};
           let lib;
           export ${exported} {
             return (lib ??= requireBundled(${JSON.stringify(name)}));
           }`,
-        loader: 'js',
-      }));
+          loader: 'js',
+        };
+      });
     }
   },
 };
@@ -139,9 +144,11 @@ await build({
   plugins: [...common.plugins, librariesApart, lazyCommanderChildProcess],
   define: { ...cjsDefine, WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
 });
+const unswapped = Object.keys(LIBRARIES).filter((name) => !swapped.has(name));
+if (unswapped.length) throw new Error(`no module of the main bundle matched the loader of ${unswapped.join(', ')}: fix its path in LIBRARIES`);
 const mainSource = readFileSync(new URL('./dist/cli/main.cjs', import.meta.url), 'utf8');
 // A script compiled from the code cache loses its import() handler on Node 20: imports of modules
-// outside the bundle go through importModule (src/core/import-module.ts), whose fallback is the one
+// outside the bundle go through importModule (src/base/lib/import-module.ts), whose fallback is the one
 // import() allowed here.
 const imports = [...mainSource.matchAll(/(?<![\w$.])import\(/g)];
 if (!dev && imports.length !== 1) {

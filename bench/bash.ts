@@ -7,10 +7,10 @@
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
 import { decidePermission } from '../src/permissions/decide.js';
-import { parseRule } from '../src/permissions/rule-parse.js';
+import { parseRule } from '../src/base/rule-parse.js';
 import { bwrapAvailability, stopSandboxProxy } from '../src/sandbox/index.js';
 import { bashTool, initBashParser } from '../src/tools/bash/index.js';
-import type { ToolContext } from '../src/tools/tool.js';
+import type { ToolContext } from '../src/base/tool.js';
 import { createToolEnv, runTool } from '../test/support/tool-context.js';
 import { measureOnce, median } from './measure.js';
 

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { editTool } from '../src/tools/edit/index.js';
 import { readTool } from '../src/tools/read/index.js';
-import { ReadState } from '../src/tools/read-state.js';
-import type { SessionState, Tool, ToolContext } from '../src/tools/tool.js';
+import { ReadState } from '../src/base/read-state.js';
+import type { SessionState, Tool, ToolContext } from '../src/base/tool.js';
 import { median } from './measure.js';
 
 const SELF = fileURLToPath(import.meta.url);

@@ -22,8 +22,8 @@ import { globTool } from '../src/tools/glob/index.js';
 import { grepArgs, type GrepArgsInput } from '../src/tools/grep/args.js';
 import { grepTool } from '../src/tools/grep/index.js';
 import { globArgs } from '../src/tools/glob/search.js';
-import { ReadState } from '../src/tools/read-state.js';
-import type { Tool, ToolContext } from '../src/tools/tool.js';
+import { ReadState } from '../src/base/read-state.js';
+import type { Tool, ToolContext } from '../src/base/tool.js';
 import { COMMON_TOKEN, makeTree, RARE_TOKEN, type TreeStats } from './make-tree.js';
 import { median } from './measure.js';
 

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import type { ToolContext } from '../src/tools/tool.js';
+import type { ToolContext } from '../src/base/tool.js';
 import { fmt, measureOnce, median } from './measure.js';
 
 // Heavy modules are imported where used, so the measured child processes load only what they need.

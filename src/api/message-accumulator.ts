@@ -2,8 +2,8 @@
  * Builds the assistant message from raw SSE events, block by block, and tells the caller as soon as
  * a tool_use block is complete (so the scheduler can start it while the rest still streams).
  */
-import type { ContentBlock } from '../core/events.js';
-import { emptyUsage, type Usage } from './usage.js';
+import type { ContentBlock } from '../base/events.js';
+import { emptyUsage, type Usage } from '../base/usage.js';
 
 export interface CompletedToolUse {
   id: string;

@@ -4,12 +4,12 @@
  * Node's http client (http-transport.ts), and the retries are ours (visible as `retry` events).
  */
 import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
-import type { ApiMessage, ContentBlock } from '../core/events.js';
-import { FatalError, errorMessage } from '../core/errors.js';
+import type { ApiMessage, ContentBlock } from '../base/events.js';
+import { FatalError, errorMessage } from '../base/errors.js';
 import { baseURLProblem, postMessagesStream, type TransportConfig } from './http-transport.js';
 import { MessageAccumulator, type CompletedToolUse } from './message-accumulator.js';
 import { isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
-import type { Usage } from './usage.js';
+import type { Usage } from '../base/usage.js';
 
 export interface ApiTool {
   name: string;

@@ -6,7 +6,7 @@
  */
 import type { Agent } from 'node:http';
 import { getProxyForUrl } from 'proxy-from-env';
-import { importModule } from '../core/import-module.js';
+import { importModule } from '../base/lib/import-module.js';
 import { useExtraCA } from './extra-ca.js';
 
 /** The proxy set for this URL: none, its URL, or `bad` when the variable is not a URL. */

@@ -3,9 +3,9 @@
 // then runs the main bundle from V8's code cache (code-cache.ts).
 import { adoptExtraCA } from '../api/extra-ca.js';
 import { startPreconnect } from '../api/preconnect.js';
-import { startGitStatus } from '../core/git-status.js';
-import { installBundleLoader, installImporter, loadedOnDemand } from '../core/import-module.js';
-import { VERSION as version } from '../core/version.js';
+import { startGitStatus } from '../base/git-status.js';
+import { installBundleLoader, installImporter, loadedOnDemand } from '../base/lib/import-module.js';
+import { VERSION as version } from '../base/version.js';
 
 import { StdoutWriter } from './stdout.js';
 

@@ -5,7 +5,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import type { CliOptions } from './options.js';
-import { importModule } from '../core/import-module.js';
+import { importModule } from '../base/lib/import-module.js';
 
 export async function runInteractive(opts: CliOptions, info: { version: string; saveCodeCache?: () => void }): Promise<number> {
   // A cache written after the flags below change would be rejected at the next start.

@@ -11,7 +11,7 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { Command, CommanderError } from 'commander';
-import { VERSION } from '../core/version.js';
+import { VERSION } from '../base/version.js';
 import { loadMcpConfig, parseServer, type McpScope, type McpServerEntry } from '../mcp/config.js';
 import { oauthStorePath } from '../mcp/oauth-store.js';
 import { mcpLimitsFromEnv, McpServers, type McpServersOptions } from '../mcp/servers.js';

@@ -3,12 +3,12 @@
  * Nothing of the MCP SDK loads when no server is configured.
  */
 import type { AgentOptions } from '../core/agent-options.js';
-import { VERSION } from '../core/version.js';
+import { VERSION } from '../base/version.js';
 import { loadMcpConfig } from '../mcp/config.js';
 import type { ElicitationHandler } from '../mcp/elicitation.js';
 import { oauthStorePath } from '../mcp/oauth-store.js';
 import { mcpLimitsFromEnv, McpServers } from '../mcp/servers.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../base/tool.js';
 import { agentMcpEntries } from '../tools/agent/mcp.js';
 import { toolSearchTool } from '../tools/tool-search/index.js';
 import { isDeferred, TOOL_SEARCH, toolSearchMode } from '../tools/tool-search/mode.js';

@@ -9,9 +9,9 @@
 import { statSync } from 'node:fs';
 import { runCallOutsideTurn } from '../core/agent-loop.js';
 import type { AgentOptions } from '../core/agent-options.js';
-import type { ContentBlock } from '../core/events.js';
+import type { ContentBlock } from '../base/events.js';
 import { isReadResourceTool, READ_RESOURCE_TOOL, type ReadResourceTool } from '../mcp/resource-tools.js';
-import { resolveToolPath } from '../tools/paths.js';
+import { resolveToolPath } from '../base/paths.js';
 import { readTool } from '../tools/read/index.js';
 
 /** At most this many mentions (files and resources) per prompt. */

@@ -3,9 +3,9 @@
  * commander handles the syntax; `normalizeOptions` turns it into one typed value.
  */
 import { Command, Option } from 'commander';
-import { parsePermissionMode, type PermissionMode } from '../permissions/modes.js';
-import { splitRuleList } from '../permissions/rule-parse.js';
-import { EFFORT_LEVELS, parseEffort } from '../core/models.js';
+import { parsePermissionMode, type PermissionMode } from '../base/permission-modes.js';
+import { splitRuleList } from '../base/rule-parse.js';
+import { EFFORT_LEVELS, parseEffort } from '../base/models.js';
 
 export interface CliOptions {
   print: boolean;

@@ -5,8 +5,8 @@
  * (a changed input is checked again before it runs). Anything
  * else, or a tool that fails, is a denial that says why.
  */
-import { drainCall, type Tool, type ToolContext } from '../tools/tool.js';
-import type { AskUser, PermissionAnswer } from '../permissions/types.js';
+import { drainCall, type Tool, type ToolContext } from '../base/tool.js';
+import type { AskUser, PermissionAnswer } from '../base/permission-types.js';
 
 export function permissionPromptTool(toolName: string, tools: () => readonly Tool[]): AskUser {
   return async (req, signal): Promise<PermissionAnswer> => {

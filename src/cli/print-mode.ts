@@ -3,15 +3,15 @@
  * Claude Code's field names. Returns the exit code; never exits by itself.
  */
 import type { AgentOptions } from '../core/agent-options.js';
-import type { AgentEvent, ApiMessage, ContentBlock } from '../core/events.js';
-import type { PermissionAnswer, PermissionRequest } from '../permissions/types.js';
+import type { AgentEvent, ApiMessage, ContentBlock } from '../base/events.js';
+import type { PermissionAnswer, PermissionRequest } from '../base/permission-types.js';
 import type { PluginSet } from '../plugins/types.js';
-import { addUsage, emptyUsage } from '../api/usage.js';
+import { addUsage, emptyUsage } from '../base/usage.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { DebugLog } from './debug-log.js';
 import type { CliOptions } from './options.js';
 import { addToTotals, emptyTotals, runPrompt, type PromptWithContext, type Totals } from './run-prompt.js';
-import { randomUuid } from '../core/ids.js';
+import { randomUuid } from '../base/ids.js';
 
 export interface PrintIO {
   out: (s: string) => void;

@@ -8,7 +8,7 @@ import { expandSlashPrompt, parseSlash } from '../commands/custom-commands.js';
 import { expansionOf, gateExpansion, type CommandOrigin } from '../commands/expansion-gate.js';
 import { inlineBashRunner } from '../commands/inline-shell.js';
 import type { AgentOptions } from '../core/agent-options.js';
-import type { ContentBlock } from '../core/events.js';
+import type { ContentBlock } from '../base/events.js';
 import { withInitialPrompt } from './main-agent.js';
 import type { CliOptions } from './options.js';
 import type { PromptWithContext } from './run-prompt.js';

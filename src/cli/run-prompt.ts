@@ -4,10 +4,10 @@
  */
 import { answerPendingCalls, runAgent } from '../core/agent-loop.js';
 import type { AgentOptions } from '../core/agent-options.js';
-import { appendUser } from '../core/conversation.js';
+import { appendUser } from '../base/conversation.js';
 import { hookEvents } from '../core/loop-hooks.js';
-import type { AgentEvent, ApiMessage, ContentBlock } from '../core/events.js';
-import { addUsage, emptyUsage, type Usage } from '../api/usage.js';
+import type { AgentEvent, ApiMessage, ContentBlock } from '../base/events.js';
+import { addUsage, emptyUsage, type Usage } from '../base/usage.js';
 import { attachMentions } from './mentions.js';
 
 export interface Totals {

@@ -4,10 +4,10 @@
  * agent the session runs as (--agent). Their text joins the conversation; the warnings are returned.
  */
 import path from 'node:path';
-import { appendUser } from '../core/conversation.js';
+import { appendUser } from '../base/conversation.js';
 import { memoryFiles } from '../core/system-prompt.js';
 import type { LoadedInstructions } from '../hooks/types.js';
-import type { ApiMessage } from '../core/events.js';
+import type { ApiMessage } from '../base/events.js';
 import { inlineBashRunner } from '../commands/inline-shell.js';
 import { mainAgentSkills } from './main-agent.js';
 import type { CliOptions } from './options.js';

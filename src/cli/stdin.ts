@@ -1,5 +1,5 @@
 /** Reading prompts from stdin: all of it (capped at 10 MB), or JSON lines for --input-format stream-json. */
-import type { ContentBlock } from '../core/events.js';
+import type { ContentBlock } from '../base/events.js';
 
 const MAX_STDIN = 10 * 1024 * 1024;
 

@@ -5,9 +5,9 @@
  */
 import path from 'node:path';
 import { homedir } from 'node:os';
-import { startsFresh, worktreeMissing, type Worktree } from '../core/git-worktree.js';
-import { randomUuid } from '../core/ids.js';
-import { closeWorktree, makeWorktree } from '../core/worktree-hooked.js';
+import { startsFresh, worktreeMissing, type Worktree } from '../base/git-worktree.js';
+import { randomUuid } from '../base/ids.js';
+import { closeWorktree, makeWorktree } from '../base/worktree-hooked.js';
 import { createHooks, type SettingsHooks } from '../hooks/create.js';
 import { usePlugins } from '../plugins/session.js';
 import type { LoadedSettings } from '../settings/load.js';

@@ -12,8 +12,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseYamlBlock } from '../settings/frontmatter-yaml.js';
-import { parseRule, splitRuleList } from '../permissions/rule-parse.js';
-import type { PermissionRules } from '../permissions/types.js';
+import { parseRule, splitRuleList } from '../base/rule-parse.js';
+import type { PermissionRules } from '../base/permission-types.js';
 import { expandInlineShell, hasInlineShell, type InlineExpansion, type InlineRun } from './inline-shell.js';
 import { pluginCommands } from '../plugins/commands.js';
 import { inSafeMode } from '../settings/safe-mode.js';

@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { splitRuleList } from '../permissions/rule-parse.js';
+import { splitRuleList } from '../base/rule-parse.js';
 import { pluginSkills } from '../plugins/commands.js';
 import { inSafeMode } from '../settings/safe-mode.js';
 import { parseFrontmatter, type CustomCommand } from './custom-commands.js';

@@ -4,10 +4,10 @@
  */
 import type { ModelClient } from '../api/model-client.js';
 import type { Hooks } from '../hooks/types.js';
-import type { PermissionMode } from '../permissions/modes.js';
-import type { AskUser, PermissionRules } from '../permissions/types.js';
-import type { SessionState, Tool } from '../tools/tool.js';
-import type { Effort } from './models.js';
+import type { PermissionMode } from '../base/permission-modes.js';
+import type { AskUser, PermissionRules } from '../base/permission-types.js';
+import type { SessionState, Tool } from '../base/tool.js';
+import type { Effort } from '../base/models.js';
 import type { FileHistory } from './file-history.js';
 import type { SystemBlock } from './system-prompt.js';
 import type { TaskNotices } from './task-notices.js';

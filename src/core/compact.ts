@@ -4,14 +4,14 @@
  * threshold (checked before each request); by hand with /compact. A PreCompact hook may block it.
  * The request carries the session's own system prompt and tools, so it reuses their cache.
  */
-import { costOf, totalTokens, type Usage } from '../api/usage.js';
+import { costOf, totalTokens, type Usage } from '../base/usage.js';
 import type { AgentOptions } from './agent-options.js';
-import { monotonicMs } from './clock.js';
-import { contextWindowOf, effortFor } from './models.js';
-import { appendUser } from './conversation.js';
+import { monotonicMs } from '../base/clock.js';
+import { contextWindowOf, effortFor } from '../base/models.js';
+import { appendUser } from '../base/conversation.js';
 import { requestParts } from './model-request.js';
-import { errorMessage, FatalError } from './errors.js';
-import type { AgentEvent, ApiMessage } from './events.js';
+import { errorMessage, FatalError } from '../base/errors.js';
+import type { AgentEvent, ApiMessage } from '../base/events.js';
 
 export type CompactTrigger = 'manual' | 'auto';
 

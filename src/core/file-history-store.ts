@@ -6,8 +6,8 @@
  */
 import { cpSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { mkdir, readFile, rm } from './lazy-fs.js';
-import { writeFileAtomic } from '../tools/fs/write-file-atomic.js';
+import { mkdir, readFile, rm } from '../base/fs/lazy-fs.js';
+import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
 
 /** The state a file had when a checkpoint began, as saved before its first change after it. */
 export type FileBackup =

@@ -9,11 +9,11 @@
  * restore to a later point. Rewound prompts keep their checkpoints: a restore to an earlier point
  * still needs them.
  */
-import { errorMessage } from './errors.js';
-import { lstat, readFile, stat, unlink } from './lazy-fs.js';
-import type { ReadState } from '../tools/read-state.js';
-import { writeAtomic } from '../tools/fs/atomic-write.js';
-import { hashBytes } from '../tools/fs/version.js';
+import { errorMessage } from '../base/errors.js';
+import { lstat, readFile, stat, unlink } from '../base/fs/lazy-fs.js';
+import type { ReadState } from '../base/read-state.js';
+import { writeAtomic } from '../base/fs/atomic-write.js';
+import { hashBytes } from '../base/fs/version.js';
 import { emptyManifest, type FileBackup, type HistoryStore, type Manifest, type StoredCheckpoint } from './file-history-store.js';
 
 /** What the writing tools need: told before each write. Never throws. */

@@ -1,6 +1,6 @@
 /** Records each gate's verdict and how long it took, and tells the front ends as it goes. */
-import { monotonicMs } from './clock.js';
-import type { AgentEvent, GateName, GateRecord, GateTrace, GateVerdict } from './events.js';
+import { monotonicMs } from '../base/clock.js';
+import type { AgentEvent, GateName, GateRecord, GateTrace, GateVerdict } from '../base/events.js';
 
 export class Tracer {
   readonly trace: GateTrace = [];

@@ -8,11 +8,11 @@
 import type { HookAgentAnswer, HookAgentRequest, HookAgentRunner } from '../hooks/run-agent.js';
 import { AGENT_HOOK_VERDICT_SCHEMA } from '../hooks/run-agent.js';
 import type { HookUsage } from '../hooks/types.js';
-import { parseRule } from '../permissions/rule-parse.js';
-import type { AskUser } from '../permissions/types.js';
+import { parseRule } from '../base/rule-parse.js';
+import type { AskUser } from '../base/permission-types.js';
 import { structuredOutputTool } from '../tools/structured-output/index.js';
 import type { AgentOptions } from './agent-options.js';
-import { resolveModel } from './models.js';
+import { resolveModel } from '../base/models.js';
 import { runSubagent } from './subagent.js';
 
 /** The agent type hook sub-agents run as (in traces and warnings). */

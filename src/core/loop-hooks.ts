@@ -5,9 +5,9 @@
  */
 import type { Hooks, StopFailureType } from '../hooks/types.js';
 import type { AgentOptions } from './agent-options.js';
-import type { AgentEvent } from './events.js';
-import { textOf } from './conversation.js';
-import { FatalError } from './errors.js';
+import type { AgentEvent } from '../base/events.js';
+import { textOf } from '../base/conversation.js';
+import { FatalError } from '../base/errors.js';
 import type { CallOutcome, ToolCall } from './tool-runner.js';
 
 /** Stop hooks: the reason to go on, when one blocks the stop. */

@@ -11,8 +11,8 @@ import { inputJsonSchema, toApiTool, toApiTools } from '../tools/api-schema.js';
 import { isDeferred, TOOL_SEARCH, TOOL_SEARCH_BETA, toolSearchOn } from '../tools/tool-search/mode.js';
 import { loadedToolNames, prepareMessages } from '../tools/tool-search/references.js';
 import type { AgentOptions } from './agent-options.js';
-import { withCacheBreakpoint } from './conversation.js';
-import type { ApiMessage } from './events.js';
+import { withCacheBreakpoint } from '../base/conversation.js';
+import type { ApiMessage } from '../base/events.js';
 
 export interface RequestParts {
   tools: ApiTool[];

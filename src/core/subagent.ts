@@ -4,20 +4,20 @@
  * the same gates; its cost counts toward the session's. Only its final message goes back. Its
  * definition may add tools (its MCP servers'), hooks and allow rules that hold for its run only.
  */
-import { addUsage, emptyUsage, type Usage } from '../api/usage.js';
+import { addUsage, emptyUsage, type Usage } from '../base/usage.js';
 import type { HookGroup } from '../hooks/config.js';
 import type { Hooks } from '../hooks/types.js';
-import type { PermissionMode } from '../permissions/modes.js';
-import type { ParsedRule } from '../permissions/rule-parse.js';
-import { ReadState } from '../tools/read-state.js';
+import type { PermissionMode } from '../base/permission-modes.js';
+import type { ParsedRule } from '../base/rule-parse.js';
+import { ReadState } from '../base/read-state.js';
 import { isDeferred, TOOL_SEARCH } from '../tools/tool-search/mode.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../base/tool.js';
 import type { AgentOptions } from './agent-options.js';
 import { runAgent } from './agent-loop.js';
-import type { AgentEvent, ApiMessage, ContentBlock } from './events.js';
-import { appendUser } from './conversation.js';
-import { randomUuid } from './ids.js';
-import type { Effort } from './models.js';
+import type { AgentEvent, ApiMessage, ContentBlock } from '../base/events.js';
+import { appendUser } from '../base/conversation.js';
+import { randomUuid } from '../base/ids.js';
+import type { Effort } from '../base/models.js';
 import type { SystemBlock } from './system-prompt.js';
 import { TaskNotices } from './task-notices.js';
 import { hookEvents } from './loop-hooks.js';

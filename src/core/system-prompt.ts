@@ -4,8 +4,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isoTime } from './clock.js';
-import { gitStatusSync, repositoryRoot, type GitStatus } from './git-status.js';
+import { isoTime } from '../base/clock.js';
+import { gitStatusSync, repositoryRoot, type GitStatus } from '../base/git-status.js';
 
 export interface SystemBlock {
   type: 'text';

@@ -6,7 +6,7 @@
  * ends; the app subscribes and wakes the model when a notice arrives while it is idle.
  * One queue per conversation; never a global.
  */
-import type { AgentEvent } from './events.js';
+import type { AgentEvent } from '../base/events.js';
 
 export type TaskType = 'local_bash' | 'local_agent';
 export type NoticeStatus = 'completed' | 'failed' | 'stopped';

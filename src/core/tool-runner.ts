@@ -7,14 +7,14 @@
  */
 import type { Hooks } from '../hooks/types.js';
 import { decidePermission } from '../permissions/decide.js';
-import type { PermissionMode } from '../permissions/modes.js';
-import type { AskUser, PermissionDecision, PermissionRules } from '../permissions/types.js';
-import { drainCall, type ContextChange, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext } from '../tools/tool.js';
+import type { PermissionMode } from '../base/permission-modes.js';
+import type { AskUser, PermissionDecision, PermissionRules } from '../base/permission-types.js';
+import { drainCall, type ContextChange, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext } from '../base/tool.js';
 import { isPlanApproval } from '../tools/exit-plan-mode/index.js';
 import { findTool } from '../tools/registry.js';
-import { monotonicMs } from './clock.js';
-import { errorMessage, ToolError } from './errors.js';
-import type { AgentEvent, GateName, GateTrace } from './events.js';
+import { monotonicMs } from '../base/clock.js';
+import { errorMessage, ToolError } from '../base/errors.js';
+import type { AgentEvent, GateName, GateTrace } from '../base/events.js';
 import { Tracer } from './gate-tracer.js';
 import { formatInputIssues } from './input-errors.js';
 
@@ -286,7 +286,7 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
   if (answer.behavior === 'allow') {
     if (answer.updatedInput !== undefined) return approvedRewrite(g, answer.updatedInput, 'the answer');
     if (answer.remember?.length) {
-      const { parseRule } = await import('../permissions/rule-parse.js');
+      const { parseRule } = await import('../base/rule-parse.js');
       for (const r of answer.remember) env.permission.rules.allow.push(parseRule(r, 'session'));
     }
     tracer.mark('permission', 'allowed', `asked (${decision.by}) → answer: yes${answer.remember?.length ? `, always ${answer.remember.join(', ')}` : ''}`);

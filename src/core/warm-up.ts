@@ -4,7 +4,7 @@
  * `afterMs` without a word from the model, so a quick answer is never held up by it, and each
  * tool's warm-up runs at most once a process.
  */
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../base/tool.js';
 
 /** Long enough that an answer already on its way is not delayed; far below a real API's first token. */
 export const WARM_UP_AFTER_MS = 50;

@@ -4,7 +4,7 @@
  * array, unknown handler fields, timeouts written in milliseconds, empty lists, unsupported handler
  * types) becomes one warning, and the usable part is kept.
  */
-import type { RuleSource } from '../permissions/rule-parse.js';
+import type { RuleSource } from '../base/rule-parse.js';
 
 /** Events wicket fires. */
 export const SUPPORTED_HOOK_EVENTS = [

@@ -8,10 +8,10 @@
  */
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { randomUuid } from '../core/ids.js';
-import type { PermissionMode } from '../permissions/modes.js';
-import { ReadState } from '../tools/read-state.js';
-import type { PermissionContext, Tool } from '../tools/tool.js';
+import { randomUuid } from '../base/ids.js';
+import type { PermissionMode } from '../base/permission-modes.js';
+import { ReadState } from '../base/read-state.js';
+import type { PermissionContext, Tool } from '../base/tool.js';
 import {
   combineBatch,
   combineBlock,

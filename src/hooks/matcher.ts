@@ -5,8 +5,8 @@
  * permission gate uses.
  */
 import { matchPathRules } from '../permissions/path-rules.js';
-import { parseRule, ruleNamesTool } from '../permissions/rule-parse.js';
-import type { PermissionContext, Tool } from '../tools/tool.js';
+import { parseRule, ruleNamesTool } from '../base/rule-parse.js';
+import type { PermissionContext, Tool } from '../base/tool.js';
 import { isPlainMatcher } from './config.js';
 
 export function matcherMatches(matcher: string | undefined, value: string): boolean {

@@ -1,5 +1,5 @@
 /** Parts of an event's JSON that take more than a field: the Stop hook's running tasks, PermissionRequest's suggestions. */
-import { parseRule } from '../permissions/rule-parse.js';
+import { parseRule } from '../base/rule-parse.js';
 import { listBackgroundTasks, taskLabel } from '../tools/tasks/registry.js';
 
 /** Rule strings as Claude Code's `permission_suggestions` entries. */

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { CommandHook } from './config.js';
-import { execaLib } from '../core/execa-lib.js';
+import { execaLib } from '../base/lib/execa-lib.js';
 
 export interface HookRunOptions {
   cwd: string;

@@ -1,4 +1,4 @@
-import type { Usage } from '../api/usage.js';
+import type { Usage } from '../base/usage.js';
 import type { HookEvent, HookGroup } from './config.js';
 import type { ElicitationHookAnswer, ElicitationHookInfo, ElicitationResultHookInfo } from './elicitation.js';
 

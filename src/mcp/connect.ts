@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { useExtraCA } from '../api/extra-ca.js';
-import { execaLib } from '../core/execa-lib.js';
+import { execaLib } from '../base/lib/execa-lib.js';
 import type { McpTransportConfig } from './config.js';
 import type { ElicitationHandler, ElicitationRequest } from './elicitation.js';
 import { StoredOAuthProvider } from './oauth-provider.js';

@@ -8,7 +8,7 @@
  */
 import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { randomHex } from '../core/ids.js';
+import { randomHex } from '../base/ids.js';
 import { readServerAuth, updateServerAuth, type StoredServerAuth } from './oauth-store.js';
 
 export interface ProviderOptions {

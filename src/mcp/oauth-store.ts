@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../tools/fs/write-file-atomic.js';
+import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
 
 /** The record of one server. Tokens and secrets stay in this file: nothing here is ever printed. */
 export interface StoredServerAuth {

@@ -5,10 +5,10 @@
  * (`mcp__github`) keeps its resources away too. Output is capped like MCP tool output
  * (MAX_MCP_OUTPUT_TOKENS).
  */
-import { ToolError } from '../core/errors.js';
-import { ruleNamesTool } from '../permissions/rule-parse.js';
-import type { PermissionRules } from '../permissions/types.js';
-import { defineTool, lazySchema, type Tool } from '../tools/tool.js';
+import { ToolError } from '../base/errors.js';
+import { ruleNamesTool } from '../base/rule-parse.js';
+import type { PermissionRules } from '../base/permission-types.js';
+import { defineTool, lazySchema, type Tool } from '../base/tool.js';
 import type { McpResourceContents, McpResourceInfo } from './connect.js';
 import { mcpResultToModel, resourceToModel } from './result.js';
 import { normalizeName } from './tool.js';

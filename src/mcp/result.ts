@@ -4,7 +4,7 @@
  * and anything else a line saying what it was. Output over the limit (MAX_MCP_OUTPUT_TOKENS) is cut
  * with a note.
  */
-import type { ModelResult, ToolResultContent } from '../tools/tool.js';
+import type { ModelResult, ToolResultContent } from '../base/tool.js';
 import type { McpResourceContents } from './connect.js';
 
 export interface McpContent {

@@ -12,7 +12,7 @@ import { listResourcesTool, readResourceTool, type McpResourceSource } from './r
 import type { McpCallResult } from './result.js';
 import { mcpTool, mcpToolName, type McpToolInfo } from './tool.js';
 import { splitArgs } from '../commands/custom-commands.js';
-import type { Tool } from '../tools/tool.js';
+import type { Tool } from '../base/tool.js';
 
 export type McpStatus = 'pending' | 'connected' | 'failed' | 'needs-auth' | 'disabled' | 'needs-approval';
 

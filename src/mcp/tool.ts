@@ -5,8 +5,8 @@
  * (`mcp__server`, `mcp__server__tool`); it is concurrency-safe only when the server marks it
  * read-only.
  */
-import { Channel } from '../core/channel.js';
-import { defineTool, lazySchema, type Tool, type ToolProgress } from '../tools/tool.js';
+import { Channel } from '../base/channel.js';
+import { defineTool, lazySchema, type Tool, type ToolProgress } from '../base/tool.js';
 import { mcpResultToModel, type McpCallResult } from './result.js';
 import { objectSchema, type InputValidator } from './validate-input.js';
 

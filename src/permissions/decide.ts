@@ -6,14 +6,14 @@
  * Writes to protected paths (protected.ts) ask in every mode but bypassPermissions: neither
  * acceptEdits nor an allow rule approves them.
  */
-import type { PermissionContext, Tool } from '../tools/tool.js';
+import type { PermissionContext, Tool } from '../base/tool.js';
 import path from 'node:path';
-import { isInside, isInWorkspace } from '../tools/paths.js';
-import type { PermissionMode } from './modes.js';
+import { isInside, isInWorkspace } from '../base/paths.js';
+import type { PermissionMode } from '../base/permission-modes.js';
 import { matchPathRules, pathForms, realPathDeep } from './path-rules.js';
 import { protectedReason } from './protected.js';
-import { formatRule, ruleNamesTool, type ParsedRule } from './rule-parse.js';
-import type { PermissionDecision, PermissionRules } from './types.js';
+import { formatRule, ruleNamesTool, type ParsedRule } from '../base/rule-parse.js';
+import type { PermissionDecision, PermissionRules } from '../base/permission-types.js';
 
 export interface DecideArgs {
   tool: Tool;

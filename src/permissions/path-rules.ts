@@ -19,9 +19,9 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { ruleAnchorRoot } from '../settings/paths.js';
-import type { ParsedRule } from './rule-parse.js';
-import type { PermissionContext, PermissionPaths, RuleList } from '../tools/tool.js';
-import type { PermissionRules } from './types.js';
+import type { ParsedRule } from '../base/rule-parse.js';
+import type { PermissionContext, PermissionPaths, RuleList } from '../base/tool.js';
+import type { PermissionRules } from '../base/permission-types.js';
 
 type PathMatcher = (absPath: string) => boolean;
 type AnchorContext = Pick<PermissionContext, 'cwd' | 'projectRoot' | 'homeDir'>;

@@ -6,8 +6,8 @@
  */
 import path from 'node:path';
 import { ruleAnchorRoot } from '../settings/paths.js';
-import { isInside } from '../tools/paths.js';
-import type { ParsedRule } from './rule-parse.js';
+import { isInside } from '../base/paths.js';
+import type { ParsedRule } from '../base/rule-parse.js';
 
 export function readDenyPatterns(deny: readonly ParsedRule[], ctx: { projectRoot: string; homeDir: string }): string[] {
   const out = new Set<string>();

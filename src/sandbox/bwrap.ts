@@ -8,7 +8,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { execaLib } from '../core/execa-lib.js';
+import { execaLib } from '../base/lib/execa-lib.js';
 
 export interface BwrapPlan {
   cwd: string;

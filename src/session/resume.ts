@@ -4,9 +4,9 @@
  * one with `--fork-session` (or `--session-id`), whose file then starts with the history it continues.
  */
 import path from 'node:path';
-import { FatalError } from '../core/errors.js';
-import type { ApiMessage } from '../core/events.js';
-import type { PromptMark } from '../core/prompt-marks.js';
+import { FatalError } from '../base/errors.js';
+import type { ApiMessage } from '../base/events.js';
+import type { PromptMark } from '../base/prompt-marks.js';
 import { latestSession, loadSession, TranscriptWriter, type SavedSession } from './transcript.js';
 
 export interface ResumeOptions {

@@ -5,11 +5,11 @@
  */
 import { mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { isoTime } from '../core/clock.js';
-import { unansweredToolUses } from '../core/conversation.js';
-import type { AgentEvent, ApiMessage } from '../core/events.js';
-import { randomUuid } from '../core/ids.js';
-import { compactedMarks, markPrompt, type PromptMark } from '../core/prompt-marks.js';
+import { isoTime } from '../base/clock.js';
+import { unansweredToolUses } from '../base/conversation.js';
+import type { AgentEvent, ApiMessage } from '../base/events.js';
+import { randomUuid } from '../base/ids.js';
+import { compactedMarks, markPrompt, type PromptMark } from '../base/prompt-marks.js';
 
 export class TranscriptWriter {
   /** Opened for appending on the first line and kept: one open per line cost more than the write. */

@@ -4,7 +4,7 @@
  * and changed in place: every other key is kept, and a file that is not valid JSON is never overwritten.
  */
 import { readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../tools/fs/write-file-atomic.js';
+import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
 import { isObject } from './validate.js';
 
 /** The file's object, {} when it does not exist; throws with the file named when it is not a JSON object. */

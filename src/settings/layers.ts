@@ -2,8 +2,8 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseHooksConfig, type HookGroup } from '../hooks/config.js';
-import type { RuleSource } from '../permissions/rule-parse.js';
-import { emptyRules, type PermissionRules } from '../permissions/types.js';
+import type { RuleSource } from '../base/rule-parse.js';
+import { emptyRules, type PermissionRules } from '../base/permission-types.js';
 import { managedDropInDir } from './paths.js';
 import { readSettingsFile, type ReadResult } from './read.js';
 import { collectRules } from './rules.js';

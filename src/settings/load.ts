@@ -10,9 +10,9 @@
  */
 import path from 'node:path';
 import type { HookGroup } from '../hooks/config.js';
-import { parsePermissionMode, type PermissionMode } from '../permissions/modes.js';
-import type { RuleSource } from '../permissions/rule-parse.js';
-import { emptyRules, type PermissionRules } from '../permissions/types.js';
+import { parsePermissionMode, type PermissionMode } from '../base/permission-modes.js';
+import type { RuleSource } from '../base/rule-parse.js';
+import { emptyRules, type PermissionRules } from '../base/permission-types.js';
 import { mergeLayers } from './merge.js';
 import { DEFAULT_MANAGED_SETTINGS, localSettingsPath, projectSettingsPath, userSettingsPath } from './paths.js';
 import { cliRuleLayer, readManagedLayers, type Layer, layerFromResult } from './layers.js';

@@ -3,7 +3,7 @@
  * ~/.claude; every function takes the home directory as a parameter, so tests never touch the real one.
  */
 import path from 'node:path';
-import type { RuleSource } from '../permissions/rule-parse.js';
+import type { RuleSource } from '../base/rule-parse.js';
 
 export const DEFAULT_MANAGED_SETTINGS = '/etc/claude-code/managed-settings.json';
 

@@ -5,9 +5,9 @@
  * the call fails with a message naming it. Writes to one file are queued, so rules added in quick
  * succession all land.
  */
-import { mkdir, readFile } from '../core/lazy-fs.js';
+import { mkdir, readFile } from '../base/fs/lazy-fs.js';
 import path from 'node:path';
-import { writeFileAtomic } from '../tools/fs/write-file-atomic.js';
+import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
 import { localSettingsPath } from './paths.js';
 import { isObject } from './validate.js';
 

@@ -4,7 +4,7 @@
  * often hold secrets there); only the names.
  */
 import { describeHandler, isAsyncHandler } from '../hooks/config.js';
-import { formatRule, type ParsedRule } from '../permissions/rule-parse.js';
+import { formatRule, type ParsedRule } from '../base/rule-parse.js';
 import type { LoadedSettings } from './load.js';
 
 export function formatSettingsReport(loaded: LoadedSettings): string {

@@ -4,8 +4,8 @@
  * ineffective-rule, conflicting-rule, duplicate-rule). Warnings are grouped per list and kind, so a file
  * with sixteen rules written the same wrong way gets one line, not sixteen.
  */
-import { parseRule, type ParsedRule, type RuleSource } from '../permissions/rule-parse.js';
-import { emptyRules, type PermissionRules } from '../permissions/types.js';
+import { parseRule, type ParsedRule, type RuleSource } from '../base/rule-parse.js';
+import { emptyRules, type PermissionRules } from '../base/permission-types.js';
 
 export const KNOWN_TOOL_NAMES: readonly string[] = [
   'Read', 'Edit', 'Write', 'NotebookEdit', 'Bash', 'Glob', 'Grep', 'WebFetch', 'WebSearch', 'TaskOutput',

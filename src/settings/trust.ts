@@ -10,7 +10,7 @@
  * the session only: saving it would trust every folder under it.
  */
 import path from 'node:path';
-import { repositoryRoot } from '../core/git-status.js';
+import { repositoryRoot } from '../base/git-status.js';
 import { editJsonObject, projectEntry, readJsonObject } from './global-config.js';
 import { globalConfigPath } from './paths.js';
 

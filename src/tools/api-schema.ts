@@ -1,7 +1,7 @@
 /** Tool → the `tools` entry sent to the Messages API (JSON Schema derived from the zod schema). */
-import { zodLib } from './zod-lib.js';
+import { zodLib } from '../base/lib/zod-lib.js';
 import type { ApiTool } from '../api/model-client.js';
-import type { Tool } from './tool.js';
+import type { Tool } from '../base/tool.js';
 
 /** The built-in tools' schemas, computed at build time (build.mjs); absent when running the sources. */
 declare const WICKET_TOOL_SCHEMAS: Record<string, Record<string, unknown>> | undefined;

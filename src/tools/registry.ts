@@ -2,7 +2,7 @@
  * The built-in tools (and, later, MCP tools) as one list; lookup by name or alias.
  * Each tool module adds itself to BUILTIN_TOOLS here.
  */
-import type { Tool } from './tool.js';
+import type { Tool } from '../base/tool.js';
 import { exitPlanModeTool } from './exit-plan-mode/index.js';
 import { globTool } from './glob/index.js';
 import { grepTool } from './grep/index.js';

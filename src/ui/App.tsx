@@ -6,8 +6,8 @@
 import { Box, Text, useApp } from 'ink';
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AgentOptions } from '../core/agent-options.js';
-import type { AgentEvent, ApiMessage } from '../core/events.js';
-import type { PromptMark } from '../core/prompt-marks.js';
+import type { AgentEvent, ApiMessage } from '../base/events.js';
+import type { PromptMark } from '../base/prompt-marks.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { LoadedSettings } from '../settings/load.js';
 import type { SlashCommand } from './commands/index.js';

@@ -5,7 +5,7 @@
  */
 import { Box, Text } from 'ink';
 import React, { useMemo, useRef, useState } from 'react';
-import type { PermissionAnswer, PermissionRequest } from '../permissions/types.js';
+import type { PermissionAnswer, PermissionRequest } from '../base/permission-types.js';
 import { DiffView } from './DiffView.js';
 import * as B from './input-buffer.js';
 import { useKeys } from './key-router.js';

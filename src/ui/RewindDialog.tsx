@@ -6,7 +6,7 @@
  */
 import { Box, Text } from 'ink';
 import React, { useEffect, useRef, useState } from 'react';
-import type { PromptMark } from '../core/prompt-marks.js';
+import type { PromptMark } from '../base/prompt-marks.js';
 import { useKeys } from './key-router.js';
 import { oneLine } from './rewind.js';
 import { fileLabel, previewSummary, type CodePreview } from './rewind-preview.js';

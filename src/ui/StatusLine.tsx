@@ -5,7 +5,7 @@
  */
 import { Box, Text } from 'ink';
 import React, { useEffect, useState } from 'react';
-import type { PermissionMode } from '../permissions/modes.js';
+import type { PermissionMode } from '../base/permission-modes.js';
 import { symbols } from './theme.js';
 import type { RunStatus } from './types.js';
 import { useView } from './view-context.js';

@@ -3,7 +3,7 @@
  * the run status, gate traces and totals. Plain TypeScript, no React: the hook (hooks/use-agent.ts)
  * decides when a snapshot is rendered. Cheap per event: a delta only appends to a string.
  */
-import type { AgentEvent } from '../core/events.js';
+import type { AgentEvent } from '../base/events.js';
 import { addToTotals, emptyTotals, type Totals } from '../cli/run-prompt.js';
 import { splitCompleted } from './markdown-text.js';
 import type { FinishedTool, HistoryItem, LiveState, LiveTool, NewItem, RunStatus, TraceEntry } from './types.js';

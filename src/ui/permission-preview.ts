@@ -4,7 +4,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { PermissionRequest } from '../permissions/types.js';
+import type { PermissionRequest } from '../base/permission-types.js';
 import { unifiedDiff } from './diff-lines.js';
 
 export type Preview =

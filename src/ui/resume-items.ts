@@ -2,7 +2,7 @@
  * A resumed conversation, shown as finished items: user prompts, assistant text, and each tool call
  * with its result (gate traces are not in the messages; /trace shows only calls of this run).
  */
-import type { ApiMessage, ContentBlock } from '../core/events.js';
+import type { ApiMessage, ContentBlock } from '../base/events.js';
 import type { NewItem } from './types.js';
 import { taskNote } from './agent-state.js';
 

@@ -5,7 +5,7 @@
 import type { FileChange, FileHistory } from '../core/file-history.js';
 import { countChanges, diffHunks } from '../tools/fs/diff.js';
 import { displayPath } from '../tools/fs/permissions.js';
-import { isInside } from '../tools/paths.js';
+import { isInside } from '../base/paths.js';
 
 export interface FilePreview {
   path: string;

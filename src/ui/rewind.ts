@@ -1,4 +1,4 @@
-/** Text helpers of the rewind list (the marks themselves are core/prompt-marks.ts). */
+/** Text helpers of the rewind list (the marks themselves are base/prompt-marks.ts). */
 
 export function oneLine(text: string, max = 60): string {
   const line = text.trim().split('\n')[0] ?? '';

@@ -4,7 +4,7 @@
  * the project with COLUMNS and LINES set, and each line of its stdout is a row (ANSI colours kept).
  * A command that fails or takes longer than 5 s shows nothing.
  */
-import { execaLib } from '../core/execa-lib.js';
+import { execaLib } from '../base/lib/execa-lib.js';
 
 export interface StatusLineSetting {
   command: string;

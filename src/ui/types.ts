@@ -1,7 +1,7 @@
 /** What the app shows: finished items (written once) and the live part (re-rendered, throttled). */
-import type { GateTrace } from '../core/events.js';
-import type { PermissionAnswer, PermissionRequest } from '../permissions/types.js';
-import type { DisplayData, ModelResult } from '../tools/tool.js';
+import type { GateTrace } from '../base/events.js';
+import type { PermissionAnswer, PermissionRequest } from '../base/permission-types.js';
+import type { DisplayData, ModelResult } from '../base/tool.js';
 
 export interface ToolCallView {
   toolUseId: string;

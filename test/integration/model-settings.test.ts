@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { modelTakesEffort, parseEffort, pickEffort } from '../../src/core/models.js';
+import { modelTakesEffort, parseEffort, pickEffort } from '../../src/base/models.js';
 import { useApiAndProject } from '../support/api-project.js';
 import { reply } from '../support/fake-anthropic-server.js';
 import { expectExit } from '../support/run-cli.js';

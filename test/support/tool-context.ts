@@ -6,8 +6,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ReadState } from '../../src/tools/read-state.js';
-import { drainCall, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext, type ToolProgress } from '../../src/tools/tool.js';
+import { ReadState } from '../../src/base/read-state.js';
+import { drainCall, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext, type ToolProgress } from '../../src/base/tool.js';
 
 export interface ToolEnv {
   /** Root of everything this env created. */

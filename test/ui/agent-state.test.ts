@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/core/events.js';
+import type { AgentEvent } from '../../src/base/events.js';
 import { AgentView } from '../../src/ui/agent-state.js';
 import { itemsFromMessages } from '../../src/ui/resume-items.js';
 import { noticeText, type TaskNotice } from '../../src/core/task-notices.js';

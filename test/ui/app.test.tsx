@@ -6,7 +6,7 @@ import React from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TaskNotices } from '../../src/core/task-notices.js';
 import { bashTool } from '../../src/tools/bash/index.js';
-import type { Tool } from '../../src/tools/tool.js';
+import type { Tool } from '../../src/base/tool.js';
 import { App } from '../../src/ui/App.js';
 import { allCommands } from '../../src/ui/commands/index.js';
 import { makeTheme } from '../../src/ui/theme.js';

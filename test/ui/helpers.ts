@@ -5,11 +5,11 @@
 import { z } from 'zod';
 import type { ClientEvent, FinalMessage, ModelClient, ModelRequest } from '../../src/api/model-client.js';
 import type { AgentOptions } from '../../src/core/agent-options.js';
-import type { ContentBlock } from '../../src/core/events.js';
+import type { ContentBlock } from '../../src/base/events.js';
 import { noHooks } from '../../src/hooks/types.js';
-import { emptyRules } from '../../src/permissions/types.js';
-import { ReadState } from '../../src/tools/read-state.js';
-import { defineTool, type Tool } from '../../src/tools/tool.js';
+import { emptyRules } from '../../src/base/permission-types.js';
+import { ReadState } from '../../src/base/read-state.js';
+import { defineTool, type Tool } from '../../src/base/tool.js';
 import type { LoadedSettings } from '../../src/settings/load.js';
 
 export type Turn = Array<{ text: string } | { tool: string; input: unknown; id?: string } | { waitMs: number } | { hang: true } | { stall: true }>;

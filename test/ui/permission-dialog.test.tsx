@@ -4,7 +4,7 @@ import path from 'node:path';
 import { render } from 'ink-testing-library';
 import React from 'react';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { PermissionAnswer, PermissionRequest } from '../../src/permissions/types.js';
+import type { PermissionAnswer, PermissionRequest } from '../../src/base/permission-types.js';
 import { PermissionDialog } from '../../src/ui/PermissionDialog.js';
 import { makeTheme } from '../../src/ui/theme.js';
 import { ViewContext } from '../../src/ui/view-context.js';

@@ -2,14 +2,14 @@
 import { render } from 'ink-testing-library';
 import React from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import type { PromptMark } from '../../src/core/prompt-marks.js';
+import type { PromptMark } from '../../src/base/prompt-marks.js';
 import { KeyRouterContext, useKeyRouter } from '../../src/ui/key-router.js';
 import { RewindDialog, type RewindChoice } from '../../src/ui/RewindDialog.js';
 import { fileLabel, previewRestore, type CodePreview } from '../../src/ui/rewind-preview.js';
 import { restoreReport } from '../../src/ui/rewind-report.js';
 import { FileHistory } from '../../src/core/file-history.js';
 import { MemoryHistoryStore } from '../../src/core/file-history-store.js';
-import { writeAtomic } from '../../src/tools/fs/atomic-write.js';
+import { writeAtomic } from '../../src/base/fs/atomic-write.js';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { emptyTotals } from '../../src/cli/run-prompt.js';
-import type { ApiMessage } from '../../src/core/events.js';
+import type { ApiMessage } from '../../src/base/events.js';
 import {
   agentsCommand,
   contextCommand,

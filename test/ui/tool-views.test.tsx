@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import React from 'react';
 import { describe, expect, it } from 'vitest';
-import type { GateTrace } from '../../src/core/events.js';
+import type { GateTrace } from '../../src/base/events.js';
 import { FinishedToolView, LiveToolView, displayName } from '../../src/ui/tool-views/index.js';
 import type { FinishedTool, LiveTool } from '../../src/ui/types.js';
 import { ViewContext } from '../../src/ui/view-context.js';

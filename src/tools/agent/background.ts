@@ -4,10 +4,10 @@
  * the call returns at once. Its report goes to its output file, and to the conversation with its
  * notice, which also carries its cost to the session.
  */
-import { totalTokens } from '../../api/usage.js';
-import type { AgentEvent } from '../../core/events.js';
+import { totalTokens } from '../../base/usage.js';
+import type { AgentEvent } from '../../base/events.js';
 import type { SubagentResult, SubagentSpec } from '../../core/subagent.js';
-import type { ToolContext } from '../tool.js';
+import type { ToolContext } from '../../base/tool.js';
 import { outputFilePath } from '../bash/run.js';
 import { noticeStatus, oneLine, stoppedByModel } from '../tasks/notify.js';
 import { registerAgentTask, type AgentTask } from '../tasks/registry.js';

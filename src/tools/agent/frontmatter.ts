@@ -6,10 +6,10 @@
  * entry) and the field, and the agent loads without it.
  */
 import { parseHooksConfig, type HookGroup } from '../../hooks/config.js';
-import { parseEffort, type Effort } from '../../core/models.js';
-import { parsePermissionMode, type PermissionMode } from '../../permissions/modes.js';
-import type { RuleSource } from '../../permissions/rule-parse.js';
-import { splitRuleList } from '../../permissions/rule-parse.js';
+import { parseEffort, type Effort } from '../../base/models.js';
+import { parsePermissionMode, type PermissionMode } from '../../base/permission-modes.js';
+import type { RuleSource } from '../../base/rule-parse.js';
+import { splitRuleList } from '../../base/rule-parse.js';
 
 export const AGENT_COLORS = ['red', 'blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan'] as const;
 export type AgentColor = (typeof AGENT_COLORS)[number];

@@ -7,18 +7,18 @@
  */
 import type { SubagentResult } from '../../core/subagent.js';
 import { buildSystemPrompt } from '../../core/system-prompt.js';
-import { resolveModel } from '../../core/models.js';
-import type { ParsedRule } from '../../permissions/rule-parse.js';
+import { resolveModel } from '../../base/models.js';
+import type { ParsedRule } from '../../base/rule-parse.js';
 import { userConfigDir } from '../../settings/paths.js';
-import { defineTool, lazySchema, type ToolContext, type ToolProgress } from '../tool.js';
-import { Channel } from '../../core/channel.js';
+import { defineTool, lazySchema, type ToolContext, type ToolProgress } from '../../base/tool.js';
+import { Channel } from '../../base/channel.js';
 import { loadAgentDefinitions, type AgentDefinition } from './definitions.js';
 import { backgroundStartText, startBackgroundAgent, type BackgroundAgentStart } from './background.js';
 import { agentReport, agentTrailer } from './report.js';
 import { inWorktree } from './worktree.js';
 import { agentMemoryDir, MEMORY_TOOLS, memoryPrompt } from './memory.js';
 import { withDefinition } from './start.js';
-import { startsFresh, worktreeMissing } from '../../core/git-worktree.js';
+import { startsFresh, worktreeMissing } from '../../base/git-worktree.js';
 
 export interface AgentInput {
   description: string;

@@ -6,15 +6,15 @@
  * (allowedMcpServers, deniedMcpServers) holds for them; --strict-mcp-config and --bare leave out the
  * ones of agent files, not those given with --agents.
  */
-import { VERSION } from '../../core/version.js';
+import { VERSION } from '../../base/version.js';
 import { parseServer, policyRefusal, type McpServerEntry } from '../../mcp/config.js';
 import { sessionElicitation, type ElicitationHandler } from '../../mcp/elicitation.js';
 import { McpServers, mcpLimitsFromEnv } from '../../mcp/servers.js';
-import { ruleNamesTool } from '../../permissions/rule-parse.js';
-import type { PermissionRules } from '../../permissions/types.js';
+import { ruleNamesTool } from '../../base/rule-parse.js';
+import type { PermissionRules } from '../../base/permission-types.js';
 import { toolSearchTool } from '../tool-search/index.js';
 import { isDeferred, toolSearchMode } from '../tool-search/mode.js';
-import type { Tool } from '../tool.js';
+import type { Tool } from '../../base/tool.js';
 import type { AgentDefinition } from './definitions.js';
 
 /** Set in the settings object a session's tools see when --strict-mcp-config or --bare is given. */

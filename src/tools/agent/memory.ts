@@ -8,7 +8,7 @@
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseRule, type ParsedRule } from '../../permissions/rule-parse.js';
+import { parseRule, type ParsedRule } from '../../base/rule-parse.js';
 import type { MemoryScope } from './frontmatter.js';
 
 const MAX_LINES = 200;

@@ -5,7 +5,7 @@
  * is a warning, and the agent runs without it.
  */
 import { inlineBashVia } from '../../commands/inline-shell.js';
-import type { ToolContext } from '../tool.js';
+import type { ToolContext } from '../../base/tool.js';
 import type { AgentDefinition } from './definitions.js';
 import { connectAgentServers } from './mcp.js';
 import { agentMemoryDir, ensureMemoryDir, memoryRules } from './memory.js';

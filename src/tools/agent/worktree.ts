@@ -1,13 +1,13 @@
 /**
  * `isolation: "worktree"`: each run of the sub-agent works in a worktree of its own, made by the
- * WorktreeCreate hooks when configured, else by git (core/git-worktree.ts) on a new branch (settings
+ * WorktreeCreate hooks when configured, else by git (base/git-worktree.ts) on a new branch (settings
  * `worktree.baseRef` says from where); its report ends with what became of it.
  */
-import { randomHex } from '../../core/ids.js';
+import { randomHex } from '../../base/ids.js';
 import type { SubagentSpec } from '../../core/subagent.js';
-import { closeWorktree, makeWorktree } from '../../core/worktree-hooked.js';
+import { closeWorktree, makeWorktree } from '../../base/worktree-hooked.js';
 import type { WorktreeHooks } from '../../hooks/types.js';
-import type { ToolContext } from '../tool.js';
+import type { ToolContext } from '../../base/tool.js';
 
 type RunSubagent = NonNullable<ToolContext['runSubagent']>;
 

@@ -5,7 +5,7 @@
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isInside } from '../paths.js';
+import { isInside } from '../../base/paths.js';
 
 export interface CwdContext {
   cwd: string;

@@ -9,11 +9,11 @@
  */
 import path from 'node:path';
 import { deniedPathRule } from '../../permissions/path-rules.js';
-import { parseRule, type ParsedRule } from '../../permissions/rule-parse.js';
-import { emptyRules } from '../../permissions/types.js';
-import { isInside, isInWorkspace } from '../paths.js';
+import { parseRule, type ParsedRule } from '../../base/rule-parse.js';
+import { emptyRules } from '../../base/permission-types.js';
+import { isInside, isInWorkspace } from '../../base/paths.js';
 import { protectedReason } from '../../permissions/protected.js';
-import type { PermissionContext, PermissionPaths } from '../tool.js';
+import type { PermissionContext, PermissionPaths } from '../../base/tool.js';
 import type { Analysis } from './analyze.js';
 import { isReadOnlyLeaf } from './classify.js';
 import { pathArguments, resolvePathWord } from './read-only.js';

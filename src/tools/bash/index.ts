@@ -7,7 +7,7 @@ import { deniedHostsSince, readSandboxSettings, sandboxLaunch } from '../../sand
 import { sessionEnvDir, sessionEnvPreamble } from './session-env.js';
 import { startBackgroundTask } from '../tasks/registry.js';
 import { trackBashTask } from '../tasks/notify.js';
-import { defineTool, lazySchema } from '../tool.js';
+import { defineTool, lazySchema } from '../../base/tool.js';
 import { analyzeBash, type Analysis } from './analyze.js';
 import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './classify.js';
 import { bashPermissionPaths, criticalRemoval, settingsPathDeny } from './file-access.js';

@@ -11,10 +11,10 @@
  * holes, nothing runs code it is given, and nothing is unreadable.
  */
 import { wildcardMatch } from '../../permissions/wildcard.js';
-import type { ParsedRule } from '../../permissions/rule-parse.js';
-import type { PermissionContext, RuleList } from '../tool.js';
+import type { ParsedRule } from '../../base/rule-parse.js';
+import type { PermissionContext, RuleList } from '../../base/tool.js';
 import { protectedReason } from '../../permissions/protected.js';
-import { isInWorkspace } from '../paths.js';
+import { isInWorkspace } from '../../base/paths.js';
 import type { Analysis, Leaf } from './analyze.js';
 import { isReadOnlyLeaf } from './classify.js';
 import { criticalRemoval } from './file-access.js';

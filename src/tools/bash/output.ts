@@ -4,7 +4,7 @@
  * progress collapsed; past MODEL_OUTPUT_LIMIT characters, the head and the tail with the file's path.
  * The person gets the tail with colours kept.
  */
-import { open, rm, stat, truncate } from '../../core/lazy-fs.js';
+import { open, rm, stat, truncate } from '../../base/fs/lazy-fs.js';
 import stripAnsi from 'strip-ansi';
 import { MODEL_OUTPUT_LIMIT } from './description.js';
 

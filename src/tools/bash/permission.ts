@@ -5,8 +5,8 @@
  * runs in the sandbox with sandbox.autoAllowBashIfSandboxed or acceptEdits covers it.
  */
 import { decideSandbox, readSandboxSettings, type SandboxDecision } from '../../sandbox/index.js';
-import { formatRule } from '../../permissions/rule-parse.js';
-import type { PermissionContext, ToolPermissionVerdict } from '../tool.js';
+import { formatRule } from '../../base/rule-parse.js';
+import type { PermissionContext, ToolPermissionVerdict } from '../../base/tool.js';
 import { analyzeBash, type Analysis } from './analyze.js';
 import { isReadOnlyAnalysis } from './classify.js';
 import { acceptEditsCovers, criticalRemoval, pathsOutsideWorkspace, settingsPathDeny } from './file-access.js';

@@ -4,10 +4,10 @@
  * output in bounded memory and work out the next working directory.
  */
 import { mkdirSync } from 'node:fs';
-import { randomHex } from '../../core/ids.js';
-import { stat } from '../../core/lazy-fs.js';
+import { randomHex } from '../../base/ids.js';
+import { stat } from '../../base/fs/lazy-fs.js';
 import path from 'node:path';
-import type { ToolProgress } from '../tool.js';
+import type { ToolProgress } from '../../base/tool.js';
 import { nextCwd, startingCwd, type CwdContext } from './cwd.js';
 import { collectOutput, outputTail } from './output.js';
 import { delay, launchShell } from './spawn.js';

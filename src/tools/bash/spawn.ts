@@ -9,8 +9,8 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import type { execa as Execa } from 'execa';
-import { execaLib } from '../../core/execa-lib.js';
-import { randomHex } from '../../core/ids.js';
+import { execaLib } from '../../base/lib/execa-lib.js';
+import { randomHex } from '../../base/ids.js';
 
 export interface LaunchOptions {
   command: string;

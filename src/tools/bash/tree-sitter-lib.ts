@@ -5,7 +5,7 @@
  * command. Running the sources, it is required from node_modules (its CommonJS build: an import()
  * would start the ES module loader).
  */
-import { requireModule } from '../../core/import-module.js';
+import { requireModule } from '../../base/lib/import-module.js';
 
 export function treeSitterLib(): typeof import('web-tree-sitter') {
   return requireModule<typeof import('web-tree-sitter')>('web-tree-sitter');

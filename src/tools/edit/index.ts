@@ -3,15 +3,15 @@
  * since, old text present once) is checked against the file on disk just before the atomic write.
  */
 import type { z } from 'zod';
-import { ToolError } from '../../core/errors.js';
-import { writeAtomic } from '../fs/atomic-write.js';
+import { ToolError } from '../../base/errors.js';
+import { writeAtomic } from '../../base/fs/atomic-write.js';
 import { countChanges, diffHunks, formatUnifiedDiff, type DiffHunk } from '../fs/diff.js';
 import { writeVerdict } from '../fs/permissions.js';
 import { snippetAround, type Snippet } from '../fs/snippet.js';
 import { formatNumberedLines } from '../read/format-lines.js';
-import type { FileVersion } from '../read-state.js';
-import { resolveToolPath } from '../paths.js';
-import { defineTool, lazySchema } from '../tool.js';
+import type { FileVersion } from '../../base/read-state.js';
+import { resolveToolPath } from '../../base/paths.js';
+import { defineTool, lazySchema } from '../../base/tool.js';
 import { editDescription } from './description.js';
 import { planEdit } from './plan.js';
 

@@ -7,8 +7,8 @@ import { isNotebookPath } from '../fs/file-kind.js';
 import { displayPath } from '../fs/permissions.js';
 import { similarSiblings } from '../fs/similar-names.js';
 import { loadWriteTarget } from '../fs/write-target.js';
-import { resolveToolPath } from '../paths.js';
-import type { ToolContext } from '../tool.js';
+import { resolveToolPath } from '../../base/paths.js';
+import type { ToolContext } from '../../base/tool.js';
 import { applyEdit, type EditResult } from './apply-edit.js';
 import { describeNearMatch, findNearMatch } from './near-match.js';
 

@@ -5,7 +5,7 @@
  * mode (see `isPlanApproval`). A "no" comes back to the model as a denial it can act on.
  */
 import type { z } from 'zod';
-import { defineTool, lazySchema } from '../tool.js';
+import { defineTool, lazySchema } from '../../base/tool.js';
 
 export interface ExitPlanModeInput {
   plan: string;

@@ -5,7 +5,7 @@
 import type { Stats } from 'node:fs';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { open } from '../../core/lazy-fs.js';
+import { open } from '../../base/fs/lazy-fs.js';
 
 /** Paths refused whatever `stat` says: devices, and the process's own file descriptors. */
 export function blockedPathReason(absPath: string): string | undefined {

@@ -1,7 +1,7 @@
 /** Default permission verdicts of the file tools, and the rules a "don't ask again" answer would add. */
 import path from 'node:path';
-import { isInside, isInWorkspace } from '../paths.js';
-import type { PermissionContext, ToolPermissionVerdict } from '../tool.js';
+import { isInside, isInWorkspace } from '../../base/paths.js';
+import type { PermissionContext, ToolPermissionVerdict } from '../../base/tool.js';
 
 /** A path as the person reads it: relative to the cwd when inside it, else absolute. */
 export function displayPath(absPath: string, cwd: string): string {

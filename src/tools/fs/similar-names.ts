@@ -1,5 +1,5 @@
 /** Close matches for a path that does not exist: same name in another case, another extension, a typo. */
-import { readdir } from '../../core/lazy-fs.js';
+import { readdir } from '../../base/fs/lazy-fs.js';
 import path from 'node:path';
 
 const MAX_ENTRIES = 5000;

@@ -3,12 +3,12 @@
  * now: where it is, what it is, whether the model has read it, and whether it changed since.
  */
 import { closeSync, readFileSync, type Stats } from 'node:fs';
-import { readFile } from '../../core/lazy-fs.js';
-import type { FileVersion, ReadState } from '../read-state.js';
-import { sameVersion } from '../read-state.js';
+import { readFile } from '../../base/fs/lazy-fs.js';
+import type { FileVersion, ReadState } from '../../base/read-state.js';
+import { sameVersion } from '../../base/read-state.js';
 import { decodeText, detectEncoding, detectLineEnding, isUtf8, type EncodingInfo, type LineEnding } from './encoding.js';
 import { blockedPathReason, formatBytes, isInsideGitDir, looksBinary, nonRegularReason, openRegularFile, openSmallRegularFileSync, SMALL_FILE_BYTES, statOrUndefined } from './file-kind.js';
-import { versionOf } from './version.js';
+import { versionOf } from '../../base/fs/version.js';
 
 /** Files larger than this are not edited in memory. */
 export const MAX_WRITE_BYTES = 16 * 1024 * 1024;

@@ -1,5 +1,5 @@
 /** Glob output → the text the model reads. Pure. */
-import { formatCount } from '../paths.js';
+import { formatCount } from '../../base/paths.js';
 import { topLevelHint } from './pattern.js';
 
 export interface GlobOutput {

@@ -2,12 +2,12 @@
  * Glob: find files by name. Read-only and concurrency-safe; runs `rg --files` (see search.ts), so
  * ignore files are honoured and nothing walks the tree by hand.
  */
-import { monotonicMs } from '../../core/clock.js';
-import { stat } from '../../core/lazy-fs.js';
+import { monotonicMs } from '../../base/clock.js';
+import { stat } from '../../base/fs/lazy-fs.js';
 import type { z } from 'zod';
 import { displayPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
 import { searchPermission } from '../ripgrep/permission.js';
-import { defineTool, type ToolContext, lazySchema } from '../tool.js';
+import { defineTool, type ToolContext, lazySchema } from '../../base/tool.js';
 import { GLOB_LIMIT, globDescription } from './description.js';
 import { globModelText, globSummaryLine, type GlobOutput } from './format.js';
 import { patternProblem, planGlob, type GlobPlan } from './pattern.js';

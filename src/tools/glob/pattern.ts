@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { resolveToolPath } from '../paths.js';
+import { resolveToolPath } from '../../base/paths.js';
 
 export interface GlobPlan {
   /** Absolute folder the pattern is matched from (the search root). */

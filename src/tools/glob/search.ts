@@ -8,7 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { ToolError } from '../../core/errors.js';
+import { ToolError } from '../../base/errors.js';
 import { BASE_FLAGS, excludeGlobs, locateRg, stripDotSlash } from '../ripgrep/common.js';
 import { runRg } from '../ripgrep/run.js';
 import { NewestFiles, type FileEntry } from './newest.js';

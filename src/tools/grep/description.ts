@@ -1,5 +1,5 @@
 /** What the model reads about Grep, and the limits it mentions. */
-import { formatCount } from '../paths.js';
+import { formatCount } from '../../base/paths.js';
 import { MAX_COLUMNS } from './args.js';
 
 /** Lines (content) or entries (files, count) per page when head_limit is not given. */

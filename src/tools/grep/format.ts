@@ -1,5 +1,5 @@
 /** Grep output → the text the model reads, with notes on how to page or narrow. Pure. */
-import { formatCount } from '../paths.js';
+import { formatCount } from '../../base/paths.js';
 import type { OutputMode } from './args.js';
 import type { GrepSearchResult } from './search.js';
 

@@ -2,15 +2,15 @@
  * Grep: search file contents with ripgrep. Read-only and concurrency-safe. Output is streamed and
  * bounded (see search.ts): a pattern with millions of hits costs one page of memory.
  */
-import { monotonicMs } from '../../core/clock.js';
-import { stat } from '../../core/lazy-fs.js';
+import { monotonicMs } from '../../base/clock.js';
+import { stat } from '../../base/fs/lazy-fs.js';
 import type { z } from 'zod';
-import type { Zod } from '../zod-parts.js';
-import { ToolError } from '../../core/errors.js';
-import { resolveToolPath } from '../paths.js';
+import type { Zod } from '../../base/lib/zod-parts.js';
+import { ToolError } from '../../base/errors.js';
+import { resolveToolPath } from '../../base/paths.js';
 import { isDeniedPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
 import { searchPermission } from '../ripgrep/permission.js';
-import { defineTool, lazySchema } from '../tool.js';
+import { defineTool, lazySchema } from '../../base/tool.js';
 import { DEFAULT_HEAD_LIMIT, grepDescription, MAX_RESULT_CHARS } from './description.js';
 import { grepModelText, grepSummaryLine, type GrepOutput } from './format.js';
 import { searchGrep } from './search.js';

@@ -11,7 +11,7 @@
  * Path order makes `offset` paging stable from one call to the next, which rg's parallel order is not.
  */
 import path from 'node:path';
-import { ToolError } from '../../core/errors.js';
+import { ToolError } from '../../base/errors.js';
 import { displayPath, locateRg, type RgLocation } from '../ripgrep/common.js';
 import { type RgRunResult, runRg } from '../ripgrep/run.js';
 import { type GrepArgsInput, grepArgs, type OutputMode } from './args.js';

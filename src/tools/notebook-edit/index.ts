@@ -3,13 +3,13 @@
  * write as Edit; the notebook stays valid nbformat JSON with its other cells untouched.
  */
 import type { z } from 'zod';
-import { ToolError } from '../../core/errors.js';
-import { writeAtomic } from '../fs/atomic-write.js';
+import { ToolError } from '../../base/errors.js';
+import { writeAtomic } from '../../base/fs/atomic-write.js';
 import { countChanges, diffHunks, formatUnifiedDiff, type DiffHunk } from '../fs/diff.js';
 import { writeVerdict } from '../fs/permissions.js';
-import type { FileVersion } from '../read-state.js';
-import { resolveToolPath } from '../paths.js';
-import { defineTool, lazySchema } from '../tool.js';
+import type { FileVersion } from '../../base/read-state.js';
+import { resolveToolPath } from '../../base/paths.js';
+import { defineTool, lazySchema } from '../../base/tool.js';
 import type { EditMode } from './apply-notebook-edit.js';
 import { notebookEditDescription } from './description.js';
 import { planNotebookEdit } from './plan.js';

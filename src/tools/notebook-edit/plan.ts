@@ -1,12 +1,12 @@
 /** What NotebookEdit will write, decided against the notebook on disk now (validateInput and call). */
-import { randomHex } from '../../core/ids.js';
+import { randomHex } from '../../base/ids.js';
 import { encodeText } from '../fs/encoding.js';
 import { isNotebookPath } from '../fs/file-kind.js';
 import { parseNotebook, serializeNotebook } from '../fs/notebook-format.js';
 import { displayPath } from '../fs/permissions.js';
 import { loadWriteTarget } from '../fs/write-target.js';
-import { resolveToolPath } from '../paths.js';
-import type { ToolContext } from '../tool.js';
+import { resolveToolPath } from '../../base/paths.js';
+import type { ToolContext } from '../../base/tool.js';
 import { applyNotebookEdit, type NotebookEditRequest } from './apply-notebook-edit.js';
 
 export interface NotebookPlan {

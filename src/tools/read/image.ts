@@ -1,8 +1,8 @@
 /** Images come back to the model as a base64 image block (size-capped by the preflight). */
-import { readFile } from '../../core/lazy-fs.js';
+import { readFile } from '../../base/fs/lazy-fs.js';
 import { openRegularFile, sniffImageType, type ImageMediaType } from '../fs/file-kind.js';
-import { versionOf } from '../fs/version.js';
-import type { FileVersion } from '../read-state.js';
+import { versionOf } from '../../base/fs/version.js';
+import type { FileVersion } from '../../base/read-state.js';
 
 export interface LoadedImage {
   mediaType: ImageMediaType;

@@ -3,11 +3,11 @@
  * Read-only and safe beside other calls; what it saw becomes the read state Edit and Write count on.
  */
 import type { z } from 'zod';
-import { ToolError } from '../../core/errors.js';
+import { ToolError } from '../../base/errors.js';
 import { formatBytes } from '../fs/file-kind.js';
 import { displayPath, readVerdict } from '../fs/permissions.js';
-import { resolveToolPath } from '../paths.js';
-import { defineTool, type DisplayData, type ToolContext, lazySchema } from '../tool.js';
+import { resolveToolPath } from '../../base/paths.js';
+import { defineTool, type DisplayData, type ToolContext, lazySchema } from '../../base/tool.js';
 import { readDescription } from './description.js';
 import { describeWindow } from './format-lines.js';
 import { loadImage } from './image.js';

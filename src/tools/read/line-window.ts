@@ -5,9 +5,9 @@
  */
 import { readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { ToolError } from '../../core/errors.js';
+import { ToolError } from '../../base/errors.js';
 import { createStreamDecoder, type EncodingInfo } from '../fs/encoding.js';
-import { ContentChecksum } from '../fs/version.js';
+import { ContentChecksum } from '../../base/fs/version.js';
 import { cutLine } from './format-lines.js';
 
 export interface WindowOptions {

@@ -1,6 +1,6 @@
 /** Notebooks as the model reads them: every cell with its id, type, source and outputs. */
-import { readFile } from '../../core/lazy-fs.js';
-import { ToolError } from '../../core/errors.js';
+import { readFile } from '../../base/fs/lazy-fs.js';
+import { ToolError } from '../../base/errors.js';
 import { decodeText, detectEncoding } from '../fs/encoding.js';
 import { openRegularFile } from '../fs/file-kind.js';
 import {
@@ -12,8 +12,8 @@ import {
   type NotebookCell,
   type NotebookOutput,
 } from '../fs/notebook-format.js';
-import { versionOf } from '../fs/version.js';
-import type { FileVersion } from '../read-state.js';
+import { versionOf } from '../../base/fs/version.js';
+import type { FileVersion } from '../../base/read-state.js';
 import { MAX_IMAGE_BYTES, MAX_NOTEBOOK_OUTPUT_CHARS, MAX_OUTPUT_CHARS } from './limits.js';
 import type { NotebookImage } from './types.js';
 

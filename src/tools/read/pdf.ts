@@ -2,13 +2,13 @@
  * PDFs as text per page, through pdf-parse (loaded lazily: it pulls in pdf.js, which startup and
  * print mode should not pay for unless a PDF is read).
  */
-import { readFile } from '../../core/lazy-fs.js';
-import { ToolError, errorMessage } from '../../core/errors.js';
+import { readFile } from '../../base/fs/lazy-fs.js';
+import { ToolError, errorMessage } from '../../base/errors.js';
 import { openRegularFile } from '../fs/file-kind.js';
-import { versionOf } from '../fs/version.js';
-import type { FileVersion } from '../read-state.js';
+import { versionOf } from '../../base/fs/version.js';
+import type { FileVersion } from '../../base/read-state.js';
 import { MAX_OUTPUT_CHARS, MAX_PDF_PAGES_PER_CALL, MAX_PDF_PAGES_WITHOUT_RANGE } from './limits.js';
-import { importModule } from '../../core/import-module.js';
+import { importModule } from '../../base/lib/import-module.js';
 
 export interface PageRange {
   first: number;

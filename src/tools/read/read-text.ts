@@ -2,7 +2,7 @@
 import { closeSync, type Stats } from 'node:fs';
 import type { EncodingInfo } from '../fs/encoding.js';
 import { openRegularFile, openSmallRegularFileSync, SMALL_FILE_BYTES } from '../fs/file-kind.js';
-import { sameVersion, type ReadRange, type ReadState } from '../read-state.js';
+import { sameVersion, type ReadRange, type ReadState } from '../../base/read-state.js';
 import { DEFAULT_LINE_LIMIT, MAX_LINE_CHARS, MAX_OUTPUT_CHARS } from './limits.js';
 import { scanTextFd, scanTextFile, type WindowOptions, type WindowResult } from './line-window.js';
 import type { ReadOutput } from './types.js';

@@ -1,5 +1,5 @@
 /** What Read returns: one variant per kind of file, all carrying the version that was read. */
-import type { FileVersion, ReadRange } from '../read-state.js';
+import type { FileVersion, ReadRange } from '../../base/read-state.js';
 
 interface Base {
   /** Absolute path that was read. */

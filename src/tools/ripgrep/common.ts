@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import ignore from 'ignore';
-import { isInside } from '../paths.js';
+import { isInside } from '../../base/paths.js';
 
 /** How long one search may run before rg is killed and what was found so far is returned. */
 export const SEARCH_TIMEOUT_MS = 30_000;

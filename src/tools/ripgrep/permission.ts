@@ -3,9 +3,9 @@
  * additional directories), asked for anywhere else. Deny and allow rules (`Read(./secrets/**)`) are
  * matched centrally, before this runs.
  */
-import { realpath } from '../../core/lazy-fs.js';
-import { isInWorkspace } from '../paths.js';
-import type { PermissionContext, ToolPermissionVerdict } from '../tool.js';
+import { realpath } from '../../base/fs/lazy-fs.js';
+import { isInWorkspace } from '../../base/paths.js';
+import type { PermissionContext, ToolPermissionVerdict } from '../../base/tool.js';
 
 /** The rule that would allow reading `absPath` (and, for a folder, everything below it). */
 export function readRuleFor(absPath: string, isDir: boolean): string {

@@ -8,9 +8,9 @@
 import { expandCustomCommand, type CustomCommand, type ExpandContext, type RunInlineBash } from '../../commands/custom-commands.js';
 import { expandInlineShell, hasInlineShell, inlineBashVia } from '../../commands/inline-shell.js';
 import { loadSkills } from '../../commands/skills.js';
-import { parseRule, type ParsedRule } from '../../permissions/rule-parse.js';
+import { parseRule, type ParsedRule } from '../../base/rule-parse.js';
 import { userConfigDir } from '../../settings/paths.js';
-import { defineTool, lazySchema } from '../tool.js';
+import { defineTool, lazySchema } from '../../base/tool.js';
 
 export interface SkillInput {
   skill: string;

@@ -5,7 +5,7 @@
  */
 import { mcpSdk } from '../../mcp/sdk-lib.js';
 import { inputValidator, objectSchema, type InputValidator } from '../../mcp/validate-input.js';
-import { defineTool, lazySchema, type Tool } from '../tool.js';
+import { defineTool, lazySchema, type Tool } from '../../base/tool.js';
 
 export const STRUCTURED_OUTPUT = 'StructuredOutput';
 

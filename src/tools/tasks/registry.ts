@@ -7,8 +7,8 @@
  * SIGTERM/SIGHUP (and SIGINT when nothing else handles it), and each task's shell also holds a
  * lifeline pipe whose closing kills its group, so even a SIGKILLed wicket leaves nothing behind.
  */
-import { randomHex } from '../../core/ids.js';
-import { stat, writeFile } from '../../core/lazy-fs.js';
+import { randomHex } from '../../base/ids.js';
+import { stat, writeFile } from '../../base/fs/lazy-fs.js';
 import { cleanForModel, readRange, takeMarker } from '../bash/output.js';
 import { launchShell, type ShellProcess } from '../bash/spawn.js';
 

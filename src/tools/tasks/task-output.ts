@@ -1,7 +1,7 @@
 /** TaskOutput (alias BashOutput): a background task's new output (an agent's report) and its status. */
 import type { z } from 'zod';
 import { delay } from '../bash/spawn.js';
-import { defineTool, lazySchema } from '../tool.js';
+import { defineTool, lazySchema } from '../../base/tool.js';
 import { getBackgroundTask, listBackgroundTasks, readNewOutput, taskLabel, type BackgroundTask, type TaskStatus } from './registry.js';
 
 export const taskOutputSchema = lazySchema((z) =>

@@ -1,6 +1,6 @@
 /** TaskStop (alias KillShell): stop a background task and every process it started. */
 import type { z } from 'zod';
-import { defineTool, lazySchema } from '../tool.js';
+import { defineTool, lazySchema } from '../../base/tool.js';
 import { getBackgroundTask, stopBackgroundTask, taskLabel, type TaskStatus } from './registry.js';
 import { taskIdOf, unknownTaskMessage } from './task-output.js';
 

@@ -3,7 +3,7 @@
  * status, activeForm}]`). Each call replaces the whole list; a list whose items are all completed is
  * cleared. It touches nothing outside the session, so it never asks.
  */
-import { defineTool, lazySchema, type ContextChange } from '../tool.js';
+import { defineTool, lazySchema, type ContextChange } from '../../base/tool.js';
 
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
 

@@ -4,7 +4,7 @@
  * on the request carries the tool (`defer_loading: true`), and the model may call it. Read-only: it
  * never asks.
  */
-import { defineTool, lazySchema } from '../tool.js';
+import { defineTool, lazySchema } from '../../base/tool.js';
 import { isDeferred, TOOL_SEARCH } from './mode.js';
 import { DEFAULT_MAX_RESULTS, searchTools, type Searchable } from './search.js';
 

@@ -8,8 +8,8 @@
  * understand `defer_loading` and `tool_reference`; setting the variable turns it on there too.
  * CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS turns it off, and so do models older than Claude 4.
  */
-import { contextWindowOf } from '../../core/models.js';
-import type { Tool } from '../tool.js';
+import { contextWindowOf } from '../../base/models.js';
+import type { Tool } from '../../base/tool.js';
 
 export const TOOL_SEARCH = 'ToolSearch';
 

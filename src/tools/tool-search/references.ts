@@ -7,7 +7,7 @@
  *   as a hook's added context, follow the results, and a short text closes the turn;
  * - references the request cannot honour (tool search off now, or the tool gone) become text.
  */
-import type { ApiMessage, ContentBlock } from '../../core/events.js';
+import type { ApiMessage, ContentBlock } from '../../base/events.js';
 
 type ToolResultBlock = Extract<ContentBlock, { type: 'tool_result' }>;
 type ResultPart = Exclude<ToolResultBlock['content'], string>[number];

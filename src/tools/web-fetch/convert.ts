@@ -5,7 +5,7 @@
  * invalid bytes become U+FFFD instead of failing.
  */
 import { htmlToMarkdown } from './html.js';
-import { importModule } from '../../core/import-module.js';
+import { importModule } from '../../base/lib/import-module.js';
 
 export type BodyKind = 'html' | 'text' | 'pdf' | 'binary' | 'unknown';
 

@@ -6,7 +6,7 @@
  * Unicode names are compared in their ASCII (punycode) form, as the URL parser writes hosts.
  */
 import { domainToASCII } from 'node:url';
-import type { ParsedRule } from '../../permissions/rule-parse.js';
+import type { ParsedRule } from '../../base/rule-parse.js';
 import { stripHost } from './private-address.js';
 
 const PREFIX = 'domain:';

@@ -7,10 +7,10 @@
  */
 import type { z } from 'zod';
 import { describeProxy, proxyDispatcher, proxyFor, proxyProblem } from '../../api/proxy.js';
-import { monotonicMs } from '../../core/clock.js';
-import { ToolError } from '../../core/errors.js';
-import { VERSION } from '../../core/version.js';
-import { defineTool, type Tool, type ToolContext, type ToolProgress, lazySchema } from '../tool.js';
+import { monotonicMs } from '../../base/clock.js';
+import { ToolError } from '../../base/errors.js';
+import { VERSION } from '../../base/version.js';
+import { defineTool, type Tool, type ToolContext, type ToolProgress, lazySchema } from '../../base/tool.js';
 import { answerPrompt, cutText } from './answer.js';
 import { PageCache, type CachedPage } from './cache.js';
 import { convertBody, refuseBinaryType } from './convert.js';

@@ -11,8 +11,8 @@
  * Hosts allowed without a person are remembered, so call() can refuse one that has since started
  * resolving to a private address (DNS rebinding).
  */
-import type { ParsedRule } from '../../permissions/rule-parse.js';
-import type { PermissionContext, RuleList, ToolPermissionVerdict } from '../tool.js';
+import type { ParsedRule } from '../../base/rule-parse.js';
+import type { PermissionContext, RuleList, ToolPermissionVerdict } from '../../base/tool.js';
 import { findDomainRule, suggestedRule } from './domain-match.js';
 import { checkHost, classifyHostLiterally, describeClass, stripHost, type HostVerdict, type LookupFn } from './private-address.js';
 import { isSeen, parseFetchUrl } from './url.js';

@@ -3,13 +3,13 @@
  * Atomic, keeps mode bits, encoding and CRLF; the person sees a diff against the old content.
  */
 import type { z } from 'zod';
-import { ToolError } from '../../core/errors.js';
-import { writeAtomic } from '../fs/atomic-write.js';
+import { ToolError } from '../../base/errors.js';
+import { writeAtomic } from '../../base/fs/atomic-write.js';
 import { countChanges, diffHunks, formatUnifiedDiff, type DiffHunk } from '../fs/diff.js';
 import { writeVerdict } from '../fs/permissions.js';
-import type { FileVersion } from '../read-state.js';
-import { resolveToolPath } from '../paths.js';
-import { defineTool, lazySchema } from '../tool.js';
+import type { FileVersion } from '../../base/read-state.js';
+import { resolveToolPath } from '../../base/paths.js';
+import { defineTool, lazySchema } from '../../base/tool.js';
 import { writeDescription } from './description.js';
 import { planWrite } from './plan.js';
 

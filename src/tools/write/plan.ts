@@ -2,8 +2,8 @@
 import { canEncode, encodeText, toCrlf, toLf, type EncodingInfo } from '../fs/encoding.js';
 import { displayPath } from '../fs/permissions.js';
 import { loadWriteTarget } from '../fs/write-target.js';
-import { resolveToolPath } from '../paths.js';
-import type { ToolContext } from '../tool.js';
+import { resolveToolPath } from '../../base/paths.js';
+import type { ToolContext } from '../../base/tool.js';
 
 export interface WritePlan {
   absPath: string;

@@ -1,6 +1,6 @@
 /** The built-in slash commands: /help /clear /compact /rewind /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /init, /add-dir, and those of session-info.ts). */
-import { DEFAULT_MODEL, EFFORT_LEVELS, modelTakesEffort, parseEffort, resolveModel } from '../../core/models.js';
-import type { GateRecord } from '../../core/events.js';
+import { DEFAULT_MODEL, EFFORT_LEVELS, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
+import type { GateRecord } from '../../base/events.js';
 import { modeLabel } from '../StatusLine.js';
 import { mcpCommand } from './mcp.js';
 import { permissionsCommand } from './permissions.js';

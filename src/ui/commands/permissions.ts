@@ -2,10 +2,10 @@
  * /permissions: list the rules with where each comes from; `allow|ask|deny <rule>` adds one (for this
  * session and in .claude/settings.local.json); `remove <rule>` takes one out.
  */
-import { parseRule, type ParsedRule } from '../../permissions/rule-parse.js';
+import { parseRule, type ParsedRule } from '../../base/rule-parse.js';
 import { localSettingsPath } from '../../settings/paths.js';
 import { addLocalRule } from '../../settings/persist.js';
-import { errorMessage } from '../../core/errors.js';
+import { errorMessage } from '../../base/errors.js';
 import { removeLocalRule, type RuleListName } from '../local-settings.js';
 import { modeLabel } from '../StatusLine.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';

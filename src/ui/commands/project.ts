@@ -1,7 +1,7 @@
 /** /init (write a CLAUDE.md for the project) and /add-dir (let the tools reach another folder). */
 import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isInWorkspace } from '../../tools/paths.js';
+import { isInWorkspace } from '../../base/paths.js';
 import type { SlashCommand } from './types.js';
 
 const INIT_PROMPT = `Look through this codebase and write a CLAUDE.md file at its root, for future sessions of a coding agent working here. If a CLAUDE.md already exists, improve it instead of starting over.

@@ -5,8 +5,8 @@
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import type { ApiMessage } from '../../core/events.js';
-import { contextWindowOf } from '../../core/models.js';
+import type { ApiMessage } from '../../base/events.js';
+import { contextWindowOf } from '../../base/models.js';
 import { memoryFiles } from '../../core/system-prompt.js';
 import { describeHandler, isAsyncHandler } from '../../hooks/config.js';
 import { loadAgentDefinitions } from '../../tools/agent/definitions.js';

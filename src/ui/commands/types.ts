@@ -1,6 +1,6 @@
 /** Slash commands: what they can see of the session, and what they hand back to the app. */
 import type { AgentOptions } from '../../core/agent-options.js';
-import type { ApiMessage } from '../../core/events.js';
+import type { ApiMessage } from '../../base/events.js';
 import type { Totals } from '../../cli/run-prompt.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { McpServerState } from '../../mcp/servers.js';

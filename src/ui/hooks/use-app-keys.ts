@@ -7,7 +7,7 @@
  */
 import { useInput } from 'ink';
 import { useCallback, useRef, useState } from 'react';
-import { nextMode, type PermissionMode } from '../../permissions/modes.js';
+import { nextMode, type PermissionMode } from '../../base/permission-modes.js';
 import type { Hint } from '../completions.js';
 import * as B from '../input-buffer.js';
 

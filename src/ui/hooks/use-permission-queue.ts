@@ -4,8 +4,8 @@
  * an abort answers no at once. A Notification hook hears that a prompt waits.
  */
 import { useCallback, useState, type MutableRefObject } from 'react';
-import { errorMessage } from '../../core/errors.js';
-import type { AskUser, PermissionAnswer, PermissionRequest } from '../../permissions/types.js';
+import { errorMessage } from '../../base/errors.js';
+import type { AskUser, PermissionAnswer, PermissionRequest } from '../../base/permission-types.js';
 import { localSettingsPath } from '../../settings/paths.js';
 import { addLocalRule } from '../../settings/persist.js';
 import type { AgentView } from '../agent-state.js';

@@ -5,8 +5,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import type { AgentOptions } from '../../core/agent-options.js';
-import { contextWindowOf } from '../../core/models.js';
-import { addUsage, emptyUsage } from '../../api/usage.js';
+import { contextWindowOf } from '../../base/models.js';
+import { addUsage, emptyUsage } from '../../base/usage.js';
 import type { Totals } from '../../cli/run-prompt.js';
 import { runStatusCommand, type StatusLineSetting } from '../status-command.js';
 

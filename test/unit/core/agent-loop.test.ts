@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientEvent, FinalMessage, ModelClient, ModelRequest } from '../../../src/api/model-client.js';
-import { emptyUsage } from '../../../src/api/usage.js';
+import { emptyUsage } from '../../../src/base/usage.js';
 import { runAgent } from '../../../src/core/agent-loop.js';
-import { unansweredToolUses } from '../../../src/core/conversation.js';
-import type { AgentEvent, ApiMessage, ContentBlock } from '../../../src/core/events.js';
-import { FatalError } from '../../../src/core/errors.js';
+import { unansweredToolUses } from '../../../src/base/conversation.js';
+import type { AgentEvent, ApiMessage, ContentBlock } from '../../../src/base/events.js';
+import { FatalError } from '../../../src/base/errors.js';
 import { noHooks } from '../../../src/hooks/types.js';
 import { agentOptions as options, gate } from './fake-tools.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoTime, monotonicMs } from '../../../src/core/clock.js';
+import { isoTime, monotonicMs } from '../../../src/base/clock.js';
 
 describe('clock', () => {
   it('writes times as toISOString does', () => {

@@ -3,12 +3,12 @@ import { z } from 'zod';
 import type { ModelClient } from '../../../src/api/model-client.js';
 import type { AgentOptions } from '../../../src/core/agent-options.js';
 import { noHooks, type Hooks } from '../../../src/hooks/types.js';
-import type { AgentEvent } from '../../../src/core/events.js';
+import type { AgentEvent } from '../../../src/base/events.js';
 import type { RunnerEnv } from '../../../src/core/tool-runner.js';
-import { emptyRules, type PermissionAnswer, type PermissionRules } from '../../../src/permissions/types.js';
-import type { PermissionMode } from '../../../src/permissions/modes.js';
-import { ReadState } from '../../../src/tools/read-state.js';
-import { defineTool, type Tool, type ToolPermissionVerdict } from '../../../src/tools/tool.js';
+import { emptyRules, type PermissionAnswer, type PermissionRules } from '../../../src/base/permission-types.js';
+import type { PermissionMode } from '../../../src/base/permission-modes.js';
+import { ReadState } from '../../../src/base/read-state.js';
+import { defineTool, type Tool, type ToolPermissionVerdict } from '../../../src/base/tool.js';
 
 export interface Gate {
   promise: Promise<void>;

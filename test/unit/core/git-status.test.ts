@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gitStatusSync, mayBeInRepository, parseGitStatus, startGitStatus } from '../../../src/core/git-status.js';
+import { gitStatusSync, mayBeInRepository, parseGitStatus, startGitStatus } from '../../../src/base/git-status.js';
 
 let dir: string;
 beforeEach(() => {

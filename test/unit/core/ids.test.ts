@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomHex, randomUuid } from '../../../src/core/ids.js';
+import { randomHex, randomUuid } from '../../../src/base/ids.js';
 
 describe('random ids', () => {
   it('are RFC 4122 version 4 UUIDs and do not repeat', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importModule, loadedOnDemand, requireModule } from '../../../src/core/import-module.js';
+import { importModule, loadedOnDemand, requireModule } from '../../../src/base/lib/import-module.js';
 
 describe('modules loaded on demand', () => {
   it('are loaded through one place that notes their names for the code cache', async () => {

@@ -6,9 +6,9 @@ import type { ModelClient } from '../../../src/api/model-client.js';
 import { attachMentions, findMentions, resourceMention } from '../../../src/cli/mentions.js';
 import type { McpResourceContents } from '../../../src/mcp/connect.js';
 import { readResourceTool, type McpResourceSource } from '../../../src/mcp/resource-tools.js';
-import { parseRule } from '../../../src/permissions/rule-parse.js';
-import { emptyRules } from '../../../src/permissions/types.js';
-import { ReadState } from '../../../src/tools/read-state.js';
+import { parseRule } from '../../../src/base/rule-parse.js';
+import { emptyRules } from '../../../src/base/permission-types.js';
+import { ReadState } from '../../../src/base/read-state.js';
 import { agentOptions } from './fake-tools.js';
 
 describe('@ mentions', () => {

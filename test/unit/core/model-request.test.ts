@@ -1,7 +1,7 @@
 /** What a request carries with tool search on and off: tools, the deferred list, tool references. */
 import { describe, expect, it } from 'vitest';
 import type { ModelClient } from '../../../src/api/model-client.js';
-import type { ApiMessage, ContentBlock } from '../../../src/core/events.js';
+import type { ApiMessage, ContentBlock } from '../../../src/base/events.js';
 import { requestParts } from '../../../src/core/model-request.js';
 import { mcpTool, type McpCallTarget } from '../../../src/mcp/tool.js';
 import { toolSearchTool } from '../../../src/tools/tool-search/index.js';

@@ -2,11 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ClientEvent, FinalMessage, ModelClient, ModelRequest } from '../../../src/api/model-client.js';
-import { emptyUsage } from '../../../src/api/usage.js';
+import { emptyUsage } from '../../../src/base/usage.js';
 import { runAgent } from '../../../src/core/agent-loop.js';
-import type { AgentEvent, ApiMessage, ContentBlock } from '../../../src/core/events.js';
+import type { AgentEvent, ApiMessage, ContentBlock } from '../../../src/base/events.js';
 import { noticeText, TaskNotices, type TaskNotice } from '../../../src/core/task-notices.js';
-import { defineTool } from '../../../src/tools/tool.js';
+import { defineTool } from '../../../src/base/tool.js';
 import { agentOptions, gate, type Gate } from './fake-tools.js';
 
 type Turn = () => AsyncGenerator<ClientEvent, FinalMessage, void>;

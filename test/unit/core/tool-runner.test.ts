@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { executeCall, prepareCall, type RunnerEnv } from '../../../src/core/tool-runner.js';
 import type { Hooks, PreToolUseOutcome } from '../../../src/hooks/types.js';
-import { parseRule } from '../../../src/permissions/rule-parse.js';
-import { emptyRules } from '../../../src/permissions/types.js';
+import { parseRule } from '../../../src/base/rule-parse.js';
+import { emptyRules } from '../../../src/base/permission-types.js';
 import { exitPlanModeTool } from '../../../src/tools/exit-plan-mode/index.js';
 import { fakeEnv, fakeTool } from './fake-tools.js';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientEvent, FinalMessage, ModelClient } from '../../../src/api/model-client.js';
-import { emptyUsage } from '../../../src/api/usage.js';
+import { emptyUsage } from '../../../src/base/usage.js';
 import { runAgent } from '../../../src/core/agent-loop.js';
 import { warmUpWhileWaiting } from '../../../src/core/warm-up.js';
 import { bashTool } from '../../../src/tools/bash/index.js';
 import { isBashParserReady } from '../../../src/tools/bash/parse.js';
-import type { Tool } from '../../../src/tools/tool.js';
+import type { Tool } from '../../../src/base/tool.js';
 import { agentOptions, fakeTool } from './fake-tools.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

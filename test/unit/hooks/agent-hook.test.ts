@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emptyUsage } from '../../../src/api/usage.js';
+import { emptyUsage } from '../../../src/base/usage.js';
 import { parseHooksConfig, type AgentHook } from '../../../src/hooks/config.js';
 import { blockOutput, runAgentHook, withoutAgentHooks, type HookAgentAnswer, type HookAgentRequest } from '../../../src/hooks/run-agent.js';
 import { defaultTimeoutSec } from '../../../src/hooks/run-handler.js';

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpResourceContents, McpResourceInfo } from '../../../src/mcp/connect.js';
 import { isReadResourceTool, listResourcesTool, readResourceTool, serverTurnedOff, type McpResourceSource } from '../../../src/mcp/resource-tools.js';
-import { parseRule } from '../../../src/permissions/rule-parse.js';
-import { emptyRules, type PermissionRules } from '../../../src/permissions/types.js';
+import { parseRule } from '../../../src/base/rule-parse.js';
+import { emptyRules, type PermissionRules } from '../../../src/base/permission-types.js';
 import { inputJsonSchema } from '../../../src/tools/api-schema.js';
 import { createToolEnv, resultText, runTool, tryRunTool, type ToolEnv } from '../../support/tool-context.js';
 

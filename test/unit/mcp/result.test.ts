@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mcpResultToModel, type McpCallResult } from '../../../src/mcp/result.js';
-import type { ModelResult } from '../../../src/tools/tool.js';
+import type { ModelResult } from '../../../src/base/tool.js';
 
 const toModel = (result: McpCallResult, maxChars = 10_000) => mcpResultToModel(result, { maxChars, toolName: 'mcp__srv__tool' });
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { McpCallResult } from '../../../src/mcp/result.js';
 import { mcpTool, mcpToolName, normalizeName, type McpCallTarget, type McpToolInfo } from '../../../src/mcp/tool.js';
 import { inputValidator } from '../../../src/mcp/validate-input.js';
-import { drainCall, type ToolProgress } from '../../../src/tools/tool.js';
+import { drainCall, type ToolProgress } from '../../../src/base/tool.js';
 import { createToolEnv, type ToolEnv } from '../../support/tool-context.js';
 
 type Progress = { progress: number; total?: number; message?: string };

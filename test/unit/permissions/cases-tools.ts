@@ -2,7 +2,7 @@
  * Modes × tools with no rules, Bash / WebFetch / MCP / Agent rules, and precedence across settings
  * sources: no lower (or higher) source can re-allow what another denies.
  */
-import type { PermissionMode } from '../../../src/permissions/modes.js';
+import type { PermissionMode } from '../../../src/base/permission-modes.js';
 import { bash, edit, fetch, grep, noInput, none, proj, read, row, write, type DecisionCase } from './cases-types.js';
 
 type Expect = DecisionCase['expect'];

@@ -1,5 +1,5 @@
 /** Shapes and shorthands for the decision tables. `{P}`, `{H}`, `{O}`: project, home, outside. */
-import type { PermissionMode } from '../../../src/permissions/modes.js';
+import type { PermissionMode } from '../../../src/base/permission-modes.js';
 import type { SettingsSpec } from './world.js';
 
 export interface DecisionCase {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decidePermission } from '../../../src/permissions/decide.js';
-import { emptyRules } from '../../../src/permissions/types.js';
+import { emptyRules } from '../../../src/base/permission-types.js';
 import { exitPlanModeTool, isPlanApproval } from '../../../src/tools/exit-plan-mode/index.js';
 import { BUILTIN_TOOLS, findTool } from '../../../src/tools/registry.js';
 import { createToolEnv, resultText, tryRunTool } from '../../support/tool-context.js';

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deniedPathRule, matchPathRules, pathForms, realPathDeep } from '../../../src/permissions/path-rules.js';
-import { parseRule, type RuleSource } from '../../../src/permissions/rule-parse.js';
-import { emptyRules } from '../../../src/permissions/types.js';
-import type { RuleList } from '../../../src/tools/tool.js';
+import { parseRule, type RuleSource } from '../../../src/base/rule-parse.js';
+import { emptyRules } from '../../../src/base/permission-types.js';
+import type { RuleList } from '../../../src/base/tool.js';
 import { makeWorld, permissionContext, type World } from './world.js';
 
 let w: World;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRule } from '../../../src/permissions/rule-parse.js';
+import { parseRule } from '../../../src/base/rule-parse.js';
 import { readDenyPatterns } from '../../../src/permissions/search-deny.js';
 
 const ctx = { projectRoot: '/p', homeDir: '/h' };

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { decidePermission } from '../../../src/permissions/decide.js';
-import type { PermissionMode } from '../../../src/permissions/modes.js';
-import type { PermissionDecision } from '../../../src/permissions/types.js';
+import type { PermissionMode } from '../../../src/base/permission-modes.js';
+import type { PermissionDecision } from '../../../src/base/permission-types.js';
 import { loadSettings, type LoadedSettings } from '../../../src/settings/load.js';
 import { editTool } from '../../../src/tools/edit/index.js';
 import { exitPlanModeTool } from '../../../src/tools/exit-plan-mode/index.js';
@@ -17,9 +17,9 @@ import { globTool } from '../../../src/tools/glob/index.js';
 import { grepTool } from '../../../src/tools/grep/index.js';
 import { notebookEditTool } from '../../../src/tools/notebook-edit/index.js';
 import { readTool } from '../../../src/tools/read/index.js';
-import { ReadState } from '../../../src/tools/read-state.js';
-import type { ParsedRule } from '../../../src/permissions/rule-parse.js';
-import type { PermissionContext, RuleList, Tool } from '../../../src/tools/tool.js';
+import { ReadState } from '../../../src/base/read-state.js';
+import type { ParsedRule } from '../../../src/base/rule-parse.js';
+import type { PermissionContext, RuleList, Tool } from '../../../src/base/tool.js';
 import { writeTool } from '../../../src/tools/write/index.js';
 
 export interface World {

@@ -3,17 +3,17 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { appendUser } from '../../../src/core/conversation.js';
-import type { ApiMessage } from '../../../src/core/events.js';
+import { appendUser } from '../../../src/base/conversation.js';
+import type { ApiMessage } from '../../../src/base/events.js';
 import { loadSession, loadTranscript, TranscriptWriter } from '../../../src/session/transcript.js';
 import { runPrompt } from '../../../src/cli/run-prompt.js';
-import { emptyUsage } from '../../../src/api/usage.js';
+import { emptyUsage } from '../../../src/base/usage.js';
 import type { ModelClient } from '../../../src/api/model-client.js';
 import { FileHistory } from '../../../src/core/file-history.js';
 import { MemoryHistoryStore } from '../../../src/core/file-history-store.js';
 import { noHooks } from '../../../src/hooks/types.js';
 import { agentOptions } from '../core/fake-tools.js';
-import { markPrompt, rewindTo, type PromptMark } from '../../../src/core/prompt-marks.js';
+import { markPrompt, rewindTo, type PromptMark } from '../../../src/base/prompt-marks.js';
 
 const dirs: string[] = [];
 afterEach(() => {

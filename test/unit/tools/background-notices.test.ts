@@ -1,14 +1,14 @@
 /** Background commands and agents tell the conversation when they end; TaskOutput and TaskStop work on both. */
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { emptyUsage } from '../../../src/api/usage.js';
-import type { AgentEvent } from '../../../src/core/events.js';
+import { emptyUsage } from '../../../src/base/usage.js';
+import type { AgentEvent } from '../../../src/base/events.js';
 import type { SubagentResult, SubagentSpec } from '../../../src/core/subagent.js';
 import { TaskNotices, type TaskNotice } from '../../../src/core/task-notices.js';
 import { agentTool } from '../../../src/tools/agent/index.js';
 import { bashTool, initBashParser } from '../../../src/tools/bash/index.js';
 import { killAllBackgroundTasks, listBackgroundTasks, taskOutputTool, taskStopTool } from '../../../src/tools/tasks/index.js';
-import type { ToolContext } from '../../../src/tools/tool.js';
+import type { ToolContext } from '../../../src/base/tool.js';
 import { createToolEnv, resultText, runTool, type ToolEnv } from '../../support/tool-context.js';
 
 let env: ToolEnv;

@@ -1,6 +1,6 @@
 /** Before the wasm parser has loaded, Bash answers every synchronous question on the safe side. */
 import { describe, expect, it } from 'vitest';
-import { parseRule } from '../../../src/permissions/rule-parse.js';
+import { parseRule } from '../../../src/base/rule-parse.js';
 import { bashTool } from '../../../src/tools/bash/index.js';
 import { createToolEnv } from '../../support/tool-context.js';
 

@@ -5,11 +5,11 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decidePermission } from '../../../src/permissions/decide.js';
-import type { PermissionMode } from '../../../src/permissions/modes.js';
-import { parseRule } from '../../../src/permissions/rule-parse.js';
-import type { PermissionDecision, PermissionRules } from '../../../src/permissions/types.js';
+import type { PermissionMode } from '../../../src/base/permission-modes.js';
+import { parseRule } from '../../../src/base/rule-parse.js';
+import type { PermissionDecision, PermissionRules } from '../../../src/base/permission-types.js';
 import { bashTool, initBashParser } from '../../../src/tools/bash/index.js';
-import type { ToolContext } from '../../../src/tools/tool.js';
+import type { ToolContext } from '../../../src/base/tool.js';
 import { BASH_RULE_CASES, type BashRuleCase } from '../../fixtures/bash-rules.js';
 import { createToolEnv, runTool, type ToolEnv } from '../../support/tool-context.js';
 

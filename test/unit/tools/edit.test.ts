@@ -6,8 +6,8 @@ import { createToolEnv, resultText, runTool, tryRunTool, type ToolEnv } from '..
 
 // Lets one test fill the disk: write-file-atomic writes a few bytes of its temporary file, then fails.
 const writeFailure = vi.hoisted(() => ({ armed: false }));
-vi.mock('../../../src/tools/fs/write-file-atomic.js', async (importOriginal) => {
-  const real = (await importOriginal<typeof import('../../../src/tools/fs/write-file-atomic.js')>()).writeFileAtomic;
+vi.mock('../../../src/base/fs/write-file-atomic.js', async (importOriginal) => {
+  const real = (await importOriginal<typeof import('../../../src/base/fs/write-file-atomic.js')>()).writeFileAtomic;
   const { writeFileSync, unlinkSync } = await import('node:fs');
   const wrapped = async (file: string, data: Buffer, opts?: object) => {
     if (writeFailure.armed) {

@@ -111,13 +111,13 @@ describe.each(['streamed', 'blocking'] as const)('text scan, %s', (how) => {
   it('hashes the raw bytes, BOM included', async () => {
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a\n')]);
     const r = await scan(bytes);
-    const { hashBytes } = await import('../../../src/tools/fs/version.js');
+    const { hashBytes } = await import('../../../src/base/fs/version.js');
     expect(r.hash).toBe(hashBytes(bytes));
     expect(r.lines).toEqual(['a']);
   });
 
   it('checksums content the same in pieces as whole, and tells apart content of the same size', async () => {
-    const { ContentChecksum, hashBytes } = await import('../../../src/tools/fs/version.js');
+    const { ContentChecksum, hashBytes } = await import('../../../src/base/fs/version.js');
     const whole = Buffer.from('const a = 1;\nconst b = 2;\n');
     const sum = new ContentChecksum();
     sum.update(whole.subarray(0, 5));

@@ -4,7 +4,7 @@ import { notebookEditTool } from '../../../src/tools/notebook-edit/index.js';
 import { applyNotebookEdit } from '../../../src/tools/notebook-edit/apply-notebook-edit.js';
 import { serializeNotebook, type Notebook } from '../../../src/tools/fs/notebook-format.js';
 import { readTool } from '../../../src/tools/read/index.js';
-import { versionOf } from '../../../src/tools/fs/version.js';
+import { versionOf } from '../../../src/base/fs/version.js';
 import { createToolEnv, resultText, runTool, tryRunTool, type ToolEnv } from '../../support/tool-context.js';
 
 let env: ToolEnv;

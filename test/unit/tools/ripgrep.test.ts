@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { rgPath } from '@vscode/ripgrep';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ToolError } from '../../../src/core/errors.js';
+import { ToolError } from '../../../src/base/errors.js';
 import {
   comparePaths,
   displayPath,

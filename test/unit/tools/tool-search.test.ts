@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mcpTool, type McpCallTarget } from '../../../src/mcp/tool.js';
 import { bashTool } from '../../../src/tools/bash/index.js';
 import { readTool } from '../../../src/tools/read/index.js';
-import type { Tool } from '../../../src/tools/tool.js';
+import type { Tool } from '../../../src/base/tool.js';
 import { toolSearchTool } from '../../../src/tools/tool-search/index.js';
 import { isFirstPartyBaseURL, toolSearchMode, toolSearchOn } from '../../../src/tools/tool-search/mode.js';
 import { nameParts, searchTools, type Searchable } from '../../../src/tools/tool-search/search.js';
-import { zodLib } from '../../../src/tools/zod-lib.js';
+import { zodLib } from '../../../src/base/lib/zod-lib.js';
 import { createToolEnv, runTool, tryRunTool, type ToolEnv } from '../../support/tool-context.js';
 
 const t = (name: string, description = '', searchHint?: string): Searchable => ({ name, description, ...(searchHint ? { searchHint } : {}) });

@@ -9,7 +9,7 @@ import { convertInWorker, ConvertError, stopHtmlWorkers } from '../../../src/too
 import { checkHost, classifyIp, isLoopbackHost, isMetadataHost } from '../../../src/tools/web-fetch/private-address.js';
 import { webFetchDisplay, webFetchModelResult } from '../../../src/tools/web-fetch/result.js';
 import { isSameHost, isSeen, parseFetchUrl } from '../../../src/tools/web-fetch/url.js';
-import { parseRule } from '../../../src/permissions/rule-parse.js';
+import { parseRule } from '../../../src/base/rule-parse.js';
 
 afterAll(() => stopHtmlWorkers());
 const signal = new AbortController().signal;

@@ -5,9 +5,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decidePermission } from '../../../src/permissions/decide.js';
-import type { PermissionMode } from '../../../src/permissions/modes.js';
-import { parseRule } from '../../../src/permissions/rule-parse.js';
-import type { PermissionDecision, PermissionRules } from '../../../src/permissions/types.js';
+import type { PermissionMode } from '../../../src/base/permission-modes.js';
+import { parseRule } from '../../../src/base/rule-parse.js';
+import type { PermissionDecision, PermissionRules } from '../../../src/base/permission-types.js';
 import { PageCache } from '../../../src/tools/web-fetch/cache.js';
 import { createWebFetchTool, webFetchInputSchema, type WebFetchOutput } from '../../../src/tools/web-fetch/index.js';
 import type { LookupFn } from '../../../src/tools/web-fetch/private-address.js';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PageCache } from '../../../src/tools/web-fetch/cache.js';
 import { createWebFetchTool, type WebFetchOutput } from '../../../src/tools/web-fetch/index.js';
 import type { LookupFn } from '../../../src/tools/web-fetch/private-address.js';
-import type { ToolContext } from '../../../src/tools/tool.js';
+import type { ToolContext } from '../../../src/base/tool.js';
 import { createToolEnv, resultText, tryRunTool, type ToolEnv } from '../../support/tool-context.js';
 
 const VARS = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy'];

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { PageCache } from '../../../src/tools/web-fetch/cache.js';
 import { stopHtmlWorkers } from '../../../src/tools/web-fetch/html-worker.js';
 import { createWebFetchTool, USER_AGENT, webFetchTool, type WebFetchDeps, type WebFetchOutput } from '../../../src/tools/web-fetch/index.js';
-import type { ToolContext } from '../../../src/tools/tool.js';
+import type { ToolContext } from '../../../src/base/tool.js';
 import { createToolEnv, resultText, tryRunTool, type ToolEnv } from '../../support/tool-context.js';
 import { closedPort, startPageServer, type PageServer } from './web-fetch-server.js';
 

@@ -5,7 +5,7 @@
  * changes stays, and the note says where.
  */
 import path from 'node:path';
-import { execaLib } from './execa-lib.js';
+import { execaLib } from './lib/execa-lib.js';
 import { randomHex } from './ids.js';
 
 export interface Worktree {

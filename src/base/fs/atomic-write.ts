@@ -4,7 +4,7 @@
  * A crash or a full disk leaves either the old file or the new one, never half of either. A symlink
  * is written through: the link stays, its target gets the content.
  */
-import { mkdir, stat } from '../../core/lazy-fs.js';
+import { mkdir, stat } from './lazy-fs.js';
 import path from 'node:path';
 import type { FileHistoryRecorder } from '../../core/file-history.js';
 import type { FileVersion } from '../read-state.js';

@@ -3,9 +3,9 @@
  * Contract: events arrive in the order things happened; every `tool_request` is followed, sooner or
  * later, by exactly one `tool_result` with the same `toolUseId`.
  */
-import type { DisplayData, ModelResult } from '../tools/tool.js';
-import type { Usage } from '../api/usage.js';
-import type { TaskNotice, TaskProgress, TaskType } from './task-notices.js';
+import type { DisplayData, ModelResult } from './tool.js';
+import type { Usage } from './usage.js';
+import type { TaskNotice, TaskProgress, TaskType } from '../core/task-notices.js';
 
 export type GateName = 'find' | 'parse' | 'validate' | 'hooks' | 'permission' | 'execute' | 'map' | 'post_hooks';
 

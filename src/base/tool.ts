@@ -5,15 +5,15 @@
  * exits the process.
  */
 import type { z } from 'zod';
-import { zodLib } from './zod-lib.js';
-import type { Zod } from './zod-parts.js';
-import type { PermissionMode } from '../permissions/modes.js';
-import type { ParsedRule } from '../permissions/rule-parse.js';
-import type { AskUser, PermissionRules } from '../permissions/types.js';
+import { zodLib } from './lib/zod-lib.js';
+import type { Zod } from './lib/zod-parts.js';
+import type { PermissionMode } from './permission-modes.js';
+import type { ParsedRule } from './rule-parse.js';
+import type { AskUser, PermissionRules } from './permission-types.js';
 import type { CallOutcome } from '../core/tool-runner.js';
 import type { ReadState } from './read-state.js';
-import type { Todo } from './todo-write/index.js';
-import type { AgentEvent } from '../core/events.js';
+import type { Todo } from '../tools/todo-write/index.js';
+import type { AgentEvent } from './events.js';
 import type { SubagentResult, SubagentSpec } from '../core/subagent.js';
 import type { FileHistoryRecorder } from '../core/file-history.js';
 import type { TaskTracker } from '../core/task-notices.js';
