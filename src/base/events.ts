@@ -5,7 +5,7 @@
  */
 import type { DisplayData, ModelResult } from './tool.js';
 import type { Usage } from './usage.js';
-import type { TaskNotice, TaskProgress, TaskType } from '../core/task-notices.js';
+import type { TaskNotice, TaskProgress, TaskType } from './tasks.js';
 
 export type GateName = 'find' | 'parse' | 'validate' | 'hooks' | 'permission' | 'execute' | 'map' | 'post_hooks';
 
@@ -50,6 +50,13 @@ export type ContentBlock =
       cache_control?: { type: 'ephemeral' };
     }
   | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
+
+/** A block of the system prompt. */
+export interface SystemBlock {
+  type: 'text';
+  text: string;
+  cache_control?: { type: 'ephemeral' };
+}
 
 export type AgentEvent =
   /**

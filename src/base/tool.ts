@@ -10,14 +10,13 @@ import type { Zod } from './lib/zod-parts.js';
 import type { PermissionMode } from './permission-modes.js';
 import type { ParsedRule } from './rule-parse.js';
 import type { AskUser, PermissionRules } from './permission-types.js';
-import type { CallOutcome } from '../core/tool-runner.js';
 import type { ReadState } from './read-state.js';
-import type { Todo } from '../tools/todo-write/index.js';
-import type { AgentEvent } from './events.js';
-import type { SubagentResult, SubagentSpec } from '../core/subagent.js';
-import type { FileHistoryRecorder } from '../core/file-history.js';
-import type { TaskTracker } from '../core/task-notices.js';
-import type { WorktreeHooks } from '../hooks/types.js';
+import type { Todo } from './todos.js';
+import type { AgentEvent, GateTrace } from './events.js';
+import type { SubagentResult, SubagentSpec } from './subagent.js';
+import type { FileHistoryRecorder } from './fs/atomic-write.js';
+import type { TaskTracker } from './tasks.js';
+import type { WorktreeHooks } from './worktree-hooked.js';
 
 /** Text or image content as sent back to the model in a `tool_result`. */
 export type ToolResultContent =
@@ -220,6 +219,32 @@ export interface Tool<I = any, O = any> {
    * (core/warm-up.ts). Must not touch the project or the network; may run without any call following.
    */
   warmUp?(): Promise<void>;
+}
+
+/** One call the model asked for, as the gate runner takes it (core/tool-runner.ts). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: unknown;
+  /** Set when the streamed input was not valid JSON. */
+  inputError?: string;
+}
+
+/** What one call through every gate comes back as. */
+export interface CallOutcome {
+  result: ModelResult;
+  trace: GateTrace;
+  display?: DisplayData;
+  contextChange?: ContextChange;
+  /** A permission denial, for print mode's permission_denials. */
+  denied?: string;
+  /** A hook asked to stop the whole run. */
+  stop?: string;
+  /** The tool ran and failed (for sibling cancellation). */
+  failed?: boolean;
+  /** A PreToolUse hook deferred the call: it did not run, and the run ends so it can be resumed later. */
+  deferred?: boolean;
+  durationMs: number;
 }
 
 /** Typed helper so tool modules get inference without casts. */

@@ -6,8 +6,18 @@
  * version control can be assumed there.
  */
 import path from 'node:path';
-import type { WorktreeHooks } from '../hooks/types.js';
+import type { HookEvent } from './hook-config.js';
 import { createWorktree, finishWorktree, type Worktree } from './git-worktree.js';
+
+/** The part of the hooks that makes and removes worktrees (the session's Hooks, hooks/types.ts, have it). */
+export interface WorktreeHooks {
+  /** WorktreeCreate (no matcher): configured, its hooks make the worktree instead of git. Undefined when none is configured. */
+  worktreeCreate?(info: { name: string }, signal: AbortSignal): Promise<{ path: string } | { error: string } | undefined>;
+  /** WorktreeRemove (no matcher): configured, its hooks remove a worktree instead of git; false when none is. Cannot block. */
+  worktreeRemove?(info: { worktreePath: string }, signal: AbortSignal): Promise<boolean>;
+  /** Whether any hook would run for the event (ignoring matchers). */
+  handles?(event: HookEvent): boolean;
+}
 
 export interface MakeWorktree {
   /** The worktree's name: its folder under `.claude/worktrees/`, and what the hooks get as `name`. */

@@ -8,10 +8,9 @@
 import type { AgentOptions } from '../core/agent-options.js';
 import { runCallOutsideTurn } from '../core/agent-loop.js';
 import { randomHex } from '../base/ids.js';
-import type { CallOutcome } from '../core/tool-runner.js';
 import { parseRule } from '../base/rule-parse.js';
 import type { AskUser } from '../base/permission-types.js';
-import type { ToolContext } from '../base/tool.js';
+import type { CallOutcome, ToolContext } from '../base/tool.js';
 
 /** `!` and a command in backquotes, on one line. */
 const INLINE = /!`([^`\n]+)`/;

@@ -11,7 +11,7 @@ import { costOf } from '../base/usage.js';
 import { findTool } from '../tools/registry.js';
 import type { AskUser } from '../base/permission-types.js';
 import type { ParsedRule } from '../base/rule-parse.js';
-import type { Tool, ToolContext } from '../base/tool.js';
+import type { CallOutcome, Tool, ToolCall, ToolContext } from '../base/tool.js';
 import type { StopFailureType } from '../hooks/types.js';
 import type { AgentOptions } from './agent-options.js';
 import { Channel } from '../base/channel.js';
@@ -22,7 +22,7 @@ import { appendUser, collectUrls, textOf, unansweredToolUses } from '../base/con
 import { requestParts } from './model-request.js';
 import { errorMessage, FatalError } from '../base/errors.js';
 import type { AgentEvent, ApiMessage, ContentBlock, DeferredToolUse } from '../base/events.js';
-import { executeCall, prepareCall, type CallOutcome, type RunnerEnv, type ToolCall } from './tool-runner.js';
+import { executeCall, prepareCall, type RunnerEnv } from './tool-runner.js';
 import { ToolScheduler } from './tool-scheduler.js';
 import { runSubagent } from './subagent.js';
 import { noticeText, trackerFor } from './task-notices.js';

@@ -9,7 +9,7 @@ import type { AskUser, PermissionRules } from '../base/permission-types.js';
 import type { SessionState, Tool } from '../base/tool.js';
 import type { Effort } from '../base/models.js';
 import type { FileHistory } from './file-history.js';
-import type { SystemBlock } from './system-prompt.js';
+import type { SystemBlock } from '../base/events.js';
 import type { TaskNotices } from './task-notices.js';
 
 export interface AgentOptions {

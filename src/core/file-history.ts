@@ -12,14 +12,9 @@
 import { errorMessage } from '../base/errors.js';
 import { lstat, readFile, stat, unlink } from '../base/fs/lazy-fs.js';
 import type { ReadState } from '../base/read-state.js';
-import { writeAtomic } from '../base/fs/atomic-write.js';
+import { writeAtomic, type FileHistoryRecorder } from '../base/fs/atomic-write.js';
 import { hashBytes } from '../base/fs/version.js';
 import { emptyManifest, type FileBackup, type HistoryStore, type Manifest, type StoredCheckpoint } from './file-history-store.js';
-
-/** What the writing tools need: told before each write. Never throws. */
-export interface FileHistoryRecorder {
-  beforeWrite(absPath: string): Promise<void>;
-}
 
 /** Checkpoints kept; older ones are dropped (with their backups) and can no longer be restored to. */
 export const MAX_CHECKPOINTS = 100;

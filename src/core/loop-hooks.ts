@@ -8,7 +8,7 @@ import type { AgentOptions } from './agent-options.js';
 import type { AgentEvent } from '../base/events.js';
 import { textOf } from '../base/conversation.js';
 import { FatalError } from '../base/errors.js';
-import type { CallOutcome, ToolCall } from './tool-runner.js';
+import type { CallOutcome, ToolCall } from '../base/tool.js';
 
 /** Stop hooks: the reason to go on, when one blocks the stop. */
 export async function stopHook(opts: AgentOptions, text: string, active: boolean): Promise<string | undefined> {

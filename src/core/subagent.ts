@@ -4,11 +4,8 @@
  * the same gates; its cost counts toward the session's. Only its final message goes back. Its
  * definition may add tools (its MCP servers'), hooks and allow rules that hold for its run only.
  */
-import { addUsage, emptyUsage, type Usage } from '../base/usage.js';
-import type { HookGroup } from '../hooks/config.js';
+import { addUsage, emptyUsage } from '../base/usage.js';
 import type { Hooks } from '../hooks/types.js';
-import type { PermissionMode } from '../base/permission-modes.js';
-import type { ParsedRule } from '../base/rule-parse.js';
 import { ReadState } from '../base/read-state.js';
 import { isDeferred, TOOL_SEARCH } from '../tools/tool-search/mode.js';
 import type { Tool } from '../base/tool.js';
@@ -17,51 +14,9 @@ import { runAgent } from './agent-loop.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from '../base/events.js';
 import { appendUser } from '../base/conversation.js';
 import { randomUuid } from '../base/ids.js';
-import type { Effort } from '../base/models.js';
-import type { SystemBlock } from './system-prompt.js';
+import type { SubagentResult, SubagentSpec } from '../base/subagent.js';
 import { TaskNotices } from './task-notices.js';
 import { hookEvents } from './loop-hooks.js';
-
-export interface SubagentSpec {
-  agentType: string;
-  prompt: string;
-  system: SystemBlock[];
-  /** Tool names it may use (undefined: all of the session's); Agent itself is never among them. */
-  toolNames?: string[];
-  disallowedTools?: string[];
-  /** A model id (aliases already resolved); undefined: the session's. */
-  model?: string;
-  permissionMode?: PermissionMode;
-  maxTurns?: number;
-  /** Its effort level (front matter `effort`); undefined: the session's. */
-  effort?: Effort;
-  /** Where it starts (its own worktree); undefined: the session's current folder. */
-  cwd?: string;
-  /** Texts it is given before its prompt, in its first message (skills it preloads). */
-  context?: string[];
-  /** MCP servers of the session whose tools it keeps, whatever `toolNames` says. */
-  mcpServers?: string[];
-  /** Tools of its own (its MCP servers'), beside the session's; they replace session tools of the same name. */
-  extraTools?: Tool[];
-  /** Hook groups that apply to its own calls only; `Stop` groups act as SubagentStop. */
-  hooks?: HookGroup[];
-  /** Allow rules for its run only (its memory folder), after the session's. */
-  allow?: ParsedRule[];
-  /** Problems found while starting it, reported as warnings when it starts. */
-  warnings?: string[];
-}
-
-export interface SubagentResult {
-  agentId: string;
-  text: string;
-  reason: Extract<AgentEvent, { type: 'done' }>['reason'];
-  error?: string;
-  turns: number;
-  toolCalls: number;
-  usage: Usage;
-  /** What it handed to a StructuredOutput tool of its own, if it did. */
-  structuredOutput?: Record<string, unknown>;
-}
 
 /**
  * The tools a sub-agent gets from the session's, by name (`Bash(git *)` counts as Bash), with the

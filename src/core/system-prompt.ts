@@ -5,13 +5,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isoTime } from '../base/clock.js';
+import type { SystemBlock } from '../base/events.js';
 import { gitStatusSync, repositoryRoot, type GitStatus } from '../base/git-status.js';
-
-export interface SystemBlock {
-  type: 'text';
-  text: string;
-  cache_control?: { type: 'ephemeral' };
-}
 
 const INTRO = `You are wicket, a coding agent working in the user's terminal on the project in the working directory.
 You act only through the tools you are given; every call is checked against the user's permission rules before it runs.`;

@@ -9,7 +9,7 @@ import type { Hooks } from '../hooks/types.js';
 import { decidePermission } from '../permissions/decide.js';
 import type { PermissionMode } from '../base/permission-modes.js';
 import type { AskUser, PermissionDecision, PermissionRules } from '../base/permission-types.js';
-import { drainCall, type ContextChange, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext } from '../base/tool.js';
+import { drainCall, type CallOutcome, type ContextChange, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolCall, type ToolContext } from '../base/tool.js';
 import { isPlanApproval } from '../tools/exit-plan-mode/index.js';
 import { findTool } from '../tools/registry.js';
 import { monotonicMs } from '../base/clock.js';
@@ -17,14 +17,6 @@ import { errorMessage, ToolError } from '../base/errors.js';
 import type { AgentEvent, GateName, GateTrace } from '../base/events.js';
 import { Tracer } from './gate-tracer.js';
 import { formatInputIssues } from './input-errors.js';
-
-export interface ToolCall {
-  id: string;
-  name: string;
-  input: unknown;
-  /** Set when the streamed input was not valid JSON. */
-  inputError?: string;
-}
 
 /** What the runner needs from the session. */
 export interface RunnerEnv {
@@ -42,22 +34,6 @@ export interface RunnerEnv {
   canDefer?: () => Promise<boolean>;
   /** Deferred tools whose definitions the model has not been given yet (it must load them with ToolSearch). */
   notLoaded?: ReadonlySet<string>;
-}
-
-export interface CallOutcome {
-  result: ModelResult;
-  trace: GateTrace;
-  display?: DisplayData;
-  contextChange?: ContextChange;
-  /** A permission denial, for print mode's permission_denials. */
-  denied?: string;
-  /** A hook asked to stop the whole run. */
-  stop?: string;
-  /** The tool ran and failed (for sibling cancellation). */
-  failed?: boolean;
-  /** A PreToolUse hook deferred the call: it did not run, and the run ends so it can be resumed later. */
-  deferred?: boolean;
-  durationMs: number;
 }
 
 /** A call after gates 1–2: the tool and its parsed input, or a finished refusal. */

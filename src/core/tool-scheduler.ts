@@ -7,9 +7,9 @@
  * - a failed Bash call cancels its running siblings with an explanatory result;
  * - on abort, every call still gets exactly one result.
  */
-import type { ModelResult } from '../base/tool.js';
+import type { CallOutcome, ModelResult, ToolCall } from '../base/tool.js';
 import { ToolError } from '../base/errors.js';
-import type { CallOutcome, Prepared, RunnerEnv, ToolCall } from './tool-runner.js';
+import type { Prepared, RunnerEnv } from './tool-runner.js';
 import { executeCall, prepareCall } from './tool-runner.js';
 
 interface Entry {

@@ -4,135 +4,23 @@
  * array, unknown handler fields, timeouts written in milliseconds, empty lists, unsupported handler
  * types) becomes one warning, and the usable part is kept.
  */
-import type { RuleSource } from '../base/rule-parse.js';
-
-/** Events wicket fires. */
-export const SUPPORTED_HOOK_EVENTS = [
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'PermissionRequest',
-  'UserPromptSubmit',
-  'Stop',
-  'SubagentStop',
-  'SessionStart',
-  'SessionEnd',
-  'PreCompact',
-  'Notification',
-  'SubagentStart',
-  'PostToolBatch',
-  'PostCompact',
-  'StopFailure',
-  'Setup',
-  'ConfigChange',
-  'InstructionsLoaded',
-  'CwdChanged',
-  'FileChanged',
-  'UserPromptExpansion',
-  'DirectoryAdded',
-  'WorktreeCreate',
-  'WorktreeRemove',
-  'Elicitation',
-  'ElicitationResult',
-] as const;
-export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
-
-/** Claude Code events wicket knows but does not fire (their hooks load with a warning, and never run). */
-const OTHER_CLAUDE_EVENTS = [
-  'PermissionDenied', 'MessageDisplay',
-  'TaskCreated', 'TaskCompleted', 'TeammateIdle',
-];
-export const ALL_CLAUDE_HOOK_EVENTS: readonly string[] = [...SUPPORTED_HOOK_EVENTS, ...OTHER_CLAUDE_EVENTS];
+import {
+  ALL_CLAUDE_HOOK_EVENTS,
+  SUPPORTED_HOOK_EVENTS,
+  type AgentHook,
+  type CommandHook,
+  type HookEvent,
+  type HookGroup,
+  type HookHandler,
+  type HttpHook,
+  type McpToolHook,
+  type PromptHook,
+} from '../base/hook-config.js';
 
 const HANDLER_FIELDS = new Set([
   'type', 'command', 'args', 'timeout', 'async', 'asyncRewake', 'shell', 'if', 'statusMessage', 'once',
   'prompt', 'model', 'url', 'headers', 'allowedEnvVars', 'server', 'tool', 'input', 'continueOnBlock',
 ]);
-
-interface HandlerCommon {
-  /** Seconds, as written in settings. */
-  timeout?: number;
-  /** A permission-rule string that must match the call (tool events only). */
-  if?: string;
-  statusMessage?: string;
-  /** Run at most once per session. */
-  once?: boolean;
-}
-
-export interface CommandHook extends HandlerCommon {
-  type: 'command';
-  command: string;
-  /** Exec form: run `command` with these arguments, no shell. */
-  args?: string[];
-  /** Run in the background; its output cannot decide anything. */
-  async?: boolean;
-  shell?: string;
-}
-
-/** The event's JSON is POSTed to `url`; a 2xx answer's body is read as a command hook's stdout. */
-export interface HttpHook extends HandlerCommon {
-  type: 'http';
-  url: string;
-  headers?: Record<string, string>;
-  /** The only variables `$VAR` / `${VAR}` in header values may name. */
-  allowedEnvVars?: string[];
-}
-
-/** A model judges the event against `prompt` and answers `{"ok": true}` or `{"ok": false, "reason": …}`. */
-export interface PromptHook extends HandlerCommon {
-  type: 'prompt';
-  prompt: string;
-  /** An alias or model id; default the small fast model. */
-  model?: string;
-}
-
-/** A tool of a connected MCP server is called; its text is read as a command hook's stdout. */
-export interface McpToolHook extends HandlerCommon {
-  type: 'mcp_tool';
-  /** The server's name as configured (a plugin's: `plugin:<plugin>:<server>`). */
-  server: string;
-  tool: string;
-  /** The tool's arguments; `${path}` in string values is replaced from the event's JSON (`${tool_input.file_path}`). */
-  input?: Record<string, unknown>;
-}
-
-/**
- * Like a prompt hook, but a short sub-agent with read-only tools (Read, Grep, Glob) checks the
- * condition before it answers `{"ok": true}` or `{"ok": false, "reason": …}`.
- */
-export interface AgentHook extends HandlerCommon {
-  type: 'agent';
-  prompt: string;
-  /** An alias or model id; default the small fast model. */
-  model?: string;
-}
-
-export type HookHandler = CommandHook | HttpHook | PromptHook | AgentHook | McpToolHook;
-
-/** What a handler runs, in words: its command, `POST <url>`, `prompt "<text>"`, `agent "<text>"` or `mcp_tool <server>/<tool>`. */
-export function describeHandler(h: HookHandler): string {
-  if (h.type === 'mcp_tool') return `mcp_tool ${h.server}/${h.tool}`;
-  return h.type === 'command' ? h.command : h.type === 'http' ? `POST ${h.url}` : `${h.type} ${JSON.stringify(h.prompt)}`;
-}
-
-/** Runs in the background, deciding nothing (command hooks with `async`). */
-export function isAsyncHandler(h: HookHandler): boolean {
-  return h.type === 'command' && h.async === true;
-}
-
-export interface HookGroup {
-  event: HookEvent;
-  /** Undefined, '' and '*' match everything. */
-  matcher?: string;
-  hooks: HookHandler[];
-  source: RuleSource | 'plugin';
-  sourcePath?: string;
-  /** A plugin's hooks: the plugin's name, and what their environment adds (CLAUDE_PLUGIN_ROOT). */
-  plugin?: string;
-  env?: Record<string, string>;
-  /** The sub-agent whose definition holds this group: it applies only while that agent runs. */
-  agent?: string;
-}
 
 interface ParseOut {
   groups: HookGroup[];

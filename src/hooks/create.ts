@@ -23,7 +23,7 @@ import {
   combineUserPrompt,
   watchPathsOf,
 } from './combine.js';
-import { describeHandler, isAsyncHandler, type HookEvent, type HookGroup, type HookHandler } from './config.js';
+import { describeHandler, isAsyncHandler, type HookEvent, type HookGroup, type HookHandler } from '../base/hook-config.js';
 import { combineElicitation, elicitationPayload, elicitationResultPayload } from './elicitation.js';
 import { ifRuleMatches, matcherMatches } from './matcher.js';
 import { FileWatch } from './file-watch.js';

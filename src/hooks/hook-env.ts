@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { HookEvent } from './config.js';
+import type { HookEvent } from '../base/hook-config.js';
 import type { HooksContext } from './create.js';
 
 /** The environment hooks see: the session's, settings `env`, and CLAUDE_PROJECT_DIR. */

@@ -8,7 +8,7 @@
  * blocked), and on PermissionRequest it changes nothing. The sub-agent runs in the core
  * (core/hook-agent.ts); it is handed in as a runner. Never throws.
  */
-import type { AgentHook, HookGroup } from './config.js';
+import type { AgentHook, HookGroup } from '../base/hook-config.js';
 import { limitedRun, type HookRunOptions, type HookRunResult } from './run-command.js';
 import { parseVerdict } from './run-prompt.js';
 import { noHooks, type HookUsage, type Hooks } from './types.js';

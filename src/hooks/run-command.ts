@@ -5,7 +5,7 @@
  * Never throws: every outcome — exit code, timeout, abort, failure to start — is data.
  */
 import { existsSync } from 'node:fs';
-import type { CommandHook } from './config.js';
+import type { CommandHook } from '../base/hook-config.js';
 import { execaLib } from '../base/lib/execa-lib.js';
 
 export interface HookRunOptions {

@@ -3,7 +3,7 @@
  * a sub-agent that checks a condition, or a call to an MCP server's tool. Each gives what a command
  * would have (exit code, stdout, stderr), so the gate reads them all the same way. Never throws.
  */
-import type { HookHandler } from './config.js';
+import type { HookHandler } from '../base/hook-config.js';
 import { runHookCommand, type HookRunOptions, type HookRunResult } from './run-command.js';
 import { runHttpHook } from './run-http.js';
 import { runMcpToolHook, type McpHookHolder } from './run-mcp-tool.js';

@@ -4,7 +4,7 @@
  * connection or a timeout is a non-blocking error. Header values may name only the variables the
  * hook lists in `allowedEnvVars`, so a settings file cannot send other secrets anywhere. Never throws.
  */
-import type { HttpHook } from './config.js';
+import type { HttpHook } from '../base/hook-config.js';
 import { limitedRun, type HookRunOptions, type HookRunResult } from './run-command.js';
 
 const MAX_BODY_CHARS = 4 * 1024 * 1024;

@@ -6,7 +6,7 @@
  * result is a non-blocking error; the hook never starts a server or a sign-in. Never throws.
  */
 import type { McpCallResult } from '../mcp/result.js';
-import type { McpToolHook } from './config.js';
+import type { McpToolHook } from '../base/hook-config.js';
 import { limitedRun, type HookRunOptions, type HookRunResult } from './run-command.js';
 
 /** The session's MCP servers, as a hook calls them. Rejects when the server is not connected. */

@@ -5,7 +5,7 @@
  * event it ends the turn, the reason shown to the person (a command hook's `continue: false`). The
  * answer is turned into what a command hook would have printed, so the same gate reads both. Never throws.
  */
-import type { PromptHook } from './config.js';
+import type { PromptHook } from '../base/hook-config.js';
 import { limitedRun, type HookRunOptions, type HookRunResult } from './run-command.js';
 import type { HookUsage } from './types.js';
 

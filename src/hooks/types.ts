@@ -1,6 +1,7 @@
 import type { Usage } from '../base/usage.js';
-import type { HookEvent, HookGroup } from './config.js';
+import type { HookGroup } from '../base/hook-config.js';
 import type { ElicitationHookAnswer, ElicitationHookInfo, ElicitationResultHookInfo } from './elicitation.js';
+import type { WorktreeHooks } from '../base/worktree-hooked.js';
 
 /**
  * The hook gate's interface, as the runner sees it. The settings-driven implementation lives in
@@ -38,7 +39,8 @@ export interface PostToolUseOutcome {
   stop?: { reason: string };
 }
 
-export interface Hooks {
+/** The worktree members (worktreeCreate, worktreeRemove, handles) are WorktreeHooks' (base/worktree-hooked.ts). */
+export interface Hooks extends WorktreeHooks {
   preToolUse(call: ToolHookCall, signal: AbortSignal): Promise<PreToolUseOutcome>;
   postToolUse(call: ToolHookCall & { toolResponse: unknown; durationMs: number }, signal: AbortSignal): Promise<PostToolUseOutcome>;
   postToolUseFailure(call: ToolHookCall & { error: string; isInterrupt: boolean; durationMs: number }, signal: AbortSignal): Promise<PostToolUseOutcome>;
@@ -101,12 +103,6 @@ export interface Hooks {
   directoryAdded?(info: { directory: string; source: 'slash_command' }): Promise<number>;
   /** Context hooks left for the model's next prompt (DirectoryAdded's systemMessage); taken once. */
   takeContext?(): string | undefined;
-  /** WorktreeCreate (no matcher): configured, its hooks make the worktree instead of git. Undefined when none is configured. */
-  worktreeCreate?(info: { name: string }, signal: AbortSignal): Promise<{ path: string } | { error: string } | undefined>;
-  /** WorktreeRemove (no matcher): configured, its hooks remove a worktree instead of git; false when none is. Cannot block. */
-  worktreeRemove?(info: { worktreePath: string }, signal: AbortSignal): Promise<boolean>;
-  /** Whether any hook would run for the event (ignoring matchers). */
-  handles?(event: HookEvent): boolean;
   /** Elicitation (matcher: MCP server name): a hook may answer a server's request for input (exit 2 declines); undefined when none did. */
   elicitation?(info: ElicitationHookInfo, signal: AbortSignal): Promise<ElicitationHookAnswer | undefined>;
   /** ElicitationResult (matcher: MCP server name): the answer before it goes back; a hook may change it (exit 2 declines). */
@@ -132,9 +128,6 @@ export interface PromptExpansion {
   /** What was typed (`/name args`). */
   prompt: string;
 }
-
-/** The part of the hooks that makes and removes worktrees. */
-export type WorktreeHooks = Pick<Hooks, 'worktreeCreate' | 'worktreeRemove' | 'handles'>;
 
 export interface ToolBatchCall extends ToolHookCall {
   /** The tool_result's content, as text. */

@@ -5,7 +5,8 @@
  * commands and arguments and CLAUDE_PLUGIN_ROOT in their environment; they run beside the settings'
  * hooks, through the same gate.
  */
-import { parseHooksConfig, type HookGroup } from '../hooks/config.js';
+import { parseHooksConfig } from '../hooks/config.js';
+import type { HookGroup } from '../base/hook-config.js';
 import { isObject } from '../settings/validate.js';
 import { readConfig } from './files.js';
 import { withPluginRoot, type LoadedPlugin, type PluginError } from './types.js';

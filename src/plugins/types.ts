@@ -3,7 +3,7 @@
  * components are, and what went wrong for those that did not load. The files themselves are read
  * by the component loaders (commands.ts, agents.ts, hooks.ts, mcp.ts, output-styles.ts).
  */
-import type { HookGroup } from '../hooks/config.js';
+import type { HookGroup } from '../base/hook-config.js';
 import type { McpServerEntry } from '../mcp/config.js';
 
 /** A config file of the plugin, or an object written inline in its manifest (hooks, MCP servers). */

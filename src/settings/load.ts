@@ -9,7 +9,7 @@
  * - `auto` mode does not exist in wicket: asked for, it falls back to default with a warning.
  */
 import path from 'node:path';
-import type { HookGroup } from '../hooks/config.js';
+import type { HookGroup } from '../base/hook-config.js';
 import { parsePermissionMode, type PermissionMode } from '../base/permission-modes.js';
 import type { RuleSource } from '../base/rule-parse.js';
 import { emptyRules, type PermissionRules } from '../base/permission-types.js';

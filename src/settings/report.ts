@@ -3,7 +3,7 @@
  * where it came from, hooks, and every warning. Environment values are never printed (settings files
  * often hold secrets there); only the names.
  */
-import { describeHandler, isAsyncHandler } from '../hooks/config.js';
+import { describeHandler, isAsyncHandler } from '../base/hook-config.js';
 import { formatRule, type ParsedRule } from '../base/rule-parse.js';
 import type { LoadedSettings } from './load.js';
 

@@ -6,10 +6,14 @@
  */
 import { mkdir, stat } from './lazy-fs.js';
 import path from 'node:path';
-import type { FileHistoryRecorder } from '../../core/file-history.js';
 import type { FileVersion } from '../read-state.js';
 import { hashBytes } from './version.js';
 import { writeFileAtomic } from './write-file-atomic.js';
+
+/** What the writing tools need: told before each write (core/file-history.ts keeps the earlier state). Never throws. */
+export interface FileHistoryRecorder {
+  beforeWrite(absPath: string): Promise<void>;
+}
 
 export interface AtomicWriteOptions {
   /** Create missing parent directories first. */

@@ -6,7 +6,7 @@
  */
 import { totalTokens } from '../../base/usage.js';
 import type { AgentEvent } from '../../base/events.js';
-import type { SubagentResult, SubagentSpec } from '../../core/subagent.js';
+import type { SubagentResult, SubagentSpec } from '../../base/subagent.js';
 import type { ToolContext } from '../../base/tool.js';
 import { outputFilePath } from '../bash/run.js';
 import { noticeStatus, oneLine, stoppedByModel } from '../tasks/notify.js';

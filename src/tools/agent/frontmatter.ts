@@ -5,7 +5,8 @@
  * `initialPrompt`. A value that cannot be used becomes one warning naming the file (or --agents
  * entry) and the field, and the agent loads without it.
  */
-import { parseHooksConfig, type HookGroup } from '../../hooks/config.js';
+import { parseHooksConfig } from '../../hooks/config.js';
+import type { HookGroup } from '../../base/hook-config.js';
 import { parseEffort, type Effort } from '../../base/models.js';
 import { parsePermissionMode, type PermissionMode } from '../../base/permission-modes.js';
 import type { RuleSource } from '../../base/rule-parse.js';

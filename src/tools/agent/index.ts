@@ -5,7 +5,7 @@
  * With `run_in_background` (or `background: true` in the definition) the call returns at once and
  * the report comes later (background.ts). What else the definition asks for is set up per run (start.ts).
  */
-import type { SubagentResult } from '../../core/subagent.js';
+import type { SubagentResult } from '../../base/subagent.js';
 import { buildSystemPrompt } from '../../core/system-prompt.js';
 import { resolveModel } from '../../base/models.js';
 import type { ParsedRule } from '../../base/rule-parse.js';

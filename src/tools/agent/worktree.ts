@@ -4,9 +4,8 @@
  * `worktree.baseRef` says from where); its report ends with what became of it.
  */
 import { randomHex } from '../../base/ids.js';
-import type { SubagentSpec } from '../../core/subagent.js';
-import { closeWorktree, makeWorktree } from '../../base/worktree-hooked.js';
-import type { WorktreeHooks } from '../../hooks/types.js';
+import type { SubagentSpec } from '../../base/subagent.js';
+import { closeWorktree, makeWorktree, type WorktreeHooks } from '../../base/worktree-hooked.js';
 import type { ToolContext } from '../../base/tool.js';
 
 type RunSubagent = NonNullable<ToolContext['runSubagent']>;

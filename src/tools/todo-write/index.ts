@@ -3,16 +3,8 @@
  * status, activeForm}]`). Each call replaces the whole list; a list whose items are all completed is
  * cleared. It touches nothing outside the session, so it never asks.
  */
+import type { Todo } from '../../base/todos.js';
 import { defineTool, lazySchema, type ContextChange } from '../../base/tool.js';
-
-export type TodoStatus = 'pending' | 'in_progress' | 'completed';
-
-export interface Todo {
-  content: string;
-  status: TodoStatus;
-  /** The same task in the present continuous ("Running the tests"), shown while it is in progress. */
-  activeForm: string;
-}
 
 export interface TodoWriteInput {
   todos: Todo[];
