@@ -11,7 +11,8 @@ import path from 'node:path';
 import { splitRuleList } from '../base/rule-parse.js';
 import { pluginSkills } from '../plugins/commands.js';
 import { inSafeMode } from '../settings/safe-mode.js';
-import { parseFrontmatter, type CustomCommand } from './custom-commands.js';
+import type { CustomCommand } from './custom-commands.js';
+import { parseFrontmatter } from '../settings/frontmatter.js';
 
 export function loadSkills(projectRoot: string, configDir: string | undefined): CustomCommand[] {
   if (inSafeMode()) return [];

@@ -7,7 +7,7 @@
 import { matchPathRules } from '../permissions/path-rules.js';
 import { parseRule, ruleNamesTool } from '../base/rule-parse.js';
 import type { PermissionContext, Tool } from '../base/tool.js';
-import { isPlainMatcher } from './config.js';
+import { isPlainMatcher } from '../settings/hooks.js';
 
 export function matcherMatches(matcher: string | undefined, value: string): boolean {
   if (matcher === undefined || matcher === '' || matcher === '*') return true;

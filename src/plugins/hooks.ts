@@ -1,11 +1,11 @@
 /**
  * Plugin hooks: `hooks/hooks.json` (`{"description"?: …, "hooks": {<event>: [matcher groups]}}`, the
  * settings `hooks` format wrapped in an object) and the manifest's `hooks`, as files or inline. They
- * are parsed as settings hooks are (hooks/config.ts), with `${CLAUDE_PLUGIN_ROOT}` filled in in
+ * are parsed as settings hooks are (settings/hooks.ts), with `${CLAUDE_PLUGIN_ROOT}` filled in in
  * commands and arguments and CLAUDE_PLUGIN_ROOT in their environment; they run beside the settings'
  * hooks, through the same gate.
  */
-import { parseHooksConfig } from '../hooks/config.js';
+import { parseHooksConfig } from '../settings/hooks.js';
 import type { HookGroup } from '../base/hook-config.js';
 import { isObject } from '../settings/validate.js';
 import { readConfig } from './files.js';

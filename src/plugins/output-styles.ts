@@ -3,9 +3,8 @@
  * `.claude/output-styles/*.md` are (settings/output-styles.ts) and named `<plugin>:<name>`. A style
  * with `force-for-plugin: true` is the session's style while settings choose none.
  */
-import { parseFrontmatter } from '../commands/custom-commands.js';
+import { parseFrontmatter } from '../settings/frontmatter.js';
 import { styleFromFile, type OutputStyle } from '../settings/output-styles.js';
-import { activePlugins } from './active.js';
 import { markdownAt } from './files.js';
 import type { LoadedPlugin } from './types.js';
 
@@ -13,7 +12,7 @@ export interface PluginOutputStyle extends OutputStyle {
   forced: boolean;
 }
 
-export function pluginOutputStyles(plugins: readonly LoadedPlugin[] = activePlugins().plugins): PluginOutputStyle[] {
+export function pluginOutputStyles(plugins: readonly LoadedPlugin[]): PluginOutputStyle[] {
   return plugins.flatMap((plugin) =>
     plugin.paths.outputStyles.flatMap(markdownAt).map(({ file, text }) => {
       const style = styleFromFile(file, text, 'plugin');

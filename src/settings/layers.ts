@@ -1,7 +1,7 @@
 /** One settings source, read, checked and split into rules and hooks: the unit load.ts merges. */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { parseHooksConfig } from '../hooks/config.js';
+import { parseHooksConfig } from './hooks.js';
 import type { HookGroup } from '../base/hook-config.js';
 import type { RuleSource } from '../base/rule-parse.js';
 import { emptyRules, type PermissionRules } from '../base/permission-types.js';

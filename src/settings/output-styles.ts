@@ -5,8 +5,7 @@
  * text ends the system prompt; unless it keeps the coding instructions, it replaces them.
  */
 import path from 'node:path';
-import { parseFrontmatter } from '../commands/custom-commands.js';
-import { pluginOutputStyles } from '../plugins/output-styles.js';
+import { parseFrontmatter } from './frontmatter.js';
 import { markdownFiles } from './markdown-dir.js';
 
 export interface OutputStyle {
@@ -16,6 +15,13 @@ export interface OutputStyle {
   prompt: string;
   keepCodingInstructions: boolean;
   source: 'builtin' | 'project' | 'user' | 'plugin';
+}
+
+/** The plugins' styles (plugins/output-styles.ts); plugins/active.ts sets them when a session's plugins load. */
+let pluginOutputStyles: () => OutputStyle[] = () => [];
+
+export function setPluginOutputStyles(styles: () => OutputStyle[]): void {
+  pluginOutputStyles = styles;
 }
 
 const BUILTIN: OutputStyle[] = [

@@ -4,7 +4,7 @@
  * dropped from what is merged (so no later reader meets an object where it expects a string); keys
  * that belong to another place or another program get a hint. Each problem is one warning.
  */
-import { typeName } from '../hooks/config.js';
+import { typeName } from './hooks.js';
 import { ALL_CLAUDE_HOOK_EVENTS } from '../base/hook-config.js';
 
 type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'string|array' | 'string|object';

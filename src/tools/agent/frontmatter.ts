@@ -5,7 +5,7 @@
  * `initialPrompt`. A value that cannot be used becomes one warning naming the file (or --agents
  * entry) and the field, and the agent loads without it.
  */
-import { parseHooksConfig } from '../../hooks/config.js';
+import { parseHooksConfig } from '../../settings/hooks.js';
 import type { HookGroup } from '../../base/hook-config.js';
 import { parseEffort, type Effort } from '../../base/models.js';
 import { parsePermissionMode, type PermissionMode } from '../../base/permission-modes.js';

@@ -3,7 +3,8 @@ import { loadCustomCommands as loadDefinitions, renderCustomCommand } from '../.
 import { inlineBashRunner } from '../../commands/inline-shell.js';
 import type { SlashCommand } from './types.js';
 
-export { expandArguments, parseFrontmatter, splitArgs } from '../../commands/custom-commands.js';
+export { expandArguments, splitArgs } from '../../commands/custom-commands.js';
+export { parseFrontmatter } from '../../settings/frontmatter.js';
 
 export function loadCustomCommands(projectRoot: string, configDir: string): SlashCommand[] {
   return loadDefinitions(projectRoot, configDir).map((cmd) => ({

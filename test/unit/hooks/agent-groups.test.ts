@@ -1,6 +1,6 @@
 /** A sub-agent's own hooks: the session's gate with its groups added for its run, unless the settings turn hooks off. */
 import { describe, expect, it } from 'vitest';
-import { parseHooksConfig } from '../../../src/hooks/config.js';
+import { parseHooksConfig } from '../../../src/settings/hooks.js';
 import { createHooks } from '../../../src/hooks/create.js';
 import { bash, buildHooks, one, signal, tempDir } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../../src/base/usage.js';
-import { parseHooksConfig } from '../../../src/hooks/config.js';
+import { parseHooksConfig } from '../../../src/settings/hooks.js';
 import type { AgentHook } from '../../../src/base/hook-config.js';
 import { blockOutput, runAgentHook, withoutAgentHooks, type HookAgentAnswer, type HookAgentRequest } from '../../../src/hooks/run-agent.js';
 import { defaultTimeoutSec } from '../../../src/hooks/run-handler.js';

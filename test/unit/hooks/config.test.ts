@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPlainMatcher, matcherProblem, parseHooksConfig } from '../../../src/hooks/config.js';
+import { isPlainMatcher, matcherProblem, parseHooksConfig } from '../../../src/settings/hooks.js';
 
 const parse = (hooks: unknown) => parseHooksConfig(hooks, 'projectSettings', '/p/.claude/settings.json', 'settings.json');
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseHooksConfig } from '../../../src/hooks/config.js';
+import { parseHooksConfig } from '../../../src/settings/hooks.js';
 import type { HttpHook, PromptHook } from '../../../src/base/hook-config.js';
 import { headersOf, runHttpHook } from '../../../src/hooks/run-http.js';
 import { parseVerdict, runPromptHook } from '../../../src/hooks/run-prompt.js';

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseHooksConfig } from '../../../src/hooks/config.js';
+import { parseHooksConfig } from '../../../src/settings/hooks.js';
 import { createHooks, type HooksContext, type SettingsHooks } from '../../../src/hooks/create.js';
 
 export const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/hooks');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHooksConfig } from '../../../src/hooks/config.js';
+import { parseHooksConfig } from '../../../src/settings/hooks.js';
 import { fillInput, type McpHookTarget } from '../../../src/hooks/run-mcp-tool.js';
 import { bash, buildHooks, signal } from './helpers.js';
 

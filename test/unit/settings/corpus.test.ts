@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { matcherProblem, parseHooksConfig } from '../../../src/hooks/config.js';
+import { matcherProblem, parseHooksConfig } from '../../../src/settings/hooks.js';
 import { SUPPORTED_HOOK_EVENTS } from '../../../src/base/hook-config.js';
 import { matcherMatches } from '../../../src/hooks/matcher.js';
 import { collectRules, isKnownToolName } from '../../../src/settings/rules.js';
