@@ -3,9 +3,66 @@
  * Contract: events arrive in the order things happened; every `tool_request` is followed, sooner or
  * later, by exactly one `tool_result` with the same `toolUseId`.
  */
-import type { DisplayData, ModelResult } from './tool.js';
 import type { Usage } from './usage.js';
-import type { TaskNotice, TaskProgress, TaskType } from './tasks.js';
+
+/** Text or image content as sent back to the model in a `tool_result`. */
+export type ToolResultContent =
+  | string
+  | Array<
+      | { type: 'text'; text: string }
+      | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
+      /** A deferred tool whose definition the API loads here (ToolSearch's results; nothing else in the same result). */
+      | { type: 'tool_reference'; tool_name: string }
+    >;
+
+/** What the model receives for one call. `isError` marks refusals and failures. */
+export interface ModelResult {
+  content: ToolResultContent;
+  isError?: boolean;
+}
+
+/** Data for the person (UI and logs); never sent to the model. Kept plain so print mode needs no React. */
+export interface DisplayData {
+  /** Short one-line outcome, e.g. "Read 120 lines". */
+  summary?: string;
+  /** Unified diff text for edits and writes. */
+  diff?: string;
+  /** Tail of output (Bash) or a preview. */
+  preview?: string;
+  [key: string]: unknown;
+}
+
+/** Background work (a Bash command, a sub-agent) as the session tells of it: base/tasks.ts has how a tool reports it. */
+export type TaskType = 'local_bash' | 'local_agent';
+export type NoticeStatus = 'completed' | 'failed' | 'stopped';
+
+export interface TaskNotice {
+  taskId: string;
+  /** The call that started the task. */
+  toolUseId?: string;
+  taskType: TaskType;
+  status: NoticeStatus;
+  /** One line: what ended and how ("Background command "npm test" failed with exit code 1"). */
+  summary: string;
+  outputFile: string;
+  /** An agent's report, handed to the model with the notice. */
+  result?: string;
+  usage?: { totalTokens: number; toolUses: number; durationMs: number };
+  /** Events of the task to count as the session's when the notice is delivered (a sub-agent's cost). */
+  events?: AgentEvent[];
+  /** The model stopped the task itself and knows: front ends hear of it, the conversation does not. */
+  silent?: boolean;
+}
+
+/** How far a background agent is: sent each time it runs a tool (front ends only, never the model). */
+export interface TaskProgress {
+  taskId: string;
+  toolUseId?: string;
+  description: string;
+  usage: { totalTokens: number; toolUses: number; durationMs: number };
+  lastToolName?: string;
+  subagentType?: string;
+}
 
 export type GateName = 'find' | 'parse' | 'validate' | 'hooks' | 'permission' | 'execute' | 'map' | 'post_hooks';
 

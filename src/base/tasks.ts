@@ -1,30 +1,9 @@
 /**
- * What a tool reports of the background work it starts (ToolContext.backgroundTasks), and what the
- * session tells of it: a task started, how far it is, and its notice when it ended. The queue that
- * carries notices to the model is the session's (core/task-notices.ts).
+ * What a tool reports of the background work it starts (ToolContext.backgroundTasks): a task
+ * started, how far it is (TaskProgress), and its notice when it ended (TaskNotice, in events.ts).
+ * The queue that carries notices to the model is the session's (core/task-notices.ts).
  */
-import type { AgentEvent } from './events.js';
-
-export type TaskType = 'local_bash' | 'local_agent';
-export type NoticeStatus = 'completed' | 'failed' | 'stopped';
-
-export interface TaskNotice {
-  taskId: string;
-  /** The call that started the task. */
-  toolUseId?: string;
-  taskType: TaskType;
-  status: NoticeStatus;
-  /** One line: what ended and how ("Background command "npm test" failed with exit code 1"). */
-  summary: string;
-  outputFile: string;
-  /** An agent's report, handed to the model with the notice. */
-  result?: string;
-  usage?: { totalTokens: number; toolUses: number; durationMs: number };
-  /** Events of the task to count as the session's when the notice is delivered (a sub-agent's cost). */
-  events?: AgentEvent[];
-  /** The model stopped the task itself and knows: front ends hear of it, the conversation does not. */
-  silent?: boolean;
-}
+import type { TaskNotice, TaskProgress, TaskType } from './events.js';
 
 export interface StartedTask {
   taskId: string;
@@ -35,16 +14,6 @@ export interface StartedTask {
   deadline?: number;
   /** Stops the task (its deadline passed while a run waited for it); its notice follows. */
   stop?: () => void;
-}
-
-/** How far a background agent is: sent each time it runs a tool (front ends only, never the model). */
-export interface TaskProgress {
-  taskId: string;
-  toolUseId?: string;
-  description: string;
-  usage: { totalTokens: number; toolUses: number; durationMs: number };
-  lastToolName?: string;
-  subagentType?: string;
 }
 
 /** What a tool gets (ToolContext.backgroundTasks) to report the background work it starts. */

@@ -12,38 +12,13 @@ import type { ParsedRule } from './rule-parse.js';
 import type { AskUser, PermissionRules } from './permission-types.js';
 import type { ReadState } from './read-state.js';
 import type { Todo } from './todos.js';
-import type { AgentEvent, GateTrace } from './events.js';
-import type { SubagentResult, SubagentSpec } from './subagent.js';
+import type { AgentEvent, DisplayData, GateTrace, ModelResult, SystemBlock } from './events.js';
+import type { HookGroup } from './hook-config.js';
+import type { Effort } from './models.js';
+import type { Usage } from './usage.js';
 import type { FileHistoryRecorder } from './fs/atomic-write.js';
 import type { TaskTracker } from './tasks.js';
 import type { WorktreeHooks } from './worktree-hooked.js';
-
-/** Text or image content as sent back to the model in a `tool_result`. */
-export type ToolResultContent =
-  | string
-  | Array<
-      | { type: 'text'; text: string }
-      | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
-      /** A deferred tool whose definition the API loads here (ToolSearch's results; nothing else in the same result). */
-      | { type: 'tool_reference'; tool_name: string }
-    >;
-
-/** What the model receives for one call. `isError` marks refusals and failures. */
-export interface ModelResult {
-  content: ToolResultContent;
-  isError?: boolean;
-}
-
-/** Data for the person (UI and logs); never sent to the model. Kept plain so print mode needs no React. */
-export interface DisplayData {
-  /** Short one-line outcome, e.g. "Read 120 lines". */
-  summary?: string;
-  /** Unified diff text for edits and writes. */
-  diff?: string;
-  /** Tail of output (Bash) or a preview. */
-  preview?: string;
-  [key: string]: unknown;
-}
 
 /** A progress update while a tool runs (Bash output tail, bytes fetched…). */
 export interface ToolProgress {
@@ -141,6 +116,11 @@ export interface ToolContext {
    */
   runGatedCall?: (call: { id: string; name: string; input: unknown }, o: { askUser: AskUser; allow: readonly ParsedRule[] }) => Promise<CallOutcome>;
   runSubagent?: (spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void, o?: { background?: boolean }) => Promise<SubagentResult>;
+  /**
+   * Connects the MCP servers an agent's definition gives each of its runs, and checks the session's
+   * ones it names (the Agent tool); provided by the loop.
+   */
+  connectAgentServers?: (agent: AgentServersRequest, ctx: ToolContext) => Promise<AgentServers>;
   /** Where background work this call starts is reported, so its end reaches the model; provided by the loop. */
   backgroundTasks?: TaskTracker;
   /** The session's WorktreeCreate / WorktreeRemove hooks, which make and remove worktrees in place of git when configured. */
@@ -245,6 +225,64 @@ export interface CallOutcome {
   /** A PreToolUse hook deferred the call: it did not run, and the run ends so it can be resumed later. */
   deferred?: boolean;
   durationMs: number;
+}
+
+/** A sub-agent run as the Agent tool asks the session for one (ToolContext.runSubagent); the session runs it (core/subagent.ts). */
+export interface SubagentSpec {
+  agentType: string;
+  prompt: string;
+  system: SystemBlock[];
+  /** Tool names it may use (undefined: all of the session's); Agent itself is never among them. */
+  toolNames?: string[];
+  disallowedTools?: string[];
+  /** A model id (aliases already resolved); undefined: the session's. */
+  model?: string;
+  permissionMode?: PermissionMode;
+  maxTurns?: number;
+  /** Its effort level (front matter `effort`); undefined: the session's. */
+  effort?: Effort;
+  /** Where it starts (its own worktree); undefined: the session's current folder. */
+  cwd?: string;
+  /** Texts it is given before its prompt, in its first message (skills it preloads). */
+  context?: string[];
+  /** MCP servers of the session whose tools it keeps, whatever `toolNames` says. */
+  mcpServers?: string[];
+  /** Tools of its own (its MCP servers'), beside the session's; they replace session tools of the same name. */
+  extraTools?: Tool[];
+  /** Hook groups that apply to its own calls only; `Stop` groups act as SubagentStop. */
+  hooks?: HookGroup[];
+  /** Allow rules for its run only (its memory folder), after the session's. */
+  allow?: ParsedRule[];
+  /** Problems found while starting it, reported as warnings when it starts. */
+  warnings?: string[];
+}
+
+/** An agent definition's MCP servers (frontmatter `mcpServers`), as the Agent tool hands them to the session. */
+export interface AgentServersRequest {
+  name: string;
+  source: string;
+  file?: string;
+  /** A server of the session by name, or one defined inline (the `.mcp.json` entry format). */
+  mcpServers?: Array<{ name: string; config?: Record<string, unknown> }>;
+}
+
+/** The servers one run of that agent gets: their tools, what could not be used, and how to end them. */
+export interface AgentServers {
+  tools: Tool[];
+  warnings: string[];
+  close(): Promise<void>;
+}
+
+export interface SubagentResult {
+  agentId: string;
+  text: string;
+  reason: Extract<AgentEvent, { type: 'done' }>['reason'];
+  error?: string;
+  turns: number;
+  toolCalls: number;
+  usage: Usage;
+  /** What it handed to a StructuredOutput tool of its own, if it did. */
+  structuredOutput?: Record<string, unknown>;
 }
 
 /** Typed helper so tool modules get inference without casts. */

@@ -9,7 +9,7 @@ import type { ElicitationHandler } from '../mcp/elicitation.js';
 import { oauthStorePath } from '../mcp/oauth-store.js';
 import { mcpLimitsFromEnv, McpServers } from '../mcp/servers.js';
 import type { Tool } from '../base/tool.js';
-import { agentMcpEntries } from '../tools/agent/mcp.js';
+import { agentMcpEntries } from '../mcp/agent-servers.js';
 import { toolSearchTool } from '../tools/tool-search/index.js';
 import { isDeferred, TOOL_SEARCH, toolSearchMode } from '../tools/tool-search/mode.js';
 import type { CliOptions } from './options.js';

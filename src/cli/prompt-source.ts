@@ -6,7 +6,7 @@
  */
 import { expandSlashPrompt, parseSlash } from '../commands/custom-commands.js';
 import { expansionOf, gateExpansion, type CommandOrigin } from '../commands/expansion-gate.js';
-import { inlineBashRunner } from '../commands/inline-shell.js';
+import { inlineBashRunner } from '../core/inline-bash.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { ContentBlock } from '../base/events.js';
 import { withInitialPrompt } from './main-agent.js';

@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import { appendUser } from '../base/conversation.js';
-import { memoryFiles } from '../core/system-prompt.js';
+import { memoryFiles } from '../session/system-prompt.js';
 import type { LoadedInstructions } from '../hooks/types.js';
 import type { ApiMessage } from '../base/events.js';
-import { inlineBashRunner } from '../commands/inline-shell.js';
+import { inlineBashRunner } from '../core/inline-bash.js';
 import { mainAgentSkills } from './main-agent.js';
 import type { CliOptions } from './options.js';
 import type { Setup } from './session-setup.js';

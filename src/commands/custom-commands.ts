@@ -15,31 +15,9 @@ import { parseFrontmatter } from '../settings/frontmatter.js';
 import { parseRule, splitRuleList } from '../base/rule-parse.js';
 import type { PermissionRules } from '../base/permission-types.js';
 import { expandInlineShell, hasInlineShell, type InlineExpansion, type InlineRun } from './inline-shell.js';
-import { pluginCommands } from '../plugins/commands.js';
 import { inSafeMode } from '../settings/safe-mode.js';
 import { loadSkills } from './skills.js';
-
-export interface CustomCommand {
-  /** `name`, or `folder:name` for a file in a subfolder. */
-  name: string;
-  description: string;
-  argumentHint?: string;
-  source: 'project' | 'user' | 'plugin';
-  /** A plugin's command or skill: the plugin's folder, for `${CLAUDE_PLUGIN_ROOT}`. */
-  pluginRoot?: string;
-  /** Frontmatter `allowed-tools`: permission rules for the command's inline shell. */
-  allowedTools: string[];
-  /** The Markdown after the frontmatter. */
-  body: string;
-  /** Skills (skills.ts): the skill's folder, for `${CLAUDE_SKILL_DIR}`. */
-  skillDir?: string;
-  /** Skills: frontmatter `when_to_use`, for the Skill tool's list. */
-  whenToUse?: string;
-  /** Skills: offered to the model by the Skill tool (not `disable-model-invocation: true`). */
-  modelInvocable?: boolean;
-  /** Skills: a slash command too (not `user-invocable: false`). */
-  userInvocable?: boolean;
-}
+import type { CustomCommand } from './types.js';
 
 /** Runs one inline shell command through the gates, with these extra allow rules. */
 export type RunInlineBash = (command: string, allowedTools: readonly string[]) => Promise<InlineRun>;
@@ -47,6 +25,13 @@ export type RunInlineBash = (command: string, allowedTools: readonly string[]) =
 export interface ExpandContext {
   projectDir: string;
   sessionId: string;
+}
+
+/** The plugins' commands (plugins/commands.ts); plugins/active.ts sets them when a session's plugins load. */
+let pluginCommands: () => CustomCommand[] = () => [];
+
+export function setPluginCommands(commands: () => CustomCommand[]): void {
+  pluginCommands = commands;
 }
 
 export function loadCustomCommands(projectRoot: string, configDir: string): CustomCommand[] {

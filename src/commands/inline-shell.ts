@@ -5,8 +5,6 @@
  * takes its place. Nothing asks a person here: a call the gates do not allow stops the command
  * with the reason, and nothing is sent.
  */
-import type { AgentOptions } from '../core/agent-options.js';
-import { runCallOutsideTurn } from '../core/agent-loop.js';
 import { randomHex } from '../base/ids.js';
 import { parseRule } from '../base/rule-parse.js';
 import type { AskUser } from '../base/permission-types.js';
@@ -42,11 +40,6 @@ export async function expandInlineShell(text: string, run: RunInline): Promise<I
   }
   parts.push(text.slice(last));
   return { ok: true, text: parts.join('') };
-}
-
-/** Runs inline shell as the session's Bash calls, with a command's `allowed-tools` as extra allow rules. */
-export function inlineBashRunner(opts: Omit<AgentOptions, 'askUser'>): (command: string, allowedTools: readonly string[]) => Promise<InlineRun> {
-  return inlineBashVia((call, o) => runCallOutsideTurn({ ...opts, askUser: o.askUser }, call, { tools: opts.tools, askUser: o.askUser, allow: o.allow, keepContext: true }));
 }
 
 /** The same, over a way to run one call through the gates (a tool's `runGatedCall`). */

@@ -9,10 +9,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { splitRuleList } from '../base/rule-parse.js';
-import { pluginSkills } from '../plugins/commands.js';
 import { inSafeMode } from '../settings/safe-mode.js';
-import type { CustomCommand } from './custom-commands.js';
+import type { CustomCommand } from './types.js';
 import { parseFrontmatter } from '../settings/frontmatter.js';
+
+/** The plugins' skills (plugins/commands.ts); plugins/active.ts sets them when a session's plugins load. */
+let pluginSkills: () => CustomCommand[] = () => [];
+
+export function setPluginSkills(skills: () => CustomCommand[]): void {
+  pluginSkills = skills;
+}
 
 export function loadSkills(projectRoot: string, configDir: string | undefined): CustomCommand[] {
   if (inSafeMode()) return [];

@@ -23,6 +23,7 @@ import { requestParts } from './model-request.js';
 import { errorMessage, FatalError } from '../base/errors.js';
 import type { AgentEvent, ApiMessage, ContentBlock, DeferredToolUse } from '../base/events.js';
 import { executeCall, prepareCall, type RunnerEnv } from './tool-runner.js';
+import { connectAgentServers } from '../mcp/agent-servers.js';
 import { ToolScheduler } from './tool-scheduler.js';
 import { runSubagent } from './subagent.js';
 import { noticeText, trackerFor } from './task-notices.js';
@@ -333,10 +334,17 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     runGatedCall: (call, o) => runCallOutsideTurn({ ...opts, askUser: o.askUser }, call, { tools: opts.tools, askUser: o.askUser, allow: o.allow, keepContext: true }),
     // The sub-agent's cost, denials and problems count as the session's (a background one's come with its notice).
     runSubagent: (spec, signal, onEvent, o) =>
-      runSubagent(opts, spec, signal, (ev) => {
-        if (!o?.background && (ev.type === 'usage' || ev.type === 'retry' || ev.type === 'warning' || ev.type === 'permission_denied')) emit(ev);
-        onEvent(ev);
-      }),
+      runSubagent(
+        opts,
+        spec,
+        signal,
+        (ev) => {
+          if (!o?.background && (ev.type === 'usage' || ev.type === 'retry' || ev.type === 'warning' || ev.type === 'permission_denied')) emit(ev);
+          onEvent(ev);
+        },
+        runAgent,
+      ),
+    connectAgentServers,
     ...(opts.taskNotices ? { backgroundTasks: trackerFor(opts.taskNotices, emit) } : {}),
     ...(opts.hooks.worktreeCreate ? { worktreeHooks: opts.hooks } : {}),
   } satisfies Omit<ToolContext, 'cwd' | 'readState' | 'signal' | 'toolUseId' | 'permissionMode'>;

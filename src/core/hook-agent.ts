@@ -10,9 +10,11 @@ import { AGENT_HOOK_VERDICT_SCHEMA } from '../hooks/run-agent.js';
 import type { HookUsage } from '../hooks/types.js';
 import { parseRule } from '../base/rule-parse.js';
 import type { AskUser } from '../base/permission-types.js';
+import { mcpSdk } from '../mcp/sdk-lib.js';
 import { structuredOutputTool } from '../tools/structured-output/index.js';
 import type { AgentOptions } from './agent-options.js';
 import { resolveModel } from '../base/models.js';
+import { runAgent } from './agent-loop.js';
 import { runSubagent } from './subagent.js';
 
 /** The agent type hook sub-agents run as (in traces and warnings). */
@@ -46,7 +48,7 @@ export function hookAgentRunner(session: () => Omit<AgentOptions, 'signal' | 'as
         prompt: r.prompt,
         system: [{ type: 'text', text: `${r.system}\n\nThe project's working directory is ${cwd}; give tools absolute paths.` }],
         toolNames: r.toolNames,
-        extraTools: [structuredOutputTool(AGENT_HOOK_VERDICT_SCHEMA)],
+        extraTools: [structuredOutputTool(AGENT_HOOK_VERDICT_SCHEMA, () => mcpSdk().then((sdk) => sdk.Ajv))],
         model: resolveModel(r.model) ?? base.smallModel,
         maxTurns: r.maxTurns,
       },
@@ -55,6 +57,7 @@ export function hookAgentRunner(session: () => Omit<AgentOptions, 'signal' | 'as
         if (ev.type === 'usage') usage.push({ usage: ev.usage, costUsd: ev.costUsd, model: ev.model, apiDurationMs: ev.apiDurationMs });
         else if (ev.type === 'warning') warnings.push(ev.message);
       },
+      runAgent,
     );
     const error = result.reason === 'completed' ? undefined : (result.error ?? `it ended with ${result.reason}`);
     return { text: result.text, ...(result.structuredOutput ? { structured: result.structuredOutput } : {}), ...(error ? { error } : {}), usage, warnings };

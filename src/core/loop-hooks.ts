@@ -9,12 +9,13 @@ import type { AgentEvent } from '../base/events.js';
 import { textOf } from '../base/conversation.js';
 import { FatalError } from '../base/errors.js';
 import type { CallOutcome, ToolCall } from '../base/tool.js';
+import { listBackgroundTasks, taskLabel } from '../tools/tasks/registry.js';
 
 /** Stop hooks: the reason to go on, when one blocks the stop. */
 export async function stopHook(opts: AgentOptions, text: string, active: boolean): Promise<string | undefined> {
   if (!opts.hooks.stop) return undefined;
   try {
-    const out = await opts.hooks.stop({ lastAssistantMessage: text, stopHookActive: active }, opts.signal);
+    const out = await opts.hooks.stop({ lastAssistantMessage: text, stopHookActive: active, backgroundTasks: runningTasks() }, opts.signal);
     return out.block;
   } catch {
     return undefined;
@@ -46,4 +47,18 @@ export async function cwdHook(opts: AgentOptions, previousCwd: string): Promise<
 export function hookEvents(hooks: Hooks): AgentEvent[] {
   const notices = (hooks.drainNotices?.() ?? []).map((message): AgentEvent => ({ type: 'warning', message }));
   return [...notices, ...(hooks.drainUsage?.() ?? []).map((u): AgentEvent => ({ type: 'usage', ...u }))];
+}
+
+/** The Stop hook's `background_tasks`: what still runs in the background as the model stops (a hook may want it to wait). */
+function runningTasks(): Array<Record<string, unknown>> {
+  return listBackgroundTasks()
+    .filter((t) => t.status === 'running')
+    .map((t) => ({
+      task_id: t.id,
+      task_type: t.kind === 'agent' ? 'local_agent' : 'local_bash',
+      status: t.status,
+      description: taskLabel(t),
+      ...(t.kind === 'bash' ? { command: t.command } : { agent_type: t.agentType }),
+      started_at: new Date(t.startedAt).toISOString(),
+    }));
 }

@@ -8,13 +8,11 @@ import { addUsage, emptyUsage } from '../base/usage.js';
 import type { Hooks } from '../hooks/types.js';
 import { ReadState } from '../base/read-state.js';
 import { isDeferred, TOOL_SEARCH } from '../tools/tool-search/mode.js';
-import type { Tool } from '../base/tool.js';
+import type { SubagentResult, SubagentSpec, Tool } from '../base/tool.js';
 import type { AgentOptions } from './agent-options.js';
-import { runAgent } from './agent-loop.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from '../base/events.js';
 import { appendUser } from '../base/conversation.js';
 import { randomUuid } from '../base/ids.js';
-import type { SubagentResult, SubagentSpec } from '../base/subagent.js';
 import { TaskNotices } from './task-notices.js';
 import { hookEvents } from './loop-hooks.js';
 
@@ -46,7 +44,10 @@ function mcpNameCovers(pattern: string, tool: string): boolean {
   return /^mcp__[^_]/.test(server) && !server.slice(5).includes('__') && tool.startsWith(`${server}__`);
 }
 
-export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void): Promise<SubagentResult> {
+/** The loop a sub-agent runs (agent-loop.ts's runAgent, handed in by its caller: the loop is what starts sub-agents). */
+export type AgentLoop = (messages: ApiMessage[], opts: AgentOptions) => AsyncGenerator<AgentEvent, void>;
+
+export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void, runAgent: AgentLoop): Promise<SubagentResult> {
   const agentId = randomUuid().slice(0, 8);
   const warnings = [...(spec.warnings ?? [])];
   const hooks = ownHooks(parent.hooks, spec, warnings);

@@ -6,8 +6,8 @@
  * ends; the app subscribes and wakes the model when a notice arrives while it is idle.
  * One queue per conversation; never a global.
  */
-import type { AgentEvent } from '../base/events.js';
-import type { StartedTask, TaskNotice, TaskProgress, TaskTracker } from '../base/tasks.js';
+import type { AgentEvent, TaskNotice, TaskProgress } from '../base/events.js';
+import type { StartedTask, TaskTracker } from '../base/tasks.js';
 
 /** Progress events kept for the loop at most; older ones go first. */
 const MAX_PROGRESS = 100;

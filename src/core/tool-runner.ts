@@ -9,12 +9,12 @@ import type { Hooks } from '../hooks/types.js';
 import { decidePermission } from '../permissions/decide.js';
 import type { PermissionMode } from '../base/permission-modes.js';
 import type { AskUser, PermissionDecision, PermissionRules } from '../base/permission-types.js';
-import { drainCall, type CallOutcome, type ContextChange, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolCall, type ToolContext } from '../base/tool.js';
+import { drainCall, type CallOutcome, type ContextChange, type SessionState, type Tool, type ToolCall, type ToolContext } from '../base/tool.js';
+import type { AgentEvent, DisplayData, GateName, GateTrace, ModelResult } from '../base/events.js';
 import { isPlanApproval } from '../tools/exit-plan-mode/index.js';
 import { findTool } from '../tools/registry.js';
 import { monotonicMs } from '../base/clock.js';
 import { errorMessage, ToolError } from '../base/errors.js';
-import type { AgentEvent, GateName, GateTrace } from '../base/events.js';
 import { Tracer } from './gate-tracer.js';
 import { formatInputIssues } from './input-errors.js';
 

@@ -7,7 +7,8 @@
  * - a failed Bash call cancels its running siblings with an explanatory result;
  * - on abort, every call still gets exactly one result.
  */
-import type { CallOutcome, ModelResult, ToolCall } from '../base/tool.js';
+import type { CallOutcome, ToolCall } from '../base/tool.js';
+import type { ModelResult } from '../base/events.js';
 import { ToolError } from '../base/errors.js';
 import type { Prepared, RunnerEnv } from './tool-runner.js';
 import { executeCall, prepareCall } from './tool-runner.js';

@@ -35,7 +35,7 @@ import { withoutAgentHooks, type AgentHookDeps, type HookAgentRunner } from './r
 import type { McpHookHolder } from './run-mcp-tool.js';
 import type { AskModel } from './run-prompt.js';
 import { withoutNoticesOf, worktreePathOf } from './worktree.js';
-import { runningTasks, suggestionsPayload } from './payload.js';
+import { suggestionsPayload } from './payload.js';
 import type { HookLifecycleEvent, HookUsage, Hooks, ToolHookCall } from './types.js';
 
 export interface HooksContext {
@@ -144,7 +144,7 @@ class HookGate implements SettingsHooks {
   };
 
   stop: SettingsHooks['stop'] = async (info, signal) => {
-    const extra = { stop_hook_active: info.stopHookActive, last_assistant_message: info.lastAssistantMessage, background_tasks: runningTasks() };
+    const extra = { stop_hook_active: info.stopHookActive, last_assistant_message: info.lastAssistantMessage, background_tasks: info.backgroundTasks ?? [] };
     return combineBlock(await this.run('Stop', undefined, extra, { signal }), 'Stop');
   };
 

@@ -6,17 +6,16 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { HookEvent } from '../base/hook-config.js';
-import type { HooksContext } from './create.js';
 
 /** The environment hooks see: the session's, settings `env`, and CLAUDE_PROJECT_DIR. */
-export function hookEnv(settingsEnv: Record<string, string>, ctx: HooksContext): Record<string, string> {
+export function hookEnv(settingsEnv: Record<string, string>, ctx: { env: Record<string, string | undefined>; projectRoot: string }): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
   return { ...env, ...settingsEnv, CLAUDE_PROJECT_DIR: ctx.projectRoot };
 }
 
 /** CLAUDE_EFFORT: the level at the time the hook runs (/effort may change it). */
-export function withEffort(env: Record<string, string>, ctx: HooksContext): Record<string, string> {
+export function withEffort(env: Record<string, string>, ctx: { getEffort?: () => string | undefined }): Record<string, string> {
   const effort = ctx.getEffort?.();
   return effort ? { ...env, CLAUDE_EFFORT: effort } : env;
 }

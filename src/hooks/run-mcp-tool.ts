@@ -5,13 +5,19 @@
  * (a JSON decision, or plain text). A server that is not connected, an unknown tool or an error
  * result is a non-blocking error; the hook never starts a server or a sign-in. Never throws.
  */
-import type { McpCallResult } from '../mcp/result.js';
 import type { McpToolHook } from '../base/hook-config.js';
 import { limitedRun, type HookRunOptions, type HookRunResult } from './run-command.js';
 
+/** What a hook reads of an MCP `tools/call` result (mcp/result.ts has the whole shape). */
+export interface McpHookResult {
+  content?: Array<{ type: string; text?: string }>;
+  structuredContent?: unknown;
+  isError?: boolean;
+}
+
 /** The session's MCP servers, as a hook calls them. Rejects when the server is not connected. */
 export interface McpHookTarget {
-  callTool(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult>;
+  callTool(server: string, tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpHookResult>;
 }
 
 /** Filled in once the session has its MCP servers (they are made after the hooks). */
@@ -23,7 +29,7 @@ export async function runMcpToolHook(hook: McpToolHook, eventJson: string, holde
   const { signal, done } = limitedRun(opts);
   const target = holder?.target;
   if (!target) return done({ stdout: '', stderr: '', spawnError: `the MCP server "${hook.server}" is not connected` });
-  let result: McpCallResult;
+  let result: McpHookResult;
   try {
     result = await target.callTool(hook.server, hook.tool, fillInput(hook.input ?? {}, parseEvent(eventJson)), signal);
   } catch (err) {
@@ -70,7 +76,7 @@ function asText(v: unknown): string {
 }
 
 /** The result's text blocks, one after another; without any, its structured content as JSON. */
-function resultText(result: McpCallResult): string {
+function resultText(result: McpHookResult): string {
   const texts = (result.content ?? []).filter((c) => c.type === 'text' && typeof c.text === 'string').map((c) => c.text!);
   if (texts.length) return texts.join('\n');
   return result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : '';

@@ -49,7 +49,7 @@ export interface Hooks extends WorktreeHooks {
   /** UserPromptSubmit: block the prompt or add context. */
   userPromptSubmit?(prompt: string, signal: AbortSignal): Promise<{ block?: string; additionalContext?: string; stop?: string; sessionTitle?: string }>;
   /** Stop: a hook may force the model to go on (`block` reason goes to the model). */
-  stop?(info: { lastAssistantMessage: string; stopHookActive: boolean }, signal: AbortSignal): Promise<{ block?: string }>;
+  stop?(info: StopInfo, signal: AbortSignal): Promise<{ block?: string }>;
   /** Messages for the person (non-blocking errors, systemMessage). Drained by the loop into warnings. */
   drainNotices?(): string[];
   /** What prompt and agent hooks spent on the model since the last call; the loop counts it as the session's. */
@@ -175,6 +175,13 @@ export interface NotificationInfo {
   title?: string;
   /** `permission_prompt`, `idle_prompt`, … */
   notificationType: string;
+}
+
+export interface StopInfo {
+  lastAssistantMessage: string;
+  stopHookActive: boolean;
+  /** What still runs in the background as the model stops (`background_tasks`, as Claude Code lists them); the loop fills it in. */
+  backgroundTasks?: Array<Record<string, unknown>>;
 }
 
 export interface SubagentStopInfo {

@@ -12,10 +12,9 @@ import type { McpTransportConfig } from './config.js';
 import type { ElicitationHandler, ElicitationRequest } from './elicitation.js';
 import { StoredOAuthProvider } from './oauth-provider.js';
 import { hasStoredTokens } from './oauth-store.js';
-import type { McpCallResult } from './result.js';
 import { mcpSdk } from './sdk-lib.js';
-import type { McpCallTarget, McpToolInfo } from './tool.js';
-import { inputValidator } from './validate-input.js';
+import type { McpCallResult, McpConnection, McpListKind, McpResourceContents, McpToolInfo } from './types.js';
+import { inputValidator } from '../base/schema-check.js';
 import { listers, ListWatch, type Lists } from './lists.js';
 
 export interface McpConnectOptions {
@@ -37,54 +36,6 @@ export interface McpConnectOptions {
 
 /** The server answered 401: it wants a sign-in (or the stored one is no longer accepted). */
 export class McpAuthRequiredError extends Error {}
-
-/** A prompt as `prompts/list` describes it; a slash command `/mcp__server__prompt` in wicket. */
-export interface McpPromptInfo {
-  name: string;
-  description?: string;
-  arguments?: Array<{ name: string; description?: string; required?: boolean }>;
-}
-
-/** A resource as `resources/list` describes it. */
-export interface McpResourceInfo {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-}
-
-/** One part of a `resources/read` result: text, or base64 `blob`. */
-export interface McpResourceContents {
-  uri: string;
-  mimeType?: string;
-  text?: string;
-  blob?: string;
-}
-
-export type McpListKind = 'tools' | 'prompts' | 'resources';
-
-export interface McpConnection extends McpCallTarget {
-  /** The lists as last listed: replaced when the server says one changed. */
-  tools: McpToolInfo[];
-  prompts: McpPromptInfo[];
-  resources: McpResourceInfo[];
-  /** The server declared the resources capability. */
-  readonly hasResources: boolean;
-  /** Lists the resources again (every page), keeping the answer as `resources`. */
-  listResources(): Promise<McpResourceInfo[]>;
-  readResource(uri: string, signal: AbortSignal): Promise<McpResourceContents[]>;
-  /** Called after a list was listed again because the server said it changed. */
-  onListChanged(listener: (kind: McpListKind) => void): void;
-  /** The prompt's messages as one text (each message's text parts, in order). */
-  getPrompt(name: string, args: Record<string, string>): Promise<string>;
-  /** The server's instructions for the model, if it gave any. */
-  instructions?: string;
-  /** Called once if the connection ends before close() (the server exited or hung up). */
-  onLost(listener: (why: string) => void): void;
-  close(): Promise<void>;
-}
 
 export type Sdk = Awaited<ReturnType<typeof mcpSdk>>;
 export type Transport =

@@ -3,9 +3,8 @@
  * resources/list), and listed again when the server says one changed
  * (notifications/tools/list_changed and the like).
  */
-import type { McpConnection, McpListKind, McpPromptInfo, McpResourceInfo } from './connect.js';
 import type { mcpSdk } from './sdk-lib.js';
-import type { McpToolInfo } from './tool.js';
+import type { McpConnection, McpListKind, McpPromptInfo, McpResourceInfo, McpToolInfo } from './types.js';
 
 type Sdk = Awaited<ReturnType<typeof mcpSdk>>;
 type Client = InstanceType<Sdk['Client']>;

@@ -9,7 +9,7 @@ import { ToolError } from '../base/errors.js';
 import { ruleNamesTool } from '../base/rule-parse.js';
 import type { PermissionRules } from '../base/permission-types.js';
 import { defineTool, lazySchema, type Tool } from '../base/tool.js';
-import type { McpResourceContents, McpResourceInfo } from './connect.js';
+import type { McpResourceContents, McpResourceInfo } from './types.js';
 import { mcpResultToModel, resourceToModel } from './result.js';
 import { normalizeName } from './tool.js';
 

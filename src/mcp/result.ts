@@ -4,24 +4,8 @@
  * and anything else a line saying what it was. Output over the limit (MAX_MCP_OUTPUT_TOKENS) is cut
  * with a note.
  */
-import type { ModelResult, ToolResultContent } from '../base/tool.js';
-import type { McpResourceContents } from './connect.js';
-
-export interface McpContent {
-  type: string;
-  text?: string;
-  data?: string;
-  mimeType?: string;
-  uri?: string;
-  name?: string;
-  resource?: { uri?: string; mimeType?: string; text?: string; blob?: string };
-}
-
-export interface McpCallResult {
-  content?: McpContent[];
-  structuredContent?: unknown;
-  isError?: boolean;
-}
+import type { ModelResult, ToolResultContent } from '../base/events.js';
+import type { McpCallResult, McpContent, McpResourceContents } from './types.js';
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 

@@ -5,12 +5,12 @@
  * nothing. A server that says its lists changed has them listed again, and the listeners are told.
  */
 import type { McpConfig, McpScope, McpTransportConfig } from './config.js';
-import { connectServer, McpAuthRequiredError, type McpConnectOptions, type McpConnection, type McpListKind, type McpResourceContents, type McpResourceInfo } from './connect.js';
+import { connectServer, McpAuthRequiredError, type McpConnectOptions } from './connect.js';
+import type { McpCallResult, McpConnection, McpListKind, McpResourceContents, McpResourceInfo, McpToolInfo } from './types.js';
 import { signIn, signOut, type RemoteConfig } from './oauth-login.js';
 import { hasStoredTokens } from './oauth-store.js';
 import { listResourcesTool, readResourceTool, type McpResourceSource } from './resource-tools.js';
-import type { McpCallResult } from './result.js';
-import { mcpTool, mcpToolName, type McpToolInfo } from './tool.js';
+import { mcpTool, mcpToolName } from './tool.js';
 import { splitArgs } from '../commands/custom-commands.js';
 import type { Tool } from '../base/tool.js';
 

@@ -7,28 +7,9 @@
  */
 import { Channel } from '../base/channel.js';
 import { defineTool, lazySchema, type Tool, type ToolProgress } from '../base/tool.js';
-import { mcpResultToModel, type McpCallResult } from './result.js';
-import { objectSchema, type InputValidator } from './validate-input.js';
-
-/** A tool as `tools/list` describes it. */
-export interface McpToolInfo {
-  name: string;
-  description?: string;
-  inputSchema?: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; title?: string };
-  _meta?: Record<string, unknown>;
-}
-
-/** The connection a tool calls through. */
-export interface McpCallTarget {
-  callTool(
-    name: string,
-    args: Record<string, unknown>,
-    opts: { signal: AbortSignal; onProgress: (p: { progress: number; total?: number; message?: string }) => void },
-  ): Promise<McpCallResult>;
-  /** Loads the JSON Schema validator (with the SDK's bundle). */
-  validator(schema: Record<string, unknown>): Promise<InputValidator | undefined>;
-}
+import { mcpResultToModel } from './result.js';
+import type { McpCallResult, McpCallTarget, McpToolInfo } from './types.js';
+import { objectSchema, type InputValidator } from '../base/schema-check.js';
 
 export interface McpToolOptions {
   /** Characters of output the model may receive (MAX_MCP_OUTPUT_TOKENS × 4). */

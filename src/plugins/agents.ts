@@ -5,11 +5,10 @@
  * MCP servers: it runs with the session's, and `${CLAUDE_PLUGIN_ROOT}` in its prompt is the plugin's folder.
  */
 import { parseAgentFile, type AgentDefinition } from '../tools/agent/definitions.js';
-import { activePlugins } from './active.js';
 import { markdownAt } from './files.js';
 import { withPluginRoot, type LoadedPlugin } from './types.js';
 
-export function pluginAgentDefinitions(plugins: readonly LoadedPlugin[] = activePlugins().plugins): AgentDefinition[] {
+export function pluginAgentDefinitions(plugins: readonly LoadedPlugin[]): AgentDefinition[] {
   const out: AgentDefinition[] = [];
   for (const plugin of plugins) {
     for (const { file, text } of plugin.paths.agents.flatMap(markdownAt)) {

@@ -6,16 +6,16 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { commandFromFile, scanCommandDir, type CustomCommand } from '../commands/custom-commands.js';
+import { commandFromFile, scanCommandDir } from '../commands/custom-commands.js';
+import type { CustomCommand } from '../commands/types.js';
 import { scanSkillDir, skillFromDir } from '../commands/skills.js';
-import { activePlugins } from './active.js';
 import type { LoadedPlugin } from './types.js';
 
-export function pluginCommands(plugins: readonly LoadedPlugin[] = activePlugins().plugins): CustomCommand[] {
+export function pluginCommands(plugins: readonly LoadedPlugin[]): CustomCommand[] {
   return plugins.flatMap((plugin) => plugin.paths.commands.flatMap((p) => commandsAt(p)).map((c) => inPlugin(c, plugin, c.name)));
 }
 
-export function pluginSkills(plugins: readonly LoadedPlugin[] = activePlugins().plugins): CustomCommand[] {
+export function pluginSkills(plugins: readonly LoadedPlugin[]): CustomCommand[] {
   return plugins.flatMap((plugin) => plugin.paths.skills.flatMap((p) => skillsAt(p)).map((s) => inPlugin(s, plugin, path.basename(s.skillDir ?? s.name))));
 }
 

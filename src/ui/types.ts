@@ -1,7 +1,6 @@
 /** What the app shows: finished items (written once) and the live part (re-rendered, throttled). */
-import type { GateTrace } from '../base/events.js';
+import type { DisplayData, GateTrace, ModelResult } from '../base/events.js';
 import type { PermissionAnswer, PermissionRequest } from '../base/permission-types.js';
-import type { DisplayData, ModelResult } from '../base/tool.js';
 
 export interface ToolCallView {
   toolUseId: string;

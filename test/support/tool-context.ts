@@ -7,7 +7,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReadState } from '../../src/base/read-state.js';
-import { drainCall, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext, type ToolProgress } from '../../src/base/tool.js';
+import { drainCall, type SessionState, type Tool, type ToolContext, type ToolProgress } from '../../src/base/tool.js';
+import type { DisplayData, ModelResult } from '../../src/base/events.js';
 
 export interface ToolEnv {
   /** Root of everything this env created. */

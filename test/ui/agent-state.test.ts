@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentEvent } from '../../src/base/events.js';
+import type { AgentEvent, TaskNotice } from '../../src/base/events.js';
 import { AgentView } from '../../src/ui/agent-state.js';
 import { itemsFromMessages } from '../../src/ui/resume-items.js';
 import { noticeText } from '../../src/core/task-notices.js';
-import type { TaskNotice } from '../../src/base/tasks.js';
 
 const trace = [{ gate: 'execute' as const, verdict: 'passed' as const, durationMs: 1 }];
 

@@ -6,8 +6,7 @@
  */
 import { totalTokens } from '../../base/usage.js';
 import type { AgentEvent } from '../../base/events.js';
-import type { SubagentResult, SubagentSpec } from '../../base/subagent.js';
-import type { ToolContext } from '../../base/tool.js';
+import type { SubagentResult, SubagentSpec, ToolContext } from '../../base/tool.js';
 import { outputFilePath } from '../bash/run.js';
 import { noticeStatus, oneLine, stoppedByModel } from '../tasks/notify.js';
 import { registerAgentTask, type AgentTask } from '../tasks/registry.js';

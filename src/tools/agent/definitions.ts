@@ -7,7 +7,6 @@
  */
 import path from 'node:path';
 import { markdownFiles } from '../../settings/markdown-dir.js';
-import { pluginAgentDefinitions } from '../../plugins/agents.js';
 import { parseYamlBlock } from '../../settings/frontmatter-yaml.js';
 import { inSafeMode } from '../../settings/safe-mode.js';
 import { readAgentFields, type AgentFields } from './frontmatter.js';
@@ -56,6 +55,13 @@ export const BUILTIN_AGENTS: AgentDefinition[] = [
 const loaded = new Map<string, AgentDefinition[]>();
 /** Agents given with --agents: above every file. */
 let cliAgents: AgentDefinition[] = [];
+
+/** The plugins' agents (plugins/agents.ts); plugins/active.ts sets them when a session's plugins load. */
+let pluginAgentDefinitions: () => AgentDefinition[] = () => [];
+
+export function setPluginAgents(agents: () => AgentDefinition[]): void {
+  pluginAgentDefinitions = agents;
+}
 
 /**
  * `--agents '{"name": {"description": …, "prompt": …, "tools": […], "model": …}}'`, as Claude Code

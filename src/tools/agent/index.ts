@@ -5,12 +5,11 @@
  * With `run_in_background` (or `background: true` in the definition) the call returns at once and
  * the report comes later (background.ts). What else the definition asks for is set up per run (start.ts).
  */
-import type { SubagentResult } from '../../base/subagent.js';
-import { buildSystemPrompt } from '../../core/system-prompt.js';
+import { defineTool, lazySchema, type SubagentResult, type ToolContext, type ToolProgress } from '../../base/tool.js';
+import { buildSystemPrompt } from '../../session/system-prompt.js';
 import { resolveModel } from '../../base/models.js';
 import type { ParsedRule } from '../../base/rule-parse.js';
 import { userConfigDir } from '../../settings/paths.js';
-import { defineTool, lazySchema, type ToolContext, type ToolProgress } from '../../base/tool.js';
 import { Channel } from '../../base/channel.js';
 import { loadAgentDefinitions, type AgentDefinition } from './definitions.js';
 import { backgroundStartText, startBackgroundAgent, type BackgroundAgentStart } from './background.js';

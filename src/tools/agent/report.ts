@@ -1,5 +1,5 @@
 /** What a sub-agent's run comes to, in words for the model: its report, or why there is none. */
-import type { SubagentResult } from '../../base/subagent.js';
+import type { SubagentResult } from '../../base/tool.js';
 
 export function agentReport(out: SubagentResult): { text: string; isError: boolean } {
   const last = out.text ? `\nIts last words: ${out.text}` : '';

@@ -1,13 +1,12 @@
 /**
  * What an agent's definition gives each of its runs, set up when the run starts and taken down when
  * it ends: its memory folder (made, and open to Read/Write/Edit), its preloaded skills, its MCP
- * servers (its own connected, the session's named ones kept), and its hooks. What cannot be set up
- * is a warning, and the agent runs without it.
+ * servers (its own connected by the session, the session's named ones kept), and its hooks. What
+ * cannot be set up is a warning, and the agent runs without it.
  */
 import { inlineBashVia } from '../../commands/inline-shell.js';
 import type { ToolContext } from '../../base/tool.js';
 import type { AgentDefinition } from './definitions.js';
-import { connectAgentServers } from './mcp.js';
 import { agentMemoryDir, ensureMemoryDir, memoryRules } from './memory.js';
 import { preloadSkills } from './preload.js';
 
@@ -26,7 +25,7 @@ export function withDefinition(run: RunSubagent, def: AgentDefinition, ctx: Tool
       allow = memoryRules(dir);
     }
     const skills = await preloadSkills(def.name, def.skills ?? [], { projectRoot: ctx.projectRoot, configDir, sessionId: ctx.sessionId }, ctx.runGatedCall && inlineBashVia(ctx.runGatedCall));
-    const servers = await connectAgentServers(def, ctx);
+    const servers = ctx.connectAgentServers ? await ctx.connectAgentServers(def, ctx) : { tools: [], warnings: [], close: async () => {} };
     try {
       return await run(
         {

@@ -4,9 +4,8 @@
  * `worktree.baseRef` says from where); its report ends with what became of it.
  */
 import { randomHex } from '../../base/ids.js';
-import type { SubagentSpec } from '../../base/subagent.js';
+import type { SubagentSpec, ToolContext } from '../../base/tool.js';
 import { closeWorktree, makeWorktree, type WorktreeHooks } from '../../base/worktree-hooked.js';
-import type { ToolContext } from '../../base/tool.js';
 
 type RunSubagent = NonNullable<ToolContext['runSubagent']>;
 

@@ -1,5 +1,5 @@
 /** Read's output as the model receives it: numbered lines and notes that say how to read on. */
-import type { ModelResult } from '../../base/tool.js';
+import type { ModelResult } from '../../base/events.js';
 import { describeWindow, formatNumberedLines } from './format-lines.js';
 import { MAX_LINE_CHARS, MAX_PDF_PAGES_PER_CALL } from './limits.js';
 import type { ReadOutput, TextRead } from './types.js';

@@ -5,7 +5,8 @@
  * the skill as a slash command; here it runs too, through the gates, with the skill's allowed-tools
  * as allow rules (a command they do not allow is left as written, with the reason).
  */
-import { expandCustomCommand, type CustomCommand, type ExpandContext, type RunInlineBash } from '../../commands/custom-commands.js';
+import { expandCustomCommand, type ExpandContext, type RunInlineBash } from '../../commands/custom-commands.js';
+import type { CustomCommand } from '../../commands/types.js';
 import { expandInlineShell, hasInlineShell, inlineBashVia } from '../../commands/inline-shell.js';
 import { loadSkills } from '../../commands/skills.js';
 import { parseRule, type ParsedRule } from '../../base/rule-parse.js';

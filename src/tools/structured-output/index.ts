@@ -3,8 +3,7 @@
  * the shape the script asked for. Its input is checked against that JSON Schema (every problem
  * listed); the accepted value becomes the result's `structured_output`.
  */
-import { mcpSdk } from '../../mcp/sdk-lib.js';
-import { inputValidator, objectSchema, type InputValidator } from '../../mcp/validate-input.js';
+import { inputValidator, objectSchema, type AjvClass, type InputValidator } from '../../base/schema-check.js';
 import { defineTool, lazySchema, type Tool } from '../../base/tool.js';
 
 export const STRUCTURED_OUTPUT = 'StructuredOutput';
@@ -24,7 +23,8 @@ export function parseJsonSchema(text: string): Record<string, unknown> {
   return schema as Record<string, unknown>;
 }
 
-export function structuredOutputTool(schema: Record<string, unknown>): Tool<Record<string, unknown>, Record<string, unknown>> {
+/** `ajv`: where the validator's library comes from (the session loads it with the MCP SDK's bundle). */
+export function structuredOutputTool(schema: Record<string, unknown>, ajv: () => Promise<AjvClass>): Tool<Record<string, unknown>, Record<string, unknown>> {
   const apiSchema = objectSchema(schema);
   let validator: Promise<InputValidator | undefined> | undefined;
   return defineTool<Record<string, unknown>, Record<string, unknown>>({
@@ -35,8 +35,8 @@ export function structuredOutputTool(schema: Record<string, unknown>): Tool<Reco
     isReadOnly: () => true,
     isConcurrencySafe: () => false,
     async validateInput(input) {
-      // ajv comes with the MCP SDK's bundle, loaded here on first use.
-      validator ??= mcpSdk().then((sdk) => inputValidator(sdk.Ajv, apiSchema));
+      // ajv is loaded here on first use.
+      validator ??= ajv().then((Ajv) => inputValidator(Ajv, apiSchema));
       const problems = (await validator)?.(input) ?? [];
       return problems.length ? { ok: false, message: `The output does not match the schema:\n${problems.join('\n')}\nCall ${STRUCTURED_OUTPUT} again with it corrected.` } : { ok: true };
     },

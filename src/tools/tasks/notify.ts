@@ -2,7 +2,8 @@
  * A background task's end, told to the conversation that started it (core/task-notices.ts): its
  * status and a one-line summary, in Claude Code's words.
  */
-import type { NoticeStatus, TaskTracker } from '../../base/tasks.js';
+import type { TaskTracker } from '../../base/tasks.js';
+import type { NoticeStatus } from '../../base/events.js';
 import { stopBackgroundTask, type BackgroundTask, type BashTask } from './registry.js';
 
 export function noticeStatus(task: BackgroundTask): NoticeStatus {

@@ -1,5 +1,5 @@
 /** WebFetch's output, and its two views: the tool_result for the model and display data for the person. */
-import type { DisplayData, ModelResult } from '../../base/tool.js';
+import type { DisplayData, ModelResult } from '../../base/events.js';
 import { dataHeader } from './answer.js';
 
 interface Common {

@@ -1,6 +1,6 @@
 /** Custom commands (src/commands/custom-commands.ts) as slash commands of the interactive app. */
 import { loadCustomCommands as loadDefinitions, renderCustomCommand } from '../../commands/custom-commands.js';
-import { inlineBashRunner } from '../../commands/inline-shell.js';
+import { inlineBashRunner } from '../../core/inline-bash.js';
 import type { SlashCommand } from './types.js';
 
 export { expandArguments, splitArgs } from '../../commands/custom-commands.js';

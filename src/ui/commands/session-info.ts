@@ -7,7 +7,7 @@ import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { ApiMessage } from '../../base/events.js';
 import { contextWindowOf } from '../../base/models.js';
-import { memoryFiles } from '../../core/system-prompt.js';
+import { memoryFiles } from '../../session/system-prompt.js';
 import { describeHandler, isAsyncHandler } from '../../base/hook-config.js';
 import { loadAgentDefinitions } from '../../tools/agent/definitions.js';
 import { getBackgroundTask, listBackgroundTasks, stopBackgroundTask, taskLabel } from '../../tools/tasks/registry.js';

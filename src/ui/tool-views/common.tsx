@@ -2,8 +2,7 @@
 import path from 'node:path';
 import { Box, Text } from 'ink';
 import React from 'react';
-import type { GateName, GateTrace } from '../../base/events.js';
-import type { ModelResult } from '../../base/tool.js';
+import type { GateName, GateTrace, ModelResult } from '../../base/events.js';
 import { symbols } from '../theme.js';
 import type { FinishedTool } from '../types.js';
 import { useView } from '../view-context.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelClient } from '../../../src/api/model-client.js';
 import { attachMentions, findMentions, resourceMention } from '../../../src/cli/mentions.js';
-import type { McpResourceContents } from '../../../src/mcp/connect.js';
+import type { McpResourceContents } from '../../../src/mcp/types.js';
 import { readResourceTool, type McpResourceSource } from '../../../src/mcp/resource-tools.js';
 import { parseRule } from '../../../src/base/rule-parse.js';
 import { emptyRules } from '../../../src/base/permission-types.js';

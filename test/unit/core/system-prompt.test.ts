@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSystemPrompt, memoryFiles } from '../../../src/core/system-prompt.js';
+import { buildSystemPrompt, memoryFiles } from '../../../src/session/system-prompt.js';
 
 function tree() {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-sp-')));

@@ -4,9 +4,8 @@ import { z } from 'zod';
 import type { ClientEvent, FinalMessage, ModelClient, ModelRequest } from '../../../src/api/model-client.js';
 import { emptyUsage } from '../../../src/base/usage.js';
 import { runAgent } from '../../../src/core/agent-loop.js';
-import type { AgentEvent, ApiMessage, ContentBlock } from '../../../src/base/events.js';
+import type { AgentEvent, ApiMessage, ContentBlock, TaskNotice } from '../../../src/base/events.js';
 import { noticeText, TaskNotices } from '../../../src/core/task-notices.js';
-import type { TaskNotice } from '../../../src/base/tasks.js';
 import { defineTool } from '../../../src/base/tool.js';
 import { agentOptions, gate, type Gate } from './fake-tools.js';
 

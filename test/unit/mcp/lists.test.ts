@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { McpConnection, McpListKind } from '../../../src/mcp/connect.js';
+import type { McpConnection, McpListKind } from '../../../src/mcp/types.js';
 import { listAll, ListWatch, type Lists } from '../../../src/mcp/lists.js';
 import { mcpSdk } from '../../../src/mcp/sdk-lib.js';
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { McpResourceContents, McpResourceInfo } from '../../../src/mcp/connect.js';
+import type { McpResourceContents, McpResourceInfo } from '../../../src/mcp/types.js';
 import { isReadResourceTool, listResourcesTool, readResourceTool, serverTurnedOff, type McpResourceSource } from '../../../src/mcp/resource-tools.js';
 import { parseRule } from '../../../src/base/rule-parse.js';
 import { emptyRules, type PermissionRules } from '../../../src/base/permission-types.js';

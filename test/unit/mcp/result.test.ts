@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mcpResultToModel, type McpCallResult } from '../../../src/mcp/result.js';
-import type { ModelResult } from '../../../src/base/tool.js';
+import { mcpResultToModel } from '../../../src/mcp/result.js';
+import type { McpCallResult } from '../../../src/mcp/types.js';
+import type { ModelResult } from '../../../src/base/events.js';
 
 const toModel = (result: McpCallResult, maxChars = 10_000) => mcpResultToModel(result, { maxChars, toolName: 'mcp__srv__tool' });
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { McpConfig, McpServerEntry, McpTransportConfig } from '../../../src/mcp/config.js';
-import type { McpConnection, McpListKind, McpResourceInfo } from '../../../src/mcp/connect.js';
+import type { McpConnection, McpListKind, McpResourceInfo, McpToolInfo } from '../../../src/mcp/types.js';
 import { McpServers, mcpLimitsFromEnv, type McpServersOptions } from '../../../src/mcp/servers.js';
-import type { McpToolInfo } from '../../../src/mcp/tool.js';
 
 interface FakeConnection extends McpConnection {
   closed: number;

@@ -1,8 +1,8 @@
 import { Ajv } from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { McpCallResult } from '../../../src/mcp/result.js';
-import { mcpTool, mcpToolName, normalizeName, type McpCallTarget, type McpToolInfo } from '../../../src/mcp/tool.js';
-import { inputValidator } from '../../../src/mcp/validate-input.js';
+import type { McpCallResult, McpCallTarget, McpToolInfo } from '../../../src/mcp/types.js';
+import { mcpTool, mcpToolName, normalizeName } from '../../../src/mcp/tool.js';
+import { inputValidator } from '../../../src/base/schema-check.js';
 import { drainCall, type ToolProgress } from '../../../src/base/tool.js';
 import { createToolEnv, type ToolEnv } from '../../support/tool-context.js';
 

@@ -1,6 +1,6 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { inputValidator, type InputValidator } from '../../../src/mcp/validate-input.js';
+import { inputValidator, type InputValidator } from '../../../src/base/schema-check.js';
 
 const compile = (schema: Record<string, unknown>): InputValidator => {
   const v = inputValidator(Ajv, schema);

@@ -2,14 +2,12 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../../src/base/usage.js';
-import type { AgentEvent } from '../../../src/base/events.js';
-import type { SubagentResult, SubagentSpec } from '../../../src/base/subagent.js';
+import type { AgentEvent, TaskNotice } from '../../../src/base/events.js';
+import type { SubagentResult, SubagentSpec, ToolContext } from '../../../src/base/tool.js';
 import { TaskNotices } from '../../../src/core/task-notices.js';
-import type { TaskNotice } from '../../../src/base/tasks.js';
 import { agentTool } from '../../../src/tools/agent/index.js';
 import { bashTool, initBashParser } from '../../../src/tools/bash/index.js';
 import { killAllBackgroundTasks, listBackgroundTasks, taskOutputTool, taskStopTool } from '../../../src/tools/tasks/index.js';
-import type { ToolContext } from '../../../src/base/tool.js';
 import { createToolEnv, resultText, runTool, type ToolEnv } from '../../support/tool-context.js';
 
 let env: ToolEnv;

@@ -1,6 +1,7 @@
 /** ToolSearch: its matching and ranking, the tool itself, and when tool search is on. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { mcpTool, type McpCallTarget } from '../../../src/mcp/tool.js';
+import { mcpTool } from '../../../src/mcp/tool.js';
+import type { McpCallTarget } from '../../../src/mcp/types.js';
 import { bashTool } from '../../../src/tools/bash/index.js';
 import { readTool } from '../../../src/tools/read/index.js';
 import type { Tool } from '../../../src/base/tool.js';

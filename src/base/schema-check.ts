@@ -1,5 +1,6 @@
 /**
- * An MCP tool's input checked against its JSON Schema (ajv) before the call, with every problem
+ * A tool's input checked against a JSON Schema (an MCP tool's, StructuredOutput's) with ajv, which
+ * the caller hands in (it comes with the MCP SDK's bundle: mcp/sdk-lib.ts), with every problem
  * listed in the words the built-in tools use: `path: expected string, got number`,
  * `query is required`, `unexpected field bogus`.
  */
@@ -8,7 +9,7 @@ import type { ErrorObject } from 'ajv';
 /** The problems with one input; empty when it fits the schema. */
 export type InputValidator = (input: unknown) => string[];
 
-type AjvClass = typeof import('ajv').Ajv;
+export type AjvClass = typeof import('ajv').Ajv;
 
 /** A tool's schema as the API needs it at the top: an object, without `$schema`. */
 export function objectSchema(schema: Record<string, unknown> | undefined): Record<string, unknown> {

@@ -4,24 +4,24 @@
  * is a server of the agent's own: connected when its run starts, its tools named
  * `mcp__<server>__<tool>` as usual, and closed when the run ends. The settings' server policy
  * (allowedMcpServers, deniedMcpServers) holds for them; --strict-mcp-config and --bare leave out the
- * ones of agent files, not those given with --agents.
+ * ones of agent files, not those given with --agents. The Agent tool reaches this through its
+ * context (ToolContext.connectAgentServers), which the session fills in.
  */
-import { VERSION } from '../../base/version.js';
-import { parseServer, policyRefusal, type McpServerEntry } from '../../mcp/config.js';
-import { sessionElicitation, type ElicitationHandler } from '../../mcp/elicitation.js';
-import { McpServers, mcpLimitsFromEnv } from '../../mcp/servers.js';
-import { ruleNamesTool } from '../../base/rule-parse.js';
-import type { PermissionRules } from '../../base/permission-types.js';
-import { toolSearchTool } from '../tool-search/index.js';
-import { isDeferred, toolSearchMode } from '../tool-search/mode.js';
-import type { Tool } from '../../base/tool.js';
-import type { AgentDefinition } from './definitions.js';
+import { VERSION } from '../base/version.js';
+import { parseServer, policyRefusal, type McpServerEntry } from './config.js';
+import { sessionElicitation, type ElicitationHandler } from './elicitation.js';
+import { McpServers, mcpLimitsFromEnv } from './servers.js';
+import { ruleNamesTool } from '../base/rule-parse.js';
+import type { PermissionRules } from '../base/permission-types.js';
+import { toolSearchTool } from '../tools/tool-search/index.js';
+import { isDeferred, toolSearchMode } from '../tools/tool-search/mode.js';
+import type { AgentServers, AgentServersRequest, Tool } from '../base/tool.js';
 
 /** Set in the settings object a session's tools see when --strict-mcp-config or --bare is given. */
 export const STRICT_MCP_KEY = '__strictMcpConfig';
 
 /** The agent's inline servers, ready to start; why any of them cannot be used. */
-export function agentMcpEntries(def: AgentDefinition, env: Record<string, string | undefined>, settings: Record<string, unknown>): { entries: McpServerEntry[]; warnings: string[] } {
+export function agentMcpEntries(def: AgentServersRequest, env: Record<string, string | undefined>, settings: Record<string, unknown>): { entries: McpServerEntry[]; warnings: string[] } {
   const entries: McpServerEntry[] = [];
   const warnings: string[] = [];
   const source = def.file ?? `--agents "${def.name}"`;
@@ -41,12 +41,6 @@ export function agentMcpEntries(def: AgentDefinition, env: Record<string, string
   return { entries, warnings };
 }
 
-export interface AgentServers {
-  tools: Tool[];
-  warnings: string[];
-  close(): Promise<void>;
-}
-
 export interface AgentMcpContext {
   projectRoot: string;
   env: Record<string, string | undefined>;
@@ -63,7 +57,7 @@ function elicitation(): { elicitation?: ElicitationHandler } {
 }
 
 /** Connects the agent's own servers (they start together) and checks the named ones; `close` ends them. */
-export async function connectAgentServers(def: AgentDefinition, ctx: AgentMcpContext): Promise<AgentServers> {
+export async function connectAgentServers(def: AgentServersRequest, ctx: AgentMcpContext): Promise<AgentServers> {
   const { entries, warnings } = agentMcpEntries(def, ctx.env, ctx.settings);
   for (const s of def.mcpServers ?? []) {
     if (!s.config && ctx.tools && !ctx.tools.some((t) => t.name.startsWith(`mcp__${s.name}__`))) {
