@@ -4,7 +4,7 @@
  * a person at a terminal gets the live app even when CI is set in their environment.
  */
 import { setFlagsFromString } from 'node:v8';
-import type { CliOptions } from './options.js';
+import type { AppEntry, CliOptions } from '../core/setup/options.js';
 import { importModule } from '../base/lib/import-module.js';
 
 export async function runInteractive(opts: CliOptions, info: { version: string; saveCodeCache?: () => void }): Promise<number> {
@@ -20,9 +20,10 @@ export async function runInteractive(opts: CliOptions, info: { version: string; 
     delete process.env.CI;
     delete process.env.CONTINUOUS_INTEGRATION;
   }
-  let runApp: typeof import('../ui/run-app.js').runApp;
+  let runApp: AppEntry;
   try {
-    ({ runApp } = await importModule<typeof import('../ui/run-app.js')>(new URL('../ui/run-app.js', import.meta.url).href));
+    // The app is a bundle of its own (dist/ui/run-app.js), loaded by its path.
+    ({ runApp } = await importModule<{ runApp: AppEntry }>(new URL('../ui/run-app.js', import.meta.url).href));
   } finally {
     for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
   }

@@ -6,7 +6,7 @@
 import type { McpServerEntry } from '../mcp/config.js';
 import { connectServer, McpAuthRequiredError, type McpConnectOptions } from '../mcp/connect.js';
 import { signIn, signOut, type RemoteConfig } from '../mcp/oauth-login.js';
-import { openBrowser } from './open-browser.js';
+import { openBrowser } from '../mcp/open-browser.js';
 
 interface Io {
   out: (s: string) => void;

@@ -8,9 +8,9 @@ import type { PermissionAnswer, PermissionRequest } from '../base/permission-typ
 import type { PluginSet } from '../plugins/types.js';
 import { addUsage, emptyUsage } from '../base/usage.js';
 import type { TranscriptWriter } from '../session/transcript.js';
-import type { DebugLog } from './debug-log.js';
-import type { CliOptions } from './options.js';
-import { addToTotals, emptyTotals, runPrompt, type PromptWithContext, type Totals } from './run-prompt.js';
+import type { DebugLog } from '../core/setup/debug-log.js';
+import type { CliOptions } from '../core/setup/options.js';
+import { addToTotals, emptyTotals, runPrompt, type PromptWithContext, type Totals } from '../core/run-prompt.js';
 import { randomUuid } from '../base/ids.js';
 
 export interface PrintIO {

@@ -9,10 +9,10 @@ import { expansionOf, gateExpansion, type CommandOrigin } from '../commands/expa
 import { inlineBashRunner } from '../core/inline-bash.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { ContentBlock } from '../base/events.js';
-import { withInitialPrompt } from './main-agent.js';
-import type { CliOptions } from './options.js';
-import type { PromptWithContext } from './run-prompt.js';
-import type { Setup } from './session-setup.js';
+import { withInitialPrompt } from '../core/setup/main-agent.js';
+import type { CliOptions } from '../core/setup/options.js';
+import type { PromptWithContext } from '../core/run-prompt.js';
+import type { Setup } from '../core/setup/session-setup.js';
 import { readStdin, stdinIsTerminal, stdinLines } from './stdin.js';
 
 export type PrintPrompt = string | ContentBlock[] | PromptWithContext;

@@ -12,8 +12,8 @@ import { createHooks, type SettingsHooks } from '../hooks/create.js';
 import { usePlugins } from '../plugins/session.js';
 import type { LoadedSettings } from '../settings/load.js';
 import { wicketHomeDir } from '../settings/paths.js';
-import type { CliOptions } from './options.js';
-import { projectSlug, sessionSettings } from './session-setup.js';
+import type { CliOptions } from '../core/setup/options.js';
+import { projectSlug, sessionSettings } from '../core/setup/session-setup.js';
 
 export interface SessionWorktree {
   wt: Worktree;

@@ -4,7 +4,7 @@
  * decides when a snapshot is rendered. Cheap per event: a delta only appends to a string.
  */
 import type { AgentEvent } from '../base/events.js';
-import { addToTotals, emptyTotals, type Totals } from '../cli/run-prompt.js';
+import { addToTotals, emptyTotals, type Totals } from '../core/run-prompt.js';
 import { splitCompleted } from './markdown-text.js';
 import type { FinishedTool, HistoryItem, LiveState, LiveTool, NewItem, RunStatus, TraceEntry } from './types.js';
 

@@ -5,8 +5,8 @@
  * from the first prompt on; a server whose tools change later has them changed in the session too.
  * A remote server that needs authentication is signed in to from /mcp, and its tools join then.
  */
-import { followMcpTools, useMcpTools } from '../cli/mcp-setup.js';
-import { openBrowser } from '../cli/open-browser.js';
+import { followMcpTools, useMcpTools } from '../core/setup/mcp-setup.js';
+import { openBrowser } from '../mcp/open-browser.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { McpServers, McpServerState } from '../mcp/servers.js';
 import { saveMcpApproval, type McpApproval } from '../settings/persist.js';

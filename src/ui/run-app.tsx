@@ -8,17 +8,17 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { SAFE_MODE_NOTE } from '../settings/safe-mode.js';
 import React from 'react';
-import type { CliOptions } from '../cli/options.js';
-import { withInitialPrompt } from '../cli/main-agent.js';
-import { mcpServersFor } from '../cli/mcp-setup.js';
-import { openBrowser } from '../cli/open-browser.js';
-import { setupSession, type Setup } from '../cli/session-setup.js';
+import type { AppEntry } from '../core/setup/options.js';
+import { withInitialPrompt } from '../core/setup/main-agent.js';
+import { mcpServersFor } from '../core/setup/mcp-setup.js';
+import { openBrowser } from '../mcp/open-browser.js';
+import { setupSession, type Setup } from '../core/setup/session-setup.js';
 import { errorMessage, FatalError } from '../base/errors.js';
 import type { ApiMessage } from '../base/events.js';
 import type { PromptMark } from '../base/prompt-marks.js';
-import { debugLog, type DebugLog } from '../cli/debug-log.js';
-import { watchSettings } from '../cli/settings-reload.js';
-import { openSession } from '../cli/session-open.js';
+import { debugLog, type DebugLog } from '../core/setup/debug-log.js';
+import { watchSettings } from '../core/setup/settings-reload.js';
+import { openSession } from '../core/setup/session-open.js';
 import { createHooks } from '../hooks/create.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { elicitationFlow, setSessionElicitation } from '../mcp/elicitation.js';
@@ -38,7 +38,7 @@ import { isWorkspaceTrusted, saveWorkspaceTrust, trustFolder } from '../settings
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
-export async function runApp(opts: CliOptions, info: { version: string }): Promise<number> {
+export const runApp: AppEntry = async function runApp(opts, info) {
   const trust = await trustWorkspace();
   if (!trust.yes) return 1;
   let setup: Setup;
@@ -121,7 +121,7 @@ export async function runApp(opts: CliOptions, info: { version: string }): Promi
   await mcp?.close();
   if (transcript) out.write(`\nResume this session with: wicket --resume ${base.sessionId}\n`);
   return 0;
-}
+};
 
 /** Lines for the app from outside a run; those sent before it listens wait for it. */
 class InfoFeed {

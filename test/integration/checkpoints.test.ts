@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FileHistory } from '../../src/core/file-history.js';
 import { DiskHistoryStore } from '../../src/core/file-history-store.js';
 import { loadSession } from '../../src/session/transcript.js';
-import { projectSlug } from '../../src/cli/session-setup.js';
+import { projectSlug } from '../../src/core/setup/session-setup.js';
 import { useApiAndProject } from '../support/api-project.js';
 import { reply } from '../support/fake-anthropic-server.js';
 import { expectExit } from '../support/run-cli.js';

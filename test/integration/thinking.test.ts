@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { thinkingBudget } from '../../src/cli/session-setup.js';
+import { thinkingBudget } from '../../src/core/setup/session-setup.js';
 import { useApiAndProject } from '../support/api-project.js';
 import { reply } from '../support/fake-anthropic-server.js';
 import { expectExit } from '../support/run-cli.js';

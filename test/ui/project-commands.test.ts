@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { emptyTotals } from '../../src/cli/run-prompt.js';
+import { emptyTotals } from '../../src/core/run-prompt.js';
 import { addDirCommand, initCommand } from '../../src/ui/commands/project.js';
 import type { SessionControl } from '../../src/ui/commands/types.js';
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { emptyTotals } from '../../src/cli/run-prompt.js';
+import { emptyTotals } from '../../src/core/run-prompt.js';
 import type { ApiMessage } from '../../src/base/events.js';
 import {
   agentsCommand,

@@ -1,7 +1,7 @@
 /** Slash commands: what they can see of the session, and what they hand back to the app. */
 import type { AgentOptions } from '../../core/agent-options.js';
 import type { ApiMessage } from '../../base/events.js';
-import type { Totals } from '../../cli/run-prompt.js';
+import type { Totals } from '../../core/run-prompt.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { McpServerState } from '../../mcp/servers.js';
 import type { TraceEntry } from '../types.js';

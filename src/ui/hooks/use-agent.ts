@@ -14,7 +14,7 @@ import { errorMessage } from '../../base/errors.js';
 import type { AgentEvent, ApiMessage } from '../../base/events.js';
 import type { PermissionAnswer } from '../../base/permission-types.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
-import { runPrompt } from '../../cli/run-prompt.js';
+import { runPrompt } from '../../core/run-prompt.js';
 import { AgentView, type ViewSnapshot } from '../agent-state.js';
 import { markdownReady, preloadMarkdown } from '../markdown-text.js';
 import type { PendingAsk } from '../types.js';

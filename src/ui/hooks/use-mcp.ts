@@ -4,7 +4,7 @@
  * slash commands and their resources for `@` completion.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { mcpProblems } from '../../cli/mcp-setup.js';
+import { mcpProblems } from '../../core/setup/mcp-setup.js';
 import type { McpServerResource, McpServerState } from '../../mcp/servers.js';
 import type { McpApproval } from '../../settings/persist.js';
 import type { SlashCommand } from '../commands/types.js';

@@ -5,16 +5,22 @@
  */
 import { useCallback, useState, type MutableRefObject } from 'react';
 import { errorMessage } from '../../base/errors.js';
+import type { AgentOptions } from '../../core/agent-options.js';
 import type { AskUser, PermissionAnswer, PermissionRequest } from '../../base/permission-types.js';
 import { localSettingsPath } from '../../settings/paths.js';
 import { addLocalRule } from '../../settings/persist.js';
 import type { AgentView } from '../agent-state.js';
 import type { PendingAsk } from '../types.js';
-import type { UseAgentOptions } from './use-agent.js';
+
+/** What the queue reads of the agent's options (use-agent.ts's UseAgentOptions). */
+interface QueueOptions {
+  base: Pick<AgentOptions, 'projectRoot' | 'hooks'>;
+  persistRule?: (rule: string) => Promise<void>;
+}
 
 export function usePermissionQueue(
   view: AgentView,
-  opts: MutableRefObject<UseAgentOptions>,
+  opts: MutableRefObject<QueueOptions>,
   schedule: () => void,
   flushNow: () => void,
 ): { asks: PendingAsk[]; askUser: AskUser } {

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { AgentOptions } from '../../core/agent-options.js';
 import { contextWindowOf } from '../../base/models.js';
 import { addUsage, emptyUsage } from '../../base/usage.js';
-import type { Totals } from '../../cli/run-prompt.js';
+import type { Totals } from '../../core/run-prompt.js';
 import { runStatusCommand, type StatusLineSetting } from '../status-command.js';
 
 const DEBOUNCE_MS = 300;

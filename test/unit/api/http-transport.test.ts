@@ -4,7 +4,7 @@ import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { baseURLProblem, messagesURL, postMessagesStream, type TransportConfig } from '../../../src/api/http-transport.js';
 import { createModelClient } from '../../../src/api/model-client.js';
-import { parseCustomHeaders } from '../../../src/cli/session-setup.js';
+import { parseCustomHeaders } from '../../../src/core/setup/session-setup.js';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../support/fake-anthropic-server.js';
 
 let server: FakeAnthropic;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelClient } from '../../../src/api/model-client.js';
-import { attachMentions, findMentions, resourceMention } from '../../../src/cli/mentions.js';
+import { attachMentions, findMentions, resourceMention } from '../../../src/core/mentions.js';
 import type { McpResourceContents } from '../../../src/mcp/types.js';
 import { readResourceTool, type McpResourceSource } from '../../../src/mcp/resource-tools.js';
 import { parseRule } from '../../../src/base/rule-parse.js';

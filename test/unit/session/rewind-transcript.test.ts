@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { appendUser } from '../../../src/base/conversation.js';
 import type { ApiMessage } from '../../../src/base/events.js';
 import { loadSession, loadTranscript, TranscriptWriter } from '../../../src/session/transcript.js';
-import { runPrompt } from '../../../src/cli/run-prompt.js';
+import { runPrompt } from '../../../src/core/run-prompt.js';
 import { emptyUsage } from '../../../src/base/usage.js';
 import type { ModelClient } from '../../../src/api/model-client.js';
 import { FileHistory } from '../../../src/core/file-history.js';

@@ -7,8 +7,8 @@
  * after `@` that name no file and no resource (a decorator, a handle) stay plain text.
  */
 import { statSync } from 'node:fs';
-import { runCallOutsideTurn } from '../core/agent-loop.js';
-import type { AgentOptions } from '../core/agent-options.js';
+import { runCallOutsideTurn } from './agent-loop.js';
+import type { AgentOptions } from './agent-options.js';
 import type { ContentBlock } from '../base/events.js';
 import { isReadResourceTool, READ_RESOURCE_TOOL, type ReadResourceTool } from '../mcp/resource-tools.js';
 import { resolveToolPath } from '../base/paths.js';

@@ -2,10 +2,10 @@
  * One prompt through the loop: UserPromptSubmit hooks, append the user message, run the agent,
  * and keep running totals. Shared by print mode and the interactive app.
  */
-import { answerPendingCalls, runAgent } from '../core/agent-loop.js';
-import type { AgentOptions } from '../core/agent-options.js';
+import { answerPendingCalls, runAgent } from './agent-loop.js';
+import type { AgentOptions } from './agent-options.js';
 import { appendUser } from '../base/conversation.js';
-import { hookEvents } from '../core/loop-hooks.js';
+import { hookEvents } from './loop-hooks.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from '../base/events.js';
 import { addUsage, emptyUsage, type Usage } from '../base/usage.js';
 import { attachMentions } from './mentions.js';

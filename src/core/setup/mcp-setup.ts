@@ -2,16 +2,16 @@
  * A session's MCP servers, from its flags and settings, and their tools added to the session's own.
  * Nothing of the MCP SDK loads when no server is configured.
  */
-import type { AgentOptions } from '../core/agent-options.js';
-import { VERSION } from '../base/version.js';
-import { loadMcpConfig } from '../mcp/config.js';
-import type { ElicitationHandler } from '../mcp/elicitation.js';
-import { oauthStorePath } from '../mcp/oauth-store.js';
-import { mcpLimitsFromEnv, McpServers } from '../mcp/servers.js';
-import type { Tool } from '../base/tool.js';
-import { agentMcpEntries } from '../mcp/agent-servers.js';
-import { toolSearchTool } from '../tools/tool-search/index.js';
-import { isDeferred, TOOL_SEARCH, toolSearchMode } from '../tools/tool-search/mode.js';
+import type { AgentOptions } from '../agent-options.js';
+import { VERSION } from '../../base/version.js';
+import { loadMcpConfig } from '../../mcp/config.js';
+import type { ElicitationHandler } from '../../mcp/elicitation.js';
+import { oauthStorePath } from '../../mcp/oauth-store.js';
+import { mcpLimitsFromEnv, McpServers } from '../../mcp/servers.js';
+import type { Tool } from '../../base/tool.js';
+import { agentMcpEntries } from '../../mcp/agent-servers.js';
+import { toolSearchTool } from '../../tools/tool-search/index.js';
+import { isDeferred, TOOL_SEARCH, toolSearchMode } from '../../tools/tool-search/mode.js';
 import type { CliOptions } from './options.js';
 import { visibleTools, type Setup } from './session-setup.js';
 

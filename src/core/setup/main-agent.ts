@@ -4,14 +4,14 @@
  * inline MCP servers start with the session's (mcp-setup.ts), its memory folder is in its prompt,
  * its skills come before the first prompt, and its `initialPrompt` is the first user turn.
  */
-import type { RunInlineBash } from '../commands/custom-commands.js';
-import type { ParsedRule } from '../base/rule-parse.js';
-import type { LoadedSettings } from '../settings/load.js';
-import { subagentTools } from '../core/subagent.js';
-import { loadAgentDefinitions, type AgentDefinition } from '../tools/agent/definitions.js';
-import { agentMemoryDir, ensureMemoryDir, MEMORY_TOOLS, memoryPrompt, memoryRules } from '../tools/agent/memory.js';
-import { preloadSkills } from '../tools/agent/preload.js';
-import type { Tool } from '../base/tool.js';
+import type { RunInlineBash } from '../../commands/custom-commands.js';
+import type { ParsedRule } from '../../base/rule-parse.js';
+import type { LoadedSettings } from '../../settings/load.js';
+import { subagentTools } from '../subagent.js';
+import { loadAgentDefinitions, type AgentDefinition } from '../../tools/agent/definitions.js';
+import { agentMemoryDir, ensureMemoryDir, MEMORY_TOOLS, memoryPrompt, memoryRules } from '../../tools/agent/memory.js';
+import { preloadSkills } from '../../tools/agent/preload.js';
+import type { Tool } from '../../base/tool.js';
 
 /** The definition the session runs as (files, --agents or a built-in). */
 export function mainAgent(name: string, cwd: string, configDir: string): AgentDefinition {

@@ -7,11 +7,11 @@
  */
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
-import type { ConfigSource } from '../hooks/types.js';
-import type { LoadedSettings } from '../settings/load.js';
-import { isOwnWrite } from '../settings/persist.js';
-import { DEFAULT_MANAGED_SETTINGS, localSettingsPath, projectSettingsPath, userSettingsPath } from '../settings/paths.js';
-import { readDenyPatterns } from '../permissions/search-deny.js';
+import type { ConfigSource } from '../../hooks/types.js';
+import type { LoadedSettings } from '../../settings/load.js';
+import { isOwnWrite } from '../../settings/persist.js';
+import { DEFAULT_MANAGED_SETTINGS, localSettingsPath, projectSettingsPath, userSettingsPath } from '../../settings/paths.js';
+import { readDenyPatterns } from '../../permissions/search-deny.js';
 import type { CliOptions } from './options.js';
 import { sessionSettings, type Setup } from './session-setup.js';
 

@@ -4,11 +4,11 @@
  * agent the session runs as (--agent). Their text joins the conversation; the warnings are returned.
  */
 import path from 'node:path';
-import { appendUser } from '../base/conversation.js';
-import { memoryFiles } from '../session/system-prompt.js';
-import type { LoadedInstructions } from '../hooks/types.js';
-import type { ApiMessage } from '../base/events.js';
-import { inlineBashRunner } from '../core/inline-bash.js';
+import { appendUser } from '../../base/conversation.js';
+import { memoryFiles } from '../../session/system-prompt.js';
+import type { LoadedInstructions } from '../../hooks/types.js';
+import type { ApiMessage } from '../../base/events.js';
+import { inlineBashRunner } from '../inline-bash.js';
 import { mainAgentSkills } from './main-agent.js';
 import type { CliOptions } from './options.js';
 import type { Setup } from './session-setup.js';

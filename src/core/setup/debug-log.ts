@@ -5,8 +5,8 @@
  * (`!tools`).
  */
 import { appendFileSync } from 'node:fs';
-import type { AgentEvent } from '../base/events.js';
-import type { HookLifecycleEvent } from '../hooks/types.js';
+import type { AgentEvent } from '../../base/events.js';
+import type { HookLifecycleEvent } from '../../hooks/types.js';
 
 export type DebugCategory = 'api' | 'tools' | 'hooks' | 'tasks' | 'warn';
 

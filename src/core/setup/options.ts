@@ -1,0 +1,75 @@
+/**
+ * The options a session starts with, as the command line gives them (cli/options.ts reads them from
+ * argv): print mode and the interactive app set their sessions up from the same value.
+ */
+import type { PermissionMode } from '../../base/permission-modes.js';
+
+export interface CliOptions {
+  print: boolean;
+  prompt?: string;
+  outputFormat: 'text' | 'json' | 'stream-json';
+  inputFormat: 'text' | 'stream-json';
+  includePartialMessages: boolean;
+  /** --include-hook-events: stream-json reports each hook starting and finishing. */
+  includeHookEvents: boolean;
+  verbose: boolean;
+  maxTurns?: number;
+  maxBudgetUsd?: number;
+  model?: string;
+  fallbackModel?: string;
+  /** --effort: low | medium | high | xhigh | max, or auto (the model's default). */
+  effort?: string;
+  allowedTools: string[];
+  disallowedTools: string[];
+  tools?: string[];
+  permissionMode?: PermissionMode;
+  dangerouslySkipPermissions: boolean;
+  allowDangerouslySkipPermissions: boolean;
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  addDir: string[];
+  settings?: string;
+  settingSources?: string[];
+  continue: boolean;
+  resume?: string | true;
+  sessionId?: string;
+  /** With --continue / --resume: go on under a new session id instead of the resumed one. */
+  forkSession: boolean;
+  persistSession: boolean;
+  bare: boolean;
+  /** --safe-mode or CLAUDE_CODE_SAFE_MODE (settings/safe-mode.ts). */
+  safeMode: boolean;
+  /** --init / --init-only (init) or --maintenance: the Setup hooks run, with this trigger, before the session. */
+  setup?: 'init' | 'maintenance';
+  /** --init-only: run the Setup hooks and exit. */
+  initOnly: boolean;
+  /** -d/--debug [filter]: debug lines on stderr (true: every category). */
+  debug?: string | true;
+  /** --debug-file <path>: debug lines appended to this file instead. */
+  debugFile?: string;
+  /** --mcp-config: files or JSON text, each with an "mcpServers" object. */
+  mcpConfig: string[];
+  /** --strict-mcp-config: only the servers of --mcp-config. */
+  strictMcpConfig: boolean;
+  /** --agents: sub-agent definitions as JSON. */
+  agents?: string;
+  /** --agent: run the session as this agent (its prompt, tools and model). */
+  agent?: string;
+  /** --permission-prompt-tool: the MCP tool that answers permission prompts in print mode. */
+  permissionPromptTool?: string;
+  /** --replay-user-messages: stream-json echoes each user message read from stdin. */
+  replayUserMessages: boolean;
+  /** --disable-slash-commands: custom commands, skills and MCP prompts are off. */
+  disableSlashCommands: boolean;
+  /** -n/--name: a name for the session, kept in its file. */
+  name?: string;
+  /** --json-schema: the JSON Schema the answer must match (the result's structured_output). */
+  jsonSchema?: string;
+  /** -w/--worktree [name]: work in a git worktree of its own (true: a generated name). */
+  worktree?: string | true;
+  /** --plugin-dir <path> (repeatable): plugin folders loaded for this session. */
+  pluginDir: string[];
+}
+
+/** The interactive app's entry (ui/run-app.tsx), which the command line loads by its path: cli/ does not import ui/. */
+export type AppEntry = (opts: CliOptions, info: { version: string }) => Promise<number>;
