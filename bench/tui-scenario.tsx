@@ -9,7 +9,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { render } from 'ink';
-import React from 'react';
 import type { ClientEvent, FinalMessage, ModelClient } from '../src/api/model-client.js';
 import { noHooks } from '../src/hooks/types.js';
 import { emptyRules } from '../src/base/permission-types.js';

@@ -13,7 +13,7 @@ import type { ElicitationHandler, ElicitationRequest } from './elicitation.js';
 import { StoredOAuthProvider } from './oauth-provider.js';
 import { hasStoredTokens } from './oauth-store.js';
 import { mcpSdk } from './sdk-lib.js';
-import type { McpCallResult, McpConnection, McpListKind, McpResourceContents, McpToolInfo } from './types.js';
+import type { McpCallResult, McpConnection, McpListKind, McpResourceContents } from './types.js';
 import { inputValidator } from '../base/schema-check.js';
 import { listers, ListWatch, type Lists } from './lists.js';
 

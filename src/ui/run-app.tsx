@@ -7,7 +7,6 @@ import { appendFileSync, mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { SAFE_MODE_NOTE } from '../settings/safe-mode.js';
-import React from 'react';
 import type { AppEntry } from '../core/setup/options.js';
 import { withInitialPrompt } from '../core/setup/main-agent.js';
 import { mcpServersFor } from '../core/setup/mcp-setup.js';

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { render } from 'ink-testing-library';
-import React from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TaskNotices } from '../../src/core/task-notices.js';
 import { bashTool } from '../../src/tools/bash/index.js';

@@ -1,5 +1,4 @@
 import { render } from 'ink-testing-library';
-import React from 'react';
 import { describe, expect, it } from 'vitest';
 import { countDiff, parseUnifiedDiff, unifiedDiff } from '../../src/ui/diff-lines.js';
 import { DiffView } from '../../src/ui/DiffView.js';

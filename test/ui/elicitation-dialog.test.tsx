@@ -1,5 +1,4 @@
 import { render } from 'ink-testing-library';
-import React from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import type { ElicitationAnswer, ElicitationRequest } from '../../src/mcp/elicitation.js';
 import { ElicitationDialog } from '../../src/ui/ElicitationDialog.js';

@@ -1,5 +1,4 @@
 import { render } from 'ink-testing-library';
-import React from 'react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Markdown } from '../../src/ui/Markdown.js';
 import { liveSource, preloadMarkdown, renderMarkdown, splitCompleted, tailRows } from '../../src/ui/markdown-text.js';

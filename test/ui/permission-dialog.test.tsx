@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { render } from 'ink-testing-library';
-import React from 'react';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { PermissionAnswer, PermissionRequest } from '../../src/base/permission-types.js';
 import { PermissionDialog } from '../../src/ui/PermissionDialog.js';

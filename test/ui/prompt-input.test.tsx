@@ -1,5 +1,5 @@
 import { render } from 'ink-testing-library';
-import React, { useState } from 'react';
+import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import * as B from '../../src/ui/input-buffer.js';
 import { HistoryCursor } from '../../src/ui/history.js';

@@ -1,5 +1,4 @@
 import { render } from 'ink-testing-library';
-import React from 'react';
 import { describe, expect, it } from 'vitest';
 import { formatElapsed, formatTokens, StatusLine } from '../../src/ui/StatusLine.js';
 

@@ -4,7 +4,6 @@
  * call ran — i.e. the person said yes — its output is `{ approved: true }`, and the loop leaves plan
  * mode (see `isPlanApproval`). A "no" comes back to the model as a denial it can act on.
  */
-import type { z } from 'zod';
 import { defineTool, lazySchema } from '../../base/tool.js';
 
 export interface ExitPlanModeInput {

@@ -1,6 +1,5 @@
 /** Bash: the command, and the tail of its output. */
 import { Box } from 'ink';
-import React from 'react';
 import { oneLine, OutputTail, ResultLine, resultText, str, type ToolRenderer } from './common.js';
 
 export const bashView: ToolRenderer = {

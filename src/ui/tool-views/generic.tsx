@@ -1,6 +1,5 @@
 /** Any other tool (MCP tools, future ones): its arguments, and the first lines of its result. */
 import { Box } from 'ink';
-import React from 'react';
 import { LinesBlock, oneLine, ResultLine, resultText, type ToolRenderer } from './common.js';
 
 export const genericView: ToolRenderer = {

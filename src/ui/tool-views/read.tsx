@@ -1,5 +1,4 @@
 /** Read: which file and how much of it. */
-import React from 'react';
 import { ResultLine, resultText, showPath, str, type ToolRenderer } from './common.js';
 
 export const readView: ToolRenderer = {

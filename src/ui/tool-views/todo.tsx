@@ -1,6 +1,5 @@
 /** TodoWrite: the task list as a checklist (done items struck through, the one in progress in bold). */
 import { Box, Text } from 'ink';
-import React from 'react';
 import type { Todo } from '../../base/todos.js';
 import { useView } from '../view-context.js';
 import { ResultLine, type ToolRenderer } from './common.js';

@@ -1,5 +1,4 @@
 /** WebFetch: the URL, and what came back. */
-import React from 'react';
 import { oneLine, ResultLine, resultText, str, type ToolRenderer } from './common.js';
 
 export const webFetchView: ToolRenderer = {

@@ -1,6 +1,5 @@
 /** TodoWrite: the model's task list, replaced whole by each call and kept in the session. */
 import { render } from 'ink-testing-library';
-import React from 'react';
 import { describe, expect, it } from 'vitest';
 import { decidePermission } from '../../../src/permissions/decide.js';
 import { BUILTIN_TOOLS, findTool } from '../../../src/tools/registry.js';
