@@ -7,6 +7,7 @@ import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import type { ApiMessage, ContentBlock } from '../core/events.js';
 import { FatalError, errorMessage } from '../core/errors.js';
 import { baseURLProblem, postMessagesStream, type TransportConfig } from './http-transport.js';
+import { ApiTimeoutError, type ApiLimits } from './limits.js';
 import { MessageAccumulator, type CompletedToolUse } from './message-accumulator.js';
 import { isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
 import type { Usage } from './usage.js';
@@ -67,8 +68,8 @@ export interface ClientConfig {
   authToken?: string;
   baseURL?: string;
   retry: RetryPolicy;
-  /** Per-request timeout in ms. */
-  timeoutMs?: number;
+  /** The idle and whole-request limits of each request (limits.ts); defaults for what is missing. */
+  limits?: Partial<ApiLimits>;
   userAgent?: string;
   /** Extra request headers (ANTHROPIC_CUSTOM_HEADERS). */
   headers?: Record<string, string>;
@@ -80,12 +81,11 @@ export function createModelClient(config: ClientConfig): ModelClient {
   }
   const problem = baseURLProblem(config.baseURL);
   if (problem) throw new FatalError('config', problem);
-  const timeoutMs = config.timeoutMs ?? NaN;
   const transport: TransportConfig = {
     apiKey: config.apiKey,
     authToken: config.authToken,
     baseURL: config.baseURL,
-    timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 600_000,
+    limits: config.limits,
     userAgent: config.userAgent,
     headers: config.headers,
   };
@@ -252,6 +252,8 @@ function toFatal(err: unknown, attempts: number): FatalError {
   if (status === 403) return new FatalError('auth', `permission denied by the API (403): ${detail}`, 403);
   if (status === 404) return new FatalError('not_found', `not found (404): check the model name and ANTHROPIC_BASE_URL (${detail})`, 404);
   if (status === 400 || status === 413 || status === 422) return new FatalError('bad_request', `the API rejected the request (${status}): ${detail}`, status);
+  // A silent server: the limit that was passed, and how many times the request was tried.
+  if (err instanceof ApiTimeoutError) return new FatalError('api', `${err.message}; tried ${attempts + 1} time${attempts ? 's' : ''}`);
   const tries = attempts > 0 ? ` after ${attempts + 1} attempts` : '';
   if (status === undefined) return new FatalError('api', `could not reach the API${tries}: ${detail}`);
   return new FatalError('api', `the API failed${tries} (${status}): ${detail}`, status);

@@ -176,7 +176,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     }
     for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
     // The run ends once the model is done and no background task it started is still running.
-    const agent: AgentOptions = { ...setup.options, askUser: printModeAskUser, signal: abort.signal, allowDefer: true, fallbackModels: fallbackModels(opts, setup), waitForBackground: true };
+    const agent: AgentOptions = { ...setup.options, askUser: printModeAskUser, signal: abort.signal, allowDefer: true, fallbackModels: fallbackModels(opts, setup), waitForBackground: true, strictCompaction: true };
     // The servers start while the prompt is read; the model sees their tools from the first request.
     const mcpReady = mcp?.start();
     closeMcp = () => mcp?.close();

@@ -6,6 +6,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { createModelClient, type ModelClient } from '../api/model-client.js';
+import { apiLimitsFromEnv } from '../api/limits.js';
 import { retryPolicyFromEnv } from '../api/retry.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { GitStatus } from '../core/git-status.js';
@@ -254,8 +255,8 @@ function clientFromEnv(env: Record<string, string | undefined>): ModelClient {
     authToken: env.ANTHROPIC_AUTH_TOKEN || undefined,
     baseURL: env.ANTHROPIC_BASE_URL || undefined,
     retry: retryPolicyFromEnv(env),
-    // Not a positive number: the client keeps its default.
-    timeoutMs: env.API_TIMEOUT_MS ? Number(env.API_TIMEOUT_MS) : undefined,
+    // API_TIMEOUT_MS and WICKET_API_IDLE_TIMEOUT_MS; a value that is not a positive number keeps the default.
+    limits: apiLimitsFromEnv(env),
     userAgent: `wicket/${VERSION}`,
     headers: parseCustomHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
   });

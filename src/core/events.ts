@@ -79,7 +79,17 @@ export type AgentEvent =
     }
   /** The user message carrying this turn's tool results, as appended to the conversation. */
   | { type: 'tool_results_message'; message: ApiMessage }
-  | { type: 'permission_denied'; toolUseId: string; name: string; input: unknown; reason: string }
+  | {
+      type: 'permission_denied';
+      toolUseId: string;
+      name: string;
+      input: unknown;
+      reason: string;
+      /** Nobody could be asked (print mode, a hook's check): what was missing is a rule or a person, not a yes. */
+      unasked?: boolean;
+      /** Allow rules that would let the call run (the decision's suggestions), when an allow rule can. */
+      allowWith?: string[];
+    }
   | { type: 'usage'; usage: Usage; costUsd: number; model: string; apiDurationMs: number }
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; status?: number; error: string }
   | { type: 'warning'; message: string }

@@ -7,6 +7,7 @@
  */
 import type { Hooks } from '../hooks/types.js';
 import { decidePermission } from '../permissions/decide.js';
+import { sentences } from '../permissions/denial-text.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { AskUser, PermissionDecision, PermissionRules } from '../permissions/types.js';
 import { drainCall, type ContextChange, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext } from '../tools/tool.js';
@@ -255,13 +256,18 @@ async function checkPermission(g: Gated, input: unknown, hookDecision: HookDecis
   return askPerson(g, input, decision);
 }
 
-function denied(g: Gated, input: unknown, by: string, reason: string): PermStep {
+/** What the model may do after a denial; `noPerson` when nobody could have been asked. */
+const AFTER_DENIAL = 'Do not retry the same call; choose another way or ask the user';
+const AFTER_DENIAL_NO_PERSON = 'Do not retry the same call; choose another way, or say in your answer which permission the task needs';
+
+function denied(g: Gated, input: unknown, by: string, reason: string, unasked?: { allowWith: string[] }): PermStep {
   const { tool, call, env, tracer } = g;
   tracer.mark('permission', 'denied', by);
-  env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason });
+  env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason, ...(unasked ? { unasked: true, allowWith: unasked.allowWith } : {}) });
+  const noPerson = unasked !== undefined;
   return {
     kind: 'done',
-    result: refusal('permission', `Permission to use ${tool.name} was denied: ${reason}. Do not retry the same call; choose another way or ask the user.`),
+    result: refusal('permission', sentences(`Permission to use ${tool.name} was denied: ${reason}`, noPerson ? AFTER_DENIAL_NO_PERSON : AFTER_DENIAL)),
     extra: { denied: reason },
   };
 }
@@ -279,8 +285,9 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
     return denied(g, input, 'PermissionRequest hook', hookAnswer.message ?? 'a PermissionRequest hook said no');
   }
   const preview = tool.summary(input);
+  const ruleCanAllow = decision.by === 'tool default' || decision.by === 'symbolic link out of the workspace';
   const answer = await env.askUser(
-    { toolUseId: call.id, toolName: tool.name, input, summary: preview, reason: `${decision.reason} (${decision.by})`, suggestions: decision.suggestions },
+    { toolUseId: call.id, toolName: tool.name, input, summary: preview, reason: `${decision.reason} (${decision.by})`, suggestions: decision.suggestions, ruleCanAllow },
     signal,
   );
   if (answer.behavior === 'allow') {
@@ -291,6 +298,11 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
     }
     tracer.mark('permission', 'allowed', `asked (${decision.by}) → answer: yes${answer.remember?.length ? `, always ${answer.remember.join(', ')}` : ''}`);
     return { kind: 'continue' };
+  }
+  // Nobody was asked (print mode, a hook's check): the answer's own words, and the trace says who gave them.
+  if (answer.answeredBy) {
+    const unasked = answer.nobodyAsked ? { allowWith: ruleCanAllow ? decision.suggestions : [] } : undefined;
+    return denied(g, input, `${decision.by} → ${answer.answeredBy}`, answer.message ?? `${answer.answeredBy} said no`, unasked);
   }
   const why = answer.message ? `the user said no and wrote: ${answer.message}` : `${decision.reason}; the user was asked and said no`;
   return denied(g, input, `asked (${decision.by}) → answer: no`, why);
