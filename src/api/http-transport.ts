@@ -125,21 +125,31 @@ async function send(url: URL, headers: Record<string, string>, payload: Buffer, 
   if (signal.aborted) throw signal.reason ?? new Error('aborted');
   return new Promise((resolve, reject) => {
     // Whichever is open when a limit passes is destroyed with the timeout: the request, then the response.
-    let current: { destroy(err: Error): unknown } | undefined;
-    const watch = new RequestWatch(limits, (err) => current?.destroy(err), via);
-    const req = request(url, { method: 'POST', headers, agent } satisfies RequestOptions, (res) => {
+    // Before the response the promise is rejected at once: a request still waiting for its socket (a
+    // proxy's CONNECT that never answers) reports no error of its own.
+    let res: IncomingMessage | undefined;
+    const stop = (err: Error) => {
+      req.destroy(err);
+      if (res) return;
+      release();
+      reject(err);
+    };
+    const watch = new RequestWatch(limits, (err) => (res ? res.destroy(err) : stop(err)), via);
+    const req = request(url, { method: 'POST', headers, agent } satisfies RequestOptions, (response) => {
+      res = response;
       watch.headers();
-      current = res;
-      res.on('error', () => {}); // surfaces through the stream's iterator
-      res.on('close', () => {
+      response.on('error', () => {}); // surfaces through the stream's iterator
+      response.on('close', () => {
         release();
         watch.end();
       });
-      resolve({ res, watch });
+      resolve({ res: response, watch });
     });
-    current = req;
     // One run's signal serves many requests: its listener goes when the exchange is over.
-    const onAbort = () => req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    const onAbort = () => {
+      watch.end();
+      stop(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
     const release = () => signal.removeEventListener('abort', onAbort);
     signal.addEventListener('abort', onAbort, { once: true });
     req.on('finish', () => watch.bodySent());

@@ -213,8 +213,8 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
       const ev = step.value;
       if (ev.type === 'raw') emit({ type: 'stream_event', event: ev.event });
       else if (ev.type === 'text') {
-        text += ev.text;
-        emit({ type: 'assistant_delta', text: ev.text });
+        text = ev.restart ? ev.text : text + ev.text;
+        emit({ type: 'assistant_delta', text: ev.text, ...(ev.restart ? { restart: true } : {}) });
       } else if (ev.type === 'thinking') emit({ type: 'thinking_delta', text: ev.text });
       else if (ev.type === 'retry') emit(ev);
       else if (ev.type === 'fallback') {

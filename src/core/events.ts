@@ -60,7 +60,8 @@ export type AgentEvent =
   | { type: 'turn_start'; turn: number }
   /** A raw SSE event from the API, for --include-partial-messages. */
   | { type: 'stream_event'; event: unknown }
-  | { type: 'assistant_delta'; text: string }
+  /** `restart`: a retried request said something else; `text` replaces the text of this message shown so far. */
+  | { type: 'assistant_delta'; text: string; restart?: boolean }
   | { type: 'thinking_delta'; text: string }
   /** The whole assistant message once its stream finished. */
   | { type: 'assistant_message'; message: ApiMessage & { id: string; model: string; stop_reason: string | null; usage?: Usage } }
