@@ -12,7 +12,7 @@ import type { DebugLog } from './debug-log.js';
 import type { CliOptions } from './options.js';
 import { addToTotals, emptyTotals, runPrompt, type PromptWithContext, type Totals } from './run-prompt.js';
 import { randomUuid } from '../core/ids.js';
-import { allowHint, PERSON_ONLY, sentences } from '../permissions/denial-text.js';
+import { allowHint, PERSON_ONLY, PRINT_MODE, unaskedDenial } from '../permissions/denial-text.js';
 import { duration } from '../api/limits.js';
 import { denialNote } from './denial-note.js';
 
@@ -30,7 +30,7 @@ export const PRINT_MODE_ANSWER = 'no one to ask in print mode';
  */
 export async function printModeAskUser(req: PermissionRequest): Promise<PermissionAnswer> {
   const what = req.ruleCanAllow === false ? PERSON_ONLY : allowHint(req.toolName, req.suggestions);
-  const message = sentences(`this call needs permission and print mode has no one to ask; ${what}`, `Why it asks: ${req.reason}`);
+  const message = unaskedDenial(PRINT_MODE, what, req.reason);
   return { behavior: 'deny', message, answeredBy: PRINT_MODE_ANSWER, nobodyAsked: true };
 }
 

@@ -86,9 +86,9 @@ export type AgentEvent =
       name: string;
       input: unknown;
       reason: string;
-      /** Nobody could be asked (print mode, a hook's check): what was missing is a rule or a person, not a yes. */
+      /** Nobody could be asked (print mode, dontAsk mode, a hook's check): what was missing is a rule or a person, not a yes. */
       unasked?: boolean;
-      /** Allow rules that would let the call run (the decision's suggestions), when an allow rule can. */
+      /** When an allow rule could let the call run: the decision's suggested rules (maybe none). */
       allowWith?: string[];
     }
   | { type: 'usage'; usage: Usage; costUsd: number; model: string; apiDurationMs: number }

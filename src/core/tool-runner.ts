@@ -252,7 +252,7 @@ async function checkPermission(g: Gated, input: unknown, hookDecision: HookDecis
     tracer.mark('permission', 'allowed', decision.by);
     return { kind: 'continue' };
   }
-  if (decision.behavior === 'deny') return denied(g, input, decision.by, decision.reason);
+  if (decision.behavior === 'deny') return denied(g, input, decision.by, decision.reason, decision.unasked);
   return askPerson(g, input, decision);
 }
 
@@ -260,11 +260,16 @@ async function checkPermission(g: Gated, input: unknown, hookDecision: HookDecis
 const AFTER_DENIAL = 'Do not retry the same call; choose another way or ask the user';
 const AFTER_DENIAL_NO_PERSON = 'Do not retry the same call; choose another way, or say in your answer which permission the task needs';
 
-function denied(g: Gated, input: unknown, by: string, reason: string, unasked?: { allowWith: string[] }): PermStep {
+/**
+ * A denial: the trace, the event, and the refusal the model reads. `unasked`: nobody could be asked
+ * (print mode, dontAsk mode), with the rules that would allow the call when one can; `noPerson`:
+ * there is no person to turn to at all (print mode, a hook's check).
+ */
+function denied(g: Gated, input: unknown, by: string, reason: string, unasked?: { allowWith?: string[] }, noPerson = false): PermStep {
   const { tool, call, env, tracer } = g;
   tracer.mark('permission', 'denied', by);
-  env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason, ...(unasked ? { unasked: true, allowWith: unasked.allowWith } : {}) });
-  const noPerson = unasked !== undefined;
+  const extra = unasked ? { unasked: true, ...(unasked.allowWith ? { allowWith: unasked.allowWith } : {}) } : {};
+  env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason, ...extra });
   return {
     kind: 'done',
     result: refusal('permission', sentences(`Permission to use ${tool.name} was denied: ${reason}`, noPerson ? AFTER_DENIAL_NO_PERSON : AFTER_DENIAL)),
@@ -301,8 +306,8 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
   }
   // Nobody was asked (print mode, a hook's check): the answer's own words, and the trace says who gave them.
   if (answer.answeredBy) {
-    const unasked = answer.nobodyAsked ? { allowWith: ruleCanAllow ? decision.suggestions : [] } : undefined;
-    return denied(g, input, `${decision.by} → ${answer.answeredBy}`, answer.message ?? `${answer.answeredBy} said no`, unasked);
+    const unasked = answer.nobodyAsked ? (ruleCanAllow ? { allowWith: decision.suggestions } : {}) : undefined;
+    return denied(g, input, `${decision.by} → ${answer.answeredBy}`, answer.message ?? `${answer.answeredBy} said no`, unasked, answer.nobodyAsked);
   }
   const why = answer.message ? `the user said no and wrote: ${answer.message}` : `${decision.reason}; the user was asked and said no`;
   return denied(g, input, `asked (${decision.by}) → answer: no`, why);

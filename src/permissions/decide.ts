@@ -10,7 +10,7 @@ import type { PermissionContext, Tool } from '../tools/tool.js';
 import path from 'node:path';
 import { isInside, isInWorkspace } from '../tools/paths.js';
 import type { PermissionMode } from './modes.js';
-import { allowHint, PERSON_ONLY } from './denial-text.js';
+import { allowHint, DONT_ASK, PERSON_ONLY, unaskedDenial } from './denial-text.js';
 import { matchPathRules, pathForms, realPathDeep } from './path-rules.js';
 import { protectedReason } from './protected.js';
 import { formatRule, ruleNamesTool, type ParsedRule } from './rule-parse.js';
@@ -41,12 +41,13 @@ export async function decidePermission(args: DecideArgs): Promise<PermissionDeci
     return {
       behavior: 'deny',
       by: `ask rule ${describeRule(ask)} in dontAsk mode`,
-      reason: `the ask rule ${formatRule(ask)} needs a person, and dontAsk mode denies whatever would ask; ${PERSON_ONLY}`,
+      unasked: {},
+      reason: unaskedDenial(DONT_ASK, PERSON_ONLY, `the rule ${formatRule(ask)} asks first`),
     };
   }
   if (ask) return { behavior: 'ask', by: `ask rule ${describeRule(ask)}`, reason: `the rule ${formatRule(ask)} asks first`, suggestions: [] };
   const personal = args.tool.requiresPerson?.(args.input, args.ctx);
-  if (personal && mode === 'dontAsk') return { behavior: 'deny', by: 'always asks, in dontAsk mode', reason: `${personal}, and dontAsk mode denies whatever would ask; ${PERSON_ONLY}` };
+  if (personal && mode === 'dontAsk') return { behavior: 'deny', by: 'always asks, in dontAsk mode', unasked: {}, reason: unaskedDenial(DONT_ASK, PERSON_ONLY, personal) };
   if (personal) return { behavior: 'ask', by: 'always asks', reason: personal, suggestions: [] };
   const byMode = decideByMode(args);
   if (byMode) return byMode;
@@ -92,7 +93,7 @@ function protectedWrite(args: DecideArgs): PermissionDecision | undefined {
     const why = protectedReason(p, args.ctx);
     if (!why) continue;
     const reason = `${p}: ${why}; writes there always need a person's approval`;
-    if (args.mode === 'dontAsk') return { behavior: 'deny', by: 'protected path in dontAsk mode', reason: `${reason}, and dontAsk mode denies whatever would ask; ${PERSON_ONLY}` };
+    if (args.mode === 'dontAsk') return { behavior: 'deny', by: 'protected path in dontAsk mode', unasked: {}, reason: unaskedDenial(DONT_ASK, PERSON_ONLY, reason) };
     return { behavior: 'ask', by: 'protected path', reason, suggestions: [] };
   }
   return undefined;
@@ -103,13 +104,16 @@ async function decideByTool(args: DecideArgs): Promise<PermissionDecision> {
   const verdict = await args.tool.checkPermissions(args.input, args.ctx);
   const escape = verdict.behavior === 'allow' ? symlinkEscape(args) : undefined;
   if (escape) {
-    if (args.mode === 'dontAsk') return { behavior: 'deny', by: 'mode dontAsk', reason: `${escape.reason}; dontAsk mode denies whatever would ask; ${allowHint(args.tool.name, escape.suggestions)}` };
+    if (args.mode === 'dontAsk') {
+      return { behavior: 'deny', by: 'mode dontAsk', reason: unaskedDenial(DONT_ASK, allowHint(args.tool.name, escape.suggestions), escape.reason), unasked: { allowWith: escape.suggestions } };
+    }
     return { behavior: 'ask', by: 'symbolic link out of the workspace', reason: escape.reason, suggestions: escape.suggestions };
   }
   if (verdict.behavior === 'allow') return { behavior: 'allow', by: `tool default${verdict.reason ? `: ${verdict.reason}` : ''}` };
   if (verdict.behavior === 'deny') return { behavior: 'deny', by: 'tool default', reason: verdict.reason };
   if (args.mode === 'dontAsk') {
-    return { behavior: 'deny', by: 'mode dontAsk', reason: `${verdict.reason}; dontAsk mode denies whatever would ask; ${allowHint(args.tool.name, verdict.suggestions ?? [])}` };
+    const allowWith = verdict.suggestions ?? [];
+    return { behavior: 'deny', by: 'mode dontAsk', reason: unaskedDenial(DONT_ASK, allowHint(args.tool.name, allowWith), verdict.reason), unasked: { allowWith } };
   }
   return { behavior: 'ask', by: 'tool default', reason: verdict.reason, suggestions: verdict.suggestions ?? [] };
 }

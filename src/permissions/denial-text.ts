@@ -30,3 +30,14 @@ export function allowHint(toolName: string, suggestions: readonly string[]): str
 
 /** For calls no allow rule can approve (ask rules, protected paths, tools that always ask). */
 export const PERSON_ONLY = 'an allow rule cannot approve it: only a person can, in a session that asks (not print mode, not dontAsk mode)';
+
+/**
+ * A call that needed permission when nobody could give it: that, what would let it run, and why
+ * it asked ("…print mode has no one to ask; allow it with … Why it asks: …").
+ */
+export function unaskedDenial(nobody: string, whatToDo: string, whyItAsks: string): string {
+  return sentences(`this call needs permission and ${nobody}; ${whatToDo}`, `Why it asks: ${whyItAsks}`);
+}
+
+export const DONT_ASK = 'dontAsk mode denies whatever would ask';
+export const PRINT_MODE = 'print mode has no one to ask';

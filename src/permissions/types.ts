@@ -14,7 +14,13 @@ export function emptyRules(): PermissionRules {
 /** The engine's verdict. `by` names who decided, for the gate trace ("deny rule Bash(rm *) [projectSettings]"). */
 export type PermissionDecision =
   | { behavior: 'allow'; by: string }
-  | { behavior: 'deny'; by: string; reason: string }
+  | {
+      behavior: 'deny';
+      by: string;
+      reason: string;
+      /** dontAsk mode denied a call that would have asked: `allowWith` when an allow rule could let it run (the suggested rules, maybe none). */
+      unasked?: { allowWith?: string[] };
+    }
   | { behavior: 'ask'; by: string; reason: string; suggestions: string[] };
 
 /** What the front end is asked when a call needs a person. */
