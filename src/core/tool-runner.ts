@@ -7,7 +7,7 @@
  */
 import type { Hooks } from '../hooks/types.js';
 import { decidePermission } from '../permissions/decide.js';
-import { sentences } from '../permissions/denial-text.js';
+import { sentences, unpunctuated } from '../permissions/denial-text.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { AskUser, PermissionDecision, PermissionRules } from '../permissions/types.js';
 import { drainCall, type ContextChange, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext } from '../tools/tool.js';
@@ -253,7 +253,7 @@ async function checkPermission(g: Gated, input: unknown, hookDecision: HookDecis
     return { kind: 'continue' };
   }
   if (decision.behavior === 'deny') return denied(g, input, decision.by, decision.reason, decision.unasked);
-  return askPerson(g, input, decision);
+  return askPerson(g, input, decision, hookDecision?.behavior === 'ask');
 }
 
 /** What the model may do after a denial; `noPerson` when nobody could have been asked. */
@@ -277,7 +277,7 @@ function denied(g: Gated, input: unknown, by: string, reason: string, unasked?: 
   };
 }
 
-async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionDecision, { behavior: 'ask' }>): Promise<PermStep> {
+async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionDecision, { behavior: 'ask' }>, hookAsks: boolean): Promise<PermStep> {
   const { tool, call, env, tracer } = g;
   const signal = g.ctx.signal;
   const hookAnswer = await env.hooks.permissionRequest?.({ toolName: tool.name, toolInput: input, toolUseId: call.id, suggestions: decision.suggestions }, signal);
@@ -290,9 +290,10 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
     return denied(g, input, 'PermissionRequest hook', hookAnswer.message ?? 'a PermissionRequest hook said no');
   }
   const preview = tool.summary(input);
-  const ruleCanAllow = decision.by === 'tool default' || decision.by === 'symbolic link out of the workspace';
+  // Only the tool's own ask gives way to an allow rule: not an ask rule, a protected path, or a hook that asks.
+  const ruleCanAllow = !hookAsks && (decision.by === 'tool default' || decision.by === 'symbolic link out of the workspace');
   const answer = await env.askUser(
-    { toolUseId: call.id, toolName: tool.name, input, summary: preview, reason: `${decision.reason} (${decision.by})`, suggestions: decision.suggestions, ruleCanAllow },
+    { toolUseId: call.id, toolName: tool.name, input, summary: preview, reason: `${unpunctuated(decision.reason)} (${decision.by})`, suggestions: decision.suggestions, ruleCanAllow },
     signal,
   );
   if (answer.behavior === 'allow') {
@@ -309,7 +310,7 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
     const unasked = answer.nobodyAsked ? (ruleCanAllow ? { allowWith: decision.suggestions } : {}) : undefined;
     return denied(g, input, `${decision.by} → ${answer.answeredBy}`, answer.message ?? `${answer.answeredBy} said no`, unasked, answer.nobodyAsked);
   }
-  const why = answer.message ? `the user said no and wrote: ${answer.message}` : `${decision.reason}; the user was asked and said no`;
+  const why = answer.message ? `the user said no and wrote: ${answer.message}` : `${unpunctuated(decision.reason)}; the user was asked and said no`;
   return denied(g, input, `asked (${decision.by}) → answer: no`, why);
 }
 
