@@ -7,7 +7,7 @@
  */
 import type { Hooks } from '../hooks/types.js';
 import { decidePermission } from '../permissions/decide.js';
-import { sentences, unpunctuated } from '../permissions/denial-text.js';
+import { permissionDenial, unpunctuated } from '../permissions/denial-text.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { AskUser, PermissionDecision, PermissionRules } from '../permissions/types.js';
 import { drainCall, type ContextChange, type DisplayData, type ModelResult, type SessionState, type Tool, type ToolContext } from '../tools/tool.js';
@@ -256,10 +256,6 @@ async function checkPermission(g: Gated, input: unknown, hookDecision: HookDecis
   return askPerson(g, input, decision, hookDecision?.behavior === 'ask');
 }
 
-/** What the model may do after a denial; `noPerson` when nobody could have been asked. */
-const AFTER_DENIAL = 'Do not retry the same call; choose another way or ask the user';
-const AFTER_DENIAL_NO_PERSON = 'Do not retry the same call; choose another way, or say in your answer which permission the task needs';
-
 /**
  * A denial: the trace, the event, and the refusal the model reads. `unasked`: nobody could be asked
  * (print mode, dontAsk mode), with the rules that would allow the call when one can; `noPerson`:
@@ -272,7 +268,7 @@ function denied(g: Gated, input: unknown, by: string, reason: string, unasked?: 
   env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason, ...extra });
   return {
     kind: 'done',
-    result: refusal('permission', sentences(`Permission to use ${tool.name} was denied: ${reason}`, noPerson ? AFTER_DENIAL_NO_PERSON : AFTER_DENIAL)),
+    result: refusal('permission', permissionDenial(tool.name, reason, noPerson)),
     extra: { denied: reason },
   };
 }

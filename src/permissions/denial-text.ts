@@ -41,3 +41,12 @@ export function unaskedDenial(nobody: string, whatToDo: string, whyItAsks: strin
 
 export const DONT_ASK = 'dontAsk mode denies whatever would ask';
 export const PRINT_MODE = 'print mode has no one to ask';
+
+/** What the model may do after a denial; `noPerson` when there is no one it could turn to. */
+const AFTER_DENIAL = 'Do not retry the same call; choose another way or ask the user';
+const AFTER_DENIAL_NO_PERSON = 'Do not retry the same call; choose another way, or say in your answer which permission the task needs';
+
+/** The permission gate's refusal: the tool, the reason, and what to do next. */
+export function permissionDenial(toolName: string, reason: string, noPerson: boolean): string {
+  return sentences(`Permission to use ${toolName} was denied: ${reason}`, noPerson ? AFTER_DENIAL_NO_PERSON : AFTER_DENIAL);
+}
