@@ -60,8 +60,11 @@ const SANDBOX: Shape = {
   network: { check: object, keys: { allowedDomains: strings, deniedDomains: strings } },
 };
 
+/** `permissions` as a list or a string: show where the lists go. */
+const permissionsObject: Check = (v) => (isRecord(v) ? undefined : { expected: 'an object', hint: 'the lists go inside it: "permissions": { "allow": [ … ], "deny": [ … ] }' });
+
 const TOP: Shape = {
-  permissions: { check: object, keys: PERMISSIONS },
+  permissions: { check: permissionsObject, keys: PERMISSIONS },
   hooks: object,
   sandbox: { check: object, keys: SANDBOX },
   disableAllHooks: boolean,
