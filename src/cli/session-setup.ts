@@ -27,6 +27,7 @@ import { ruleNamesTool } from '../permissions/rule-parse.js';
 import { readDenyPatterns } from '../permissions/search-deny.js';
 import type { AskUser, PermissionRules } from '../permissions/types.js';
 import { loadSettings, type LoadedSettings } from '../settings/load.js';
+import { SettingsUnreadableError } from '../settings/problem.js';
 import { askOnce } from '../api/ask-once.js';
 import { costOf } from '../api/usage.js';
 import { sessionEnvDir } from '../tools/bash/session-env.js';
@@ -205,9 +206,13 @@ function openFileHistory(wicketHome: string, sessionId: string, opts: CliOptions
   return new FileHistory(new DiskHistoryStore(dirOf(sessionId), parent && parent !== sessionId ? dirOf(parent) : undefined));
 }
 
-/** The settings a session in `cwd` runs with: every file, the managed policy, and the flags'. */
+/**
+ * The settings a session in `cwd` runs with: every file, the managed policy, and the flags'. Throws
+ * SettingsUnreadableError when a file cannot be read as settings: no session starts without one of
+ * its files unless the person chose so (`opts.withoutSettings`, the app's notice).
+ */
 export function sessionSettings(opts: CliOptions, env: Record<string, string | undefined>, cwd: string, home: string, trusted?: () => boolean): LoadedSettings {
-  return loadSettings({
+  const loaded = loadSettings({
     cwd,
     home,
     configDir: env.CLAUDE_CONFIG_DIR || undefined,
@@ -218,7 +223,10 @@ export function sessionSettings(opts: CliOptions, env: Record<string, string | u
     ...(opts.settingSources ? { sources: opts.settingSources } : {}),
     ...(trusted ? { trusted } : {}),
     ...(opts.safeMode ? { safeMode: true } : {}),
+    ...(opts.withoutSettings ? { without: opts.withoutSettings } : {}),
   });
+  if (loaded.errors.length) throw new SettingsUnreadableError(loaded.errors, opts.settingSources);
+  return loaded;
 }
 
 /** Claude Code's default thinking budget, used when settings turn thinking on without a number. */
