@@ -13,7 +13,11 @@
  *   anywhere (`src/**` denies every `…/src/…`), and matching ignores case; allow patterns are
  *   anchored as written and case-sensitive;
  * - paths are normalised (`..`, `.`, trailing `/`) and symlinks followed: an allow needs both the
- *   path as given and its real target to match; a deny or ask applies if either matches.
+ *   path as given and its real target to match; a deny or ask applies if either matches. The anchors
+ *   are taken both as written and with their own links followed, so a rule holds however the path
+ *   reached its folder (`/proc/self/cwd/…`, a link to the project, a linked home);
+ * - deny and ask also fold Unicode compatibility forms (NFKC: composed and decomposed accents,
+ *   full-width letters) along with case, so a look-alike spelling of a covered name stays covered.
  */
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +26,7 @@ import { ruleAnchorRoot } from '../settings/paths.js';
 import type { ParsedRule } from './rule-parse.js';
 import type { PermissionContext, PermissionPaths, RuleList } from '../tools/tool.js';
 import type { PermissionRules } from './types.js';
+import { deniedByInode } from './denied-inodes.js';
 
 type PathMatcher = (absPath: string) => boolean;
 type AnchorContext = Pick<PermissionContext, 'cwd' | 'projectRoot' | 'homeDir'>;
@@ -39,10 +44,8 @@ export function matchPathRules(
   const forms = paths.paths.flatMap(pathForms);
   const usable = rules.filter((r) => r.specifier !== undefined && !r.error);
   const covering = (p: string) => usable.find((rule) => compilePathRule(rule, list, ctx)(p));
-  if (list !== 'allow') {
-    for (const rule of usable) if (forms.some((p) => compilePathRule(rule, list, ctx)(p))) return rule;
-    return undefined;
-  }
+  if (list === 'deny') return denyRuleForForms(forms, usable, ctx);
+  if (list === 'ask') return usable.find((rule) => forms.some((p) => compilePathRule(rule, list, ctx)(p)));
   // allow: every path, as written and with links followed, must be covered (by one rule or several).
   let first: ParsedRule | undefined;
   for (const p of forms) {
@@ -51,6 +54,19 @@ export function matchPathRules(
     first ??= rule;
   }
   return first;
+}
+
+/**
+ * The first deny rule covering one of `forms` (a path as written and at its real location, already
+ * resolved by the caller), or another name of the same file (a hard link, by inode).
+ */
+export function denyRuleForForms(forms: readonly string[], rules: readonly ParsedRule[], ctx: AnchorContext): ParsedRule | undefined {
+  for (const rule of rules) if (forms.some((p) => compilePathRule(rule, 'deny', ctx)(p))) return rule;
+  for (const p of forms) {
+    const rule = deniedByInode(p, rules, ctx);
+    if (rule) return rule;
+  }
+  return undefined;
 }
 
 /**
@@ -124,9 +140,25 @@ function anchorPattern(rule: ParsedRule, ctx: AnchorContext): Anchored {
   return { anchors: relativeAnchors, body: spec, loose: true };
 }
 
+/**
+ * The folders (or files) an anchored rule names before its first wildcard, as written and with links
+ * followed: `Read(./secret/**)` → `<project>/secret`. None for a loose rule (`.env`, `*.pem`), which
+ * names no place.
+ */
+export function ruleLiteralRoots(rule: ParsedRule, ctx: AnchorContext): string[] {
+  const { anchors, body, loose } = anchorPattern(rule, ctx);
+  if (loose) return [];
+  const segments = body.replace(/\/+$/, '').split('/').filter((s) => s !== '');
+  const firstGlob = segments.findIndex((s) => GLOB_CHARS.test(s));
+  const literal = firstGlob === -1 ? segments : segments.slice(0, firstGlob);
+  const roots = anchors.map((a) => path.resolve(a, ...literal));
+  return [...new Set(roots.flatMap((r) => [r, realPathDeep(r)]))];
+}
+
 function buildMatcher(rule: ParsedRule, list: RuleList, ctx: AnchorContext): PathMatcher {
   const nocase = list !== 'allow';
-  const { anchors, body: rawBody, loose } = anchorPattern(rule, ctx);
+  const { anchors: written, body: rawBody, loose } = anchorPattern(rule, ctx);
+  const anchors = [...new Set(written.flatMap((a) => [a, realPathDeep(a)]))];
   const body = rawBody.replace(/\/+$/, '');
   const matchers = anchors.map((a) => globUnder(a, body, nocase));
   const bare = body !== '' && !body.includes('/');
@@ -145,10 +177,10 @@ function globUnder(anchor: string, pattern: string, nocase: boolean): PathMatche
   const restSegments = firstGlob === -1 ? [] : segments.slice(firstGlob);
   // `dir/**` names the folder and everything in it (a search of the folder itself reads its contents).
   const rest = restSegments.every((s) => s === '**') ? '' : restSegments.join('/');
-  const fold = (s: string) => (nocase ? s.toLowerCase() : s);
+  const fold = nocase ? foldForDeny : (s: string) => s;
   const base = fold(path.resolve(anchor, ...literal));
   if (rest === '') return (p) => isSameOrInside(fold(p), base);
-  const glob = picomatch(rest, { dot: true, nocase });
+  const glob = picomatch(nocase ? rest.normalize('NFKC') : rest, { dot: true, nocase });
   return (p) => {
     const rel = path.relative(base, fold(p));
     if (rel === '' || isOutside(rel)) return false;
@@ -156,6 +188,11 @@ function globUnder(anchor: string, pattern: string, nocase: boolean): PathMatche
     for (let i = 1; i <= parts.length; i++) if (glob(parts.slice(0, i).join('/'))) return true;
     return false;
   };
+}
+
+/** Case and Unicode compatibility folded: how deny and ask rules compare names. */
+export function foldForDeny(s: string): string {
+  return s.normalize('NFKC').toLowerCase();
 }
 
 function isSameOrInside(p: string, base: string): boolean {

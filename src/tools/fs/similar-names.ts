@@ -1,11 +1,16 @@
 /** Close matches for a path that does not exist: same name in another case, another extension, a typo. */
 import { readdir } from '../../core/lazy-fs.js';
 import path from 'node:path';
+import { deniedPathRule } from '../../permissions/path-rules.js';
+import type { PermissionContext } from '../tool.js';
 
 const MAX_ENTRIES = 5000;
 
-/** Up to `max` existing siblings whose names are close to the missing file's name. */
-export async function similarSiblings(absPath: string, max = 3): Promise<string[]> {
+/**
+ * Up to `max` existing siblings whose names are close to the missing file's name; none that
+ * `hidden` says are denied (a suggestion would name a file the rules hide).
+ */
+export async function similarSiblings(absPath: string, max = 3, hidden?: (absPath: string) => boolean): Promise<string[]> {
   const dir = path.dirname(absPath);
   let names: string[];
   try {
@@ -18,8 +23,9 @@ export async function similarSiblings(absPath: string, max = 3): Promise<string[
     .map((name) => ({ name, score: nameDistance(wanted, name) }))
     .filter((c) => c.score <= Math.max(2, Math.floor(wanted.length / 4)))
     .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name))
-    .slice(0, max)
-    .map((c) => path.join(dir, c.name));
+    .map((c) => path.join(dir, c.name))
+    .filter((p) => !hidden?.(p))
+    .slice(0, max);
 }
 
 /** 0 for the same name in another case or with another extension; otherwise the edit distance. */
@@ -49,4 +55,11 @@ export function levenshtein(a: string, b: string, limit: number): number {
     prev = cur;
   }
   return prev[b.length]!;
+}
+
+/** For similarSiblings: whether the Read deny rules hide a path (a Read deny also hides the name). */
+export function hiddenByReadDeny(ctx: Partial<Pick<PermissionContext, 'rules' | 'cwd' | 'projectRoot' | 'homeDir'>>): ((absPath: string) => boolean) | undefined {
+  const { rules, cwd, projectRoot, homeDir } = ctx;
+  if (!rules || cwd === undefined || projectRoot === undefined || homeDir === undefined) return undefined;
+  return (p) => deniedPathRule(p, 'read', rules, { cwd, projectRoot, homeDir } as PermissionContext) !== undefined;
 }

@@ -5,7 +5,8 @@
 import { monotonicMs } from '../../core/clock.js';
 import { stat } from '../../core/lazy-fs.js';
 import type { z } from 'zod';
-import { displayPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
+import { displayPath, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
+import { searchDeny } from '../ripgrep/deny.js';
 import { searchPermission } from '../ripgrep/permission.js';
 import { defineTool, type ToolContext, lazySchema } from '../tool.js';
 import { GLOB_LIMIT, globDescription } from './description.js';
@@ -67,7 +68,7 @@ export const globTool = defineTool<GlobInput, GlobOutput>({
     const walkable = p.walkDir === p.root || (await isDirectory(p.walkDir)) ? p : { ...p, walkDir: p.root };
     const found = await searchGlob(walkable, {
       projectRoot: ctx.projectRoot,
-      denyGlobs: readDenyGlobs(ctx.settings),
+      deny: searchDeny(ctx),
       signal: ctx.signal,
       timeoutMs: SEARCH_TIMEOUT_MS,
       limit: GLOB_LIMIT,

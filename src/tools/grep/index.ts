@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import type { Zod } from '../zod-parts.js';
 import { ToolError } from '../../core/errors.js';
 import { resolveToolPath } from '../paths.js';
-import { isDeniedPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
+import { SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
+import { searchDeny } from '../ripgrep/deny.js';
 import { searchPermission } from '../ripgrep/permission.js';
 import { defineTool, lazySchema } from '../tool.js';
 import { DEFAULT_HEAD_LIMIT, grepDescription, MAX_RESULT_CHARS } from './description.js';
@@ -92,16 +93,17 @@ export const grepTool = defineTool<GrepInput, GrepOutput>({
     const started = monotonicMs();
     const root = rootOf(input, ctx);
     const targetIsDir = (await stat(root)).isDirectory();
-    const denyGlobs = readDenyGlobs(ctx.settings);
-    // rg searches a path given to it even when a --glob excludes it, so a denied file is refused here.
-    if (!targetIsDir && isDeniedPath(root, ctx.projectRoot, denyGlobs)) {
+    const deny = searchDeny(ctx);
+    // rg searches a path given to it even when a --glob excludes it, so a denied file is refused here
+    // (the permission gate refuses it first; this holds when the tool is called without the gate).
+    if (!targetIsDir && deny.hides(root)) {
       throw new ToolError('permission_denied', `Reading ${root} is denied by a Read rule in the settings.`);
     }
     const offset = input.offset ?? 0;
     const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
     const found = await searchGrep(
       { input, absTarget: root, targetIsDir, offset, limit, maxChars: MAX_RESULT_CHARS },
-      { projectRoot: ctx.projectRoot, cwd: ctx.cwd, denyGlobs, signal: ctx.signal, timeoutMs: SEARCH_TIMEOUT_MS, env: ctx.env },
+      { projectRoot: ctx.projectRoot, cwd: ctx.cwd, denyGlobs: deny.projectGlobs, deny, signal: ctx.signal, timeoutMs: SEARCH_TIMEOUT_MS, env: ctx.env },
     );
     return {
       ...found,

@@ -45,18 +45,21 @@ function isAnchored(pattern: string): boolean {
  * `--glob !…` / `--iglob !…` arguments that keep `.git/` and the denied paths out. They must come after any glob
  * of the model's own: in rg the last matching glob wins, so a model glob cannot re-include them.
  *
- * rg matches globs relative to its working directory. It runs in the project root whenever the
- * search is inside the project, so the deny patterns apply as written; outside the project only the
- * unanchored ones (`.env`, `**\/*.pem`) mean anything, and only those are passed.
+ * rg matches globs relative to its working directory. `denyGlobs` are relative to the project root:
+ * when rg runs elsewhere only the unanchored ones (`.env`, `**\/*.pem`) mean anything, and only those
+ * are passed. `atRgCwd` are already relative to rg's working directory (tools/ripgrep/deny.ts).
  */
-export function excludeGlobs(denyGlobs: readonly string[], rgCwdIsProjectRoot: boolean): string[] {
+export function excludeGlobs(denyGlobs: readonly string[], rgCwdIsProjectRoot: boolean, atRgCwd: readonly string[] = []): string[] {
   const args = ['--glob', '!.git'];
+  const patterns = new Set<string>();
   for (const raw of denyGlobs) {
     const pattern = raw.trim().replace(/^!/, '');
     if (!rgCwdIsProjectRoot && isAnchored(pattern)) continue;
-    // Case-insensitive, like the deny rules themselves: a denial must not hinge on letter case.
-    args.push('--iglob', `!${pattern.replace(/^\.\//, '')}`);
+    patterns.add(pattern.replace(/^\.\//, ''));
   }
+  for (const pattern of atRgCwd) patterns.add(pattern);
+  // Case-insensitive, like the deny rules themselves: a denial must not hinge on letter case.
+  for (const pattern of patterns) args.push('--iglob', `!${pattern}`);
   return args;
 }
 
