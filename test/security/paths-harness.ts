@@ -50,8 +50,6 @@ export function leakIn(rawText: string, input: unknown): string | undefined {
   for (const s of stringsIn(input).sort((a, b) => b.length - a.length)) if (s.length >= 3) text = text.split(s).join('<input>');
   const content = CONTENT_LEAK.exec(text);
   if (content) return around(text, content.index);
-  // A name the model passed itself may come back in an error; a name it did not pass must not.
-  if (NAME_LEAK.test(JSON.stringify(input))) return undefined;
   const name = NAME_LEAK.exec(text);
   return name ? around(text, name.index) : undefined;
 }
