@@ -31,7 +31,12 @@ const key = (s: Pick<Stats, 'dev' | 'ino'>) => `${s.dev}:${s.ino}`;
 /** The rule of `rules` (deny rules) that covers another name of the file at `absPath`, if any. */
 export function deniedByInode(absPath: string, rules: readonly ParsedRule[], ctx: AnchorContext): ParsedRule | undefined {
   const target = statSync(absPath, { throwIfNoEntry: false });
-  if (!target || !target.isFile() || target.nlink < 2) return undefined;
+  return target ? deniedInodeRule(target, rules, ctx) : undefined;
+}
+
+/** The same, for a file whose stat (with links followed) the caller already has. */
+export function deniedInodeRule(target: Stats, rules: readonly ParsedRule[], ctx: AnchorContext): ParsedRule | undefined {
+  if (!target.isFile() || target.nlink < 2) return undefined;
   const id = key(target);
   for (const rule of rules) {
     const matches = compilePathRule(rule, 'deny', ctx);

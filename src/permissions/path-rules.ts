@@ -32,6 +32,8 @@ type PathMatcher = (absPath: string) => boolean;
 type AnchorContext = Pick<PermissionContext, 'cwd' | 'projectRoot' | 'homeDir'>;
 
 const GLOB_CHARS = /[*?[\]{}]/;
+/** A `.` or `..` segment, or a doubled separator. */
+const UNNORMALISED = /(^|[\\/])\.\.?([\\/]|$)|[\\/]{2}/;
 
 /** The first rule in `rules` whose path pattern covers the call's paths (for allow: all of them; else: any). */
 export function matchPathRules(
@@ -44,7 +46,7 @@ export function matchPathRules(
   const forms = paths.paths.flatMap(pathForms);
   const usable = rules.filter((r) => r.specifier !== undefined && !r.error);
   const covering = (p: string) => usable.find((rule) => compilePathRule(rule, list, ctx)(p));
-  if (list === 'deny') return denyRuleForForms(forms, usable, ctx);
+  if (list === 'deny') return denyRuleForForms(forms, usable, ctx, paths.paths);
   if (list === 'ask') return usable.find((rule) => forms.some((p) => compilePathRule(rule, list, ctx)(p)));
   // allow: every path, as written and with links followed, must be covered (by one rule or several).
   let first: ParsedRule | undefined;
@@ -60,9 +62,15 @@ export function matchPathRules(
  * The first deny rule covering one of `forms` (a path as written and at its real location, already
  * resolved by the caller), or another name of the same file (a hard link, by inode).
  */
-export function denyRuleForForms(forms: readonly string[], rules: readonly ParsedRule[], ctx: AnchorContext): ParsedRule | undefined {
+export function denyRuleForForms(
+  forms: readonly string[],
+  rules: readonly ParsedRule[],
+  ctx: AnchorContext,
+  /** The files to look up by inode (one name per file is enough): all the forms unless given. */
+  files: readonly string[] = forms,
+): ParsedRule | undefined {
   for (const rule of rules) if (forms.some((p) => compilePathRule(rule, 'deny', ctx)(p))) return rule;
-  for (const p of forms) {
+  for (const p of files) {
     const rule = deniedByInode(p, rules, ctx);
     if (rule) return rule;
   }
@@ -157,36 +165,38 @@ export function ruleLiteralRoots(rule: ParsedRule, ctx: AnchorContext): string[]
 
 function buildMatcher(rule: ParsedRule, list: RuleList, ctx: AnchorContext): PathMatcher {
   const nocase = list !== 'allow';
+  const fold = nocase ? foldForDeny : (s: string) => s;
   const { anchors: written, body: rawBody, loose } = anchorPattern(rule, ctx);
   const anchors = [...new Set(written.flatMap((a) => [a, realPathDeep(a)]))];
   const body = rawBody.replace(/\/+$/, '');
-  const matchers = anchors.map((a) => globUnder(a, body, nocase));
+  const matchers = anchors.map((a) => globUnder(a, body, nocase, fold));
   const bare = body !== '' && !body.includes('/');
   // gitignore: a pattern without a slash matches at any depth below its anchor.
-  if (bare && loose && list === 'allow') matchers.push(...anchors.map((a) => globUnder(a, `**/${body}`, nocase)));
+  if (bare && loose && list === 'allow') matchers.push(...anchors.map((a) => globUnder(a, `**/${body}`, nocase, fold)));
   // fail-closed: loose deny/ask patterns match at any depth anywhere.
-  if (loose && list !== 'allow' && body !== '') matchers.push(globUnder('/', `**/${body}`, nocase));
-  return (p) => matchers.some((m) => m(p));
+  if (loose && list !== 'allow' && body !== '') matchers.push(globUnder('/', `**/${body}`, nocase, fold));
+  return (p) => {
+    const folded = fold(p);
+    return matchers.some((m) => m(folded));
+  };
 }
 
-/** Matches paths equal to or inside what `pattern` (relative to `anchor`) names. */
-function globUnder(anchor: string, pattern: string, nocase: boolean): PathMatcher {
+/** Matches (folded) paths equal to or inside what `pattern` (relative to `anchor`) names. */
+function globUnder(anchor: string, pattern: string, nocase: boolean, fold: (s: string) => string): PathMatcher {
   const segments = pattern === '' ? [] : pattern.split('/');
   const firstGlob = segments.findIndex((s) => GLOB_CHARS.test(s));
   const literal = firstGlob === -1 ? segments : segments.slice(0, firstGlob);
   const restSegments = firstGlob === -1 ? [] : segments.slice(firstGlob);
   // `dir/**` names the folder and everything in it (a search of the folder itself reads its contents).
   const rest = restSegments.every((s) => s === '**') ? '' : restSegments.join('/');
-  const fold = nocase ? foldForDeny : (s: string) => s;
   const base = fold(path.resolve(anchor, ...literal));
-  if (rest === '') return (p) => isSameOrInside(fold(p), base);
-  const glob = picomatch(nocase ? rest.normalize('NFKC') : rest, { dot: true, nocase });
+  if (rest === '') return (p) => isSameOrInside(p, base);
+  const glob = fold === foldForDeny ? rest.normalize('NFKC') : rest;
+  // The path itself, or anything inside a path that matches.
+  const matches = picomatch([glob, `${glob}/**`], { dot: true, nocase });
   return (p) => {
-    const rel = path.relative(base, fold(p));
-    if (rel === '' || isOutside(rel)) return false;
-    const parts = rel.split(path.sep);
-    for (let i = 1; i <= parts.length; i++) if (glob(parts.slice(0, i).join('/'))) return true;
-    return false;
+    const rel = relativeInside(p, base);
+    return rel !== undefined && rel !== '' && matches(path.sep === '/' ? rel : rel.split(path.sep).join('/'));
   };
 }
 
@@ -196,9 +206,18 @@ export function foldForDeny(s: string): string {
 }
 
 function isSameOrInside(p: string, base: string): boolean {
-  if (p === base) return true;
+  return relativeInside(p, base) !== undefined;
+}
+
+/** `p` relative to `base` when it is the same or inside it (both absolute and normalised), else undefined. */
+function relativeInside(p: string, base: string): string | undefined {
+  if (p === base) return '';
+  const prefix = base.endsWith(path.sep) ? base : base + path.sep;
+  if (p.startsWith(prefix)) return p.slice(prefix.length);
+  // Not normalised (a caller's `..` or doubled separator): fall back to the exact comparison.
+  if (!UNNORMALISED.test(p)) return undefined;
   const rel = path.relative(base, p);
-  return rel !== '' && !isOutside(rel);
+  return rel === '' || !isOutside(rel) ? rel : undefined;
 }
 
 function isOutside(rel: string): boolean {

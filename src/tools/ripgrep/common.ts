@@ -65,11 +65,20 @@ export function excludeGlobs(denyGlobs: readonly string[], rgCwdIsProjectRoot: b
 
 /** True when the project-relative `absPath` matches one of the deny patterns. */
 export function isDeniedPath(absPath: string, projectRoot: string, denyGlobs: readonly string[]): boolean {
-  if (denyGlobs.length === 0 || !isInside(absPath, projectRoot)) return false;
-  const rel = path.relative(projectRoot, absPath).split(path.sep).join('/');
-  if (rel === '') return false;
-  const patterns = denyGlobs.map((g) => g.trim().replace(/^\.\//, ''));
-  return ignore({ ignorecase: true }).add(patterns).ignores(rel);
+  return deniedPathMatcher(path.resolve(projectRoot), denyGlobs)(path.resolve(absPath));
+}
+
+/** isDeniedPath for one project root and pattern list, compiled once. */
+export function deniedPathMatcher(projectRoot: string, denyGlobs: readonly string[]): (absPath: string) => boolean {
+  if (denyGlobs.length === 0) return () => false;
+  const matcher = ignore({ ignorecase: true }).add(denyGlobs.map((g) => g.trim().replace(/^\.\//, '')));
+  const prefix = projectRoot.endsWith(path.sep) ? projectRoot : projectRoot + path.sep;
+  return (absPath) => {
+    // Paths here are absolute and normalised (path.resolve): inside means "starts with root/".
+    if (!absPath.startsWith(prefix)) return false;
+    const rel = absPath.slice(prefix.length).split(path.sep).join('/');
+    return rel !== '' && matcher.ignores(rel);
+  };
 }
 
 /** Where rg runs and which path it is given. */

@@ -11,12 +11,13 @@
  * The rules come from the call's context (`ctx.rules`); the project-relative patterns the session
  * hands over in the settings (READ_DENY_GLOBS_KEY) count too.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, statSync, type Stats } from 'node:fs';
+import { deniedInodeRule } from '../../permissions/denied-inodes.js';
 import path from 'node:path';
 import { denyRuleForForms, realPathDeep } from '../../permissions/path-rules.js';
 import { readDenyGlobsAt } from '../../permissions/search-deny.js';
 import type { PermissionContext } from '../tool.js';
-import { isDeniedPath, readDenyGlobs } from './common.js';
+import { deniedPathMatcher, readDenyGlobs } from './common.js';
 
 export interface SearchDeny {
   /** Patterns from the settings key, relative to the project root (see excludeGlobs). */
@@ -36,30 +37,33 @@ export function searchDeny(ctx: DenyContext): SearchDeny {
   const rules = (ctx.rules?.deny ?? []).filter((r) => r.toolName === 'Read' && r.specifier !== undefined && !r.error);
   const projectGlobs = readDenyGlobs(ctx.settings);
   if (rules.length === 0 && projectGlobs.length === 0) return NO_SEARCH_DENY;
-  const realProject = realPathDeep(ctx.projectRoot);
+  const inProject = deniedPathMatcher(ctx.projectRoot, projectGlobs);
+  const inRealProject = deniedPathMatcher(realPathDeep(ctx.projectRoot), projectGlobs);
+  const byGlob = (p: string) => inProject(p) || inRealProject(p);
   const realDir = cachedRealDir();
   return {
     projectGlobs,
     globsAt: (rgCwd) => (rules.length ? readDenyGlobsAt(rules, ctx, realPathDeep(path.resolve(rgCwd))) : []),
     hides(absPath) {
       const given = path.resolve(absPath);
-      const real = realOf(given, realDir);
-      const byGlob = (p: string) => isDeniedPath(p, ctx.projectRoot, projectGlobs) || isDeniedPath(p, realProject, projectGlobs);
+      const { real, stats } = realOf(given, realDir);
       if (projectGlobs.length && (byGlob(given) || byGlob(real))) return true;
-      return rules.length > 0 && denyRuleForForms(real === given ? [given] : [given, real], rules, ctx) !== undefined;
+      if (rules.length === 0) return false;
+      if (denyRuleForForms(real === given ? [given] : [given, real], rules, ctx, []) !== undefined) return true;
+      // Another name of a denied file (a hard link), recognised by its inode.
+      return stats !== undefined && deniedInodeRule(stats, rules, ctx) !== undefined;
     },
   };
 }
 
-/** Real location of a path: its folder's real path (cached per folder) and its own link, if it is one. */
-function realOf(given: string, realDir: (dir: string) => string): string {
-  let isLink = false;
-  try {
-    isLink = lstatSync(given).isSymbolicLink();
-  } catch {
-    // Gone since the search saw it: its folder's real path still names where it was.
-  }
-  return isLink ? realPathDeep(given) : path.join(realDir(path.dirname(given)), path.basename(given));
+/**
+ * Real location of a path: its folder's real path (cached per folder), or its own target when it is
+ * a link; and its stat with links followed (undefined when it is gone).
+ */
+function realOf(given: string, realDir: (dir: string) => string): { real: string; stats?: Stats } {
+  const own = lstatSync(given, { throwIfNoEntry: false });
+  if (own?.isSymbolicLink()) return { real: realPathDeep(given), stats: statSync(given, { throwIfNoEntry: false }) };
+  return { real: path.join(realDir(path.dirname(given)), path.basename(given)), stats: own };
 }
 
 function cachedRealDir(): (dir: string) => string {
