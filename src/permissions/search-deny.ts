@@ -48,8 +48,14 @@ function patternsFor(rule: ParsedRule, ctx: Anchors, rgCwd: string): string[] {
   return absolute.flatMap((abs) => relativeTo(abs, rgCwd));
 }
 
+/** A rule's pattern split where its first wildcard segment starts: a literal folder, and the rest. */
+interface AbsolutePattern {
+  fixed: string;
+  rest: string;
+}
+
 /** The rule's pattern as absolute paths (anchor as written, and real), or undefined for a loose one. */
-function absolutePatterns(spec: string, rule: ParsedRule, ctx: Anchors): string[] | undefined {
+function absolutePatterns(spec: string, rule: ParsedRule, ctx: Anchors): AbsolutePattern[] | undefined {
   const home = /^(~|\$HOME|\$\{HOME\})(\/|$)/.exec(spec);
   let anchors: string[];
   let body: string;
@@ -59,27 +65,23 @@ function absolutePatterns(spec: string, rule: ParsedRule, ctx: Anchors): string[
   else if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
     [anchors, body] = [[ctx.projectRoot, ...(ctx.cwd && ctx.cwd !== ctx.projectRoot ? [ctx.cwd] : [])], spec];
   } else return undefined;
-  const all = anchors.flatMap((a) => [a, realPathDeep(a)]);
-  return [...new Set(all.map((a) => joinPattern(a, body)))];
+  const all = [...new Set(anchors.flatMap((a) => [a, realPathDeep(a)]))];
+  return all.map((a) => splitPattern(a, body));
 }
 
-/** `anchor` + `body`, normalised for `.` and `..` in the literal part only. */
-function joinPattern(anchor: string, body: string): string {
-  const globAt = body.search(/[*?[{]/);
-  if (globAt === -1) return path.resolve(anchor, body);
-  const cut = body.lastIndexOf('/', globAt);
-  const fixed = cut === -1 ? anchor : path.resolve(anchor, body.slice(0, cut));
-  return `${fixed === '/' ? '' : fixed}/${body.slice(cut + 1)}`;
+/** `anchor` + `body`: the literal folders (`.` and `..` resolved) and the part from the first wildcard on. */
+function splitPattern(anchor: string, body: string): AbsolutePattern {
+  const segments = body.split('/').filter((s) => s !== '');
+  const firstGlob = segments.findIndex((s) => /[*?[{]/.test(s));
+  if (firstGlob === -1) return { fixed: path.resolve(anchor, ...segments), rest: '' };
+  return { fixed: path.resolve(anchor, ...segments.slice(0, firstGlob)), rest: segments.slice(firstGlob).join('/') };
 }
 
 /** An absolute pattern as rg globs relative to `rgCwd`. */
-function relativeTo(abs: string, rgCwd: string): string[] {
-  const globAt = abs.search(/[*?[{]/);
-  const fixed = globAt === -1 ? abs : abs.slice(0, abs.lastIndexOf('/', globAt)) || '/';
-  const rest = globAt === -1 ? '' : abs.slice(fixed === '/' ? 1 : fixed.length + 1);
+function relativeTo({ fixed, rest }: AbsolutePattern, rgCwd: string): string[] {
   if (isInside(fixed, rgCwd)) {
     const rel = [escapeGlob(path.relative(rgCwd, fixed).split(path.sep).join('/')), rest].filter(Boolean).join('/');
-    return rel ? [rel, `${rel}/**`] : ['**'];
+    return rel === '' || rel === '**' ? ['**'] : [rel, `${rel}/**`];
   }
   // The search runs inside the rule's fixed folder: only a rest that starts with `**` applies as is.
   if (isInside(rgCwd, fixed) && rest.startsWith('**')) return rest === '**' ? ['**'] : [rest, `${rest}/**`];
