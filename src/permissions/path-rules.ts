@@ -92,6 +92,19 @@ export function deniedPathRule(
   return matchPathRules({ access, paths: [absPath] }, deny, 'deny', ctx);
 }
 
+/**
+ * Whether a Read deny rule hides a path, name and content (for what shows names on its own: a
+ * similar-name suggestion, the git status in the system prompt). Undefined without rules.
+ */
+export function readDeniedCheck(
+  ctx: Partial<Pick<PermissionContext, 'rules' | 'cwd' | 'projectRoot' | 'homeDir'>>,
+): ((absPath: string) => boolean) | undefined {
+  const { rules, cwd, projectRoot, homeDir } = ctx;
+  if (!rules || cwd === undefined || projectRoot === undefined || homeDir === undefined) return undefined;
+  if (!rules.deny.some((r) => r.toolName === 'Read' && r.specifier !== undefined)) return undefined;
+  return (p) => deniedPathRule(p, 'read', rules, { cwd, projectRoot, homeDir } as PermissionContext) !== undefined;
+}
+
 /** The path as given (normalised) and, when different, its real location with symlinks followed. */
 export function pathForms(absPath: string): string[] {
   const given = path.resolve(absPath);

@@ -5,6 +5,7 @@
  * filesystem server over stdio, and a sub-agent. Each run asserts that no request the fake API
  * received holds a denied file's content or name, and that the harmless files were still found.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -158,5 +159,14 @@ describe('end to end, through the built binary', () => {
     assertNoLeak('sub-agent', { p: 'innocent/zq9-key.txt' }, sent);
     expect(sent).toContain('PUBLIC_OK');
     expect(sent).toContain('sub-agent report');
+  });
+
+  it('the git status in the system prompt names no denied file (runs last: it makes the project a repository)', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: w.project });
+    const sent = await run('git status', []);
+    const system = JSON.stringify(api.requests.at(-1)!.body).match(/Git status:[^<]*/)?.[0] ?? '';
+    expect(system).toContain('public/');
+    expect(system).not.toMatch(/secret\/|innocent|\.env|MixedCase|caf/);
+    expect(sent).toContain('Git status');
   });
 });

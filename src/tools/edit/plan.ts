@@ -5,7 +5,8 @@
 import { canEncode, encodeText, toLf, type EncodingInfo } from '../fs/encoding.js';
 import { isNotebookPath } from '../fs/file-kind.js';
 import { displayPath } from '../fs/permissions.js';
-import { hiddenByReadDeny, similarSiblings } from '../fs/similar-names.js';
+import { readDeniedCheck } from '../../permissions/path-rules.js';
+import { similarSiblings } from '../fs/similar-names.js';
 import { loadWriteTarget } from '../fs/write-target.js';
 import { resolveToolPath } from '../paths.js';
 import type { ToolContext } from '../tool.js';
@@ -50,7 +51,7 @@ export async function planEdit(
   if (!target.ok) return target;
   const base = { absPath, displayPath: displayPath(absPath, ctx.cwd) };
   if (!target.exists) {
-    if (input.old_string !== '') return refuse(await missingMessage(absPath, ctx.cwd, hiddenByReadDeny(ctx)));
+    if (input.old_string !== '') return refuse(await missingMessage(absPath, ctx.cwd, readDeniedCheck(ctx)));
     const text = input.new_string;
     return done({ ...base, created: true, oldText: '', newText: toLf(text), bytes: encodeText(text, UTF8), replacements: 1, firstLine: 1, newLineCount: lineCount(text) });
   }

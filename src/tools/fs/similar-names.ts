@@ -1,8 +1,6 @@
 /** Close matches for a path that does not exist: same name in another case, another extension, a typo. */
 import { readdir } from '../../core/lazy-fs.js';
 import path from 'node:path';
-import { deniedPathRule } from '../../permissions/path-rules.js';
-import type { PermissionContext } from '../tool.js';
 
 const MAX_ENTRIES = 5000;
 
@@ -57,9 +55,3 @@ export function levenshtein(a: string, b: string, limit: number): number {
   return prev[b.length]!;
 }
 
-/** For similarSiblings: whether the Read deny rules hide a path (a Read deny also hides the name). */
-export function hiddenByReadDeny(ctx: Partial<Pick<PermissionContext, 'rules' | 'cwd' | 'projectRoot' | 'homeDir'>>): ((absPath: string) => boolean) | undefined {
-  const { rules, cwd, projectRoot, homeDir } = ctx;
-  if (!rules || cwd === undefined || projectRoot === undefined || homeDir === undefined) return undefined;
-  return (p) => deniedPathRule(p, 'read', rules, { cwd, projectRoot, homeDir } as PermissionContext) !== undefined;
-}

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { formatBytes } from '../fs/file-kind.js';
-import { hiddenByReadDeny } from '../fs/similar-names.js';
+import { readDeniedCheck } from '../../permissions/path-rules.js';
 import { displayPath, readVerdict } from '../fs/permissions.js';
 import { resolveToolPath } from '../paths.js';
 import { defineTool, type DisplayData, type ToolContext, lazySchema } from '../tool.js';
@@ -42,7 +42,7 @@ function inspect(input: ReadInput, ctx: Pick<ToolContext, 'cwd' | 'homeDir' | 'p
   return inspectForRead({
     absPath: resolveToolPath(input.file_path, ctx.cwd, ctx.homeDir),
     cwd: ctx.cwd,
-    hidden: hiddenByReadDeny(ctx),
+    hidden: readDeniedCheck(ctx),
     hasRange: input.offset !== undefined || input.limit !== undefined,
     hasPages: input.pages !== undefined,
   });
