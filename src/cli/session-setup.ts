@@ -24,6 +24,7 @@ import { noHooks, type Hooks } from '../hooks/types.js';
 import type { McpHookHolder } from '../hooks/run-mcp-tool.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import { ruleNamesTool } from '../permissions/rule-parse.js';
+import { readDeniedCheck } from '../permissions/path-rules.js';
 import { readDenyPatterns } from '../permissions/search-deny.js';
 import type { AskUser, PermissionRules } from '../permissions/types.js';
 import { loadSettings, type LoadedSettings } from '../settings/load.js';
@@ -162,6 +163,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     appendSystemPrompt: [opts.appendSystemPrompt, agentMemory.prompt, schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined].filter(Boolean).join('\n\n') || undefined,
     noMemory: opts.bare || opts.safeMode,
     git: deps.git,
+    hidden: readDeniedCheck({ rules: loaded.rules, cwd, projectRoot: cwd, homeDir: home }),
     ...(typeof loaded.merged.language === 'string' ? { language: loaded.merged.language } : {}),
     ...(outputStyle.style ? { outputStyle: outputStyle.style } : {}),
   });

@@ -6,7 +6,7 @@
  * in the trace.
  */
 import type { Hooks } from '../hooks/types.js';
-import { decidePermission } from '../permissions/decide.js';
+import { decidePermission, pathDenyRule } from '../permissions/decide.js';
 import { permissionDenial, unpunctuated } from '../permissions/denial-text.js';
 import type { PermissionMode } from '../permissions/modes.js';
 import type { AskUser, PermissionDecision, PermissionRules } from '../permissions/types.js';
@@ -131,13 +131,13 @@ export async function executeCall(prep: Extract<Prepared, { kind: 'ready' }>, en
   const ctx = toolContext(env, call.id, signal);
   const g: Gated = { tool, call, env, ctx, tracer, startedAt: prep.startedAt };
 
-  // 3) Validate: the tool's own rules.
+  // 3) Validate: the tool's own rules; not for a call a deny rule covers by path (see validate).
   const invalid = await validate(tool, input, ctx);
   if (invalid) {
     tracer.mark('validate', 'refused', invalid);
     return finish(refusal('validate', `${invalid}${loadHint(tool, env)}`));
   }
-  tracer.mark('validate', 'passed');
+  tracer.mark('validate', ...validatedNote(tool, input, ctx));
 
   // 4) PreToolUse hooks: may allow, deny, ask, stop or rewrite the input.
   const hook = await runPreHooks(g, input);
@@ -153,14 +153,24 @@ export async function executeCall(prep: Extract<Prepared, { kind: 'ready' }>, en
   return finishExecution(g, input);
 }
 
+/**
+ * The tool's own validation, unless a deny rule covers one of the call's paths: what validation says
+ * (no such file, a similar name, what the file holds) would tell about a denied path, so such a call
+ * goes on to the permission gate, which refuses it whether or not the path exists.
+ */
 async function validate(tool: Tool, input: unknown, ctx: ToolContext): Promise<string | undefined> {
-  if (!tool.validateInput) return undefined;
+  if (!tool.validateInput || (ctx.rules && pathDenyRule(tool, input, ctx, ctx.rules))) return undefined;
   try {
     const v = await tool.validateInput(input, ctx);
     return v.ok ? undefined : v.message;
   } catch (err) {
     return errorMessage(err);
   }
+}
+
+function validatedNote(tool: Tool, input: unknown, ctx: ToolContext): ['passed' | 'skipped', string?] {
+  if (!tool.validateInput || !ctx.rules || !pathDenyRule(tool, input, ctx, ctx.rules)) return ['passed'];
+  return ['skipped', 'a deny rule covers a path of this call; the permission gate decides'];
 }
 
 /** One call on its way through gates 3–7: what every gate function needs. */

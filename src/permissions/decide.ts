@@ -88,7 +88,7 @@ function acceptEdits(args: DecideArgs): PermissionDecision | undefined {
 /** A write to a protected path: ask (dontAsk: deny), whatever the allow rules or acceptEdits say. */
 function protectedWrite(args: DecideArgs): PermissionDecision | undefined {
   const paths = args.tool.permissionPaths?.(args.input, args.ctx);
-  if (!paths || paths.access !== 'write') return undefined;
+  if (!paths || paths.access !== 'write' || paths.denyOnly) return undefined;
   for (const p of paths.paths) {
     const why = protectedReason(p, args.ctx);
     if (!why) continue;
@@ -118,19 +118,32 @@ async function decideByTool(args: DecideArgs): Promise<PermissionDecision> {
   return { behavior: 'ask', by: 'tool default', reason: verdict.reason, suggestions: verdict.suggestions ?? [] };
 }
 
+/**
+ * The deny rule that covers one of the call's paths, if any. The runner asks before validation, so
+ * that what validation would say (the file is missing, a similar name exists, what a cell holds)
+ * cannot tell anything about a denied path: the permission gate refuses the call instead.
+ */
+export function pathDenyRule(tool: Tool, input: unknown, ctx: PermissionContext, rules: PermissionRules): ParsedRule | undefined {
+  return matchPathList(tool, input, ctx, rules.deny.filter((r) => !r.error), 'deny');
+}
+
+function matchPathList(tool: Tool, input: unknown, ctx: PermissionContext, rules: ParsedRule[], list: 'allow' | 'ask' | 'deny'): ParsedRule | undefined {
+  const paths = tool.permissionPaths?.(input, ctx);
+  // Paths checked for deny and ask only (an MCP tool's path fields): a file rule does not approve the call.
+  if (!paths || (paths.denyOnly && list === 'allow')) return undefined;
+  const family = paths.access === 'read' ? ['Read'] : list === 'allow' ? ['Edit'] : ['Edit', 'Read'];
+  const fileRules = rules.filter((r) => r.specifier !== undefined && family.includes(r.toolName));
+  return matchPathRules(paths, fileRules, list, ctx);
+}
+
 function matchList(args: DecideArgs, list: 'allow' | 'ask' | 'deny'): ParsedRule | undefined {
   const { tool, input, ctx } = args;
   const rules = args.rules[list].filter((r) => !r.error);
   for (const rule of rules) {
     if (rule.specifier === undefined && bareRuleCovers(rule.toolName, tool)) return rule;
   }
-  const paths = tool.permissionPaths?.(input, ctx);
-  if (paths) {
-    const family = paths.access === 'read' ? ['Read'] : list === 'allow' ? ['Edit'] : ['Edit', 'Read'];
-    const fileRules = rules.filter((r) => r.specifier !== undefined && family.includes(r.toolName));
-    const hit = matchPathRules(paths, fileRules, list, ctx);
-    if (hit) return hit;
-  }
+  const hit = matchPathList(tool, input, ctx, rules, list);
+  if (hit) return hit;
   if (tool.matchRules) {
     const own = rules.filter((r) => r.specifier !== undefined && ruleNamesTool(r.toolName, tool.name, tool.aliases));
     // Deny is fail-closed: the tool also checks what it finds itself (a Bash line reading a denied file).
