@@ -44,6 +44,8 @@ export interface ParsedScript {
   commands: SimpleCommand[];
   /** Names assigned by bare `VAR=value` statements. */
   assigned: string[];
+  /** Those statements as words (`VAR=value`, quotes resolved), declarations' included. */
+  assignments: Word[];
   /** Why the command cannot be read statically; empty when it can. */
   problems: string[];
 }
@@ -119,18 +121,18 @@ export function isBashParserReady(): boolean {
 export function parseScript(source: string): ParsedScript {
   if (!parser) throw new Error('bash parser not initialised: await initBashParser() first');
   let tree = parser.parse(source);
-  if (!tree) return { commands: [], assigned: [], problems: ['the parser gave up'] };
+  if (!tree) return { commands: [], assigned: [], assignments: [], problems: ['the parser gave up'] };
   const joined = joinLineContinuations(source, tree.rootNode);
   if (joined !== source) {
     tree.delete();
     tree = parser.parse(joined);
-    if (!tree) return { commands: [], assigned: [], problems: ['the parser gave up'] };
+    if (!tree) return { commands: [], assigned: [], assignments: [], problems: ['the parser gave up'] };
   }
   try {
     const walker = new Walker();
     walker.visit(tree.rootNode, { depth: 0, inSubstitution: false, topLevel: true });
     if (tree.rootNode.hasError) walker.problems.unshift('the command has a syntax error or a construct the parser cannot read');
-    return { commands: walker.commands, assigned: walker.assigned, problems: walker.problems };
+    return { commands: walker.commands, assigned: walker.assigned, assignments: walker.assignments, problems: walker.problems };
   } finally {
     tree.delete();
   }
@@ -174,6 +176,7 @@ const NESTED_SCOPE = new Set(['subshell', 'pipeline']);
 class Walker {
   commands: SimpleCommand[] = [];
   assigned: string[] = [];
+  assignments: Word[] = [];
   problems: string[] = [];
 
   visit(node: Node, scope: Scope): SimpleCommand | undefined {
@@ -194,6 +197,7 @@ class Walker {
         return this.pipeline(node, { ...inner, topLevel: false });
       case 'variable_assignment':
         this.assigned.push(node.childForFieldName('name')?.text ?? node.text);
+        this.assignments.push(resolveAssignment(node));
         this.visitChildren(node, inner);
         return undefined;
       case 'ERROR':
@@ -253,7 +257,9 @@ class Walker {
       if (!child.isNamed) cmd.words.push(literalWord(child.text));
       else if (child.type === 'variable_assignment') {
         this.assigned.push(child.childForFieldName('name')?.text ?? child.text);
-        cmd.words.push(resolveAssignment(child));
+        const word = resolveAssignment(child);
+        this.assignments.push(word);
+        cmd.words.push(word);
       } else if (!isRedirect(child)) cmd.words.push(resolveWord(child));
       if (!isRedirect(child)) this.visitNested(child, scope);
     }
