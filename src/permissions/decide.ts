@@ -44,9 +44,13 @@ export async function decidePermission(args: DecideArgs): Promise<PermissionDeci
     };
   }
   if (ask) return { behavior: 'ask', by: `ask rule ${describeRule(ask)}`, reason: `the rule ${formatRule(ask)} asks first`, suggestions: [] };
-  const personal = args.tool.requiresPerson?.(args.input, args.ctx);
-  if (personal && mode === 'dontAsk') return { behavior: 'deny', by: 'always asks, in dontAsk mode', reason: `${personal}, and dontAsk mode denies whatever would ask` };
-  if (personal) return { behavior: 'ask', by: 'always asks', reason: personal, suggestions: [] };
+  const person = args.tool.requiresPerson?.(args.input, args.ctx);
+  const personal = typeof person === 'string' ? { reason: person } : person;
+  if (personal && mode === 'dontAsk') return { behavior: 'deny', by: 'always asks, in dontAsk mode', reason: `${personal.reason}, and dontAsk mode denies whatever would ask` };
+  if (personal?.refuseInBypass && mode === 'bypassPermissions') {
+    return { behavior: 'deny', by: 'needs a person, in bypassPermissions mode', reason: `${personal.reason}; bypassPermissions mode has no one to approve it` };
+  }
+  if (personal) return { behavior: 'ask', by: 'always asks', reason: personal.reason, suggestions: [] };
   const byMode = decideByMode(args);
   if (byMode) return byMode;
   const guarded = protectedWrite(args);

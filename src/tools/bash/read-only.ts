@@ -175,8 +175,9 @@ function firstExpression(args: readonly Word[]): number {
 /** Resolve a path argument for the workspace check; undefined when it is only known at run time. */
 export function resolvePathWord(word: Word, cwd: string | undefined, home: string): string | undefined {
   if (word.literal) return resolvePathText(word.value, cwd, home);
-  // Only globs and braces are followed; a variable or substitution could point anywhere.
-  if (/[$`]/.test(word.raw) || word.pattern.includes('..')) return undefined;
+  // Only globs are followed (to the folder they start in); a variable, a substitution or a brace
+  // expansion could point anywhere, and so could the files find/xargs feed.
+  if (/[$`]/.test(word.raw) || word.pattern.includes('..') || word.item || word.glob === undefined) return undefined;
   const known = word.pattern.split('\u0000')[0] ?? '';
   return resolvePathText(known.includes('/') ? known.slice(0, known.lastIndexOf('/') + 1) : '.', cwd, home);
 }

@@ -85,7 +85,7 @@ const xargsRoute: Route = (w, words, frame, inner, views) => {
   if (start < 0) return w.suffixes(words, inner);
   const rest = start < words.length ? words.slice(start) : [literalWord('echo')];
   const repl = replacement(words.slice(1, start));
-  const filled = repl ? withHoles(rest, repl) : [...rest, { raw: '(input)', value: '(input)', pattern: HOLE, literal: false }];
+  const filled = repl ? withHoles(rest, repl) : [...rest, { raw: '(input)', value: '(input)', pattern: HOLE, literal: false, item: true }];
   w.words(filled, inner);
 };
 
