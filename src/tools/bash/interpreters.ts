@@ -13,12 +13,14 @@
  */
 import type { Frame, Walk } from './analyze.js';
 import { lex, literalArguments, type LexRules } from './code-lexer.js';
-import { optionValues, partOf, type Route } from './route-kit.js';
-import type { Word } from './words.js';
+import { guessFrame, optionValues, partOf, type Route } from './route-kit.js';
+import { literalWord, type Word } from './words.js';
 
 export interface CodeScan {
   /** Command lines the code runs in a shell (or as a program with arguments). */
   commands: string[];
+  /** Every string literal's value (file names among them are checked against Read deny rules). */
+  strings?: string[];
   /** Why the code's commands cannot be read; undefined when they can. */
   unknown?: string;
 }
@@ -163,6 +165,7 @@ export function scanCode(lang: Language, text: string): CodeScan {
   if (dynamic) out.unknown ??= `${dynamic[0].trim()} may run code that cannot be read`;
   if (lang.siteNames && values.some((v) => lang.siteNames!.test(v))) out.unknown ??= 'it names a way to run programs in a string';
   lang.extra?.(text, lexed.masked, values, out);
+  out.strings = values;
   return out;
 }
 
@@ -176,6 +179,9 @@ function runCode(w: Walk, lang: Language, who: string, code: Word[], inner: Fram
     const scan = scanCode(lang, c.value);
     if (scan.unknown) w.problem(`${who}: ${scan.unknown}`);
     for (const cmd of scan.commands) w.script(cmd, inner);
+    // `open('secret/key.txt')`: the strings, as arguments of a guessed command, meet the path rules.
+    const strings = (scan.strings ?? []).filter((v) => v !== '' && v.length < 4096);
+    if (strings.length) w.leaf([literalWord(who), ...strings.map(literalWord)], guessFrame(inner), []);
   }
 }
 

@@ -154,17 +154,24 @@ export function pathArguments(words: readonly Word[]): Word[] {
     const target = positionals(args)[0];
     return [target ?? { raw: '~', value: '~', pattern: '~', literal: true }];
   }
-  let pos = positionals(args.filter((a, i) => !isOptionValue(args, i)));
+  let pos = positionals(args.filter((a, i) => !isOptionValue(name, args, i)));
   const explicit = args.some((a) => a.value === '-e' || a.value === '-f' || a.value.startsWith('--regexp') || a.value.startsWith('--expression'));
   if (PATTERN_FIRST.has(name) && !explicit) pos = pos.slice(1);
   if (name === 'find') pos = pos.filter((_, i) => i < firstExpression(args));
   return pos;
 }
 
+/** Short options that take a value, for the commands where the common guess is wrong (`sed -n` does not). */
+const VALUE_SHORTS: Readonly<Record<string, string>> = {
+  sed: 'efl', grep: 'efmABCdD', egrep: 'efmABCdD', fgrep: 'efmABCdD', zgrep: 'efmABCdD', rg: 'efmABCgtTjMrE',
+  head: 'nc', tail: 'ncs', cut: 'dfbc', sort: 'ktST', uniq: 'fsw', jq: '',
+};
+
 /** Values following `-e`/`-f`/`-m`… are not paths (a cheap, conservative reading). */
-function isOptionValue(args: readonly Word[], i: number): boolean {
+function isOptionValue(name: string, args: readonly Word[], i: number): boolean {
   const prev = args[i - 1]?.value;
-  return prev !== undefined && /^-[efmABCnd]$/.test(prev) && !args[i]!.value.startsWith('-');
+  const letters = VALUE_SHORTS[name] ?? 'efmABCnd';
+  return prev !== undefined && letters !== '' && new RegExp(`^-[${letters}]$`).test(prev) && !args[i]!.value.startsWith('-');
 }
 
 function firstExpression(args: readonly Word[]): number {

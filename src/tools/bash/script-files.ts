@@ -57,7 +57,7 @@ export function scriptsRun(a: Analysis, where: Where, depth = 0, seen = new Set<
     const deeper = scriptsRun(inner, { cwd: cwd ?? where.cwd, homeDir: where.homeDir }, depth + 1, seen);
     out.analyses.push(...deeper.analyses);
     out.problem ??= deeper.problem;
-  });
+  }, true);
   return out;
 }
 
