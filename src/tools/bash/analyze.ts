@@ -314,7 +314,8 @@ const EMPTY_COMMAND: SimpleCommand = { assignments: [], words: [], redirects: []
 /** `exec` with redirections only: they stay open for the rest of the shell. */
 function isBareExec(cmd: SimpleCommand): boolean {
   const [name, ...rest] = cmd.words;
-  return name?.value === 'exec' && rest.every((w) => /^\{\w+\}$/.test(w.value)) && cmd.redirects.length > 0;
+  // tree-sitter reads the descriptor of `exec 0<<<…` as a word.
+  return name?.value === 'exec' && rest.every((w) => /^(\{\w+\}|\d+)$/.test(w.value)) && cmd.redirects.length > 0;
 }
 
 /**

@@ -148,47 +148,49 @@ function delimited(text: string, open: string, start: number): { end: number; af
 }
 
 /**
- * The literals that follow `at` as a call's arguments: `(`? literal (`,` literal)* `)`?, a list
- * `[…]`/`(…)` of literals included. Returns the values, and where the arguments end; undefined when
- * an argument is not a plain literal.
+ * The literals that follow `at` as a call's arguments: `(`? item (`,` item)* `)`?, an item being a
+ * literal or a list `[…]`/`(…)` of literals. Returns the values and where the arguments end;
+ * undefined when an argument is not a plain literal (Python's keyword arguments may follow, but not
+ * `executable=` or `preexec_fn=`).
  */
 export function literalArguments(lexed: Lexed, at: number, options: { keywordArgs?: boolean } = {}): { values: string[]; end: number } | undefined {
   const { masked } = lexed;
   const byStart = new Map(lexed.literals.map((l) => [l.start, l]));
+  const values: string[] = [];
   let i = skipSpace(masked, at);
   const paren = masked[i] === '(';
   if (paren) i = skipSpace(masked, i + 1);
-  const values: string[] = [];
-  for (;;) {
-    let bracket: string | undefined;
-    if (masked[i] === '[' || (masked[i] === '(' && paren)) {
-      bracket = masked[i] === '[' ? ']' : ')';
-      i = skipSpace(masked, i + 1);
+  const literal = (): boolean => {
+    const lit = byStart.get(i);
+    if (!lit || lit.value === undefined || lit.command) return false;
+    values.push(lit.value);
+    i = skipSpace(masked, lit.end);
+    return true;
+  };
+  const item = (): boolean => {
+    const open = masked[i];
+    if (open !== '[' && open !== '(') return literal();
+    const close = open === '[' ? ']' : ')';
+    i = skipSpace(masked, i + 1);
+    while (masked[i] !== close) {
+      if (!literal()) return false;
+      if (masked[i] === ',') i = skipSpace(masked, i + 1);
+      else if (masked[i] !== close) return false;
     }
-    for (;;) {
-      const lit = byStart.get(i);
-      if (!lit || lit.value === undefined || lit.command) return undefined;
-      values.push(lit.value);
-      i = skipSpace(masked, lit.end);
-      if (masked[i] !== ',') break;
-      i = skipSpace(masked, i + 1);
-      if (bracket && masked[i] === bracket) break;
-      if (!bracket && !byStart.has(i)) break;
-    }
-    if (bracket) {
-      if (masked[i] !== bracket) return undefined;
-      i = skipSpace(masked, i + 1);
-    }
-    if (masked[i] !== ',') break;
-    const next = skipSpace(masked, i + 1);
-    if (!byStart.has(next) && masked[next] !== '[') break;
-    i = next;
-  }
-  if (masked[i] === ',' && options.keywordArgs) {
-    const close = masked.indexOf(')', i);
-    const kwargs = close === -1 ? '' : masked.slice(i, close);
-    if (close === -1 || /[()]|executable|preexec_fn/.test(kwargs)) return undefined;
+    i = skipSpace(masked, i + 1);
+    return true;
+  };
+  if (!item()) return undefined;
+  while (masked[i] === ',') {
+    const comma = i;
+    i = skipSpace(masked, i + 1);
+    if (paren && masked[i] === ')') break;
+    if (item()) continue;
+    if (!(paren && options.keywordArgs)) return undefined;
+    const close = masked.indexOf(')', comma);
+    if (close === -1 || /[()[\]]|executable|preexec_fn/.test(masked.slice(comma, close))) return undefined;
     i = close;
+    break;
   }
   if (paren) {
     if (masked[i] !== ')') return undefined;

@@ -14,6 +14,7 @@
 import type { Frame, Walk } from './analyze.js';
 import { lex, literalArguments, type LexRules } from './code-lexer.js';
 import { guessFrame, optionValues, partOf, type Route } from './route-kit.js';
+import { codeFileKind } from './stdin.js';
 import { literalWord, type Word } from './words.js';
 
 export interface CodeScan {
@@ -85,7 +86,7 @@ const JAVASCRIPT: Language = {
   lex: { quotes: `'"\``, lineComment: '//', interpolates: (q, raw) => q === '`' && /\$\{/.test(raw.replace(/\\./g, '')) },
   sites: /(?<![\w$])(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)\s*(?=\()/g,
   dynamic: /(?<![\w$.])(?:eval|Function|Reflect|globalThis|global|constructor|import)\s*[([]|\.constructor\b|\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen|mainModule)\b|\brequire\s*\(\s*(?!['"`])|\b(?:Deno\s*\.\s*(?:run|Command)|Bun\s*\.\s*(?:spawn|spawnSync|\$))/,
-  siteNames: /^(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork|child_process|node:child_process)$/,
+  siteNames: /^(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)$/,
   extra: (_text, _masked, values, out) => {
     if (values.some((v) => /^(node:)?(vm|worker_threads|cluster|module|inspector)$/.test(v))) out.unknown ??= 'it loads a module that runs code';
   },
@@ -203,10 +204,15 @@ function interpreter(spec: Interpreter): Route {
     w.leaf(words, frame, views);
     const code = optionValues(words, spec.code.shorts, spec.code.longs);
     const operands = operandsOf(words, spec);
-    if (spec.programOperand && !code.length && !optionValues(words, 'f', ['--file']).length && operands[0]) code.push(operands[0]);
+    const files = spec.programOperand ? optionValues(words, 'f', ['--file']) : operands.slice(0, 1);
+    if (spec.programOperand && !code.length && !files.length && operands[0]) code.push(operands[0]);
     runCode(w, spec.lang, who, code, inner);
     const runsModule = words.some((x) => (spec.noStdin ?? []).some((o) => x.value === o || x.value.startsWith(o)));
-    if (code.length || runsModule || spec.programOperand || (operands.length && operands[0]!.value !== '-')) return;
+    if (code.length || runsModule) return;
+    // The program from stdin: no program named, `-`, or /dev/stdin and its aliases (files are not read).
+    const fromStdin = files.length ? files.some((f) => f.value === '-' || (f.literal && codeFileKind(f.value).kind === 'stdin')) : !spec.programOperand;
+    if (files.some((f) => !f.literal || ['descriptor', 'special'].includes(codeFileKind(f.value).kind))) w.problem(`${who} runs a program only known when it runs`);
+    if (!fromStdin) return;
     const stdin = w.stdin(inner);
     if (stdin.kind === 'text') runCode(w, spec.lang, who, [partOf(words[0]!, stdin.text)], inner);
     else if (stdin.kind === 'unknown') w.problem(`${who} runs a program read from ${stdin.why}`);

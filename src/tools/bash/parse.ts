@@ -129,7 +129,7 @@ export function parseScript(source: string): ParsedScript {
     if (!tree) return { commands: [], assigned: [], assignments: [], problems: ['the parser gave up'] };
   }
   try {
-    const walker = new Walker();
+    const walker = new Walker(joined);
     walker.visit(tree.rootNode, { depth: 0, inSubstitution: false, topLevel: true });
     if (tree.rootNode.hasError) walker.problems.unshift('the command has a syntax error or a construct the parser cannot read');
     return { commands: walker.commands, assigned: walker.assigned, assignments: walker.assignments, problems: walker.problems };
@@ -174,6 +174,8 @@ const HEREDOC_PARTS = new Set(['heredoc_start', 'heredoc_body', 'heredoc_end']);
 const NESTED_SCOPE = new Set(['subshell', 'pipeline']);
 
 class Walker {
+  constructor(private readonly source: string) {}
+
   commands: SimpleCommand[] = [];
   assigned: string[] = [];
   assignments: Word[] = [];
@@ -218,6 +220,7 @@ class Walker {
   }
 
   private command(node: Node, scope: Scope): SimpleCommand {
+    this.checkGaps(node);
     const cmd = this.newCommand(node, scope);
     for (const child of node.children) {
       if (child.type === 'variable_assignment') cmd.assignments.push(resolveAssignment(child));
@@ -290,7 +293,21 @@ class Walker {
     for (const child of node.children) this.visitNested(child, { ...scope, depth: scope.depth + 1 });
   }
 
+  /**
+   * tree-sitter can leave a word out of the tree (a lone `-` before a here-doc: `cat - <<EOF`):
+   * text between a statement's parts that no node covers is unreadable.
+   */
+  private checkGaps(node: Node): void {
+    let end = node.startIndex;
+    for (const child of node.children) {
+      const gap = this.source.slice(end, child.startIndex);
+      if (gap.trim() !== '' && !this.problems.some((p) => p.startsWith('text the parser skipped'))) this.problems.push(`text the parser skipped: ${gap.trim().slice(0, 40)}`);
+      end = Math.max(end, child.endIndex);
+    }
+  }
+
   private redirected(node: Node, scope: Scope): SimpleCommand | undefined {
+    this.checkGaps(node);
     const body = node.childForFieldName('body');
     const before = this.commands.length;
     const target = body ? this.visit(body, scope) : undefined;

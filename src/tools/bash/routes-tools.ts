@@ -177,7 +177,7 @@ const makeRoute: Route = (w, words, frame, inner, views) => {
     else w.problem('make --eval text is only known when it runs');
   }
   for (const f of optionValues(words, 'f', ['--file', '--makefile'])) {
-    const kind = f.literal ? codeFileKind(f.value).kind : 'special';
+    const kind = f.value === '-' ? 'stdin' : f.literal ? codeFileKind(f.value).kind : 'special';
     if (kind === 'file') continue;
     runs = true;
     const stdin = w.stdin(inner);
