@@ -7,6 +7,7 @@
  * Used for Read(...)/Edit(...) rules on Bash (`Read(./.env)` also stops `cat .env`), the
  * outside-the-project check of read-only commands, and protected paths.
  */
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { deniedPathRule } from '../../permissions/path-rules.js';
 import { parseRule, type ParsedRule } from '../../permissions/rule-parse.js';
@@ -49,7 +50,8 @@ export interface AccessOptions {
 
 export function fileAccesses(a: Analysis, where: Where, opts: AccessOptions = {}): FileAccess[] {
   const out: FileAccess[] = [];
-  const add = (w: Word, access: FileAccess['access'], cwd: string | undefined, known = false): void => {
+  /** `mention`: a word that may or may not name a file (an argument of any command). */
+  const add = (w: Word, access: FileAccess['access'], cwd: string | undefined, mention = false): void => {
     if (w.item) return; // each file find/xargs feeds: checked as a tree read (tree-access.ts)
     if (w.glob !== undefined && cwd !== undefined && !/[$`]/.test(w.raw)) {
       const files = expandGlob(w.glob, cwd, where.homeDir);
@@ -58,7 +60,9 @@ export function fileAccesses(a: Analysis, where: Where, opts: AccessOptions = {}
       return;
     }
     const p = w.value === '-' && !w.raw.includes('/') ? undefined : resolvePathWord(w, cwd, where.homeDir);
-    if (p === undefined && known) return;
+    // An argument counts as a file when it looks like a path or names one that exists (`npm run
+    // secrets` is not `./secrets` unless that is there).
+    if (mention && (p === undefined || (!w.value.includes('/') && !existsOnDisk(p)))) return;
     if (p === undefined || !HARMLESS.has(p)) out.push({ path: p, access });
   };
   forEachLeaf(a, where, (leaf, cwd) => {
@@ -72,6 +76,15 @@ export function fileAccesses(a: Analysis, where: Where, opts: AccessOptions = {}
   }, opts.guesses);
   for (const w of a.writes) add(w, 'write', where.cwd);
   return out;
+}
+
+function existsOnDisk(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
