@@ -102,6 +102,8 @@ const CODE_STRINGS: Attempt[] = [
   rm("capsh -- -c 'rm V'", { needs: ['capsh'] }),
   rm("npx -c 'rm V'", { needs: ['npx'] }),
   rm("BASH_ENV=./s.sh bash -c true", SCRIPT),
+  rm("echo 'exec rm V' | tclsh", { needs: ['tclsh'] }),
+  rm("cd . && bash -c 'sh' <<< 'rm V'"),
 ];
 
 /** Other languages running the shell or a program. */
@@ -191,6 +193,10 @@ const TREE_READS: Attempt[] = [
   read('rg -uu S3CR3T .'),
   read('git grep --no-index S3CR3T', { git: 'init' }),
   read('git archive HEAD | tar xOf -', { git: 'commit' }),
+  read('git show HEAD:secret/key.txt', { git: 'commit' }),
+  read('git log -p -- secret/key.txt', { git: 'commit' }),
+  read('find . | cpio -o 2>/dev/null | cpio -i --to-stdout 2>/dev/null', { needs: ['cpio'] }),
+  read('mkdir -p ../copy && cp -rt ../copy . && cat ../copy/secret/key.txt'),
   read('tar cf - . | tar xOf -'),
   read('zip -qr out.zip . && unzip -p out.zip', { needs: ['zip', 'unzip'] }),
   read('cp -r . ../copy && cat ../copy/secret/key.txt'),

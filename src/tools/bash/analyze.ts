@@ -250,7 +250,12 @@ class Analyzer implements Walk {
       this.leaf(words, { ...frame, allow: spec.kind === 'privileged' && frame.allow }, views, spec.kind === 'runner' ? `${name} runs the command it is given` : undefined);
       return this.suffixes(words, inner);
     }
-    if (start >= words.length) return this.leaf(words, frame, views);
+    if (start >= words.length) {
+      this.leaf(words, frame, views);
+      // `sudo -s`, `sudo -i`, `doas -s` with no command: a shell that reads its input.
+      if (spec.kind === 'privileged' && words.slice(1, start).some((w) => /^-[a-zA-Z]*[si]$|^--(shell|login)$/.test(w.value))) this.stdinCode(inner, name);
+      return;
+    }
     const rest = words.slice(start);
     if (spec.kind === 'transparent') return this.words(rest, inner);
     if (spec.kind === 'runner') this.leaf(words, frame, views, `${name} runs the command it is given`);

@@ -68,8 +68,12 @@ export function fileAccesses(a: Analysis, where: Where, opts: AccessOptions = {}
   forEachLeaf(a, where, (leaf, cwd) => {
     const name = path.posix.basename(leaf.words[0]?.value ?? '');
     for (const r of leaf.source.redirects) if (r.kind === 'read' && r.target) add(r.target, 'read', cwd);
-    if (isReadOnlyLeaf(leaf)) for (const w of pathArguments(leaf.words)) add(w, 'read', cwd);
-    else {
+    // git's paths (`git show HEAD:f`, `git log -p -- f`) count as mentions: its read-only forms print files too.
+    if (isReadOnlyLeaf(leaf) && name !== 'git') for (const w of pathArguments(leaf.words)) add(w, 'read', cwd);
+    else if (isReadOnlyLeaf(leaf)) {
+      for (const w of pathArguments(leaf.words)) add(w, 'read', cwd);
+      if (opts.mentions) for (const w of mentionedPaths(leaf.words)) add(w, 'read', cwd, true);
+    } else {
       for (const f of operandAccesses(name, leaf.words.slice(1))) add(f.word, f.access, cwd);
       if (opts.mentions) for (const w of mentionedPaths(leaf.words)) add(w, 'read', cwd, true);
     }
@@ -103,6 +107,9 @@ function mentionedPaths(words: Word[]): Word[] {
     if (eq && w.literal) out.push({ ...w, value: eq[1]!, pattern: eq[1]! });
     const at = /^[^@]*@(.+)$/.exec(w.value);
     if (at && w.literal) out.push({ ...w, value: at[1]!, pattern: at[1]! });
+    // git's `HEAD:path`, `:path`, `:0:path` (the file as a revision holds it).
+    const rev = /^[^:/\s]*:(?:\d:)?(.+)$/.exec(w.value);
+    if (rev && w.literal) out.push({ ...w, value: rev[1]!, pattern: rev[1]! });
   }
   return out;
 }

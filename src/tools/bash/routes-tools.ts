@@ -206,12 +206,20 @@ const sedRoute: Route = (w, words, frame, inner, views) => {
   w.leaf(words, frame, views, runs ? 'sed runs a command' : undefined);
 };
 
-/** expect's Tcl can spawn anything: with such a command it is unreadable. */
-const expectRoute: Route = (w, words, frame, inner, views) => {
+const TCL_RUNS = /\b(spawn|exec|system|eval|source|open|uplevel|interp|load)\b/;
+
+/** Tcl (expect, tclsh, wish) can start any program: such a script, or one read from input, is unreadable. */
+const tclRoute: Route = (w, words, frame, inner, views) => {
+  const who = words[0]!.value;
   for (const c of optionValues(words, 'c', [])) {
-    if (!c.literal || /\b(spawn|exec|system|eval|source|open|uplevel|interp)\b/.test(c.value)) w.problem('expect runs a program from its script');
+    if (!c.literal || TCL_RUNS.test(c.value)) w.problem(`${who} runs a program from its script`);
   }
-  w.leaf(words, frame, views, 'expect runs a script');
+  const operands = positionalWords(words);
+  if (!operands.length || operands[0]!.value === '-' || codeFileKind(operands[0]!.value).kind === 'stdin') {
+    const stdin = w.stdin(inner);
+    if (stdin.kind === 'unknown' || (stdin.kind === 'text' && TCL_RUNS.test(stdin.text))) w.problem(`${who} runs a program from the script it reads`);
+  }
+  w.leaf(words, frame, views, `${who} runs a script`);
 };
 
 /** emacs `--eval '(shell-command …)'`: Lisp that starts processes is unreadable. */
@@ -245,6 +253,8 @@ export const TOOL_ROUTES: Readonly<Record<string, Route>> = {
   gmake: makeRoute,
   sed: sedRoute,
   gsed: sedRoute,
-  expect: expectRoute,
+  expect: tclRoute,
+  tclsh: tclRoute,
+  wish: tclRoute,
   emacs: emacsRoute,
 };

@@ -147,9 +147,11 @@ const sevenZip: Reader = (words) => {
 /** cp -r / -R / -a SOURCES… DEST; `-t DEST` puts the destination first. */
 const cp: Reader = (words) => {
   if (!flag(words, 'rRa', ['--recursive', '--archive'])) return undefined;
-  const target = words.findIndex((w) => w.value === '-t' || w.value === '--target-directory' || w.value.startsWith('--target-directory='));
+  // `-t DIR`, `-rt DIR`, `-tDIR`, `--target-directory=DIR`: every operand is a source.
+  const target = words.findIndex((w) => /^-[A-Za-z]*t$/.test(w.value) || w.value === '--target-directory');
+  const attached = words.some((w) => /^-[A-Za-z]*t./.test(w.value) || w.value.startsWith('--target-directory='));
   const pos = positionalWords(words).filter((w) => target < 0 || words.indexOf(w) !== target + 1);
-  const sources = target >= 0 ? pos : pos.slice(0, -1);
+  const sources = target >= 0 || attached ? pos : pos.slice(0, -1);
   return { label: `${path.posix.basename(words[0]!.value)} -r`, roots: sources.map((word) => ({ word })), followLinks: flag(words, 'L', ['--dereference']) };
 };
 
@@ -163,6 +165,19 @@ const remoteCopy: Reader = (words) => {
   const pos = positionalWords(words).filter((w) => !isValueOf([], w, words, valued));
   const sources = pos.slice(0, -1).filter((w) => !/^[^/]*:/.test(w.value));
   return { label: `${name} -r`, roots: sources.map((word) => ({ word })), followLinks: flag(words, 'L', ['--copy-links']) };
+};
+
+/** cpio -o / -p and pax -w archive the files named on their input (or pax's operands). */
+const namesOnInput: Reader = (words, leaf) => {
+  const name = path.posix.basename(words[0]!.value);
+  const creating = name === 'pax' ? flag(words, 'w') : flag(words, 'op', ['--create', '--pass-through']);
+  if (!creating) return undefined;
+  const operands = name === 'pax' ? positionalWords(words).filter((w) => !isValueOf([], w, words, ['-f', '-s', '-x', '-b', '-o'])) : [];
+  if (operands.length) return { label: `${name} -w`, roots: operands.map((word) => ({ word })), followLinks: flag(words, 'LH') };
+  const from = leaf.source.pipedFrom;
+  const tree = from && from !== 'opaque' ? listedTree(from) : undefined;
+  if (tree) return { ...tree, label: `${tree.label} | ${name}` };
+  return { label: name, roots: [], followLinks: false, unknown: `${name} archives files named by input only known when it runs` };
 };
 
 /** diff -r A B reads both trees. */
@@ -243,6 +258,8 @@ export const TREE_READERS: Readonly<Record<string, Reader>> = {
   cp, gcp: cp,
   rsync: remoteCopy, scp: remoteCopy,
   diff,
+  cpio: namesOnInput,
+  pax: namesOnInput,
   find,
   fd, fdfind: fd,
   xargs,

@@ -85,7 +85,8 @@ const DENIED = [
   'python3 -c "from subprocess import *"', 'python3 -c "import os; os.__dict__[\'sys\' + \'tem\'](\'rm V\')"',
   'python3 -c "import subprocess; subprocess.run([\'ls\'], executable=\'/bin/rm\')"', "python3 -c \"$CODE\"", 'cat x.py | python3',
   "awk '{system($0)}' f", "awk 'BEGIN{while((\"rm V\" | getline l)>0) print l}'", "awk 'BEGIN{c=\"rm V\"; c | getline}'", "gawk -l x 'BEGIN{}'",
-  "awk -f /dev/stdin <<< 'BEGIN{system(\"rm V\")}'",
+  "awk -f /dev/stdin <<< 'BEGIN{system(\"rm V\")}'", "sudo -s <<< 'rm V'", "sudo -i <<< 'rm V'", "doas -s <<< 'rm V'",
+  "echo 'exec rm V' | tclsh", "expect <<< 'spawn rm V'", "expect -c 'spawn rm V'",
 ];
 
 const ALLOWED = [
