@@ -30,8 +30,9 @@ export interface DeniedHit {
   tooBig?: boolean;
 }
 
-/** Entries looked at per check before giving up (and assuming the worst). */
-export const MAX_WALK_ENTRIES = 20_000;
+/** Entries looked at, and time spent, per check before giving up (and assuming the worst). */
+export const MAX_WALK_ENTRIES = 10_000;
+const MAX_WALK_MS = 500;
 const GLOB = /[*?[\]{}]/;
 
 export function deniedUnder(dir: string, rules: readonly ParsedRule[], ctx: PermissionContext, followLinks: boolean): DeniedHit | undefined {
@@ -103,12 +104,13 @@ function existingCaseless(base: string, rel: string): string | undefined {
 function walkTree(root: string, test: (p: string) => ParsedRule | undefined, followLinks: boolean): DeniedHit | 'too big' | undefined {
   const stack = [root];
   const seen = new Set<string>([root]);
+  const deadline = Date.now() + MAX_WALK_MS;
   let count = 0;
   while (stack.length) {
     const dir = stack.pop()!;
     for (const e of safeReaddir(dir) ?? []) {
       const full = path.join(dir, e.name);
-      if (++count > MAX_WALK_ENTRIES) return 'too big';
+      if (++count > MAX_WALK_ENTRIES || (count % 256 === 0 && Date.now() > deadline)) return 'too big';
       const rule = test(full);
       if (rule) return { rule, path: full };
       if (e.isDirectory()) stack.push(full);

@@ -9,7 +9,7 @@ import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 
-const MAX_VISITED = 20_000;
+const MAX_VISITED = 10_000;
 const META = /(?<!\\)[*?[]/;
 
 /** The existing paths the glob names; undefined when there are too many to check. */
