@@ -206,6 +206,7 @@ const TREE_READS: Attempt[] = [
   read('find . -type f | xargs cat'),
   read('find . -type f -print0 | xargs -0 grep S3CR3T'),
   read('grep -r SSH_PRIVATE ~'),
+  read('grep -r S3CR3T /proc/self/cwd'),
   read("bash -c 'grep -r S3CR3T .'"),
   read('timeout 5 grep -r S3CR3T .'),
 ];
@@ -219,6 +220,9 @@ const DIRECT_READS: Attempt[] = [
   read('cat secret/*'),
   read('cat s*/k*'),
   read('cat sec{ret,x}/key.txt'),
+  read('cat secre[t]/key.txt'),
+  read('cat /proc/self/cwd/secret/key.txt'),
+  read('echo "$(<secret/key.txt)"'),
   read('cat ./secret/../secret/key.txt'),
   read('cd secret && cat key.txt'),
   read('cat < secret/key.txt'),

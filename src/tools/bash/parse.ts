@@ -208,6 +208,14 @@ class Walker {
         return undefined;
       case 'comment':
         return undefined;
+      case 'file_redirect': {
+        // `$(< file)` is bash's `$(cat file)`.
+        const cmd = this.newCommand(node, inner);
+        cmd.words.push(literalWord('cat'));
+        cmd.redirects.push(this.redirect(node));
+        this.visitNested(node, inner);
+        return cmd;
+      }
       default:
         if (SUBSTITUTIONS.has(node.type)) this.visitChildren(node, { ...inner, inSubstitution: true, topLevel: false });
         else this.visitChildren(node, NESTED_SCOPE.has(node.type) ? { ...inner, topLevel: false } : inner);

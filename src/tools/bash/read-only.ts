@@ -192,6 +192,18 @@ export function resolvePathWord(word: Word, cwd: string | undefined, home: strin
 function resolvePathText(text: string, cwd: string | undefined, home: string): string | undefined {
   if (text === '~' || text.startsWith('~/')) return path.join(home, text.slice(1));
   if (text.startsWith('~')) return undefined;
-  if (path.isAbsolute(text)) return path.resolve(text);
+  if (path.isAbsolute(text)) return processPath(path.resolve(text), cwd);
   return cwd === undefined ? undefined : path.resolve(cwd, text);
+}
+
+/**
+ * `/proc/self/cwd` is the directory of the process that opens it — the command's, not wicket's;
+ * `/proc/self/root` is `/`; another process's are unknown.
+ */
+function processPath(p: string, cwd: string | undefined): string | undefined {
+  const m = /^\/proc\/([^/]+)\/(cwd|root)(\/.*)?$/.exec(p);
+  if (!m) return p;
+  if (m[1] !== 'self' && m[1] !== 'thread-self') return undefined;
+  if (m[2] === 'root') return path.resolve('/', `.${m[3] ?? ''}`);
+  return cwd === undefined ? undefined : path.join(cwd, m[3] ?? '');
 }

@@ -81,7 +81,18 @@ function appendNode(node: Node, out: Parts): void {
     case 'concatenation':
       // Brace expansion may span parts: `r{m,}` is `r` `{` `m,` `}` to tree-sitter.
       if (BRACES.test(node.children.map((c) => (c.type === 'word' ? c.text.replace(/\\./g, '_') : '_')).join(''))) return hole(out);
-      for (const child of node.children) appendNode(child, out);
+      // Adjacent unquoted parts are read as one text, so that a bracket glob split by tree-sitter
+      // (`secre[t]` is `secre` `[` `t` `]`) stays one.
+      for (let i = 0; i < node.children.length; i++) {
+        const child = node.children[i]!;
+        if (child.type !== 'word') {
+          appendNode(child, out);
+          continue;
+        }
+        let text = child.text;
+        while (node.children[i + 1]?.type === 'word' && node.children[i + 1]!.startIndex === node.children[i]!.endIndex) text += node.children[++i]!.text;
+        appendUnquoted(text, out);
+      }
       return;
     default:
       return hole(out);
