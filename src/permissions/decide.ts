@@ -10,7 +10,7 @@ import type { PermissionContext, Tool } from '../tools/tool.js';
 import path from 'node:path';
 import { isInside, isInWorkspace } from '../tools/paths.js';
 import type { PermissionMode } from './modes.js';
-import { allowHint, DONT_ASK, PERSON_ONLY, unaskedDenial } from './denial-text.js';
+import { allowHint, DONT_ASK, PERSON_ONLY, unaskedDenial, unpunctuated } from './denial-text.js';
 import { matchPathRules, pathForms, realPathDeep } from './path-rules.js';
 import { protectedReason } from './protected.js';
 import { formatRule, ruleNamesTool, type ParsedRule } from './rule-parse.js';
@@ -46,9 +46,13 @@ export async function decidePermission(args: DecideArgs): Promise<PermissionDeci
     };
   }
   if (ask) return { behavior: 'ask', by: `ask rule ${describeRule(ask)}`, reason: `the rule ${formatRule(ask)} asks first`, suggestions: [] };
-  const personal = args.tool.requiresPerson?.(args.input, args.ctx);
-  if (personal && mode === 'dontAsk') return { behavior: 'deny', by: 'always asks, in dontAsk mode', unasked: {}, reason: unaskedDenial(DONT_ASK, PERSON_ONLY, personal) };
-  if (personal) return { behavior: 'ask', by: 'always asks', reason: personal, suggestions: [] };
+  const person = args.tool.requiresPerson?.(args.input, args.ctx);
+  const personal = typeof person === 'string' ? { reason: person } : person;
+  if (personal && mode === 'dontAsk') return { behavior: 'deny', by: 'always asks, in dontAsk mode', unasked: {}, reason: unaskedDenial(DONT_ASK, PERSON_ONLY, personal.reason) };
+  if (personal?.refuseInBypass && mode === 'bypassPermissions') {
+    return { behavior: 'deny', by: 'needs a person, in bypassPermissions mode', reason: `${unpunctuated(personal.reason)}; bypassPermissions mode has no one to approve it` };
+  }
+  if (personal) return { behavior: 'ask', by: 'always asks', reason: personal.reason, suggestions: [] };
   const byMode = decideByMode(args);
   if (byMode) return byMode;
   const guarded = protectedWrite(args);

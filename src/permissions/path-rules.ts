@@ -140,7 +140,7 @@ export function compilePathRule(rule: ParsedRule, list: RuleList, ctx: AnchorCon
   return matcher;
 }
 
-interface Anchored {
+export interface Anchored {
   /** Directories the pattern is relative to. */
   anchors: string[];
   body: string;
@@ -148,7 +148,8 @@ interface Anchored {
   loose: boolean;
 }
 
-function anchorPattern(rule: ParsedRule, ctx: AnchorContext): Anchored {
+/** Where a rule's pattern is rooted, and whether it is loose (matches at any depth). */
+export function anchorPattern(rule: ParsedRule, ctx: AnchorContext): Anchored {
   const spec = rule.specifier ?? '';
   const relativeAnchors = ctx.cwd === ctx.projectRoot ? [ctx.projectRoot] : [ctx.projectRoot, ctx.cwd];
   const home = /^(~|\$HOME|\$\{HOME\})(\/|$)/.exec(spec);

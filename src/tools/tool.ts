@@ -158,6 +158,13 @@ export interface ToolContext {
 /** Context for the permission decision: the same as ToolContext, minus the per-call abort signal. */
 export type PermissionContext = Omit<ToolContext, 'signal' | 'toolUseId'>;
 
+/** Why a call needs a person (Tool.requiresPerson). */
+export interface PersonNeeded {
+  reason: string;
+  /** In bypassPermissions mode, refuse instead of asking. */
+  refuseInBypass?: boolean;
+}
+
 /** Which list a rule came from. */
 export type RuleList = 'allow' | 'ask' | 'deny';
 
@@ -203,9 +210,10 @@ export interface Tool<I = any, O = any> {
   matchRules?(input: I, rules: ParsedRule[], list: RuleList, ctx: PermissionContext): ParsedRule | undefined;
   /**
    * A reason this call always needs a person, whatever the mode, the allow rules or a hook say
-   * (e.g. `rm -rf /`). Checked right after the ask rules. Undefined: nothing special.
+   * (e.g. `rm -rf /`). Checked right after the ask rules. Undefined: nothing special. With
+   * `refuseInBypass`, bypassPermissions mode (where a person would not be asked) refuses the call.
    */
-  requiresPerson?(input: I, ctx: PermissionContext): string | undefined;
+  requiresPerson?(input: I, ctx: PermissionContext): string | PersonNeeded | undefined;
   /** The tool's default verdict when no rule and no mode decided. */
   checkPermissions(input: I, ctx: PermissionContext): Promise<ToolPermissionVerdict>;
 

@@ -11,13 +11,15 @@ import { defineTool, lazySchema } from '../tool.js';
 import { analyzeBash, type Analysis } from './analyze.js';
 import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './classify.js';
 import { bashPermissionPaths, criticalRemoval, settingsPathDeny } from './file-access.js';
+import { scriptsPathDeny, scriptsTreeRead } from './script-files.js';
+import { treeReadDenial } from './tree-access.js';
 import { bashDescription, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './description.js';
 import { matchBashRules } from './match.js';
 import { initBashParser, isBashParserReady, parseScript } from './parse.js';
 import { outputFilePath, runForeground } from './run.js';
 import { loadShellRunner } from './spawn.js';
 import { startingCwd } from './cwd.js';
-import { defaultVerdict, sandboxFor } from './permission.js';
+import { defaultVerdict, runsSandboxed, sandboxFor } from './permission.js';
 
 export { initBashParser } from './parse.js';
 
@@ -100,13 +102,18 @@ export const bashTool = defineTool<BashInput, BashOutput>({
     const a = analysisOf(input.command);
     const hit = matchBashRules(input, a, rules, list, ctx);
     if (hit || list !== 'deny' || !a) return hit;
-    return settingsPathDeny(a, ctx);
+    return settingsPathDeny(a, ctx) ?? scriptsPathDeny(a, ctx);
   },
 
   requiresPerson(input, ctx) {
     const a = analysisOf(input.command);
-    const critical = a && criticalRemoval(a, ctx);
-    return critical ? `${critical}; removing a critical path always needs a person` : undefined;
+    if (!a) return undefined;
+    const critical = criticalRemoval(a, ctx);
+    if (critical) return `${critical}; removing a critical path always needs a person`;
+    if (runsSandboxed(input, ctx)) return undefined;
+    const tree = treeReadDenial(a, ctx) ?? scriptsTreeRead(a, ctx);
+    if (!tree) return undefined;
+    return { reason: `${tree.reason}. Read a narrower folder that leaves it out, or use the Grep tool, which never returns denied files`, refuseInBypass: true };
   },
 
   async checkPermissions(input, ctx) {
