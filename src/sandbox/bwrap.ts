@@ -1,39 +1,42 @@
 /**
- * bubblewrap (Linux) command lines and feature detection.
+ * bubblewrap (Linux) command lines.
  *
- * The sandbox: the whole filesystem read-only; writable only the project, the additional directories
- * and `allowWrite` paths, minus `denyWrite` and the protected files (editor and agent settings, git
- * hooks and config, shell start-up files); a private /tmp; `denyRead` paths hidden; no network (a new
- * network namespace with only loopback), except through the domain proxy when domains are allowed.
+ * The sandbox: the whole filesystem read-only; a private /tmp; writable the roots (the project, the
+ * added folders, `allowWrite`) and the pinned folders; read-only again the protected paths and the
+ * Edit-denied ones; hidden (an empty read-only folder or file in their place) the Read-denied paths
+ * and the configuration that does not exist yet; no network (a new network namespace with only
+ * loopback), except through the domain proxy when domains are allowed. Mounts are made from the
+ * shallowest path to the deepest, and at one path writable before read-only before hidden, so a
+ * deeper or stricter rule always lands last.
  */
-import { existsSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execaLib } from '../core/execa-lib.js';
+import type { FsPlan } from './fs-plan.js';
+
+export { bwrapAvailability, socatAvailability, type Availability } from './availability.js';
 
 export interface BwrapPlan {
   cwd: string;
-  writable: string[];
-  denyWrite: string[];
-  denyRead: string[];
+  fs: Pick<FsPlan, 'writable' | 'readOnly' | 'hideDirs' | 'hideFiles'>;
   /** Directory of the proxy socket, bound into the sandbox; absent: no network at all. */
   proxyDir?: string;
   env: Record<string, string>;
 }
 
-/** Inside writable roots, kept read-only when they exist (reference/claude-code.md §10). */
-const PROTECTED = ['.git/hooks', '.git/config', '.claude', '.mcp.json', '.vscode', '.idea', '.gitmodules',
-  '.bashrc', '.bash_profile', '.profile', '.zshrc', '.zprofile', '.gitconfig', '.envrc'];
+type Op = { path: string; rank: number; args: string[] };
 
-export function bwrapArgs(plan: BwrapPlan, bwrapPath = 'bwrap'): string[] {
-  const args = [bwrapPath, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  const writable = unique(plan.writable.filter(exists));
-  for (const dir of writable) args.push('--bind', dir, dir);
-  const readOnly = unique([...plan.denyWrite, ...writable.flatMap((d) => PROTECTED.map((p) => path.join(d, p)))].filter(exists));
-  for (const p of readOnly) args.push('--ro-bind', p, p);
-  for (const p of unique(plan.denyRead.filter(exists))) {
-    if (statSync(p).isDirectory()) args.push('--tmpfs', p, '--remount-ro', p);
-    else args.push('--ro-bind', '/dev/null', p);
-  }
+/** The arguments after the bwrap program itself, up to and including `--`. */
+export function bwrapArgs(plan: BwrapPlan): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  const ops: Op[] = [
+    ...plan.fs.writable.map((p) => ({ path: p, rank: 0, args: ['--bind', p, p] })),
+    ...plan.fs.readOnly.map((p) => ({ path: p, rank: 1, args: ['--ro-bind', p, p] })),
+    ...plan.fs.hideDirs.map((p) => ({ path: p, rank: 2, args: ['--tmpfs', p, '--remount-ro', p] })),
+    ...plan.fs.hideFiles.map((p) => ({ path: p, rank: 2, args: ['--ro-bind', emptyFile(), p] })),
+  ];
+  ops.sort((a, b) => depth(a.path) - depth(b.path) || a.rank - b.rank);
+  for (const op of ops) args.push(...op.args);
   if (plan.proxyDir) args.push('--ro-bind', plan.proxyDir, plan.proxyDir);
   args.push('--unshare-net', '--unshare-pid', '--unshare-ipc', '--die-with-parent');
   for (const [k, v] of Object.entries(plan.env)) args.push('--setenv', k, v);
@@ -41,51 +44,19 @@ export function bwrapArgs(plan: BwrapPlan, bwrapPath = 'bwrap'): string[] {
   return args;
 }
 
-function exists(p: string): boolean {
-  return existsSync(p);
+function depth(p: string): number {
+  return path.resolve(p).split(path.sep).filter(Boolean).length;
 }
 
-function unique(xs: string[]): string[] {
-  return [...new Set(xs.map((x) => path.resolve(x)))];
-}
+let empty: string | undefined;
 
-export type Availability = { ok: true } | { ok: false; reason: string };
-
-const checks = new Map<string, Promise<Availability>>();
-
-/** Can bubblewrap create the namespaces we need here? Checked once per program path. */
-export function bwrapAvailability(bwrapPath = 'bwrap'): Promise<Availability> {
-  return once(`bwrap:${bwrapPath}`, () =>
-    probe(
-      bwrapPath,
-      ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', 'true'],
-      `bubblewrap (${bwrapPath}) is not installed; install it (apt-get install bubblewrap) or turn sandbox.enabled off`,
-      'bubblewrap cannot create namespaces here (user namespaces may be disabled)',
-    ),
-  );
-}
-
-/** socat carries connections from inside the sandbox to the proxy. */
-export function socatAvailability(socatPath = 'socat'): Promise<Availability> {
-  return once(`socat:${socatPath}`, () =>
-    probe(socatPath, ['-V'], `socat (${socatPath}) is not installed; it is needed for sandbox.network.allowedDomains (apt-get install socat)`, 'socat does not run'),
-  );
-}
-
-function once(key: string, run: () => Promise<Availability>): Promise<Availability> {
-  let hit = checks.get(key);
-  if (!hit) checks.set(key, (hit = run()));
-  return hit;
-}
-
-async function probe(file: string, args: string[], missing: string, failing: string): Promise<Availability> {
-  try {
-    const { execa } = await execaLib();
-    const r = await execa(file, args, { reject: false, timeout: 10_000, stdin: 'ignore' });
-    if (r.exitCode === 0) return { ok: true };
-    if ((r as { code?: string }).code === 'ENOENT' || /ENOENT/.test(String(r.message ?? ''))) return { ok: false, reason: missing };
-    return { ok: false, reason: `${failing}: ${String(r.stderr ?? '').trim().slice(0, 300)}` };
-  } catch {
-    return { ok: false, reason: missing };
-  }
+/** An empty read-only file to mount over what must look empty (made once per process). */
+export function emptyFile(): string {
+  if (empty) return empty;
+  const dir = mkdtempSync(path.join(tmpdir(), 'wicket-sandbox-'));
+  const file = path.join(dir, 'empty');
+  writeFileSync(file, '');
+  chmodSync(file, 0o444);
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return (empty = file);
 }

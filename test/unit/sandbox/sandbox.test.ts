@@ -70,13 +70,15 @@ describe('sandbox settings', () => {
     expect(isExcludedCommand(['ls', 'npm run e2e:chrome'], ['npm run e2e*'])).toBe(true);
   });
 
-  it('builds a bubblewrap command line: read-only root, writable project, private /tmp, no network', () => {
-    const args = bwrapArgs({ cwd: '/', writable: ['/', '/nonexistent-dir'], denyWrite: [], denyRead: [], env: { TMPDIR: '/tmp' } });
-    expect(args.slice(0, 10)).toEqual(['bwrap', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp']);
+  it('builds a bubblewrap command line: read-only root, private /tmp, mounts from shallow to deep, no network', () => {
+    const fs = { writable: ['/p/a/b', '/p'], readOnly: ['/p/.git/config', '/p/a'], hideDirs: ['/p/.claude'], hideFiles: ['/h/.ssh/id_rsa'] };
+    const args = bwrapArgs({ cwd: '/p', fs, env: { TMPDIR: '/tmp' } });
+    expect(args.slice(0, 8)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs']);
     expect(args).toContain('--unshare-net');
-    expect(args.join(' ')).toContain('--bind / /');
-    expect(args.join(' ')).not.toContain('/nonexistent-dir');
-    expect(args.slice(-3)).toEqual(['--chdir', '/', '--']);
+    const line = args.join(' ');
+    expect(line).toMatch(/--bind \/p \/p .*--ro-bind \/p\/a \/p\/a .*--tmpfs \/p\/.claude --remount-ro \/p\/.claude .*--bind \/p\/a\/b \/p\/a\/b .*--ro-bind \/p\/.git\/config/);
+    expect(line).toMatch(/--ro-bind \S+\/empty \/h\/.ssh\/id_rsa/);
+    expect(args.slice(-3)).toEqual(['--chdir', '/p', '--']);
   });
 });
 

@@ -1,0 +1,135 @@
+/**
+ * The two walks the sandbox makes before (and after) a command:
+ * - `listFiles`: every file under a folder, links followed, for the deny rules that name files by
+ *   pattern (`Read(.env)`, `Read(./config/*.key)`); ripgrep lists them, with a deadline and a cap;
+ * - `findConfig`: the configuration files wicket reads (`.claude/`, `CLAUDE.md`, `.mcp.json`, git's
+ *   hooks and config) in the folders below a writable root, to a fixed depth, `node_modules` left out
+ *   (wicket reads no configuration there, and package managers must stay free to replace packages).
+ *   Symbolic links are reported as links, not followed.
+ */
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { runRg } from '../tools/ripgrep/run.js';
+
+export interface FileList {
+  files: string[];
+  /** False when the deadline or the cap stopped the listing. */
+  complete: boolean;
+}
+
+/** Most files one deny walk may list before it gives up (and the sandbox refuses). */
+export const MAX_LISTED_FILES = 2_000_000;
+
+export async function listFiles(root: string, deadline: number): Promise<FileList> {
+  const files: string[] = [];
+  const timeoutMs = Math.max(1, deadline - Date.now());
+  const r = await runRg({
+    args: ['--no-config', '--files', '--hidden', '--no-ignore', '--follow', '--no-messages', '--null'],
+    cwd: root,
+    signal: new AbortController().signal,
+    timeoutMs,
+    delimiter: '\0',
+    onLine: (line) => {
+      files.push(path.join(root, line));
+      return files.length < MAX_LISTED_FILES;
+    },
+  });
+  return { files, complete: !r.timedOut && !r.stopped };
+}
+
+/** The names wicket reads configuration from, in any folder it is started in. */
+export const CONFIG_NAMES: ReadonlySet<string> = new Set(['.claude', '.mcp.json', 'CLAUDE.md', 'CLAUDE.local.md']);
+
+export type EntryKind = 'file' | 'dir' | 'link' | 'other';
+
+export interface ConfigEntry {
+  path: string;
+  kind: EntryKind;
+  ino: number;
+}
+
+export interface ConfigScan {
+  /** Configuration entries (`.claude`, `CLAUDE.md`…, `.git/hooks`, `.git/config`) and every file below them. */
+  entries: ConfigEntry[];
+  complete: boolean;
+}
+
+/** How deep below a writable root configuration is looked for (root = 0: `a/b/c/d/e/CLAUDE.md` is 5). */
+export const CONFIG_DEPTH = 5;
+/** Files listed inside one configuration folder at most. */
+const MAX_INSIDE = 5_000;
+
+export function findConfig(root: string, deadline: number): ConfigScan {
+  const entries: ConfigEntry[] = [];
+  let complete = true;
+  const queue: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
+  while (queue.length) {
+    if (Date.now() > deadline) {
+      complete = false;
+      break;
+    }
+    const { dir, depth } = queue.shift()!;
+    for (const d of readDir(dir)) {
+      const p = path.join(dir, d.name);
+      if (CONFIG_NAMES.has(d.name)) {
+        complete = addTree(entries, p, deadline) && complete;
+      } else if (d.name === '.git') {
+        complete = addGit(entries, p, deadline) && complete;
+      } else if (d.isDirectory() && d.name !== 'node_modules' && depth < CONFIG_DEPTH) {
+        queue.push({ dir: p, depth: depth + 1 });
+      }
+    }
+  }
+  return { entries, complete };
+}
+
+/** `.git`: itself, and when it is a folder its `config` and `hooks/` (the rest is git's data). */
+function addGit(out: ConfigEntry[], gitPath: string, deadline: number): boolean {
+  const self = entryOf(gitPath);
+  if (!self) return true;
+  out.push(self);
+  if (self.kind !== 'dir') return true;
+  const config = entryOf(path.join(gitPath, 'config'));
+  if (config) out.push(config);
+  return addTree(out, path.join(gitPath, 'hooks'), deadline);
+}
+
+/** The entry and, for a real folder, everything below it (links not followed). */
+function addTree(out: ConfigEntry[], top: string, deadline: number): boolean {
+  const first = entryOf(top);
+  if (!first) return true;
+  out.push(first);
+  if (first.kind !== 'dir') return true;
+  const stack = [top];
+  let listed = 0;
+  while (stack.length) {
+    if (Date.now() > deadline || listed > MAX_INSIDE) return false;
+    const dir = stack.pop()!;
+    for (const d of readDir(dir)) {
+      const e = entryOf(path.join(dir, d.name));
+      if (!e) continue;
+      out.push(e);
+      listed++;
+      if (e.kind === 'dir') stack.push(e.path);
+    }
+  }
+  return true;
+}
+
+export function entryOf(p: string): ConfigEntry | undefined {
+  try {
+    const st = lstatSync(p);
+    const kind: EntryKind = st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
+    return { path: p, kind, ino: st.ino };
+  } catch {
+    return undefined;
+  }
+}
+
+function readDir(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
