@@ -90,10 +90,34 @@ function mcpCommands(dirs: readonly string[]): string[] {
   return out;
 }
 
-/** Shell-like words: quotes removed, no expansion beyond the project variable and `~`. */
-function words(line: string): string[] {
+/** Shell-like words: quotes removed and adjacent parts joined (`"$DIR"/x.sh` is one word); no expansion here. */
+export function words(line: string): string[] {
   const out: string[] = [];
-  for (const m of line.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|([^\s;&|<>()]+)/g)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
+  let cur = '';
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === "'" || c === '"') {
+      let j = i + 1;
+      for (; j < line.length && line[j] !== c; j++) {
+        if (c === '"' && line[j] === '\\' && j + 1 < line.length) j++;
+        cur += line[j];
+      }
+      i = j;
+      inWord = true;
+    } else if (c === '\\' && i + 1 < line.length) {
+      cur += line[++i];
+      inWord = true;
+    } else if (/[\s;&|<>()]/.test(c)) {
+      if (inWord) out.push(cur);
+      cur = '';
+      inWord = false;
+    } else {
+      cur += c;
+      inWord = true;
+    }
+  }
+  if (inWord) out.push(cur);
   return out.filter(Boolean);
 }
 

@@ -1,7 +1,8 @@
 /**
  * The sandbox's view of the filesystem for one launch, from the writable roots, the deny rules'
  * paths (deny-paths.ts) and the protected configuration (protect.ts):
- * - `writable`: the roots, and the folders pinned onto themselves;
+ * - `writable`: the roots, and the folders between a root and a protected path, bound onto
+ *   themselves so they cannot be renamed away with it;
  * - `readOnly`: existing paths bound read-only onto themselves (Edit deny, configuration);
  * - `hideDirs` / `hideFiles`: Read-denied folders and files (an empty read-only folder or file in
  *   their place), and the configuration paths that do not exist yet;
@@ -64,8 +65,21 @@ export function planFilesystem(i: FsPlanInput): FsPlan {
     (m.kind === 'dir' ? hideDirs : hideFiles).push(m.path);
     mountPoints.push(m.path);
   }
-  const writable = unique([...i.roots, ...i.protection.pins.filter((p) => inRoot(p) && !hidden(p) && !underReadOnly(p))]);
+  const pins = [...keptReadOnly, ...mountPoints].flatMap((p) => between(i.roots, p)).filter((p) => !hidden(p) && !underReadOnly(p));
+  const writable = unique([...i.roots, ...pins]);
   return { writable, readOnly: keptReadOnly, hideDirs: collapse(hideDirs), hideFiles: unique(hideFiles).filter((f) => !hideDirs.some((d) => isInside(f, d))), mountPoints, problems };
+}
+
+/**
+ * The folders strictly between the innermost root holding `p` and `p`: bound onto themselves, so a
+ * command cannot rename one away (taking the protected path with it) and make it anew.
+ */
+function between(roots: readonly string[], p: string): string[] {
+  const root = roots.filter((r) => isInside(p, r)).sort((a, b) => b.length - a.length)[0];
+  const out: string[] = [];
+  if (!root) return out;
+  for (let d = path.dirname(p); d !== root && isInside(d, root); d = path.dirname(d)) out.push(d);
+  return out;
 }
 
 function isDir(p: string): boolean {

@@ -33,7 +33,7 @@ export function checkAfterRun(before: Snapshot, ctx: GuardContext): string[] {
   for (const [p, was] of before.entries) {
     if (was.kind !== 'link' || was.target === undefined) continue;
     const now = after.entries.get(p);
-    if (now && now.ino === was.ino) continue;
+    if (now && now.id === was.id) continue;
     if (now || exists(p)) quarantine(p);
     try {
       symlinkSync(was.target, p);
@@ -43,7 +43,7 @@ export function checkAfterRun(before: Snapshot, ctx: GuardContext): string[] {
     }
   }
   const fresh = [...after.entries.values()]
-    .filter((e) => before.entries.get(e.path)?.ino !== e.ino && !before.inos.has(e.ino) && !insideGit(e.path, before.roots))
+    .filter((e) => before.entries.get(e.path)?.id !== e.id && !before.ids.has(e.id) && !insideGit(e.path, before.roots))
     .map((e) => topOf(e.path, before))
     .filter((p) => !before.configDirs.includes(path.dirname(p)) && !before.configDirs.some((d) => isConfigOf(p, d)))
     .sort((a, b) => a.length - b.length);

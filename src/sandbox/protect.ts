@@ -8,8 +8,7 @@
  * and submodules' hooks and config under `.git/modules/`). A path that exists is bound read-only
  * onto itself; one that does not is masked by an empty read-only folder or file (mount-points.ts).
  * A missing `.git` is masked as a whole, so `git init` there needs a command outside the sandbox: a
- * repository made in the sandbox could bring hooks of its own. Folders between a root and such a
- * path (`.git` itself) are bound onto themselves, so they cannot be renamed away and made anew.
+ * repository made in the sandbox could bring hooks of its own.
  * The user's config folder, `~/.claude.json`, wicket's folder and the settings files are kept
  * read-only too when a writable root holds them (config-files.ts), and so are the scripts hooks and
  * MCP servers run.
@@ -37,7 +36,7 @@ export interface Snapshot {
   /** Folders whose own configuration is held by mounts (not checked afterwards: wicket itself may write there). */
   configDirs: string[];
   entries: Map<string, ConfigEntry & { target?: string }>;
-  inos: Set<number>;
+  ids: Set<string>;
   complete: boolean;
 }
 
@@ -46,8 +45,6 @@ export interface Protection {
   readOnly: string[];
   /** Paths kept from being created. */
   missing: MissingPath[];
-  /** Folders bound onto themselves (writable), so they cannot be renamed or removed. */
-  pins: string[];
   /** The configuration below the roots as it was, for the check after the command. */
   snapshot: Snapshot;
   problems: string[];
@@ -77,7 +74,7 @@ export function protection(ctx: ProtectContext): Protection {
   if (!snapshot.complete) {
     p.problems.push(`the sandbox could not look through ${p.roots.join(', ')} for configuration files in time (a very large tree); nothing was run`);
   }
-  return { readOnly: [...p.readOnly], missing: [...p.missing.values()], pins: [...p.pins], snapshot, problems: p.problems };
+  return { readOnly: [...p.readOnly], missing: [...p.missing.values()], snapshot, problems: p.problems };
 }
 
 /** The configuration below the roots: every entry the walk finds, with link targets. */
@@ -89,14 +86,13 @@ export function takeSnapshot(roots: readonly string[], configDirs: readonly stri
     complete &&= scan.complete;
     for (const e of scan.entries) entries.set(e.path, e.kind === 'link' ? { ...e, target: linkTarget(e.path) } : e);
   }
-  return { roots: [...roots], configDirs: [...configDirs], entries, inos: new Set([...entries.values()].map((e) => e.ino)), complete };
+  return { roots: [...roots], configDirs: [...configDirs], entries, ids: new Set([...entries.values()].map((e) => e.id)), complete };
 }
 
 class Protector {
   readonly roots: string[];
   readonly readOnly = new Set<string>();
   readonly missing = new Map<string, MissingPath>();
-  readonly pins = new Set<string>();
   readonly problems: string[] = [];
 
   constructor(private readonly ctx: ProtectContext) {
@@ -131,13 +127,11 @@ class Protector {
     if (!root) return; // read-only already
     if (st) {
       this.readOnly.add(real);
-      this.pin(root, real);
       return;
     }
     const first = firstMissing(real);
     if (!first || !isInside(first.parent, root) || !first.parentIsDir) return;
     this.missing.set(first.path, { path: first.path, kind: first.path === real ? kind : 'dir' });
-    this.pin(root, first.path);
   }
 
   protectIfExists(p: string): void {
@@ -153,17 +147,12 @@ class Protector {
       if (target !== g) this.git(target, worktree);
       return;
     }
-    const root = this.rootOf(realPathDeep(g));
     if (st.isFile()) {
       this.protect(g, 'file');
       for (const dir of gitDirsOfFile(g)) this.gitData(dir, worktree, false);
       return;
     }
     if (!st.isDirectory()) return this.protect(g, 'file');
-    if (root) {
-      this.pins.add(realPathDeep(g));
-      this.pin(root, realPathDeep(g));
-    }
     this.gitData(g, worktree, true);
   }
 
@@ -192,11 +181,6 @@ class Protector {
       if (name === '.git' && e.kind !== 'file') continue; // a nested repository's data stays writable; its hooks and config do not
       this.protectIfExists(e.path);
     }
-  }
-
-  /** Bind each folder strictly between `root` and `p` onto itself. */
-  private pin(root: string, p: string): void {
-    for (let d = path.dirname(p); d !== root && isInside(d, root) && d !== path.dirname(d); d = path.dirname(d)) this.pins.add(d);
   }
 }
 

@@ -7,7 +7,7 @@
  *   (wicket reads no configuration there, and package managers must stay free to replace packages).
  *   Symbolic links are reported as links, not followed.
  */
-import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { runRg } from '../tools/ripgrep/run.js';
 
@@ -20,7 +20,47 @@ export interface FileList {
 /** Most files one deny walk may list before it gives up (and the sandbox refuses). */
 export const MAX_LISTED_FILES = 2_000_000;
 
+/** Trees up to this many entries are listed in-process (no ripgrep process to start). */
+const SMALL_TREE = 3_000;
+
 export async function listFiles(root: string, deadline: number): Promise<FileList> {
+  return listSmall(root) ?? listWithRg(root, deadline);
+}
+
+/** The whole listing, links followed (each real folder once), or undefined when the tree is not small. */
+function listSmall(root: string): FileList | undefined {
+  const files: string[] = [];
+  const seen = new Set<string>();
+  const stack = [root];
+  let entries = 0;
+  while (stack.length) {
+    const dir = stack.pop()!;
+    try {
+      const real = realpathSync.native(dir);
+      if (seen.has(real)) continue;
+      seen.add(real);
+    } catch {
+      continue;
+    }
+    for (const d of readDir(dir)) {
+      if (++entries > SMALL_TREE) return undefined;
+      const p = path.join(dir, d.name);
+      let isDir = d.isDirectory();
+      if (d.isSymbolicLink()) {
+        try {
+          isDir = statSync(p).isDirectory();
+        } catch {
+          continue; // a dangling link: nothing to read
+        }
+      }
+      if (isDir) stack.push(p);
+      else files.push(p);
+    }
+  }
+  return { files, complete: true };
+}
+
+async function listWithRg(root: string, deadline: number): Promise<FileList> {
   const files: string[] = [];
   const timeoutMs = Math.max(1, deadline - Date.now());
   const r = await runRg({
@@ -45,7 +85,8 @@ export type EntryKind = 'file' | 'dir' | 'link' | 'other';
 export interface ConfigEntry {
   path: string;
   kind: EntryKind;
-  ino: number;
+  /** Which file this is: inode, kind and birth time (an inode number alone is reused at once). */
+  id: string;
 }
 
 export interface ConfigScan {
@@ -118,9 +159,9 @@ function addTree(out: ConfigEntry[], top: string, deadline: number): boolean {
 
 export function entryOf(p: string): ConfigEntry | undefined {
   try {
-    const st = lstatSync(p);
+    const st = lstatSync(p, { bigint: true });
     const kind: EntryKind = st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : 'other';
-    return { path: p, kind, ino: st.ino };
+    return { path: p, kind, id: `${st.dev}:${st.ino}:${kind}:${st.birthtimeNs}` };
   } catch {
     return undefined;
   }
