@@ -196,13 +196,13 @@ describe.skipIf(!canRun)('commands in the sandbox (bubblewrap)', () => {
 
   it('reaches allowed domains through the proxy, and only those', async () => {
     sandboxed({ network: { allowedDomains: ['127.0.0.2'] } });
-    const ok = await sh(`curl -sS -m 5 http://127.0.0.2:${port}/allowed`);
+    const ok = await sh(`curl -sS -m 30 http://127.0.0.2:${port}/allowed`);
     expect(ok.text).toBe('hello from outside');
     expect(hits).toEqual([`127.0.0.2:${port} /allowed`]);
-    const denied = await sh(`curl -sS -m 5 -w '%{http_code}' http://127.0.0.3:${port}/denied`);
+    const denied = await sh(`curl -sS -m 30 -w '%{http_code}' http://127.0.0.3:${port}/denied`);
     expect(denied.text).toContain('127.0.0.3 is not in sandbox.network.allowedDomains');
     expect(denied.text).toContain('403');
-    const tunnel = await sh(`curl -sS -m 5 -p http://127.0.0.3:${port}/ 2>&1; echo`);
+    const tunnel = await sh(`curl -sS -m 30 -p http://127.0.0.3:${port}/ 2>&1; echo`);
     expect(tunnel.text).toMatch(/403/);
     expect(tunnel.text).toContain('The sandbox blocked network access to 127.0.0.3');
     const direct = await sh(`curl -sS -m 3 --noproxy '*' http://127.0.0.2:${port}/direct || echo failed`);
@@ -229,9 +229,11 @@ describe.skipIf(!canRun)('commands in the sandbox (bubblewrap)', () => {
   it('keeps process-group handling inside the sandbox: a timeout stops everything', async () => {
     sandboxed();
     const t0 = Date.now();
-    const r = await sh('trap "" TERM; sleep 30 & sleep 30; echo never', { timeout: 500 });
+    const r = await sh('trap "" TERM; sleep 60 & sleep 60; echo never', { timeout: 500 });
     expect(r.output.timedOut).toBe(true);
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // Far below the 60 s the commands would take; a loaded machine may be slow to start the sandbox.
+    expect(Date.now() - t0).toBeLessThan(30_000);
+    expect(r.text).not.toContain('never');
   });
 
   it('carries a cd over inside the sandbox', async () => {
