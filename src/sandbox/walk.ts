@@ -104,12 +104,12 @@ export function findConfig(root: string, deadline: number): ConfigScan {
   const entries: ConfigEntry[] = [];
   let complete = true;
   const queue: Array<{ dir: string; depth: number }> = [{ dir: root, depth: 0 }];
-  while (queue.length) {
+  for (let next = 0; next < queue.length; next++) {
     if (Date.now() > deadline) {
       complete = false;
       break;
     }
-    const { dir, depth } = queue.shift()!;
+    const { dir, depth } = queue[next]!;
     for (const d of readDir(dir)) {
       const p = path.join(dir, d.name);
       if (CONFIG_NAMES.has(d.name)) {
