@@ -9,7 +9,7 @@
  * shallowest path to the deepest, and at one path writable before read-only before hidden, so a
  * deeper or stricter rule always lands last.
  */
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FsPlan } from './fs-plan.js';
@@ -28,7 +28,7 @@ type Op = { path: string; rank: number; args: string[] };
 
 /** The arguments after the bwrap program itself, up to and including `--`. */
 export function bwrapArgs(plan: BwrapPlan): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...procReadOnly(), '--tmpfs', '/tmp'];
   const ops: Op[] = [
     ...plan.fs.writable.map((p) => ({ path: p, rank: 0, args: ['--bind', p, p] })),
     ...plan.fs.readOnly.map((p) => ({ path: p, rank: 1, args: ['--ro-bind', p, p] })),
@@ -38,10 +38,29 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   ops.sort((a, b) => depth(a.path) - depth(b.path) || a.rank - b.rank);
   for (const op of ops) args.push(...op.args);
   if (plan.proxyDir) args.push('--ro-bind', plan.proxyDir, plan.proxyDir);
-  args.push('--unshare-net', '--unshare-pid', '--unshare-ipc', '--die-with-parent');
+  args.push('--unshare-net', '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session', ...capabilities());
   for (const [k, v] of Object.entries(plan.env)) args.push('--setenv', k, v);
   args.push('--chdir', plan.cwd, '--');
   return args;
+}
+
+/**
+ * The kernel's writable knobs in the new /proc stay read-only: uid 0 may write `kernel.core_pattern`
+ * (a program the kernel runs outside any sandbox) even without capabilities.
+ */
+function procReadOnly(): string[] {
+  return ['/proc/sys', '/proc/sysrq-trigger', '/proc/irq', '/proc/bus'].filter((p) => existsSync(p)).flatMap((p) => ['--ro-bind', p, p]);
+}
+
+/**
+ * Run as root, bubblewrap keeps every capability, with which a command could simply unmount the
+ * masks (or create a device node and read the disk). Only what root needs for ordinary file work
+ * stays: ownership and permission bits (not CAP_DAC_READ_SEARCH, which opens files by handle past
+ * any mount), signals, changing user. As another user bubblewrap drops them all anyway.
+ */
+function capabilities(): string[] {
+  const keep = ['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER', 'CAP_FSETID', 'CAP_KILL', 'CAP_SETGID', 'CAP_SETUID', 'CAP_NET_BIND_SERVICE'];
+  return ['--cap-drop', 'ALL', ...(process.getuid?.() === 0 ? keep.flatMap((c) => ['--cap-add', c]) : [])];
 }
 
 function depth(p: string): number {

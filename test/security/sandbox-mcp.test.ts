@@ -74,25 +74,16 @@ describe.skipIf(!canSandbox)('stdio MCP servers in the sandbox', () => {
     expect(await call(inside, 'dump', { folder: '/proc/self/cwd/secret' })).not.toContain(SECRET);
   });
 
-  it.each([
-    ['.claude/settings.json', '.claude/settings.json'],
-    ['.mcp.json', '.mcp.json'],
-    ['CLAUDE.md', 'CLAUDE.md'],
-    ['a file in home', '../home/planted.txt'],
-  ])('cannot write %s', async (_what, target) => {
+  it('cannot write configuration or outside the project, and leaves no mount point behind once closed', async () => {
     const conn = await start({});
-    expect(await call(conn, 'put', { target, text: 'evil' })).toMatch(/refused/);
+    const targets = ['.claude/settings.json', '.mcp.json', 'CLAUDE.md', '.git/hooks/pre-commit', '../home/planted.txt', path.join(env!.home, '.wicket/x')];
+    for (const target of targets) expect(await call(conn, 'put', { target, text: 'evil' }), target).toMatch(/refused/);
     expect(await call(conn, 'put', { target: 'out/ok.txt', text: 'fine' })).toBe('written');
-    await conn.close();
-    // While the server ran, the path was an empty mount point; once it is closed, nothing is there.
-    expect(existsSync(path.resolve(env!.project, target))).toBe(false);
-  });
-
-  it('leaves no mount point behind once it is closed', async () => {
-    const conn = await start({});
+    // While the server runs its mount points are there (empty); once it is closed, nothing is left.
     expect(existsSync(env!.file('.claude'))).toBe(true);
     await conn.close();
-    expect(env!.tree()).toEqual(['secret', 'secret/key.txt', 'src', 'src/app.ts']);
+    for (const target of targets) expect(existsSync(path.resolve(env!.project, target)), target).toBe(false);
+    expect(env!.tree()).toEqual(['out', 'out/ok.txt', 'secret', 'secret/key.txt', 'src', 'src/app.ts']);
   });
 
   it('an opt-out is refused when sandbox.allowUnsandboxedCommands is false', async () => {

@@ -57,6 +57,9 @@ const attacks: Array<[string, string, string]> = [
   ['a loose pattern in home', 'cat ~/other/.env', `${SECRET}-home`],
   ['a glob pattern', 'cat config/prod.key', `${SECRET}-glob`],
   ['sandbox.filesystem.denyRead', 'cat private.txt', `${SECRET}-denyread`],
+  ['unmounting the mask (root keeps no CAP_SYS_ADMIN)', 'umount secret; umount -l secret; cat secret/key.txt', SECRET],
+  ['remounting it read-write', 'mount -o remount,rw,bind secret; mount --bind /var secret; cat secret/key.txt', SECRET],
+  ['a new user and mount namespace', '{ unshare -Urm sh -c "umount secret; cat secret/key.txt" || unshare -m sh -c "umount secret; cat secret/key.txt"; } || cat secret/key.txt', SECRET],
 ];
 
 /** All attacks in one command, each in a subshell, each output between markers. */
@@ -124,6 +127,27 @@ describe.skipIf(!canSandbox)('Read deny rules inside the sandbox', () => {
     const before = env.tree();
     await env.sh('true');
     expect(env.tree()).toEqual(before);
+  });
+});
+
+describe.skipIf(!canSandbox)('root in the sandbox keeps no power over the sandbox', () => {
+  it('cannot make device nodes, write kernel settings or remount the system read-write', async () => {
+    const env = await sandboxEnv();
+    try {
+      // Writes the value already there: harmless should it ever succeed.
+      const r = await env.sh(
+        'mknod blk b 7 0; echo "mknod=$?"; v=$(cat /proc/sys/kernel/core_uses_pid); echo "$v" > /proc/sys/kernel/core_uses_pid; echo "sysctl=$?"; ' +
+          'mount -o remount,rw /; echo "remount=$?"; touch /usr/wicket-probe; echo "usr=$?"',
+      );
+      expect(existsSync(env.file('blk'))).toBe(false);
+      expect(r.text).toMatch(/mknod=[1-9]/);
+      expect(r.text).toMatch(/sysctl=[1-9]/);
+      expect(r.text).toMatch(/remount=[1-9]/);
+      expect(r.text).toMatch(/usr=[1-9]/);
+      expect(existsSync('/usr/wicket-probe')).toBe(false);
+    } finally {
+      env.cleanup();
+    }
   });
 });
 

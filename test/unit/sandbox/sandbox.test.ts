@@ -73,9 +73,13 @@ describe('sandbox settings', () => {
   it('builds a bubblewrap command line: read-only root, private /tmp, mounts from shallow to deep, no network', () => {
     const fs = { writable: ['/p/a/b', '/p'], readOnly: ['/p/.git/config', '/p/a'], hideDirs: ['/p/.claude'], hideFiles: ['/h/.ssh/id_rsa'] };
     const args = bwrapArgs({ cwd: '/p', fs, env: { TMPDIR: '/tmp' } });
-    expect(args.slice(0, 8)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs']);
+    expect(args.slice(0, 7)).toEqual(['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc']);
     expect(args).toContain('--unshare-net');
     const line = args.join(' ');
+    expect(line).toContain('--ro-bind /proc/sys /proc/sys');
+    expect(line).toContain('--tmpfs /tmp');
+    expect(line).toMatch(/--new-session --cap-drop ALL/);
+    if (process.getuid?.() === 0) expect(line).not.toContain('CAP_SYS_ADMIN');
     expect(line).toMatch(/--bind \/p \/p .*--ro-bind \/p\/a \/p\/a .*--tmpfs \/p\/.claude --remount-ro \/p\/.claude .*--bind \/p\/a\/b \/p\/a\/b .*--ro-bind \/p\/.git\/config/);
     expect(line).toMatch(/--ro-bind \S+\/empty \/h\/.ssh\/id_rsa/);
     expect(args.slice(-3)).toEqual(['--chdir', '/p', '--']);
