@@ -16,6 +16,7 @@ import { checkAfterRun } from './guard.js';
 import { leaseMountPoints } from './mount-points.js';
 import { networkBridge, proxyEnv } from './network.js';
 import { protection } from './protect.js';
+import { hostSockets } from './sockets.js';
 import { startDomainProxy, type DomainProxy } from './proxy.js';
 import { isDomainAllowed, type SandboxSettings } from './settings.js';
 
@@ -54,6 +55,10 @@ export async function sandboxLaunch(s: SandboxSettings, ctx: SandboxContext): Pr
   const projectRoot = realOr(ctx.projectRoot);
   const guarded = protection({ ...ctx, projectRoot, writableRoots: roots, deadline, mcpDirs: parentsOf(projectRoot) });
   const deny = await denyTargets(sandboxDenyRules(ctx.rules?.deny ?? [], s.denyRead, s.denyWrite), { cwd, projectRoot, homeDir: ctx.homeDir, writableRoots: roots, deadline });
+  if (!s.allowAllUnixSockets) {
+    const rule = 'the sandbox (a Unix socket of this machine; sandbox.network.allowUnixSockets lets one through)';
+    deny.read.push(...hostSockets(ctx, s.allowUnixSockets).map((p) => ({ path: p, rule })));
+  }
   const fs = planFilesystem({ roots, cwd, deny, protection: guarded });
   if (fs.problems.length) throw new SandboxRefusal(`the sandbox cannot honour the rules: ${fs.problems.join('; ')}. Nothing was run.`);
   const env: Record<string, string> = { TMPDIR: '/tmp', WICKET_SANDBOX: '1' };

@@ -5,7 +5,7 @@
  * without `allowedDomains` there is no network at all. And when socat cannot run, the reason given
  * is the real one. Skipped, with the reason, only when bubblewrap cannot run here.
  */
-import { chmodSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -97,6 +97,32 @@ describe.skipIf(!canSandbox)('allowedDomains', () => {
     const r = await env.sh(`${curl(`http://127.0.0.1:${port}/none`)}; ${curl(`http://localhost:${port}/none`)}`);
     expect(r.text).not.toContain('hello from the host');
     expect(hits).toEqual([]);
+  });
+});
+
+describe.skipIf(!canSandbox)('Unix sockets of this machine', () => {
+  const servers: http.Server[] = [];
+  afterAll(() => servers.forEach((srv) => srv.close()));
+
+  /** An HTTP server on a Unix socket (as Docker's daemon is), at `file`. */
+  async function socketServer(file: string): Promise<void> {
+    mkdirSync(path.dirname(file), { recursive: true });
+    const srv = http.createServer((_req, res) => res.end('daemon at your service'));
+    servers.push(srv);
+    await new Promise<void>((resolve) => srv.listen(file, resolve));
+  }
+
+  it('are hidden: a daemon in the home folder, an agent named by SSH_AUTH_SOCK; others, and allowUnixSockets, stay reachable', async () => {
+    env = await sandboxEnv({ sandbox: { network: { allowUnixSockets: ['~/.docker/run/allowed.sock'] } }, env: (home) => ({ SSH_AUTH_SOCK: path.join(home, 'agent/ssh.sock') }) });
+    const [docker, agent, allowed, plain] = ['.docker/run/docker.sock', 'agent/ssh.sock', '.docker/run/allowed.sock', 'work/app.sock'].map((p) => env!.homeFile(p));
+    await Promise.all([docker, agent, allowed, plain].map((p) => socketServer(p!)));
+    const ask = (sock: string) => `echo "--- ${path.basename(sock)}"; curl -sS -m 10 --unix-socket ${sock} http://daemon/; echo`;
+    const r = await env.sh([docker, agent, allowed, plain].map((p) => ask(p!)).join('; '));
+    const answer = (name: string) => r.text.split(`--- ${name}`)[1]!.split('---')[0];
+    expect(answer('docker.sock')).not.toContain('daemon at your service');
+    expect(answer('ssh.sock')).not.toContain('daemon at your service');
+    expect(answer('allowed.sock')).toContain('daemon at your service');
+    expect(answer('app.sock')).toContain('daemon at your service');
   });
 });
 

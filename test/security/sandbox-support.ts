@@ -31,6 +31,8 @@ export interface SandboxEnvOptions {
   settings?: Record<string, unknown>;
   files?: Record<string, string>;
   home?: Record<string, string>;
+  /** More environment for commands (over PATH, HOME, LANG). */
+  env?: (home: string) => Record<string, string>;
 }
 
 export interface Sh {
@@ -85,7 +87,7 @@ export async function sandboxEnv(o: SandboxEnvOptions = {}): Promise<SandboxEnv>
     signal: new AbortController().signal,
     permissionMode: 'bypassPermissions',
     readState: state.readState,
-    env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8' },
+    env: { PATH: process.env.PATH, HOME: home, LANG: 'C.UTF-8', ...o.env?.(home) },
     rules,
     settings: { ...o.settings, sandbox: { enabled: true, ...o.sandbox } },
   });
