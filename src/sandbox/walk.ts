@@ -90,16 +90,18 @@ export interface ConfigEntry {
 }
 
 export interface ConfigScan {
-  /** Configuration entries (`.claude`, `CLAUDE.md`…, `.git/hooks`, `.git/config`) and every file below them. */
+  /** Configuration entries: `.claude`, `CLAUDE.md`…, `.git` and its `hooks` and `config`. */
   entries: ConfigEntry[];
   complete: boolean;
 }
 
 /** How deep below a writable root configuration is looked for (root = 0: `a/b/c/d/e/CLAUDE.md` is 5). */
 export const CONFIG_DEPTH = 5;
-/** Files listed inside one configuration folder at most. */
-const MAX_INSIDE = 5_000;
 
+/**
+ * The entries only, not what is inside them: an existing configuration folder is bound read-only
+ * whole, so nothing inside it can change; a new one is new as a whole.
+ */
 export function findConfig(root: string, deadline: number): ConfigScan {
   const entries: ConfigEntry[] = [];
   let complete = true;
@@ -112,10 +114,10 @@ export function findConfig(root: string, deadline: number): ConfigScan {
     const { dir, depth } = queue[next]!;
     for (const d of readDir(dir)) {
       const p = path.join(dir, d.name);
-      if (CONFIG_NAMES.has(d.name)) {
-        complete = addTree(entries, p, deadline) && complete;
-      } else if (d.name === '.git') {
-        complete = addGit(entries, p, deadline) && complete;
+      if (CONFIG_NAMES.has(d.name)) add(entries, p);
+      else if (d.name === '.git') {
+        const git = add(entries, p);
+        if (git?.kind === 'dir') for (const part of ['hooks', 'config']) add(entries, path.join(p, part));
       } else if (d.isDirectory() && d.name !== 'node_modules' && depth < CONFIG_DEPTH) {
         queue.push({ dir: p, depth: depth + 1 });
       }
@@ -124,37 +126,10 @@ export function findConfig(root: string, deadline: number): ConfigScan {
   return { entries, complete };
 }
 
-/** `.git`: itself, and when it is a folder its `config` and `hooks/` (the rest is git's data). */
-function addGit(out: ConfigEntry[], gitPath: string, deadline: number): boolean {
-  const self = entryOf(gitPath);
-  if (!self) return true;
-  out.push(self);
-  if (self.kind !== 'dir') return true;
-  const config = entryOf(path.join(gitPath, 'config'));
-  if (config) out.push(config);
-  return addTree(out, path.join(gitPath, 'hooks'), deadline);
-}
-
-/** The entry and, for a real folder, everything below it (links not followed). */
-function addTree(out: ConfigEntry[], top: string, deadline: number): boolean {
-  const first = entryOf(top);
-  if (!first) return true;
-  out.push(first);
-  if (first.kind !== 'dir') return true;
-  const stack = [top];
-  let listed = 0;
-  while (stack.length) {
-    if (Date.now() > deadline || listed > MAX_INSIDE) return false;
-    const dir = stack.pop()!;
-    for (const d of readDir(dir)) {
-      const e = entryOf(path.join(dir, d.name));
-      if (!e) continue;
-      out.push(e);
-      listed++;
-      if (e.kind === 'dir') stack.push(e.path);
-    }
-  }
-  return true;
+function add(out: ConfigEntry[], p: string): ConfigEntry | undefined {
+  const e = entryOf(p);
+  if (e) out.push(e);
+  return e;
 }
 
 export function entryOf(p: string): ConfigEntry | undefined {
