@@ -7,7 +7,7 @@
  * the reason, only when bubblewrap cannot run here.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, readFileSync, readlinkSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canSandbox, sandboxEnv, type SandboxEnv } from './sandbox-support.js';
@@ -150,14 +150,23 @@ describe.skipIf(!canSandbox)('configuration in subfolders', () => {
 describe.skipIf(!canSandbox)('mount points while sandboxes overlap', () => {
   it('stay while another sandbox uses them, and go when the last one ends', async () => {
     env = await sandboxEnv({ files: { 'a.txt': 'a' } });
-    const long = env.sh('sleep 2; mkdir -p .claude && echo evil > .claude/settings.json; echo done');
-    await new Promise((r) => setTimeout(r, 800));
+    // The first command holds its sandbox until the test says go.
+    const long = env.sh('for i in $(seq 1 600); do [ -e go ] && break; sleep 0.05; done; mkdir -p .claude && echo evil > .claude/settings.json; echo done');
+    await until(() => existsSync(env!.file('.claude')));
     await env.sh('true');
     expect(existsSync(env.file('.claude')), 'the first sandbox still holds .claude').toBe(true);
     expect(existsSync(env.file('.claude/settings.json'))).toBe(false);
+    writeFileSync(env.file('go'), '');
     const first = await long;
     expect(first.text).toContain('done');
     expect(existsSync(env.file('.claude'))).toBe(false);
     expect(existsSync(env.file('.mcp.json'))).toBe(false);
-  });
+  }, 90_000);
 });
+
+async function until(check: () => boolean, ms = 60_000): Promise<void> {
+  for (const end = Date.now() + ms; !check(); ) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -85,7 +85,7 @@ describe.skipIf(!canSandbox)('Read deny rules inside the sandbox', () => {
     const [a, b] = await Promise.all([env.sh(batch), control.sh(batch)]);
     guarded = a.text;
     open = b.text;
-  });
+  }, 180_000);
   afterAll(() => {
     env?.cleanup();
     control?.cleanup();
