@@ -9,7 +9,7 @@
  * shallowest path to the deepest, and at one path writable before read-only before hidden, so a
  * deeper or stricter rule always lands last.
  */
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FsPlan } from './fs-plan.js';
@@ -69,13 +69,37 @@ function depth(p: string): number {
 
 let empty: string | undefined;
 
-/** An empty read-only file to mount over what must look empty (made once per process). */
+/**
+ * An empty read-only file to mount over what must look empty: one per user, kept in the temporary
+ * folder (a folder of ours, checked before use: owned by us, not a link, not writable by others).
+ */
 export function emptyFile(): string {
-  if (empty) return empty;
-  const dir = mkdtempSync(path.join(tmpdir(), 'wicket-sandbox-'));
+  if (empty && isEmptyFile(empty)) return empty;
+  const dir = path.join(tmpdir(), `wicket-sandbox-${process.getuid?.() ?? 'user'}`);
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch {
+    // there already
+  }
+  const st = lstatSync(dir);
+  if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0) {
+    throw new Error(`${dir} is not a folder of this user's: the sandbox will not use it`);
+  }
   const file = path.join(dir, 'empty');
-  writeFileSync(file, '');
-  chmodSync(file, 0o444);
-  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  if (!isEmptyFile(file)) {
+    const tmp = `${file}.${process.pid}`;
+    writeFileSync(tmp, '');
+    chmodSync(tmp, 0o444);
+    renameSync(tmp, file);
+  }
   return (empty = file);
+}
+
+function isEmptyFile(p: string): boolean {
+  try {
+    const st = lstatSync(p);
+    return st.isFile() && st.size === 0 && (st.mode & 0o222) === 0;
+  } catch {
+    return false;
+  }
 }

@@ -127,7 +127,8 @@ describe.skipIf(!canSandbox)('Unix sockets of this machine', () => {
 });
 
 describe('a socat that cannot run is named for what is wrong', () => {
-  const dir = mkdtempSync(path.join(VISIBLE_TMP, 'wicket-socat-'));
+  let dir = '';
+  beforeAll(() => void (dir = mkdtempSync(path.join(VISIBLE_TMP, 'wicket-socat-'))));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('one that is not there: not installed', async () => {
