@@ -17,6 +17,7 @@ import { oauthStorePath } from '../mcp/oauth-store.js';
 import { sandboxLabel, stdioSandbox } from '../mcp/sandbox.js';
 import { mcpLimitsFromEnv, McpServers, type McpServersOptions } from '../mcp/servers.js';
 import { loadSettings } from '../settings/load.js';
+import { SettingsUnreadableError, stopMessage } from '../settings/problem.js';
 import { wicketHomeDir } from '../settings/paths.js';
 import { mcpLogin, mcpLogout } from './mcp-login-command.js';
 import { configFileFor, readServers, removeServer, writeServer, type WritableScope } from './mcp-files.js';
@@ -85,6 +86,10 @@ export async function runMcpCommand(args: string[], io: Io = { out: (s) => void 
     await program.parseAsync(args, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 || err.code === 'commander.helpDisplayed' ? 0 : 2;
+    if (err instanceof SettingsUnreadableError) {
+      io.err(stopMessage(err.problems, undefined, false));
+      return 2;
+    }
     io.err(`wicket mcp: ${(err as Error).message}\n`);
     return 1;
   }
@@ -146,8 +151,14 @@ function fail(io: Io, message: string): number {
   return 1;
 }
 
+/**
+ * The servers a session here would have, to list, check (which starts them) or sign in to. A settings
+ * file that cannot be read may hold the policy that turns a server off (deniedMcpServers,
+ * disabledMcpjsonServers): nothing starts then (SettingsUnreadableError, exit 2).
+ */
 function servers(where: Where): { entries: McpServerEntry[]; options: McpServersOptions; settings: Record<string, unknown>; connect: () => Promise<McpServers> } {
   const loaded = loadSettings({ cwd: where.cwd, home: where.home, configDir: where.configDir, managedPath: process.env.WICKET_MANAGED_SETTINGS || undefined });
+  if (loaded.errors.length) throw new SettingsUnreadableError(loaded.errors);
   const env = { ...process.env, ...loaded.env };
   const config = loadMcpConfig({ ...where, env, cliConfigs: [], strict: false, settings: loaded.merged });
   const wicketHome = wicketHomeDir(where.home, env);

@@ -79,6 +79,11 @@ export interface PermissionPaths {
   access: 'read' | 'write';
   /** Absolute paths (already resolved against the cwd). */
   paths: string[];
+  /**
+   * Checked against deny and ask rules only: an allow rule on these paths does not approve the call,
+   * and they are not protected-path writes (an MCP tool's path fields, whose effect is not known).
+   */
+  denyOnly?: boolean;
 }
 
 /** Mutable state shared by the calls of one session; changed only through context changes. */

@@ -12,7 +12,8 @@ import type { CliOptions } from '../cli/options.js';
 import { withInitialPrompt } from '../cli/main-agent.js';
 import { mcpServersFor } from '../cli/mcp-setup.js';
 import { openBrowser } from '../cli/open-browser.js';
-import { setupSession, type Setup } from '../cli/session-setup.js';
+import { sessionSettings, setupSession, type Setup } from '../cli/session-setup.js';
+import { problemFiles, SettingsUnreadableError } from '../settings/problem.js';
 import { errorMessage, FatalError } from '../core/errors.js';
 import type { ApiMessage } from '../core/events.js';
 import type { PromptMark } from '../core/prompt-marks.js';
@@ -32,6 +33,7 @@ import { itemsFromMessages } from './resume-items.js';
 import { ElicitationQueue } from './elicitation-queue.js';
 import { McpSession } from './mcp-session.js';
 import { SetupError } from './SetupError.js';
+import { askBrokenSettings } from './SettingsErrorDialog.js';
 import { askTrust } from './TrustDialog.js';
 import { isWorkspaceTrusted, saveWorkspaceTrust, trustFolder } from '../settings/trust.js';
 
@@ -41,6 +43,7 @@ const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 export async function runApp(opts: CliOptions, info: { version: string }): Promise<number> {
   const trust = await trustWorkspace();
   if (!trust.yes) return 1;
+  if (!(await settingsReadable(opts))) return 2;
   let setup: Setup;
   let messages: ApiMessage[];
   let marks: PromptMark[];
@@ -164,6 +167,27 @@ async function trustWorkspace(): Promise<{ yes: boolean; note?: string }> {
     return { yes: true };
   } catch (err) {
     return { yes: true, note: `This folder is trusted for this session only: ${errorMessage(err)}` };
+  }
+}
+
+/**
+ * Before anything starts: a settings file that cannot be read is shown with its place and problem,
+ * and the session goes on without it only when the person chooses so (SettingsErrorDialog); the
+ * choice lasts for this session, and the file loads again once fixed (settings-reload.ts).
+ */
+async function settingsReadable(opts: CliOptions): Promise<boolean> {
+  const cwd = realpathSync(process.cwd());
+  const home = process.env.HOME ?? homedir();
+  for (;;) {
+    try {
+      sessionSettings(opts, process.env, cwd, home, () => true);
+      return true;
+    } catch (err) {
+      // Any other failure is set-up's to report, with its own screen.
+      if (!(err instanceof SettingsUnreadableError)) return true;
+      if (!(await askBrokenSettings(err.problems))) return false;
+      opts.withoutSettings = [...(opts.withoutSettings ?? []), ...problemFiles(err.problems)];
+    }
   }
 }
 

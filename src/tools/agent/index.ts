@@ -7,6 +7,7 @@
  */
 import type { SubagentResult } from '../../core/subagent.js';
 import { buildSystemPrompt } from '../../core/system-prompt.js';
+import { readDeniedCheck } from '../../permissions/path-rules.js';
 import { resolveModel } from '../../core/models.js';
 import type { ParsedRule } from '../../permissions/rule-parse.js';
 import { userConfigDir } from '../../settings/paths.js';
@@ -135,6 +136,7 @@ function systemFor(def: AgentDefinition, ctx: ToolContext, cwd: string, projectD
     configDir,
     systemPrompt: def.systemPrompt || undefined,
     noMemory: def.name === 'Explore' || def.name === 'Plan',
+    hidden: readDeniedCheck({ ...ctx, cwd }),
     ...(memory ? { appendSystemPrompt: memory } : {}),
   });
 }

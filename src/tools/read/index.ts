@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { ToolError } from '../../core/errors.js';
 import { formatBytes } from '../fs/file-kind.js';
+import { readDeniedCheck } from '../../permissions/path-rules.js';
 import { displayPath, readVerdict } from '../fs/permissions.js';
 import { resolveToolPath } from '../paths.js';
 import { defineTool, type DisplayData, type ToolContext, lazySchema } from '../tool.js';
@@ -37,10 +38,11 @@ const inputSchema = lazySchema((z) =>
 
 export type ReadInput = z.infer<typeof inputSchema>;
 
-function inspect(input: ReadInput, ctx: Pick<ToolContext, 'cwd' | 'homeDir'>) {
+function inspect(input: ReadInput, ctx: Pick<ToolContext, 'cwd' | 'homeDir' | 'projectRoot' | 'rules'>) {
   return inspectForRead({
     absPath: resolveToolPath(input.file_path, ctx.cwd, ctx.homeDir),
     cwd: ctx.cwd,
+    hidden: readDeniedCheck(ctx),
     hasRange: input.offset !== undefined || input.limit !== undefined,
     hasPages: input.pages !== undefined,
   });
