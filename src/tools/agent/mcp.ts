@@ -9,6 +9,7 @@
 import { VERSION } from '../../core/version.js';
 import { parseServer, policyRefusal, type McpServerEntry } from '../../mcp/config.js';
 import { sessionElicitation, type ElicitationHandler } from '../../mcp/elicitation.js';
+import { stdioSandbox } from '../../mcp/sandbox.js';
 import { McpServers, mcpLimitsFromEnv } from '../../mcp/servers.js';
 import { ruleNamesTool } from '../../permissions/rule-parse.js';
 import type { PermissionRules } from '../../permissions/types.js';
@@ -52,6 +53,11 @@ export interface AgentMcpContext {
   env: Record<string, string | undefined>;
   settings: Record<string, unknown>;
   rules?: PermissionRules;
+  /** For the sandbox the agent's stdio servers run in (with sandbox.enabled). */
+  cwd?: string;
+  additionalDirs?: readonly string[];
+  homeDir?: string;
+  wicketHome?: string;
   /** The session's tools: named servers must be among them. */
   tools?: readonly Tool[];
 }
@@ -60,6 +66,13 @@ export interface AgentMcpContext {
 function elicitation(): { elicitation?: ElicitationHandler } {
   const handler = sessionElicitation();
   return handler ? { elicitation: handler } : {};
+}
+
+/** The sandbox for the agent's stdio servers, as for the session's. */
+function agentSandbox(ctx: AgentMcpContext) {
+  if (!ctx.homeDir || !ctx.wicketHome) return undefined;
+  const { homeDir, wicketHome } = ctx;
+  return stdioSandbox({ cwd: ctx.projectRoot, projectRoot: ctx.projectRoot, additionalDirs: ctx.additionalDirs ?? [], homeDir, wicketHome, env: ctx.env, settings: ctx.settings, rules: ctx.rules });
 }
 
 /** Connects the agent's own servers (they start together) and checks the named ones; `close` ends them. */
@@ -73,7 +86,7 @@ export async function connectAgentServers(def: AgentDefinition, ctx: AgentMcpCon
   if (!entries.length) return { tools: [], warnings, close: async () => {} };
   const servers = new McpServers(
     { servers: entries, unapproved: [], disabled: [], warnings: [] },
-    { projectRoot: ctx.projectRoot, env: ctx.env, version: VERSION, ...mcpLimitsFromEnv(ctx.env), holdUnapproved: false, ...elicitation() },
+    { projectRoot: ctx.projectRoot, env: ctx.env, version: VERSION, ...mcpLimitsFromEnv(ctx.env), holdUnapproved: false, ...elicitation(), sandbox: agentSandbox(ctx) },
   );
   await servers.start();
   for (const s of servers.list()) if (s.status === 'failed') warnings.push(`agent ${def.name}: its MCP server "${s.name}" failed: ${s.error ?? 'unknown error'}`);

@@ -3,7 +3,8 @@
  * command line is parsed into the simple commands it runs before anything else is decided.
  */
 import type { z } from 'zod';
-import { deniedHostsSince, readSandboxSettings, sandboxLaunch } from '../../sandbox/index.js';
+import { appendFile } from 'node:fs/promises';
+import { deniedHostsSince, readSandboxSettings, sandboxLaunch, type SandboxLaunch } from '../../sandbox/index.js';
 import { sessionEnvDir, sessionEnvPreamble } from './session-env.js';
 import { startBackgroundTask } from '../tasks/registry.js';
 import { trackBashTask } from '../tasks/notify.js';
@@ -16,7 +17,7 @@ import { treeReadDenial } from './tree-access.js';
 import { bashDescription, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './description.js';
 import { matchBashRules } from './match.js';
 import { initBashParser, isBashParserReady, parseScript } from './parse.js';
-import { outputFilePath, runForeground } from './run.js';
+import { outputFilePath, runForeground, type RunResult } from './run.js';
 import { loadShellRunner } from './spawn.js';
 import { startingCwd } from './cwd.js';
 import { defaultVerdict, runsSandboxed, sandboxFor } from './permission.js';
@@ -141,20 +142,27 @@ export const bashTool = defineTool<BashInput, BashOutput>({
         ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
       });
       trackBashTask(task, ctx.backgroundTasks, ctx.toolUseId, clampTimeout(input.timeout));
+      if (sandbox) void task.settled.then(() => finishSandbox(sandbox, outputFile));
       return backgroundOutput(task.id, outputFile, ctx.cwd, notes, sandbox !== undefined);
     }
-    const result = yield* runForeground({
-      command: input.command,
-      timeoutMs: clampTimeout(input.timeout),
-      cwdContext: ctx,
-      env: ctx.env,
-      signal: ctx.signal,
-      outputFile,
-      ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
-    });
+    let result: RunResult;
+    let after: string[] = [];
+    try {
+      result = yield* runForeground({
+        command: input.command,
+        timeoutMs: clampTimeout(input.timeout),
+        cwdContext: ctx,
+        env: ctx.env,
+        signal: ctx.signal,
+        outputFile,
+        ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
+      });
+    } finally {
+      if (sandbox) after = await sandbox.finish();
+    }
     const { nextCwd, outputTooLarge, durationMs, ...rest } = result;
     if (outputTooLarge) notes.push('The command was stopped because its output grew past the limit.');
-    if (sandbox) notes.push(...sandboxNotes(result.exitCode, Date.now() - durationMs));
+    if (sandbox) notes.push(...sandboxNotes(result.exitCode, Date.now() - durationMs), ...after);
     return {
       ...rest,
       notes: [...notes, ...rest.notes],
@@ -231,6 +239,12 @@ function sandboxNotes(exitCode: number | null, since: number): string[] {
     notes.push('The command ran in the sandbox: writes outside the project and allowed paths, and network access except to allowed domains, are blocked. If it failed for that reason, retry with dangerouslyDisableSandbox: true (the user is asked).');
   }
   return notes;
+}
+
+/** A background command's sandbox is cleaned up when it ends; what that found goes to its output file. */
+async function finishSandbox(sandbox: SandboxLaunch, outputFile: string): Promise<void> {
+  const notes = await sandbox.finish().catch(() => []);
+  if (notes.length) await appendFile(outputFile, `\n${notes.join('\n')}\n`).catch(() => undefined);
 }
 
 function backgroundOutput(id: string, outputFile: string, cwd: string, notes: string[], sandboxed: boolean): BashOutput {
