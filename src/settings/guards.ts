@@ -57,7 +57,7 @@ const SANDBOX: Shape = {
   bwrapPath: text,
   socatPath: text,
   filesystem: { check: object, keys: { allowWrite: strings, denyWrite: strings, denyRead: strings, allowRead: strings } },
-  network: { check: object, keys: { allowedDomains: strings, deniedDomains: strings } },
+  network: { check: object, keys: { allowedDomains: strings, deniedDomains: strings, allowUnixSockets: strings, allowAllUnixSockets: boolean } },
 };
 
 /** `permissions` as a list or a string: show where the lists go. */
