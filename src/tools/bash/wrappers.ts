@@ -52,7 +52,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   ionice: { kind: 'runner', value: ['-c', '-n', '-p', '-P', '-u', '--class', '--classdata'], flags: ['-t', '--ignore'] },
   chroot: { kind: 'runner', value: ['--userspec', '--groups'], flags: ['--skip-chdir'], positionals: 1 },
   taskset: { kind: 'runner', flags: ['-a', '--all-tasks'], positionals: 1 },
-  coproc: { kind: 'runner' },
+  // `coproc [NAME] { …; }`: the parser reads the braces as words, so every later word may start the command.
+  coproc: { kind: 'runner', guess: true },
   strace: { kind: 'runner', value: ['-o', '-e', '-p', '-s', '-u', '-E'], flags: ['-f', '-ff', '-c', '-q', '-t', '-tt', '-T', '-v', '-y'] },
   ltrace: { kind: 'runner', value: ['-o', '-e', '-p', '-s', '-u', '-n'], flags: ['-f', '-c', '-i', '-S', '-t', '-T'] },
   unshare: { kind: 'runner' },
