@@ -18,7 +18,7 @@ export { bwrapAvailability, socatAvailability, type Availability } from './avail
 
 export interface BwrapPlan {
   cwd: string;
-  fs: Pick<FsPlan, 'writable' | 'readOnly' | 'hideDirs' | 'hideFiles'>;
+  fs: Pick<FsPlan, 'writable' | 'readOnly' | 'hideDirs' | 'hideFiles'> & Partial<Pick<FsPlan, 'visible'>>;
   /** Directory of the proxy socket, bound into the sandbox; absent: no network at all. */
   proxyDir?: string;
   env: Record<string, string>;
@@ -32,6 +32,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const ops: Op[] = [
     ...plan.fs.writable.map((p) => ({ path: p, rank: 0, args: ['--bind', p, p] })),
     ...plan.fs.readOnly.map((p) => ({ path: p, rank: 1, args: ['--ro-bind', p, p] })),
+    ...(plan.fs.visible ?? []).map((p) => ({ path: p, rank: 1, args: ['--ro-bind', p, p] })),
     ...plan.fs.hideDirs.map((p) => ({ path: p, rank: 2, args: ['--tmpfs', p, '--remount-ro', p] })),
     ...plan.fs.hideFiles.map((p) => ({ path: p, rank: 2, args: ['--ro-bind', emptyFile(), p] })),
   ];

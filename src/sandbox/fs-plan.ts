@@ -6,7 +6,9 @@
  * - `readOnly`: existing paths bound read-only onto themselves (Edit deny, configuration);
  * - `hideDirs` / `hideFiles`: Read-denied folders and files (an empty read-only folder or file in
  *   their place), and the configuration paths that do not exist yet;
- * - `mountPoints`: the hidden paths bubblewrap has to create (leased, see mount-points.ts).
+ * - `mountPoints`: the hidden paths bubblewrap has to create (leased, see mount-points.ts);
+ * - `visible`: a program's own files where the sandbox shows nothing of the host (its /tmp), shown
+ *   read-only so that the program can start (an MCP server run from a folder under /tmp).
  * A Read deny that would hide a writable root, the working folder or `/` cannot be honoured while
  * running anything there: it is a problem, and the command does not run. Paths the sandbox does not
  * show anyway (its own /tmp, /proc, /dev) and paths inside a hidden folder are left out.
@@ -24,6 +26,7 @@ export interface FsPlan {
   hideDirs: string[];
   hideFiles: string[];
   mountPoints: string[];
+  visible: string[];
   problems: string[];
 }
 
@@ -32,6 +35,8 @@ export interface FsPlanInput {
   cwd: string;
   deny: DenyTargets;
   protection: Protection;
+  /** Existing folders a program needs to start, shown read-only wherever they are. */
+  visible?: readonly string[];
 }
 
 /** What the sandbox never shows from the host: its /tmp is its own, /proc and /dev are made anew. */
@@ -40,7 +45,8 @@ const NOT_SHOWN = ['/tmp', '/proc', '/dev'];
 export function planFilesystem(i: FsPlanInput): FsPlan {
   const problems = [...i.protection.problems, ...i.deny.problems];
   const inRoot = (p: string) => i.roots.some((r) => isInside(p, r));
-  const shown = (p: string) => inRoot(p) || !NOT_SHOWN.some((d) => isInside(p, d));
+  const visible = unique(i.visible ?? []).filter((v) => !inRoot(v) && NOT_SHOWN.some((d) => isInside(v, d)));
+  const shown = (p: string) => inRoot(p) || visible.some((v) => isInside(p, v)) || !NOT_SHOWN.some((d) => isInside(p, d));
   const hideDirs: string[] = [];
   const hideFiles: string[] = [];
   for (const t of i.deny.read) {
@@ -67,7 +73,15 @@ export function planFilesystem(i: FsPlanInput): FsPlan {
   }
   const pins = [...keptReadOnly, ...mountPoints].flatMap((p) => between(i.roots, p)).filter((p) => !hidden(p) && !underReadOnly(p));
   const writable = unique([...i.roots, ...pins]);
-  return { writable, readOnly: keptReadOnly, hideDirs: collapse(hideDirs), hideFiles: unique(hideFiles).filter((f) => !hideDirs.some((d) => isInside(f, d))), mountPoints, problems };
+  return {
+    writable,
+    readOnly: keptReadOnly,
+    hideDirs: collapse(hideDirs),
+    hideFiles: unique(hideFiles).filter((f) => !hideDirs.some((d) => isInside(f, d))),
+    mountPoints,
+    visible: collapse(visible),
+    problems,
+  };
 }
 
 /**

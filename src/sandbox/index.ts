@@ -4,6 +4,8 @@
  * program prefix, shell preamble and the clean-up that put a command inside it; `sandboxProgram`
  * does the same for a long-running program such as an MCP server.
  */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { wildcardMatch } from '../permissions/wildcard.js';
 import { bwrapAvailability, socatAvailability } from './availability.js';
 import { sandboxLaunch, SandboxRefusal, type SandboxContext } from './launch.js';
@@ -99,10 +101,42 @@ export async function sandboxProgram(
   const decision = await availableOr(s);
   if (decision.kind === 'refused') throw new SandboxRefusal(decision.reason);
   if (decision.kind === 'unsandboxed') return { ...as, note: decision.note };
-  const launch = await sandboxLaunch(s, ctx);
+  const launch = await sandboxLaunch(s, { ...ctx, programDirs: programDirs(program, ctx.cwd) });
   const [bwrap, ...bwrapArgs] = launch.prefix;
   const inner = launch.preamble
     ? ['bash', '-c', `${launch.preamble}exec "$@"`, 'wicket-sandbox', program.command, ...program.args]
     : [program.command, ...program.args];
   return { command: bwrap!, args: [...bwrapArgs, ...inner], sandboxed: true, finish: launch.finish };
+}
+
+/**
+ * The folders a program needs to start: for its command and each argument naming an existing file,
+ * the nearest folder above it with a package.json (where Node looks for its modules), else the
+ * file's own folder. Shown read-only: the sandbox otherwise hides a program kept under /tmp.
+ */
+export function programDirs(program: { command: string; args: readonly string[] }, cwd: string): string[] {
+  const out = new Set<string>();
+  for (const word of [program.command, ...program.args]) {
+    if (!word.includes('/') || word.startsWith('-')) continue;
+    const file = path.resolve(cwd, word);
+    if (!isFile(file)) continue;
+    out.add(packageDir(path.dirname(file)) ?? path.dirname(file));
+  }
+  return [...out];
+}
+
+/** The nearest folder with a package.json, short of a top folder such as /tmp itself. */
+function packageDir(dir: string): string | undefined {
+  for (let d = dir; path.dirname(path.dirname(d)) !== path.dirname(d); d = path.dirname(d)) {
+    if (existsSync(path.join(d, 'package.json'))) return d;
+  }
+  return undefined;
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
 }

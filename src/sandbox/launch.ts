@@ -29,6 +29,8 @@ export interface SandboxContext {
   env: Record<string, string | undefined>;
   settings: Record<string, unknown>;
   rules?: PermissionRules | undefined;
+  /** Folders the program itself needs (its script's package), shown read-only even under /tmp. */
+  programDirs?: readonly string[] | undefined;
 }
 
 export interface SandboxLaunch {
@@ -59,7 +61,7 @@ export async function sandboxLaunch(s: SandboxSettings, ctx: SandboxContext): Pr
     const rule = 'the sandbox (a Unix socket of this machine; sandbox.network.allowUnixSockets lets one through)';
     deny.read.push(...hostSockets(ctx, s.allowUnixSockets).map((p) => ({ path: p, rule })));
   }
-  const fs = planFilesystem({ roots, cwd, deny, protection: guarded });
+  const fs = planFilesystem({ roots, cwd, deny, protection: guarded, visible: (ctx.programDirs ?? []).map(realOr) });
   if (fs.problems.length) throw new SandboxRefusal(`the sandbox cannot honour the rules: ${fs.problems.join('; ')}. Nothing was run.`);
   const env: Record<string, string> = { TMPDIR: '/tmp', WICKET_SANDBOX: '1' };
   let preamble = '';

@@ -114,3 +114,24 @@ describe('words of a hook command', () => {
     expect(words(line)).toEqual(expected);
   });
 });
+
+describe('a program kept under /tmp', () => {
+  it("shows the program's package read-only, and still hides what is denied inside it", async () => {
+    const { programDirs } = await import('../../../src/sandbox/index.js');
+    const server = put('tools/srv/lib/server.mjs');
+    put('tools/srv/package.json', '{}');
+    const secret = put('tools/srv/secret.txt');
+    const dirs = programDirs({ command: process.execPath, args: [server, '--flag'] }, project);
+    expect(dirs).toContain(path.join(root, 'tools/srv'));
+    const deny = await denyTargets(sandboxDenyRules(rules(`Read(/${secret})`), [], []), ctx);
+    const plan = planFilesystem({ roots: [project], cwd: project, deny, protection: protection({ ...ctx, mcpDirs: [] }), visible: dirs });
+    // root is under the temporary folder, which the sandbox replaces by its own.
+    expect(plan.visible).toEqual([path.join(root, 'tools/srv')]);
+    expect(plan.hideFiles).toContain(secret);
+  });
+
+  it('shows nothing for a program found on the PATH, or a word that is not a file', async () => {
+    const { programDirs } = await import('../../../src/sandbox/index.js');
+    expect(programDirs({ command: 'node', args: ['-e', 'x', 'a/b'] }, project)).toEqual([]);
+  });
+});
