@@ -124,7 +124,7 @@ describe('a program kept under /tmp', () => {
     const dirs = programDirs({ command: process.execPath, args: [server, '--flag'] }, project);
     expect(dirs).toContain(path.join(root, 'tools/srv'));
     const deny = await denyTargets(sandboxDenyRules(rules(`Read(/${secret})`), [], []), ctx);
-    const plan = planFilesystem({ roots: [project], cwd: project, deny, protection: protection({ ...ctx, mcpDirs: [] }), visible: dirs });
+    const plan = planFilesystem({ roots: [project], cwd: project, deny, protection: protection({ projectRoot: project, homeDir: home, wicketHome: path.join(home, '.wicket'), env: {}, settings: {}, mcpDirs: [], writableRoots: [project], deadline: Date.now() + 30_000 }), visible: dirs });
     // root is under the temporary folder, which the sandbox replaces by its own.
     expect(plan.visible).toEqual([path.join(root, 'tools/srv')]);
     expect(plan.hideFiles).toContain(secret);
