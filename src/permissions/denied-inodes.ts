@@ -13,7 +13,7 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { PermissionContext } from '../tools/tool.js';
-import { compilePathRule, ruleLiteralRoots } from './path-rules.js';
+import { compilePathRule, ruleLiteralRoots } from './path-pattern.js';
 import type { ParsedRule } from './rule-parse.js';
 
 type AnchorContext = Pick<PermissionContext, 'cwd' | 'projectRoot' | 'homeDir'>;

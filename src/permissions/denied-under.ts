@@ -18,7 +18,9 @@
 import { readdirSync, realpathSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { PermissionContext } from '../tools/tool.js';
-import { anchorPattern, compilePathRule, deniedPathRule, pathForms } from './path-rules.js';
+import { anchorPattern, compilePathRule } from './path-pattern.js';
+import { deniedPathRule } from './path-rules.js';
+import { pathForms } from './real-path.js';
 import type { ParsedRule } from './rule-parse.js';
 import { emptyRules } from './types.js';
 

@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { ruleAnchorRoot } from '../settings/paths.js';
 import { isInside } from '../tools/paths.js';
-import { realPathDeep } from './path-rules.js';
+import { realPathDeep } from './real-path.js';
 import type { ParsedRule } from './rule-parse.js';
 
 interface Anchors {

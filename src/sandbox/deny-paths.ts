@@ -18,7 +18,7 @@
  */
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { compilePathRule } from '../permissions/path-rules.js';
+import { compilePathRule } from '../permissions/path-pattern.js';
 import type { ParsedRule } from '../permissions/rule-parse.js';
 import { formatRule } from '../permissions/rule-parse.js';
 import { ruleAnchorRoot } from '../settings/paths.js';

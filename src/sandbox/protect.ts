@@ -20,7 +20,7 @@
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { realPathDeep } from '../permissions/path-rules.js';
+import { realPathDeep } from '../permissions/real-path.js';
 import { isInside } from '../tools/paths.js';
 import { commandFiles, userConfigPaths, type ConfigFilesContext } from './config-files.js';
 import type { MissingPath } from './deny-paths.js';

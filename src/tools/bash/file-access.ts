@@ -15,7 +15,7 @@ import { emptyRules } from '../../permissions/types.js';
 import { isInside, isInWorkspace } from '../paths.js';
 import { protectedReason } from '../../permissions/protected.js';
 import type { PermissionContext, PermissionPaths } from '../tool.js';
-import type { Analysis, Leaf } from './analyze.js';
+import type { Analysis, Leaf } from './analysis.js';
 import { isReadOnlyLeaf } from './classify.js';
 import { expandGlob } from './glob.js';
 import { pathArguments, resolvePathWord } from './read-only.js';

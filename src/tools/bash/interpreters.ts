@@ -11,7 +11,7 @@
  * is not a command and no Bash rule applies to it. Script files (`python3 x.py`) are not read.
  * This is a reading of the text, not a sandbox: the OS sandbox is what holds for any program.
  */
-import type { Frame, Walk } from './analyze.js';
+import type { Frame, Walk } from './analysis.js';
 import { lex, literalArguments, type LexRules } from './code-lexer.js';
 import { guessFrame, optionValues, partOf, type Route } from './route-kit.js';
 import { codeFileKind } from './stdin.js';

@@ -15,7 +15,7 @@ import type { ParsedRule } from '../../permissions/rule-parse.js';
 import type { PermissionContext, RuleList } from '../tool.js';
 import { protectedReason } from '../../permissions/protected.js';
 import { isInWorkspace } from '../paths.js';
-import type { Analysis, Leaf } from './analyze.js';
+import type { Analysis, Leaf } from './analysis.js';
 import { isReadOnlyLeaf } from './classify.js';
 import { criticalRemoval } from './file-access.js';
 import { resolvePathWord } from './read-only.js';

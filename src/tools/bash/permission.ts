@@ -7,7 +7,8 @@
 import { decideSandbox, isExcludedCommand, readSandboxSettings, type SandboxDecision } from '../../sandbox/index.js';
 import { formatRule } from '../../permissions/rule-parse.js';
 import type { PermissionContext, ToolPermissionVerdict } from '../tool.js';
-import { analyzeBash, type Analysis } from './analyze.js';
+import { analyzeBash } from './analyze.js';
+import type { Analysis } from './analysis.js';
 import { isReadOnlyAnalysis } from './classify.js';
 import { acceptEditsCovers, criticalRemoval, pathsOutsideWorkspace, settingsPathDeny } from './file-access.js';
 import { MAX_ALLOWABLE_LENGTH } from './match.js';

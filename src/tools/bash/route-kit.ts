@@ -1,5 +1,5 @@
 /** Small helpers shared by the routes (routes.ts, routes-programs.ts, interpreters.ts). */
-import type { Frame, Walk } from './analyze.js';
+import type { Frame, Walk } from './analysis.js';
 import { HOLE, type Word } from './words.js';
 
 /**

@@ -4,7 +4,7 @@
  * `socat EXEC:`, `nc -e`, `capsh --`, `at`/`batch`, `crontab`, `npx -c`/`npm exec`, `fd -x`.
  * Tools with subcommands and scripts of their own (git, tar, make, sed…) are in routes-tools.ts.
  */
-import type { Frame, Walk } from './analyze.js';
+import type { Frame, Walk } from './analysis.js';
 import { guessFrame, optionValues, partOf, positionalWords, withHoles, type Route } from './route-kit.js';
 import { TOOL_ROUTES } from './routes-tools.js';
 import { literalWord, type Word } from './words.js';

@@ -4,7 +4,7 @@
  * `man -P`, `less +!cmd`, vim's `-c '!cmd'`, gdb's `-ex 'shell cmd'`, sqlite3's `.shell`, make
  * (a makefile from the command line), sed's `e`, expect and emacs.
  */
-import type { Frame, Walk } from './analyze.js';
+import type { Frame, Walk } from './analysis.js';
 import { guessFrame, optionValues, partOf, positionalWords, type Route } from './route-kit.js';
 import { sedExecutions } from './sed.js';
 import { codeFileKind, heredocText } from './stdin.js';

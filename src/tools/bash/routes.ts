@@ -6,7 +6,7 @@
  * parsed with the same rules as the command line; code only known when it runs is a problem (deny
  * while a Bash deny rule exists, ask otherwise).
  */
-import type { Frame } from './analyze.js';
+import type { Frame } from './analysis.js';
 import { INTERPRETER_ROUTES } from './interpreters.js';
 import { guessFrame, optionValues, withHoles, type Route } from './route-kit.js';
 import { PROGRAM_ROUTES } from './routes-programs.js';

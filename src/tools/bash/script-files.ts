@@ -9,7 +9,8 @@
  */
 import { closeSync, openSync, readSync, statSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { analyzeBash, type Analysis, type Leaf } from './analyze.js';
+import { analyzeBash } from './analyze.js';
+import type { Analysis, Leaf } from './analysis.js';
 import type { ParsedRule } from '../../permissions/rule-parse.js';
 import type { PermissionContext } from '../tool.js';
 import { fileAccesses, forEachLeaf, pathDenyRules, settingsPathDeny } from './file-access.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { deniedUnder } from '../../permissions/denied-under.js';
 import { formatRule, type ParsedRule } from '../../permissions/rule-parse.js';
 import type { PermissionContext } from '../tool.js';
-import type { Analysis } from './analyze.js';
+import type { Analysis } from './analysis.js';
 import { forEachLeaf, pathDenyRules } from './file-access.js';
 import { resolvePathWord } from './read-only.js';
 import { treeReadOf, type TreeRoot } from './tree-readers.js';

@@ -8,7 +8,7 @@
  * here: they show names, not content.
  */
 import path from 'node:path';
-import type { Leaf } from './analyze.js';
+import type { Leaf } from './analysis.js';
 import type { SimpleCommand } from './parse.js';
 import { positionalWords } from './route-kit.js';
 import { literalOutput } from './stdin.js';

@@ -14,7 +14,8 @@
 import { lstatSync, statSync, type Stats } from 'node:fs';
 import { deniedInodeRule } from '../../permissions/denied-inodes.js';
 import path from 'node:path';
-import { denyRuleForForms, realPathDeep } from '../../permissions/path-rules.js';
+import { denyRuleForForms } from '../../permissions/path-rules.js';
+import { realPathDeep } from '../../permissions/real-path.js';
 import { readDenyGlobsAt } from '../../permissions/search-deny.js';
 import type { PermissionContext } from '../tool.js';
 import { deniedPathMatcher, readDenyGlobs } from './common.js';

@@ -1,7 +1,8 @@
 import { linkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deniedPathRule, matchPathRules, pathForms, realPathDeep } from '../../../src/permissions/path-rules.js';
+import { deniedPathRule, matchPathRules } from '../../../src/permissions/path-rules.js';
+import { pathForms, realPathDeep } from '../../../src/permissions/real-path.js';
 import { parseRule, type RuleSource } from '../../../src/permissions/rule-parse.js';
 import { emptyRules } from '../../../src/permissions/types.js';
 import type { RuleList } from '../../../src/tools/tool.js';
