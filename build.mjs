@@ -118,6 +118,8 @@ const common = {
   minify: !dev,
   sourcemap: false,
   external,
+  // jsonc-parser's "main" is a UMD build whose require() calls esbuild cannot follow: its ES build instead.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   plugins: [stubDevtools, onlyEnglishZodLocales, builtinsOnce],
   logLevel: 'warning',
 };

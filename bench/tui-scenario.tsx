@@ -116,7 +116,7 @@ const base = {
   env: {},
   seenUrls: new Set<string>(),
 };
-const loaded = { merged: {}, sources: [], warnings: [], rules: emptyRules(), additionalDirectories: [], env: {}, hooks: [], disableBypassPermissions: false };
+const loaded = { merged: {}, sources: [], warnings: [], errors: [], rules: emptyRules(), additionalDirectories: [], env: {}, hooks: [], disableBypassPermissions: false };
 const keys = new Keys();
 const instance = render(
   <App base={base} loaded={loaded} cwd={dir} configDir={dir} version="bench" commands={[]} allowBypass={false} initialItems={finished} theme={makeTheme({})} />,

@@ -7,11 +7,12 @@
 import * as http from 'node:http';
 import type { ClientRequestArgs, IncomingHttpHeaders, IncomingMessage, RequestOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk/core/error';
-import { Stream } from '@anthropic-ai/sdk/core/streaming';
+import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import { useExtraCA } from './extra-ca.js';
+import { normalLimits, RequestWatch, type ApiLimits } from './limits.js';
 import { DEFAULT_BASE_URL, takePreconnected } from './preconnect.js';
 import { describeProxy, proxyAgent, proxyFor, proxyProblem } from './proxy.js';
+import { eventsOf, safeJSON } from './sse-events.js';
 
 export { DEFAULT_BASE_URL };
 const API_VERSION = '2023-06-01';
@@ -22,8 +23,8 @@ export interface TransportConfig {
   apiKey?: string;
   authToken?: string;
   baseURL?: string;
-  /** Gives up when the connection is silent this long (before the headers or between events). */
-  timeoutMs: number;
+  /** How long the server may stay silent, and how long a whole request may take (limits.ts). */
+  limits?: Partial<ApiLimits>;
   userAgent?: string;
   /** Extra request headers (ANTHROPIC_CUSTOM_HEADERS). */
   headers?: Record<string, string>;
@@ -43,64 +44,11 @@ export class ResponseHeaders {
 export async function postMessagesStream(config: TransportConfig, body: unknown, signal: AbortSignal, betas: readonly string[] = []): Promise<AsyncIterable<unknown>> {
   const url = messagesURL(config.baseURL);
   const payload = Buffer.from(JSON.stringify(body));
-  const res = await send(url, requestHeaders(config, payload.length, betas), payload, config.timeoutMs, signal);
+  const { res, watch } = await send(url, requestHeaders(config, payload.length, betas), payload, normalLimits(config.limits), signal);
   const headers = new ResponseHeaders(res.headers);
   const status = res.statusCode ?? 0;
-  if (status < 200 || status >= 300) throw await statusError(res, status, headers);
-  const controller = new AbortController();
-  controller.signal.addEventListener('abort', () => res.destroy(), { once: true });
-  // An empty client object gives the SDK its no-op logger: the core never writes to the console.
-  const chunks = { [Symbol.asyncIterator]: () => chunksOf(res) };
-  return Stream.fromSSEResponse({ body: chunks, headers } as never, controller, {} as never);
-}
-
-/**
- * The response's chunks, from its events. A Readable's own async iterator does the same with
- * end-of-stream machinery that costs a few milliseconds to start in a short run. A connection
- * that closes before the response is complete ends the iteration with an error, so the turn is
- * retried rather than taken as finished.
- */
-export function chunksOf(res: IncomingMessage): AsyncIterator<Buffer> {
-  const queue: Buffer[] = [];
-  let ended = false;
-  let failure: Error | undefined;
-  let wake: (() => void) | undefined;
-  const notify = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-  res.on('data', (chunk: Buffer) => {
-    queue.push(chunk);
-    notify();
-  });
-  res.on('end', () => {
-    ended = true;
-    notify();
-  });
-  res.on('error', (err) => {
-    failure ??= err;
-    notify();
-  });
-  res.on('close', () => {
-    if (!ended) failure ??= new Error('the connection closed before the response was complete');
-    notify();
-  });
-  return {
-    async next() {
-      for (;;) {
-        const chunk = queue.shift();
-        if (chunk) return { done: false, value: chunk };
-        if (failure) throw failure;
-        if (ended) return { done: true, value: undefined };
-        await new Promise<void>((resolve) => (wake = resolve));
-      }
-    },
-    async return() {
-      res.destroy();
-      return { done: true, value: undefined };
-    },
-  };
+  if (status < 200 || status >= 300) throw await statusError(res, status, headers, watch);
+  return eventsOf(res, headers, watch);
 }
 
 export function messagesURL(baseURL: string | undefined): URL {
@@ -168,26 +116,46 @@ function agentFor(protocol: string): http.Agent {
   return agent;
 }
 
-async function send(url: URL, headers: Record<string, string>, payload: Buffer, timeoutMs: number, signal: AbortSignal): Promise<IncomingMessage> {
+/** Sends the request; resolves with the response once its headers arrive, and the watch that goes on timing it. */
+async function send(url: URL, headers: Record<string, string>, payload: Buffer, limits: ApiLimits, signal: AbortSignal): Promise<{ res: IncomingMessage; watch: RequestWatch }> {
   const { request } = clientModule(url.protocol);
   const proxy = proxyFor(url);
   const agent = proxy ? await proxyAgent(url.protocol, proxy) : agentFor(url.protocol);
   const via = proxy ? ` (through the proxy ${describeProxy(proxy)})` : '';
   if (signal.aborted) throw signal.reason ?? new Error('aborted');
-  return new Promise<IncomingMessage>((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers, agent } satisfies RequestOptions, (res) => {
-      res.on('error', () => {}); // surfaces through the stream's iterator
-      res.on('close', release);
-      resolve(res);
+  return new Promise((resolve, reject) => {
+    // Whichever is open when a limit passes is destroyed with the timeout: the request, then the response.
+    // Before the response the promise is rejected at once: a request still waiting for its socket (a
+    // proxy's CONNECT that never answers) reports no error of its own.
+    let res: IncomingMessage | undefined;
+    const stop = (err: Error) => {
+      req.destroy(err);
+      if (res) return;
+      release();
+      reject(err);
+    };
+    const watch = new RequestWatch(limits, (err) => (res ? res.destroy(err) : stop(err)), via);
+    const req = request(url, { method: 'POST', headers, agent } satisfies RequestOptions, (response) => {
+      res = response;
+      watch.headers();
+      response.on('error', () => {}); // surfaces through the stream's iterator
+      response.on('close', () => {
+        release();
+        watch.end();
+      });
+      resolve({ res: response, watch });
     });
     // One run's signal serves many requests: its listener goes when the exchange is over.
-    const onAbort = () => req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    const onAbort = () => {
+      watch.end();
+      stop(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
     const release = () => signal.removeEventListener('abort', onAbort);
     signal.addEventListener('abort', onAbort, { once: true });
-    // The idle timeout keeps watching the stream after the headers arrive.
-    req.setTimeout(timeoutMs, () => req.destroy(new APIConnectionTimeoutError({ message: `no response from the API for ${Math.round(timeoutMs / 1000)} s` })));
+    req.on('finish', () => watch.bodySent());
     req.on('error', (err) => {
       release();
+      watch.end();
       if (signal.aborted) reject(signal.reason ?? err);
       else if (err instanceof APIError) reject(err);
       else reject(new APIConnectionError({ message: `connection failed${via}: ${err.message}`, cause: err }));
@@ -196,24 +164,18 @@ async function send(url: URL, headers: Record<string, string>, payload: Buffer, 
   });
 }
 
-async function statusError(res: IncomingMessage, status: number, headers: ResponseHeaders): Promise<APIError> {
+async function statusError(res: IncomingMessage, status: number, headers: ResponseHeaders, watch: RequestWatch): Promise<APIError> {
   let text = '';
   try {
     for await (const chunk of res) {
+      watch.activity();
       if (text.length < MAX_ERROR_BODY) text += String(chunk);
     }
   } catch {
-    // A body cut short still leaves the status to report.
+    // A body cut short (or too slow: the watch destroys it) still leaves the status to report.
+  } finally {
+    watch.end();
   }
   const json = safeJSON(text);
   return APIError.generate(status, json, json ? undefined : text || undefined, headers as never);
-}
-
-function safeJSON(text: string): object | undefined {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v && typeof v === 'object' ? v : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -7,6 +7,7 @@ import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import type { ApiMessage, ContentBlock } from '../base/events.js';
 import { FatalError, errorMessage } from '../base/errors.js';
 import { baseURLProblem, postMessagesStream, type TransportConfig } from './http-transport.js';
+import { ApiTimeoutError, type ApiLimits } from './limits.js';
 import { MessageAccumulator, type CompletedToolUse } from './message-accumulator.js';
 import { isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
 import type { Usage } from '../base/usage.js';
@@ -41,7 +42,8 @@ const OVERLOADED_BEFORE_FALLBACK = 3;
 
 export type ClientEvent =
   | { type: 'raw'; event: unknown }
-  | { type: 'text'; text: string }
+  /** `restart`: a retry's text differs from what was shown; `text` is all of it, to show instead. */
+  | { type: 'text'; text: string; restart?: boolean }
   | { type: 'thinking'; text: string }
   | { type: 'tool_use'; toolUse: CompletedToolUse }
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; status?: number; error: string }
@@ -67,8 +69,8 @@ export interface ClientConfig {
   authToken?: string;
   baseURL?: string;
   retry: RetryPolicy;
-  /** Per-request timeout in ms. */
-  timeoutMs?: number;
+  /** The idle and whole-request limits of each request (limits.ts); defaults for what is missing. */
+  limits?: Partial<ApiLimits>;
   userAgent?: string;
   /** Extra request headers (ANTHROPIC_CUSTOM_HEADERS). */
   headers?: Record<string, string>;
@@ -80,12 +82,11 @@ export function createModelClient(config: ClientConfig): ModelClient {
   }
   const problem = baseURLProblem(config.baseURL);
   if (problem) throw new FatalError('config', problem);
-  const timeoutMs = config.timeoutMs ?? NaN;
   const transport: TransportConfig = {
     apiKey: config.apiKey,
     authToken: config.authToken,
     baseURL: config.baseURL,
-    timeoutMs: Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : 600_000,
+    limits: config.limits,
     userAgent: config.userAgent,
     headers: config.headers,
   };
@@ -98,13 +99,14 @@ async function* streamWithRetry(
   req: ModelRequest,
   signal: AbortSignal,
 ): AsyncGenerator<ClientEvent, FinalMessage, void> {
-  let shownText = 0;
+  const shown: ShownText = { text: '', seen: 0, own: false };
   let model = req.model;
   const fallbacks = [...(req.fallbackModels ?? [])].filter((m) => m !== model);
   let overloaded = 0;
   for (let attempt = 0; ; attempt++) {
     const acc = new MessageAccumulator();
-    let seenText = 0;
+    shown.seen = 0;
+    shown.own = false;
     let toolsStarted = 0;
     try {
       const thinking = req.thinkingBudget && req.thinkingBudget >= 1024 ? req.thinkingBudget : undefined;
@@ -126,13 +128,9 @@ async function* streamWithRetry(
         const out = acc.push(event);
         yield { type: 'raw', event };
         if (out.text !== undefined) {
-          // After a retry, skip what the person has already seen.
-          const fresh = dedupe(out.text, seenText, shownText);
-          seenText += out.text.length;
-          if (fresh) {
-            shownText = Math.max(shownText, seenText);
-            yield { type: 'text', text: fresh };
-          }
+          // After a retry, what the caller has already shown is not sent again.
+          const fresh = freshText(out.text, shown);
+          if (fresh) yield fresh;
         }
         if (out.thinking) yield { type: 'thinking', text: out.thinking };
         if (out.toolUse) {
@@ -141,11 +139,15 @@ async function* streamWithRetry(
         }
       }
       if (!acc.stopReason && !signal.aborted) throw new StreamCutError();
+      const shorter = shorterText(shown);
+      if (shorter) yield shorter;
       return finalOf(acc, false);
     } catch (err) {
       if (signal.aborted) throw err;
       if (toolsStarted > 0) {
         // Tools already ran from this stream: keep the complete blocks instead of asking again.
+        const shorter = shorterText(shown);
+        if (shorter) yield shorter;
         return finalOf(acc, true);
       }
       const status = statusOf(err);
@@ -197,11 +199,44 @@ class StreamCutError extends Error {
   }
 }
 
-function dedupe(text: string, seenBefore: number, shown: number): string {
-  const end = seenBefore + text.length;
-  if (end <= shown) return '';
-  if (seenBefore >= shown) return text;
-  return text.slice(shown - seenBefore);
+/** The text the caller has shown for this request, and how far the current attempt has come. */
+interface ShownText {
+  text: string;
+  /** Characters of text the current attempt has streamed. */
+  seen: number;
+  /** The current attempt's text has departed from what was shown: it is now what is shown. */
+  own: boolean;
+}
+
+/**
+ * What of an attempt's next piece of text is new to the caller: nothing while a retry repeats
+ * what was shown, the rest once it goes past it; when it says something else, the whole of the
+ * attempt's text so far, marked `restart` (the caller replaces what it showed).
+ */
+function freshText(piece: string, shown: ShownText): Extract<ClientEvent, { type: 'text' }> | undefined {
+  const start = shown.seen;
+  shown.seen += piece.length;
+  if (shown.own) {
+    shown.text += piece;
+    return { type: 'text', text: piece };
+  }
+  const before = shown.text.slice(start, start + piece.length);
+  if (piece.startsWith(before)) {
+    const rest = piece.slice(before.length);
+    if (!rest) return undefined;
+    shown.text += rest;
+    return { type: 'text', text: rest };
+  }
+  shown.own = true;
+  shown.text = shown.text.slice(0, start) + piece;
+  return { type: 'text', text: shown.text, restart: true };
+}
+
+/** When an attempt ends having said less than was shown, its text replaces what was shown. */
+function shorterText(shown: ShownText): Extract<ClientEvent, { type: 'text' }> | undefined {
+  if (shown.own || shown.seen >= shown.text.length) return undefined;
+  shown.text = shown.text.slice(0, shown.seen);
+  return { type: 'text', text: shown.text, restart: true };
 }
 
 function finalOf(acc: MessageAccumulator, truncated: boolean): FinalMessage {
@@ -252,6 +287,8 @@ function toFatal(err: unknown, attempts: number): FatalError {
   if (status === 403) return new FatalError('auth', `permission denied by the API (403): ${detail}`, 403);
   if (status === 404) return new FatalError('not_found', `not found (404): check the model name and ANTHROPIC_BASE_URL (${detail})`, 404);
   if (status === 400 || status === 413 || status === 422) return new FatalError('bad_request', `the API rejected the request (${status}): ${detail}`, status);
+  // A silent server: the limit that was passed, and how many times the request was tried.
+  if (err instanceof ApiTimeoutError) return new FatalError('api', `${err.message}; tried ${attempts + 1} time${attempts ? 's' : ''}`);
   const tries = attempts > 0 ? ` after ${attempts + 1} attempts` : '';
   if (status === undefined) return new FatalError('api', `could not reach the API${tries}: ${detail}`);
   return new FatalError('api', `the API failed${tries} (${status}): ${detail}`, status);

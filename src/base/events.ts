@@ -124,7 +124,8 @@ export type AgentEvent =
   | { type: 'turn_start'; turn: number }
   /** A raw SSE event from the API, for --include-partial-messages. */
   | { type: 'stream_event'; event: unknown }
-  | { type: 'assistant_delta'; text: string }
+  /** `restart`: a retried request said something else; `text` replaces the text of this message shown so far. */
+  | { type: 'assistant_delta'; text: string; restart?: boolean }
   | { type: 'thinking_delta'; text: string }
   /** The whole assistant message once its stream finished. */
   | { type: 'assistant_message'; message: ApiMessage & { id: string; model: string; stop_reason: string | null; usage?: Usage } }
@@ -143,7 +144,17 @@ export type AgentEvent =
     }
   /** The user message carrying this turn's tool results, as appended to the conversation. */
   | { type: 'tool_results_message'; message: ApiMessage }
-  | { type: 'permission_denied'; toolUseId: string; name: string; input: unknown; reason: string }
+  | {
+      type: 'permission_denied';
+      toolUseId: string;
+      name: string;
+      input: unknown;
+      reason: string;
+      /** Nobody could be asked (print mode, dontAsk mode, a hook's check): what was missing is a rule or a person, not a yes. */
+      unasked?: boolean;
+      /** When an allow rule could let the call run: the decision's suggested rules (maybe none). */
+      allowWith?: string[];
+    }
   | { type: 'usage'; usage: Usage; costUsd: number; model: string; apiDurationMs: number }
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; status?: number; error: string }
   | { type: 'warning'; message: string }

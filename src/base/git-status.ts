@@ -59,3 +59,44 @@ export function parseGitStatus(out: string): GitStatus {
   const branch = /^## (?:No commits yet on )?([^.\s]+)/.exec(head)?.[1] ?? '(detached)';
   return { branch: head.startsWith('## HEAD') ? '(detached)' : branch, status: rest.filter(Boolean).slice(0, 20).join('\n') };
 }
+
+/**
+ * The status without the entries a Read deny rule hides (`hidden`, on absolute paths): a name the
+ * rules hide from every tool must not reach the model through the system prompt either. Paths in
+ * `git status --short` are relative to `cwd`, C-quoted when they hold unusual characters; a renamed
+ * entry (`old -> new`) goes when either side is hidden.
+ */
+export function statusWithout(status: string, cwd: string, hidden: (absPath: string) => boolean): string {
+  const path = process.getBuiltinModule('node:path');
+  return status
+    .split('\n')
+    .filter((line) => {
+      const names = line.slice(3).split(' -> ').map(unquote);
+      return !names.some((n) => hidden(path.resolve(cwd, n)));
+    })
+    .join('\n');
+}
+
+/** A path as git prints it: `"caf\303\251"` (C-quoted, octal UTF-8 bytes) or plain. */
+function unquote(name: string): string {
+  if (!name.startsWith('"') || !name.endsWith('"')) return name;
+  const bytes: number[] = [];
+  const body = name.slice(1, -1);
+  const simple: Record<string, number> = { n: 10, t: 9, r: 13, '"': 34, '\\': 92, a: 7, b: 8, f: 12, v: 11 };
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c !== '\\') {
+      bytes.push(...Buffer.from(c, 'utf8'));
+      continue;
+    }
+    const octal = /^[0-7]{3}/.exec(body.slice(i + 1));
+    if (octal) {
+      bytes.push(parseInt(octal[0], 8));
+      i += 3;
+    } else {
+      bytes.push(simple[body[i + 1]!] ?? body.charCodeAt(i + 1));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}

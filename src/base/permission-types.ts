@@ -14,7 +14,13 @@ export function emptyRules(): PermissionRules {
 /** The engine's verdict. `by` names who decided, for the gate trace ("deny rule Bash(rm *) [projectSettings]"). */
 export type PermissionDecision =
   | { behavior: 'allow'; by: string }
-  | { behavior: 'deny'; by: string; reason: string }
+  | {
+      behavior: 'deny';
+      by: string;
+      reason: string;
+      /** dontAsk mode denied a call that would have asked: `allowWith` when an allow rule could let it run (the suggested rules, maybe none). */
+      unasked?: { allowWith?: string[] };
+    }
   | { behavior: 'ask'; by: string; reason: string; suggestions: string[] };
 
 /** What the front end is asked when a call needs a person. */
@@ -28,6 +34,11 @@ export interface PermissionRequest {
   reason: string;
   /** Rules a "yes, don't ask again" answer would add. */
   suggestions: string[];
+  /**
+   * Whether an allow rule could let the call run without asking (the tool's own default ask); false
+   * for an ask rule, a protected path or a tool that always asks, which only a person can approve.
+   */
+  ruleCanAllow?: boolean;
   /** Diff, command or URL, for the prompt. */
   preview?: string;
 }
@@ -41,6 +52,17 @@ export type PermissionAnswer =
       /** The call's input, changed by whoever answered (a permission prompt tool); checked again before it runs. */
       updatedInput?: unknown;
     }
-  | { behavior: 'deny'; /** "tell wicket what to do instead" */ message?: string };
+  | {
+      behavior: 'deny';
+      /** "tell wicket what to do instead"; when `answeredBy` is set, the whole reason given to the model. */
+      message?: string;
+      /**
+       * Who answered when no person was asked (print mode, a permission prompt tool, a hook's own
+       * check): the denial names it instead of saying that the user said no.
+       */
+      answeredBy?: string;
+      /** Nobody could be asked at all (print mode, a hook's check): a rule or a person was missing. */
+      nobodyAsked?: boolean;
+    };
 
 export type AskUser = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer>;

@@ -53,6 +53,11 @@ export interface PermissionPaths {
   access: 'read' | 'write';
   /** Absolute paths (already resolved against the cwd). */
   paths: string[];
+  /**
+   * Checked against deny and ask rules only: an allow rule on these paths does not approve the call,
+   * and they are not protected-path writes (an MCP tool's path fields, whose effect is not known).
+   */
+  denyOnly?: boolean;
 }
 
 /** Mutable state shared by the calls of one session; changed only through context changes. */
@@ -132,6 +137,13 @@ export interface ToolContext {
 /** Context for the permission decision: the same as ToolContext, minus the per-call abort signal. */
 export type PermissionContext = Omit<ToolContext, 'signal' | 'toolUseId'>;
 
+/** Why a call needs a person (Tool.requiresPerson). */
+export interface PersonNeeded {
+  reason: string;
+  /** In bypassPermissions mode, refuse instead of asking. */
+  refuseInBypass?: boolean;
+}
+
 /** Which list a rule came from. */
 export type RuleList = 'allow' | 'ask' | 'deny';
 
@@ -177,9 +189,10 @@ export interface Tool<I = any, O = any> {
   matchRules?(input: I, rules: ParsedRule[], list: RuleList, ctx: PermissionContext): ParsedRule | undefined;
   /**
    * A reason this call always needs a person, whatever the mode, the allow rules or a hook say
-   * (e.g. `rm -rf /`). Checked right after the ask rules. Undefined: nothing special.
+   * (e.g. `rm -rf /`). Checked right after the ask rules. Undefined: nothing special. With
+   * `refuseInBypass`, bypassPermissions mode (where a person would not be asked) refuses the call.
    */
-  requiresPerson?(input: I, ctx: PermissionContext): string | undefined;
+  requiresPerson?(input: I, ctx: PermissionContext): string | PersonNeeded | undefined;
   /** The tool's default verdict when no rule and no mode decided. */
   checkPermissions(input: I, ctx: PermissionContext): Promise<ToolPermissionVerdict>;
 

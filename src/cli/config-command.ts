@@ -1,4 +1,7 @@
-/** `wicket config`: which settings sources loaded, every rule with its origin, and the warnings. */
+/**
+ * `wicket config`: which settings sources loaded, every rule with its origin, and the warnings. A
+ * file that cannot be read as settings is shown as an error, and the command then exits with 2.
+ */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { loadSettings } from '../settings/load.js';
@@ -13,5 +16,5 @@ export async function runConfig(_args: string[]): Promise<number> {
     managedPath: env.WICKET_MANAGED_SETTINGS || undefined,
   });
   process.stdout.write(`${formatSettingsReport(loaded).trimEnd()}\n`);
-  return 0;
+  return loaded.errors.length ? 2 : 0;
 }

@@ -32,6 +32,7 @@ import { promptSource, readPrompt } from './prompt-source.js';
 import { StdoutWriter } from './stdout.js';
 import type { SessionWorktree } from './worktree-session.js';
 import { safeModeWanted, setSafeMode } from '../settings/safe-mode.js';
+import { SettingsUnreadableError, stopMessage } from '../settings/problem.js';
 
 export interface MainInfo {
   version: string;
@@ -72,6 +73,8 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
   try {
     worktree = await enterWorktree(opts, new AbortController().signal);
   } catch (err) {
+    const stopped = settingsStop(err);
+    if (stopped !== undefined) return stopped;
     process.stderr.write(`wicket: --worktree: ${errorMessage(err)}\n`);
     return 1;
   }
@@ -103,6 +106,8 @@ async function runInitOnly(opts: CliOptions, info: MainInfo): Promise<number> {
     // No API key is needed to run hooks: a prompt hook then fails with the client's sentence.
     setup = setupSession(opts, deps);
   } catch (err) {
+    const stopped = settingsStop(err);
+    if (stopped !== undefined) return stopped;
     if (!(err instanceof FatalError && err.code === 'auth')) {
       process.stderr.write(`wicket: ${errorMessage(err)}\n`);
       return 1;
@@ -157,6 +162,8 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     try {
       setup = setupSession(opts, { env: process.env, git: info.git ? await info.git : undefined, ...(onHookEvent ? { onHookEvent } : {}) });
     } catch (err) {
+      const stopped = settingsStop(err);
+      if (stopped !== undefined) return stopped;
       process.stderr.write(`wicket: ${errorMessage(err)}\n`);
       return 1;
     }
@@ -177,7 +184,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     }
     for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
     // The run ends once the model is done and no background task it started is still running.
-    const agent: AgentOptions = { ...setup.options, askUser: printModeAskUser, signal: abort.signal, allowDefer: true, fallbackModels: fallbackModels(opts, setup), waitForBackground: true };
+    const agent: AgentOptions = { ...setup.options, askUser: printModeAskUser, signal: abort.signal, allowDefer: true, fallbackModels: fallbackModels(opts, setup), waitForBackground: true, strictCompaction: true };
     // The servers start while the prompt is read; the model sees their tools from the first request.
     const mcpReady = mcp?.start();
     closeMcp = () => mcp?.close();
@@ -238,6 +245,17 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
   }
+}
+
+/**
+ * A settings file that cannot be read stops the run before anything runs (any output format, as
+ * Claude Code does for a settings error it cannot go on from: stderr only): exit 2, each problem as
+ * `file:line:column: what is wrong`, and how to go on.
+ */
+function settingsStop(err: unknown): number | undefined {
+  if (!(err instanceof SettingsUnreadableError)) return undefined;
+  process.stderr.write(stopMessage(err.problems, err.sources));
+  return 2;
 }
 
 /** --fallback-model (comma separated), else settings fallbackModel: where an overloaded model's requests go. */

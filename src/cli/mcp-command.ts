@@ -14,8 +14,10 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../base/version.js';
 import { loadMcpConfig, parseServer, type McpScope, type McpServerEntry } from '../mcp/config.js';
 import { oauthStorePath } from '../mcp/oauth-store.js';
+import { sandboxLabel, stdioSandbox } from '../mcp/sandbox.js';
 import { mcpLimitsFromEnv, McpServers, type McpServersOptions } from '../mcp/servers.js';
 import { loadSettings } from '../settings/load.js';
+import { SettingsUnreadableError, stopMessage } from '../settings/problem.js';
 import { wicketHomeDir } from '../settings/paths.js';
 import { mcpLogin, mcpLogout } from './mcp-login-command.js';
 import { configFileFor, readServers, removeServer, writeServer, type WritableScope } from './mcp-files.js';
@@ -84,6 +86,10 @@ export async function runMcpCommand(args: string[], io: Io = { out: (s) => void 
     await program.parseAsync(args, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 || err.code === 'commander.helpDisplayed' ? 0 : 2;
+    if (err instanceof SettingsUnreadableError) {
+      io.err(stopMessage(err.problems, undefined, false));
+      return 2;
+    }
     io.err(`wicket mcp: ${(err as Error).message}\n`);
     return 1;
   }
@@ -145,22 +151,32 @@ function fail(io: Io, message: string): number {
   return 1;
 }
 
-function servers(where: Where): { entries: McpServerEntry[]; options: McpServersOptions; connect: () => Promise<McpServers> } {
+/**
+ * The servers a session here would have, to list, check (which starts them) or sign in to. A settings
+ * file that cannot be read may hold the policy that turns a server off (deniedMcpServers,
+ * disabledMcpjsonServers): nothing starts then (SettingsUnreadableError, exit 2).
+ */
+function servers(where: Where): { entries: McpServerEntry[]; options: McpServersOptions; settings: Record<string, unknown>; connect: () => Promise<McpServers> } {
   const loaded = loadSettings({ cwd: where.cwd, home: where.home, configDir: where.configDir, managedPath: process.env.WICKET_MANAGED_SETTINGS || undefined });
+  if (loaded.errors.length) throw new SettingsUnreadableError(loaded.errors);
   const env = { ...process.env, ...loaded.env };
   const config = loadMcpConfig({ ...where, env, cliConfigs: [], strict: false, settings: loaded.merged });
-  const oauthStore = oauthStorePath(wicketHomeDir(where.home, env));
-  const options: McpServersOptions = { projectRoot: where.cwd, env, version: VERSION, oauthStore, ...mcpLimitsFromEnv(env), holdUnapproved: false };
+  const wicketHome = wicketHomeDir(where.home, env);
+  const oauthStore = oauthStorePath(wicketHome);
+  // The health check starts stdio servers as a session would: in the sandbox when it is on.
+  const additionalDirs = loaded.additionalDirectories;
+  const sandbox = stdioSandbox({ cwd: where.cwd, projectRoot: where.cwd, additionalDirs, homeDir: where.home, wicketHome, env, settings: loaded.merged, rules: loaded.rules });
+  const options: McpServersOptions = { projectRoot: where.cwd, env, version: VERSION, oauthStore, ...mcpLimitsFromEnv(env), holdUnapproved: false, sandbox };
   const connect = async () => {
     const s = new McpServers(config, options);
     await s.start();
     return s;
   };
-  return { entries: [...config.servers, ...config.disabled], options, connect };
+  return { entries: [...config.servers, ...config.disabled], options, settings: loaded.merged, connect };
 }
 
 async function list(where: Where, io: Io): Promise<number> {
-  const { entries, connect } = servers(where);
+  const { entries, connect, settings } = servers(where);
   if (!entries.length) {
     io.out('No MCP servers configured. Add one with `wicket mcp add`, or in .mcp.json.\n');
     return 0;
@@ -170,14 +186,15 @@ async function list(where: Where, io: Io): Promise<number> {
   for (const st of s.list()) {
     const mark =
       st.status === 'connected' ? '✓ Connected' : st.status === 'disabled' ? '- Disabled' : st.status === 'needs-auth' ? '! Needs authentication' : `✗ Failed to connect${st.error ? `: ${st.error}` : ''}`;
-    io.out(`${st.name}: ${st.detail ?? '(invalid entry)'}${st.transport && st.transport !== 'stdio' ? ` (${st.transport.toUpperCase()})` : ''} - ${mark}\n`);
+    const where = sandboxLabel(entries.find((e) => e.name === st.name)?.config, settings);
+    io.out(`${st.name}: ${st.detail ?? '(invalid entry)'}${st.transport && st.transport !== 'stdio' ? ` (${st.transport.toUpperCase()})` : ''}${where ? ` [${where}]` : ''} - ${mark}\n`);
   }
   await s.close();
   return 0;
 }
 
 async function get(where: Where, name: string, io: Io): Promise<number> {
-  const { entries, connect } = servers(where);
+  const { entries, connect, settings } = servers(where);
   const entry = entries.find((e) => e.name === name);
   if (!entry) return fail(io, `no MCP server named ${name}`);
   const s = await connect();
@@ -185,7 +202,11 @@ async function get(where: Where, name: string, io: Io): Promise<number> {
   const c = entry.config;
   const status = st.status === 'needs-auth' ? `needs authentication (wicket mcp login ${name} signs in)` : `${st.status}${st.error ? ` (${st.error})` : ''}`;
   const lines = [`${name}:`, `  Scope: ${scopeLabel(entry.scope)} (${entry.source})`, `  Status: ${status}`];
-  if (c?.type === 'stdio') lines.push('  Type: stdio', `  Command: ${c.command}`, `  Args: ${c.args.join(' ')}`, ...Object.keys(c.env).map((k) => `  Env: ${k}=…`));
+  if (c?.type === 'stdio') {
+    lines.push('  Type: stdio', `  Command: ${c.command}`, `  Args: ${c.args.join(' ')}`, ...Object.keys(c.env).map((k) => `  Env: ${k}=…`));
+    const label = sandboxLabel(c, settings);
+    if (label) lines.push(`  Sandbox: ${label}`);
+  }
   else if (c) {
     lines.push(`  Type: ${c.type}`, `  URL: ${c.url}`, ...Object.keys(c.headers).map((k) => `  Header: ${k}: …`));
     const oauth = c.type === 'ws' ? undefined : c.oauth;

@@ -9,7 +9,13 @@ import { drainCall, type Tool, type ToolContext } from '../base/tool.js';
 import type { AskUser, PermissionAnswer } from '../base/permission-types.js';
 
 export function permissionPromptTool(toolName: string, tools: () => readonly Tool[]): AskUser {
+  const answeredBy = `the permission prompt tool ${toolName}`;
+  // Its denials name it: it answered, not the user.
   return async (req, signal): Promise<PermissionAnswer> => {
+    const answer = await ask(req, signal);
+    return answer.behavior === 'deny' ? { ...answer, answeredBy } : answer;
+  };
+  async function ask(req: Parameters<AskUser>[0], signal: AbortSignal): Promise<PermissionAnswer> {
     const tool = tools().find((t) => t.name === toolName);
     if (!tool) return { behavior: 'deny', message: `the permission prompt tool ${toolName} is not available` };
     const input = { tool_name: req.toolName, input: req.input, tool_use_id: req.toolUseId };
@@ -32,7 +38,7 @@ export function permissionPromptTool(toolName: string, tools: () => readonly Too
       const changed = answer.updatedInput !== undefined && JSON.stringify(answer.updatedInput) !== JSON.stringify(req.input);
       return changed ? { behavior: 'allow', updatedInput: answer.updatedInput } : { behavior: 'allow' };
     }
-    if (answer.behavior === 'deny') return { behavior: 'deny', message: typeof answer.message === 'string' ? answer.message : `${toolName} said no` };
+    if (answer.behavior === 'deny') return { behavior: 'deny', message: typeof answer.message === 'string' && answer.message.trim() ? `${answeredBy} said no: ${answer.message}` : `${answeredBy} said no` };
     return { behavior: 'deny', message: `the permission prompt tool ${toolName} answered neither "allow" nor "deny"` };
-  };
+  }
 }

@@ -12,6 +12,7 @@ import { addMarketplace, installPlugin, listMarketplaces, removeMarketplace, sco
 import { usePlugins } from '../plugins/session.js';
 import { describePlugins } from '../plugins/report.js';
 import { loadSettings } from '../settings/load.js';
+import { stopMessage } from '../settings/problem.js';
 import { UsageError } from './options.js';
 
 const USAGE =
@@ -41,6 +42,11 @@ function list(ctx: ManageContext, rest: string[]): number {
     else throw new UsageError(`list: unexpected argument "${rest[i]}"`);
   }
   const loaded = loadSettings({ cwd: ctx.cwd, home: ctx.home, configDir: ctx.configDir, managedPath: process.env.WICKET_MANAGED_SETTINGS || undefined });
+  // A file that cannot be read may turn plugins on or off: the list would not be what a session loads.
+  if (loaded.errors.length) {
+    process.stderr.write(stopMessage(loaded.errors, undefined, false));
+    return 2;
+  }
   const set = usePlugins({ bare: false, pluginDir: dirs }, loaded, { cwd: ctx.cwd, home: ctx.home, env: process.env });
   process.stdout.write(`${describePlugins(set)}\n`);
   return 0;

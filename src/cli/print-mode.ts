@@ -9,25 +9,37 @@ import type { PluginSet } from '../plugins/types.js';
 import { addUsage, emptyUsage } from '../base/usage.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { DebugLog } from '../core/setup/debug-log.js';
-import type { CliOptions } from '../core/setup/options.js';
 import { addToTotals, emptyTotals, runPrompt, type PromptWithContext, type Totals } from '../core/run-prompt.js';
 import { randomUuid } from '../base/ids.js';
+import { allowHint, PERSON_ONLY, PRINT_MODE, unaskedDenial } from '../permissions/denial-text.js';
+import { duration } from '../api/limits.js';
+import { denialNote } from './denial-note.js';
+import type { CliOptions } from '../core/setup/options.js';
 
 export interface PrintIO {
   out: (s: string) => void;
   err: (s: string) => void;
 }
 
-/** Print mode cannot ask: the call is denied with a reason the model (and the user) can act on. */
+/** Who answers in print mode, as the gate trace names it. */
+export const PRINT_MODE_ANSWER = 'no one to ask in print mode';
+
+/**
+ * Print mode has no one to ask: the call is denied with the real reason (nobody said no), and what
+ * would let it run: the suggested rule, or (when an allow rule cannot approve it) a person.
+ */
 export async function printModeAskUser(req: PermissionRequest): Promise<PermissionAnswer> {
-  const hint = req.suggestions[0] ? ` To allow it, pass --allowedTools "${req.suggestions[0]}" or add that rule to permissions.allow in .claude/settings.json.` : '';
-  return { behavior: 'deny', message: `this call needs permission (${req.reason}) and print mode cannot ask.${hint}` };
+  const what = req.ruleCanAllow === false ? PERSON_ONLY : allowHint(req.toolName, req.suggestions);
+  const message = unaskedDenial(PRINT_MODE, what, req.reason);
+  return { behavior: 'deny', message, answeredBy: PRINT_MODE_ANSWER, nobodyAsked: true };
 }
 
 interface RunState {
   totals: Totals;
   turns: number;
   denials: Array<{ tool_name: string; tool_use_id: string; tool_input: unknown }>;
+  /** The same denials as the core reported them (why, and what would allow them). */
+  denialEvents: Array<Extract<AgentEvent, { type: 'permission_denied' }>>;
   startedAt: number;
   budgetHit: boolean;
 }
@@ -51,7 +63,7 @@ export async function runPrintMode(
     if (stream && opts.replayUserMessages && opts.inputFormat === 'stream-json') {
       io.out(line({ type: 'user', message: { role: 'user', content: prompt }, session_id: agent.sessionId, uuid: randomUuid(), parent_tool_use_id: null }));
     }
-    const st: RunState = { totals: emptyTotals(), turns: 0, denials: [], startedAt: Date.now(), budgetHit: false };
+    const st: RunState = { totals: emptyTotals(), turns: 0, denials: [], denialEvents: [], startedAt: Date.now(), budgetHit: false };
     let last: Extract<AgentEvent, { type: 'done' }> | undefined;
     const errors: string[] = [];
     agent.state.structuredOutput = undefined;
@@ -63,9 +75,9 @@ export async function runPrintMode(
         session.debug?.event(ev);
         track(ev, st, opts, abort, errors);
         if (stream) emitStreamEvent(ev, opts, agent, io, pendingTraces);
-        else if (ev.type === 'warning' || ev.type === 'retry') {
-          if (opts.verbose || ev.type === 'warning') io.err(`${ev.type === 'retry' ? `retrying (${ev.attempt}/${ev.maxRetries}) after ${ev.error}` : ev.message}\n`);
-        }
+        else if (ev.type === 'warning') io.err(`${ev.message}\n`);
+        // A retry is always shown: a silent API can make each one wait for the idle limit.
+        else if (ev.type === 'retry') io.err(`wicket: ${ev.error}; retrying in ${duration(ev.delayMs)} (${ev.attempt}/${ev.maxRetries})\n`);
         if (ev.type === 'done') last = ev;
       }
       if (!opts.jsonSchema || last?.reason !== 'completed' || agent.state.structuredOutput !== undefined || nudges >= 2) break;
@@ -75,6 +87,8 @@ export async function runPrintMode(
     if (opts.outputFormat === 'text') {
       if (result.is_error) io.err(`${(result.errors?.length ? result.errors : ['error']).map((e) => `wicket: ${e}`).join('\n')}\n`);
       if (typeof result.result === 'string' && result.result) io.out(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
+      const note = denialNote(st.denialEvents);
+      if (note) io.err(note);
     } else io.out(opts.outputFormat === 'json' ? `${JSON.stringify(result)}\n` : line(result));
     if (abort.signal.aborted) break;
   }
@@ -88,7 +102,10 @@ function track(ev: AgentEvent, st: RunState, opts: CliOptions, abort: AbortContr
       st.budgetHit = true;
       abort.abort(new Error('budget'));
     }
-  } else if (ev.type === 'permission_denied') st.denials.push({ tool_name: ev.name, tool_use_id: ev.toolUseId, tool_input: ev.input });
+  } else if (ev.type === 'permission_denied') {
+    st.denials.push({ tool_name: ev.name, tool_use_id: ev.toolUseId, tool_input: ev.input });
+    st.denialEvents.push(ev);
+  }
   else if (ev.type === 'error') errors.push(ev.message);
   else if (ev.type === 'turn_start') st.turns = ev.turn;
 }

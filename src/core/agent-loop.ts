@@ -41,8 +41,9 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
   for (const m of messages) if (m.role === 'user') collectUrls(textOf(m.content), opts.seenUrls);
   for (;;) {
     if (opts.signal.aborted) return yield done('aborted', turns, finalText);
-    yield* autoCompact(messages, opts, run);
+    const compactFailure = yield* autoCompact(messages, opts, run);
     if (opts.signal.aborted) return yield done('aborted', turns, finalText);
+    if (compactFailure) return yield* failRun(opts, compactFailure, turns, finalText);
     yield* deliverNotices(messages, opts);
     turns++;
     yield { type: 'turn_start', turn: turns };
@@ -52,7 +53,9 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
     const r = await turn;
     if (r.kind === 'error' && r.overflow && !run.overflowCompacted) {
       run.overflowCompacted = true;
-      if (yield* compactAfterOverflow(messages, opts)) continue;
+      const compacted = yield* compactAfterOverflow(messages, opts);
+      if (compacted === true) continue;
+      if (!opts.signal.aborted) r.message = `${r.message} (the conversation could not be compacted: ${compacted})`;
     }
     if (r.kind === 'error' && r.overflow) yield { type: 'error', message: r.message };
     if (r.kind === 'error') {
@@ -84,6 +87,13 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
 }
 
 type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
+
+/** Ends the run on an error that came before any request of the turn (a failed compaction). */
+async function* failRun(opts: AgentOptions, message: string, turns: number, finalText: string): AsyncGenerator<AgentEvent, void> {
+  yield { type: 'error', message };
+  await opts.hooks.stopFailure?.({ error: 'unknown', errorDetails: message, ...(finalText ? { lastAssistantMessage: finalText } : {}) }).catch(() => undefined);
+  yield done('error', turns, finalText, message);
+}
 
 /**
  * Notices of background tasks that ended go into the conversation as user text (after the tool
@@ -204,8 +214,8 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
       const ev = step.value;
       if (ev.type === 'raw') emit({ type: 'stream_event', event: ev.event });
       else if (ev.type === 'text') {
-        text += ev.text;
-        emit({ type: 'assistant_delta', text: ev.text });
+        text = ev.restart ? ev.text : text + ev.text;
+        emit({ type: 'assistant_delta', text: ev.text, ...(ev.restart ? { restart: true } : {}) });
       } else if (ev.type === 'thinking') emit({ type: 'thinking_delta', text: ev.text });
       else if (ev.type === 'retry') emit(ev);
       else if (ev.type === 'fallback') {

@@ -54,6 +54,11 @@ export interface AgentOptions {
    * go to the model before its next request. Undefined: background work is never reported.
    */
   taskNotices?: TaskNotices;
+  /**
+   * A compaction that fails (its request fails, or the reply is not a summary) ends the run as an
+   * error instead of going on uncompacted with a warning (print mode, where no one reads warnings).
+   */
+  strictCompaction?: boolean;
   /** When the model is done while background tasks run, wait for them (print mode, sub-agents). */
   waitForBackground?: boolean;
   /** URLs seen in the conversation (WebFetch allows these); the loop adds to it. */

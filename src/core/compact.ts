@@ -4,6 +4,7 @@
  * threshold (checked before each request); by hand with /compact. A PreCompact hook may block it.
  * The request carries the session's own system prompt and tools, so it reuses their cache.
  */
+import type { FinalMessage } from '../api/model-client.js';
 import { costOf, totalTokens, type Usage } from '../base/usage.js';
 import type { AgentOptions } from './agent-options.js';
 import { monotonicMs } from '../base/clock.js';
@@ -43,7 +44,8 @@ export const CONTINUATION_PREFIX = 'This session continues an earlier conversati
 
 export type CompactOutcome =
   | { ok: true; summary: string; preTokens: number; messages: ApiMessage[] }
-  | { ok: false; reason: string };
+  /** `failed`: the summary request failed or its reply is not a summary (not a hook's choice, nor an interruption). */
+  | { ok: false; reason: string; failed?: boolean };
 
 /**
  * Replaces `messages` (in place) with a summary of them. A trailing user prompt that has not been
@@ -62,11 +64,12 @@ export async function compactConversation(
   if (hook?.block) return { ok: false, reason: `a PreCompact hook blocked it: ${hook.block}` };
   let summary: string;
   try {
-    summary = await summarise(history, opts, how);
+    const reply = summaryOf(await summarise(history, opts, how));
+    if (!reply.ok) return { ok: false, reason: reply.reason, failed: true };
+    summary = reply.text;
   } catch (err) {
-    return { ok: false, reason: opts.signal.aborted ? 'it was interrupted' : errorMessage(err) };
+    return opts.signal.aborted ? { ok: false, reason: 'it was interrupted' } : { ok: false, reason: errorMessage(err), failed: true };
   }
-  if (!summary.trim()) return { ok: false, reason: 'the model returned an empty summary' };
   const next: ApiMessage[] = [{ role: 'user', content: [{ type: 'text', text: `${CONTINUATION_PREFIX}\n\n${summary.trim()}` }] }];
   if (held) appendUser(next, typeof held.content === 'string' ? held.content : held.content);
   messages.splice(0, messages.length, ...next);
@@ -82,7 +85,19 @@ function pendingPrompt(messages: ApiMessage[]): ApiMessage | undefined {
   return last;
 }
 
-async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instructions?: string; emit?: (e: AgentEvent) => void }): Promise<string> {
+/**
+ * The summary in the model's reply, or why the reply is not one: a tool call (which nothing would
+ * answer), a reply cut off at the output limit or refused, or no text at all.
+ */
+function summaryOf(final: FinalMessage): { ok: true; text: string } | { ok: false; reason: string } {
+  if (final.content.some((b) => b.type === 'tool_use')) return { ok: false, reason: 'the model answered the request for a summary with a tool call instead of a summary' };
+  if (final.stopReason === 'max_tokens') return { ok: false, reason: 'the summary was cut off at the output limit' };
+  if (final.stopReason === 'refusal') return { ok: false, reason: 'the model declined to write the summary' };
+  const text = final.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n').trim();
+  return text ? { ok: true, text } : { ok: false, reason: 'the model returned an empty summary' };
+}
+
+async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instructions?: string; emit?: (e: AgentEvent) => void }): Promise<FinalMessage> {
   const request = [...history];
   appendUser(request, summaryPrompt(how.instructions));
   const started = monotonicMs();
@@ -108,7 +123,7 @@ async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instr
     if (step.done) {
       const final = step.value;
       how.emit?.({ type: 'usage', usage: final.usage, costUsd: costOf(opts.model, final.usage), model: opts.model, apiDurationMs: Math.round(monotonicMs() - started) });
-      return final.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+      return final;
     }
     if (step.value.type === 'retry') how.emit?.(step.value);
   }
@@ -136,8 +151,9 @@ const MAX_AUTO_PER_RUN = 3;
 /**
  * Before a request: compacts when the last request's context passed the threshold. Yields the
  * events of the summary request and a `compact` event (or a warning when it could not be done).
+ * Returns the error that ends the run: a failed compaction when `opts.strictCompaction` is set.
  */
-export async function* autoCompact(messages: ApiMessage[], opts: AgentOptions, run: { autoCompactions: number }): AsyncGenerator<AgentEvent, void> {
+export async function* autoCompact(messages: ApiMessage[], opts: AgentOptions, run: { autoCompactions: number }): AsyncGenerator<AgentEvent, string | undefined> {
   const threshold = autoCompactThreshold(opts.env, opts.settings, opts.model);
   const tokens = opts.state.contextTokens;
   if (threshold === undefined || tokens === undefined || tokens < threshold || run.autoCompactions >= MAX_AUTO_PER_RUN) return;
@@ -145,11 +161,16 @@ export async function* autoCompact(messages: ApiMessage[], opts: AgentOptions, r
   const events: AgentEvent[] = [];
   const out = await compactConversation(messages, opts, { trigger: 'auto', preTokens: tokens, emit: (e) => events.push(e) });
   yield* events;
-  if (!out.ok) return yield { type: 'warning', message: `The conversation was not compacted: ${out.reason}.` };
+  if (!out.ok && out.failed && opts.strictCompaction) return `the conversation could not be compacted: ${out.reason}`;
+  if (!out.ok) {
+    yield { type: 'warning', message: `The conversation was not compacted: ${out.reason}.` };
+    return undefined;
+  }
   opts.state.contextTokens = undefined;
   yield { type: 'compact', trigger: 'auto', preTokens: out.preTokens, summary: out.summary, messages: out.messages };
   const start = await opts.hooks.sessionStart?.({ source: 'compact', model: opts.model }, opts.signal).catch(() => undefined);
   if (start?.additionalContext) appendUser(messages, start.additionalContext);
+  return undefined;
 }
 
 /** The API's answer to a request longer than the model's context (a 400, or a 413 for its size). */
@@ -160,13 +181,14 @@ export function isContextOverflow(err: unknown): boolean {
 
 /**
  * After a request was refused as too long: compacts, with long tool results cut in the summary
- * request so that it fits. True when the conversation is now the summary (the turn is retried).
+ * request so that it fits. True when the conversation is now the summary (the turn is retried);
+ * otherwise why it could not be compacted.
  */
-export async function* compactAfterOverflow(messages: ApiMessage[], opts: AgentOptions): AsyncGenerator<AgentEvent, boolean> {
+export async function* compactAfterOverflow(messages: ApiMessage[], opts: AgentOptions): AsyncGenerator<AgentEvent, true | string> {
   const events: AgentEvent[] = [];
   const out = await compactConversation(messages, opts, { trigger: 'auto', preTokens: opts.state.contextTokens ?? 0, shrink: true, emit: (e) => events.push(e) });
   yield* events;
-  if (!out.ok) return false;
+  if (!out.ok) return out.reason;
   opts.state.contextTokens = undefined;
   yield { type: 'compact', trigger: 'auto', preTokens: out.preTokens, summary: out.summary, messages: out.messages };
   return true;

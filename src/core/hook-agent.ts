@@ -22,7 +22,9 @@ export const HOOK_AGENT_TYPE = 'hook-verifier';
 
 const refuse: AskUser = async (request) => ({
   behavior: 'deny',
-  message: `${request.toolName} needs permission (${request.reason}), and a hook's check cannot ask for it: decide from what you can read without it.`,
+  message: `${request.toolName} needs permission (${request.reason}), and a hook's check cannot ask for it: decide from what you can read without it`,
+  answeredBy: "no one to ask in a hook's check",
+  nobodyAsked: true,
 });
 
 /**

@@ -6,7 +6,8 @@
  * in the trace.
  */
 import type { Hooks } from '../hooks/types.js';
-import { decidePermission } from '../permissions/decide.js';
+import { decidePermission, pathDenyRule } from '../permissions/decide.js';
+import { permissionDenial, unpunctuated } from '../permissions/denial-text.js';
 import type { PermissionMode } from '../base/permission-modes.js';
 import type { AskUser, PermissionDecision, PermissionRules } from '../base/permission-types.js';
 import { drainCall, type CallOutcome, type ContextChange, type SessionState, type Tool, type ToolCall, type ToolContext } from '../base/tool.js';
@@ -106,13 +107,13 @@ export async function executeCall(prep: Extract<Prepared, { kind: 'ready' }>, en
   const ctx = toolContext(env, call.id, signal);
   const g: Gated = { tool, call, env, ctx, tracer, startedAt: prep.startedAt };
 
-  // 3) Validate: the tool's own rules.
+  // 3) Validate: the tool's own rules; not for a call a deny rule covers by path (see validate).
   const invalid = await validate(tool, input, ctx);
   if (invalid) {
     tracer.mark('validate', 'refused', invalid);
     return finish(refusal('validate', `${invalid}${loadHint(tool, env)}`));
   }
-  tracer.mark('validate', 'passed');
+  tracer.mark('validate', ...validatedNote(tool, input, ctx));
 
   // 4) PreToolUse hooks: may allow, deny, ask, stop or rewrite the input.
   const hook = await runPreHooks(g, input);
@@ -128,14 +129,24 @@ export async function executeCall(prep: Extract<Prepared, { kind: 'ready' }>, en
   return finishExecution(g, input);
 }
 
+/**
+ * The tool's own validation, unless a deny rule covers one of the call's paths: what validation says
+ * (no such file, a similar name, what the file holds) would tell about a denied path, so such a call
+ * goes on to the permission gate, which refuses it whether or not the path exists.
+ */
 async function validate(tool: Tool, input: unknown, ctx: ToolContext): Promise<string | undefined> {
-  if (!tool.validateInput) return undefined;
+  if (!tool.validateInput || (ctx.rules && pathDenyRule(tool, input, ctx, ctx.rules))) return undefined;
   try {
     const v = await tool.validateInput(input, ctx);
     return v.ok ? undefined : v.message;
   } catch (err) {
     return errorMessage(err);
   }
+}
+
+function validatedNote(tool: Tool, input: unknown, ctx: ToolContext): ['passed' | 'skipped', string?] {
+  if (!tool.validateInput || !ctx.rules || !pathDenyRule(tool, input, ctx, ctx.rules)) return ['passed'];
+  return ['skipped', 'a deny rule covers a path of this call; the permission gate decides'];
 }
 
 /** One call on its way through gates 3–7: what every gate function needs. */
@@ -227,22 +238,28 @@ async function checkPermission(g: Gated, input: unknown, hookDecision: HookDecis
     tracer.mark('permission', 'allowed', decision.by);
     return { kind: 'continue' };
   }
-  if (decision.behavior === 'deny') return denied(g, input, decision.by, decision.reason);
-  return askPerson(g, input, decision);
+  if (decision.behavior === 'deny') return denied(g, input, decision.by, decision.reason, decision.unasked);
+  return askPerson(g, input, decision, hookDecision?.behavior === 'ask');
 }
 
-function denied(g: Gated, input: unknown, by: string, reason: string): PermStep {
+/**
+ * A denial: the trace, the event, and the refusal the model reads. `unasked`: nobody could be asked
+ * (print mode, dontAsk mode), with the rules that would allow the call when one can; `noPerson`:
+ * there is no person to turn to at all (print mode, a hook's check).
+ */
+function denied(g: Gated, input: unknown, by: string, reason: string, unasked?: { allowWith?: string[] }, noPerson = false): PermStep {
   const { tool, call, env, tracer } = g;
   tracer.mark('permission', 'denied', by);
-  env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason });
+  const extra = unasked ? { unasked: true, ...(unasked.allowWith ? { allowWith: unasked.allowWith } : {}) } : {};
+  env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason, ...extra });
   return {
     kind: 'done',
-    result: refusal('permission', `Permission to use ${tool.name} was denied: ${reason}. Do not retry the same call; choose another way or ask the user.`),
+    result: refusal('permission', permissionDenial(tool.name, reason, noPerson)),
     extra: { denied: reason },
   };
 }
 
-async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionDecision, { behavior: 'ask' }>): Promise<PermStep> {
+async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionDecision, { behavior: 'ask' }>, hookAsks: boolean): Promise<PermStep> {
   const { tool, call, env, tracer } = g;
   const signal = g.ctx.signal;
   const hookAnswer = await env.hooks.permissionRequest?.({ toolName: tool.name, toolInput: input, toolUseId: call.id, suggestions: decision.suggestions }, signal);
@@ -255,8 +272,10 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
     return denied(g, input, 'PermissionRequest hook', hookAnswer.message ?? 'a PermissionRequest hook said no');
   }
   const preview = tool.summary(input);
+  // Only the tool's own ask gives way to an allow rule: not an ask rule, a protected path, or a hook that asks.
+  const ruleCanAllow = !hookAsks && (decision.by === 'tool default' || decision.by === 'symbolic link out of the workspace');
   const answer = await env.askUser(
-    { toolUseId: call.id, toolName: tool.name, input, summary: preview, reason: `${decision.reason} (${decision.by})`, suggestions: decision.suggestions },
+    { toolUseId: call.id, toolName: tool.name, input, summary: preview, reason: `${unpunctuated(decision.reason)} (${decision.by})`, suggestions: decision.suggestions, ruleCanAllow },
     signal,
   );
   if (answer.behavior === 'allow') {
@@ -268,7 +287,12 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
     tracer.mark('permission', 'allowed', `asked (${decision.by}) → answer: yes${answer.remember?.length ? `, always ${answer.remember.join(', ')}` : ''}`);
     return { kind: 'continue' };
   }
-  const why = answer.message ? `the user said no and wrote: ${answer.message}` : `${decision.reason}; the user was asked and said no`;
+  // Nobody was asked (print mode, a hook's check): the answer's own words, and the trace says who gave them.
+  if (answer.answeredBy) {
+    const unasked = answer.nobodyAsked ? (ruleCanAllow ? { allowWith: decision.suggestions } : {}) : undefined;
+    return denied(g, input, `${decision.by} → ${answer.answeredBy}`, answer.message ?? `${answer.answeredBy} said no`, unasked, answer.nobodyAsked);
+  }
+  const why = answer.message ? `the user said no and wrote: ${answer.message}` : `${unpunctuated(decision.reason)}; the user was asked and said no`;
   return denied(g, input, `asked (${decision.by}) → answer: no`, why);
 }
 

@@ -41,7 +41,7 @@ export function ifRuleMatches(
   if (rule.specifier === undefined || !tool || !pctx) return true;
   try {
     const paths = tool.permissionPaths?.(call.toolInput, pctx);
-    if (paths) return matchPathRules(paths, [rule], 'deny', pctx) !== undefined;
+    if (paths && !paths.denyOnly) return matchPathRules(paths, [rule], 'deny', pctx) !== undefined;
     if (tool.matchRules) return tool.matchRules(call.toolInput, [rule], 'deny', pctx) !== undefined;
   } catch {
     return true;

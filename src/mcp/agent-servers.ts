@@ -10,6 +10,7 @@
 import { VERSION } from '../base/version.js';
 import { parseServer, policyRefusal, type McpServerEntry } from './config.js';
 import { sessionElicitation, type ElicitationHandler } from './elicitation.js';
+import { stdioSandbox } from './sandbox.js';
 import { McpServers, mcpLimitsFromEnv } from './servers.js';
 import { ruleNamesTool } from '../base/rule-parse.js';
 import type { PermissionRules } from '../base/permission-types.js';
@@ -46,6 +47,11 @@ export interface AgentMcpContext {
   env: Record<string, string | undefined>;
   settings: Record<string, unknown>;
   rules?: PermissionRules;
+  /** For the sandbox the agent's stdio servers run in (with sandbox.enabled). */
+  cwd?: string;
+  additionalDirs?: readonly string[];
+  homeDir?: string;
+  wicketHome?: string;
   /** The session's tools: named servers must be among them. */
   tools?: readonly Tool[];
 }
@@ -54,6 +60,13 @@ export interface AgentMcpContext {
 function elicitation(): { elicitation?: ElicitationHandler } {
   const handler = sessionElicitation();
   return handler ? { elicitation: handler } : {};
+}
+
+/** The sandbox for the agent's stdio servers, as for the session's. */
+function agentSandbox(ctx: AgentMcpContext) {
+  if (!ctx.homeDir || !ctx.wicketHome) return undefined;
+  const { homeDir, wicketHome } = ctx;
+  return stdioSandbox({ cwd: ctx.projectRoot, projectRoot: ctx.projectRoot, additionalDirs: ctx.additionalDirs ?? [], homeDir, wicketHome, env: ctx.env, settings: ctx.settings, rules: ctx.rules });
 }
 
 /** Connects the agent's own servers (they start together) and checks the named ones; `close` ends them. */
@@ -67,7 +80,7 @@ export async function connectAgentServers(def: AgentServersRequest, ctx: AgentMc
   if (!entries.length) return { tools: [], warnings, close: async () => {} };
   const servers = new McpServers(
     { servers: entries, unapproved: [], disabled: [], warnings: [] },
-    { projectRoot: ctx.projectRoot, env: ctx.env, version: VERSION, ...mcpLimitsFromEnv(ctx.env), holdUnapproved: false, ...elicitation() },
+    { projectRoot: ctx.projectRoot, env: ctx.env, version: VERSION, ...mcpLimitsFromEnv(ctx.env), holdUnapproved: false, ...elicitation(), sandbox: agentSandbox(ctx) },
   );
   await servers.start();
   for (const s of servers.list()) if (s.status === 'failed') warnings.push(`agent ${def.name}: its MCP server "${s.name}" failed: ${s.error ?? 'unknown error'}`);

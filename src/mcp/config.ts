@@ -16,7 +16,8 @@ import { parseSettingsText } from '../settings/read.js';
 export type McpScope = 'dynamic' | 'local' | 'project' | 'user' | 'plugin';
 
 export type McpTransportConfig =
-  | { type: 'stdio'; command: string; args: string[]; env: Record<string, string> }
+  /** `sandbox: false`: runs outside the sandbox when sandbox.enabled is on (mcp/sandbox.ts). */
+  | { type: 'stdio'; command: string; args: string[]; env: Record<string, string>; sandbox?: boolean }
   | { type: 'http' | 'sse'; url: string; headers: Record<string, string>; headersHelper?: string; oauth?: McpOAuthConfig }
   /** A WebSocket server (`ws://` or `wss://`), JSON-RPC as text frames; no OAuth. */
   | { type: 'ws'; url: string; headers: Record<string, string>; headersHelper?: string };
@@ -211,7 +212,8 @@ export function parseServer(raw: unknown, env: McpConfigInput['env']): Parsed {
     if (!Array.isArray(args) || !args.every((a) => typeof a === 'string' || typeof a === 'number')) return { error: '"args" must be an array of strings' };
     const envMap = stringMap(raw.env, 'env');
     if (typeof envMap === 'string') return { error: envMap };
-    config = { type: 'stdio', command: x(raw.command), args: args.map((a) => x(String(a))), env: mapValues(envMap, x) };
+    if (raw.sandbox !== undefined && typeof raw.sandbox !== 'boolean') return { error: '"sandbox" must be true or false' };
+    config = { type: 'stdio', command: x(raw.command), args: args.map((a) => x(String(a))), env: mapValues(envMap, x), ...(raw.sandbox === false ? { sandbox: false } : {}) };
   } else if (type === 'http' || type === 'streamable-http' || type === 'sse') {
     if (typeof raw.url !== 'string' || !raw.url.trim()) return { error: `"url" is required (a string) for a server of type "${type}"` };
     const headers = stringMap(raw.headers, 'headers');

@@ -13,8 +13,10 @@ import type { ElicitationHandler, ElicitationRequest } from './elicitation.js';
 import { StoredOAuthProvider } from './oauth-provider.js';
 import { hasStoredTokens } from './oauth-store.js';
 import { mcpSdk } from './sdk-lib.js';
-import type { McpCallResult, McpConnection, McpListKind, McpResourceContents } from './types.js';
+import type { SandboxedProgram } from '../sandbox/index.js';
+import type { StdioSandbox } from './sandbox.js';
 import { inputValidator } from '../base/schema-check.js';
+import type { McpCallResult, McpConnection, McpListKind, McpResourceContents } from './types.js';
 import { listers, ListWatch, type Lists } from './lists.js';
 
 export interface McpConnectOptions {
@@ -32,6 +34,8 @@ export interface McpConnectOptions {
   oauthStore?: string;
   /** Answers the server's requests for the person's input; without it the client does not offer elicitation. */
   elicitation?: ElicitationHandler;
+  /** Puts stdio servers in the sandbox (set when sandbox.enabled is on; mcp/sandbox.ts). */
+  sandbox?: StdioSandbox | undefined;
 }
 
 /** The server answered 401: it wants a sign-in (or the stored one is no longer accepted). */
@@ -55,15 +59,27 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
   const root = { uri: pathToFileURL(opts.projectRoot).href, name: path.basename(opts.projectRoot) };
   client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: [root] }));
   if (opts.elicitation) answerElicitations(sdk, client, opts.name ?? '', opts.elicitation);
-  const { transport, stderrTail } = makeTransport(sdk, await withHelperHeaders(config, opts), opts, storedAuth(config, opts));
+  const boxed = config.type === 'stdio' && opts.sandbox ? await inSandbox(config, opts.sandbox) : undefined;
+  const started = boxed && config.type === 'stdio' ? { ...config, command: boxed.command, args: boxed.args } : config;
+  const { transport, stderrTail } = makeTransport(sdk, await withHelperHeaders(started, opts), opts, storedAuth(config, opts));
   let closing = false;
   const lostListeners: Array<(why: string) => void> = [];
+  // A sandboxed server's mount points go once it has exited (or, at the latest, shortly after close()).
+  let exited!: () => void;
+  const gone = new Promise<void>((resolve) => (exited = resolve));
+  const cleanUp = () => boxed?.finish().catch(() => []);
   client.onclose = () => {
+    exited();
+    void cleanUp();
     if (!closing) for (const l of lostListeners.splice(0)) l(stderrTail() ? `the connection closed: ${stderrTail()}` : 'the connection closed');
   };
   const close = async () => {
     closing = true;
     await shutdown(client, transport);
+    if (boxed) {
+      await Promise.race([gone, new Promise((r) => setTimeout(r, EXIT_GRACE_MS * 5).unref())]);
+      await cleanUp();
+    }
   };
   let lists: Lists;
   let initial: Pick<McpConnection, McpListKind>;
@@ -78,6 +94,15 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
     throw new Error(describeFailure(err, config, opts.timeoutMs, stderrTail()));
   }
   return connection(sdk, client, lists, initial, { toolTimeoutMs: opts.toolTimeoutMs, close, onLost: (l) => void lostListeners.push(l) });
+}
+
+/** The server's command line, in the sandbox unless it may not be (then the reason is the failure). */
+async function inSandbox(config: Extract<McpTransportConfig, { type: 'stdio' }>, sandbox: StdioSandbox): Promise<SandboxedProgram> {
+  try {
+    return await sandbox({ command: config.command, args: config.args, optOut: config.sandbox === false });
+  } catch (err) {
+    throw new Error(`cannot start in the sandbox: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /** The connection over a client that has connected and listed what the server offers. */

@@ -3,10 +3,12 @@
  * built-in ones. Its JSON Schema goes to the model as the server wrote it and is checked here before
  * the call (every bad field listed); it asks for permission unless a rule allows it
  * (`mcp__server`, `mcp__server__tool`); it is concurrency-safe only when the server marks it
- * read-only.
+ * read-only. The files its input names (path-fields.ts) are held against the Read and Edit deny
+ * rules like a built-in tool's path.
  */
 import { Channel } from '../base/channel.js';
 import { defineTool, lazySchema, type Tool, type ToolProgress } from '../base/tool.js';
+import { mcpInputPaths } from './path-fields.js';
 import { mcpResultToModel } from './result.js';
 import type { McpCallResult, McpCallTarget, McpToolInfo } from './types.js';
 import { objectSchema, type InputValidator } from '../base/schema-check.js';
@@ -51,6 +53,12 @@ export function mcpTool(server: string, info: McpToolInfo, target: McpCallTarget
       const check = await (validator ??= target.validator(schema).catch(() => undefined));
       const problems = check?.(input) ?? [];
       return problems.length ? { ok: false, message: `Invalid input for ${name}:\n${problems.join('\n')}` } : { ok: true };
+    },
+    // The files the input names: held against Read deny rules (a read-only tool) or Read and Edit
+    // deny rules (any other), and ask rules; an allow rule on a path never approves an MCP call.
+    permissionPaths: (input, ctx) => {
+      const paths = mcpInputPaths(input, ctx.cwd, ctx.homeDir);
+      return paths.length ? { access: readOnly ? 'read' : 'write', paths, denyOnly: true } : undefined;
     },
     requiresPerson: () =>
       info._meta?.['anthropic/requiresUserInteraction'] === true ? `the MCP server ${server} asks for a person to approve every call of ${info.name}` : undefined,

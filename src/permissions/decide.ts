@@ -10,7 +10,9 @@ import type { PermissionContext, Tool } from '../base/tool.js';
 import path from 'node:path';
 import { isInside, isInWorkspace } from '../base/paths.js';
 import type { PermissionMode } from '../base/permission-modes.js';
-import { matchPathRules, pathForms, realPathDeep } from './path-rules.js';
+import { allowHint, DONT_ASK, PERSON_ONLY, unaskedDenial, unpunctuated } from './denial-text.js';
+import { matchPathRules } from './path-rules.js';
+import { pathForms, realPathDeep } from './real-path.js';
 import { protectedReason } from './protected.js';
 import { formatRule, ruleNamesTool, type ParsedRule } from '../base/rule-parse.js';
 import type { PermissionDecision, PermissionRules } from '../base/permission-types.js';
@@ -40,13 +42,18 @@ export async function decidePermission(args: DecideArgs): Promise<PermissionDeci
     return {
       behavior: 'deny',
       by: `ask rule ${describeRule(ask)} in dontAsk mode`,
-      reason: `the rule ${formatRule(ask)} needs a person, and dontAsk mode denies whatever would ask`,
+      unasked: {},
+      reason: unaskedDenial(DONT_ASK, PERSON_ONLY, `the rule ${formatRule(ask)} asks first`),
     };
   }
   if (ask) return { behavior: 'ask', by: `ask rule ${describeRule(ask)}`, reason: `the rule ${formatRule(ask)} asks first`, suggestions: [] };
-  const personal = args.tool.requiresPerson?.(args.input, args.ctx);
-  if (personal && mode === 'dontAsk') return { behavior: 'deny', by: 'always asks, in dontAsk mode', reason: `${personal}, and dontAsk mode denies whatever would ask` };
-  if (personal) return { behavior: 'ask', by: 'always asks', reason: personal, suggestions: [] };
+  const person = args.tool.requiresPerson?.(args.input, args.ctx);
+  const personal = typeof person === 'string' ? { reason: person } : person;
+  if (personal && mode === 'dontAsk') return { behavior: 'deny', by: 'always asks, in dontAsk mode', unasked: {}, reason: unaskedDenial(DONT_ASK, PERSON_ONLY, personal.reason) };
+  if (personal?.refuseInBypass && mode === 'bypassPermissions') {
+    return { behavior: 'deny', by: 'needs a person, in bypassPermissions mode', reason: `${unpunctuated(personal.reason)}; bypassPermissions mode has no one to approve it` };
+  }
+  if (personal) return { behavior: 'ask', by: 'always asks', reason: personal.reason, suggestions: [] };
   const byMode = decideByMode(args);
   if (byMode) return byMode;
   const guarded = protectedWrite(args);
@@ -86,12 +93,12 @@ function acceptEdits(args: DecideArgs): PermissionDecision | undefined {
 /** A write to a protected path: ask (dontAsk: deny), whatever the allow rules or acceptEdits say. */
 function protectedWrite(args: DecideArgs): PermissionDecision | undefined {
   const paths = args.tool.permissionPaths?.(args.input, args.ctx);
-  if (!paths || paths.access !== 'write') return undefined;
+  if (!paths || paths.access !== 'write' || paths.denyOnly) return undefined;
   for (const p of paths.paths) {
     const why = protectedReason(p, args.ctx);
     if (!why) continue;
     const reason = `${p}: ${why}; writes there always need a person's approval`;
-    if (args.mode === 'dontAsk') return { behavior: 'deny', by: 'protected path in dontAsk mode', reason: `${reason}, and dontAsk mode denies whatever would ask` };
+    if (args.mode === 'dontAsk') return { behavior: 'deny', by: 'protected path in dontAsk mode', unasked: {}, reason: unaskedDenial(DONT_ASK, PERSON_ONLY, reason) };
     return { behavior: 'ask', by: 'protected path', reason, suggestions: [] };
   }
   return undefined;
@@ -102,15 +109,36 @@ async function decideByTool(args: DecideArgs): Promise<PermissionDecision> {
   const verdict = await args.tool.checkPermissions(args.input, args.ctx);
   const escape = verdict.behavior === 'allow' ? symlinkEscape(args) : undefined;
   if (escape) {
-    if (args.mode === 'dontAsk') return { behavior: 'deny', by: 'mode dontAsk', reason: `${escape.reason}; dontAsk mode denies whatever would ask` };
+    if (args.mode === 'dontAsk') {
+      return { behavior: 'deny', by: 'mode dontAsk', reason: unaskedDenial(DONT_ASK, allowHint(args.tool.name, escape.suggestions), escape.reason), unasked: { allowWith: escape.suggestions } };
+    }
     return { behavior: 'ask', by: 'symbolic link out of the workspace', reason: escape.reason, suggestions: escape.suggestions };
   }
   if (verdict.behavior === 'allow') return { behavior: 'allow', by: `tool default${verdict.reason ? `: ${verdict.reason}` : ''}` };
   if (verdict.behavior === 'deny') return { behavior: 'deny', by: 'tool default', reason: verdict.reason };
   if (args.mode === 'dontAsk') {
-    return { behavior: 'deny', by: 'mode dontAsk', reason: `${verdict.reason}; dontAsk mode denies whatever would ask` };
+    const allowWith = verdict.suggestions ?? [];
+    return { behavior: 'deny', by: 'mode dontAsk', reason: unaskedDenial(DONT_ASK, allowHint(args.tool.name, allowWith), verdict.reason), unasked: { allowWith } };
   }
   return { behavior: 'ask', by: 'tool default', reason: verdict.reason, suggestions: verdict.suggestions ?? [] };
+}
+
+/**
+ * The deny rule that covers one of the call's paths, if any. The runner asks before validation, so
+ * that what validation would say (the file is missing, a similar name exists, what a cell holds)
+ * cannot tell anything about a denied path: the permission gate refuses the call instead.
+ */
+export function pathDenyRule(tool: Tool, input: unknown, ctx: PermissionContext, rules: PermissionRules): ParsedRule | undefined {
+  return matchPathList(tool, input, ctx, rules.deny.filter((r) => !r.error), 'deny');
+}
+
+function matchPathList(tool: Tool, input: unknown, ctx: PermissionContext, rules: ParsedRule[], list: 'allow' | 'ask' | 'deny'): ParsedRule | undefined {
+  const paths = tool.permissionPaths?.(input, ctx);
+  // Paths checked for deny and ask only (an MCP tool's path fields): a file rule does not approve the call.
+  if (!paths || (paths.denyOnly && list === 'allow')) return undefined;
+  const family = paths.access === 'read' ? ['Read'] : list === 'allow' ? ['Edit'] : ['Edit', 'Read'];
+  const fileRules = rules.filter((r) => r.specifier !== undefined && family.includes(r.toolName));
+  return matchPathRules(paths, fileRules, list, ctx);
 }
 
 function matchList(args: DecideArgs, list: 'allow' | 'ask' | 'deny'): ParsedRule | undefined {
@@ -119,13 +147,8 @@ function matchList(args: DecideArgs, list: 'allow' | 'ask' | 'deny'): ParsedRule
   for (const rule of rules) {
     if (rule.specifier === undefined && bareRuleCovers(rule.toolName, tool)) return rule;
   }
-  const paths = tool.permissionPaths?.(input, ctx);
-  if (paths) {
-    const family = paths.access === 'read' ? ['Read'] : list === 'allow' ? ['Edit'] : ['Edit', 'Read'];
-    const fileRules = rules.filter((r) => r.specifier !== undefined && family.includes(r.toolName));
-    const hit = matchPathRules(paths, fileRules, list, ctx);
-    if (hit) return hit;
-  }
+  const hit = matchPathList(tool, input, ctx, rules, list);
+  if (hit) return hit;
   if (tool.matchRules) {
     const own = rules.filter((r) => r.specifier !== undefined && ruleNamesTool(r.toolName, tool.name, tool.aliases));
     // Deny is fail-closed: the tool also checks what it finds itself (a Bash line reading a denied file).

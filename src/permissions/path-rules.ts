@@ -13,20 +13,21 @@
  *   anywhere (`src/**` denies every `…/src/…`), and matching ignores case; allow patterns are
  *   anchored as written and case-sensitive;
  * - paths are normalised (`..`, `.`, trailing `/`) and symlinks followed: an allow needs both the
- *   path as given and its real target to match; a deny or ask applies if either matches.
+ *   path as given and its real target to match; a deny or ask applies if either matches. The anchors
+ *   are taken both as written and with their own links followed, so a rule holds however the path
+ *   reached its folder (`/proc/self/cwd/…`, a link to the project, a linked home);
+ * - deny and ask also fold Unicode compatibility forms (NFKC: composed and decomposed accents,
+ *   full-width letters) along with case, so a look-alike spelling of a covered name stays covered.
  */
-import { realpathSync } from 'node:fs';
-import path from 'node:path';
-import picomatch from 'picomatch';
-import { ruleAnchorRoot } from '../settings/paths.js';
 import type { ParsedRule } from '../base/rule-parse.js';
 import type { PermissionContext, PermissionPaths, RuleList } from '../base/tool.js';
 import type { PermissionRules } from '../base/permission-types.js';
+import { deniedByInode } from './denied-inodes.js';
+import { compilePathRule } from './path-pattern.js';
+import { pathForms } from './real-path.js';
 
-type PathMatcher = (absPath: string) => boolean;
 type AnchorContext = Pick<PermissionContext, 'cwd' | 'projectRoot' | 'homeDir'>;
 
-const GLOB_CHARS = /[*?[\]{}]/;
 
 /** The first rule in `rules` whose path pattern covers the call's paths (for allow: all of them; else: any). */
 export function matchPathRules(
@@ -39,10 +40,8 @@ export function matchPathRules(
   const forms = paths.paths.flatMap(pathForms);
   const usable = rules.filter((r) => r.specifier !== undefined && !r.error);
   const covering = (p: string) => usable.find((rule) => compilePathRule(rule, list, ctx)(p));
-  if (list !== 'allow') {
-    for (const rule of usable) if (forms.some((p) => compilePathRule(rule, list, ctx)(p))) return rule;
-    return undefined;
-  }
+  if (list === 'deny') return denyRuleForForms(forms, usable, ctx, paths.paths);
+  if (list === 'ask') return usable.find((rule) => forms.some((p) => compilePathRule(rule, list, ctx)(p)));
   // allow: every path, as written and with links followed, must be covered (by one rule or several).
   let first: ParsedRule | undefined;
   for (const p of forms) {
@@ -51,6 +50,25 @@ export function matchPathRules(
     first ??= rule;
   }
   return first;
+}
+
+/**
+ * The first deny rule covering one of `forms` (a path as written and at its real location, already
+ * resolved by the caller), or another name of the same file (a hard link, by inode).
+ */
+export function denyRuleForForms(
+  forms: readonly string[],
+  rules: readonly ParsedRule[],
+  ctx: AnchorContext,
+  /** The files to look up by inode (one name per file is enough): all the forms unless given. */
+  files: readonly string[] = forms,
+): ParsedRule | undefined {
+  for (const rule of rules) if (forms.some((p) => compilePathRule(rule, 'deny', ctx)(p))) return rule;
+  for (const p of files) {
+    const rule = deniedByInode(p, rules, ctx);
+    if (rule) return rule;
+  }
+  return undefined;
 }
 
 /**
@@ -68,102 +86,15 @@ export function deniedPathRule(
   return matchPathRules({ access, paths: [absPath] }, deny, 'deny', ctx);
 }
 
-/** The path as given (normalised) and, when different, its real location with symlinks followed. */
-export function pathForms(absPath: string): string[] {
-  const given = path.resolve(absPath);
-  const real = realPathDeep(given);
-  return real === given ? [given] : [given, real];
-}
-
-/** realpath of the longest existing ancestor, with the rest appended (the file may not exist yet). */
-export function realPathDeep(p: string): string {
-  let head = p;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      return path.join(realpathSync.native(head), ...tail.reverse());
-    } catch {
-      const parent = path.dirname(head);
-      if (parent === head) return p;
-      tail.push(path.basename(head));
-      head = parent;
-    }
-  }
-}
-
-const cache = new WeakMap<ParsedRule, Map<string, PathMatcher>>();
-
-/** A matcher for one rule in one list; cached per rule and anchor context. */
-export function compilePathRule(rule: ParsedRule, list: RuleList, ctx: AnchorContext): PathMatcher {
-  const key = `${list}\0${ctx.cwd}\0${ctx.projectRoot}\0${ctx.homeDir}`;
-  let perRule = cache.get(rule);
-  if (!perRule) cache.set(rule, (perRule = new Map()));
-  let matcher = perRule.get(key);
-  if (!matcher) perRule.set(key, (matcher = buildMatcher(rule, list, ctx)));
-  return matcher;
-}
-
-interface Anchored {
-  /** Directories the pattern is relative to. */
-  anchors: string[];
-  body: string;
-  /** Written relative (`p`, not `./p`): eligible for any-depth matching. */
-  loose: boolean;
-}
-
-function anchorPattern(rule: ParsedRule, ctx: AnchorContext): Anchored {
-  const spec = rule.specifier ?? '';
-  const relativeAnchors = ctx.cwd === ctx.projectRoot ? [ctx.projectRoot] : [ctx.projectRoot, ctx.cwd];
-  const home = /^(~|\$HOME|\$\{HOME\})(\/|$)/.exec(spec);
-  if (spec.startsWith('//')) return { anchors: ['/'], body: spec.slice(2), loose: false };
-  if (home) return { anchors: [ctx.homeDir], body: spec.slice(home[0].length), loose: false };
-  if (spec.startsWith('/')) return { anchors: [ruleAnchorRoot(rule.source, rule.sourcePath, ctx.projectRoot)], body: spec.slice(1), loose: false };
-  if (spec.startsWith('./') || spec.startsWith('../') || spec === '.' || spec === '..') {
-    return { anchors: relativeAnchors, body: spec, loose: false };
-  }
-  return { anchors: relativeAnchors, body: spec, loose: true };
-}
-
-function buildMatcher(rule: ParsedRule, list: RuleList, ctx: AnchorContext): PathMatcher {
-  const nocase = list !== 'allow';
-  const { anchors, body: rawBody, loose } = anchorPattern(rule, ctx);
-  const body = rawBody.replace(/\/+$/, '');
-  const matchers = anchors.map((a) => globUnder(a, body, nocase));
-  const bare = body !== '' && !body.includes('/');
-  // gitignore: a pattern without a slash matches at any depth below its anchor.
-  if (bare && loose && list === 'allow') matchers.push(...anchors.map((a) => globUnder(a, `**/${body}`, nocase)));
-  // fail-closed: loose deny/ask patterns match at any depth anywhere.
-  if (loose && list !== 'allow' && body !== '') matchers.push(globUnder('/', `**/${body}`, nocase));
-  return (p) => matchers.some((m) => m(p));
-}
-
-/** Matches paths equal to or inside what `pattern` (relative to `anchor`) names. */
-function globUnder(anchor: string, pattern: string, nocase: boolean): PathMatcher {
-  const segments = pattern === '' ? [] : pattern.split('/');
-  const firstGlob = segments.findIndex((s) => GLOB_CHARS.test(s));
-  const literal = firstGlob === -1 ? segments : segments.slice(0, firstGlob);
-  const restSegments = firstGlob === -1 ? [] : segments.slice(firstGlob);
-  // `dir/**` names the folder and everything in it (a search of the folder itself reads its contents).
-  const rest = restSegments.every((s) => s === '**') ? '' : restSegments.join('/');
-  const fold = (s: string) => (nocase ? s.toLowerCase() : s);
-  const base = fold(path.resolve(anchor, ...literal));
-  if (rest === '') return (p) => isSameOrInside(fold(p), base);
-  const glob = picomatch(rest, { dot: true, nocase });
-  return (p) => {
-    const rel = path.relative(base, fold(p));
-    if (rel === '' || isOutside(rel)) return false;
-    const parts = rel.split(path.sep);
-    for (let i = 1; i <= parts.length; i++) if (glob(parts.slice(0, i).join('/'))) return true;
-    return false;
-  };
-}
-
-function isSameOrInside(p: string, base: string): boolean {
-  if (p === base) return true;
-  const rel = path.relative(base, p);
-  return rel !== '' && !isOutside(rel);
-}
-
-function isOutside(rel: string): boolean {
-  return rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
+/**
+ * Whether a Read deny rule hides a path, name and content (for what shows names on its own: a
+ * similar-name suggestion, the git status in the system prompt). Undefined without rules.
+ */
+export function readDeniedCheck(
+  ctx: Partial<Pick<PermissionContext, 'rules' | 'cwd' | 'projectRoot' | 'homeDir'>>,
+): ((absPath: string) => boolean) | undefined {
+  const { rules, cwd, projectRoot, homeDir } = ctx;
+  if (!rules || cwd === undefined || projectRoot === undefined || homeDir === undefined) return undefined;
+  if (!rules.deny.some((r) => r.toolName === 'Read' && r.specifier !== undefined)) return undefined;
+  return (p) => deniedPathRule(p, 'read', rules, { cwd, projectRoot, homeDir } as PermissionContext) !== undefined;
 }

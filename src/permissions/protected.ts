@@ -6,7 +6,7 @@
  * given and on its real target.
  */
 import path from 'node:path';
-import { pathForms } from './path-rules.js';
+import { pathForms } from './real-path.js';
 
 /** Folders whose whole content is protected. Multi-segment entries match consecutive segments. */
 export const PROTECTED_DIRS: readonly string[] = [

@@ -1,91 +1,105 @@
 /**
- * bubblewrap (Linux) command lines and feature detection.
+ * bubblewrap (Linux) command lines.
  *
- * The sandbox: the whole filesystem read-only; writable only the project, the additional directories
- * and `allowWrite` paths, minus `denyWrite` and the protected files (editor and agent settings, git
- * hooks and config, shell start-up files); a private /tmp; `denyRead` paths hidden; no network (a new
- * network namespace with only loopback), except through the domain proxy when domains are allowed.
+ * The sandbox: the whole filesystem read-only; a private /tmp; writable the roots (the project, the
+ * added folders, `allowWrite`) and the pinned folders; read-only again the protected paths and the
+ * Edit-denied ones; hidden (an empty read-only folder or file in their place) the Read-denied paths
+ * and the configuration that does not exist yet; no network (a new network namespace with only
+ * loopback), except through the domain proxy when domains are allowed. Mounts are made from the
+ * shallowest path to the deepest, and at one path writable before read-only before hidden, so a
+ * deeper or stricter rule always lands last.
  */
-import { existsSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { execaLib } from '../base/lib/execa-lib.js';
+import type { FsPlan } from './fs-plan.js';
+export { bwrapAvailability, socatAvailability, type Availability } from './availability.js';
 
 export interface BwrapPlan {
   cwd: string;
-  writable: string[];
-  denyWrite: string[];
-  denyRead: string[];
+  fs: Pick<FsPlan, 'writable' | 'readOnly' | 'hideDirs' | 'hideFiles'> & Partial<Pick<FsPlan, 'visible'>>;
   /** Directory of the proxy socket, bound into the sandbox; absent: no network at all. */
   proxyDir?: string;
   env: Record<string, string>;
 }
 
-/** Inside writable roots, kept read-only when they exist (reference/claude-code.md §10). */
-const PROTECTED = ['.git/hooks', '.git/config', '.claude', '.mcp.json', '.vscode', '.idea', '.gitmodules',
-  '.bashrc', '.bash_profile', '.profile', '.zshrc', '.zprofile', '.gitconfig', '.envrc'];
+type Op = { path: string; rank: number; args: string[] };
 
-export function bwrapArgs(plan: BwrapPlan, bwrapPath = 'bwrap'): string[] {
-  const args = [bwrapPath, '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  const writable = unique(plan.writable.filter(exists));
-  for (const dir of writable) args.push('--bind', dir, dir);
-  const readOnly = unique([...plan.denyWrite, ...writable.flatMap((d) => PROTECTED.map((p) => path.join(d, p)))].filter(exists));
-  for (const p of readOnly) args.push('--ro-bind', p, p);
-  for (const p of unique(plan.denyRead.filter(exists))) {
-    if (statSync(p).isDirectory()) args.push('--tmpfs', p, '--remount-ro', p);
-    else args.push('--ro-bind', '/dev/null', p);
-  }
+/** The arguments after the bwrap program itself, up to and including `--`. */
+export function bwrapArgs(plan: BwrapPlan): string[] {
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...procReadOnly(), '--tmpfs', '/tmp'];
+  const ops: Op[] = [
+    ...plan.fs.writable.map((p) => ({ path: p, rank: 0, args: ['--bind', p, p] })),
+    ...plan.fs.readOnly.map((p) => ({ path: p, rank: 1, args: ['--ro-bind', p, p] })),
+    ...(plan.fs.visible ?? []).map((p) => ({ path: p, rank: 1, args: ['--ro-bind', p, p] })),
+    ...plan.fs.hideDirs.map((p) => ({ path: p, rank: 2, args: ['--tmpfs', p, '--remount-ro', p] })),
+    ...plan.fs.hideFiles.map((p) => ({ path: p, rank: 2, args: ['--ro-bind', emptyFile(), p] })),
+  ];
+  ops.sort((a, b) => depth(a.path) - depth(b.path) || a.rank - b.rank);
+  for (const op of ops) args.push(...op.args);
   if (plan.proxyDir) args.push('--ro-bind', plan.proxyDir, plan.proxyDir);
-  args.push('--unshare-net', '--unshare-pid', '--unshare-ipc', '--die-with-parent');
+  args.push('--unshare-net', '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session', ...capabilities());
   for (const [k, v] of Object.entries(plan.env)) args.push('--setenv', k, v);
   args.push('--chdir', plan.cwd, '--');
   return args;
 }
 
-function exists(p: string): boolean {
-  return existsSync(p);
+/**
+ * The kernel's writable knobs in the new /proc stay read-only: uid 0 may write `kernel.core_pattern`
+ * (a program the kernel runs outside any sandbox) even without capabilities.
+ */
+function procReadOnly(): string[] {
+  return ['/proc/sys', '/proc/sysrq-trigger', '/proc/irq', '/proc/bus'].filter((p) => existsSync(p)).flatMap((p) => ['--ro-bind', p, p]);
 }
 
-function unique(xs: string[]): string[] {
-  return [...new Set(xs.map((x) => path.resolve(x)))];
+/**
+ * Run as root, bubblewrap keeps every capability, with which a command could simply unmount the
+ * masks (or create a device node and read the disk). Only what root needs for ordinary file work
+ * stays: ownership and permission bits (not CAP_DAC_READ_SEARCH, which opens files by handle past
+ * any mount), signals, changing user. As another user bubblewrap drops them all anyway.
+ */
+function capabilities(): string[] {
+  const keep = ['CAP_CHOWN', 'CAP_DAC_OVERRIDE', 'CAP_FOWNER', 'CAP_FSETID', 'CAP_KILL', 'CAP_SETGID', 'CAP_SETUID', 'CAP_NET_BIND_SERVICE'];
+  return ['--cap-drop', 'ALL', ...(process.getuid?.() === 0 ? keep.flatMap((c) => ['--cap-add', c]) : [])];
 }
 
-export type Availability = { ok: true } | { ok: false; reason: string };
-
-const checks = new Map<string, Promise<Availability>>();
-
-/** Can bubblewrap create the namespaces we need here? Checked once per program path. */
-export function bwrapAvailability(bwrapPath = 'bwrap'): Promise<Availability> {
-  return once(`bwrap:${bwrapPath}`, () =>
-    probe(
-      bwrapPath,
-      ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-net', '--unshare-pid', '--die-with-parent', 'true'],
-      `bubblewrap (${bwrapPath}) is not installed; install it (apt-get install bubblewrap) or turn sandbox.enabled off`,
-      'bubblewrap cannot create namespaces here (user namespaces may be disabled)',
-    ),
-  );
+function depth(p: string): number {
+  return path.resolve(p).split(path.sep).filter(Boolean).length;
 }
 
-/** socat carries connections from inside the sandbox to the proxy. */
-export function socatAvailability(socatPath = 'socat'): Promise<Availability> {
-  return once(`socat:${socatPath}`, () =>
-    probe(socatPath, ['-V'], `socat (${socatPath}) is not installed; it is needed for sandbox.network.allowedDomains (apt-get install socat)`, 'socat does not run'),
-  );
-}
+let empty: string | undefined;
 
-function once(key: string, run: () => Promise<Availability>): Promise<Availability> {
-  let hit = checks.get(key);
-  if (!hit) checks.set(key, (hit = run()));
-  return hit;
-}
-
-async function probe(file: string, args: string[], missing: string, failing: string): Promise<Availability> {
+/**
+ * An empty read-only file to mount over what must look empty: one per user, kept in the temporary
+ * folder (a folder of ours, checked before use: owned by us, not a link, not writable by others).
+ */
+export function emptyFile(): string {
+  if (empty && isEmptyFile(empty)) return empty;
+  const dir = path.join(tmpdir(), `wicket-sandbox-${process.getuid?.() ?? 'user'}`);
   try {
-    const { execa } = await execaLib();
-    const r = await execa(file, args, { reject: false, timeout: 10_000, stdin: 'ignore' });
-    if (r.exitCode === 0) return { ok: true };
-    if ((r as { code?: string }).code === 'ENOENT' || /ENOENT/.test(String(r.message ?? ''))) return { ok: false, reason: missing };
-    return { ok: false, reason: `${failing}: ${String(r.stderr ?? '').trim().slice(0, 300)}` };
+    mkdirSync(dir, { mode: 0o700 });
   } catch {
-    return { ok: false, reason: missing };
+    // there already
+  }
+  const st = lstatSync(dir);
+  if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0) {
+    throw new Error(`${dir} is not a folder of this user's: the sandbox will not use it`);
+  }
+  const file = path.join(dir, 'empty');
+  if (!isEmptyFile(file)) {
+    const tmp = `${file}.${process.pid}`;
+    writeFileSync(tmp, '');
+    chmodSync(tmp, 0o444);
+    renameSync(tmp, file);
+  }
+  return (empty = file);
+}
+
+function isEmptyFile(p: string): boolean {
+  try {
+    const st = lstatSync(p);
+    return st.isFile() && st.size === 0 && (st.mode & 0o222) === 0;
+  } catch {
+    return false;
   }
 }

@@ -1,15 +1,20 @@
 /**
- * The OS sandbox for Bash (Linux, bubblewrap). `decideSandbox` says whether a call runs inside it,
- * outside it, or not at all; `sandboxLaunch` gives the program prefix, shell preamble and environment
- * that put a command inside it.
+ * The OS sandbox (Linux, bubblewrap) for Bash and for stdio MCP servers. `decideSandbox` says
+ * whether a call runs inside it, outside it, or not at all; `sandboxLaunch` (launch.ts) gives the
+ * program prefix, shell preamble and the clean-up that put a command inside it; `sandboxProgram`
+ * does the same for a long-running program such as an MCP server.
  */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { wildcardMatch } from '../permissions/wildcard.js';
-import { bwrapArgs, bwrapAvailability, socatAvailability } from './bwrap.js';
-import { startDomainProxy, type DomainProxy } from './proxy.js';
-import { isDomainAllowed, type SandboxSettings } from './settings.js';
+import { bwrapAvailability, socatAvailability } from './availability.js';
+import { sandboxLaunch, SandboxRefusal, type SandboxContext } from './launch.js';
+import type { SandboxSettings } from './settings.js';
 
 export { readSandboxSettings, isDomainAllowed, domainMatches, type SandboxSettings } from './settings.js';
-export { bwrapAvailability, socatAvailability } from './bwrap.js';
+export { bwrapAvailability, socatAvailability } from './availability.js';
+export { sandboxLaunch, deniedHostsSince, stopSandboxProxy, SandboxRefusal, type SandboxContext, type SandboxLaunch } from './launch.js';
+export { shellQuote } from './network.js';
 
 export type SandboxDecision =
   | { kind: 'off' }
@@ -32,6 +37,11 @@ export async function decideSandbox(s: SandboxSettings, req: SandboxRequest): Pr
     return { kind: 'unsandboxed', note: 'ran outside the sandbox (dangerouslyDisableSandbox)' };
   }
   if (isExcludedCommand(req.commands, s.excludedCommands)) return { kind: 'unsandboxed', note: 'ran outside the sandbox (sandbox.excludedCommands)' };
+  return availableOr(s);
+}
+
+/** Sandboxed when it can start; else refused, or (failIfUnavailable false) unsandboxed with a note. */
+async function availableOr(s: SandboxSettings): Promise<SandboxDecision> {
   const problem = await unavailability(s);
   if (!problem) return { kind: 'sandboxed' };
   if (!s.failIfUnavailable) return { kind: 'unsandboxed', note: `the sandbox is unavailable (${problem}); ran without it because sandbox.failIfUnavailable is false` };
@@ -60,73 +70,73 @@ export function isExcludedCommand(commands: string[], excluded: string[]): boole
   });
 }
 
-export interface SandboxLaunch {
-  prefix: string[];
-  preamble: string;
-}
-
-const PROXY_PORT = 3128;
-let proxy: Promise<DomainProxy> | undefined;
-let network: Pick<SandboxSettings, 'allowedDomains' | 'deniedDomains'> = { allowedDomains: [], deniedDomains: [] };
-const denials: Array<{ host: string; at: number }> = [];
-
-/** Hosts the proxy refused since `since` (ms epoch), for a note to the model. */
-export function deniedHostsSince(since: number): string[] {
-  return [...new Set(denials.filter((d) => d.at >= since).map((d) => d.host))];
-}
-
-export async function sandboxLaunch(
-  s: SandboxSettings,
-  ctx: { cwd: string; projectRoot: string; additionalDirs: readonly string[] },
-): Promise<SandboxLaunch> {
-  const env: Record<string, string> = { TMPDIR: '/tmp', WICKET_SANDBOX: '1' };
-  let proxyDir: string | undefined;
-  let preamble = '';
-  if (s.allowedDomains.length) {
-    network = { allowedDomains: s.allowedDomains, deniedDomains: s.deniedDomains };
-    proxy ??= startDomainProxy({
-      allows: (host, port) => {
-        const ok = isDomainAllowed(host, port, network);
-        if (!ok) denials.push({ host, at: Date.now() });
-        if (denials.length > 100) denials.splice(0, denials.length - 100);
-        return ok;
-      },
-    });
-    const p = await proxy;
-    proxyDir = p.dir;
-    const url = `http://127.0.0.1:${PROXY_PORT}`;
-    for (const k of ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy']) env[k] = url;
-    env.NO_PROXY = env.no_proxy = 'localhost,127.0.0.1,::1';
-    preamble = networkBridge(p.socketPath, s.socatPath);
-  }
-  const writable = [ctx.projectRoot, ...ctx.additionalDirs, ...s.allowWrite];
-  return {
-    prefix: bwrapArgs({ cwd: ctx.cwd, writable, denyWrite: s.denyWrite, denyRead: s.denyRead, env, ...(proxyDir ? { proxyDir } : {}) }, s.bwrapPath),
-    preamble,
-  };
+/** A program (an MCP server) as it is to be started: in the sandbox, or as it was. */
+export interface SandboxedProgram {
+  command: string;
+  args: string[];
+  /** Set when it runs in the sandbox. */
+  sandboxed: boolean;
+  /** Why it runs outside although the sandbox is on (a note for the person). */
+  note?: string;
+  /** Once the program has exited: clean up (mount points, configuration it created). */
+  finish(): Promise<string[]>;
 }
 
 /**
- * Inside the namespace: socat on 127.0.0.1:3128 forwarding to the proxy socket; wait until it listens
- * (polling without starting processes: fd 9 is the lifeline, on which `read -t` only waits).
+ * Start `command args` inside the sandbox, as Bash's commands are (same masks, same write limits,
+ * same network proxy). `optOut` is the entry's own `"sandbox": false`; it is refused when
+ * sandbox.allowUnsandboxedCommands is false. Throws SandboxRefusal when it may not run at all.
  */
-function networkBridge(socketPath: string, socatPath: string): string {
-  const quoted = `'${socketPath.replace(/'/g, `'\\''`)}'`;
-  return (
-    `${shellQuote(socatPath)} TCP-LISTEN:${PROXY_PORT},bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:${quoted} >/dev/null 2>&1 & disown; ` +
-    `for ((_w=0; _w<1000; _w++)); do { exec 8<>/dev/tcp/127.0.0.1/${PROXY_PORT}; } 2>/dev/null && { exec 8<&-; break; }; ` +
-    `read -r -t 0.003 -u 9 _ 2>/dev/null; done; unset _w _; `
-  );
+export async function sandboxProgram(
+  s: SandboxSettings,
+  ctx: SandboxContext,
+  program: { command: string; args: string[]; optOut?: boolean },
+): Promise<SandboxedProgram> {
+  const as = { command: program.command, args: program.args, sandboxed: false, finish: async () => [] as string[] };
+  if (!s.enabled) return as;
+  if (program.optOut) {
+    if (!s.allowUnsandboxedCommands) throw new SandboxRefusal('its entry says "sandbox": false, but sandbox.allowUnsandboxedCommands is false: nothing may run outside the sandbox');
+    return { ...as, note: 'runs outside the sandbox ("sandbox": false)' };
+  }
+  const decision = await availableOr(s);
+  if (decision.kind === 'refused') throw new SandboxRefusal(decision.reason);
+  if (decision.kind === 'unsandboxed') return { ...as, note: decision.note };
+  const launch = await sandboxLaunch(s, { ...ctx, programDirs: programDirs(program, ctx.cwd) });
+  const [bwrap, ...bwrapArgs] = launch.prefix;
+  const inner = launch.preamble
+    ? ['bash', '-c', `${launch.preamble}exec "$@"`, 'wicket-sandbox', program.command, ...program.args]
+    : [program.command, ...program.args];
+  return { command: bwrap!, args: [...bwrapArgs, ...inner], sandboxed: true, finish: launch.finish };
 }
 
-/** One shell word, quoted only when it needs to be. */
-export function shellQuote(s: string): string {
-  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+/**
+ * The folders a program needs to start: for its command and each argument naming an existing file,
+ * the nearest folder above it with a package.json (where Node looks for its modules), else the
+ * file's own folder. Shown read-only: the sandbox otherwise hides a program kept under /tmp.
+ */
+export function programDirs(program: { command: string; args: readonly string[] }, cwd: string): string[] {
+  const out = new Set<string>();
+  for (const word of [program.command, ...program.args]) {
+    if (!word.includes('/') || word.startsWith('-')) continue;
+    const file = path.resolve(cwd, word);
+    if (!isFile(file)) continue;
+    out.add(packageDir(path.dirname(file)) ?? path.dirname(file));
+  }
+  return [...out];
 }
 
-/** Stop the proxy (tests, shutdown). */
-export async function stopSandboxProxy(): Promise<void> {
-  const p = proxy;
-  proxy = undefined;
-  if (p) await (await p).close();
+/** The nearest folder with a package.json, short of a top folder such as /tmp itself. */
+function packageDir(dir: string): string | undefined {
+  for (let d = dir; path.dirname(path.dirname(d)) !== path.dirname(d); d = path.dirname(d)) {
+    if (existsSync(path.join(d, 'package.json'))) return d;
+  }
+  return undefined;
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
 }

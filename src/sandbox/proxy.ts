@@ -25,6 +25,8 @@ export interface DomainProxy {
 }
 
 const MAX_HEAD = 64 * 1024;
+/** How long a destination may take to accept the connection. */
+const CONNECT_TIMEOUT_MS = 30_000;
 
 export async function startDomainProxy(policy: ProxyPolicy): Promise<DomainProxy> {
   const dir = mkdtempSync(path.join(tmpdir(), 'wicket-proxy-'));
@@ -71,12 +73,21 @@ function route(client: net.Socket, headText: string, rest: Buffer, policy: Proxy
   if (!policy.allows(dest.host, dest.port)) {
     return refuse(client, 403, `${dest.host} is not in sandbox.network.allowedDomains`);
   }
-  const upstream = net.connect(dest.port, dest.host);
-  upstream.on('error', (err) => (client.writable && !upstream.bytesWritten ? refuse(client, 502, err.message) : client.destroy()));
+  const upstream = net.connect({ port: dest.port, host: dest.host, autoSelectFamily: true });
+  upstream.setTimeout(CONNECT_TIMEOUT_MS, () => {
+    if (upstream.connecting) {
+      upstream.destroy();
+      refuse(client, 504, `${dest.host}:${dest.port} did not answer within ${CONNECT_TIMEOUT_MS / 1000} s`);
+    }
+  });
+  upstream.on('error', (err: NodeJS.ErrnoException) =>
+    client.writable && upstream.bytesWritten === 0 ? refuse(client, 502, `cannot connect to ${dest.host}:${dest.port} (${err.code ?? err.message})`) : client.destroy(),
+  );
   client.on('error', () => upstream.destroy());
   client.on('close', () => upstream.destroy());
   upstream.on('close', () => client.destroy());
   upstream.on('connect', () => {
+    upstream.setTimeout(0);
     if (method.toUpperCase() === 'CONNECT') client.write(`${version} 200 Connection Established\r\n\r\n`);
     else {
       const kept = headers.filter((h) => !/^(proxy-connection|connection|keep-alive):/i.test(h));
@@ -113,6 +124,6 @@ function parseAbsolute(target: string): Destination | undefined {
 
 function refuse(client: net.Socket, status: number, message: string): void {
   const body = `wicket sandbox: ${message}\n`;
-  const reason = status === 403 ? 'Forbidden' : status === 502 ? 'Bad Gateway' : 'Bad Request';
-  client.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  const reason = { 403: 'Forbidden', 431: 'Request Header Fields Too Large', 502: 'Bad Gateway', 504: 'Gateway Timeout' }[status] ?? 'Bad Request';
+  client.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nX-Wicket-Sandbox: ${message.replace(/[\r\n]/g, ' ')}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

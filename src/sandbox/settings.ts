@@ -20,6 +20,9 @@ export interface SandboxSettings {
   denyRead: string[];
   allowedDomains: string[];
   deniedDomains: string[];
+  /** Unix sockets on this machine that stay reachable (all others are hidden: sockets.ts). */
+  allowUnixSockets: string[];
+  allowAllUnixSockets: boolean;
   /** Programs to use (`sandbox.bwrapPath`, `sandbox.socatPath`). */
   bwrapPath: string;
   socatPath: string;
@@ -41,6 +44,8 @@ export function readSandboxSettings(settings: Record<string, unknown>, ctx: { pr
     denyRead: paths(fsKeys.denyRead),
     allowedDomains: strings(net.allowedDomains).map((d) => d.toLowerCase()),
     deniedDomains: strings(net.deniedDomains).map((d) => d.toLowerCase()),
+    allowUnixSockets: paths(net.allowUnixSockets),
+    allowAllUnixSockets: net.allowAllUnixSockets === true,
     bwrapPath: typeof sb.bwrapPath === 'string' && sb.bwrapPath ? sb.bwrapPath : 'bwrap',
     socatPath: typeof sb.socatPath === 'string' && sb.socatPath ? sb.socatPath : 'socat',
   };

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isoTime } from '../base/clock.js';
 import type { SystemBlock } from '../base/events.js';
-import { gitStatusSync, repositoryRoot, type GitStatus } from '../base/git-status.js';
+import { gitStatusSync, repositoryRoot, statusWithout, type GitStatus } from '../base/git-status.js';
 
 const INTRO = `You are wicket, a coding agent working in the user's terminal on the project in the working directory.
 You act only through the tools you are given; every call is checked against the user's permission rules before it runs.`;
@@ -32,6 +32,8 @@ export interface PromptOptions {
   noMemory?: boolean;
   /** Git facts found already (null: not a repository); asked from git when absent. */
   git?: GitStatus | null;
+  /** Paths the Read deny rules hide: left out of the git status. */
+  hidden?: (absPath: string) => boolean;
   /** Settings `language`: the language to answer the person in. */
   language?: string;
   /** The output style's text, last in the prompt; without keepCodingInstructions it replaces the coding instructions. */
@@ -62,7 +64,8 @@ function environmentSection(opts: PromptOptions): string {
   lines.push(`Is a git repository: ${git ? 'yes' : 'no'}`);
   if (git) {
     lines.push(`Git branch: ${git.branch}`);
-    lines.push(`Git status:\n${git.status || '(clean)'}`);
+    const status = opts.hidden ? statusWithout(git.status, opts.cwd, opts.hidden) : git.status;
+    lines.push(`Git status:\n${status || '(clean)'}`);
   }
   lines.push('</env>');
   return lines.join('\n');

@@ -25,23 +25,65 @@ const HANDLER_FIELDS = new Set([
 interface ParseOut {
   groups: HookGroup[];
   warnings: string[];
+  /** With `strict`: what was left out of a guarding event's hooks, by JSON path (the run must not go on without it). */
+  problems: HookProblem[];
 }
+
+export interface HookProblem {
+  /** From the settings file's top level: `["hooks", "PreToolUse", 0, "matcher"]`. */
+  path: Array<string | number>;
+  message: string;
+}
+
+/**
+ * Events whose hooks can refuse something before it happens (a tool call, a permission, a prompt, a
+ * settings change). In a settings file read strictly, a hook of these events that cannot be read is
+ * a problem, not a warning: leaving it out could let through what it refuses.
+ */
+export const GUARD_HOOK_EVENTS: readonly string[] = ['PreToolUse', 'PermissionRequest', 'UserPromptSubmit', 'ConfigChange'];
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Where one event's notes go: warnings, or problems for what a guarding event leaves out. */
+class Notes {
+  readonly unknownFields = new Set<string>();
+  constructor(
+    private readonly out: ParseOut,
+    private readonly label: string,
+    private readonly guard: boolean,
+  ) {}
+  warn(text: string): void {
+    this.out.warnings.push(`${this.label}: ${text}`);
+  }
+  /** `what` is left out of the hooks; `suffix` says so in a warning ("; ignored"). */
+  drop(path: Array<string | number>, what: string, suffix: string): void {
+    if (this.guard) this.out.problems.push({ path, message: what });
+    else this.warn(`${what}${suffix}`);
+  }
+}
+
+export interface ParseHooksOptions {
+  /** A settings file: a guarding event's hook that cannot be read is a problem (GUARD_HOOK_EVENTS). */
+  strict?: boolean;
+}
+
 /** Parses one file's `hooks` value. `label` names the file in warnings. */
-export function parseHooksConfig(raw: unknown, source: HookGroup['source'], sourcePath: string | undefined, label: string): ParseOut {
-  const out: ParseOut = { groups: [], warnings: [] };
+export function parseHooksConfig(raw: unknown, source: HookGroup['source'], sourcePath: string | undefined, label: string, opts: ParseHooksOptions = {}): ParseOut {
+  const out: ParseOut = { groups: [], warnings: [], problems: [] };
   if (raw === undefined) return out;
   if (!isObject(raw)) {
     out.warnings.push(`${label}: "hooks" must be an object of event names, found ${typeName(raw)}; hooks from this file are ignored`);
+    if (opts.strict) out.problems.push({ path: ['hooks'], message: `"hooks" must be an object of event names, found ${typeName(raw)}` });
     return out;
   }
   const events = Object.keys(raw);
   if (events.length === 0) out.warnings.push(`${label}: "hooks" is an empty object`);
-  for (const event of events) parseEvent(event, raw[event], { source, sourcePath, label }, out);
+  for (const event of events) {
+    const notes = new Notes(out, label, opts.strict === true && GUARD_HOOK_EVENTS.includes(event));
+    parseEvent(event, raw[event], { source, sourcePath, label }, out, notes);
+  }
   return out;
 }
 
@@ -51,10 +93,10 @@ interface Origin {
   label: string;
 }
 
-function parseEvent(event: string, value: unknown, origin: Origin, out: ParseOut): void {
-  const where = `${origin.label}: hooks.${event}`;
+function parseEvent(event: string, value: unknown, origin: Origin, out: ParseOut, notes: Notes): void {
+  const where = `hooks.${event}`;
   if (!(SUPPORTED_HOOK_EVENTS as readonly string[]).includes(event)) {
-    out.warnings.push(
+    notes.warn(
       ALL_CLAUDE_HOOK_EVENTS.includes(event)
         ? `${where}: wicket does not fire this event; these hooks never run`
         : `${where}: unknown hook event; ignored (known: ${SUPPORTED_HOOK_EVENTS.join(', ')})`,
@@ -62,65 +104,82 @@ function parseEvent(event: string, value: unknown, origin: Origin, out: ParseOut
     return;
   }
   if (!Array.isArray(value)) {
-    out.warnings.push(`${where} must be an array of matcher groups, found ${typeName(value)}; ignored`);
+    notes.drop(['hooks', event], `${where} must be an array of matcher groups, found ${typeName(value)}`, '; ignored');
     return;
   }
-  if (value.length === 0) out.warnings.push(`${where} is an empty array`);
-  const unknownFields = new Set<string>();
+  if (value.length === 0) notes.warn(`${where} is an empty array`);
   value.forEach((group, i) => {
-    const parsed = parseGroup(group, `${where}[${i}]`, out.warnings, unknownFields);
+    const parsed = parseGroup(group, ['hooks', event, i], notes);
     if (parsed) out.groups.push({ event: event as HookEvent, ...parsed, source: origin.source, ...(origin.sourcePath ? { sourcePath: origin.sourcePath } : {}) });
   });
-  if (unknownFields.size) out.warnings.push(`${where} handler has unrecognised field(s): ${[...unknownFields].join(', ')} (ignored)`);
+  if (notes.unknownFields.size) notes.warn(`${where} handler has unrecognised field(s): ${[...notes.unknownFields].join(', ')} (ignored)`);
 }
 
-function parseGroup(group: unknown, where: string, warnings: string[], unknownFields: Set<string>): Pick<HookGroup, 'matcher' | 'hooks'> | undefined {
+/** `hooks.PreToolUse[0].hooks[1]` for a path. */
+function pathText(path: Array<string | number>): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+function parseGroup(group: unknown, at: Array<string | number>, notes: Notes): Pick<HookGroup, 'matcher' | 'hooks'> | undefined {
+  const where = pathText(at);
   if (!isObject(group)) {
-    warnings.push(`${where}: a matcher group must be an object, found ${typeName(group)}; ignored`);
+    notes.drop(at, `${where}: a matcher group must be an object, found ${typeName(group)}`, '; ignored');
     return undefined;
   }
   let matcher: string | undefined;
   if (group.matcher !== undefined && group.matcher !== null) {
     if (typeof group.matcher !== 'string') {
-      warnings.push(`${where}.matcher must be a string, found ${typeName(group.matcher)}; this group is ignored`);
+      notes.drop([...at, 'matcher'], `${where}.matcher must be a string, found ${typeName(group.matcher)}`, '; this group is ignored');
       return undefined;
     }
     matcher = group.matcher;
     const problem = matcherProblem(matcher);
     if (problem) {
-      warnings.push(`${where}.matcher ${JSON.stringify(matcher)} is not a valid regular expression (${problem}); this group is ignored`);
+      notes.drop([...at, 'matcher'], `${where}.matcher ${JSON.stringify(matcher)} is not a valid regular expression (${problem})`, '; this group is ignored');
       return undefined;
     }
   }
   if (!Array.isArray(group.hooks)) {
     const hint = 'command' in group ? ' (command placed directly on the group; wrap it as "hooks": [{"type": "command", "command": …}])' : '';
-    warnings.push(`${where}: matcher group has no "hooks" array${hint}; ignored`);
+    notes.drop(at, `${where}: matcher group has no "hooks" array${hint}`, '; ignored');
     return undefined;
   }
-  if (group.hooks.length === 0) warnings.push(`${where}.hooks is an empty array`);
+  if (group.hooks.length === 0) notes.warn(`${where}.hooks is an empty array`);
   const hooks: HookHandler[] = [];
   group.hooks.forEach((h, j) => {
-    const handler = parseHandler(h, `${where}.hooks[${j}]`, warnings, unknownFields);
+    const handler = parseHandler(h, [...at, 'hooks', j], notes);
     if (handler) hooks.push(handler);
   });
   return { ...(matcher !== undefined ? { matcher } : {}), hooks };
 }
 
-function parseHandler(h: unknown, where: string, warnings: string[], unknownFields: Set<string>): HookHandler | undefined {
+type HandlerParser = (h: Record<string, unknown>, where: string, warnings: string[]) => HookHandler | undefined;
+
+function parseHandler(h: unknown, at: Array<string | number>, notes: Notes): HookHandler | undefined {
+  const where = pathText(at);
   if (!isObject(h)) {
-    warnings.push(`${where}: a hook handler must be an object, found ${typeName(h)}; ignored`);
+    notes.drop(at, `${where}: a hook handler must be an object, found ${typeName(h)}`, '; ignored');
     return undefined;
   }
-  for (const key of Object.keys(h)) if (!HANDLER_FIELDS.has(key)) unknownFields.add(key);
+  for (const key of Object.keys(h)) if (!HANDLER_FIELDS.has(key)) notes.unknownFields.add(key);
   const type = h.type ?? 'command';
-  const parse = type === 'command' ? commandHandler : type === 'http' ? httpHandler : type === 'prompt' || type === 'agent' ? promptHandler : type === 'mcp_tool' ? mcpToolHandler : undefined;
+  const parse: HandlerParser | undefined = type === 'command' ? commandHandler : type === 'http' ? httpHandler : type === 'prompt' || type === 'agent' ? promptHandler : type === 'mcp_tool' ? mcpToolHandler : undefined;
   if (!parse) {
-    warnings.push(`${where}: hooks of type ${JSON.stringify(type)} are not supported by wicket (only "command", "http", "prompt", "agent" and "mcp_tool"); skipped`);
+    notes.drop([...at, 'type'], `${where}: hooks of type ${JSON.stringify(type)} are not supported by wicket (only "command", "http", "prompt", "agent" and "mcp_tool")`, '; skipped');
     return undefined;
   }
-  const handler = parse(h, where, warnings);
-  if (!handler) return undefined;
+  const said: string[] = [];
+  const handler = parse(h, where, said);
+  // A handler parser says why it left the handler out in its last line, ending "; skipped".
+  const reason = handler ? undefined : said.pop();
+  for (const line of said) notes.warn(line);
+  if (!handler) {
+    if (reason) notes.drop(at, reason.replace(/; skipped$/, ''), '; skipped');
+    return undefined;
+  }
+  const warnings: string[] = [];
   const timeout = parseTimeout(h.timeout, where, warnings);
+  for (const line of warnings) notes.warn(line);
   if (timeout !== undefined) handler.timeout = timeout;
   if (typeof h.if === 'string' && h.if.trim()) handler.if = h.if;
   if (typeof h.statusMessage === 'string') handler.statusMessage = h.statusMessage;

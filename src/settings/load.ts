@@ -1,7 +1,10 @@
 /**
  * Loads every settings source in Claude Code's order (reference/claude-code.md §1): user, shared
- * project, local project, `--settings`, command-line flags, managed (lowest to highest). Never throws:
- * each broken source gives one warning per problem and the others still apply.
+ * project, local project, `--settings`, command-line flags, managed (lowest to highest). Never throws.
+ * A source that cannot be read as settings (problem.ts) is not used at all, and is listed in `errors`:
+ * whoever runs a session must stop on them (session-setup.ts), unless the person chose to go on
+ * without that file (`without`; never the managed policy or the command line's). Smaller problems
+ * (unknown keys, a rule that never matches) are warnings, and the rest of the file applies.
  *
  * Deliberate choices, where Claude Code leaves room:
  * - a shared project file (`.claude/settings.json`, committed by others) cannot start wicket in
@@ -15,8 +18,9 @@ import type { RuleSource } from '../base/rule-parse.js';
 import { emptyRules, type PermissionRules } from '../base/permission-types.js';
 import { mergeLayers } from './merge.js';
 import { DEFAULT_MANAGED_SETTINGS, localSettingsPath, projectSettingsPath, userSettingsPath } from './paths.js';
-import { cliRuleLayer, readManagedLayers, type Layer, layerFromResult } from './layers.js';
-import { readSettingsFile, parseSettingsText } from './read.js';
+import { cliRuleLayer, readManagedLayers, readSettingsSource, type Layer, layerFromResult } from './layers.js';
+import { canGoOnWithout, goingOnWithout, type SettingsProblem } from './problem.js';
+import { parseSettingsText } from './read.js';
 import { MANAGED_ONLY_IN_SAFE_MODE } from './safe-mode.js';
 import { isWorkspaceTrusted } from './trust.js';
 import { isObject } from './validate.js';
@@ -42,12 +46,16 @@ export interface LoadSettingsOptions {
   trusted?: () => boolean;
   /** Safe mode: hooks and the customizing keys come from the managed policy only (safe-mode.ts). */
   safeMode?: boolean;
+  /** User, project or local files the person chose to go on without while they cannot be read (a fixed file loads again). */
+  without?: readonly string[];
 }
 
 export interface SettingsSourceInfo {
   source: RuleSource;
   path?: string;
   loaded: boolean;
+  /** There, but it cannot be read as settings (see `errors`). */
+  unreadable?: boolean;
 }
 
 export interface LoadedSettings {
@@ -57,6 +65,8 @@ export interface LoadedSettings {
   sources: SettingsSourceInfo[];
   /** One per problem: names the file, the place or key, and what is wrong. */
   warnings: string[];
+  /** Sources that cannot be read as settings and were left out: a session must not start on these (settingsErrors). */
+  errors: SettingsProblem[];
   /** Each list in precedence order (managed first); every rule carries source and sourcePath. */
   rules: PermissionRules;
   defaultMode?: PermissionMode;
@@ -75,6 +85,11 @@ export interface LoadedSettings {
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   const layers = readLayers(opts);
   const warnings = layers.flatMap((l) => l.warnings);
+  const errors: SettingsProblem[] = [];
+  for (const p of layers.flatMap((l) => l.problems)) {
+    if (canGoOnWithout(p) && opts.without?.includes(p.file)) warnings.push(goingOnWithout(p));
+    else errors.push(p);
+  }
   withholdUntrusted(layers, opts, warnings);
   const merged = mergeLayers(layers.map((l) => l.data));
   if (opts.safeMode) keepManagedOnly(merged, layers);
@@ -91,6 +106,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     merged,
     sources: byPrecedence.filter((l) => l.info).map((l) => l.info!),
     warnings,
+    errors,
     rules,
     ...(defaultMode ? { defaultMode } : {}),
     additionalDirectories: additionalDirectories(layers, opts),
@@ -107,11 +123,11 @@ function readLayers(opts: LoadSettingsOptions): Layer[] {
   const layers: Layer[] = [];
   const wanted = (s: string) => !opts.sources || opts.sources.includes(s);
   const user = userSettingsPath(opts.home, opts.configDir);
-  if (wanted('user')) layers.push(layerFromResult('userSettings', user, readSettingsFile(user)));
+  if (wanted('user')) layers.push(layerFromResult('userSettings', user, readSettingsSource(user)));
   const project = projectSettingsPath(opts.cwd);
-  if (wanted('project') && path.resolve(project) !== path.resolve(user)) layers.push(layerFromResult('projectSettings', project, readSettingsFile(project)));
+  if (wanted('project') && path.resolve(project) !== path.resolve(user)) layers.push(layerFromResult('projectSettings', project, readSettingsSource(project)));
   const local = localSettingsPath(opts.cwd);
-  if (wanted('local')) layers.push(layerFromResult('localSettings', local, readSettingsFile(local)));
+  if (wanted('local')) layers.push(layerFromResult('localSettings', local, readSettingsSource(local)));
   if (opts.cliSettings !== undefined) layers.push(cliSettingsLayer(opts.cliSettings, opts.cwd));
   if (opts.cliAllowed?.length || opts.cliDisallowed?.length) layers.push(cliRuleLayer(opts.cliAllowed ?? [], opts.cliDisallowed ?? []));
   layers.push(...readManagedLayers(opts.managedPath ?? DEFAULT_MANAGED_SETTINGS));
@@ -139,12 +155,14 @@ function withholdUntrusted(layers: Layer[], opts: LoadSettingsOptions, warnings:
   }
 }
 
+/** `--settings`: JSON text, or a file (a pipe too: `--settings <(…)`); a file that is not there is a problem. */
 function cliSettingsLayer(value: string, cwd: string): Layer {
-  if (value.trim().startsWith('{')) return layerFromResult('cli', undefined, parseSettingsText(value, '--settings (JSON text)'), '--settings (JSON text)');
+  if (value.trim().startsWith('{')) return layerFromResult('cli', undefined, parseSettingsText(value, '--settings', { settings: true }), '--settings');
   const file = path.resolve(cwd, value);
-  const result = readSettingsFile(file);
+  const result = readSettingsSource(file, { anyKind: true });
   if (result.status === 'missing') {
-    return layerFromResult('cli', file, { status: 'error', warning: `--settings ${file}: no such file; ignored` });
+    const problem = { line: 1, column: 1, message: 'no such file (given to --settings)', hint: 'check the path, or pass the settings as JSON text' };
+    return layerFromResult('cli', file, { status: 'error', warning: `--settings ${file}: no such file`, problem });
   }
   return layerFromResult('cli', file, result);
 }
@@ -159,14 +177,14 @@ function pickDefaultMode(byPrecedence: Layer[], bypassDisabled: boolean, warning
     if (typeof raw !== 'string') continue;
     const where = `${layer.label}: permissions.defaultMode`;
     const mode = parsePermissionMode(raw);
+    // Claude Code's auto mode asks a model instead of the person; wicket asks the person, and never
+    // falls through to a lower source's mode, which could allow more.
     if (raw === 'auto') {
-      warnings.push(`${where} "auto" is not available in wicket; ignored`);
-      continue;
+      warnings.push(`${where} "auto" is not available in wicket; default is used`);
+      return 'default';
     }
-    if (!mode) {
-      warnings.push(`${where} ${JSON.stringify(raw)} is not a permission mode (default, acceptEdits, plan, bypassPermissions, dontAsk); ignored`);
-      continue;
-    }
+    // Not reached from a settings file (guards.ts stops on an unknown mode first).
+    if (!mode) continue;
     if (mode === 'bypassPermissions' && layer.source === 'projectSettings') {
       warnings.push(`${where} "bypassPermissions" is not honoured from a shared project file; set it in .claude/settings.local.json or pass --dangerously-skip-permissions`);
       continue;

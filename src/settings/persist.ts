@@ -1,13 +1,15 @@
 /**
  * "Yes, and don't ask again": the rule goes into `.claude/settings.local.json` (reference §2.1). The
  * file is rewritten atomically (write-file-atomic: a temporary file, then a rename) and everything
- * else in it is kept, including its indentation. A file that is not valid JSON is never overwritten:
- * the call fails with a message naming it. Writes to one file are queued, so rules added in quick
- * succession all land.
+ * else in it is kept, including its indentation and comments (JSONC, changed by edits). A file that
+ * cannot be read as JSONC is never overwritten: the call fails with a message naming the place.
+ * Writes to one file are queued, so rules added in quick succession all land.
  */
 import { mkdir, readFile } from '../base/fs/lazy-fs.js';
 import path from 'node:path';
 import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
+import { editJsonc } from './jsonc-edit.js';
+import { readJsonText } from './json-text.js';
 import { localSettingsPath } from './paths.js';
 import { isObject } from './validate.js';
 
@@ -77,9 +79,11 @@ export async function updateSettingsFile(file: string, change: (data: Record<str
   const next = previous.catch(() => undefined).then(async () => {
     const text = await readIfExists(file);
     const data = parseForUpdate(text, file);
+    const before = structuredClone(data);
     if (!change(data, file)) return;
     await mkdir(path.dirname(file), { recursive: true });
-    const content = `${JSON.stringify(data, null, detectIndent(text))}\n`;
+    const body = text?.replace(/^\uFEFF/, '') ?? '';
+    const content = body.trim() ? `${text!.startsWith('\uFEFF') ? '\uFEFF' : ''}${editJsonc(body, before, data, detectIndent(body))}` : `${JSON.stringify(data, null, detectIndent(text))}\n`;
     noteOwnWrite(file, content);
     await writeFileAtomic(file, content);
   });
@@ -102,15 +106,11 @@ async function readIfExists(file: string): Promise<string | undefined> {
 
 function parseForUpdate(text: string | undefined, file: string): Record<string, unknown> {
   const body = text?.replace(/^\uFEFF/, '') ?? '';
-  if (body.trim() === '') return {};
-  let data: unknown;
-  try {
-    data = JSON.parse(body);
-  } catch (err) {
-    throw new Error(`${file} is not valid JSON (${(err as Error).message}); fix it by hand, it was not changed`);
-  }
-  if (!isObject(data)) throw new Error(`${file}: the top level is not a JSON object; it was not changed`);
-  return data;
+  const json = readJsonText(body, { jsonc: true });
+  if (json.problem) throw new Error(`${file}:${json.problem.line}:${json.problem.column}: not valid JSON: ${json.problem.message}; fix it by hand, it was not changed`);
+  if (json.value === undefined) return {};
+  if (!isObject(json.value)) throw new Error(`${file}: the top level is not a JSON object; it was not changed`);
+  return json.value;
 }
 
 /** The indentation the file already uses (two spaces when unknown). */

@@ -1,18 +1,24 @@
 /**
- * What `wicket config` prints: the settings sources in precedence order, every permission rule with
- * where it came from, hooks, and every warning. Environment values are never printed (settings files
- * often hold secrets there); only the names.
+ * What `wicket config` prints: the settings sources in precedence order, the files that cannot be
+ * read (each as `file:line:column: problem`; a session does not start on them), every permission
+ * rule with where it came from, hooks, and every warning. Environment values are never printed
+ * (settings files often hold secrets there); only the names.
  */
 import { describeHandler, isAsyncHandler } from '../base/hook-config.js';
 import { formatRule, type ParsedRule } from '../base/rule-parse.js';
 import type { LoadedSettings } from './load.js';
+import { problemLine } from './problem.js';
 
 export function formatSettingsReport(loaded: LoadedSettings): string {
   const lines: string[] = [];
   lines.push('Settings sources (highest precedence first):');
   const width = Math.max(...loaded.sources.map((s) => s.source.length), 8);
   for (const s of loaded.sources) {
-    lines.push(`  ${s.source.padEnd(width)}  ${s.loaded ? 'loaded   ' : 'not found'}  ${s.path ?? '(command line)'}`);
+    lines.push(`  ${s.source.padEnd(width)}  ${s.loaded ? 'loaded    ' : s.unreadable ? 'UNREADABLE' : 'not found '}  ${s.path ?? '(command line)'}`);
+  }
+  if (loaded.errors.length) {
+    lines.push('', `Errors (${loaded.errors.length}): these cannot be read as settings, and no session starts until they are fixed:`);
+    for (const p of loaded.errors) lines.push(`  ${problemLine(p)}${p.hint ? ` (${p.hint})` : ''}`);
   }
   lines.push('', `Permission mode: ${loaded.defaultMode ?? 'default'}${loaded.defaultMode ? ' (permissions.defaultMode)' : ''}`);
   if (loaded.disableBypassPermissions) lines.push('bypassPermissions mode: disabled (permissions.disableBypassPermissionsMode)');

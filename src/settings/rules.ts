@@ -24,6 +24,14 @@ type ListName = (typeof LISTS)[number];
 export interface CollectedRules {
   rules: PermissionRules;
   warnings: string[];
+  /** With `strict`: deny and ask entries that cannot be read as rules, by JSON path (never left out quietly). */
+  problems: RuleProblem[];
+}
+
+export interface RuleProblem {
+  path: Array<string | number>;
+  message: string;
+  hint?: string;
 }
 
 /** A tool-name glob in an allow list only counts after a literal `mcp__server__` prefix. */
@@ -38,9 +46,14 @@ export function isKnownToolName(name: string): boolean {
   return name.includes('*');
 }
 
-/** Collects one source's rules. `perms` is the raw `permissions` object (already known to be an object). */
-export function collectRules(perms: Record<string, unknown>, source: RuleSource, sourcePath: string | undefined, label: string): CollectedRules {
-  const out: CollectedRules = { rules: emptyRules(), warnings: [] };
+/**
+ * Collects one source's rules. `perms` is the raw `permissions` object (already known to be an object).
+ * `strict` (a settings file): a deny or ask entry that is not a string or cannot be parsed is a
+ * problem, not a warning, since leaving it out would let through what it refuses; allow entries
+ * that cannot be read are left out with a warning (that only asks more).
+ */
+export function collectRules(perms: Record<string, unknown>, source: RuleSource, sourcePath: string | undefined, label: string, opts: { strict?: boolean } = {}): CollectedRules {
+  const out: CollectedRules = { rules: emptyRules(), warnings: [], problems: [] };
   for (const list of LISTS) {
     const raw = perms[list];
     if (raw === undefined) continue;
@@ -48,7 +61,8 @@ export function collectRules(perms: Record<string, unknown>, source: RuleSource,
       out.warnings.push(`${label}: permissions.${list} must be an array of rule strings, found ${describe(raw)}; ignored`);
       continue;
     }
-    out.rules[list] = collectList(raw, list, source, sourcePath, `${label}: permissions.${list}`, out.warnings);
+    const strict = opts.strict === true && list !== 'allow' ? out.problems : undefined;
+    out.rules[list] = collectList(raw, list, { source, sourcePath, where: `${label}: permissions.${list}` }, out.warnings, strict);
   }
   const denied = new Set(out.rules.deny.map((r) => r.raw.trim()));
   const both = [...new Set(out.rules.allow.filter((r) => denied.has(r.raw.trim())).map((r) => r.raw))];
@@ -56,34 +70,60 @@ export function collectRules(perms: Record<string, unknown>, source: RuleSource,
   return out;
 }
 
-function collectList(raw: unknown[], list: ListName, source: RuleSource, sourcePath: string | undefined, where: string, warnings: string[]): ParsedRule[] {
+interface ListOrigin {
+  source: RuleSource;
+  sourcePath: string | undefined;
+  where: string;
+}
+
+function collectList(raw: unknown[], list: ListName, origin: ListOrigin, warnings: string[], problems?: RuleProblem[]): ParsedRule[] {
   const groups = new Map<string, string[]>();
   const note = (kind: string, rule: string) => groups.set(kind, [...(groups.get(kind) ?? []), rule]);
   const seen = new Set<string>();
   const rules: ParsedRule[] = [];
   let duplicates = 0;
-  for (const entry of raw) {
+  raw.forEach((entry, i) => {
+    const path = ['permissions', list, i];
     if (typeof entry !== 'string') {
-      note('entries that are not strings (ignored)', JSON.stringify(entry) ?? String(entry));
-      continue;
+      if (problems) problems.push({ path, message: `permissions.${list}[${i}] is ${describe(entry)}, not a rule string`, hint: 'write each rule as a string, such as "Bash(rm:*)"' });
+      else note('entries that are not strings (ignored)', JSON.stringify(entry) ?? String(entry));
+      return;
     }
     if (seen.has(entry)) {
       duplicates++;
-      continue;
+      return;
     }
     seen.add(entry);
-    const rule = checkRule(entry, list, source, sourcePath, note);
-    rules.push(rule);
-  }
-  for (const [kind, entries] of groups) warnings.push(`${where}: ${count(entries.length, 'rule')} ${kind}: ${sample(entries)}`);
-  if (duplicates) warnings.push(`${where}: ${duplicates} duplicate ${duplicates === 1 ? 'entry' : 'entries'} (kept once)`);
+    const rule = parseRule(entry, origin.source, origin.sourcePath);
+    if (rule.error && problems) {
+      problems.push(unreadableRule(entry, rule.error, list, i));
+      return;
+    }
+    rules.push(checkRule(rule, entry, list, origin, note));
+  });
+  for (const [kind, entries] of groups) warnings.push(`${origin.where}: ${count(entries.length, 'rule')} ${kind}: ${sample(entries)}`);
+  if (duplicates) warnings.push(`${origin.where}: ${duplicates} duplicate ${duplicates === 1 ? 'entry' : 'entries'} (kept once)`);
   return rules;
 }
 
-function checkRule(entry: string, list: ListName, source: RuleSource, sourcePath: string | undefined, note: (kind: string, rule: string) => void): ParsedRule {
-  let rule = parseRule(entry, source, sourcePath);
+function unreadableRule(entry: string, error: string, list: ListName, i: number): RuleProblem {
+  const after = textAfterParenthesis(entry);
+  return {
+    path: ['permissions', list, i],
+    message: `permissions.${list}[${i}] ${JSON.stringify(entry)} cannot be read as a rule: ${after ? 'text after the closing parenthesis' : error}`,
+    hint: after ? `end the rule at its closing parenthesis: ${JSON.stringify(entry.trim().replace(/\)\s*\S+$/, ')'))}` : 'write it as Tool or Tool(specifier), such as "Bash(rm:*)" or "Read(./.env)"',
+  };
+}
+
+function textAfterParenthesis(entry: string): boolean {
+  return /\)\s*\S+$/.test(entry.trim());
+}
+
+function checkRule(parsed: ParsedRule, entry: string, list: ListName, origin: ListOrigin, note: (kind: string, rule: string) => void): ParsedRule {
+  const { source, sourcePath } = origin;
+  let rule = parsed;
   if (rule.error) {
-    const kind = /\)\s*\S+$/.test(entry.trim()) ? 'with text after the closing parenthesis (ignored)' : `that cannot be parsed: ${rule.error} (ignored)`;
+    const kind = textAfterParenthesis(entry) ? 'with text after the closing parenthesis (ignored)' : `that cannot be parsed: ${rule.error} (ignored)`;
     note(kind, entry);
     return rule;
   }

@@ -2,7 +2,9 @@
  * Shape checks for one settings file (corpus/malformed.tsv kinds type-error, misplaced-key,
  * unknown-key). Keys wicket does not know are kept untouched; a known key with the wrong JSON type is
  * dropped from what is merged (so no later reader meets an object where it expects a string); keys
- * that belong to another place or another program get a hint. Each problem is one warning.
+ * that belong to another place or another program get a hint. Each problem is one warning. The keys
+ * that carry rules or guards are checked first, by guards.ts: a wrong type there is an error that
+ * keeps the whole file out (and stops the session), never a warning.
  */
 import { typeName } from './hooks.js';
 import { ALL_CLAUDE_HOOK_EVENTS } from '../base/hook-config.js';

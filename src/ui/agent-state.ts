@@ -51,7 +51,7 @@ export class AgentView {
   apply(ev: AgentEvent): void {
     switch (ev.type) {
       case 'assistant_delta':
-        this.live.text += ev.text;
+        this.live.text = ev.restart ? ev.text : this.live.text + ev.text;
         this.streamChars += ev.text.length;
         break;
       case 'thinking_delta':

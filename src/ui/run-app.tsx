@@ -7,17 +7,19 @@ import { appendFileSync, mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { SAFE_MODE_NOTE } from '../settings/safe-mode.js';
-import type { AppEntry } from '../core/setup/options.js';
+import type { CliOptions } from '../core/setup/options.js';
 import { withInitialPrompt } from '../core/setup/main-agent.js';
 import { mcpServersFor } from '../core/setup/mcp-setup.js';
 import { openBrowser } from '../mcp/open-browser.js';
-import { setupSession, type Setup } from '../core/setup/session-setup.js';
+import { sessionSettings, setupSession, type Setup } from '../core/setup/session-setup.js';
+import { problemFiles, SettingsUnreadableError } from '../settings/problem.js';
 import { errorMessage, FatalError } from '../base/errors.js';
 import type { ApiMessage } from '../base/events.js';
 import type { PromptMark } from '../base/prompt-marks.js';
 import { debugLog, type DebugLog } from '../core/setup/debug-log.js';
 import { watchSettings } from '../core/setup/settings-reload.js';
 import { openSession } from '../core/setup/session-open.js';
+import type { AppEntry } from '../core/setup/options.js';
 import { createHooks } from '../hooks/create.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { elicitationFlow, setSessionElicitation } from '../mcp/elicitation.js';
@@ -31,6 +33,7 @@ import { itemsFromMessages } from './resume-items.js';
 import { ElicitationQueue } from './elicitation-queue.js';
 import { McpSession } from './mcp-session.js';
 import { SetupError } from './SetupError.js';
+import { askBrokenSettings } from './SettingsErrorDialog.js';
 import { askTrust } from './TrustDialog.js';
 import { isWorkspaceTrusted, saveWorkspaceTrust, trustFolder } from '../settings/trust.js';
 
@@ -40,6 +43,7 @@ const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 export const runApp: AppEntry = async function runApp(opts, info) {
   const trust = await trustWorkspace();
   if (!trust.yes) return 1;
+  if (!(await settingsReadable(opts))) return 2;
   let setup: Setup;
   let messages: ApiMessage[];
   let marks: PromptMark[];
@@ -163,6 +167,27 @@ async function trustWorkspace(): Promise<{ yes: boolean; note?: string }> {
     return { yes: true };
   } catch (err) {
     return { yes: true, note: `This folder is trusted for this session only: ${errorMessage(err)}` };
+  }
+}
+
+/**
+ * Before anything starts: a settings file that cannot be read is shown with its place and problem,
+ * and the session goes on without it only when the person chooses so (SettingsErrorDialog); the
+ * choice lasts for this session, and the file loads again once fixed (settings-reload.ts).
+ */
+async function settingsReadable(opts: CliOptions): Promise<boolean> {
+  const cwd = realpathSync(process.cwd());
+  const home = process.env.HOME ?? homedir();
+  for (;;) {
+    try {
+      sessionSettings(opts, process.env, cwd, home, () => true);
+      return true;
+    } catch (err) {
+      // Any other failure is set-up's to report, with its own screen.
+      if (!(err instanceof SettingsUnreadableError)) return true;
+      if (!(await askBrokenSettings(err.problems))) return false;
+      opts.withoutSettings = [...(opts.withoutSettings ?? []), ...problemFiles(err.problems)];
+    }
   }
 }
 

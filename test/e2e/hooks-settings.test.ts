@@ -148,14 +148,15 @@ describe('settings and rules through the binary', () => {
     expect(project.exists('.vscode/settings.json')).toBe(false);
   });
 
-  it('broken settings warn on stderr and the run goes on', async () => {
+  it('a trailing comma is read (JSONC); a rule that never matches warns on stderr and the run goes on', async () => {
     await setup({ permissions: { allow: ['Fetch(*)'] } });
     await project.writeHome('.claude/settings.json', '{ "model": "x", }');
     server.script(reply().text('hi'));
     const r = expectExit(await run(['-p', 'hi']), 0);
     expect(r.stdout).toBe('hi\n');
-    expect(r.stderr).toContain('invalid JSON at line 1, column 17: trailing comma before "}"');
+    expect(r.stderr).not.toContain(`${project.home}/.claude/settings.json`);
     expect(r.stderr).toContain('unknown tool name "Fetch"');
+    // (a file that cannot be read stops the run: test/security/settings*.test.ts)
   });
 
   it('wicket config shows the sources, every rule with its origin, hooks and warnings', async () => {

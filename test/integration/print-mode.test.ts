@@ -417,7 +417,7 @@ describe('tools through the gates, end to end', () => {
     expect(JSON.stringify(results[0].content)).toContain('alpha');
     expect(JSON.stringify(results[1].content)).toContain('bravo');
     expect(results[2].is_error).toBe(true);
-    expect(results[2].content).toContain('print mode cannot ask');
+    expect(results[2].content).toContain('this call needs permission and print mode has no one to ask');
     expect(results[2].content).toContain('--allowedTools');
     const res = r.json<any>();
     expect(res.permission_denials).toEqual([expect.objectContaining({ tool_name: 'Edit', tool_input: expect.objectContaining({ old_string: 'alpha' }) })]);

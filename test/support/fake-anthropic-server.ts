@@ -12,6 +12,8 @@
  *   (`findViolations`, in messages-api-rules.ts). A request that breaks them gets HTTP 400 `invalid_request_error`, as from the
  *   real API, is recorded in `server.violations`, and consumes no scripted reply.
  * - Without an `x-api-key` or `authorization` header the answer is 401 (`requireAuth: false` turns this off).
+ * - A turn may go silent where a broken server does: `hangBeforeHeaders()`, `hangAfterHeaders()`,
+ *   `hang()` after some events, `toolUse(…, { stallMidInput: true })`, or `trickle('ping' | 'comment', ms)`.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -61,8 +63,9 @@ export type ReplyFn = (req: RecordedRequest) => ReplyBuilder | string | Promise<
 type Step =
   | { kind: 'text'; text: string; newBlock: boolean }
   | { kind: 'thinking'; text: string; signature?: string }
-  | { kind: 'tool_use'; name: string; input: unknown; id?: string }
+  | { kind: 'tool_use'; name: string; input: unknown; id?: string; stallMidInput?: boolean }
   | { kind: 'delay'; ms: number }
+  | { kind: 'trickle'; what: 'ping' | 'comment'; everyMs: number; forMs?: number }
   | { kind: 'drop' }
   | { kind: 'hang' }
   | { kind: 'stream_error'; type: string; message: string };
@@ -73,6 +76,8 @@ export class ReplyBuilder {
   usageOverride: UsageNumbers = {};
   stopReasonOverride?: string;
   httpError?: { status: number } & HttpErrorOptions;
+  /** Where the server goes silent instead of answering: before the status line, or after the headers. */
+  silence?: 'before-headers' | 'after-headers';
   constructor(readonly resolver?: ReplyFn) {}
 
   /** A text delta; continues the open text block unless `newBlock` is set. */
@@ -83,9 +88,30 @@ export class ReplyBuilder {
   thinking(text: string, signature?: string): this {
     return this.push({ kind: 'thinking', text, signature });
   }
-  /** A tool_use block; its JSON input streams as several `input_json_delta` chunks. Id: `toolu_01…`. */
-  toolUse(name: string, input: unknown, opts: { id?: string } = {}): this {
-    return this.push({ kind: 'tool_use', name, input, id: opts.id });
+  /**
+   * A tool_use block; its JSON input streams as several `input_json_delta` chunks. Id: `toolu_01…`.
+   * `stallMidInput`: only the block's start and the first piece of its input are sent, then nothing.
+   */
+  toolUse(name: string, input: unknown, opts: { id?: string; stallMidInput?: boolean } = {}): this {
+    return this.push({ kind: 'tool_use', name, input, id: opts.id, stallMidInput: opts.stallMidInput });
+  }
+  /** Read the request, then send nothing at all: no status line, no headers (until the client gives up). */
+  hangBeforeHeaders(): this {
+    this.silence = 'before-headers';
+    return this;
+  }
+  /** Send the 200 status and the event-stream headers, then nothing (until the client gives up). */
+  hangAfterHeaders(): this {
+    this.silence = 'after-headers';
+    return this;
+  }
+  /**
+   * From this point, send a `ping` event, or an SSE comment line (`: keep-alive`, which is no event
+   * at all), every `everyMs`: for `forMs` and then go on with the next steps, or (without it) forever,
+   * until the client gives up.
+   */
+  trickle(what: 'ping' | 'comment', everyMs: number, opts: { forMs?: number } = {}): this {
+    return this.push({ kind: 'trickle', what, everyMs, forMs: opts.forMs });
   }
   /** Wait before the next step (before the response headers when first). */
   delay(ms: number): this {
@@ -160,6 +186,7 @@ export interface FakeAnthropic {
 type Action =
   | { type: 'event'; name: string; data: Record<string, unknown> }
   | { type: 'delay'; ms: number }
+  | { type: 'trickle'; what: 'ping' | 'comment'; everyMs: number; forMs?: number }
   | { type: 'drop' }
   | { type: 'hang' }
   | { type: 'end' };
@@ -252,10 +279,18 @@ function plan(turn: ReplyBuilder, ctx: PlanContext): Plan {
     } else if (s.kind === 'tool_use') {
       const b = start({ type: 'tool_use', id: s.id ?? ctx.nextId('toolu_01'), name: s.name, input: {} });
       b.input = s.input ?? {};
-      for (const part of ['', ...chunk(JSON.stringify(b.input))]) delta({ type: 'input_json_delta', partial_json: part });
+      const parts = ['', ...chunk(JSON.stringify(b.input))];
+      for (const part of s.stallMidInput ? parts.slice(0, 2) : parts) delta({ type: 'input_json_delta', partial_json: part });
+      if (s.stallMidInput) {
+        actions.push({ type: 'hang' });
+        return { actions, message };
+      }
       close();
     } else if (s.kind === 'delay') {
       actions.push({ type: 'delay', ms: s.ms });
+    } else if (s.kind === 'trickle') {
+      actions.push({ type: 'trickle', what: s.what, everyMs: s.everyMs, forMs: s.forMs });
+      if (s.forMs === undefined) return { actions, message };
     } else if (s.kind === 'stream_error') {
       ev('error', { error: { type: s.type, message: s.message } });
       actions.push({ type: 'end' });
@@ -345,12 +380,27 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     return turn;
   }
 
+  /** Sends a ping or a comment line every `everyMs`, for `forMs` or until the client or the server goes away. */
+  async function trickle(res: ServerResponse, a: Extract<Action, { type: 'trickle' }>, alive: () => boolean): Promise<void> {
+    if (!res.headersSent) res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': nextId('req_') });
+    const frame = a.what === 'ping' ? `event: ping\ndata: {"type": "ping"}\n\n` : ': keep-alive\n\n';
+    const until = a.forMs === undefined ? Infinity : Date.now() + a.forMs;
+    while (alive() && !res.socket?.destroyed && Date.now() < until) {
+      await new Promise<void>((resolve) => res.write(frame, () => resolve()));
+      await sleep(a.everyMs);
+    }
+  }
+
   async function run(res: ServerResponse, { actions, message }: Plan, stream: boolean): Promise<void> {
     const alive = () => !closing && !res.destroyed;
     for (const a of actions) {
       if (!alive()) return;
       if (a.type === 'delay') await sleep(a.ms);
       else if (a.type === 'hang') return void (await closed);
+      else if (a.type === 'trickle') {
+        await trickle(res, a, alive);
+        if (a.forMs === undefined) return;
+      }
       else if (a.type === 'drop') return void res.socket?.destroy();
       else if (a.type === 'end') break;
       else if (stream) {
@@ -398,6 +448,12 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       return sendError(res, 400, { message: 'fake server: script exhausted' });
     }
     if (turn.httpError) return sendError(res, turn.httpError.status, turn.httpError);
+    if (turn.silence === 'before-headers') return void (await closed);
+    if (turn.silence === 'after-headers') {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': nextId('req_') });
+      res.flushHeaders();
+      return void (await closed);
+    }
     await run(res, plan(turn, { model: body.model ?? 'claude-sonnet-4-5', inputTokens, nextId }), body.stream === true);
   }
 

@@ -110,4 +110,15 @@ describe('local settings', () => {
     expect(r.ok).toBe(false);
     expect(readFileSync(file, 'utf8')).toBe('{ broken');
   });
+
+  it('removing a rule from a JSONC file keeps its comments and byte order mark', () => {
+    const file = path.join(dir, '.claude', 'settings.local.json');
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, '\uFEFF{\n  // mine\n  "permissions": { "allow": ["Read", "Bash(ls)",], },\n}\n');
+    expect(removeLocalRule(dir, 'allow', 'Bash(ls)')).toMatchObject({ ok: true, changed: true });
+    const text = readFileSync(file, 'utf8');
+    expect(text.startsWith('\uFEFF{\n  // mine\n')).toBe(true);
+    expect(text).not.toContain('Bash(ls)');
+    expect(text).toContain('"Read"');
+  });
 });

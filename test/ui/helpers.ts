@@ -98,6 +98,7 @@ export function emptyLoaded(dir: string): LoadedSettings {
     merged: {},
     sources: [{ source: 'localSettings', path: `${dir}/.claude/settings.local.json`, loaded: false }],
     warnings: [],
+    errors: [],
     rules: emptyRules(),
     additionalDirectories: [],
     env: {},

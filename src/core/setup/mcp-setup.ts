@@ -7,6 +7,7 @@ import { VERSION } from '../../base/version.js';
 import { loadMcpConfig } from '../../mcp/config.js';
 import type { ElicitationHandler } from '../../mcp/elicitation.js';
 import { oauthStorePath } from '../../mcp/oauth-store.js';
+import { stdioSandbox } from '../../mcp/sandbox.js';
 import { mcpLimitsFromEnv, McpServers } from '../../mcp/servers.js';
 import type { Tool } from '../../base/tool.js';
 import { agentMcpEntries } from '../../mcp/agent-servers.js';
@@ -42,9 +43,12 @@ export function mcpServersFor(
     config.unapproved = config.unapproved.filter((n) => !names.has(n));
   }
   if (!config.servers.length && !config.disabled.length) return undefined;
+  const o = setup.options;
+  const sandbox = stdioSandbox({ cwd: setup.cwd, projectRoot: setup.cwd, additionalDirs: o.additionalDirs, homeDir: o.homeDir, wicketHome: o.wicketHome, env, settings: o.settings, rules: o.permission.rules });
   const servers = new McpServers(config, {
     projectRoot: setup.cwd,
     env,
+    sandbox,
     version: VERSION,
     oauthStore: oauthStorePath(setup.options.wicketHome),
     ...mcpLimitsFromEnv(env),

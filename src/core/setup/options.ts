@@ -30,6 +30,8 @@ export interface CliOptions {
   addDir: string[];
   settings?: string;
   settingSources?: string[];
+  /** Not a flag: settings files the person chose, in the app, to go on without while they cannot be read. */
+  withoutSettings?: string[];
   continue: boolean;
   resume?: string | true;
   sessionId?: string;

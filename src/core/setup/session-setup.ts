@@ -6,6 +6,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { createModelClient, type ModelClient } from '../../api/model-client.js';
+import { apiLimitsFromEnv } from '../../api/limits.js';
 import { retryPolicyFromEnv } from '../../api/retry.js';
 import type { AgentOptions } from '../agent-options.js';
 import type { GitStatus } from '../../base/git-status.js';
@@ -23,9 +24,11 @@ import { noHooks, type Hooks } from '../../hooks/types.js';
 import type { McpHookHolder } from '../../hooks/run-mcp-tool.js';
 import type { PermissionMode } from '../../base/permission-modes.js';
 import { ruleNamesTool } from '../../base/rule-parse.js';
+import { readDeniedCheck } from '../../permissions/path-rules.js';
 import { readDenyPatterns } from '../../permissions/search-deny.js';
 import type { AskUser, PermissionRules } from '../../base/permission-types.js';
 import { loadSettings, type LoadedSettings } from '../../settings/load.js';
+import { SettingsUnreadableError } from '../../settings/problem.js';
 import { askOnce } from '../../api/ask-once.js';
 import { costOf } from '../../base/usage.js';
 import { sessionEnvDir } from '../../tools/bash/session-env.js';
@@ -161,6 +164,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     appendSystemPrompt: [opts.appendSystemPrompt, agentMemory.prompt, schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined].filter(Boolean).join('\n\n') || undefined,
     noMemory: opts.bare || opts.safeMode,
     git: deps.git,
+    hidden: readDeniedCheck({ rules: loaded.rules, cwd, projectRoot: cwd, homeDir: home }),
     ...(typeof loaded.merged.language === 'string' ? { language: loaded.merged.language } : {}),
     ...(outputStyle.style ? { outputStyle: outputStyle.style } : {}),
   });
@@ -205,9 +209,13 @@ function openFileHistory(wicketHome: string, sessionId: string, opts: CliOptions
   return new FileHistory(new DiskHistoryStore(dirOf(sessionId), parent && parent !== sessionId ? dirOf(parent) : undefined));
 }
 
-/** The settings a session in `cwd` runs with: every file, the managed policy, and the flags'. */
+/**
+ * The settings a session in `cwd` runs with: every file, the managed policy, and the flags'. Throws
+ * SettingsUnreadableError when a file cannot be read as settings: no session starts without one of
+ * its files unless the person chose so (`opts.withoutSettings`, the app's notice).
+ */
 export function sessionSettings(opts: CliOptions, env: Record<string, string | undefined>, cwd: string, home: string, trusted?: () => boolean): LoadedSettings {
-  return loadSettings({
+  const loaded = loadSettings({
     cwd,
     home,
     configDir: env.CLAUDE_CONFIG_DIR || undefined,
@@ -218,7 +226,10 @@ export function sessionSettings(opts: CliOptions, env: Record<string, string | u
     ...(opts.settingSources ? { sources: opts.settingSources } : {}),
     ...(trusted ? { trusted } : {}),
     ...(opts.safeMode ? { safeMode: true } : {}),
+    ...(opts.withoutSettings ? { without: opts.withoutSettings } : {}),
   });
+  if (loaded.errors.length) throw new SettingsUnreadableError(loaded.errors, opts.settingSources);
+  return loaded;
 }
 
 /** Claude Code's default thinking budget, used when settings turn thinking on without a number. */
@@ -255,8 +266,8 @@ function clientFromEnv(env: Record<string, string | undefined>): ModelClient {
     authToken: env.ANTHROPIC_AUTH_TOKEN || undefined,
     baseURL: env.ANTHROPIC_BASE_URL || undefined,
     retry: retryPolicyFromEnv(env),
-    // Not a positive number: the client keeps its default.
-    timeoutMs: env.API_TIMEOUT_MS ? Number(env.API_TIMEOUT_MS) : undefined,
+    // API_TIMEOUT_MS and WICKET_API_IDLE_TIMEOUT_MS; a value that is not a positive number keeps the default.
+    limits: apiLimitsFromEnv(env),
     userAgent: `wicket/${VERSION}`,
     headers: parseCustomHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
   });

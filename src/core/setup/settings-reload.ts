@@ -4,12 +4,17 @@
  * policy; otherwise the files are read again and the new permission rules, hooks and keys apply from
  * the next call on. Rules the session added itself ("don't ask again", grants) and plugins' hooks
  * are kept. The model, effort and output style stay as the session started (as in Claude Code).
+ *
+ * A file that cannot be read as settings after a change (problem.ts) changes nothing: the settings
+ * read last, deny rules and hooks included, stay in force until the file is fixed, and the person is
+ * told where the file is broken. (A file left out at start by the person's choice loads once fixed.)
  */
 import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { ConfigSource } from '../../hooks/types.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import { isOwnWrite } from '../../settings/persist.js';
+import { problemLine, SettingsUnreadableError } from '../../settings/problem.js';
 import { DEFAULT_MANAGED_SETTINGS, localSettingsPath, projectSettingsPath, userSettingsPath } from '../../settings/paths.js';
 import { readDenyPatterns } from '../../permissions/search-deny.js';
 import type { CliOptions } from './options.js';
@@ -88,7 +93,8 @@ async function reload(opts: CliOptions, setup: Setup, deps: ReloadDeps, file: st
   let fresh: LoadedSettings;
   try {
     fresh = sessionSettings(opts, deps.env, setup.cwd, deps.home, deps.trusted);
-  } catch {
+  } catch (err) {
+    if (err instanceof SettingsUnreadableError) deps.note([`${file} changed, but the settings cannot be read:`, ...err.problems.map(problemLine), 'The settings read before stay in force, deny rules and hooks included, until this is fixed.'].join('\n'));
     return;
   }
   apply(setup, fresh, deps.home);

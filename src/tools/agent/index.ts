@@ -5,10 +5,11 @@
  * With `run_in_background` (or `background: true` in the definition) the call returns at once and
  * the report comes later (background.ts). What else the definition asks for is set up per run (start.ts).
  */
-import { defineTool, lazySchema, type SubagentResult, type ToolContext, type ToolProgress } from '../../base/tool.js';
 import { buildSystemPrompt } from '../../session/system-prompt.js';
+import { readDeniedCheck } from '../../permissions/path-rules.js';
 import { resolveModel } from '../../base/models.js';
 import type { ParsedRule } from '../../base/rule-parse.js';
+import { defineTool, lazySchema, type SubagentResult, type ToolContext, type ToolProgress } from '../../base/tool.js';
 import { userConfigDir } from '../../settings/paths.js';
 import { Channel } from '../../base/channel.js';
 import { loadAgentDefinitions, type AgentDefinition } from './definitions.js';
@@ -134,6 +135,7 @@ function systemFor(def: AgentDefinition, ctx: ToolContext, cwd: string, projectD
     configDir,
     systemPrompt: def.systemPrompt || undefined,
     noMemory: def.name === 'Explore' || def.name === 'Plan',
+    hidden: readDeniedCheck({ ...ctx, cwd }),
     ...(memory ? { appendSystemPrompt: memory } : {}),
   });
 }

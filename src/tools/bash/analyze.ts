@@ -1,57 +1,22 @@
 /**
  * What a command line will run, as the permission rules need to see it: every simple command, with
  * wrappers unwrapped (`timeout 5 rm x` → `rm x`), code strings parsed again (`sh -c '…'`, `eval`,
- * `xargs`, `find -exec`, here-docs and literal pipes into a shell) and anything that cannot be read
- * statically listed in `problems`.
+ * `xargs`, `find -exec`, here-docs, here-strings and literal pipes into a shell, `source /dev/stdin`,
+ * the programs of routes.ts) and anything that cannot be read statically listed in `problems`.
  *
  * Each result is a Leaf: the words that run, the text an allow rule must cover (none when the
  * command may never be approved by a rule), and every text a deny or ask rule is tried against.
  */
 import path from 'node:path';
+import type { Analysis, Frame, Leaf, Walk } from './analysis.js';
 import { parseScript, type SimpleCommand } from './parse.js';
-import { HOLE, joinPatterns, literalWord, type Word } from './words.js';
-import {
-  ENV_SPEC, SHELLS, WATCH_SPEC, WRAPPERS, XARGS_SPEC, isSafeAssignment, skipOptions, type WrapperSpec,
-} from './wrappers.js';
+import { ROUTES } from './routes.js';
+import { codeFileKind, heredocText, mergeStdin, NO_STDIN, stdinOf, type Stdin } from './stdin.js';
+import { joinPatterns, type Word } from './words.js';
+import { SHELL_VALUE_VARS, WRAPPERS, isSafeAssignment, skipOptions, type WrapperSpec } from './wrappers.js';
 
-export interface Leaf {
-  /** The command that runs, name first, after unwrapping. */
-  words: Word[];
-  /** Text an allow rule must cover; undefined when no rule may approve this command. */
-  allowPattern?: string;
-  /** Texts deny and ask rules are tried against (the command and every wrapper around it). */
-  denyPatterns: string[];
-  /** Why the command runs code it is given (sh -c, eval, xargs…): always asks. */
-  runsCode?: string;
-  /** Came from a code string rather than the command line itself. */
-  nested: boolean;
-  /** A guess at what a wrapper runs, kept only for deny and ask matching. */
-  denyOnly: boolean;
-  source: SimpleCommand;
-}
-
-export interface Analysis {
-  leaves: Leaf[];
-  /** Why the command's effect cannot be read statically. Empty when it can. */
-  problems: string[];
-  /** Targets of output redirections that write files (/dev/null and friends left out). */
-  writes: Word[];
-  /** Variables assigned anywhere, prefix assignments included. */
-  assigned: string[];
-  /** The parsed simple commands of the command line itself (not of nested code). */
-  commands: SimpleCommand[];
-}
-
-interface Frame {
-  outer: string[];
-  allowPrefix: string[];
-  allow: boolean;
-  nested: boolean;
-  denyOnly: boolean;
-  depth: number;
-  source: SimpleCommand;
-}
-
+/** Variables holding a program's options rather than a command. */
+const OPTION_VARS = new Set(['TAR_OPTIONS', 'GIT_CONFIG_PARAMETERS', 'MAKEFLAGS', 'MFLAGS']);
 const MAX_NESTING = 5;
 const MAX_SUFFIXES = 10;
 const CACHE_SIZE = 512;
@@ -72,7 +37,7 @@ export function analyzeBash(command: string): Analysis {
     return hit;
   }
   const analyzer = new Analyzer();
-  const commands = analyzer.script(command, 0, false, false);
+  const commands = analyzer.run(command, { depth: 0, nested: false, denyOnly: false, stdin: NO_STDIN });
   const result: Analysis = { leaves: analyzer.leaves, problems: analyzer.problems, writes: analyzer.writes, assigned: analyzer.assigned, commands };
   cache.set(command, result);
   cachedChars += command.length;
@@ -84,35 +49,89 @@ export function analyzeBash(command: string): Analysis {
   return result;
 }
 
-class Analyzer {
+interface ScriptScope {
+  depth: number;
+  nested: boolean;
+  denyOnly: boolean;
+  stdin: Stdin;
+}
+
+class Analyzer implements Walk {
   leaves: Leaf[] = [];
   problems: string[] = [];
   writes: Word[] = [];
   assigned: string[] = [];
+  private steps = 0;
 
-  script(source: string, depth: number, nested: boolean, denyOnly: boolean): SimpleCommand[] {
-    if (depth > MAX_NESTING) {
+  run(source: string, scope: ScriptScope): SimpleCommand[] {
+    if (scope.depth > MAX_NESTING) {
       this.problem('code nested in code too deeply to follow');
       return [];
     }
     const parsed = parseScript(source);
-    if (!denyOnly) for (const p of parsed.problems) this.problem(nested ? `in nested code: ${p}` : p);
+    if (!scope.denyOnly) for (const p of parsed.problems) this.problem(scope.nested ? `in nested code: ${p}` : p);
     this.assigned.push(...parsed.assigned);
     const piped = parsed.commands.some((c) => c.pipedFrom !== undefined);
+    const bare: Frame = { outer: [], allowPrefix: [], allow: true, ...scope, source: EMPTY_COMMAND, piped };
+    for (const a of parsed.assignments) this.dataWord(a, bare);
+    let stdin = scope.stdin;
     for (const cmd of parsed.commands) {
       this.collectWrites(cmd);
+      // `exec <<<'…'` or `exec 3< file`: what later commands of this shell read.
+      const bare = isBareExec(cmd);
+      if (bare) stdin = mergeStdin(stdin, stdinOf(cmd, NO_STDIN, false));
       if (!cmd.words.length) continue;
-      this.assigned.push(...cmd.assignments.map((a) => /^[^=+]*/.exec(a.raw)![0]));
-      const unsafe = cmd.assignments.filter((a) => !isSafeAssignment(a)).map((a) => a.pattern);
-      const frame: Frame = { outer: [], allowPrefix: unsafe, allow: true, nested, denyOnly, depth, source: cmd };
+      const frame: Frame = { outer: [], allowPrefix: [], allow: true, nested: scope.nested, denyOnly: scope.denyOnly, depth: scope.depth, source: cmd, stdin, piped };
+      if (bare) {
+        this.leaf(cmd.words, frame, [joinPatterns(cmd.words)]);
+        continue;
+      }
+      this.assignments(cmd.assignments, frame);
+      for (const word of cmd.words.slice(1)) this.dataWord(word, frame);
       if (cmd.assignments.length) frame.outer.push([...cmd.assignments.map((a) => a.pattern), joinPatterns(cmd.words)].join(' '));
-      this.words(cmd.words, frame, piped);
+      this.words(cmd.words, frame);
     }
     return parsed.commands;
   }
 
-  private problem(text: string): void {
+  /** Prefix assignments: remembered, kept for allow rules when unsafe, and code when a program runs them. */
+  private assignments(list: Word[], frame: Frame): void {
+    for (const a of list) {
+      const name = /^[^=+]*/.exec(a.raw)![0];
+      this.assign(name);
+      if (!isSafeAssignment(a)) frame.allowPrefix.push(a.pattern);
+      this.dataWord(a, frame);
+    }
+  }
+
+  /**
+   * Quoted text that looks like code (`x='a[$(rm y)]'`, later read by `$((x))`) is parsed for deny
+   * and ask rules; a `NAME=value` a program runs as a command (GIT_PAGER…) is parsed as code.
+   */
+  dataWord(word: Word, frame: Frame): void {
+    const name = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(word.raw)?.[1];
+    if (name && SHELL_VALUE_VARS.has(name)) this.valueAsCode(word, name, frame);
+    else if (word.literal && /\$\(|`/.test(word.value)) this.script(word.value, { ...frame, denyOnly: true });
+  }
+
+  /** `GIT_PAGER='rm x' git log`, `BASH_ENV=./x.sh bash -c …`: the value is run as a command or a file. */
+  private valueAsCode(a: Word, name: string, frame: Frame): void {
+    const value = a.value.slice(a.value.indexOf('=') + 1);
+    if (!a.literal) return this.problem(`${name} holds a command only known when it runs`);
+    if (name === 'BASH_ENV' || name === 'ENV') return this.problem(`${name} makes the shell run the file ${value} first`);
+    if (OPTION_VARS.has(name)) {
+      if (/command|exec|program|script|shell|eval|alias|pager|editor|hook|filter|helper|-I/i.test(value)) this.problem(`${name} passes options that may run commands`);
+      return;
+    }
+    this.script(value.replace(/^!/, ''), { ...frame, denyOnly: true });
+  }
+
+  problem(text: string): void {
     if (!this.problems.includes(text)) this.problems.push(text);
+  }
+
+  assign(name: string): void {
+    this.assigned.push(name);
   }
 
   private collectWrites(cmd: SimpleCommand): void {
@@ -123,9 +142,7 @@ class Analyzer {
     }
   }
 
-  private steps = 0;
-
-  private words(words: Word[], frame: Frame, piped: boolean): void {
+  words(words: Word[], frame: Frame): void {
     if (++this.steps > MAX_STEPS) return this.problem('too many commands to read');
     const name = words[0]!;
     const views = viewsOf(words);
@@ -135,200 +152,105 @@ class Analyzer {
     }
     const base = path.posix.basename(name.value);
     const inner: Frame = { ...frame, outer: [...frame.outer, ...views] };
-    if (SHELLS.has(base)) return this.shell(words, frame, inner, views, piped);
-    switch (base) {
-      case 'eval':
-        this.leaf(words, frame, views, 'eval runs its arguments as code');
-        return this.code(words.slice(1), inner, 'eval');
-      case 'source':
-      case '.':
-        if (words.slice(1).some((w) => !w.literal)) this.problem(`${base} runs code from a file only known when it runs`);
-        return this.leaf(words, frame, views, `${base} runs the commands in a file`);
-      case 'xargs':
-        return this.xargs(words, frame, inner, views, piped);
-      case 'find':
-        return this.find(words, frame, inner, views, piped);
-      case 'watch':
-        return this.watch(words, frame, inner, views, piped);
-      case 'env':
-        return this.env(words, frame, inner, views, piped);
-      case 'trap':
-      case 'alias':
-        return this.deferred(words, frame, inner, views, base);
-      case 'command':
-        if (words.slice(1).some((w) => /^-[pvV]*[vV]/.test(w.value))) return this.leaf(words, frame, views);
-    }
+    const route = ROUTES[base];
+    if (route) return route(this, words, frame, inner, views);
     const spec = WRAPPERS[base];
-    if (spec) return this.wrapper(words, spec, frame, inner, views, piped);
+    if (spec) return this.wrapper(words, spec, frame, inner, views);
     this.leaf(words, frame, views);
   }
 
-  private leaf(words: Word[], frame: Frame, views: string[], runsCode?: string): void {
+  leaf(words: Word[], frame: Frame, views: string[], runsCode?: string, scriptFile?: Word): void {
     const allow = frame.allow && !runsCode && !frame.denyOnly;
     this.leaves.push({
       words,
       ...(allow ? { allowPattern: [...frame.allowPrefix, joinPatterns(words)].join(' ') } : {}),
       denyPatterns: [...frame.outer, ...views],
       ...(runsCode ? { runsCode } : {}),
+      ...(scriptFile ? { scriptFile } : {}),
       nested: frame.nested,
       denyOnly: frame.denyOnly,
       source: frame.source,
     });
   }
 
-  private wrapper(words: Word[], spec: WrapperSpec, frame: Frame, inner: Frame, views: string[], piped: boolean): void {
+  wrapper(words: Word[], spec: WrapperSpec, frame: Frame, inner: Frame, views: string[]): void {
     const name = words[0]!.value;
-    const start = skipOptions(words, spec);
+    const start = spec.guess ? -1 : skipOptions(words, spec);
     if (start < 0) {
       this.leaf(words, { ...frame, allow: spec.kind === 'privileged' && frame.allow }, views, spec.kind === 'runner' ? `${name} runs the command it is given` : undefined);
-      return this.suffixes(words, inner, piped);
+      return this.suffixes(words, inner);
     }
-    if (start >= words.length) return this.leaf(words, frame, views);
+    if (start >= words.length) {
+      this.leaf(words, frame, views);
+      // `sudo -s`, `sudo -i`, `doas -s` with no command: a shell that reads its input.
+      if (spec.kind === 'privileged' && words.slice(1, start).some((w) => /^-[a-zA-Z]*[si]$|^--(shell|login)$/.test(w.value))) this.stdinCode(inner, name);
+      return;
+    }
     const rest = words.slice(start);
-    if (spec.kind === 'transparent') return this.words(rest, inner, piped);
+    if (spec.kind === 'transparent') return this.words(rest, inner);
     if (spec.kind === 'runner') this.leaf(words, frame, views, `${name} runs the command it is given`);
     else this.leaf(words, frame, views);
-    this.words(rest, spec.kind === 'privileged' ? { ...inner, allow: false, denyOnly: true } : inner, piped);
+    this.words(rest, spec.kind === 'privileged' ? { ...inner, allow: false, denyOnly: true } : inner);
   }
 
-  /** Options not understood: try every later argument as the start of the command (deny/ask only). */
-  private suffixes(words: Word[], frame: Frame, piped: boolean): void {
+  suffixes(words: Word[], frame: Frame): void {
     const guess: Frame = { ...frame, allow: false, denyOnly: true };
     for (let i = 1; i < words.length && i <= MAX_SUFFIXES; i++) {
       const w = words[i]!;
       if (w.literal && w.value.startsWith('-')) continue;
-      this.words(words.slice(i), guess, piped);
-      if (w.literal && /[\s;&|`$()<>]/.test(w.value)) this.script(w.value, frame.depth + 1, true, true);
+      this.words(words.slice(i), guess);
+      if (w.literal && /[\s;&|`$()<>]/.test(w.value)) this.script(w.value, guess);
     }
   }
 
-  /** Words handed over as code (`eval a b` runs "a b"). */
-  private code(args: Word[], frame: Frame, who: string): void {
+  code(args: Word[], frame: Frame, who: string): void {
     if (!args.length) return;
     if (args.some((w) => !w.literal)) {
       this.problem(`${who} runs text that is only known when it runs`);
       return;
     }
-    this.script(args.map((w) => w.value).join(' '), frame.depth + 1, true, frame.denyOnly);
+    this.script(args.map((w) => w.value).join(' '), frame);
   }
 
-  private shell(words: Word[], frame: Frame, inner: Frame, views: string[], piped: boolean): void {
-    const name = words[0]!.value;
-    let i = 1;
-    let hasC = false;
-    for (; i < words.length; i++) {
-      const w = words[i]!;
-      if (!w.literal && hasC) break;
-      if (!w.literal) {
-        this.problem(`the options of ${name} are only known when it runs`);
-        return this.leaf(words, frame, views, `${name} runs code`);
-      }
-      if (w.value === '--' || w.value === '-') {
-        i++;
-        break;
-      }
-      if (w.value === '--rcfile' || w.value === '--init-file') i++;
-      else if (/^[-+][a-zA-Z]+$/.test(w.value)) {
-        if (w.value.startsWith('-') && w.value.includes('c')) hasC = true;
-        if (/[oO]$/.test(w.value)) i++;
-      } else if (!w.value.startsWith('--')) break;
-    }
-    if (hasC) {
-      this.leaf(words, frame, views, `${name} -c runs a string as code`);
-      return this.code(words.slice(i, i + 1), inner, `${name} -c`);
-    }
-    if (i < words.length) return this.leaf(words, frame, views);
-    this.leaf(words, frame, views, `${name} runs the commands it reads from its input`);
-    this.stdinCode(frame.source, inner, name, piped);
+  script(source: string, frame: Frame): void {
+    this.run(source, { depth: frame.depth + 1, nested: true, denyOnly: frame.denyOnly, stdin: this.stdin(frame) });
   }
 
-  /** A shell reading commands from stdin: a here-doc, a here-string or a pipe. */
-  private stdinCode(cmd: SimpleCommand, frame: Frame, name: string, piped: boolean): void {
-    const fed = cmd.redirects.find((r) => r.kind === 'heredoc' || r.kind === 'herestring');
-    if (fed) {
-      if (fed.bodyLiteral) this.script(fed.body ?? '', frame.depth + 1, true, frame.denyOnly);
-      else this.problem(`the text fed to ${name} is only known when it runs`);
-      return;
-    }
-    if (cmd.redirects.some((r) => r.kind === 'read')) return;
-    const from = cmd.pipedFrom;
-    if (from === undefined) {
-      if (piped) this.problem(`${name} may read commands from a pipe whose content is only known when it runs`);
-      return;
-    }
-    const text = from === 'opaque' ? undefined : literalOutput(from);
-    if (text === undefined) this.problem(`a pipe feeds ${name} commands that are only known when it runs`);
-    else this.script(text, frame.depth + 1, true, frame.denyOnly);
+  stdin(frame: Frame): Stdin {
+    return stdinOf(frame.source, frame.stdin, frame.piped);
   }
 
-  private xargs(words: Word[], frame: Frame, inner: Frame, views: string[], piped: boolean): void {
-    this.leaf(words, frame, views, 'xargs runs a command built from its input');
-    const start = skipOptions(words, XARGS_SPEC);
-    if (start < 0) return this.suffixes(words, inner, piped);
-    const rest = start < words.length ? words.slice(start) : [literalWord('echo')];
-    const repl = replacement(words.slice(1, start));
-    const filled = repl
-      ? rest.map((w) => (w.pattern.includes(repl) ? { ...w, literal: false, pattern: w.pattern.split(repl).join(HOLE) } : w))
-      : [...rest, { raw: '(input)', value: '(input)', pattern: HOLE, literal: false }];
-    this.words(filled, inner, piped);
+  stdinCode(frame: Frame, who: string): void {
+    const fed = this.stdin(frame);
+    if (fed.kind === 'text') this.script(fed.text, frame);
+    else if (fed.kind === 'unknown') this.problem(`${who} runs commands read from ${fed.why}`);
+    else if (fed.kind === 'file') this.leaf([fed.word], { ...frame, allow: false, denyOnly: true }, [], undefined, fed.word);
   }
 
-  private find(words: Word[], frame: Frame, inner: Frame, views: string[], piped: boolean): void {
-    let runs: string | undefined;
-    for (let i = 1; i < words.length; i++) {
-      const w = words[i]!.value;
-      if (w === '-delete') runs ??= 'find -delete removes what it finds';
-      if (!['-exec', '-execdir', '-ok', '-okdir'].includes(w)) continue;
-      runs = `find ${w} runs a command for each file`;
-      let j = i + 1;
-      while (j < words.length && words[j]!.value !== ';' && words[j]!.value !== '+') j++;
-      const cmd = words.slice(i + 1, j).map((x) => (x.pattern.includes('{}') ? { ...x, literal: false, pattern: x.pattern.split('{}').join(HOLE) } : x));
-      if (cmd.length) this.words(cmd, inner, piped);
-      i = j;
+  codeFile(word: Word, frame: Frame, who: string): Word | undefined {
+    if (!word.literal) {
+      this.problem(`${who} runs code from a file only known when it runs`);
+      return undefined;
     }
-    this.leaf(words, frame, views, runs);
+    const kind = codeFileKind(word.value).kind;
+    if (kind === 'file') return word;
+    if (kind === 'stdin') this.stdinCode(frame, who);
+    else if (kind === 'descriptor') {
+      const text = heredocText(frame.source);
+      if (text && text !== '') this.script(text, frame);
+      else this.problem(`${who} runs code read from ${word.value}, which is only known when it runs`);
+    } else this.problem(`${who} runs code read from ${word.value}, which is not a plain file`);
+    return undefined;
   }
+}
 
-  private watch(words: Word[], frame: Frame, inner: Frame, views: string[], piped: boolean): void {
-    this.leaf(words, frame, views, 'watch runs a command repeatedly');
-    const start = skipOptions(words, WATCH_SPEC);
-    if (start < 0) return this.suffixes(words, inner, piped);
-    const rest = words.slice(start);
-    if (words.slice(1, start).some((w) => w.value === '-x' || w.value === '--exec')) {
-      if (rest.length) this.words(rest, inner, piped);
-    } else this.code(rest, inner, 'watch');
-  }
+const EMPTY_COMMAND: SimpleCommand = { assignments: [], words: [], redirects: [], text: '', inSubstitution: false, topLevel: true };
 
-  private env(words: Word[], frame: Frame, inner: Frame, views: string[], piped: boolean): void {
-    const start = skipOptions(words, ENV_SPEC);
-    if (start < 0) {
-      this.leaf(words, { ...frame, allow: false }, views, 'env runs a command it is given');
-      return this.suffixes(words, inner, piped);
-    }
-    let i = start;
-    const unsafe: string[] = [];
-    for (; i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.raw); i++) {
-      this.assigned.push(words[i]!.raw.split('=', 1)[0]!);
-      if (!isSafeAssignment(words[i]!)) unsafe.push(words[i]!.pattern);
-    }
-    if (i >= words.length) return this.leaf(words, frame, views);
-    const next = { ...inner, allowPrefix: [...frame.allowPrefix, ...unsafe], allow: frame.allow && start === 1 };
-    this.words(words.slice(i), next, piped);
-  }
-
-  /** `trap 'code' EXIT`, `alias ls='rm -rf x'`: code that runs later. */
-  private deferred(words: Word[], frame: Frame, inner: Frame, views: string[], name: string): void {
-    this.leaf(words, frame, views, `${name} stores code that runs later`);
-    const args = words.slice(1).filter((w) => !w.value.startsWith('-'));
-    if (name === 'trap') {
-      if (args.length >= 2) this.code(args.slice(0, 1), inner, 'trap');
-      return;
-    }
-    for (const a of args) {
-      const eq = a.value.indexOf('=');
-      if (eq > 0) this.code([{ ...a, value: a.value.slice(eq + 1) }], inner, 'alias');
-    }
-  }
+/** `exec` with redirections only: they stay open for the rest of the shell. */
+function isBareExec(cmd: SimpleCommand): boolean {
+  const [name, ...rest] = cmd.words;
+  // tree-sitter reads the descriptor of `exec 0<<<…` as a word.
+  return name?.value === 'exec' && rest.every((w) => /^(\{\w+\}|\d+)$/.test(w.value)) && cmd.redirects.length > 0;
 }
 
 /**
@@ -353,32 +275,3 @@ function withoutGitGlobals(args: Word[]): Word[] {
   return args.slice(i);
 }
 
-/** What `echo`/`printf`/`cat <<'EOF'` write, when it is fully known. */
-function literalOutput(cmd: SimpleCommand): string | undefined {
-  const [name, ...args] = cmd.words;
-  if (!name?.literal || args.some((w) => !w.literal)) return undefined;
-  if (name.value === 'echo') {
-    const flags = args.filter((w, i) => /^-[neE]+$/.test(w.value) && args.slice(0, i).every((x) => /^-[neE]+$/.test(x.value)));
-    const text = args.slice(flags.length).map((w) => w.value).join(' ');
-    return flags.some((f) => f.value.includes('e')) && text.includes('\\') ? undefined : text;
-  }
-  if (name.value === 'printf' && args.length === 1 && !/[%\\]/.test(args[0]!.value)) return args[0]!.value;
-  if (name.value === 'cat' && args.length === 0) {
-    const doc = cmd.redirects.find((r) => r.kind === 'heredoc' || r.kind === 'herestring');
-    return doc?.bodyLiteral ? doc.body : undefined;
-  }
-  return undefined;
-}
-
-/** `xargs -I {}` / `-i` / `--replace=R`: the text replaced by each input item. */
-function replacement(opts: Word[]): string | undefined {
-  for (let i = 0; i < opts.length; i++) {
-    const v = opts[i]!.value;
-    if (v === '-I') return opts[i + 1]?.value;
-    if (v.startsWith('-I')) return v.slice(2);
-    if (v === '-i' || v === '--replace') return '{}';
-    if (v.startsWith('-i')) return v.slice(2);
-    if (v.startsWith('--replace=')) return v.slice('--replace='.length);
-  }
-  return undefined;
-}

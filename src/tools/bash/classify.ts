@@ -4,7 +4,7 @@
  * Every answer is false (or "unknown") when in doubt.
  */
 import path from 'node:path';
-import type { Analysis, Leaf } from './analyze.js';
+import type { Analysis, Leaf } from './analysis.js';
 import { isReadOnlyCommand } from './read-only.js';
 import { DANGEROUS_VARS } from './wrappers.js';
 

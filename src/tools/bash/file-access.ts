@@ -7,6 +7,7 @@
  * Used for Read(...)/Edit(...) rules on Bash (`Read(./.env)` also stops `cat .env`), the
  * outside-the-project check of read-only commands, and protected paths.
  */
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { deniedPathRule } from '../../permissions/path-rules.js';
 import { parseRule, type ParsedRule } from '../../base/rule-parse.js';
@@ -14,8 +15,9 @@ import { emptyRules } from '../../base/permission-types.js';
 import { isInside, isInWorkspace } from '../../base/paths.js';
 import { protectedReason } from '../../permissions/protected.js';
 import type { PermissionContext, PermissionPaths } from '../../base/tool.js';
-import type { Analysis } from './analyze.js';
+import type { Analysis, Leaf } from './analysis.js';
 import { isReadOnlyLeaf } from './classify.js';
+import { expandGlob } from './glob.js';
 import { pathArguments, resolvePathWord } from './read-only.js';
 import type { Word } from './words.js';
 
@@ -36,33 +38,98 @@ const WRITES_ALL = new Set(['rm', 'rmdir', 'touch', 'mkdir', 'tee', 'truncate', 
 /** The last operand is written, the others read. */
 const WRITES_LAST = new Set(['cp', 'ln', 'install', 'rsync']);
 
-export function fileAccesses(a: Analysis, where: Where): FileAccess[] {
+export interface AccessOptions {
+  /** Also the commands a wrapper may run, guessed from options it does not know (deny checks). */
+  guesses?: boolean;
+  /**
+   * Also every argument of other commands that names a file (`awk 1 f`, `zip o.zip f`,
+   * `dd if=f`, `curl -d @f`): for deny rules, a command naming a denied file is refused whatever it is.
+   */
+  mentions?: boolean;
+}
+
+export function fileAccesses(a: Analysis, where: Where, opts: AccessOptions = {}): FileAccess[] {
   const out: FileAccess[] = [];
-  let cwd: string | undefined = where.cwd;
-  const add = (w: Word, access: FileAccess['access']): void => {
+  /** `mention`: a word that may or may not name a file (an argument of any command). */
+  const add = (w: Word, access: FileAccess['access'], cwd: string | undefined, mention = false): void => {
+    if (w.item) return; // each file find/xargs feeds: checked as a tree read (tree-access.ts)
+    if (w.glob !== undefined && cwd !== undefined && !/[$`]/.test(w.raw)) {
+      const files = expandGlob(w.glob, cwd, where.homeDir);
+      if (files === undefined) out.push({ path: undefined, access });
+      for (const f of files ?? []) if (!HARMLESS.has(f)) out.push({ path: f, access });
+      return;
+    }
     const p = w.value === '-' && !w.raw.includes('/') ? undefined : resolvePathWord(w, cwd, where.homeDir);
+    // An argument counts as a file when it looks like a path or names one that exists (`npm run
+    // secrets` is not `./secrets` unless that is there).
+    if (mention && (p === undefined || (!w.value.includes('/') && !existsOnDisk(p)))) return;
     if (p === undefined || !HARMLESS.has(p)) out.push({ path: p, access });
   };
-  for (const leaf of a.leaves) {
-    if (leaf.denyOnly) continue;
+  forEachLeaf(a, where, (leaf, cwd) => {
     const name = path.posix.basename(leaf.words[0]?.value ?? '');
-    for (const r of leaf.source.redirects) if (r.kind === 'read' && r.target) add(r.target, 'read');
-    if (isReadOnlyLeaf(leaf)) {
-      const args = pathArguments(leaf.words);
-      if (name === 'cd' || name === 'pushd') {
-        const target = args[0];
-        if (leaf.source.topLevel) cwd = target && target.value !== '-' ? resolvePathWord(target, cwd, where.homeDir) : undefined;
-        if (target) add(target, 'read');
-        continue;
-      }
-      for (const w of args) add(w, 'read');
+    for (const r of leaf.source.redirects) if (r.kind === 'read' && r.target) add(r.target, 'read', cwd);
+    // git's paths (`git show HEAD:f`, `git log -p -- f`) count as mentions: its read-only forms print files too.
+    if (isReadOnlyLeaf(leaf) && name !== 'git') for (const w of pathArguments(leaf.words)) add(w, 'read', cwd);
+    else if (isReadOnlyLeaf(leaf)) {
+      for (const w of pathArguments(leaf.words)) add(w, 'read', cwd);
+      if (opts.mentions) for (const w of mentionedPaths(leaf.words)) add(w, 'read', cwd, true);
     } else {
-      for (const f of operandAccesses(name, leaf.words.slice(1))) add(f.word, f.access);
+      for (const f of operandAccesses(name, leaf.words.slice(1))) add(f.word, f.access, cwd);
+      if (opts.mentions) for (const w of mentionedPaths(leaf.words)) add(w, 'read', cwd, true);
+    }
+  }, opts.guesses);
+  for (const w of a.writes) add(w, 'write', where.cwd);
+  return out;
+}
+
+function existsOnDisk(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The words of a command that may name a file: its arguments (and its name when it is a path),
+ * the value of `--opt=value` and `key=value`, and what follows `@` (`curl -d @file`). Only literal
+ * words and globs: a variable is not followed here.
+ */
+function mentionedPaths(words: Word[]): Word[] {
+  const out: Word[] = [];
+  for (const [i, w] of words.entries()) {
+    if (i === 0 && !w.value.includes('/')) continue;
+    if (!w.literal && w.glob === undefined) continue;
+    if (w.value === '' || w.value === '-' || /\s/.test(w.value) && !w.value.includes('/')) continue;
+    out.push(w);
+    const eq = /^[^=/]*=(.+)$/.exec(w.value);
+    if (eq && w.literal) out.push({ ...w, value: eq[1]!, pattern: eq[1]! });
+    const at = /^[^@]*@(.+)$/.exec(w.value);
+    if (at && w.literal) out.push({ ...w, value: at[1]!, pattern: at[1]! });
+    // git's `HEAD:path`, `:path`, `:0:path` (the file as a revision holds it).
+    const rev = /^[^:/\s]*:(?:\d:)?(.+)$/.exec(w.value);
+    if (rev && w.literal) out.push({ ...w, value: rev[1]!, pattern: rev[1]! });
+  }
+  return out;
+}
+
+/**
+ * Each leaf the line runs for real (guesses left out unless asked for) with the directory it runs in: a top-level
+ * `cd`/`pushd` moves it for what follows; `popd` or `cd -` make it unknown.
+ */
+export function forEachLeaf(a: Analysis, where: Where, fn: (leaf: Leaf, cwd: string | undefined) => void, guesses = false): void {
+  let cwd: string | undefined = where.cwd;
+  for (const leaf of a.leaves) {
+    if (leaf.denyOnly && !guesses) continue;
+    const name = path.posix.basename(leaf.words[0]?.value ?? '');
+    fn(leaf, cwd);
+    if ((name === 'cd' || name === 'pushd') && isReadOnlyLeaf(leaf) && leaf.source.topLevel) {
+      const target = pathArguments(leaf.words)[0];
+      cwd = target && target.value !== '-' ? resolvePathWord(target, cwd, where.homeDir) : undefined;
     }
     if (name === 'popd') cwd = undefined;
   }
-  for (const w of a.writes) add(w, 'write');
-  return out;
 }
 
 function operandAccesses(name: string, args: Word[]): Array<{ word: Word; access: FileAccess['access'] }> {
@@ -96,10 +163,9 @@ export function bashPermissionPaths(a: Analysis, ctx: PermissionContext): Permis
  */
 export function settingsPathDeny(a: Analysis, ctx: PermissionContext): ParsedRule | undefined {
   const rules = emptyRules();
-  const deny = ctx.rules?.deny ?? denyStrings(ctx.settings).map((s) => parseRule(s, 'projectSettings'));
-  rules.deny = deny.filter((r) => (r.toolName === 'Read' || r.toolName === 'Edit') && r.specifier !== undefined && !r.error);
+  rules.deny = pathDenyRules(ctx, ['Read', 'Edit']);
   if (!rules.deny.length) return undefined;
-  for (const f of fileAccesses(a, ctx)) {
+  for (const f of fileAccesses(a, ctx, { guesses: true, mentions: true })) {
     if (f.path === undefined) {
       const any = rules.deny.find((r) => f.access === 'write' || r.toolName === 'Read');
       if (any) return any;
@@ -109,6 +175,12 @@ export function settingsPathDeny(a: Analysis, ctx: PermissionContext): ParsedRul
     if (hit) return hit;
   }
   return undefined;
+}
+
+/** The Read/Edit deny rules in force: the session's, or those of the merged settings. */
+export function pathDenyRules(ctx: PermissionContext, tools: readonly string[]): ParsedRule[] {
+  const deny = ctx.rules?.deny ?? denyStrings(ctx.settings).map((s) => parseRule(s, 'projectSettings'));
+  return deny.filter((r) => tools.includes(r.toolName) && r.specifier !== undefined && !r.error);
 }
 
 function denyStrings(settings: Record<string, unknown>): string[] {

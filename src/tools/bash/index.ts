@@ -3,21 +3,25 @@
  * command line is parsed into the simple commands it runs before anything else is decided.
  */
 import type { z } from 'zod';
-import { deniedHostsSince, readSandboxSettings, sandboxLaunch } from '../../sandbox/index.js';
+import { appendFile } from 'node:fs/promises';
+import { deniedHostsSince, readSandboxSettings, sandboxLaunch, type SandboxLaunch } from '../../sandbox/index.js';
 import { sessionEnvDir, sessionEnvPreamble } from './session-env.js';
 import { startBackgroundTask } from '../tasks/registry.js';
 import { trackBashTask } from '../tasks/notify.js';
 import { defineTool, lazySchema } from '../../base/tool.js';
-import { analyzeBash, type Analysis } from './analyze.js';
+import { analyzeBash } from './analyze.js';
+import type { Analysis } from './analysis.js';
 import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './classify.js';
 import { bashPermissionPaths, criticalRemoval, settingsPathDeny } from './file-access.js';
+import { scriptsPathDeny, scriptsTreeRead } from './script-files.js';
+import { treeReadDenial } from './tree-access.js';
 import { bashDescription, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './description.js';
 import { matchBashRules } from './match.js';
 import { initBashParser, isBashParserReady, parseScript } from './parse.js';
-import { outputFilePath, runForeground } from './run.js';
+import { outputFilePath, runForeground, type RunResult } from './run.js';
 import { loadShellRunner } from './spawn.js';
 import { startingCwd } from './cwd.js';
-import { defaultVerdict, sandboxFor } from './permission.js';
+import { defaultVerdict, runsSandboxed, sandboxFor } from './permission.js';
 
 export { initBashParser } from './parse.js';
 
@@ -100,13 +104,18 @@ export const bashTool = defineTool<BashInput, BashOutput>({
     const a = analysisOf(input.command);
     const hit = matchBashRules(input, a, rules, list, ctx);
     if (hit || list !== 'deny' || !a) return hit;
-    return settingsPathDeny(a, ctx);
+    return settingsPathDeny(a, ctx) ?? scriptsPathDeny(a, ctx);
   },
 
   requiresPerson(input, ctx) {
     const a = analysisOf(input.command);
-    const critical = a && criticalRemoval(a, ctx);
-    return critical ? `${critical}; removing a critical path always needs a person` : undefined;
+    if (!a) return undefined;
+    const critical = criticalRemoval(a, ctx);
+    if (critical) return `${critical}; removing a critical path always needs a person`;
+    if (runsSandboxed(input, ctx)) return undefined;
+    const tree = treeReadDenial(a, ctx) ?? scriptsTreeRead(a, ctx);
+    if (!tree) return undefined;
+    return { reason: `${tree.reason}. Read a narrower folder that leaves it out, or use the Grep tool, which never returns denied files`, refuseInBypass: true };
   },
 
   async checkPermissions(input, ctx) {
@@ -134,20 +143,27 @@ export const bashTool = defineTool<BashInput, BashOutput>({
         ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
       });
       trackBashTask(task, ctx.backgroundTasks, ctx.toolUseId, clampTimeout(input.timeout));
+      if (sandbox) void task.settled.then(() => finishSandbox(sandbox, outputFile));
       return backgroundOutput(task.id, outputFile, ctx.cwd, notes, sandbox !== undefined);
     }
-    const result = yield* runForeground({
-      command: input.command,
-      timeoutMs: clampTimeout(input.timeout),
-      cwdContext: ctx,
-      env: ctx.env,
-      signal: ctx.signal,
-      outputFile,
-      ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
-    });
+    let result: RunResult;
+    let after: string[] = [];
+    try {
+      result = yield* runForeground({
+        command: input.command,
+        timeoutMs: clampTimeout(input.timeout),
+        cwdContext: ctx,
+        env: ctx.env,
+        signal: ctx.signal,
+        outputFile,
+        ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
+      });
+    } finally {
+      if (sandbox) after = await sandbox.finish();
+    }
     const { nextCwd, outputTooLarge, durationMs, ...rest } = result;
     if (outputTooLarge) notes.push('The command was stopped because its output grew past the limit.');
-    if (sandbox) notes.push(...sandboxNotes(result.exitCode, Date.now() - durationMs));
+    if (sandbox) notes.push(...sandboxNotes(result.exitCode, Date.now() - durationMs), ...after);
     return {
       ...rest,
       notes: [...notes, ...rest.notes],
@@ -224,6 +240,12 @@ function sandboxNotes(exitCode: number | null, since: number): string[] {
     notes.push('The command ran in the sandbox: writes outside the project and allowed paths, and network access except to allowed domains, are blocked. If it failed for that reason, retry with dangerouslyDisableSandbox: true (the user is asked).');
   }
   return notes;
+}
+
+/** A background command's sandbox is cleaned up when it ends; what that found goes to its output file. */
+async function finishSandbox(sandbox: SandboxLaunch, outputFile: string): Promise<void> {
+  const notes = await sandbox.finish().catch(() => []);
+  if (notes.length) await appendFile(outputFile, `\n${notes.join('\n')}\n`).catch(() => undefined);
 }
 
 function backgroundOutput(id: string, outputFile: string, cwd: string, notes: string[], sandboxed: boolean): BashOutput {

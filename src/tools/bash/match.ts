@@ -15,10 +15,11 @@ import type { ParsedRule } from '../../base/rule-parse.js';
 import type { PermissionContext, RuleList } from '../../base/tool.js';
 import { protectedReason } from '../../permissions/protected.js';
 import { isInWorkspace } from '../../base/paths.js';
-import type { Analysis, Leaf } from './analyze.js';
+import type { Analysis, Leaf } from './analysis.js';
 import { isReadOnlyLeaf } from './classify.js';
 import { criticalRemoval } from './file-access.js';
 import { resolvePathWord } from './read-only.js';
+import { scriptsRun } from './script-files.js';
 import { HOLE } from './words.js';
 import { DANGEROUS_VARS } from './wrappers.js';
 
@@ -133,10 +134,13 @@ export function matchBashRules(
   // Fail closed: what cannot be read cannot be shown not to match.
   if (!analysis || analysis.problems.length) return commands[0];
   const whole = input.command.trim().replace(/\s+/g, ' ');
+  const scripts = scriptsRun(analysis, ctx);
+  if (scripts.problem || scripts.analyses.some((s) => s.problems.length)) return commands[0];
+  const leaves = [analysis, ...scripts.analyses].flatMap((a) => a.leaves);
   for (const rule of commands) {
     const c = compileRule(rule.specifier!);
     if (ruleMatchesText(c, whole)) return rule;
-    if (analysis.leaves.some((leaf) => leaf.denyPatterns.some((p) => ruleMayMatch(c, p)))) return rule;
+    if (leaves.some((leaf) => leaf.denyPatterns.some((p) => ruleMayMatch(c, p)))) return rule;
   }
   return undefined;
 }

@@ -44,6 +44,8 @@ export interface ParsedScript {
   commands: SimpleCommand[];
   /** Names assigned by bare `VAR=value` statements. */
   assigned: string[];
+  /** Those statements as words (`VAR=value`, quotes resolved), declarations' included. */
+  assignments: Word[];
   /** Why the command cannot be read statically; empty when it can. */
   problems: string[];
 }
@@ -119,18 +121,18 @@ export function isBashParserReady(): boolean {
 export function parseScript(source: string): ParsedScript {
   if (!parser) throw new Error('bash parser not initialised: await initBashParser() first');
   let tree = parser.parse(source);
-  if (!tree) return { commands: [], assigned: [], problems: ['the parser gave up'] };
+  if (!tree) return { commands: [], assigned: [], assignments: [], problems: ['the parser gave up'] };
   const joined = joinLineContinuations(source, tree.rootNode);
   if (joined !== source) {
     tree.delete();
     tree = parser.parse(joined);
-    if (!tree) return { commands: [], assigned: [], problems: ['the parser gave up'] };
+    if (!tree) return { commands: [], assigned: [], assignments: [], problems: ['the parser gave up'] };
   }
   try {
-    const walker = new Walker();
+    const walker = new Walker(joined);
     walker.visit(tree.rootNode, { depth: 0, inSubstitution: false, topLevel: true });
     if (tree.rootNode.hasError) walker.problems.unshift('the command has a syntax error or a construct the parser cannot read');
-    return { commands: walker.commands, assigned: walker.assigned, problems: walker.problems };
+    return { commands: walker.commands, assigned: walker.assigned, assignments: walker.assignments, problems: walker.problems };
   } finally {
     tree.delete();
   }
@@ -172,8 +174,11 @@ const HEREDOC_PARTS = new Set(['heredoc_start', 'heredoc_body', 'heredoc_end']);
 const NESTED_SCOPE = new Set(['subshell', 'pipeline']);
 
 class Walker {
+  constructor(private readonly source: string) {}
+
   commands: SimpleCommand[] = [];
   assigned: string[] = [];
+  assignments: Word[] = [];
   problems: string[] = [];
 
   visit(node: Node, scope: Scope): SimpleCommand | undefined {
@@ -194,6 +199,7 @@ class Walker {
         return this.pipeline(node, { ...inner, topLevel: false });
       case 'variable_assignment':
         this.assigned.push(node.childForFieldName('name')?.text ?? node.text);
+        this.assignments.push(resolveAssignment(node));
         this.visitChildren(node, inner);
         return undefined;
       case 'ERROR':
@@ -202,6 +208,14 @@ class Walker {
         return undefined;
       case 'comment':
         return undefined;
+      case 'file_redirect': {
+        // `$(< file)` is bash's `$(cat file)`.
+        const cmd = this.newCommand(node, inner);
+        cmd.words.push(literalWord('cat'));
+        cmd.redirects.push(this.redirect(node));
+        this.visitNested(node, inner);
+        return cmd;
+      }
       default:
         if (SUBSTITUTIONS.has(node.type)) this.visitChildren(node, { ...inner, inSubstitution: true, topLevel: false });
         else this.visitChildren(node, NESTED_SCOPE.has(node.type) ? { ...inner, topLevel: false } : inner);
@@ -214,6 +228,7 @@ class Walker {
   }
 
   private command(node: Node, scope: Scope): SimpleCommand {
+    this.checkGaps(node);
     const cmd = this.newCommand(node, scope);
     for (const child of node.children) {
       if (child.type === 'variable_assignment') cmd.assignments.push(resolveAssignment(child));
@@ -253,7 +268,9 @@ class Walker {
       if (!child.isNamed) cmd.words.push(literalWord(child.text));
       else if (child.type === 'variable_assignment') {
         this.assigned.push(child.childForFieldName('name')?.text ?? child.text);
-        cmd.words.push(resolveAssignment(child));
+        const word = resolveAssignment(child);
+        this.assignments.push(word);
+        cmd.words.push(word);
       } else if (!isRedirect(child)) cmd.words.push(resolveWord(child));
       if (!isRedirect(child)) this.visitNested(child, scope);
     }
@@ -284,7 +301,21 @@ class Walker {
     for (const child of node.children) this.visitNested(child, { ...scope, depth: scope.depth + 1 });
   }
 
+  /**
+   * tree-sitter can leave a word out of the tree (a lone `-` before a here-doc: `cat - <<EOF`):
+   * text between a statement's parts that no node covers is unreadable.
+   */
+  private checkGaps(node: Node): void {
+    let end = node.startIndex;
+    for (const child of node.children) {
+      const gap = this.source.slice(end, child.startIndex);
+      if (gap.trim() !== '' && !this.problems.some((p) => p.startsWith('text the parser skipped'))) this.problems.push(`text the parser skipped: ${gap.trim().slice(0, 40)}`);
+      end = Math.max(end, child.endIndex);
+    }
+  }
+
   private redirected(node: Node, scope: Scope): SimpleCommand | undefined {
+    this.checkGaps(node);
     const body = node.childForFieldName('body');
     const before = this.commands.length;
     const target = body ? this.visit(body, scope) : undefined;

@@ -4,14 +4,15 @@
  * it is given, and critical removals ask; the rest asks with "don't ask again" suggestions, unless it
  * runs in the sandbox with sandbox.autoAllowBashIfSandboxed or acceptEdits covers it.
  */
-import { decideSandbox, readSandboxSettings, type SandboxDecision } from '../../sandbox/index.js';
+import { decideSandbox, isExcludedCommand, readSandboxSettings, type SandboxDecision } from '../../sandbox/index.js';
 import { formatRule } from '../../base/rule-parse.js';
 import type { PermissionContext, ToolPermissionVerdict } from '../../base/tool.js';
-import { analyzeBash, type Analysis } from './analyze.js';
+import { analyzeBash } from './analyze.js';
+import type { Analysis } from './analysis.js';
 import { isReadOnlyAnalysis } from './classify.js';
 import { acceptEditsCovers, criticalRemoval, pathsOutsideWorkspace, settingsPathDeny } from './file-access.js';
 import { MAX_ALLOWABLE_LENGTH } from './match.js';
-import { initBashParser } from './parse.js';
+import { initBashParser, isBashParserReady } from './parse.js';
 import { suggestRules } from './suggest.js';
 import { joinValues } from './words.js';
 
@@ -48,5 +49,35 @@ export async function sandboxFor(input: BashPermissionInput, ctx: PermissionCont
   if (!settings.enabled) return { kind: 'off' };
   await initBashParser();
   const commands = analyzeBash(input.command).leaves.map((l) => joinValues(l.words));
-  return decideSandbox(settings, { dangerouslyDisableSandbox: input.dangerouslyDisableSandbox, commands });
+  const decision = await decideSandbox(settings, { dangerouslyDisableSandbox: input.dangerouslyDisableSandbox, commands });
+  remember(input, settings.bwrapPath, decision.kind);
+  return decision;
+}
+
+/** Sandbox decisions already made (validateInput makes one before the permission gate). */
+const decided = new Map<string, SandboxDecision['kind']>();
+const MAX_REMEMBERED = 256;
+
+function keyOf(input: BashPermissionInput, bwrapPath: string): string {
+  return `${bwrapPath}\0${input.dangerouslyDisableSandbox ? 1 : 0}\0${input.command}`;
+}
+
+function remember(input: BashPermissionInput, bwrapPath: string, kind: SandboxDecision['kind']): void {
+  const key = keyOf(input, bwrapPath);
+  decided.delete(key);
+  decided.set(key, kind);
+  if (decided.size > MAX_REMEMBERED) decided.delete(decided.keys().next().value!);
+}
+
+/**
+ * Will this call run inside the sandbox (or not at all)? Read synchronously for the permission gate:
+ * with sandbox.failIfUnavailable (the default) a call either runs sandboxed or is refused; otherwise
+ * it counts as sandboxed only when the sandbox was found working for it.
+ */
+export function runsSandboxed(input: BashPermissionInput, ctx: PermissionContext): boolean {
+  const settings = readSandboxSettings(ctx.settings, ctx);
+  if (!settings.enabled || input.dangerouslyDisableSandbox || !isBashParserReady()) return false;
+  const commands = analyzeBash(input.command).leaves.map((l) => joinValues(l.words));
+  if (isExcludedCommand(commands, settings.excludedCommands)) return false;
+  return settings.failIfUnavailable || decided.get(keyOf(input, settings.bwrapPath)) === 'sandboxed';
 }

@@ -154,17 +154,24 @@ export function pathArguments(words: readonly Word[]): Word[] {
     const target = positionals(args)[0];
     return [target ?? { raw: '~', value: '~', pattern: '~', literal: true }];
   }
-  let pos = positionals(args.filter((a, i) => !isOptionValue(args, i)));
+  let pos = positionals(args.filter((a, i) => !isOptionValue(name, args, i)));
   const explicit = args.some((a) => a.value === '-e' || a.value === '-f' || a.value.startsWith('--regexp') || a.value.startsWith('--expression'));
   if (PATTERN_FIRST.has(name) && !explicit) pos = pos.slice(1);
   if (name === 'find') pos = pos.filter((_, i) => i < firstExpression(args));
   return pos;
 }
 
+/** Short options that take a value, for the commands where the common guess is wrong (`sed -n` does not). */
+const VALUE_SHORTS: Readonly<Record<string, string>> = {
+  sed: 'efl', grep: 'efmABCdD', egrep: 'efmABCdD', fgrep: 'efmABCdD', zgrep: 'efmABCdD', rg: 'efmABCgtTjMrE',
+  head: 'nc', tail: 'ncs', cut: 'dfbc', sort: 'ktST', uniq: 'fsw', jq: '',
+};
+
 /** Values following `-e`/`-f`/`-m`… are not paths (a cheap, conservative reading). */
-function isOptionValue(args: readonly Word[], i: number): boolean {
+function isOptionValue(name: string, args: readonly Word[], i: number): boolean {
   const prev = args[i - 1]?.value;
-  return prev !== undefined && /^-[efmABCnd]$/.test(prev) && !args[i]!.value.startsWith('-');
+  const letters = VALUE_SHORTS[name] ?? 'efmABCnd';
+  return prev !== undefined && letters !== '' && new RegExp(`^-[${letters}]$`).test(prev) && !args[i]!.value.startsWith('-');
 }
 
 function firstExpression(args: readonly Word[]): number {
@@ -175,8 +182,9 @@ function firstExpression(args: readonly Word[]): number {
 /** Resolve a path argument for the workspace check; undefined when it is only known at run time. */
 export function resolvePathWord(word: Word, cwd: string | undefined, home: string): string | undefined {
   if (word.literal) return resolvePathText(word.value, cwd, home);
-  // Only globs and braces are followed; a variable or substitution could point anywhere.
-  if (/[$`]/.test(word.raw) || word.pattern.includes('..')) return undefined;
+  // Only globs are followed (to the folder they start in); a variable, a substitution or a brace
+  // expansion could point anywhere, and so could the files find/xargs feed.
+  if (/[$`]/.test(word.raw) || word.pattern.includes('..') || word.item || word.glob === undefined) return undefined;
   const known = word.pattern.split('\u0000')[0] ?? '';
   return resolvePathText(known.includes('/') ? known.slice(0, known.lastIndexOf('/') + 1) : '.', cwd, home);
 }
@@ -184,6 +192,18 @@ export function resolvePathWord(word: Word, cwd: string | undefined, home: strin
 function resolvePathText(text: string, cwd: string | undefined, home: string): string | undefined {
   if (text === '~' || text.startsWith('~/')) return path.join(home, text.slice(1));
   if (text.startsWith('~')) return undefined;
-  if (path.isAbsolute(text)) return path.resolve(text);
+  if (path.isAbsolute(text)) return processPath(path.resolve(text), cwd);
   return cwd === undefined ? undefined : path.resolve(cwd, text);
+}
+
+/**
+ * `/proc/self/cwd` is the directory of the process that opens it — the command's, not wicket's;
+ * `/proc/self/root` is `/`; another process's are unknown.
+ */
+function processPath(p: string, cwd: string | undefined): string | undefined {
+  const m = /^\/proc\/([^/]+)\/(cwd|root)(\/.*)?$/.exec(p);
+  if (!m) return p;
+  if (m[1] !== 'self' && m[1] !== 'thread-self') return undefined;
+  if (m[2] === 'root') return path.resolve('/', `.${m[3] ?? ''}`);
+  return cwd === undefined ? undefined : path.join(cwd, m[3] ?? '');
 }

@@ -10,7 +10,21 @@ const WITH_LABEL = new Set([':', 'b', 't', 'T']);
 const TEXT = new Set(['a', 'i', 'c']);
 
 export function isPrintOnlySedScript(script: string): boolean {
-  const r = new Reader(script);
+  return readScript(new Reader(script));
+}
+
+/**
+ * What a sed script runs: the text of each `e command`, and `unknown` when the `e` flag of `s` runs
+ * the pattern space (only known when it runs), a bare `e` does, or the script cannot be read.
+ */
+export function sedExecutions(script: string): { code: string[]; unknown: boolean } {
+  const found = { code: [] as string[], unknown: false };
+  const r = new Reader(script, found);
+  if (!readScript(r)) found.unknown = true;
+  return found;
+}
+
+function readScript(r: Reader): boolean {
   try {
     while (r.skipSeparators()) {
       r.address();
@@ -33,7 +47,11 @@ export function isPrintOnlySedScript(script: string): boolean {
 
 class Reader {
   i = 0;
-  constructor(private readonly s: string) {}
+  /** When set, `e` and `w` are read (and `e` recorded) instead of refused. */
+  constructor(
+    private readonly s: string,
+    private readonly exec?: { code: string[]; unknown: boolean },
+  ) {}
 
   peek(): string | undefined {
     return this.s[this.i];
@@ -107,6 +125,18 @@ class Reader {
       this.restOfLine();
       return true;
     }
+    if (this.exec && (c === 'w' || c === 'W')) {
+      this.restOfLine();
+      return true;
+    }
+    if (this.exec && c === 'e') {
+      const start = this.i;
+      this.restOfLine();
+      const text = this.s.slice(start, this.i).trim();
+      if (text) this.exec.code.push(text);
+      else this.exec.unknown = true;
+      return true;
+    }
     if (c === 's') return this.substitute();
     if (c === 'y') {
       const d = this.next();
@@ -125,7 +155,11 @@ class Reader {
     this.delimited(d);
     while (this.i < this.s.length && /[gpiImMe0-9w]/.test(this.s[this.i]!)) {
       const f = this.s[this.i++]!;
-      if (f === 'w' || f === 'e') return false;
+      if (f === 'e' && this.exec) this.exec.unknown = true;
+      else if (f === 'w' && this.exec) {
+        this.restOfLine();
+        return true;
+      } else if (f === 'w' || f === 'e') return false;
     }
     return true;
   }

@@ -6,7 +6,7 @@
  * bare interpreters, whose prefix would approve any code.
  */
 import path from 'node:path';
-import type { Analysis, Leaf } from './analyze.js';
+import type { Analysis, Leaf } from './analysis.js';
 import { isReadOnlyLeaf } from './classify.js';
 import { joinPatterns } from './words.js';
 

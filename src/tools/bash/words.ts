@@ -21,6 +21,13 @@ export interface Word {
   pattern: string;
   /** No expansion, substitution, glob or brace expansion: `value` is exactly what the program gets. */
   literal: boolean;
+  /**
+   * When the word's only unknown parts are glob characters: the glob as bash sees it (quoted
+   * characters escaped with a backslash), to be expanded against the file system.
+   */
+  glob?: string;
+  /** Stands for each file `find -exec` or `xargs` feeds the command (`{}`, the input). */
+  item?: boolean;
 }
 
 const EXPANSIONS = new Set([
@@ -38,15 +45,19 @@ export function literalWord(text: string): Word {
 
 /** Resolve one argument node (word, string, concatenation…). */
 export function resolveWord(node: Node): Word {
-  const parts = { value: '', pattern: '', literal: true };
+  const parts: Parts = { value: '', pattern: '', literal: true, glob: '' };
   appendNode(node, parts);
-  return { raw: node.text, value: parts.literal ? parts.value : node.text, pattern: parts.pattern, literal: parts.literal };
+  const word: Word = { raw: node.text, value: parts.literal ? parts.value : node.text, pattern: parts.pattern, literal: parts.literal };
+  if (!parts.literal && parts.glob !== undefined) word.glob = parts.glob;
+  return word;
 }
 
 interface Parts {
   value: string;
   pattern: string;
   literal: boolean;
+  /** The glob text; undefined once something other than a glob character is unknown. */
+  glob: string | undefined;
 }
 
 function appendNode(node: Node, out: Parts): void {
@@ -70,7 +81,18 @@ function appendNode(node: Node, out: Parts): void {
     case 'concatenation':
       // Brace expansion may span parts: `r{m,}` is `r` `{` `m,` `}` to tree-sitter.
       if (BRACES.test(node.children.map((c) => (c.type === 'word' ? c.text.replace(/\\./g, '_') : '_')).join(''))) return hole(out);
-      for (const child of node.children) appendNode(child, out);
+      // Adjacent unquoted parts are read as one text, so that a bracket glob split by tree-sitter
+      // (`secre[t]` is `secre` `[` `t` `]`) stays one.
+      for (let i = 0; i < node.children.length; i++) {
+        const child = node.children[i]!;
+        if (child.type !== 'word') {
+          appendNode(child, out);
+          continue;
+        }
+        let text = child.text;
+        while (node.children[i + 1]?.type === 'word' && node.children[i + 1]!.startIndex === node.children[i]!.endIndex) text += node.children[++i]!.text;
+        appendUnquoted(text, out);
+      }
       return;
     default:
       return hole(out);
@@ -80,10 +102,12 @@ function appendNode(node: Node, out: Parts): void {
 function append(text: string, out: Parts): void {
   out.value += text;
   out.pattern += text;
+  if (out.glob !== undefined) out.glob += text.replace(/[*?[\]\\]/g, '\\$&');
 }
 
 function hole(out: Parts): void {
   out.literal = false;
+  out.glob = undefined;
   if (!out.pattern.endsWith(HOLE)) out.pattern += HOLE;
 }
 
@@ -98,8 +122,13 @@ function appendUnquoted(text: string, out: Parts): void {
       if (next === undefined || next === '\n') continue;
       append(next, out);
     } else if (ch === '*' || ch === '?' || ch === '[') {
-      out.value += ch;
+      const close = ch === '[' ? text.indexOf(']', i + 2) : -1;
+      const expr = close === -1 ? ch : text.slice(i, close + 1);
+      out.value += expr;
+      const glob = out.glob === undefined ? undefined : out.glob + expr;
       hole(out);
+      out.glob = glob;
+      i += expr.length - 1;
     } else {
       append(ch, out);
     }

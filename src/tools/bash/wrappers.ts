@@ -29,6 +29,8 @@ export type WrapperKind = 'transparent' | 'runner' | 'privileged';
 
 export interface WrapperSpec extends OptionSpec {
   kind: WrapperKind;
+  /** Where the command starts is not read from the options: every later argument is tried (deny/ask only). */
+  guess?: boolean;
 }
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
@@ -50,7 +52,8 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   ionice: { kind: 'runner', value: ['-c', '-n', '-p', '-P', '-u', '--class', '--classdata'], flags: ['-t', '--ignore'] },
   chroot: { kind: 'runner', value: ['--userspec', '--groups'], flags: ['--skip-chdir'], positionals: 1 },
   taskset: { kind: 'runner', flags: ['-a', '--all-tasks'], positionals: 1 },
-  coproc: { kind: 'runner' },
+  // `coproc [NAME] { …; }`: the parser reads the braces as words, so every later word may start the command.
+  coproc: { kind: 'runner', guess: true },
   strace: { kind: 'runner', value: ['-o', '-e', '-p', '-s', '-u', '-E'], flags: ['-f', '-ff', '-c', '-q', '-t', '-tt', '-T', '-v', '-y'] },
   ltrace: { kind: 'runner', value: ['-o', '-e', '-p', '-s', '-u', '-n'], flags: ['-f', '-c', '-i', '-S', '-t', '-T'] },
   unshare: { kind: 'runner' },
@@ -62,7 +65,48 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   proot: { kind: 'runner' },
   runuser: { kind: 'runner' },
   busybox: { kind: 'runner' },
+  toybox: { kind: 'runner' },
   parallel: { kind: 'runner' },
+  sem: { kind: 'runner', guess: true },
+  pkexec: { kind: 'privileged', value: ['--user'], flags: ['--disable-internal-agent', '--keep-cwd'] },
+  gosu: { kind: 'privileged', positionals: 1 },
+  'su-exec': { kind: 'privileged', positionals: 1 },
+  setpriv: { kind: 'runner', guess: true },
+  chpst: { kind: 'runner', guess: true },
+  setuidgid: { kind: 'runner', positionals: 1 },
+  's6-setuidgid': { kind: 'runner', positionals: 1 },
+  envdir: { kind: 'runner', positionals: 1 },
+  softlimit: { kind: 'runner', guess: true },
+  prlimit: { kind: 'runner', guess: true },
+  numactl: { kind: 'runner', guess: true },
+  cpulimit: { kind: 'runner', guess: true },
+  cgexec: { kind: 'runner', guess: true },
+  eatmydata: { kind: 'runner' },
+  nocache: { kind: 'runner' },
+  torsocks: { kind: 'runner', guess: true },
+  tsocks: { kind: 'runner' },
+  proxychains: { kind: 'runner', guess: true },
+  proxychains4: { kind: 'runner', guess: true },
+  catchsegv: { kind: 'runner' },
+  valgrind: { kind: 'runner', guess: true },
+  unbuffer: { kind: 'runner', guess: true },
+  faketime: { kind: 'runner', guess: true },
+  lckdo: { kind: 'runner', guess: true },
+  timelimit: { kind: 'runner', guess: true },
+  tini: { kind: 'runner', guess: true },
+  'dumb-init': { kind: 'runner', guess: true },
+  bwrap: { kind: 'runner', guess: true },
+  'flatpak-spawn': { kind: 'runner', guess: true },
+  entr: { kind: 'runner', guess: true },
+  retry: { kind: 'runner', guess: true },
+  tmux: { kind: 'runner', guess: true },
+  screen: { kind: 'runner', guess: true },
+  dtach: { kind: 'runner', guess: true },
+  abduco: { kind: 'runner', guess: true },
+  'start-stop-daemon': { kind: 'runner', guess: true },
+  daemonize: { kind: 'runner', guess: true },
+  tsp: { kind: 'runner', guess: true },
+  nq: { kind: 'runner', guess: true },
   caffeinate: { kind: 'runner' },
   'dbus-run-session': { kind: 'runner' },
   'xvfb-run': { kind: 'runner' },
@@ -75,6 +119,16 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   },
   doas: { kind: 'privileged', value: ['-u', '-C'], flags: ['-n', '-s'] },
 };
+
+/**
+ * Variables whose value a program runs as a command (`GIT_PAGER='…' git log`) or that make a shell
+ * run a file (`BASH_ENV`): their literal values are parsed as code for deny and ask rules.
+ */
+export const SHELL_VALUE_VARS = new Set(['PAGER', 'GIT_PAGER', 'MANPAGER', 'SYSTEMD_PAGER', 'EDITOR', 'VISUAL',
+  'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS',
+  'GIT_PROXY_COMMAND', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'LESSOPEN', 'LESSCLOSE', 'BROWSER', 'RSYNC_RSH', 'CVS_RSH',
+  'PROMPT_COMMAND', 'FCEDIT', 'BASH_ENV', 'ENV', 'TAR_OPTIONS', 'GIT_CONFIG_PARAMETERS', 'MAKEFLAGS', 'MFLAGS',
+  'MAKE', 'SHELL']);
 
 /** Shells whose `-c` string (or stdin) is bash-like code. */
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'fish', 'rbash']);

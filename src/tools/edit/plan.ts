@@ -5,6 +5,7 @@
 import { canEncode, encodeText, toLf, type EncodingInfo } from '../fs/encoding.js';
 import { isNotebookPath } from '../fs/file-kind.js';
 import { displayPath } from '../fs/permissions.js';
+import { readDeniedCheck } from '../../permissions/path-rules.js';
 import { similarSiblings } from '../fs/similar-names.js';
 import { loadWriteTarget } from '../fs/write-target.js';
 import { resolveToolPath } from '../../base/paths.js';
@@ -37,7 +38,10 @@ export type PlanResult = { ok: true; plan: EditPlan } | { ok: false; message: st
 
 const UTF8: EncodingInfo = { encoding: 'utf8', bomLength: 0 };
 
-export async function planEdit(input: EditInput, ctx: Pick<ToolContext, 'cwd' | 'homeDir' | 'readState'>): Promise<PlanResult> {
+export async function planEdit(
+  input: EditInput,
+  ctx: Pick<ToolContext, 'cwd' | 'homeDir' | 'readState'> & Partial<Pick<ToolContext, 'projectRoot' | 'rules'>>,
+): Promise<PlanResult> {
   if (input.old_string === input.new_string) {
     return refuse('No changes to make: old_string and new_string are exactly the same.');
   }
@@ -47,7 +51,7 @@ export async function planEdit(input: EditInput, ctx: Pick<ToolContext, 'cwd' | 
   if (!target.ok) return target;
   const base = { absPath, displayPath: displayPath(absPath, ctx.cwd) };
   if (!target.exists) {
-    if (input.old_string !== '') return refuse(await missingMessage(absPath, ctx.cwd));
+    if (input.old_string !== '') return refuse(await missingMessage(absPath, ctx.cwd, readDeniedCheck(ctx)));
     const text = input.new_string;
     return done({ ...base, created: true, oldText: '', newText: toLf(text), bytes: encodeText(text, UTF8), replacements: 1, firstLine: 1, newLineCount: lineCount(text) });
   }
@@ -92,8 +96,8 @@ function notFoundMessage(absPath: string, text: string, oldString: string): stri
   return msg;
 }
 
-async function missingMessage(absPath: string, cwd: string): Promise<string> {
-  const similar = await similarSiblings(absPath);
+async function missingMessage(absPath: string, cwd: string, hidden?: (absPath: string) => boolean): Promise<string> {
+  const similar = await similarSiblings(absPath, 3, hidden);
   let msg = `File does not exist: ${absPath} (current working directory: ${cwd}).`;
   if (similar.length > 0) msg += ` Did you mean ${similar.join(' or ')}?`;
   return `${msg} To create a new file, pass an empty old_string, or use Write.`;

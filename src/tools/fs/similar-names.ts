@@ -4,8 +4,11 @@ import path from 'node:path';
 
 const MAX_ENTRIES = 5000;
 
-/** Up to `max` existing siblings whose names are close to the missing file's name. */
-export async function similarSiblings(absPath: string, max = 3): Promise<string[]> {
+/**
+ * Up to `max` existing siblings whose names are close to the missing file's name; none that
+ * `hidden` says are denied (a suggestion would name a file the rules hide).
+ */
+export async function similarSiblings(absPath: string, max = 3, hidden?: (absPath: string) => boolean): Promise<string[]> {
   const dir = path.dirname(absPath);
   let names: string[];
   try {
@@ -18,8 +21,9 @@ export async function similarSiblings(absPath: string, max = 3): Promise<string[
     .map((name) => ({ name, score: nameDistance(wanted, name) }))
     .filter((c) => c.score <= Math.max(2, Math.floor(wanted.length / 4)))
     .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name))
-    .slice(0, max)
-    .map((c) => path.join(dir, c.name));
+    .map((c) => path.join(dir, c.name))
+    .filter((p) => !hidden?.(p))
+    .slice(0, max);
 }
 
 /** 0 for the same name in another case or with another extension; otherwise the edit distance. */
@@ -50,3 +54,4 @@ export function levenshtein(a: string, b: string, limit: number): number {
   }
   return prev[b.length]!;
 }
+

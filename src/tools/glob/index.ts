@@ -3,9 +3,11 @@
  * ignore files are honoured and nothing walks the tree by hand.
  */
 import { monotonicMs } from '../../base/clock.js';
-import { stat } from '../../base/fs/lazy-fs.js';
+import path from 'node:path';
+import { realpath, stat } from '../../base/fs/lazy-fs.js';
 import type { z } from 'zod';
-import { displayPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
+import { displayPath, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
+import { searchDeny } from '../ripgrep/deny.js';
 import { searchPermission } from '../ripgrep/permission.js';
 import { defineTool, type ToolContext, lazySchema } from '../../base/tool.js';
 import { GLOB_LIMIT, globDescription } from './description.js';
@@ -37,6 +39,15 @@ async function isDirectory(p: string): Promise<boolean> {
   return s?.isDirectory() ?? false;
 }
 
+/**
+ * The plan on the real folder: `/proc/self/…` names another folder in rg's own process, and the
+ * ignore files and deny patterns that apply are those of the real place.
+ */
+async function realPlan(p: GlobPlan): Promise<GlobPlan> {
+  const root = await realpath(p.root).catch(() => p.root);
+  return root === p.root ? p : { ...p, root, walkDir: path.join(root, path.relative(p.root, p.walkDir)) };
+}
+
 export const globTool = defineTool<GlobInput, GlobOutput>({
   name: 'Glob',
   description: globDescription,
@@ -62,12 +73,12 @@ export const globTool = defineTool<GlobInput, GlobOutput>({
 
   async *call(input, ctx: ToolContext) {
     const started = monotonicMs();
-    const p = plan(input, ctx);
+    const p = await realPlan(plan(input, ctx));
     // The literal start of the pattern narrows the walk; if it names no folder, walk the root.
     const walkable = p.walkDir === p.root || (await isDirectory(p.walkDir)) ? p : { ...p, walkDir: p.root };
     const found = await searchGlob(walkable, {
       projectRoot: ctx.projectRoot,
-      denyGlobs: readDenyGlobs(ctx.settings),
+      deny: searchDeny(ctx),
       signal: ctx.signal,
       timeoutMs: SEARCH_TIMEOUT_MS,
       limit: GLOB_LIMIT,

@@ -10,13 +10,17 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { ToolError } from '../../base/errors.js';
 import { BASE_FLAGS, excludeGlobs, locateRg, stripDotSlash } from '../ripgrep/common.js';
-import { runRg } from '../ripgrep/run.js';
+import type { SearchDeny } from '../ripgrep/deny.js';
+import { runRg } from '../../base/ripgrep/run.js';
 import { NewestFiles, type FileEntry } from './newest.js';
 import { globMatcher, type GlobPlan } from './pattern.js';
 
 export interface GlobSearchOptions {
   projectRoot: string;
-  denyGlobs: readonly string[];
+  /** The Read deny rules: patterns for rg and a check of every path found (see ripgrep/deny.ts). */
+  deny?: SearchDeny;
+  /** Deny patterns relative to the project root, when no `deny` is given. */
+  denyGlobs?: readonly string[];
   signal: AbortSignal;
   timeoutMs: number;
   limit: number;
@@ -34,8 +38,8 @@ export interface GlobSearchResult {
 }
 
 /** The arguments for `rg --files` over `target` (relative to rg's cwd). */
-export function globArgs(target: string, denyGlobs: readonly string[], atProjectRoot: boolean): string[] {
-  return [...BASE_FLAGS, '--files', '--null', '--no-messages', ...excludeGlobs(denyGlobs, atProjectRoot), '--', target];
+export function globArgs(target: string, denyGlobs: readonly string[], atProjectRoot: boolean, rgCwdDenyGlobs: readonly string[] = []): string[] {
+  return [...BASE_FLAGS, '--files', '--null', '--no-messages', ...excludeGlobs(denyGlobs, atProjectRoot, rgCwdDenyGlobs), '--', target];
 }
 
 const toPosix = path.sep === '/' ? (p: string) => p : (p: string) => p.split(path.sep).join('/');
@@ -49,7 +53,7 @@ export async function searchGlob(plan: GlobPlan, opts: GlobSearchOptions): Promi
   let total = 0;
 
   const result = await runRg({
-    args: globArgs(loc.target, opts.denyGlobs, loc.atProjectRoot),
+    args: globArgs(loc.target, opts.deny?.projectGlobs ?? opts.denyGlobs ?? [], loc.atProjectRoot, opts.deny?.globsAt(loc.cwd)),
     cwd: loc.cwd,
     signal: opts.signal,
     timeoutMs: opts.timeoutMs,
@@ -61,6 +65,8 @@ export async function searchGlob(plan: GlobPlan, opts: GlobSearchOptions): Promi
       // walkDir is inside root, so every listed path starts with root + separator.
       const abs = cwdPrefix + stripDotSlash(printed);
       if (!matches(toPosix(abs.slice(rootPrefixLength)))) return;
+      // A denied file is left out as if it did not exist: not listed, not counted.
+      if (opts.deny?.hides(abs)) return;
       const stat = statSync(abs, { throwIfNoEntry: false });
       if (!stat) return;
       total++;

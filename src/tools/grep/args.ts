@@ -34,6 +34,8 @@ export interface GrepArgsOptions {
   sorted: boolean;
   denyGlobs: readonly string[];
   atProjectRoot: boolean;
+  /** Deny patterns already relative to rg's working directory. */
+  rgCwdDenyGlobs?: readonly string[];
 }
 
 /** Longest line printed in content mode; rg shows a preview of longer ones. */
@@ -74,7 +76,7 @@ export function grepArgs(input: GrepArgsInput, opts: GrepArgsOptions): string[] 
   if (input.type) args.push(`--type=${input.type}`);
   // The model's globs are matched in glob-filter.ts; rg only prunes by file name.
   args.push(...pruneTypeArgs(input.glob, input.type));
-  args.push(...excludeGlobs(opts.denyGlobs, opts.atProjectRoot));
+  args.push(...excludeGlobs(opts.denyGlobs, opts.atProjectRoot, opts.rgCwdDenyGlobs));
   // `=` forms keep a value that starts with `-` from being read as a flag.
   args.push(`--regexp=${input.pattern}`, '--', opts.target);
   return args;

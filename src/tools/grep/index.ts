@@ -3,12 +3,13 @@
  * bounded (see search.ts): a pattern with millions of hits costs one page of memory.
  */
 import { monotonicMs } from '../../base/clock.js';
-import { stat } from '../../base/fs/lazy-fs.js';
+import { realpath, stat } from '../../base/fs/lazy-fs.js';
 import type { z } from 'zod';
 import type { Zod } from '../../base/lib/zod-parts.js';
 import { ToolError } from '../../base/errors.js';
 import { resolveToolPath } from '../../base/paths.js';
-import { isDeniedPath, readDenyGlobs, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
+import { SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
+import { searchDeny } from '../ripgrep/deny.js';
 import { searchPermission } from '../ripgrep/permission.js';
 import { defineTool, lazySchema } from '../../base/tool.js';
 import { DEFAULT_HEAD_LIMIT, grepDescription, MAX_RESULT_CHARS } from './description.js';
@@ -91,17 +92,21 @@ export const grepTool = defineTool<GrepInput, GrepOutput>({
   async *call(input, ctx) {
     const started = monotonicMs();
     const root = rootOf(input, ctx);
-    const targetIsDir = (await stat(root)).isDirectory();
-    const denyGlobs = readDenyGlobs(ctx.settings);
-    // rg searches a path given to it even when a --glob excludes it, so a denied file is refused here.
-    if (!targetIsDir && isDeniedPath(root, ctx.projectRoot, denyGlobs)) {
+    // rg runs on the real folder: `/proc/self/…` names another folder in rg's own process, and the
+    // ignore files and deny patterns that apply are those of the real place.
+    const realRoot = await realpath(root).catch(() => root);
+    const targetIsDir = (await stat(realRoot)).isDirectory();
+    const deny = searchDeny(ctx);
+    // rg searches a path given to it even when a --glob excludes it, so a denied file is refused here
+    // (the permission gate refuses it first; this holds when the tool is called without the gate).
+    if (!targetIsDir && (deny.hides(root) || deny.hides(realRoot))) {
       throw new ToolError('permission_denied', `Reading ${root} is denied by a Read rule in the settings.`);
     }
     const offset = input.offset ?? 0;
     const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
     const found = await searchGrep(
-      { input, absTarget: root, targetIsDir, offset, limit, maxChars: MAX_RESULT_CHARS },
-      { projectRoot: ctx.projectRoot, cwd: ctx.cwd, denyGlobs, signal: ctx.signal, timeoutMs: SEARCH_TIMEOUT_MS, env: ctx.env },
+      { input, absTarget: realRoot, targetIsDir, offset, limit, maxChars: MAX_RESULT_CHARS },
+      { projectRoot: ctx.projectRoot, cwd: ctx.cwd, denyGlobs: deny.projectGlobs, deny, signal: ctx.signal, timeoutMs: SEARCH_TIMEOUT_MS, env: ctx.env },
     );
     return {
       ...found,

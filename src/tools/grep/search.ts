@@ -13,7 +13,8 @@
 import path from 'node:path';
 import { ToolError } from '../../base/errors.js';
 import { displayPath, locateRg, type RgLocation } from '../ripgrep/common.js';
-import { type RgRunResult, runRg } from '../ripgrep/run.js';
+import type { SearchDeny } from '../ripgrep/deny.js';
+import { type RgRunResult, runRg } from '../../base/ripgrep/run.js';
 import { type GrepArgsInput, grepArgs, type OutputMode } from './args.js';
 import { ContentBuffer, ListBuffer, Pager } from './collect.js';
 import { globFilter } from './glob-filter.js';
@@ -24,6 +25,8 @@ export interface GrepSearchOptions {
   /** The working directory paths are shown relative to. */
   cwd: string;
   denyGlobs: readonly string[];
+  /** The Read deny rules: patterns for rg and a check of every path found (see ripgrep/deny.ts). */
+  deny?: SearchDeny;
   signal: AbortSignal;
   timeoutMs: number;
   env?: Record<string, string | undefined>;
@@ -73,8 +76,10 @@ interface Run {
   deadline: number;
   /** Path as shown: relative to the cwd or absolute. */
   show: (printed: string) => string;
-  /** Whether a file (as rg printed it) passes the model's glob parameter. */
+  /** Whether a file (as rg printed it) may be shown: not denied, and it passes the model's glob parameter. */
   keep: (printed: string) => boolean;
+  /** Deny patterns relative to rg's working directory. */
+  rgCwdDenyGlobs: string[];
 }
 
 export async function searchGrep(req: GrepRequest, opts: GrepSearchOptions): Promise<GrepSearchResult> {
@@ -90,7 +95,8 @@ export async function searchGrep(req: GrepRequest, opts: GrepSearchOptions): Pro
     lineNumbers: input['-n'] !== false,
     deadline: Date.now() + opts.timeoutMs,
     show,
-    keep: keeper(input.glob, show),
+    keep: keeper(input.glob, show, (printed) => opts.deny?.hides(path.resolve(loc.cwd, printed)) ?? false),
+    rgCwdDenyGlobs: opts.deny?.globsAt(loc.cwd) ?? [],
   };
   const buffered = await runBuffered(run);
   if (buffered) return buffered;
@@ -99,7 +105,13 @@ export async function searchGrep(req: GrepRequest, opts: GrepSearchOptions): Pro
 
 function rgOptions(run: Run, sorted: boolean) {
   return {
-    args: grepArgs(run.req.input, { target: run.loc.target, sorted, denyGlobs: run.opts.denyGlobs, atProjectRoot: run.loc.atProjectRoot }),
+    args: grepArgs(run.req.input, {
+      target: run.loc.target,
+      sorted,
+      denyGlobs: run.opts.denyGlobs,
+      atProjectRoot: run.loc.atProjectRoot,
+      rgCwdDenyGlobs: run.rgCwdDenyGlobs,
+    }),
     cwd: run.loc.cwd,
     signal: run.opts.signal,
     timeoutMs: Math.max(1, run.deadline - Date.now()),
@@ -177,16 +189,18 @@ function streamedContent(run: Run, pager: Pager): (line: string) => boolean {
   };
 }
 
-/** The glob filter over shown paths, remembering the last answer (a file's lines come together). */
-function keeper(glob: string | undefined, show: (printed: string) => string): (printed: string) => boolean {
+/**
+ * The deny check and the glob filter over a printed path, remembering the last answer (a file's
+ * lines come together). A denied file is dropped whole: its name, its lines and its count.
+ */
+function keeper(glob: string | undefined, show: (printed: string) => string, hidden: (printed: string) => boolean): (printed: string) => boolean {
   const filter = globFilter(glob);
-  if (!filter) return () => true;
   let last: string | undefined;
   let answer = false;
   return (printed) => {
     if (printed !== last) {
       last = printed;
-      answer = filter(show(printed));
+      answer = !hidden(printed) && (!filter || filter(show(printed)));
     }
     return answer;
   };

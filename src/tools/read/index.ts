@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { ToolError } from '../../base/errors.js';
 import { formatBytes } from '../fs/file-kind.js';
+import { readDeniedCheck } from '../../permissions/path-rules.js';
 import { displayPath, readVerdict } from '../fs/permissions.js';
 import { resolveToolPath } from '../../base/paths.js';
 import { defineTool, type ToolContext, lazySchema } from '../../base/tool.js';
@@ -38,10 +39,11 @@ const inputSchema = lazySchema((z) =>
 
 export type ReadInput = z.infer<typeof inputSchema>;
 
-function inspect(input: ReadInput, ctx: Pick<ToolContext, 'cwd' | 'homeDir'>) {
+function inspect(input: ReadInput, ctx: Pick<ToolContext, 'cwd' | 'homeDir' | 'projectRoot' | 'rules'>) {
   return inspectForRead({
     absPath: resolveToolPath(input.file_path, ctx.cwd, ctx.homeDir),
     cwd: ctx.cwd,
+    hidden: readDeniedCheck(ctx),
     hasRange: input.offset !== undefined || input.limit !== undefined,
     hasPages: input.pages !== undefined,
   });

@@ -34,6 +34,8 @@ export interface InspectRequest {
   cwd: string;
   hasRange: boolean;
   hasPages: boolean;
+  /** Paths the deny rules hide: never suggested as a similar name. */
+  hidden?: (absPath: string) => boolean;
 }
 
 const HEAD_BYTES = 8192;
@@ -48,7 +50,7 @@ export async function inspectForRead(req: InspectRequest): Promise<Inspection> {
   } catch (err) {
     return refuse(`Cannot read ${absPath}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
   }
-  if (!stats) return refuse(await missingFileMessage(absPath, req.cwd));
+  if (!stats) return refuse(await missingFileMessage(absPath, req.cwd, req.hidden));
   if (stats.isDirectory()) {
     return refuse(`${absPath} is a directory, not a file. Use Glob to find files in it, or run \`ls\` with Bash.`);
   }
@@ -68,7 +70,7 @@ async function inspectContent(req: InspectRequest, stats: Stats): Promise<Inspec
   try {
     head = await readHead(absPath, HEAD_BYTES);
   } catch (err) {
-    if (isNotFound(err)) return refuse(await missingFileMessage(absPath, req.cwd));
+    if (isNotFound(err)) return refuse(await missingFileMessage(absPath, req.cwd, req.hidden));
     return refuse(`Cannot read ${absPath}: ${(err as Error).message}`);
   }
   const mediaType = sniffImageType(head) ?? (head.length === 0 ? undefined : imageTypeFromExtension(absPath));
@@ -103,8 +105,8 @@ function sizeChecked(ok: Inspection & { ok: true }, max: number, what: string): 
   return refuse(`The ${what} ${ok.absPath} is ${formatBytes(ok.stats.size)}, over the ${formatBytes(max)} limit for ${what} files.`);
 }
 
-async function missingFileMessage(absPath: string, cwd: string): Promise<string> {
-  const similar = await similarSiblings(absPath);
+async function missingFileMessage(absPath: string, cwd: string, hidden?: (absPath: string) => boolean): Promise<string> {
+  const similar = await similarSiblings(absPath, 3, hidden);
   let msg = `File does not exist: ${absPath} (current working directory: ${cwd}).`;
   if (similar.length > 0) msg += ` Did you mean ${similar.join(' or ')}?`;
   return msg;

@@ -45,28 +45,40 @@ function isAnchored(pattern: string): boolean {
  * `--glob !…` / `--iglob !…` arguments that keep `.git/` and the denied paths out. They must come after any glob
  * of the model's own: in rg the last matching glob wins, so a model glob cannot re-include them.
  *
- * rg matches globs relative to its working directory. It runs in the project root whenever the
- * search is inside the project, so the deny patterns apply as written; outside the project only the
- * unanchored ones (`.env`, `**\/*.pem`) mean anything, and only those are passed.
+ * rg matches globs relative to its working directory. `denyGlobs` are relative to the project root:
+ * when rg runs elsewhere only the unanchored ones (`.env`, `**\/*.pem`) mean anything, and only those
+ * are passed. `atRgCwd` are already relative to rg's working directory (tools/ripgrep/deny.ts).
  */
-export function excludeGlobs(denyGlobs: readonly string[], rgCwdIsProjectRoot: boolean): string[] {
+export function excludeGlobs(denyGlobs: readonly string[], rgCwdIsProjectRoot: boolean, atRgCwd: readonly string[] = []): string[] {
   const args = ['--glob', '!.git'];
+  const patterns = new Set<string>();
   for (const raw of denyGlobs) {
     const pattern = raw.trim().replace(/^!/, '');
     if (!rgCwdIsProjectRoot && isAnchored(pattern)) continue;
-    // Case-insensitive, like the deny rules themselves: a denial must not hinge on letter case.
-    args.push('--iglob', `!${pattern.replace(/^\.\//, '')}`);
+    patterns.add(pattern.replace(/^\.\//, ''));
   }
+  for (const pattern of atRgCwd) patterns.add(pattern);
+  // Case-insensitive, like the deny rules themselves: a denial must not hinge on letter case.
+  for (const pattern of patterns) args.push('--iglob', `!${pattern}`);
   return args;
 }
 
 /** True when the project-relative `absPath` matches one of the deny patterns. */
 export function isDeniedPath(absPath: string, projectRoot: string, denyGlobs: readonly string[]): boolean {
-  if (denyGlobs.length === 0 || !isInside(absPath, projectRoot)) return false;
-  const rel = path.relative(projectRoot, absPath).split(path.sep).join('/');
-  if (rel === '') return false;
-  const patterns = denyGlobs.map((g) => g.trim().replace(/^\.\//, ''));
-  return ignore({ ignorecase: true }).add(patterns).ignores(rel);
+  return deniedPathMatcher(path.resolve(projectRoot), denyGlobs)(path.resolve(absPath));
+}
+
+/** isDeniedPath for one project root and pattern list, compiled once. */
+export function deniedPathMatcher(projectRoot: string, denyGlobs: readonly string[]): (absPath: string) => boolean {
+  if (denyGlobs.length === 0) return () => false;
+  const matcher = ignore({ ignorecase: true }).add(denyGlobs.map((g) => g.trim().replace(/^\.\//, '')));
+  const prefix = projectRoot.endsWith(path.sep) ? projectRoot : projectRoot + path.sep;
+  return (absPath) => {
+    // Paths here are absolute and normalised (path.resolve): inside means "starts with root/".
+    if (!absPath.startsWith(prefix)) return false;
+    const rel = absPath.slice(prefix.length).split(path.sep).join('/');
+    return rel !== '' && matcher.ignores(rel);
+  };
 }
 
 /** Where rg runs and which path it is given. */

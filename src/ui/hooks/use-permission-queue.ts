@@ -60,7 +60,7 @@ export function usePermissionQueue(
             resolve(answer);
           },
         };
-        const onAbort = () => entry.resolve({ behavior: 'deny', message: 'interrupted by the user' });
+        const onAbort = () => entry.resolve({ behavior: 'deny', message: 'the user interrupted the run before answering', answeredBy: 'interrupted' });
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });
         view.setWaiting(request.toolUseId, true);

@@ -22,7 +22,7 @@ async function collect(stream: AsyncIterable<unknown>): Promise<any[]> {
 }
 
 function config(over: Partial<TransportConfig> = {}): TransportConfig {
-  return { apiKey: 'key-1', baseURL: server.url, timeoutMs: 5000, ...over };
+  return { apiKey: 'key-1', baseURL: server.url, limits: { idleMs: 5000 }, ...over };
 }
 
 describe('http transport', () => {
@@ -71,9 +71,9 @@ describe('http transport', () => {
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-      const err = await postMessagesStream(config({ baseURL: url, timeoutMs: 200 }), body, new AbortController().signal).catch((e: unknown) => e);
+      const err = await postMessagesStream(config({ baseURL: url, limits: { idleMs: 200 } }), body, new AbortController().signal).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(APIConnectionError);
-      expect((err as Error).message).toMatch(/no response from the API/);
+      expect((err as Error).message).toMatch(/the API sent nothing for 200 ms after the request was sent, before its response headers \(WICKET_API_IDLE_TIMEOUT_MS\)/);
     } finally {
       silent.closeAllConnections();
       silent.close();

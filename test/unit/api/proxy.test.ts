@@ -78,7 +78,7 @@ describe('proxy', () => {
     server.script(reply().text('via the proxy'));
     const events: any[] = [];
     const body = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], stream: true };
-    for await (const e of await postMessagesStream({ apiKey: 'k', baseURL: server.url, timeoutMs: 5000 }, body, new AbortController().signal)) events.push(e);
+    for await (const e of await postMessagesStream({ apiKey: 'k', baseURL: server.url, limits: { idleMs: 5000 } }, body, new AbortController().signal)) events.push(e);
     expect(events.filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text).join('')).toBe('via the proxy');
     expect(proxy.seen).toEqual([`${server.url}/v1/messages`]);
   });
@@ -89,7 +89,7 @@ describe('proxy', () => {
     await new Promise((resolve) => closed.close(resolve));
     process.env.HTTP_PROXY = `http://me:secret@127.0.0.1:${port}`;
     const body = { model: 'm', max_tokens: 10, messages: [], stream: true };
-    const err = await postMessagesStream({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', timeoutMs: 5000 }, body, new AbortController().signal).catch((e: Error) => e);
+    const err = await postMessagesStream({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', limits: { idleMs: 5000 } }, body, new AbortController().signal).catch((e: Error) => e);
     expect(String((err as Error).message)).toContain(`through the proxy http://127.0.0.1:${port}`);
     expect(String((err as Error).message)).not.toContain('secret');
   });

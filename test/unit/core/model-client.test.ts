@@ -57,6 +57,24 @@ describe('model client', () => {
     expect(texts).toBe('xy');
   });
 
+  it('a retry that says something else replaces the text shown, instead of being cut to fit it', async () => {
+    server.script(reply().text('Running it.').dropConnection(), reply().text('Run').text('ning late: other words'));
+    const { events, final } = await drain(client.stream(req, new AbortController().signal));
+    const texts = events.filter((e: any) => e.type === 'text');
+    expect(texts).toEqual([
+      { type: 'text', text: 'Running it.' },
+      { type: 'text', text: 'Running late: other words', restart: true },
+    ]);
+    expect(final.content).toEqual([{ type: 'text', text: 'Running late: other words' }]);
+  });
+
+  it('a retry that says less than was shown replaces it when it ends', async () => {
+    server.script(reply().text('Hello, world').dropConnection(), reply().text('Hello'));
+    const { events, final } = await drain(client.stream(req, new AbortController().signal));
+    expect(events.filter((e: any) => e.type === 'text').at(-1)).toEqual({ type: 'text', text: 'Hello', restart: true });
+    expect(final.content).toEqual([{ type: 'text', text: 'Hello' }]);
+  });
+
   it('gives up after the bounded number of attempts', async () => {
     server.script(reply().error(529), reply().error(529), reply().error(529));
     await expect(drain(client.stream(req, new AbortController().signal))).rejects.toThrow(/after 3 attempts \(529\)/);

@@ -63,3 +63,15 @@ describe('system prompt', () => {
     expect(block!.text).toContain('?? new.txt');
   });
 });
+
+describe('the git status leaves out what the Read deny rules hide', () => {
+  it('drops hidden entries, renamed ones when either side is hidden, and C-quoted names', () => {
+    const status = [' M secret/zq9-key.txt', '?? secret/', '?? public/ok.txt', 'R  old.txt -> "caf\\303\\251/zq9.txt"', 'R  a.txt -> b.txt'].join('\n');
+    const hidden = (p: string) => p.startsWith('/p/secret') || p.normalize('NFC').startsWith('/p/caf\u00e9');
+    const [block] = buildSystemPrompt({ cwd: '/p', projectRoot: '/p', homeDir: '/h', configDir: '/h/.claude', noMemory: true, git: { branch: 'main', status }, hidden });
+    expect(block!.text).toContain('Git status:\n?? public/ok.txt\nR  a.txt -> b.txt\n</env>');
+    expect(block!.text).not.toMatch(/zq9|secret/);
+    const [all] = buildSystemPrompt({ cwd: '/p', projectRoot: '/p', homeDir: '/h', configDir: '/h/.claude', noMemory: true, git: { branch: 'main', status: ' M secret/x' }, hidden });
+    expect(all!.text).toContain('Git status:\n(clean)');
+  });
+});

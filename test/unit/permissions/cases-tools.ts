@@ -108,7 +108,8 @@ const SOURCE_CASES: DecisionCase[] = [
   row('managed-only rules keep managed deny', { managed: { allowManagedPermissionRulesOnly: true, permissions: { deny: ['Bash(make:*)'] } }, flagsAllow: ['Bash'] }, 'Bash', bash('make'), 'deny'),
   row('broken user file, project deny still applies', { user: perms({ deny: 'Bash(rm:*)' }), project: perms({ deny: ['Bash(rm:*)'] }) }, 'Bash', bash('rm x'), 'deny'),
   row('wrong-typed list ignored', { project: perms({ allow: 'Bash' }) }, 'Bash', bash('make'), 'ask'),
-  row('non-string rules skipped, others kept', { project: perms({ deny: [42, null, 'Bash(rm:*)'] }) }, 'Bash', bash('rm x'), 'deny'),
+  // (a deny or ask entry that is not a string makes the whole file an error: test/unit/settings, test/security/settings*)
+  row('non-string allow entries skipped, others kept', { project: perms({ allow: [42, null, 'Bash(rm:*)'] }) }, 'Bash', bash('rm x'), 'allow'),
   row('duplicate rules are harmless', { project: perms({ deny: ['Bash(rm:*)', 'Bash(rm:*)'] }) }, 'Bash', bash('rm x'), 'deny'),
   row('same rule in allow and deny: deny', { project: perms({ allow: ['Bash(rm:*)'], deny: ['Bash(rm:*)'] }) }, 'Bash', bash('rm x'), 'deny'),
   row('unknown tool rule matches nothing', { project: perms({ allow: ['Fetch(*)', 'Update'] }) }, 'WebFetch', fetch('https://a.io/'), 'ask'),

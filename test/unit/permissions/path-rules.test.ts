@@ -1,6 +1,8 @@
+import { linkSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deniedPathRule, matchPathRules, pathForms, realPathDeep } from '../../../src/permissions/path-rules.js';
+import { deniedPathRule, matchPathRules } from '../../../src/permissions/path-rules.js';
+import { pathForms, realPathDeep } from '../../../src/permissions/real-path.js';
 import { parseRule, type RuleSource } from '../../../src/base/rule-parse.js';
 import { emptyRules } from '../../../src/base/permission-types.js';
 import type { RuleList } from '../../../src/base/tool.js';
@@ -102,5 +104,31 @@ describe('path rules: several paths and symbolic links', () => {
     const paths = { access: 'read' as const, paths: [path.join(w.project, '.env')] };
     expect(matchPathRules(paths, [parseRule('Read', 'cli'), { ...rule('./.env'), error: 'x' }], 'deny', ctx())).toBeUndefined();
     expect(matchPathRules({ access: 'read', paths: [] }, [rule('**')], 'allow', ctx())).toBeUndefined();
+  });
+});
+
+describe('path rules: spellings deny and ask rules see through', () => {
+  it('fold case and Unicode compatibility forms (NFC, NFD, full width) for deny, not for allow', () => {
+    expect(hits('./caf\u00e9/**', path.join(w.project, 'cafe\u0301/x.txt'), 'deny')).toBe(true);
+    expect(hits('./cafe\u0301/**', path.join(w.project, 'CAF\u00c9/x.txt'), 'deny')).toBe(true);
+    expect(hits('./secrets/**', path.join(w.project, '\uff53ecrets/key.pem'), 'deny')).toBe(true);
+    expect(hits('*.PEM', path.join(w.project, 'secrets/key.pem'), 'ask')).toBe(true);
+    expect(hits('./caf\u00e9/**', path.join(w.project, 'cafe\u0301/x.txt'), 'allow')).toBe(false);
+  });
+  it('take anchors with their links followed: the project reached through a link still counts', () => {
+    const linked = path.join(w.root, 'project-link');
+    symlinkSync(w.project, linked);
+    const rule = parseRule('Read(./secrets/**)', 'projectSettings', path.join(linked, '.claude/settings.json'));
+    const ctx = { ...permissionContext(w, 'default', linked), projectRoot: linked };
+    expect(matchPathRules({ access: 'read', paths: [path.join(w.project, 'secrets/key.pem')] }, [rule], 'deny', ctx)).toBeDefined();
+    expect(matchPathRules({ access: 'read', paths: [`/proc/self/root${w.project}/secrets/key.pem`] }, [rule], 'deny', ctx)).toBeDefined();
+  });
+  it('recognise a hard link outside the project to a file under a denied folder, by inode', () => {
+    const hard = path.join(w.outside, 'hard-key.pem');
+    linkSync(path.join(w.project, 'secrets/key.pem'), hard);
+    expect(hits('./secrets/**', hard, 'deny')).toBe(true);
+    expect(hits('./secrets/**', path.join(w.outside, 'secret.txt'), 'deny')).toBe(false);
+    // Not for ask or allow: an inode says nothing about what a rule meant to permit.
+    expect(hits('./secrets/**', hard, 'allow')).toBe(false);
   });
 });

@@ -84,9 +84,25 @@ describe('corpus: every rule evaluated against real calls', () => {
     ['mcp__github__get_issue', {}],
   ];
 
-  it.each(['allow', 'ask', 'deny'] as const)('all %s rules at once: no exception, a decision for every call', async (list) => {
-    const rules = RULES.filter((r) => r.list === list).map((r) => r.rule);
+  /** The corpus's deny and ask entries that cannot be read as rules: a file holding one is an error (a deny rule is never dropped quietly). */
+  const UNREADABLE = ['Bash(git checkout .)*', 'Bash(rm -r /)*'];
+
+  it('a file with every deny rule of the corpus is an error naming exactly the two that are not rules, each at its line and column', () => {
+    const deny = RULES.filter((r) => r.list === 'deny').map((r) => r.rule);
+    const loaded = loadWorldSettings(world, { project: { permissions: { deny } } });
+    const messages = loaded.errors.map((e) => e.message);
+    expect(messages).toHaveLength(UNREADABLE.length);
+    for (const r of UNREADABLE) expect(messages).toContainEqual(expect.stringContaining(`${JSON.stringify(r)} cannot be read as a rule: text after the closing parenthesis`));
+    // written with two-space indentation: the entry at index i is on line i + 4, column 7
+    const places = UNREADABLE.map((r) => ({ file: path.join(world.project, '.claude/settings.json'), line: deny.indexOf(r) + 4, column: 7 }));
+    expect(loaded.errors.map(({ file, line, column }) => ({ file, line, column }))).toEqual(expect.arrayContaining(places));
+    expect(loaded.rules.deny).toEqual([]);
+  });
+
+  it.each(['allow', 'ask', 'deny'] as const)('all %s rules at once (the two that are not rules left out): no exception, a decision for every call', async (list) => {
+    const rules = RULES.filter((r) => r.list === list && !UNREADABLE.includes(r.rule)).map((r) => r.rule);
     const loaded = loadWorldSettings(world, { project: { permissions: { [list]: rules } } });
+    expect(loaded.errors).toEqual([]);
     expect(loaded.rules[list].length).toBeGreaterThan(0);
     for (const [tool, input] of calls) {
       for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
@@ -97,7 +113,7 @@ describe('corpus: every rule evaluated against real calls', () => {
   });
 
   it('with all deny rules, the common secret reads are denied', async () => {
-    const loaded = loadWorldSettings(world, { project: { permissions: { deny: RULES.filter((r) => r.list === 'deny').map((r) => r.rule) } } });
+    const loaded = loadWorldSettings(world, { project: { permissions: { deny: RULES.filter((r) => r.list === 'deny' && !UNREADABLE.includes(r.rule)).map((r) => r.rule) } } });
     expect((await decide(world, loaded, 'Read', { file_path: '{P}/.env' }, 'bypassPermissions')).behavior).toBe('deny');
   });
 });
@@ -136,8 +152,11 @@ describe('corpus: settings keys', () => {
         (data[top!] as Record<string, unknown>)[sub!] = sample(types!.split(':')[0]!);
       }
     }
+    // The corpus keeps types, not values: a mode must be a mode (a made-up one is an error, malformed.test.ts).
+    (data.permissions as Record<string, unknown>).defaultMode = 'acceptEdits';
     writeJson(d.projectFile, data);
     const l = load(d);
+    expect(l.errors).toEqual([]);
     expect(typeof l.merged.enabledPlugins).toBe('object');
     expect(l.merged.voiceEnabled).toBe(true);
     expect(l.warnings.every((w) => w.startsWith(d.projectFile))).toBe(true);

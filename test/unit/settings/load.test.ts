@@ -90,9 +90,11 @@ describe('loadSettings: sources and precedence', () => {
     expect(fromText.rules.deny[0]?.sourcePath).toBeUndefined();
   });
 
-  it('--settings: a missing file or broken JSON text is one warning', () => {
-    expect(load(d, { cliSettings: 'nope.json' }).warnings).toEqual([expect.stringContaining('no such file')]);
-    expect(load(d, { cliSettings: '{"model": }' }).warnings).toEqual([expect.stringMatching(/--settings.*invalid JSON at line 1, column 11/)]);
+  it('--settings: a missing file or broken JSON text is an error at file:line:column', () => {
+    const missing = load(d, { cliSettings: 'nope.json' });
+    expect(missing.errors).toEqual([expect.objectContaining({ file: path.join(d.project, 'nope.json'), source: 'cli', line: 1, column: 1, message: 'no such file (given to --settings)' })]);
+    expect(missing.warnings).toEqual([]);
+    expect(load(d, { cliSettings: '{"model": }' }).errors).toEqual([expect.objectContaining({ file: '--settings', line: 1, column: 11, message: 'expected a value, found "}"' })]);
   });
 
   it('managed-settings.d drop-ins merge after the managed file, in name order', () => {
@@ -114,9 +116,25 @@ describe('loadSettings: sources and precedence', () => {
     expect(l.sources.filter((s) => s.path === d.userFile).length).toBe(1);
   });
 
-  it('a directory where a settings file should be is one warning', () => {
+  it('a directory where a settings file should be is an error', () => {
     mkdirSync(d.localFile);
-    expect(load(d).warnings).toEqual([expect.stringContaining('is a directory')]);
+    const l = load(d);
+    expect(l.errors).toEqual([expect.objectContaining({ file: d.localFile, line: 1, column: 1, message: 'is a folder, not a settings file' })]);
+    expect(l.warnings).toEqual([]);
+  });
+
+  it('a file the person chose to go on without is a warning while it is broken, and loads again once fixed', () => {
+    writeJson(d.localFile, '{ "permissions": { "deny": "Bash(rm:*)" } }');
+    const skipped = load(d, { without: [d.localFile] });
+    expect(skipped.errors).toEqual([]);
+    expect(skipped.warnings).toEqual([expect.stringMatching(/settings\.local\.json:1:28: permissions\.deny must be a list .*; going on without this file, as chosen/)]);
+    writeJson(d.localFile, { permissions: { deny: ['Bash(rm:*)'] } });
+    expect(load(d, { without: [d.localFile] }).rules.deny.map((r) => r.raw)).toEqual(['Bash(rm:*)']);
+  });
+
+  it('the managed policy can never be gone on without', () => {
+    writeJson(d.managed, '{ "permissions": [] }');
+    expect(load(d, { without: [d.managed] }).errors).toEqual([expect.objectContaining({ file: d.managed, source: 'managed', message: 'permissions must be an object, found a list' })]);
   });
 });
 

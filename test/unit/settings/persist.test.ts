@@ -42,10 +42,24 @@ describe('addLocalAllowRule', () => {
     expect(readLocal().permissions.allow).toHaveLength(12);
   });
 
-  it('never overwrites a file that is not valid JSON', async () => {
-    writeJson(d.localFile, '{ "permissions": { "allow": ["Read"], } }');
-    await expect(addLocalAllowRule(d.project, 'Bash(ls:*)')).rejects.toThrow(/not valid JSON.*not changed/);
-    expect(readFileSync(d.localFile, 'utf8')).toBe('{ "permissions": { "allow": ["Read"], } }');
+  it('never overwrites a file that is not valid JSON(C), and names the place', async () => {
+    writeJson(d.localFile, '{ "permissions": { "allow": ["Read"] }');
+    await expect(addLocalAllowRule(d.project, 'Bash(ls:*)')).rejects.toThrow(/settings\.local\.json:1:39: not valid JSON: expected "}" to close the object.*not changed/);
+    expect(readFileSync(d.localFile, 'utf8')).toBe('{ "permissions": { "allow": ["Read"] }');
+  });
+
+  it('a JSONC file keeps its comments, trailing commas and byte order mark; only the new rule is added', async () => {
+    const before = '\uFEFF{\n  // mine\n  "permissions": {\n    "allow": [\n      "Read", // reading is fine\n    ],\n    /* never */ "deny": ["Bash(rm:*)"],\n  },\n}\n';
+    writeJson(d.localFile, before);
+    await addLocalAllowRule(d.project, 'Bash(ls:*)');
+    const text = readFileSync(d.localFile, 'utf8');
+    expect(text.startsWith('\uFEFF{\n  // mine\n')).toBe(true);
+    expect(text).toContain('// reading is fine');
+    expect(text).toContain('/* never */ "deny": ["Bash(rm:*)"]');
+    const l = load(d);
+    expect(l.errors).toEqual([]);
+    expect(l.rules.allow.map((r) => r.raw)).toEqual(['Read', 'Bash(ls:*)']);
+    expect(l.rules.deny.map((r) => r.raw)).toEqual(['Bash(rm:*)']);
   });
 
   it('refuses when permissions.allow is not a list', async () => {

@@ -28,8 +28,10 @@ describe('formatSettingsReport', () => {
     expect(report).toContain('PreToolUse [Bash]  ./guard.sh  projectSettings  (timeout 5s)');
     expect(report).toContain('Environment (names only): API_TOKEN');
     expect(report).not.toContain('sk-secret-value');
-    expect(report).toMatch(/Warnings \(2\):/);
-    expect(report).toContain(`${d.localFile}: invalid JSON`);
+    expect(report).toMatch(/Warnings \(1\):/);
+    expect(report).toMatch(new RegExp(`localSettings\\s+UNREADABLE\\s+${d.localFile.replace(/[.]/g, '\\.')}`));
+    expect(report).toContain('Errors (1): these cannot be read as settings, and no session starts until they are fixed:');
+    expect(report).toContain(`  ${d.localFile}:1:3: unexpected "broken"`);
   });
 
   it('says so when there is nothing', () => {

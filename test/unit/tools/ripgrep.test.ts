@@ -13,9 +13,9 @@ import {
   locateRg,
   readDenyGlobs,
 } from '../../../src/tools/ripgrep/common.js';
-import { LineSplitter } from '../../../src/tools/ripgrep/line-splitter.js';
+import { LineSplitter } from '../../../src/base/ripgrep/line-splitter.js';
 import { isSearchInWorkspace, readRuleFor, searchPermission } from '../../../src/tools/ripgrep/permission.js';
-import { runRg } from '../../../src/tools/ripgrep/run.js';
+import { runRg } from '../../../src/base/ripgrep/run.js';
 
 let dir: string;
 beforeAll(() => {

@@ -11,8 +11,8 @@
  * - a time-out is not an error here: `timedOut` is set and the caller decides what partial output
  *   is worth.
  */
-import { ToolError } from '../../base/errors.js';
-import { requireModule } from '../../base/lib/import-module.js';
+import { ToolError } from '../errors.js';
+import { requireModule } from '../lib/import-module.js';
 import { LineSplitter } from './line-splitter.js';
 
 export interface RunRgOptions {
