@@ -61,7 +61,11 @@ const LIBRARIES = {
   // YAML, for agent files' frontmatter.
   yaml: { loader: /src[\\/]settings[\\/]yaml-lib\.ts$/, exported: 'function yamlLib()' },
   mcp: { loader: /src[\\/]mcp[\\/]sdk-lib\.ts$/, exported: 'async function mcpSdk()', entry: () => 'src/mcp/sdk-parts.ts' },
-  'web-tree-sitter': { loader: /src[\\/]tools[\\/]bash[\\/]tree-sitter-lib\.ts$/, exported: 'function treeSitterLib()', entry: () => createRequire(import.meta.url).resolve('web-tree-sitter') },
+  'web-tree-sitter': {
+    loader: /src[\\/]tools[\\/]bash[\\/]tree-sitter-lib\.ts$/,
+    exported: 'function treeSitterLib()',
+    entry: () => createRequire(import.meta.url).resolve('web-tree-sitter'),
+  },
 };
 // The loaders swapped: one whose file moved would match nothing, and its library would land in the main bundle.
 const swapped = new Set();
@@ -89,7 +93,10 @@ const librariesApart = {
 const noMcpSdkAtBuild = {
   name: 'no-mcp-sdk-at-build',
   setup(b) {
-    b.onLoad({ filter: LIBRARIES.mcp.loader }, () => ({ contents: 'export async function mcpSdk() { throw new Error("no MCP SDK at build time"); }', loader: 'js' }));
+    b.onLoad({ filter: LIBRARIES.mcp.loader }, () => ({
+      contents: 'export async function mcpSdk() { throw new Error("no MCP SDK at build time"); }',
+      loader: 'js',
+    }));
   },
 };
 

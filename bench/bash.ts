@@ -57,7 +57,9 @@ async function overhead(fn: () => Promise<unknown>): Promise<{ base: number; too
 }
 
 function report(label: string, r: { base: number; tool: number; added: number }, target: number): void {
-  console.log(`${label.padEnd(34)} ${r.tool.toFixed(1)} ms median vs ${r.base.toFixed(1)} ms for bash -c true: ${r.added.toFixed(1)} ms added (target ≤ ${target})`);
+  console.log(
+    `${label.padEnd(34)} ${r.tool.toFixed(1)} ms median vs ${r.base.toFixed(1)} ms for bash -c true: ${r.added.toFixed(1)} ms added (target ≤ ${target})`,
+  );
 }
 
 async function callOverhead(): Promise<void> {
@@ -69,8 +71,27 @@ async function callOverhead(): Promise<void> {
   } else {
     const sbEnv = createToolEnv({ env: { PATH: process.env.PATH }, settings: { sandbox: { enabled: true } } });
     report('sandboxed Bash tool call:', await overhead(() => bashCall('true', () => sbEnv.nextCall())), 40);
-    const bare = await overhead(() => execa('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp',
-      '--unshare-net', '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--', 'bash', '-c', 'true']));
+    const bare = await overhead(() =>
+      execa('bwrap', [
+        '--ro-bind',
+        '/',
+        '/',
+        '--dev',
+        '/dev',
+        '--proc',
+        '/proc',
+        '--tmpfs',
+        '/tmp',
+        '--unshare-net',
+        '--unshare-pid',
+        '--unshare-ipc',
+        '--die-with-parent',
+        '--',
+        'bash',
+        '-c',
+        'true',
+      ]),
+    );
     console.log(`  of which bubblewrap itself:       ${bare.added.toFixed(1)} ms (bwrap … bash -c true, no wicket)`);
     const netEnv = createToolEnv({ env: { PATH: process.env.PATH }, settings: { sandbox: { enabled: true, network: { allowedDomains: ['example.com'] } } } });
     report('  with the domain proxy bridge:', await overhead(() => bashCall('true', () => netEnv.nextCall())), 40);
@@ -96,7 +117,9 @@ async function decisionTime(): Promise<void> {
     const input = { command: pipeline() };
     await decidePermission({ tool: bashTool, input, ctx: env.ctx, rules, mode: 'default' });
   }, 15);
-  const words = pipeline().split(/\s+/).filter((w) => w !== '|').length;
+  const words = pipeline()
+    .split(/\s+/)
+    .filter((w) => w !== '|').length;
   console.log(`parse + permission, ${words}-word pipeline: ${ms.toFixed(1)} ms median (cold cache)`);
   env.cleanup();
 }

@@ -121,7 +121,9 @@ async function certificateLines(server: Awaited<ReturnType<typeof startFakeAnthr
   console.log(`text turn, node bin/wicket.js (Node reads NODE_EXTRA_CA_CERTS ${set} at start): ${fmt(eager.run)}  (${besides(eager)})`);
   const noCerts = { NODE_EXTRA_CA_CERTS: undefined };
   const bare = await measureWithScript(server, hello, ['-p', 'hi'], project, { ...env, ...noCerts }, noCerts);
-  console.log(`without NODE_EXTRA_CA_CERTS: node -e 0 ${bare.base.ms.toFixed(1)} ms; one text turn ${bare.run.ms.toFixed(1)} ms (${bare.overMs.toFixed(1)} ms over node)`);
+  console.log(
+    `without NODE_EXTRA_CA_CERTS: node -e 0 ${bare.base.ms.toFixed(1)} ms; one text turn ${bare.run.ms.toFixed(1)} ms (${bare.overMs.toFixed(1)} ms over node)`,
+  );
   const front = await startTlsFront(server.url);
   try {
     const tlsEnv = { ...env, ANTHROPIC_BASE_URL: front.url, NODE_EXTRA_CA_CERTS: front.bundle };

@@ -49,8 +49,28 @@ function prng(seed: number): () => number {
   };
 }
 
-const WORDS = ['alpha', 'beta', 'gamma', 'delta', 'render', 'parse', 'value', 'index', 'buffer', 'config',
-  'result', 'handler', 'stream', 'token', 'widget', 'layout', 'cache', 'queue', 'state', 'event'];
+const WORDS = [
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'render',
+  'parse',
+  'value',
+  'index',
+  'buffer',
+  'config',
+  'result',
+  'handler',
+  'stream',
+  'token',
+  'widget',
+  'layout',
+  'cache',
+  'queue',
+  'state',
+  'event',
+];
 
 function linePool(rand: () => number, size: number): string[] {
   const pool: string[] = [];

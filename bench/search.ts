@@ -244,7 +244,9 @@ async function millionMatches(dir: string, stats: TreeStats): Promise<void> {
     return { ms: median(rs.map((r) => r.ms)), rss: median(rs.map((r) => r.rssMiB)), last: rs.at(-1)! };
   };
   const base = await runsOf('none');
-  console.log(`\nA search with ${stats.commonLines.toLocaleString('en-US')} matching lines (${stats.bytes.toLocaleString('en-US')} bytes of tree), default limits, bundled tool in a fresh process (median of 3):`);
+  console.log(
+    `\nA search with ${stats.commonLines.toLocaleString('en-US')} matching lines (${stats.bytes.toLocaleString('en-US')} bytes of tree), default limits, bundled tool in a fresh process (median of 3):`,
+  );
   console.log(`- baseline process (module loaded, no search): ${base.rss.toFixed(1)} MiB peak RSS`);
   const searches: Array<[string, object, string]> = [
     ['Grep content', input, 'grep'],
@@ -257,7 +259,9 @@ async function millionMatches(dir: string, stats: TreeStats): Promise<void> {
     const r = await runsOf(JSON.stringify(json), which);
     const verdict = r.ms < 1000 && r.rss < 150 ? 'within target' : 'OVER target';
     const strategy = r.last.strategy ? `, ${r.last.strategy}` : '';
-    console.log(`- ${label}: ${r.ms.toFixed(0)} ms, ${r.rss.toFixed(1)} MiB peak RSS, ${r.last.chars.toLocaleString('en-US')} chars to the model${strategy} (${verdict})`);
+    console.log(
+      `- ${label}: ${r.ms.toFixed(0)} ms, ${r.rss.toFixed(1)} MiB peak RSS, ${r.last.chars.toLocaleString('en-US')} chars to the model${strategy} (${verdict})`,
+    );
   }
   console.log(`- for reference, the same rg command run directly, all of its output read: ${rawMs.toFixed(0)} ms`);
 }

@@ -86,12 +86,21 @@ const client: ModelClient = {
       if (i % 2 === 1) await new Promise((r) => setTimeout(r, 1));
     }
     if (measured) streamEnd = performance.now();
-    return { id: 'msg_bench', model: 'bench', content: [{ type: 'text', text }], stopReason: 'end_turn', usage: { input_tokens: 1, output_tokens: DELTAS, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, truncated: false };
+    return {
+      id: 'msg_bench',
+      model: 'bench',
+      content: [{ type: 'text', text }],
+      stopReason: 'end_turn',
+      usage: { input_tokens: 1, output_tokens: DELTAS, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      truncated: false,
+    };
   },
 };
 
 const finished: NewItem[] = Array.from({ length: items }, (_, i) =>
-  i % 2 === 0 ? { kind: 'user', text: `question ${i}: what does module ${i} do?` } : { kind: 'assistant', text: `Module ${i} **parses** the \`input\` and:\n\n- checks it\n- returns it` },
+  i % 2 === 0
+    ? { kind: 'user', text: `question ${i}: what does module ${i} do?` }
+    : { kind: 'assistant', text: `Module ${i} **parses** the \`input\` and:\n\n- checks it\n- returns it` },
 );
 
 const dir = mkdtempSync(path.join(tmpdir(), 'wicket-bench-tui-'));
@@ -116,11 +125,28 @@ const base = {
   env: {},
   seenUrls: new Set<string>(),
 };
-const loaded = { merged: {}, sources: [], warnings: [], errors: [], rules: emptyRules(), additionalDirectories: [], env: {}, hooks: [], disableBypassPermissions: false };
+const loaded = {
+  merged: {},
+  sources: [],
+  warnings: [],
+  errors: [],
+  rules: emptyRules(),
+  additionalDirectories: [],
+  env: {},
+  hooks: [],
+  disableBypassPermissions: false,
+};
 const keys = new Keys();
 const instance = render(
   <App base={base} loaded={loaded} cwd={dir} configDir={dir} version="bench" commands={[]} allowBypass={false} initialItems={finished} theme={makeTheme({})} />,
-  { stdout: screen as unknown as NodeJS.WriteStream, stdin: keys as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false, maxFps: 30, onRender: () => void renders++ },
+  {
+    stdout: screen as unknown as NodeJS.WriteStream,
+    stdin: keys as unknown as NodeJS.ReadStream,
+    exitOnCtrlC: false,
+    patchConsole: false,
+    maxFps: 30,
+    onRender: () => void renders++,
+  },
 );
 await quiet(300);
 await ask('warm up');

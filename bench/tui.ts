@@ -67,7 +67,11 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 
 function runScenario(file: string, items: number): StreamResult {
   const rssFile = path.join(work, `rss-${items}`);
-  const r = spawnSync(process.execPath, ['--max-semi-space-size=4', '--optimize-for-size', '--require', HOOK, file, String(items)], { env: cleanEnv({ WICKET_BENCH_RSS_FILE: rssFile, FORCE_COLOR: '1' }), encoding: 'utf8', cwd: root });
+  const r = spawnSync(process.execPath, ['--max-semi-space-size=4', '--optimize-for-size', '--require', HOOK, file, String(items)], {
+    env: cleanEnv({ WICKET_BENCH_RSS_FILE: rssFile, FORCE_COLOR: '1' }),
+    encoding: 'utf8',
+    cwd: root,
+  });
   if (r.status !== 0) throw new Error(`scenario ${items} failed: ${r.stderr}`);
   const line = r.stdout.trim().split('\n').at(-1)!;
   const rssKiB = Number(readFileSync(rssFile, 'utf8').trim().split('\n').at(-1));
@@ -80,7 +84,15 @@ function timeToPrompt(): Promise<number> {
   // A project the person has trusted, as most starts are: the trust dialog is not what is measured.
   const project = mkdtempSync(path.join(work, 'project-'));
   writeFileSync(path.join(home, '.claude.json'), JSON.stringify({ projects: { [project]: { hasTrustDialogAccepted: true } } }));
-  const env = cleanEnv({ HOME: home, WICKET_HOME: path.join(home, '.wicket'), ANTHROPIC_API_KEY: 'bench', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', TERM: 'xterm-256color', COLUMNS: '100', LINES: '40' });
+  const env = cleanEnv({
+    HOME: home,
+    WICKET_HOME: path.join(home, '.wicket'),
+    ANTHROPIC_API_KEY: 'bench',
+    ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+    TERM: 'xterm-256color',
+    COLUMNS: '100',
+    LINES: '40',
+  });
   const bin = path.join(root, 'bin', 'wicket.js');
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -120,15 +132,21 @@ async function main(): Promise<void> {
   console.log(row('after 2,000 messages', long, l));
   const ratio = l.cpuUs / e.cpuUs;
   const bytesRatio = l.bytes / e.bytes;
-  console.log(`long/empty per delta: CPU ${ratio.toFixed(2)}×, bytes ${bytesRatio.toFixed(2)}× (target ≤ 1.2×): ${ratio <= 1.2 && bytesRatio <= 1.2 ? 'ok' : 'OVER'}`);
-  console.log(`peak RSS ${Math.max(empty.rssMiB, long.rssMiB).toFixed(1)} MiB (target < 150 MiB): ${Math.max(empty.rssMiB, long.rssMiB) < 150 ? 'ok' : 'OVER'}`);
+  console.log(
+    `long/empty per delta: CPU ${ratio.toFixed(2)}×, bytes ${bytesRatio.toFixed(2)}× (target ≤ 1.2×): ${ratio <= 1.2 && bytesRatio <= 1.2 ? 'ok' : 'OVER'}`,
+  );
+  console.log(
+    `peak RSS ${Math.max(empty.rssMiB, long.rssMiB).toFixed(1)} MiB (target < 150 MiB): ${Math.max(empty.rssMiB, long.rssMiB) < 150 ? 'ok' : 'OVER'}`,
+  );
   if (!existsSync(path.join(root, 'dist', 'cli', 'entry.cjs'))) console.log('time to prompt: skipped (run `node build.mjs` first)');
   else if (spawnSync('script', ['--version'], { stdio: 'ignore' }).status !== 0) console.log('time to prompt: skipped (util-linux `script` is missing)');
   else {
     await timeToPrompt(); // warm the file cache
     const samples: number[] = [];
     for (let i = 0; i < 5; i++) samples.push(await timeToPrompt());
-    console.log(`time to interactive prompt (built binary, pty): median ${median(samples).toFixed(0)} ms of ${samples.length} (min ${Math.min(...samples).toFixed(0)}, max ${Math.max(...samples).toFixed(0)})`);
+    console.log(
+      `time to interactive prompt (built binary, pty): median ${median(samples).toFixed(0)} ms of ${samples.length} (min ${Math.min(...samples).toFixed(0)}, max ${Math.max(...samples).toFixed(0)})`,
+    );
   }
 }
 

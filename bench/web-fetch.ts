@@ -15,7 +15,8 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const SELF = fileURLToPath(import.meta.url);
 
 function pageOf(bytes: number): Buffer {
-  const unit = '<div class="entry"><h2>Section</h2><p>Lorem ipsum <a href="/x">dolor</a> sit amet, <em>consectetur</em> adipiscing elit.</p><ul><li>one</li><li>two</li></ul></div>\n';
+  const unit =
+    '<div class="entry"><h2>Section</h2><p>Lorem ipsum <a href="/x">dolor</a> sit amet, <em>consectetur</em> adipiscing elit.</p><ul><li>one</li><li>two</li></ul></div>\n';
   const body = unit.repeat(Math.ceil(bytes / unit.length));
   return Buffer.from(`<!doctype html><html><head><title>t</title><script>var x = 1;</script></head><body>${body}</body></html>`).subarray(0, bytes);
 }

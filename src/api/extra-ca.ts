@@ -56,9 +56,27 @@ export function useExtraCA(): void {
 
 /** The options that decide what a context holds; connection options (host, port, session) do not. */
 const CONTEXT_OPTIONS = [
-  'cert', 'key', 'pfx', 'passphrase', 'crl', 'ciphers', 'sigalgs', 'ecdhCurve', 'dhparam', 'honorCipherOrder',
-  'secureProtocol', 'minVersion', 'maxVersion', 'secureOptions', 'sessionIdContext', 'ticketKeys', 'sessionTimeout',
-  'clientCertEngine', 'privateKeyEngine', 'privateKeyIdentifier', 'allowPartialTrustChain',
+  'cert',
+  'key',
+  'pfx',
+  'passphrase',
+  'crl',
+  'ciphers',
+  'sigalgs',
+  'ecdhCurve',
+  'dhparam',
+  'honorCipherOrder',
+  'secureProtocol',
+  'minVersion',
+  'maxVersion',
+  'secureOptions',
+  'sessionIdContext',
+  'ticketKeys',
+  'sessionTimeout',
+  'clientCertEngine',
+  'privateKeyEngine',
+  'privateKeyIdentifier',
+  'allowPartialTrustChain',
 ] as const;
 
 /**
@@ -84,7 +102,12 @@ function extendDefaultContexts(pem: Buffer): void {
 
 type Inner = { addCACert?: (pem: Buffer) => void };
 
-function withExtra(original: (o?: SecureContextOptions) => SecureContext, options: SecureContextOptions | undefined, pem: Buffer, roots: readonly string[]): SecureContext {
+function withExtra(
+  original: (o?: SecureContextOptions) => SecureContext,
+  options: SecureContextOptions | undefined,
+  pem: Buffer,
+  roots: readonly string[],
+): SecureContext {
   const context = original(options);
   const inner = (context as unknown as { context?: Inner }).context;
   if (typeof inner?.addCACert === 'function') {

@@ -41,7 +41,12 @@ export class ResponseHeaders {
 }
 
 /** POSTs a streaming request to `/v1/messages` and yields the decoded events. */
-export async function postMessagesStream(config: TransportConfig, body: unknown, signal: AbortSignal, betas: readonly string[] = []): Promise<AsyncIterable<unknown>> {
+export async function postMessagesStream(
+  config: TransportConfig,
+  body: unknown,
+  signal: AbortSignal,
+  betas: readonly string[] = [],
+): Promise<AsyncIterable<unknown>> {
   const url = messagesURL(config.baseURL);
   const payload = Buffer.from(JSON.stringify(body));
   const { res, watch } = await send(url, requestHeaders(config, payload.length, betas), payload, normalLimits(config.limits), signal);
@@ -81,7 +86,15 @@ function requestHeaders(config: TransportConfig, length: number, betas: readonly
   if (config.apiKey) h['x-api-key'] = config.apiKey;
   if (config.authToken) h.authorization = `Bearer ${config.authToken}`;
   // Betas a request needs go beside any the custom headers name.
-  const beta = [...new Set([...(h['anthropic-beta']?.split(',').map((b) => b.trim()).filter(Boolean) ?? []), ...betas])];
+  const beta = [
+    ...new Set([
+      ...(h['anthropic-beta']
+        ?.split(',')
+        .map((b) => b.trim())
+        .filter(Boolean) ?? []),
+      ...betas,
+    ]),
+  ];
   if (beta.length) h['anthropic-beta'] = beta.join(',');
   return h;
 }
@@ -117,7 +130,13 @@ function agentFor(protocol: string): http.Agent {
 }
 
 /** Sends the request; resolves with the response once its headers arrive, and the watch that goes on timing it. */
-async function send(url: URL, headers: Record<string, string>, payload: Buffer, limits: ApiLimits, signal: AbortSignal): Promise<{ res: IncomingMessage; watch: RequestWatch }> {
+async function send(
+  url: URL,
+  headers: Record<string, string>,
+  payload: Buffer,
+  limits: ApiLimits,
+  signal: AbortSignal,
+): Promise<{ res: IncomingMessage; watch: RequestWatch }> {
   const { request } = clientModule(url.protocol);
   const proxy = proxyFor(url);
   const agent = proxy ? await proxyAgent(url.protocol, proxy) : agentFor(url.protocol);

@@ -66,17 +66,7 @@ export interface TaskProgress {
 
 export type GateName = 'find' | 'parse' | 'validate' | 'hooks' | 'permission' | 'execute' | 'map' | 'post_hooks';
 
-export type GateVerdict =
-  | 'passed'
-  | 'refused'
-  | 'rewritten'
-  | 'allowed'
-  | 'denied'
-  | 'asked'
-  | 'failed'
-  | 'aborted'
-  | 'skipped'
-  | 'deferred';
+export type GateVerdict = 'passed' | 'refused' | 'rewritten' | 'allowed' | 'denied' | 'asked' | 'failed' | 'aborted' | 'skipped' | 'deferred';
 
 export interface GateRecord {
   gate: GateName;

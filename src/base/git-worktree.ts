@@ -23,7 +23,12 @@ export interface Worktree {
 async function git(cwd: string, args: string[]): Promise<string> {
   const { execa } = await execaLib();
   const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore', timeout: 30_000 });
-  if (r.exitCode !== 0) throw new Error(String(r.stderr || r.stdout || `git ${args[0]} failed`).trim().split('\n')[0]);
+  if (r.exitCode !== 0)
+    throw new Error(
+      String(r.stderr || r.stdout || `git ${args[0]} failed`)
+        .trim()
+        .split('\n')[0],
+    );
   return String(r.stdout).trim();
 }
 
@@ -61,7 +66,8 @@ export async function createWorktree(cwd: string, o: { dir?: string; branch?: st
   const base = await git(top, ['rev-parse', from]);
   const existing = await git(top, ['worktree', 'list', '--porcelain']).catch(() => '');
   // Used again (a resumed session): what it holds beyond where it forked counts as its work.
-  if (existing.split('\n').includes(`worktree ${root}`)) return { root, cwd: path.join(root, path.relative(top, cwd)), branch, base: await git(root, ['merge-base', 'HEAD', base]).catch(() => base) };
+  if (existing.split('\n').includes(`worktree ${root}`))
+    return { root, cwd: path.join(root, path.relative(top, cwd)), branch, base: await git(root, ['merge-base', 'HEAD', base]).catch(() => base) };
   await git(top, ['worktree', 'add', '-b', branch, root, base]);
   await excludeWorktrees(top).catch(() => undefined);
   return { root, cwd: path.join(root, path.relative(top, cwd)), branch, base };
@@ -91,6 +97,8 @@ export async function finishWorktree(wt: Worktree, removeByHooks?: (root: string
     return 'No files changed; the worktree was removed.';
   }
   const files = changed === 'unknown' ? 0 : changed.split('\n').filter(Boolean).length;
-  const what = [files ? `${files} changed file${files === 1 ? '' : 's'}` : '', commits ? `${commits} commit${commits === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+  const what = [files ? `${files} changed file${files === 1 ? '' : 's'}` : '', commits ? `${commits} commit${commits === 1 ? '' : 's'}` : '']
+    .filter(Boolean)
+    .join(' and ');
   return `The work (${what}) is in the worktree ${wt.root}, on branch ${wt.branch}; the project's own files are untouched. Review it there, then merge or copy what you want.`;
 }

@@ -37,10 +37,7 @@ export const SUPPORTED_HOOK_EVENTS = [
 export type HookEvent = (typeof SUPPORTED_HOOK_EVENTS)[number];
 
 /** Claude Code events wicket knows but does not fire (their hooks load with a warning, and never run). */
-const OTHER_CLAUDE_EVENTS = [
-  'PermissionDenied', 'MessageDisplay',
-  'TaskCreated', 'TaskCompleted', 'TeammateIdle',
-];
+const OTHER_CLAUDE_EVENTS = ['PermissionDenied', 'MessageDisplay', 'TaskCreated', 'TaskCompleted', 'TeammateIdle'];
 export const ALL_CLAUDE_HOOK_EVENTS: readonly string[] = [...SUPPORTED_HOOK_EVENTS, ...OTHER_CLAUDE_EVENTS];
 
 interface HandlerCommon {

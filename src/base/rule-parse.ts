@@ -3,13 +3,7 @@
  * `mcp__server__tool`, tool-name globs such as `*` or `mcp__*`. Parsing never throws: a malformed
  * rule comes back with `error` set so the loader can warn and skip it.
  */
-export type RuleSource =
-  | 'managed'
-  | 'cli'
-  | 'localSettings'
-  | 'projectSettings'
-  | 'userSettings'
-  | 'session';
+export type RuleSource = 'managed' | 'cli' | 'localSettings' | 'projectSettings' | 'userSettings' | 'session';
 
 export interface ParsedRule {
   /** The rule exactly as written. */

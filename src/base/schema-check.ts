@@ -31,7 +31,10 @@ export function inputValidator(Ajv: AjvClass, schema: Record<string, unknown>): 
 }
 
 function describe(e: ErrorObject, input: unknown): string {
-  const at = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const at = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   const where = at.join('.');
   const child = (key: unknown) => (where ? `${where}.${String(key)}` : String(key));
   switch (e.keyword) {

@@ -49,10 +49,6 @@ export function priceFor(model: string): Price {
 export function costOf(model: string, u: Usage): number {
   const p = priceFor(model);
   return (
-    (u.input_tokens * p.input +
-      u.output_tokens * p.output +
-      u.cache_creation_input_tokens * p.cacheWrite +
-      u.cache_read_input_tokens * p.cacheRead) /
-    1_000_000
+    (u.input_tokens * p.input + u.output_tokens * p.output + u.cache_creation_input_tokens * p.cacheWrite + u.cache_read_input_tokens * p.cacheRead) / 1_000_000
   );
 }

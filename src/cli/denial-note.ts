@@ -20,8 +20,12 @@ export function denialNote(denials: readonly Denial[]): string {
   const head = `wicket: ${n} tool call${n === 1 ? ' was' : 's were'} denied (${toolCounts(denials)})`;
   if (ruled === n) return `${head} by a deny rule, the permission mode or a hook\n`;
   const parts: string[] = [];
-  if (allowable.length) parts.push(`${count(allowable.length, n, 'needs', 'need')} permission and nobody could be asked: allow ${allowable.length === 1 ? 'it' : 'them'} with ${flag(allowable)} or in ${ALLOW_PLACES}`);
-  if (personOnly.length) parts.push(`${count(personOnly.length, n, 'needs', 'need')} a person's approval (an ask rule, a protected path), and nobody could be asked`);
+  if (allowable.length)
+    parts.push(
+      `${count(allowable.length, n, 'needs', 'need')} permission and nobody could be asked: allow ${allowable.length === 1 ? 'it' : 'them'} with ${flag(allowable)} or in ${ALLOW_PLACES}`,
+    );
+  if (personOnly.length)
+    parts.push(`${count(personOnly.length, n, 'needs', 'need')} a person's approval (an ask rule, a protected path), and nobody could be asked`);
   if (ruled) parts.push(`${ruled} by a deny rule, the permission mode or a hook`);
   return `${head}: ${parts.join('; ')}\n`;
 }
@@ -36,7 +40,10 @@ function count(k: number, n: number, one: string, many: string): string {
 function flag(denials: readonly Denial[]): string {
   const rules = [...new Set(denials.flatMap((d) => d.allowWith ?? []))];
   if (!rules.length) return '--allowedTools';
-  return `--allowedTools ${rules.slice(0, MAX_RULES).map((r) => `"${r}"`).join(' ')}${rules.length > MAX_RULES ? ' …' : ''}`;
+  return `--allowedTools ${rules
+    .slice(0, MAX_RULES)
+    .map((r) => `"${r}"`)
+    .join(' ')}${rules.length > MAX_RULES ? ' …' : ''}`;
 }
 
 /** "Edit", "Bash ×2, Read". */

@@ -168,7 +168,12 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 1;
     }
     const home = process.env.HOME ?? homedir();
-    stopWatching = watchSettingsSoon(opts, setup, { env: process.env, home, note: (n) => void process.stderr.write(`wicket: ${n}\n`) }, SETTINGS_WATCH_DELAY_MS);
+    stopWatching = watchSettingsSoon(
+      opts,
+      setup,
+      { env: process.env, home, note: (n) => void process.stderr.write(`wicket: ${n}\n`) },
+      SETTINGS_WATCH_DELAY_MS,
+    );
     let mcp: McpServers | undefined;
     let elicitation: ElicitationHandler | undefined;
     try {
@@ -184,7 +189,15 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     }
     for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
     // The run ends once the model is done and no background task it started is still running.
-    const agent: AgentOptions = { ...setup.options, askUser: printModeAskUser, signal: abort.signal, allowDefer: true, fallbackModels: fallbackModels(opts, setup), waitForBackground: true, strictCompaction: true };
+    const agent: AgentOptions = {
+      ...setup.options,
+      askUser: printModeAskUser,
+      signal: abort.signal,
+      allowDefer: true,
+      fallbackModels: fallbackModels(opts, setup),
+      waitForBackground: true,
+      strictCompaction: true,
+    };
     // The servers start while the prompt is read; the model sees their tools from the first request.
     const mcpReady = mcp?.start();
     closeMcp = () => mcp?.close();
@@ -206,7 +219,9 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     }
     if (opts.permissionPromptTool) {
       if (!agent.tools.some((tool) => tool.name === opts.permissionPromptTool)) {
-        process.stderr.write(`wicket: --permission-prompt-tool: there is no MCP tool ${opts.permissionPromptTool} (its server must be in .mcp.json or --mcp-config, and connected)\n`);
+        process.stderr.write(
+          `wicket: --permission-prompt-tool: there is no MCP tool ${opts.permissionPromptTool} (its server must be in .mcp.json or --mcp-config, and connected)\n`,
+        );
         return 1;
       }
       agent.askUser = permissionPromptTool(opts.permissionPromptTool, () => agent.tools);
@@ -261,7 +276,10 @@ function settingsStop(err: unknown): number | undefined {
 /** --fallback-model (comma separated), else settings fallbackModel: where an overloaded model's requests go. */
 function fallbackModels(opts: CliOptions, setup: Setup): string[] {
   const raw = opts.fallbackModel ?? (typeof setup.loaded.merged.fallbackModel === 'string' ? setup.loaded.merged.fallbackModel : '');
-  return raw.split(',').map((m) => resolveModel(m.trim())).filter((m): m is string => Boolean(m));
+  return raw
+    .split(',')
+    .map((m) => resolveModel(m.trim()))
+    .filter((m): m is string => Boolean(m));
 }
 
 async function runConfigCommand(args: string[]): Promise<number> {

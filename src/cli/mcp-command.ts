@@ -27,7 +27,10 @@ interface Io {
   err: (s: string) => void;
 }
 
-export async function runMcpCommand(args: string[], io: Io = { out: (s) => void process.stdout.write(s), err: (s) => void process.stderr.write(s) }): Promise<number> {
+export async function runMcpCommand(
+  args: string[],
+  io: Io = { out: (s) => void process.stdout.write(s), err: (s) => void process.stderr.write(s) },
+): Promise<number> {
   const env = process.env;
   const where = { cwd: realpathSync(process.cwd()), home: env.HOME ?? homedir(), configDir: env.CLAUDE_CONFIG_DIR || undefined };
   let code = 0;
@@ -35,12 +38,18 @@ export async function runMcpCommand(args: string[], io: Io = { out: (s) => void 
     .description('Configure and check MCP servers (the files Claude Code uses)')
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: io.err });
-  program.command('list').description('List the configured servers and check that they connect').action(async () => {
-    code = await list(where, io);
-  });
-  program.command('get <name>').description("Show one server's configuration and state").action(async (name: string) => {
-    code = await get(where, name, io);
-  });
+  program
+    .command('list')
+    .description('List the configured servers and check that they connect')
+    .action(async () => {
+      code = await list(where, io);
+    });
+  program
+    .command('get <name>')
+    .description("Show one server's configuration and state")
+    .action(async (name: string) => {
+      code = await get(where, name, io);
+    });
   program
     .command('add <name> <commandOrUrl> [args...]')
     .description('Add a server: a command to run (stdio), or a URL (-t http|sse)')
@@ -67,14 +76,20 @@ export async function runMcpCommand(args: string[], io: Io = { out: (s) => void 
       }
       code = await add(where, name, entry, o.scope, io);
     });
-  program.command('login <name>').description('Sign in to an http or sse server (OAuth, in the browser)').action(async (name: string) => {
-    const { entries, options } = servers(where);
-    code = await mcpLogin({ entries, connect: { ...options, oauthStore: options.oauthStore! } }, name, io);
-  });
-  program.command('logout <name>').description("Clear an http or sse server's stored authentication").action(async (name: string) => {
-    const { entries, options } = servers(where);
-    code = await mcpLogout({ entries, connect: { ...options, oauthStore: options.oauthStore! } }, name, io);
-  });
+  program
+    .command('login <name>')
+    .description('Sign in to an http or sse server (OAuth, in the browser)')
+    .action(async (name: string) => {
+      const { entries, options } = servers(where);
+      code = await mcpLogin({ entries, connect: { ...options, oauthStore: options.oauthStore! } }, name, io);
+    });
+  program
+    .command('logout <name>')
+    .description("Clear an http or sse server's stored authentication")
+    .action(async (name: string) => {
+      const { entries, options } = servers(where);
+      code = await mcpLogout({ entries, connect: { ...options, oauthStore: options.oauthStore! } }, name, io);
+    });
   program
     .command('remove <name>')
     .description('Remove a server')
@@ -109,7 +124,12 @@ function entryFromFlags(target: string, args: string[], o: AddFlags): Record<str
     const headers = Object.fromEntries(o.header.map((h) => [h.slice(0, h.indexOf(':')).trim(), h.slice(h.indexOf(':') + 1).trim()]).filter(([k]) => k));
     const port = o.callbackPort === undefined ? undefined : /^\d+$/.test(o.callbackPort) ? Number(o.callbackPort) : o.callbackPort;
     const oauth = { ...(o.clientId ? { clientId: o.clientId } : {}), ...(port !== undefined ? { callbackPort: port } : {}) };
-    return { type: o.transport === 'sse' ? 'sse' : 'http', url: target, ...(Object.keys(headers).length ? { headers } : {}), ...(Object.keys(oauth).length ? { oauth } : {}) };
+    return {
+      type: o.transport === 'sse' ? 'sse' : 'http',
+      url: target,
+      ...(Object.keys(headers).length ? { headers } : {}),
+      ...(Object.keys(oauth).length ? { oauth } : {}),
+    };
   }
   const env = Object.fromEntries(o.env.map((e) => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]).filter(([k]) => k));
   return { type: o.transport, command: target, args, ...(Object.keys(env).length ? { env } : {}) };
@@ -128,7 +148,8 @@ async function add(where: Where, name: string, entry: unknown, scopeName: string
   // Variables are kept as written (they are expanded at each start); the shape is checked now.
   const parsed = parseServer(entry, new Proxy({}, { get: () => 'x' }));
   if ('error' in parsed) return fail(io, `that server entry cannot work: ${parsed.error}`);
-  if (readServers(scope, where)[name]) return fail(io, `an MCP server named ${name} is already in the ${scope} config (${configFileFor(scope, where)}); remove it first`);
+  if (readServers(scope, where)[name])
+    return fail(io, `an MCP server named ${name} is already in the ${scope} config (${configFileFor(scope, where)}); remove it first`);
   await writeServer(scope, where, name, entry as Record<string, unknown>);
   const what = parsed.config.type === 'stdio' ? `with command: ${[parsed.config.command, ...parsed.config.args].join(' ')}` : `with URL: ${parsed.config.url}`;
   io.out(`Added ${parsed.config.type} MCP server ${name} ${what} to ${scope} config\nFile modified: ${configFileFor(scope, where)}\n`);
@@ -156,7 +177,12 @@ function fail(io: Io, message: string): number {
  * file that cannot be read may hold the policy that turns a server off (deniedMcpServers,
  * disabledMcpjsonServers): nothing starts then (SettingsUnreadableError, exit 2).
  */
-function servers(where: Where): { entries: McpServerEntry[]; options: McpServersOptions; settings: Record<string, unknown>; connect: () => Promise<McpServers> } {
+function servers(where: Where): {
+  entries: McpServerEntry[];
+  options: McpServersOptions;
+  settings: Record<string, unknown>;
+  connect: () => Promise<McpServers>;
+} {
   const loaded = loadSettings({ cwd: where.cwd, home: where.home, configDir: where.configDir, managedPath: process.env.WICKET_MANAGED_SETTINGS || undefined });
   if (loaded.errors.length) throw new SettingsUnreadableError(loaded.errors);
   const env = { ...process.env, ...loaded.env };
@@ -165,7 +191,16 @@ function servers(where: Where): { entries: McpServerEntry[]; options: McpServers
   const oauthStore = oauthStorePath(wicketHome);
   // The health check starts stdio servers as a session would: in the sandbox when it is on.
   const additionalDirs = loaded.additionalDirectories;
-  const sandbox = stdioSandbox({ cwd: where.cwd, projectRoot: where.cwd, additionalDirs, homeDir: where.home, wicketHome, env, settings: loaded.merged, rules: loaded.rules });
+  const sandbox = stdioSandbox({
+    cwd: where.cwd,
+    projectRoot: where.cwd,
+    additionalDirs,
+    homeDir: where.home,
+    wicketHome,
+    env,
+    settings: loaded.merged,
+    rules: loaded.rules,
+  });
   const options: McpServersOptions = { projectRoot: where.cwd, env, version: VERSION, oauthStore, ...mcpLimitsFromEnv(env), holdUnapproved: false, sandbox };
   const connect = async () => {
     const s = new McpServers(config, options);
@@ -185,9 +220,17 @@ async function list(where: Where, io: Io): Promise<number> {
   const s = await connect();
   for (const st of s.list()) {
     const mark =
-      st.status === 'connected' ? '✓ Connected' : st.status === 'disabled' ? '- Disabled' : st.status === 'needs-auth' ? '! Needs authentication' : `✗ Failed to connect${st.error ? `: ${st.error}` : ''}`;
+      st.status === 'connected'
+        ? '✓ Connected'
+        : st.status === 'disabled'
+          ? '- Disabled'
+          : st.status === 'needs-auth'
+            ? '! Needs authentication'
+            : `✗ Failed to connect${st.error ? `: ${st.error}` : ''}`;
     const where = sandboxLabel(entries.find((e) => e.name === st.name)?.config, settings);
-    io.out(`${st.name}: ${st.detail ?? '(invalid entry)'}${st.transport && st.transport !== 'stdio' ? ` (${st.transport.toUpperCase()})` : ''}${where ? ` [${where}]` : ''} - ${mark}\n`);
+    io.out(
+      `${st.name}: ${st.detail ?? '(invalid entry)'}${st.transport && st.transport !== 'stdio' ? ` (${st.transport.toUpperCase()})` : ''}${where ? ` [${where}]` : ''} - ${mark}\n`,
+    );
   }
   await s.close();
   return 0;
@@ -206,8 +249,7 @@ async function get(where: Where, name: string, io: Io): Promise<number> {
     lines.push('  Type: stdio', `  Command: ${c.command}`, `  Args: ${c.args.join(' ')}`, ...Object.keys(c.env).map((k) => `  Env: ${k}=…`));
     const label = sandboxLabel(c, settings);
     if (label) lines.push(`  Sandbox: ${label}`);
-  }
-  else if (c) {
+  } else if (c) {
     lines.push(`  Type: ${c.type}`, `  URL: ${c.url}`, ...Object.keys(c.headers).map((k) => `  Header: ${k}: …`));
     const oauth = c.type === 'ws' ? undefined : c.oauth;
     if (oauth?.clientId) lines.push(`  OAuth client: ${oauth.clientId}`);
@@ -215,11 +257,19 @@ async function get(where: Where, name: string, io: Io): Promise<number> {
     if (st.signedIn) lines.push(`  Signed in (wicket mcp logout ${name} clears it)`);
   }
   if (st.toolNames.length) lines.push(`  Tools: ${st.toolNames.join(', ')}`);
-  io.out(`${lines.join('\n')}\n\nTo remove this server, run: wicket mcp remove ${name} -s ${entry.scope === 'user' ? 'user' : entry.scope === 'project' ? 'project' : 'local'}\n`);
+  io.out(
+    `${lines.join('\n')}\n\nTo remove this server, run: wicket mcp remove ${name} -s ${entry.scope === 'user' ? 'user' : entry.scope === 'project' ? 'project' : 'local'}\n`,
+  );
   await s.close();
   return 0;
 }
 
 function scopeLabel(scope: McpScope): string {
-  return { dynamic: '--mcp-config', local: 'Local config (this project, just you)', project: 'Project config (.mcp.json)', user: 'User config (all projects)', plugin: 'Plugin' }[scope];
+  return {
+    dynamic: '--mcp-config',
+    local: 'Local config (this project, just you)',
+    project: 'Project config (.mcp.json)',
+    user: 'User config (all projects)',
+    plugin: 'Plugin',
+  }[scope];
 }

@@ -24,7 +24,8 @@ function remoteEntry(ctx: LoginContext, name: string, io: Io, allowOff = false):
   const say = (m: string) => void io.err(`wicket mcp: ${m}\n`);
   if (!entry) return void say(`no MCP server named ${name}`);
   if (!entry.config) return void say(`${name} cannot be used: ${entry.error ?? 'its entry is not valid'}`);
-  if (entry.config.type === 'stdio' || entry.config.type === 'ws') return void say(`${name} is a ${entry.config.type} server: only http and sse servers sign in with OAuth`);
+  if (entry.config.type === 'stdio' || entry.config.type === 'ws')
+    return void say(`${name} is a ${entry.config.type} server: only http and sse servers sign in with OAuth`);
   if (entry.offReason && !allowOff) return void say(`${name} is ${entry.offReason}`);
   return entry.config;
 }

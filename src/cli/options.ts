@@ -13,7 +13,10 @@ export class UsageError extends Error {}
 /** `--setting-sources user,project,local` (any of them; an empty value loads none of the three). */
 function settingSources(raw: unknown): string[] | undefined {
   if (raw === undefined) return undefined;
-  const list = String(raw).split(',').map((s) => s.trim()).filter(Boolean);
+  const list = String(raw)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = list.filter((s) => s !== 'user' && s !== 'project' && s !== 'local');
   if (bad.length) throw new UsageError(`--setting-sources takes user, project and local (comma separated); got ${bad.join(', ')}`);
   return list;
@@ -78,11 +81,17 @@ export function buildProgram(version: string): Command {
     .option('-w, --worktree [name]', 'work in a git worktree of its own: .claude/worktrees/<name> on branch worktree-<name>')
     .option('--plugin-dir <path>', 'load the plugin in this folder for this session (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
     .option('--bare', 'skip hooks, plugins and CLAUDE.md discovery')
-    .option('--safe-mode', 'start without CLAUDE.md, skills, custom commands and agents, plugins, hooks, MCP servers, status line and output style (also CLAUDE_CODE_SAFE_MODE=1)')
+    .option(
+      '--safe-mode',
+      'start without CLAUDE.md, skills, custom commands and agents, plugins, hooks, MCP servers, status line and output style (also CLAUDE_CODE_SAFE_MODE=1)',
+    )
     .option('--init', 'run the Setup hooks (trigger "init") before the session')
     .option('--init-only', 'run the Setup hooks (trigger "init") and exit')
     .option('--maintenance', 'run the Setup hooks (trigger "maintenance") before the session')
-    .option('-d, --debug [filter]', 'debug lines (filter: api,tools,hooks,tasks,warn; !name leaves one out): on stderr in print mode, in ~/.wicket/debug/<session>.txt in the app')
+    .option(
+      '-d, --debug [filter]',
+      'debug lines (filter: api,tools,hooks,tasks,warn; !name leaves one out): on stderr in print mode, in ~/.wicket/debug/<session>.txt in the app',
+    )
     .option('--debug-file <path>', 'append the debug lines to this file')
     .allowExcessArguments(false)
     .showHelpAfterError(false)
@@ -130,9 +139,8 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     dangerouslySkipPermissions: Boolean(raw.dangerouslySkipPermissions),
     allowDangerouslySkipPermissions: Boolean(raw.allowDangerouslySkipPermissions),
     systemPrompt: raw.systemPromptFile ? readFile(raw.systemPromptFile) : raw.systemPrompt,
-    appendSystemPrompt: [raw.appendSystemPrompt, raw.appendSystemPromptFile ? readFile(raw.appendSystemPromptFile) : undefined]
-      .filter(Boolean)
-      .join('\n\n') || undefined,
+    appendSystemPrompt:
+      [raw.appendSystemPrompt, raw.appendSystemPromptFile ? readFile(raw.appendSystemPromptFile) : undefined].filter(Boolean).join('\n\n') || undefined,
     addDir: raw.addDir ?? [],
     settings: raw.settings,
     settingSources: settingSources(raw.settingSources),

@@ -38,7 +38,11 @@ export function permissionPromptTool(toolName: string, tools: () => readonly Too
       const changed = answer.updatedInput !== undefined && JSON.stringify(answer.updatedInput) !== JSON.stringify(req.input);
       return changed ? { behavior: 'allow', updatedInput: answer.updatedInput } : { behavior: 'allow' };
     }
-    if (answer.behavior === 'deny') return { behavior: 'deny', message: typeof answer.message === 'string' && answer.message.trim() ? `${answeredBy} said no: ${answer.message}` : `${answeredBy} said no` };
+    if (answer.behavior === 'deny')
+      return {
+        behavior: 'deny',
+        message: typeof answer.message === 'string' && answer.message.trim() ? `${answeredBy} said no: ${answer.message}` : `${answeredBy} said no`,
+      };
     return { behavior: 'deny', message: `the permission prompt tool ${toolName} answered neither "allow" nor "deny"` };
   }
 }

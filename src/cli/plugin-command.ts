@@ -8,7 +8,16 @@
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { addMarketplace, installPlugin, listMarketplaces, removeMarketplace, scopeFile, setPluginEnabled, type ManageContext, type PluginScope } from '../plugins/manage.js';
+import {
+  addMarketplace,
+  installPlugin,
+  listMarketplaces,
+  removeMarketplace,
+  scopeFile,
+  setPluginEnabled,
+  type ManageContext,
+  type PluginScope,
+} from '../plugins/manage.js';
 import { usePlugins } from '../plugins/session.js';
 import { describePlugins } from '../plugins/report.js';
 import { loadSettings } from '../settings/load.js';
@@ -18,10 +27,13 @@ import { UsageError } from './options.js';
 const USAGE =
   'wicket plugin list [--plugin-dir <folder>]… | install|uninstall|enable|disable <name@marketplace> [-s user|project|local] | marketplace add <folder> | marketplace list | marketplace remove <name>';
 
-
 export async function runPluginCommand(args: string[]): Promise<number> {
   const env = process.env;
-  const ctx: ManageContext = { cwd: realpathSync(process.cwd()), home: env.HOME ?? homedir(), ...(env.CLAUDE_CONFIG_DIR ? { configDir: env.CLAUDE_CONFIG_DIR } : {}) };
+  const ctx: ManageContext = {
+    cwd: realpathSync(process.cwd()),
+    home: env.HOME ?? homedir(),
+    ...(env.CLAUDE_CONFIG_DIR ? { configDir: env.CLAUDE_CONFIG_DIR } : {}),
+  };
   const [sub, ...rest] = args;
   try {
     if (sub === 'list') return list(ctx, rest);

@@ -70,7 +70,11 @@ export async function runPrintMode(
     // With --json-schema, a model that ends without calling StructuredOutput is asked again (twice at most).
     for (let current = prompt, nudges = 0; ; current = STRUCTURED_NUDGE, nudges++) {
       const first = nudges === 0;
-      for await (const ev of runPrompt(messages, current, agent, { onUserMessage: (m) => transcript?.message(m), checkpoint: first, ...(first && context ? { context } : {}) })) {
+      for await (const ev of runPrompt(messages, current, agent, {
+        onUserMessage: (m) => transcript?.message(m),
+        checkpoint: first,
+        ...(first && context ? { context } : {}),
+      })) {
         transcript?.onEvent(ev);
         session.debug?.event(ev);
         track(ev, st, opts, abort, errors);
@@ -105,8 +109,7 @@ function track(ev: AgentEvent, st: RunState, opts: CliOptions, abort: AbortContr
   } else if (ev.type === 'permission_denied') {
     st.denials.push({ tool_name: ev.name, tool_use_id: ev.toolUseId, tool_input: ev.input });
     st.denialEvents.push(ev);
-  }
-  else if (ev.type === 'error') errors.push(ev.message);
+  } else if (ev.type === 'error') errors.push(ev.message);
   else if (ev.type === 'turn_start') st.turns = ev.turn;
 }
 
@@ -120,7 +123,13 @@ type ResultObject = Record<string, unknown> & { is_error: boolean; result?: stri
 
 const STRUCTURED_NUDGE = 'You have not called the StructuredOutput tool. Call it now with your final answer, in the shape its schema requires.';
 
-function resultObject(done: Extract<AgentEvent, { type: 'done' }> | undefined, st: RunState, agent: AgentOptions, errors: string[], wantStructured = false): ResultObject {
+function resultObject(
+  done: Extract<AgentEvent, { type: 'done' }> | undefined,
+  st: RunState,
+  agent: AgentOptions,
+  errors: string[],
+  wantStructured = false,
+): ResultObject {
   const structured = agent.state.structuredOutput;
   const missingStructured = wantStructured && done?.reason === 'completed' && structured === undefined;
   if (missingStructured) errors.push('the model did not return the structured output (--json-schema) after being asked twice');
@@ -160,7 +169,7 @@ function resultObject(done: Extract<AgentEvent, { type: 'done' }> | undefined, s
     num_turns: done?.numTurns ?? st.turns,
     ...(isError ? { errors: [...new Set(errors)] } : { result: done?.finalText ?? '' }),
     stop_reason: done?.reason === 'completed' ? 'end_turn' : done?.deferredToolUse ? done.reason : null,
-    terminal_reason: done?.reason === 'completed' ? 'completed' : done?.reason ?? 'error',
+    terminal_reason: done?.reason === 'completed' ? 'completed' : (done?.reason ?? 'error'),
     ...(done?.deferredToolUse ? { deferred_tool_use: done.deferredToolUse } : {}),
     session_id: agent.sessionId,
     total_cost_usd: round(st.totals.costUsd),
@@ -227,7 +236,18 @@ function emitStreamEvent(ev: AgentEvent, opts: CliOptions, agent: AgentOptions, 
       if (opts.verbose) pendingTraces.push({ tool_use_id: ev.toolUseId, tool_name: ev.name, trace: ev.trace });
       return;
     case 'retry':
-      io.out(line({ type: 'system', subtype: 'api_retry', attempt: ev.attempt, max_retries: ev.maxRetries, retry_delay_ms: ev.delayMs, error_status: ev.status ?? null, error: ev.error, ...base }));
+      io.out(
+        line({
+          type: 'system',
+          subtype: 'api_retry',
+          attempt: ev.attempt,
+          max_retries: ev.maxRetries,
+          retry_delay_ms: ev.delayMs,
+          error_status: ev.status ?? null,
+          error: ev.error,
+          ...base,
+        }),
+      );
       return;
     case 'warning':
       io.out(line({ type: 'system', subtype: 'informational', message: ev.message, ...base }));
@@ -236,19 +256,52 @@ function emitStreamEvent(ev: AgentEvent, opts: CliOptions, agent: AgentOptions, 
       io.out(line({ type: 'system', subtype: 'compact_boundary', compact_metadata: { trigger: ev.trigger, pre_tokens: ev.preTokens }, ...base }));
       return;
     case 'task_started':
-      io.out(line({ type: 'system', subtype: 'task_started', task_id: ev.taskId, ...(ev.toolUseId ? { tool_use_id: ev.toolUseId } : {}), description: ev.description, task_type: ev.taskType, ...base }));
+      io.out(
+        line({
+          type: 'system',
+          subtype: 'task_started',
+          task_id: ev.taskId,
+          ...(ev.toolUseId ? { tool_use_id: ev.toolUseId } : {}),
+          description: ev.description,
+          task_type: ev.taskType,
+          ...base,
+        }),
+      );
       return;
     case 'task_progress': {
       const p = ev.progress;
       const usage = { total_tokens: p.usage.totalTokens, tool_uses: p.usage.toolUses, duration_ms: p.usage.durationMs };
       const named = { ...(p.lastToolName ? { last_tool_name: p.lastToolName } : {}), ...(p.subagentType ? { subagent_type: p.subagentType } : {}) };
-      io.out(line({ type: 'system', subtype: 'task_progress', task_id: p.taskId, ...(p.toolUseId ? { tool_use_id: p.toolUseId } : {}), description: p.description, usage, ...named, ...base }));
+      io.out(
+        line({
+          type: 'system',
+          subtype: 'task_progress',
+          task_id: p.taskId,
+          ...(p.toolUseId ? { tool_use_id: p.toolUseId } : {}),
+          description: p.description,
+          usage,
+          ...named,
+          ...base,
+        }),
+      );
       return;
     }
     case 'task_notification': {
       const n = ev.notice;
       const usage = n.usage && { total_tokens: n.usage.totalTokens, tool_uses: n.usage.toolUses, duration_ms: n.usage.durationMs };
-      io.out(line({ type: 'system', subtype: 'task_notification', task_id: n.taskId, ...(n.toolUseId ? { tool_use_id: n.toolUseId } : {}), status: n.status, output_file: n.outputFile, summary: n.summary, ...(usage ? { usage } : {}), ...base }));
+      io.out(
+        line({
+          type: 'system',
+          subtype: 'task_notification',
+          task_id: n.taskId,
+          ...(n.toolUseId ? { tool_use_id: n.toolUseId } : {}),
+          status: n.status,
+          output_file: n.outputFile,
+          summary: n.summary,
+          ...(usage ? { usage } : {}),
+          ...base,
+        }),
+      );
       return;
     }
     default:

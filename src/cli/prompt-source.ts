@@ -80,7 +80,10 @@ interface Expanded {
 }
 
 /** `-p "/name args"` runs the custom command or skill `name`, `/mcp__server__prompt` the MCP prompt; other text stays as it is. */
-async function expandTyped(typed: string, env: { opts: CliOptions; setup: Setup; agent: AgentOptions; mcpPrompts?: McpPrompts | undefined }): Promise<Expanded> {
+async function expandTyped(
+  typed: string,
+  env: { opts: CliOptions; setup: Setup; agent: AgentOptions; mcpPrompts?: McpPrompts | undefined },
+): Promise<Expanded> {
   const { opts, setup, agent, mcpPrompts } = env;
   const notices: string[] = [];
   const parsed = parseSlash(typed);

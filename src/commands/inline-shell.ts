@@ -48,7 +48,12 @@ export function inlineBashVia(runCall: NonNullable<ToolContext['runGatedCall']>)
     let asked: string | undefined;
     const askUser: AskUser = async (req) => {
       asked = req.reason;
-      return { behavior: 'deny', message: 'inline shell in a command runs only when its allowed-tools or the rules allow it', answeredBy: 'no one to ask for inline shell', nobodyAsked: true };
+      return {
+        behavior: 'deny',
+        message: 'inline shell in a command runs only when its allowed-tools or the rules allow it',
+        answeredBy: 'no one to ask for inline shell',
+        nobodyAsked: true,
+      };
     };
     const call = { id: `toolu_inline_${randomHex(12)}`, name: 'Bash', input: { command } };
     const allow = allowedTools.map((r) => parseRule(r, 'session'));

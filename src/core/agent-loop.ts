@@ -59,7 +59,13 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
     }
     if (r.kind === 'error' && r.overflow) yield { type: 'error', message: r.message };
     if (r.kind === 'error') {
-      await opts.hooks.stopFailure?.({ error: r.errorType ?? 'unknown', errorDetails: r.message, ...(r.text || finalText ? { lastAssistantMessage: r.text || finalText } : {}) }).catch(() => undefined);
+      await opts.hooks
+        .stopFailure?.({
+          error: r.errorType ?? 'unknown',
+          errorDetails: r.message,
+          ...(r.text || finalText ? { lastAssistantMessage: r.text || finalText } : {}),
+        })
+        .catch(() => undefined);
       return yield done('error', turns, finalText, r.message);
     }
     if (r.text) finalText = r.text;
@@ -222,9 +228,13 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
         // The rest of the session stays on the fallback model, as its cost does.
         opts.model = ev.model;
         emit({ type: 'warning', message: `${ev.from} is overloaded (${ev.error}); switched to the fallback model ${ev.model}` });
-      }
-      else if (ev.type === 'tool_use') {
-        const call: ToolCall = { id: ev.toolUse.id, name: ev.toolUse.name, input: ev.toolUse.input, ...(ev.toolUse.inputError ? { inputError: ev.toolUse.inputError } : {}) };
+      } else if (ev.type === 'tool_use') {
+        const call: ToolCall = {
+          id: ev.toolUse.id,
+          name: ev.toolUse.name,
+          input: ev.toolUse.input,
+          ...(ev.toolUse.inputError ? { inputError: ev.toolUse.inputError } : {}),
+        };
         calls.push(call);
         scheduler.add(call);
       }
@@ -237,7 +247,10 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
   const apiMs = Math.round(monotonicMs() - started);
   if (final) {
     messages.push({ role: 'assistant', content: final.content.length ? final.content : [{ type: 'text', text: '(no content)' }] });
-    emit({ type: 'assistant_message', message: { role: 'assistant', content: final.content, id: final.id, model: final.model || opts.model, stop_reason: final.stopReason, usage: final.usage } });
+    emit({
+      type: 'assistant_message',
+      message: { role: 'assistant', content: final.content, id: final.id, model: final.model || opts.model, stop_reason: final.stopReason, usage: final.usage },
+    });
     emit({ type: 'usage', usage: final.usage, costUsd: costOf(opts.model, final.usage), model: opts.model, apiDurationMs: apiMs });
     opts.state.contextTokens = contextTokens(final.usage);
     emit({ type: 'turn_end', stopReason: final.stopReason });
@@ -299,9 +312,6 @@ async function collectResults(
   return stop ? { stop } : {};
 }
 
-
-
-
 function withSystemCache(opts: AgentOptions) {
   const sys = opts.system.map((b) => ({ ...b }));
   const last = sys[sys.length - 1];
@@ -341,7 +351,8 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     seenUrls: opts.seenUrls,
     ...(opts.fileHistory ? { fileHistory: opts.fileHistory } : {}),
     querySmallModel: (prompt, o) => querySmallModel(opts, prompt, o, emit),
-    runGatedCall: (call, o) => runCallOutsideTurn({ ...opts, askUser: o.askUser }, call, { tools: opts.tools, askUser: o.askUser, allow: o.allow, keepContext: true }),
+    runGatedCall: (call, o) =>
+      runCallOutsideTurn({ ...opts, askUser: o.askUser }, call, { tools: opts.tools, askUser: o.askUser, allow: o.allow, keepContext: true }),
     // The sub-agent's cost, denials and problems count as the session's (a background one's come with its notice).
     runSubagent: (spec, signal, onEvent, o) =>
       runSubagent(
@@ -370,6 +381,12 @@ async function querySmallModel(
 ): Promise<string> {
   const started = monotonicMs();
   const { text, final } = await askOnce(opts.client, { model: opts.smallModel, prompt, ...(o.system ? { system: o.system } : {}) }, o.signal);
-  emit({ type: 'usage', usage: final.usage, costUsd: costOf(opts.smallModel, final.usage), model: opts.smallModel, apiDurationMs: Math.round(monotonicMs() - started) });
+  emit({
+    type: 'usage',
+    usage: final.usage,
+    costUsd: costOf(opts.smallModel, final.usage),
+    model: opts.smallModel,
+    apiDurationMs: Math.round(monotonicMs() - started),
+  });
   return text;
 }

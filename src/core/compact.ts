@@ -60,7 +60,9 @@ export async function compactConversation(
   const whole = held ? messages.slice(0, -1) : [...messages];
   const history = how.shrink ? shrunk(whole) : whole;
   if (!history.length) return { ok: false, reason: 'there is nothing to compact yet' };
-  const hook = await opts.hooks.preCompact?.({ trigger: how.trigger, ...(how.instructions ? { customInstructions: how.instructions } : {}) }, opts.signal).catch(() => undefined);
+  const hook = await opts.hooks
+    .preCompact?.({ trigger: how.trigger, ...(how.instructions ? { customInstructions: how.instructions } : {}) }, opts.signal)
+    .catch(() => undefined);
   if (hook?.block) return { ok: false, reason: `a PreCompact hook blocked it: ${hook.block}` };
   let summary: string;
   try {
@@ -90,10 +92,14 @@ function pendingPrompt(messages: ApiMessage[]): ApiMessage | undefined {
  * answer), a reply cut off at the output limit or refused, or no text at all.
  */
 function summaryOf(final: FinalMessage): { ok: true; text: string } | { ok: false; reason: string } {
-  if (final.content.some((b) => b.type === 'tool_use')) return { ok: false, reason: 'the model answered the request for a summary with a tool call instead of a summary' };
+  if (final.content.some((b) => b.type === 'tool_use'))
+    return { ok: false, reason: 'the model answered the request for a summary with a tool call instead of a summary' };
   if (final.stopReason === 'max_tokens') return { ok: false, reason: 'the summary was cut off at the output limit' };
   if (final.stopReason === 'refusal') return { ok: false, reason: 'the model declined to write the summary' };
-  const text = final.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n').trim();
+  const text = final.content
+    .flatMap((b) => (b.type === 'text' ? [b.text] : []))
+    .join('\n')
+    .trim();
   return text ? { ok: true, text } : { ok: false, reason: 'the model returned an empty summary' };
 }
 
@@ -122,7 +128,13 @@ async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instr
     const step = await stream.next();
     if (step.done) {
       const final = step.value;
-      how.emit?.({ type: 'usage', usage: final.usage, costUsd: costOf(opts.model, final.usage), model: opts.model, apiDurationMs: Math.round(monotonicMs() - started) });
+      how.emit?.({
+        type: 'usage',
+        usage: final.usage,
+        costUsd: costOf(opts.model, final.usage),
+        model: opts.model,
+        apiDurationMs: Math.round(monotonicMs() - started),
+      });
       return final;
     }
     if (step.value.type === 'retry') how.emit?.(step.value);
@@ -153,7 +165,11 @@ const MAX_AUTO_PER_RUN = 3;
  * events of the summary request and a `compact` event (or a warning when it could not be done).
  * Returns the error that ends the run: a failed compaction when `opts.strictCompaction` is set.
  */
-export async function* autoCompact(messages: ApiMessage[], opts: AgentOptions, run: { autoCompactions: number }): AsyncGenerator<AgentEvent, string | undefined> {
+export async function* autoCompact(
+  messages: ApiMessage[],
+  opts: AgentOptions,
+  run: { autoCompactions: number },
+): AsyncGenerator<AgentEvent, string | undefined> {
   const threshold = autoCompactThreshold(opts.env, opts.settings, opts.model);
   const tokens = opts.state.contextTokens;
   if (threshold === undefined || tokens === undefined || tokens < threshold || run.autoCompactions >= MAX_AUTO_PER_RUN) return;
@@ -186,7 +202,12 @@ export function isContextOverflow(err: unknown): boolean {
  */
 export async function* compactAfterOverflow(messages: ApiMessage[], opts: AgentOptions): AsyncGenerator<AgentEvent, true | string> {
   const events: AgentEvent[] = [];
-  const out = await compactConversation(messages, opts, { trigger: 'auto', preTokens: opts.state.contextTokens ?? 0, shrink: true, emit: (e) => events.push(e) });
+  const out = await compactConversation(messages, opts, {
+    trigger: 'auto',
+    preTokens: opts.state.contextTokens ?? 0,
+    shrink: true,
+    emit: (e) => events.push(e),
+  });
   yield* events;
   if (!out.ok) return out.reason;
   opts.state.contextTokens = undefined;
@@ -204,7 +225,10 @@ function shrunk(history: ApiMessage[]): ApiMessage[] {
       content: m.content.map((b) => {
         if (b.type === 'image') return { type: 'text' as const, text: '[an image, left out to fit the context]' };
         if (b.type !== 'tool_result') return b;
-        const text = typeof b.content === 'string' ? b.content : b.content.map((c) => (c.type === 'text' ? c.text : c.type === 'image' ? '[image]' : `[loaded ${c.tool_name}]`)).join('\n');
+        const text =
+          typeof b.content === 'string'
+            ? b.content
+            : b.content.map((c) => (c.type === 'text' ? c.text : c.type === 'image' ? '[image]' : `[loaded ${c.tool_name}]`)).join('\n');
         return { ...b, content: cut(text, KEEP) };
       }),
     };

@@ -61,7 +61,12 @@ export function parseManifest(text: string): Manifest | undefined {
   if (!raw || typeof raw !== 'object' || (raw as Manifest).version !== 1 || !Array.isArray((raw as Manifest).checkpoints)) return undefined;
   const m = raw as Manifest;
   const checkpoints = m.checkpoints.filter(
-    (c): c is StoredCheckpoint => !!c && typeof c.id === 'number' && !!c.files && typeof c.files === 'object' && Object.entries(c.files).every(([p, b]) => path.isAbsolute(p) && validBackup(b)),
+    (c): c is StoredCheckpoint =>
+      !!c &&
+      typeof c.id === 'number' &&
+      !!c.files &&
+      typeof c.files === 'object' &&
+      Object.entries(c.files).every(([p, b]) => path.isAbsolute(p) && validBackup(b)),
   );
   return {
     version: 1,

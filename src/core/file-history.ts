@@ -167,8 +167,10 @@ export class FileHistory implements FileHistoryRecorder {
 
   private async changeFor(p: string, then: FileBackup): Promise<FileChange | undefined> {
     const now = await readNow(p);
-    if ('error' in then) return { path: p, action: 'unknown', reason: `its earlier state was not saved: ${then.error}`, ...(now.bytes ? { now: now.bytes } : {}) };
-    if ('absent' in then) return now.exists ? { path: p, action: 'delete', ...(now.bytes ? { now: now.bytes } : {}), ...(now.reason ? { reason: now.reason } : {}) } : undefined;
+    if ('error' in then)
+      return { path: p, action: 'unknown', reason: `its earlier state was not saved: ${then.error}`, ...(now.bytes ? { now: now.bytes } : {}) };
+    if ('absent' in then)
+      return now.exists ? { path: p, action: 'delete', ...(now.bytes ? { now: now.bytes } : {}), ...(now.reason ? { reason: now.reason } : {}) } : undefined;
     let bytes: Buffer;
     try {
       bytes = await this.store.getBackup(then.backup);
@@ -176,7 +178,14 @@ export class FileHistory implements FileHistoryRecorder {
       return { path: p, action: 'unknown', reason: `its saved copy is missing (${errorMessage(err)})` };
     }
     if (now.bytes?.equals(bytes)) return undefined;
-    return { path: p, action: 'write', then: bytes, ...(now.bytes ? { now: now.bytes } : {}), ...(then.mode === undefined ? {} : { mode: then.mode }), ...(now.reason ? { reason: now.reason } : {}) };
+    return {
+      path: p,
+      action: 'write',
+      then: bytes,
+      ...(now.bytes ? { now: now.bytes } : {}),
+      ...(then.mode === undefined ? {} : { mode: then.mode }),
+      ...(now.reason ? { reason: now.reason } : {}),
+    };
   }
 }
 
@@ -205,7 +214,10 @@ async function applyChange(c: FileChange): Promise<void> {
   if (c.action === 'unknown') throw new Error(c.reason ?? 'its earlier state is unknown');
   if (c.action === 'write') {
     // Mode bits only for a file made again; an existing one keeps its own.
-    const exists = await stat(c.path).then(() => true, () => false);
+    const exists = await stat(c.path).then(
+      () => true,
+      () => false,
+    );
     await writeAtomic(c.path, c.then!, { createParents: true, ...(exists || c.mode === undefined ? {} : { mode: c.mode }) });
     return;
   }

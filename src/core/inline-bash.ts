@@ -8,5 +8,7 @@ import { runCallOutsideTurn } from './agent-loop.js';
 
 /** Runs inline shell as the session's Bash calls, with a command's `allowed-tools` as extra allow rules. */
 export function inlineBashRunner(opts: Omit<AgentOptions, 'askUser'>): (command: string, allowedTools: readonly string[]) => Promise<InlineRun> {
-  return inlineBashVia((call, o) => runCallOutsideTurn({ ...opts, askUser: o.askUser }, call, { tools: opts.tools, askUser: o.askUser, allow: o.allow, keepContext: true }));
+  return inlineBashVia((call, o) =>
+    runCallOutsideTurn({ ...opts, askUser: o.askUser }, call, { tools: opts.tools, askUser: o.askUser, allow: o.allow, keepContext: true }),
+  );
 }

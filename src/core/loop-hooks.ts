@@ -23,9 +23,17 @@ export async function stopHook(opts: AgentOptions, text: string, active: boolean
 }
 
 /** PostToolBatch hooks, with each call's result as text. */
-export async function batchHook(results: Array<{ call: ToolCall; outcome: CallOutcome }>, opts: AgentOptions): Promise<{ stop?: string; additionalContext?: string }> {
+export async function batchHook(
+  results: Array<{ call: ToolCall; outcome: CallOutcome }>,
+  opts: AgentOptions,
+): Promise<{ stop?: string; additionalContext?: string }> {
   if (!opts.hooks.postToolBatch) return {};
-  const calls = results.map(({ call, outcome }) => ({ toolName: call.name, toolInput: call.input, toolUseId: call.id, toolResponse: textOf(outcome.result.content) }));
+  const calls = results.map(({ call, outcome }) => ({
+    toolName: call.name,
+    toolInput: call.input,
+    toolUseId: call.id,
+    toolResponse: textOf(outcome.result.content),
+  }));
   return opts.hooks.postToolBatch(calls, opts.signal).catch(() => ({}));
 }
 

@@ -59,7 +59,13 @@ export async function attachMentions(text: string, opts: AgentOptions): Promise<
   return blocks;
 }
 
-async function attachResource(raw: string, input: { server: string; uri: string }, opts: AgentOptions, reader: ReadResourceTool | undefined, i: number): Promise<ContentBlock[]> {
+async function attachResource(
+  raw: string,
+  input: { server: string; uri: string },
+  opts: AgentOptions,
+  reader: ReadResourceTool | undefined,
+  i: number,
+): Promise<ContentBlock[]> {
   if (!reader) return [{ type: 'text', text: `(@${raw} was not attached: no connected MCP server offers resources)` }];
   const outcome = await runCallOutsideTurn(
     opts,

@@ -30,7 +30,12 @@ export function requestParts(messages: readonly ApiMessage[], opts: Agent): Requ
   if (!toolSearchOn({ env: opts.env, model: opts.model, tools: opts.tools, definitionChars })) {
     const tools = opts.tools.filter((t) => t.name !== TOOL_SEARCH);
     const sent = new Set(tools.map((t) => t.name));
-    return { tools: toApiTools(tools, env), messages: withCacheBreakpoint(prepareMessages(messages, { on: false, deferred: [], sent })), betas: [], notLoaded: new Set() };
+    return {
+      tools: toApiTools(tools, env),
+      messages: withCacheBreakpoint(prepareMessages(messages, { on: false, deferred: [], sent })),
+      betas: [],
+      notLoaded: new Set(),
+    };
   }
   const loaded = loadedToolNames(messages);
   const deferred = opts.tools.filter(isDeferred);
@@ -42,6 +47,16 @@ export function requestParts(messages: readonly ApiMessage[], opts: Agent): Requ
 }
 
 /** What tool descriptions may depend on: the working directory, the platform, the project, where user files live. */
-export function toolDescriptionEnv(opts: Pick<AgentOptions, 'state' | 'homeDir' | 'env' | 'projectRoot'>): { cwd: string; platform: string; configDir: string; projectRoot: string } {
-  return { cwd: opts.state.cwd, platform: process.platform, configDir: userConfigDir(opts.homeDir, opts.env.CLAUDE_CONFIG_DIR || undefined), projectRoot: opts.projectRoot };
+export function toolDescriptionEnv(opts: Pick<AgentOptions, 'state' | 'homeDir' | 'env' | 'projectRoot'>): {
+  cwd: string;
+  platform: string;
+  configDir: string;
+  projectRoot: string;
+} {
+  return {
+    cwd: opts.state.cwd,
+    platform: process.platform,
+    configDir: userConfigDir(opts.homeDir, opts.env.CLAUDE_CONFIG_DIR || undefined),
+    projectRoot: opts.projectRoot,
+  };
 }

@@ -66,7 +66,12 @@ export async function* runPrompt(
   }
 }
 
-async function* runPromptInner(messages: ApiMessage[], prompt: string | ContentBlock[], opts: AgentOptions, run: RunPromptOptions): AsyncGenerator<AgentEvent, void> {
+async function* runPromptInner(
+  messages: ApiMessage[],
+  prompt: string | ContentBlock[],
+  opts: AgentOptions,
+  run: RunPromptOptions,
+): AsyncGenerator<AgentEvent, void> {
   const ended = yield* answerPendingCalls(messages, opts);
   if (ended) return yield ended;
   if (prompt === '') return yield* runAgent(messages, opts);

@@ -47,7 +47,13 @@ function mcpNameCovers(pattern: string, tool: string): boolean {
 /** The loop a sub-agent runs (agent-loop.ts's runAgent, handed in by its caller: the loop is what starts sub-agents). */
 export type AgentLoop = (messages: ApiMessage[], opts: AgentOptions) => AsyncGenerator<AgentEvent, void>;
 
-export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void, runAgent: AgentLoop): Promise<SubagentResult> {
+export async function runSubagent(
+  parent: AgentOptions,
+  spec: SubagentSpec,
+  signal: AbortSignal,
+  onEvent: (ev: AgentEvent) => void,
+  runAgent: AgentLoop,
+): Promise<SubagentResult> {
   const agentId = randomUuid().slice(0, 8);
   const warnings = [...(spec.warnings ?? [])];
   const hooks = ownHooks(parent.hooks, spec, warnings);
@@ -59,7 +65,8 @@ export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, sign
     system: spec.system,
     state: { cwd: spec.cwd ?? parent.state.cwd, readState: new ReadState(), ...(spec.allow?.length ? { turnAllow: [...spec.allow] } : {}) },
     // Its own mode when its definition sets one; otherwise the session's, live (Shift+Tab applies).
-    permission: spec.permissionMode && parent.permission.mode !== 'bypassPermissions' ? { mode: spec.permissionMode, rules: parent.permission.rules } : parent.permission,
+    permission:
+      spec.permissionMode && parent.permission.mode !== 'bypassPermissions' ? { mode: spec.permissionMode, rules: parent.permission.rules } : parent.permission,
     hooks: { ...hooks, stop: undefined },
     maxTurns: spec.maxTurns,
     seenUrls: new Set(parent.seenUrls),
@@ -69,7 +76,8 @@ export async function runSubagent(parent: AgentOptions, spec: SubagentSpec, sign
     signal,
   };
   if (hooks.subagentStop) {
-    child.hooks.stop = (info, s) => hooks.subagentStop!({ agentId, agentType: spec.agentType, lastAssistantMessage: info.lastAssistantMessage, stopHookActive: info.stopHookActive }, s);
+    child.hooks.stop = (info, s) =>
+      hooks.subagentStop!({ agentId, agentType: spec.agentType, lastAssistantMessage: info.lastAssistantMessage, stopHookActive: info.stopHookActive }, s);
   }
   for (const message of warnings) onEvent({ type: 'warning', message });
   const result: SubagentResult = { agentId, text: '', reason: 'completed', turns: 0, toolCalls: 0, usage: emptyUsage() };

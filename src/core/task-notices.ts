@@ -104,7 +104,13 @@ export function trackerFor(notices: TaskTracker, emit: (e: AgentEvent) => void):
   return {
     started(task) {
       notices.started(task);
-      emit({ type: 'task_started', taskId: task.taskId, ...(task.toolUseId ? { toolUseId: task.toolUseId } : {}), taskType: task.taskType, description: task.description });
+      emit({
+        type: 'task_started',
+        taskId: task.taskId,
+        ...(task.toolUseId ? { toolUseId: task.toolUseId } : {}),
+        taskType: task.taskType,
+        description: task.description,
+      });
     },
     ended: (notice) => notices.ended(notice),
     progress: (p) => notices.progress?.(p),
@@ -117,7 +123,12 @@ const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').
 export function noticeText(n: TaskNotice): string {
   const lines = ['<task-notification>', `<task-id>${n.taskId}</task-id>`];
   if (n.toolUseId) lines.push(`<tool-use-id>${n.toolUseId}</tool-use-id>`);
-  lines.push(`<task-type>${n.taskType}</task-type>`, `<output-file>${n.outputFile}</output-file>`, `<status>${n.status}</status>`, `<summary>${escapeXml(n.summary)}</summary>`);
+  lines.push(
+    `<task-type>${n.taskType}</task-type>`,
+    `<output-file>${n.outputFile}</output-file>`,
+    `<status>${n.status}</status>`,
+    `<summary>${escapeXml(n.summary)}</summary>`,
+  );
   if (n.result !== undefined) lines.push(`<result>${n.result}</result>`);
   if (n.usage) lines.push(`<usage>total_tokens: ${n.usage.totalTokens}\ntool_uses: ${n.usage.toolUses}\nduration_ms: ${n.usage.durationMs}</usage>`);
   lines.push('</task-notification>');

@@ -172,9 +172,7 @@ async function deferred(g: Gated, who: string, reason: string | undefined): Prom
   return false;
 }
 
-type HookStep =
-  | { kind: 'continue'; input: unknown; decision?: HookDecision }
-  | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
+type HookStep = { kind: 'continue'; input: unknown; decision?: HookDecision } | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
 
 async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
   const { tool, call, env, ctx, tracer } = g;
@@ -186,11 +184,19 @@ async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
     return { kind: 'done', result: refusal('hooks', `A PreToolUse hook stopped the run: ${out.reason}`), extra: { stop: out.reason } };
   }
   if (out.decision === 'defer' && (await deferred(g, who, out.reason))) {
-    return { kind: 'done', result: refusal('hooks', 'Deferred by a PreToolUse hook: the call waits for the session to be resumed.'), extra: { deferred: true } };
+    return {
+      kind: 'done',
+      result: refusal('hooks', 'Deferred by a PreToolUse hook: the call waits for the session to be resumed.'),
+      extra: { deferred: true },
+    };
   }
   if (out.decision === 'deny') {
     tracer.mark('hooks', 'denied', `${who}: ${out.reason ?? 'blocked'}`);
-    return { kind: 'done', result: refusal('hooks', `Blocked by a PreToolUse hook: ${out.reason ?? 'no reason given'}`), extra: { denied: out.reason ?? 'hook' } };
+    return {
+      kind: 'done',
+      result: refusal('hooks', `Blocked by a PreToolUse hook: ${out.reason ?? 'no reason given'}`),
+      extra: { denied: out.reason ?? 'hook' },
+    };
   }
   let next = input;
   if (out.updatedInput !== undefined) {
@@ -219,7 +225,9 @@ function rulesNow(env: RunnerEnv): PermissionRules {
   return extra?.length ? { ...env.permission.rules, allow: [...env.permission.rules.allow, ...extra] } : env.permission.rules;
 }
 
-type PermStep = { kind: 'continue'; /** changed by whoever approved it */ input?: unknown } | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
+type PermStep =
+  | { kind: 'continue' /** changed by whoever approved it */; input?: unknown }
+  | { kind: 'done'; result: ModelResult; extra?: Partial<CallOutcome> };
 
 async function checkPermission(g: Gated, input: unknown, hookDecision: HookDecision | undefined): Promise<PermStep> {
   const { tool, env, ctx, tracer } = g;
@@ -227,8 +235,7 @@ async function checkPermission(g: Gated, input: unknown, hookDecision: HookDecis
   // A hook's allow skips the prompt but never beats deny or ask rules; its ask forces a prompt.
   // Only the tool's own default ask (or its dontAsk denial) may be approved by a hook: never an ask
   // rule, a protected path or a link out of the workspace.
-  const hookMayApprove =
-    (decision.behavior === 'ask' && decision.by === 'tool default') || (decision.behavior === 'deny' && decision.by === 'mode dontAsk');
+  const hookMayApprove = (decision.behavior === 'ask' && decision.by === 'tool default') || (decision.behavior === 'deny' && decision.by === 'mode dontAsk');
   if (hookDecision?.behavior === 'allow' && hookMayApprove) {
     decision = { behavior: 'allow', by: hookDecision.by };
   } else if (hookDecision?.behavior === 'ask' && decision.behavior === 'allow') {
@@ -262,7 +269,10 @@ function denied(g: Gated, input: unknown, by: string, reason: string, unasked?: 
 async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionDecision, { behavior: 'ask' }>, hookAsks: boolean): Promise<PermStep> {
   const { tool, call, env, tracer } = g;
   const signal = g.ctx.signal;
-  const hookAnswer = await env.hooks.permissionRequest?.({ toolName: tool.name, toolInput: input, toolUseId: call.id, suggestions: decision.suggestions }, signal);
+  const hookAnswer = await env.hooks.permissionRequest?.(
+    { toolName: tool.name, toolInput: input, toolUseId: call.id, suggestions: decision.suggestions },
+    signal,
+  );
   if (hookAnswer) {
     if (hookAnswer.behavior === 'allow') {
       if (hookAnswer.updatedInput !== undefined) return approvedRewrite(g, hookAnswer.updatedInput, 'PermissionRequest hook');
@@ -275,7 +285,15 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
   // Only the tool's own ask gives way to an allow rule: not an ask rule, a protected path, or a hook that asks.
   const ruleCanAllow = !hookAsks && (decision.by === 'tool default' || decision.by === 'symbolic link out of the workspace');
   const answer = await env.askUser(
-    { toolUseId: call.id, toolName: tool.name, input, summary: preview, reason: `${unpunctuated(decision.reason)} (${decision.by})`, suggestions: decision.suggestions, ruleCanAllow },
+    {
+      toolUseId: call.id,
+      toolName: tool.name,
+      input,
+      summary: preview,
+      reason: `${unpunctuated(decision.reason)} (${decision.by})`,
+      suggestions: decision.suggestions,
+      ruleCanAllow,
+    },
     signal,
   );
   if (answer.behavior === 'allow') {
@@ -326,9 +344,7 @@ async function finishExecution(g: Gated, input: unknown): Promise<CallOutcome> {
   const t0 = monotonicMs();
   let output: unknown;
   try {
-    output = await drainCall(tool.call(input, ctx), (p) =>
-      env.emit({ type: 'tool_progress', toolUseId: call.id, message: p.message, data: p.data }),
-    );
+    output = await drainCall(tool.call(input, ctx), (p) => env.emit({ type: 'tool_progress', toolUseId: call.id, message: p.message, data: p.data }));
   } catch (err) {
     const interrupted = ctx.signal.aborted;
     const message = interrupted ? cancelMessage(ctx.signal) : errorMessage(err);

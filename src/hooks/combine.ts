@@ -104,7 +104,10 @@ function asContent(value: unknown): ToolResultContentLike {
 function isContentBlock(b: unknown): boolean {
   if (typeof b !== 'object' || b === null) return false;
   const block = b as { type?: unknown; text?: unknown; source?: { type?: unknown; data?: unknown } };
-  return (block.type === 'text' && typeof block.text === 'string') || (block.type === 'image' && block.source?.type === 'base64' && typeof block.source.data === 'string');
+  return (
+    (block.type === 'text' && typeof block.text === 'string') ||
+    (block.type === 'image' && block.source?.type === 'base64' && typeof block.source.data === 'string')
+  );
 }
 
 export function combineUserPrompt(verdicts: HookVerdict[]): { block?: string; additionalContext?: string; stop?: string; sessionTitle?: string } {
@@ -125,7 +128,10 @@ export function combineUserPrompt(verdicts: HookVerdict[]): { block?: string; ad
 
 /** The first hook's `hookSpecificOutput.sessionTitle` (SessionStart, UserPromptSubmit): the session's new name. */
 function sessionTitleOf(verdicts: HookVerdict[]): string | undefined {
-  return verdicts.map((v) => stringField(specific(v.json).sessionTitle)?.trim()).find(Boolean)?.slice(0, 200);
+  return verdicts
+    .map((v) => stringField(specific(v.json).sessionTitle)?.trim())
+    .find(Boolean)
+    ?.slice(0, 200);
 }
 
 /** Stop, SubagentStop and PreCompact: exit 2 or `decision: "block"` blocks; `continue: false` overrides a block. */
@@ -143,7 +149,11 @@ export function combineSessionContext(verdicts: HookVerdict[]): { additionalCont
   const context = joinContext(verdicts.flatMap((v) => [v.plainText, stringField(specific(v.json).additionalContext)]));
   const title = sessionTitleOf(verdicts);
   const first = verdicts.map((v) => stringField(specific(v.json).initialUserMessage)).find(Boolean);
-  return { ...(context ? { additionalContext: context } : {}), ...(title ? { sessionTitle: title } : {}), ...(first ? { initialUserMessage: capText(first) } : {}) };
+  return {
+    ...(context ? { additionalContext: context } : {}),
+    ...(title ? { sessionTitle: title } : {}),
+    ...(first ? { initialUserMessage: capText(first) } : {}),
+  };
 }
 
 /** SessionStart and CwdChanged: the files to watch for FileChanged hooks (`hookSpecificOutput.watchPaths`). */

@@ -197,7 +197,11 @@ class HookGate implements SettingsHooks {
   };
 
   stopFailure: SettingsHooks['stopFailure'] = async (info) => {
-    const extra = { error: info.error, error_details: info.errorDetails, ...(info.lastAssistantMessage ? { last_assistant_message: info.lastAssistantMessage } : {}) };
+    const extra = {
+      error: info.error,
+      error_details: info.errorDetails,
+      ...(info.lastAssistantMessage ? { last_assistant_message: info.lastAssistantMessage } : {}),
+    };
     await this.run('StopFailure', info.error, extra, {});
   };
 
@@ -235,7 +239,13 @@ class HookGate implements SettingsHooks {
   };
 
   userPromptExpansion: SettingsHooks['userPromptExpansion'] = async (info, signal) => {
-    const extra = { expansion_type: info.expansionType, command_name: info.commandName, command_args: info.commandArgs, command_source: info.commandSource, prompt: info.prompt };
+    const extra = {
+      expansion_type: info.expansionType,
+      command_name: info.commandName,
+      command_args: info.commandArgs,
+      command_source: info.commandSource,
+      prompt: info.prompt,
+    };
     const { sessionTitle: _, ...out } = combineUserPrompt(await this.run('UserPromptExpansion', info.commandName, extra, { signal }));
     return out;
   };
@@ -362,7 +372,6 @@ function shorten(command: string): string {
   const one = command.replace(/\s+/g, ' ').trim();
   return one.length > 80 ? `${one.slice(0, 30)}...${one.slice(-47)}` : one;
 }
-
 
 function findTool(tools: readonly Tool[] | undefined, name: string): Tool | undefined {
   return tools?.find((t) => t.name === name || t.aliases?.includes(name));

@@ -67,11 +67,21 @@ export const AGENT_HOOK_VERDICT_SCHEMA = {
 export async function runAgentHook(hook: AgentHook, event: string, input: string, deps: AgentHookDeps, opts: HookRunOptions): Promise<HookRunResult> {
   const { signal, done } = limitedRun(opts);
   if (!deps.runAgent) return done({ stdout: '', stderr: '', spawnError: 'no sub-agent can be started for this hook' });
-  const prompt = hook.prompt.includes('$ARGUMENTS') ? hook.prompt.replaceAll('$ARGUMENTS', input) : `${hook.prompt}\n\nThe data of this moment (${event}):\n${input}`;
+  const prompt = hook.prompt.includes('$ARGUMENTS')
+    ? hook.prompt.replaceAll('$ARGUMENTS', input)
+    : `${hook.prompt}\n\nThe data of this moment (${event}):\n${input}`;
   let answer: HookAgentAnswer;
   try {
     const hooks = deps.agentHooks?.() ?? noHooks;
-    answer = await deps.runAgent({ prompt, system: AGENT_HOOK_SYSTEM, ...(hook.model ? { model: hook.model } : {}), toolNames: AGENT_HOOK_TOOLS, maxTurns: AGENT_HOOK_MAX_TURNS, hooks, signal });
+    answer = await deps.runAgent({
+      prompt,
+      system: AGENT_HOOK_SYSTEM,
+      ...(hook.model ? { model: hook.model } : {}),
+      toolNames: AGENT_HOOK_TOOLS,
+      maxTurns: AGENT_HOOK_MAX_TURNS,
+      hooks,
+      signal,
+    });
   } catch (err) {
     if (signal.aborted) return done({ stdout: '', stderr: '' });
     return done({ stdout: '', stderr: '', spawnError: `the sub-agent did not run: ${(err as Error).message}` });
@@ -80,7 +90,9 @@ export async function runAgentHook(hook: AgentHook, event: string, input: string
   if (signal.aborted) return done({ stdout: '', stderr: '' });
   const verdict = answer.structured ? parseVerdict(JSON.stringify(answer.structured)) : parseVerdict(answer.text);
   if (!verdict) {
-    const why = answer.error ? `the sub-agent stopped without an answer: ${answer.error}` : `the sub-agent's answer is not {"ok": true|false, "reason": …}: ${answer.text.trim().slice(0, 200)}`;
+    const why = answer.error
+      ? `the sub-agent stopped without an answer: ${answer.error}`
+      : `the sub-agent's answer is not {"ok": true|false, "reason": …}: ${answer.text.trim().slice(0, 200)}`;
     return done({ exitCode: 1, stdout: '', stderr: why });
   }
   if (verdict.ok) return done({ exitCode: 0, stdout: '', stderr: '' });

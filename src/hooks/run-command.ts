@@ -31,7 +31,10 @@ export interface HookRunResult {
  * For handlers that are not processes (http, prompt): the signal that ends at the time limit or the
  * session's abort, and the result with its duration and why it ended.
  */
-export function limitedRun(opts: HookRunOptions): { signal: AbortSignal; done: (r: Omit<HookRunResult, 'durationMs' | 'timedOut' | 'aborted'>) => HookRunResult } {
+export function limitedRun(opts: HookRunOptions): {
+  signal: AbortSignal;
+  done: (r: Omit<HookRunResult, 'durationMs' | 'timedOut' | 'aborted'>) => HookRunResult;
+} {
   const started = Date.now();
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
@@ -76,7 +79,11 @@ export async function runHookCommand(hook: CommandHook, stdin: string, opts: Hoo
   let subprocess;
   try {
     subprocess = hook.args
-      ? execa(substitute(hook.command, opts.env), hook.args.map((a) => substitute(a, opts.env)), common)
+      ? execa(
+          substitute(hook.command, opts.env),
+          hook.args.map((a) => substitute(a, opts.env)),
+          common,
+        )
       : execa(hook.command, { ...common, shell: hook.shell === 'bash' || !hook.shell ? defaultShell() : hook.shell });
   } catch (err) {
     return { stdout: '', stderr: '', timedOut: false, aborted: false, spawnError: (err as Error).message, durationMs: Date.now() - started };

@@ -60,5 +60,13 @@ export function handlerKey(hook: HookHandler): string {
 export function hookResponse(ids: { hook_id: string; hook_name: string; hook_event: string }, r: HookRunResult): HookLifecycleEvent {
   const outcome = r.aborted ? 'cancelled' : r.exitCode === 0 ? 'success' : 'error';
   const stderr = r.spawnError ?? (r.timedOut ? `${r.stderr}timed out` : r.stderr);
-  return { subtype: 'hook_response', ...ids, output: r.stdout + stderr, stdout: r.stdout, stderr, ...(r.exitCode !== undefined ? { exit_code: r.exitCode } : {}), outcome };
+  return {
+    subtype: 'hook_response',
+    ...ids,
+    output: r.stdout + stderr,
+    stdout: r.stdout,
+    stderr,
+    ...(r.exitCode !== undefined ? { exit_code: r.exitCode } : {}),
+    outcome,
+  };
 }

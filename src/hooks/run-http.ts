@@ -12,10 +12,20 @@ const MAX_BODY_CHARS = 4 * 1024 * 1024;
 export async function runHttpHook(hook: HttpHook, body: string, opts: HookRunOptions): Promise<HookRunResult> {
   const { signal, done } = limitedRun(opts);
   try {
-    const res = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headersOf(hook, opts.env) }, body, signal, redirect: 'error' });
+    const res = await fetch(hook.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headersOf(hook, opts.env) },
+      body,
+      signal,
+      redirect: 'error',
+    });
     const text = (await res.text()).slice(0, MAX_BODY_CHARS);
     if (res.ok) return done({ exitCode: 0, stdout: text, stderr: '' });
-    return done({ exitCode: 1, stdout: '', stderr: `POST ${hook.url} answered HTTP ${res.status}${text.trim() ? `: ${text.trim().split('\n')[0]!.slice(0, 200)}` : ''}` });
+    return done({
+      exitCode: 1,
+      stdout: '',
+      stderr: `POST ${hook.url} answered HTTP ${res.status}${text.trim() ? `: ${text.trim().split('\n')[0]!.slice(0, 200)}` : ''}`,
+    });
   } catch (err) {
     if (signal.aborted) return done({ stdout: '', stderr: '' });
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;

@@ -19,7 +19,9 @@ const SYSTEM =
 export async function runPromptHook(hook: PromptHook, event: string, input: string, ask: AskModel | undefined, opts: HookRunOptions): Promise<HookRunResult> {
   const { signal, done } = limitedRun(opts);
   if (!ask) return done({ stdout: '', stderr: '', spawnError: 'no model is available to this hook' });
-  const text = hook.prompt.includes('$ARGUMENTS') ? hook.prompt.replaceAll('$ARGUMENTS', input) : `${hook.prompt}\n\nThe data of this moment (${event}):\n${input}`;
+  const text = hook.prompt.includes('$ARGUMENTS')
+    ? hook.prompt.replaceAll('$ARGUMENTS', input)
+    : `${hook.prompt}\n\nThe data of this moment (${event}):\n${input}`;
   let answer: string;
   try {
     answer = await ask(text, { ...(hook.model ? { model: hook.model } : {}), system: SYSTEM, signal });

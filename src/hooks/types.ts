@@ -45,7 +45,10 @@ export interface Hooks extends WorktreeHooks {
   postToolUse(call: ToolHookCall & { toolResponse: unknown; durationMs: number }, signal: AbortSignal): Promise<PostToolUseOutcome>;
   postToolUseFailure(call: ToolHookCall & { error: string; isInterrupt: boolean; durationMs: number }, signal: AbortSignal): Promise<PostToolUseOutcome>;
   /** A permission prompt would be shown; a hook may answer it. Undefined = no answer. */
-  permissionRequest?(call: ToolHookCall & { suggestions: string[] }, signal: AbortSignal): Promise<{ behavior: 'allow' | 'deny'; message?: string; updatedInput?: unknown } | undefined>;
+  permissionRequest?(
+    call: ToolHookCall & { suggestions: string[] },
+    signal: AbortSignal,
+  ): Promise<{ behavior: 'allow' | 'deny'; message?: string; updatedInput?: unknown } | undefined>;
   /** UserPromptSubmit: block the prompt or add context. */
   userPromptSubmit?(prompt: string, signal: AbortSignal): Promise<{ block?: string; additionalContext?: string; stop?: string; sessionTitle?: string }>;
   /** Stop: a hook may force the model to go on (`block` reason goes to the model). */
@@ -135,7 +138,9 @@ export interface ToolBatchCall extends ToolHookCall {
 }
 
 /** A tool result's content as a hook may give it: text, or text and image blocks. */
-export type ToolResultContentLike = string | Array<{ type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }>;
+export type ToolResultContentLike =
+  | string
+  | Array<{ type: 'text'; text: string } | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }>;
 
 export interface LoadedInstructions {
   filePath: string;

@@ -26,7 +26,11 @@ export function worktreePathOf(verdicts: HookVerdict[]): WorktreeMade {
 }
 
 function lastLine(text: string | undefined): string | undefined {
-  return text?.split('\n').map((l) => l.trim()).filter(Boolean).pop();
+  return text
+    ?.split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .pop();
 }
 
 function isDirectory(p: string): boolean {

@@ -22,7 +22,11 @@ import type { AgentServers, AgentServersRequest, Tool } from '../base/tool.js';
 export const STRICT_MCP_KEY = '__strictMcpConfig';
 
 /** The agent's inline servers, ready to start; why any of them cannot be used. */
-export function agentMcpEntries(def: AgentServersRequest, env: Record<string, string | undefined>, settings: Record<string, unknown>): { entries: McpServerEntry[]; warnings: string[] } {
+export function agentMcpEntries(
+  def: AgentServersRequest,
+  env: Record<string, string | undefined>,
+  settings: Record<string, unknown>,
+): { entries: McpServerEntry[]; warnings: string[] } {
   const entries: McpServerEntry[] = [];
   const warnings: string[] = [];
   const source = def.file ?? `--agents "${def.name}"`;
@@ -33,7 +37,8 @@ export function agentMcpEntries(def: AgentServersRequest, env: Record<string, st
       continue;
     }
     const parsed = parseServer(s.config, env);
-    const entry: McpServerEntry = 'error' in parsed ? { name: s.name, scope: 'dynamic', source, error: parsed.error } : { name: s.name, scope: 'dynamic', source, config: parsed.config };
+    const entry: McpServerEntry =
+      'error' in parsed ? { name: s.name, scope: 'dynamic', source, error: parsed.error } : { name: s.name, scope: 'dynamic', source, config: parsed.config };
     const refused = policyRefusal(entry, settings);
     if (refused) warnings.push(`agent ${def.name}: its MCP server "${s.name}" is ${refused}`);
     else if (entry.error) warnings.push(`agent ${def.name}: its MCP server "${s.name}" cannot start: ${entry.error}`);
@@ -66,7 +71,16 @@ function elicitation(): { elicitation?: ElicitationHandler } {
 function agentSandbox(ctx: AgentMcpContext) {
   if (!ctx.homeDir || !ctx.wicketHome) return undefined;
   const { homeDir, wicketHome } = ctx;
-  return stdioSandbox({ cwd: ctx.projectRoot, projectRoot: ctx.projectRoot, additionalDirs: ctx.additionalDirs ?? [], homeDir, wicketHome, env: ctx.env, settings: ctx.settings, rules: ctx.rules });
+  return stdioSandbox({
+    cwd: ctx.projectRoot,
+    projectRoot: ctx.projectRoot,
+    additionalDirs: ctx.additionalDirs ?? [],
+    homeDir,
+    wicketHome,
+    env: ctx.env,
+    settings: ctx.settings,
+    rules: ctx.rules,
+  });
 }
 
 /** Connects the agent's own servers (they start together) and checks the named ones; `close` ends them. */
@@ -80,10 +94,19 @@ export async function connectAgentServers(def: AgentServersRequest, ctx: AgentMc
   if (!entries.length) return { tools: [], warnings, close: async () => {} };
   const servers = new McpServers(
     { servers: entries, unapproved: [], disabled: [], warnings: [] },
-    { projectRoot: ctx.projectRoot, env: ctx.env, version: VERSION, ...mcpLimitsFromEnv(ctx.env), holdUnapproved: false, ...elicitation(), sandbox: agentSandbox(ctx) },
+    {
+      projectRoot: ctx.projectRoot,
+      env: ctx.env,
+      version: VERSION,
+      ...mcpLimitsFromEnv(ctx.env),
+      holdUnapproved: false,
+      ...elicitation(),
+      sandbox: agentSandbox(ctx),
+    },
   );
   await servers.start();
-  for (const s of servers.list()) if (s.status === 'failed') warnings.push(`agent ${def.name}: its MCP server "${s.name}" failed: ${s.error ?? 'unknown error'}`);
+  for (const s of servers.list())
+    if (s.status === 'failed') warnings.push(`agent ${def.name}: its MCP server "${s.name}" failed: ${s.error ?? 'unknown error'}`);
   // A bare deny rule (`mcp__server`) still takes a server's tools away, as for the session's servers.
   const denied = (t: Tool) => (ctx.rules?.deny ?? []).some((r) => !r.error && r.specifier === undefined && ruleNamesTool(r.toolName, t.name, t.aliases));
   const tools = servers.tools().filter((t) => t.name.startsWith('mcp__') && !denied(t));

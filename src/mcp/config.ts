@@ -73,7 +73,10 @@ const SCOPE_ORDER: McpScope[] = ['dynamic', 'local', 'project', 'user', 'plugin'
 export function loadMcpConfig(input: McpConfigInput): McpConfig {
   const found = new Map<McpScope, McpServerEntry[]>();
   const warnings: string[] = [];
-  found.set('dynamic', input.cliConfigs.flatMap((c) => fromCliConfig(c, input)));
+  found.set(
+    'dynamic',
+    input.cliConfigs.flatMap((c) => fromCliConfig(c, input)),
+  );
   if (!input.strict) {
     const global = readGlobalConfig(globalConfigPath(input.home, input.configDir), warnings);
     const projects = isRecord(global?.projects) ? global.projects : {};
@@ -87,7 +90,10 @@ export function loadMcpConfig(input: McpConfigInput): McpConfig {
   const disabledNames = stringList(input.settings.disabledMcpjsonServers);
   const project = found.get('project') ?? [];
   const turnedOff = project.filter((e) => disabledNames.includes(e.name));
-  found.set('project', project.filter((e) => !disabledNames.includes(e.name)));
+  found.set(
+    'project',
+    project.filter((e) => !disabledNames.includes(e.name)),
+  );
   const winners = new Map<string, McpServerEntry>();
   for (const scope of SCOPE_ORDER) for (const e of found.get(scope) ?? []) if (!winners.has(e.name)) winners.set(e.name, e);
   const disabled = turnedOff.filter((e) => !winners.has(e.name)).map((e) => ({ ...e, offReason: 'turned off by disabledMcpjsonServers' }));
@@ -123,7 +129,12 @@ function policyMatches(item: unknown, e: McpServerEntry): boolean {
   }
   if (typeof item.serverUrl === 'string') {
     if (!c || c.type === 'stdio') return false;
-    const re = new RegExp(`^${item.serverUrl.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const re = new RegExp(
+      `^${item.serverUrl
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     return re.test(c.url);
   }
   return false;
@@ -213,16 +224,29 @@ export function parseServer(raw: unknown, env: McpConfigInput['env']): Parsed {
     const envMap = stringMap(raw.env, 'env');
     if (typeof envMap === 'string') return { error: envMap };
     if (raw.sandbox !== undefined && typeof raw.sandbox !== 'boolean') return { error: '"sandbox" must be true or false' };
-    config = { type: 'stdio', command: x(raw.command), args: args.map((a) => x(String(a))), env: mapValues(envMap, x), ...(raw.sandbox === false ? { sandbox: false } : {}) };
+    config = {
+      type: 'stdio',
+      command: x(raw.command),
+      args: args.map((a) => x(String(a))),
+      env: mapValues(envMap, x),
+      ...(raw.sandbox === false ? { sandbox: false } : {}),
+    };
   } else if (type === 'http' || type === 'streamable-http' || type === 'sse') {
     if (typeof raw.url !== 'string' || !raw.url.trim()) return { error: `"url" is required (a string) for a server of type "${type}"` };
     const headers = stringMap(raw.headers, 'headers');
     if (typeof headers === 'string') return { error: headers };
     const url = x(raw.url);
-    if (raw.headersHelper !== undefined && (typeof raw.headersHelper !== 'string' || !raw.headersHelper.trim())) return { error: '"headersHelper" must be a command (a string)' };
+    if (raw.headersHelper !== undefined && (typeof raw.headersHelper !== 'string' || !raw.headersHelper.trim()))
+      return { error: '"headersHelper" must be a command (a string)' };
     const oauth = oauthConfig(raw.oauth);
     if (typeof oauth === 'string') return { error: oauth };
-    config = { type: type === 'sse' ? 'sse' : 'http', url, headers: mapValues(headers, x), ...(raw.headersHelper ? { headersHelper: raw.headersHelper } : {}), ...(oauth ? { oauth } : {}) };
+    config = {
+      type: type === 'sse' ? 'sse' : 'http',
+      url,
+      headers: mapValues(headers, x),
+      ...(raw.headersHelper ? { headersHelper: raw.headersHelper } : {}),
+      ...(oauth ? { oauth } : {}),
+    };
     if (missing.size) return missingVars(missing);
     if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) return { error: `"url" must be an http(s) URL, got ${JSON.stringify(url)}` };
   } else if (type === 'url-without-type') {
@@ -231,7 +255,8 @@ export function parseServer(raw: unknown, env: McpConfigInput['env']): Parsed {
     if (typeof raw.url !== 'string' || !raw.url.trim()) return { error: '"url" is required (a string) for a server of type "ws"' };
     const headers = stringMap(raw.headers, 'headers');
     if (typeof headers === 'string') return { error: headers };
-    if (raw.headersHelper !== undefined && (typeof raw.headersHelper !== 'string' || !raw.headersHelper.trim())) return { error: '"headersHelper" must be a command (a string)' };
+    if (raw.headersHelper !== undefined && (typeof raw.headersHelper !== 'string' || !raw.headersHelper.trim()))
+      return { error: '"headersHelper" must be a command (a string)' };
     const url = x(raw.url);
     config = { type: 'ws', url, headers: mapValues(headers, x), ...(raw.headersHelper ? { headersHelper: raw.headersHelper } : {}) };
     if (missing.size) return missingVars(missing);

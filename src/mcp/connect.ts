@@ -156,7 +156,14 @@ function answerElicitations(sdk: Sdk, client: InstanceType<Sdk['Client']>, serve
 
 /** The OAuth provider of an http or sse server that has tokens stored: the SDK sends them, and refreshes them when they expire. */
 function storedAuth(config: McpTransportConfig, opts: McpConnectOptions): StoredOAuthProvider | undefined {
-  if (config.type === 'stdio' || config.type === 'ws' || !opts.oauthStore || opts.name === undefined || !hasStoredTokens(opts.oauthStore, opts.name, config.url)) return undefined;
+  if (
+    config.type === 'stdio' ||
+    config.type === 'ws' ||
+    !opts.oauthStore ||
+    opts.name === undefined ||
+    !hasStoredTokens(opts.oauthStore, opts.name, config.url)
+  )
+    return undefined;
   return new StoredOAuthProvider({ file: opts.oauthStore, name: opts.name, url: config.url, clientId: config.oauth?.clientId });
 }
 
@@ -188,7 +195,10 @@ export function makeTransport(
     return { transport: new sdk.WebSocketTransport(url, config.headers), stderrTail: () => '' };
   }
   const requestInit = { headers: config.headers };
-  const transport = config.type === 'sse' ? new sdk.SSEClientTransport(url, { requestInit, authProvider }) : new sdk.StreamableHTTPClientTransport(url, { requestInit, authProvider });
+  const transport =
+    config.type === 'sse'
+      ? new sdk.SSEClientTransport(url, { requestInit, authProvider })
+      : new sdk.StreamableHTTPClientTransport(url, { requestInit, authProvider });
   return { transport, stderrTail: () => '' };
 }
 
@@ -197,7 +207,15 @@ export async function withHelperHeaders(config: McpTransportConfig, opts: McpCon
   if (config.type === 'stdio' || !config.headersHelper) return config;
   const { execa } = await execaLib();
   const env = { ...opts.env, CLAUDE_CODE_MCP_SERVER_NAME: opts.name ?? '', CLAUDE_CODE_MCP_SERVER_URL: config.url };
-  const r = await execa(config.headersHelper, { shell: true, cwd: opts.projectRoot, env, extendEnv: false, stdin: 'ignore', reject: false, timeout: HEADERS_HELPER_TIMEOUT_MS });
+  const r = await execa(config.headersHelper, {
+    shell: true,
+    cwd: opts.projectRoot,
+    env,
+    extendEnv: false,
+    stdin: 'ignore',
+    reject: false,
+    timeout: HEADERS_HELPER_TIMEOUT_MS,
+  });
   if (r.timedOut) throw new Error(`headersHelper took longer than ${HEADERS_HELPER_TIMEOUT_MS / 1000} s`);
   if (r.exitCode !== 0) throw new Error(`headersHelper failed (exit ${r.exitCode ?? 'signal'}): ${String(r.stderr).trim().split('\n')[0] || 'no message'}`);
   let parsed: unknown;
@@ -251,7 +269,11 @@ class TimeoutError extends Error {}
 /** What fetch's "fetch failed" wraps: the system error code (ECONNREFUSED…) or the deepest message. */
 function rootCause(err: unknown): string {
   let last = 'no answer';
-  for (let e = (err as { cause?: unknown }).cause as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+  for (
+    let e = (err as { cause?: unknown }).cause as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as typeof e, i++
+  ) {
     if (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code)) return e.code;
     if (typeof e.message === 'string' && e.message) last = e.message;
   }

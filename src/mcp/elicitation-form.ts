@@ -108,7 +108,8 @@ export function fieldValue(f: FormField, input: FieldInput | undefined): { value
   if (f.kind === 'multi') return multiValue(f, Array.isArray(input) ? input : []);
   const text = typeof input === 'string' ? input.trim() : '';
   if (text === '') return f.required ? { error: `${f.label} is required` } : {};
-  if (f.kind === 'choice') return f.options.some((o) => o.value === text) ? { value: text } : { error: `${f.label} must be one of ${f.options.map((o) => o.label).join(', ')}` };
+  if (f.kind === 'choice')
+    return f.options.some((o) => o.value === text) ? { value: text } : { error: `${f.label} must be one of ${f.options.map((o) => o.label).join(', ')}` };
   if (f.kind === 'number' || f.kind === 'integer') return numberValue(f, text);
   return stringValue(f, typeof input === 'string' ? input : '');
 }
@@ -146,7 +147,10 @@ function stringValue(f: FormField, text: string): { value?: ElicitValue; error?:
 }
 
 /** The answer's content, or the problems by field name (nothing is sent while one remains). */
-export function collectContent(fields: readonly FormField[], inputs: Record<string, FieldInput>): { content: ElicitContent } | { errors: Record<string, string> } {
+export function collectContent(
+  fields: readonly FormField[],
+  inputs: Record<string, FieldInput>,
+): { content: ElicitContent } | { errors: Record<string, string> } {
   const content: ElicitContent = {};
   const errors: Record<string, string> = {};
   for (const f of fields) {

@@ -47,25 +47,45 @@ export interface ElicitationFlowOptions {
 export function elicitationFlow(o: ElicitationFlowOptions): ElicitationHandler {
   const running = new Set<Promise<unknown>>();
   const notify = (message: string, notificationType: string) => {
-    const p = o.hooks().notification?.({ message, notificationType }, new AbortController().signal).catch(() => undefined);
+    const p = o
+      .hooks()
+      .notification?.({ message, notificationType }, new AbortController().signal)
+      .catch(() => undefined);
     if (!p) return;
     running.add(p);
     void p.finally(() => running.delete(p));
   };
   return {
     async elicit(req, signal) {
-      const byHook = await o.hooks().elicitation?.(req, signal).catch(() => undefined);
+      const byHook = await o
+        .hooks()
+        .elicitation?.(req, signal)
+        .catch(() => undefined);
       if (byHook) return answer(byHook.action, byHook.content);
       let raw: ElicitationAnswer = { action: 'cancel' };
       if (o.ask && !signal.aborted) {
         const url = req.mode === 'url';
-        notify(url ? `MCP server "${req.server}" asks you to open a URL` : `MCP server "${req.server}" requests your input`, url ? 'elicitation_url_dialog' : 'elicitation_dialog');
+        notify(
+          url ? `MCP server "${req.server}" asks you to open a URL` : `MCP server "${req.server}" requests your input`,
+          url ? 'elicitation_url_dialog' : 'elicitation_dialog',
+        );
         raw = await o.ask(req, signal).catch((): ElicitationAnswer => ({ action: 'cancel' }));
       } else if (!o.ask) {
-        o.note?.(`MCP server "${req.server}" asked for input ("${oneLine(req.message)}"); nobody can answer in print mode, so the request was cancelled (an Elicitation hook can answer it)`);
+        o.note?.(
+          `MCP server "${req.server}" asked for input ("${oneLine(req.message)}"); nobody can answer in print mode, so the request was cancelled (an Elicitation hook can answer it)`,
+        );
       }
-      const info = { server: req.server, mode: req.mode, action: raw.action, ...(raw.content ? { content: raw.content } : {}), ...(req.elicitationId ? { elicitationId: req.elicitationId } : {}) };
-      const changed = await o.hooks().elicitationResult?.(info, signal).catch(() => undefined);
+      const info = {
+        server: req.server,
+        mode: req.mode,
+        action: raw.action,
+        ...(raw.content ? { content: raw.content } : {}),
+        ...(req.elicitationId ? { elicitationId: req.elicitationId } : {}),
+      };
+      const changed = await o
+        .hooks()
+        .elicitationResult?.(info, signal)
+        .catch(() => undefined);
       const final = changed ? answer(changed.action, changed.content ?? raw.content) : answer(raw.action, raw.content);
       notify(`Elicitation response for server "${req.server}": ${final.action}`, 'elicitation_response');
       return final;

@@ -35,7 +35,13 @@ export async function startCallbackServer(o: { port?: number; preferredPort?: nu
     await listen(server, o.port).catch((err: NodeJS.ErrnoException) => {
       throw new Error(`cannot listen for the sign-in on port ${o.port} (oauth.callbackPort): ${err.code ?? err.message}`);
     });
-  } else if (!o.preferredPort || !(await listen(server, o.preferredPort).then(() => true, () => false))) {
+  } else if (
+    !o.preferredPort ||
+    !(await listen(server, o.preferredPort).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     await listen(server, 0);
   }
   const port = (server.address() as AddressInfo).port;
@@ -80,7 +86,8 @@ function answer(expectedState: () => string | undefined, finish: (err: Error | u
   return (url, res) => {
     const q = url.searchParams;
     const expected = expectedState();
-    if (!expected || q.get('state') !== expected) return page(res, 400, 'This sign-in link is not the one wicket is waiting for (its state does not match). Start the sign-in again.');
+    if (!expected || q.get('state') !== expected)
+      return page(res, 400, 'This sign-in link is not the one wicket is waiting for (its state does not match). Start the sign-in again.');
     const error = q.get('error');
     if (error) {
       const why = q.get('error_description') ?? error;

@@ -43,7 +43,8 @@ export function serverAuthKey(name: string, url: string): string {
 function readStore(file: string): StoreFile {
   try {
     const data = JSON.parse(readFileSync(file, 'utf8')) as Partial<StoreFile>;
-    if (data && typeof data === 'object' && data.servers && typeof data.servers === 'object' && !Array.isArray(data.servers)) return { version: 1, servers: data.servers };
+    if (data && typeof data === 'object' && data.servers && typeof data.servers === 'object' && !Array.isArray(data.servers))
+      return { version: 1, servers: data.servers };
   } catch {
     // missing or unreadable: nothing stored (a damaged file is replaced on the next save)
   }

@@ -142,7 +142,8 @@ export function readResourceTool(source: McpResourceSource, opts: ResourceToolOp
     isReadOnly: () => true,
     isConcurrencySafe: () => true,
     async validateInput(input, ctx) {
-      const problem = serverProblem(source, input.server, ctx.rules, true) ?? (input.uri.trim() ? undefined : 'uri is empty: pass a URI from ListMcpResourcesTool');
+      const problem =
+        serverProblem(source, input.server, ctx.rules, true) ?? (input.uri.trim() ? undefined : 'uri is empty: pass a URI from ListMcpResourcesTool');
       return problem ? { ok: false, message: problem } : { ok: true };
     },
     checkPermissions: async () => ({ behavior: 'allow' }),

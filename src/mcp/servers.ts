@@ -81,12 +81,30 @@ export class McpServers implements McpResourceSource {
       const held = opts.holdUnapproved && config.unapproved.includes(e.name);
       const status: McpStatus = e.error ? 'failed' : held ? 'needs-approval' : 'pending';
       const detail = e.config ? (e.config.type === 'stdio' ? [e.config.command, ...e.config.args].join(' ') : e.config.url) : undefined;
-      this.states.set(e.name, { name: e.name, scope: e.scope, source: e.source, transport: e.config?.type, detail, status, error: e.error, toolNames: [], skipped: [] });
+      this.states.set(e.name, {
+        name: e.name,
+        scope: e.scope,
+        source: e.source,
+        transport: e.config?.type,
+        detail,
+        status,
+        error: e.error,
+        toolNames: [],
+        skipped: [],
+      });
       if (e.config) this.configs.set(e.name, e.config);
     }
     this.resourceTools = [listResourcesTool(this, opts), readResourceTool(this, opts)];
     for (const e of config.disabled) {
-      this.states.set(e.name, { name: e.name, scope: e.scope, source: e.source, status: 'disabled', error: e.offReason ?? 'turned off by disabledMcpjsonServers', toolNames: [], skipped: [] });
+      this.states.set(e.name, {
+        name: e.name,
+        scope: e.scope,
+        source: e.source,
+        status: 'disabled',
+        error: e.offReason ?? 'turned off by disabledMcpjsonServers',
+        toolNames: [],
+        skipped: [],
+      });
     }
   }
 
@@ -100,7 +118,9 @@ export class McpServers implements McpResourceSource {
 
   /** Starts the pending servers (or the named ones, e.g. once approved); resolves when each has connected or failed. */
   async start(names?: string[]): Promise<void> {
-    const todo = [...this.states.values()].filter((s) => (names ? names.includes(s.name) && s.status !== 'connected' && s.status !== 'disabled' : s.status === 'pending'));
+    const todo = [...this.states.values()].filter((s) =>
+      names ? names.includes(s.name) && s.status !== 'connected' && s.status !== 'disabled' : s.status === 'pending',
+    );
     await Promise.all(todo.map((s) => this.startOne(s)));
   }
 
@@ -154,7 +174,14 @@ export class McpServers implements McpResourceSource {
     for (const [server, c] of this.connections) {
       for (const p of c.prompts) {
         const args = p.arguments ?? [];
-        out.push({ command: mcpToolName(server, p.name), server, name: p.name, description: p.description ?? `MCP prompt of ${server}`, argNames: args.map((a) => a.name), required: args.filter((a) => a.required).map((a) => a.name) });
+        out.push({
+          command: mcpToolName(server, p.name),
+          server,
+          name: p.name,
+          description: p.description ?? `MCP prompt of ${server}`,
+          argNames: args.map((a) => a.name),
+          required: args.filter((a) => a.required).map((a) => a.name),
+        });
       }
     }
     return out;
@@ -175,7 +202,8 @@ export class McpServers implements McpResourceSource {
       if (value) args[name] = value;
     });
     const missing = found.required.filter((n) => !args[n]);
-    if (missing.length) return { ok: false, message: `/${found.command} needs ${missing.join(', ')}: /${found.command} ${found.argNames.map((n) => `<${n}>`).join(' ')}` };
+    if (missing.length)
+      return { ok: false, message: `/${found.command} needs ${missing.join(', ')}: /${found.command} ${found.argNames.map((n) => `<${n}>`).join(' ')}` };
     try {
       return { ok: true, text: await this.connections.get(found.server)!.getPrompt(found.name, args) };
     } catch (err) {
@@ -213,7 +241,8 @@ export class McpServers implements McpResourceSource {
    */
   async signIn(name: string, o: { onUrl: (url: string) => void; waitMs?: number }): Promise<'signed-in' | 'not-needed'> {
     const { state, config, oauthStore } = this.remote(name);
-    if (state.status === 'disabled' || state.status === 'needs-approval') throw new Error(`the MCP server "${name}" is ${state.status === 'disabled' ? 'turned off' : 'not approved yet'}`);
+    if (state.status === 'disabled' || state.status === 'needs-approval')
+      throw new Error(`the MCP server "${name}" is ${state.status === 'disabled' ? 'turned off' : 'not approved yet'}`);
     const before = this.signIns.get(name);
     before?.abort.abort();
     await before?.done;
@@ -243,7 +272,8 @@ export class McpServers implements McpResourceSource {
     const state = this.states.get(name);
     const config = this.configs.get(name);
     if (!state) throw new Error(`no MCP server named "${name}"`);
-    if (!config || config.type === 'stdio' || config.type === 'ws') throw new Error(`the MCP server "${name}" is not an http or sse server: only those sign in with OAuth`);
+    if (!config || config.type === 'stdio' || config.type === 'ws')
+      throw new Error(`the MCP server "${name}" is not an http or sse server: only those sign in with OAuth`);
     if (!this.opts.oauthStore) throw new Error('there is no place to keep OAuth tokens in this session');
     return { state, config, oauthStore: this.opts.oauthStore };
   }

@@ -61,7 +61,9 @@ export function mcpTool(server: string, info: McpToolInfo, target: McpCallTarget
       return paths.length ? { access: readOnly ? 'read' : 'write', paths, denyOnly: true } : undefined;
     },
     requiresPerson: () =>
-      info._meta?.['anthropic/requiresUserInteraction'] === true ? `the MCP server ${server} asks for a person to approve every call of ${info.name}` : undefined,
+      info._meta?.['anthropic/requiresUserInteraction'] === true
+        ? `the MCP server ${server} asks for a person to approve every call of ${info.name}`
+        : undefined,
     async checkPermissions() {
       return { behavior: 'ask', reason: `${info.name} is a tool of the MCP server ${server}`, suggestions: [name] };
     },

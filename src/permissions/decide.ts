@@ -49,9 +49,14 @@ export async function decidePermission(args: DecideArgs): Promise<PermissionDeci
   if (ask) return { behavior: 'ask', by: `ask rule ${describeRule(ask)}`, reason: `the rule ${formatRule(ask)} asks first`, suggestions: [] };
   const person = args.tool.requiresPerson?.(args.input, args.ctx);
   const personal = typeof person === 'string' ? { reason: person } : person;
-  if (personal && mode === 'dontAsk') return { behavior: 'deny', by: 'always asks, in dontAsk mode', unasked: {}, reason: unaskedDenial(DONT_ASK, PERSON_ONLY, personal.reason) };
+  if (personal && mode === 'dontAsk')
+    return { behavior: 'deny', by: 'always asks, in dontAsk mode', unasked: {}, reason: unaskedDenial(DONT_ASK, PERSON_ONLY, personal.reason) };
   if (personal?.refuseInBypass && mode === 'bypassPermissions') {
-    return { behavior: 'deny', by: 'needs a person, in bypassPermissions mode', reason: `${unpunctuated(personal.reason)}; bypassPermissions mode has no one to approve it` };
+    return {
+      behavior: 'deny',
+      by: 'needs a person, in bypassPermissions mode',
+      reason: `${unpunctuated(personal.reason)}; bypassPermissions mode has no one to approve it`,
+    };
   }
   if (personal) return { behavior: 'ask', by: 'always asks', reason: personal.reason, suggestions: [] };
   const byMode = decideByMode(args);
@@ -72,8 +77,7 @@ function decideByMode(args: DecideArgs): PermissionDecision | undefined {
     return {
       behavior: 'deny',
       by: 'mode plan',
-      reason:
-        'plan mode is on: only read-only tools may run. Present your plan with ExitPlanMode and wait for approval before changing anything.',
+      reason: 'plan mode is on: only read-only tools may run. Present your plan with ExitPlanMode and wait for approval before changing anything.',
     };
   }
   return undefined;
@@ -98,7 +102,8 @@ function protectedWrite(args: DecideArgs): PermissionDecision | undefined {
     const why = protectedReason(p, args.ctx);
     if (!why) continue;
     const reason = `${p}: ${why}; writes there always need a person's approval`;
-    if (args.mode === 'dontAsk') return { behavior: 'deny', by: 'protected path in dontAsk mode', unasked: {}, reason: unaskedDenial(DONT_ASK, PERSON_ONLY, reason) };
+    if (args.mode === 'dontAsk')
+      return { behavior: 'deny', by: 'protected path in dontAsk mode', unasked: {}, reason: unaskedDenial(DONT_ASK, PERSON_ONLY, reason) };
     return { behavior: 'ask', by: 'protected path', reason, suggestions: [] };
   }
   return undefined;
@@ -110,7 +115,12 @@ async function decideByTool(args: DecideArgs): Promise<PermissionDecision> {
   const escape = verdict.behavior === 'allow' ? symlinkEscape(args) : undefined;
   if (escape) {
     if (args.mode === 'dontAsk') {
-      return { behavior: 'deny', by: 'mode dontAsk', reason: unaskedDenial(DONT_ASK, allowHint(args.tool.name, escape.suggestions), escape.reason), unasked: { allowWith: escape.suggestions } };
+      return {
+        behavior: 'deny',
+        by: 'mode dontAsk',
+        reason: unaskedDenial(DONT_ASK, allowHint(args.tool.name, escape.suggestions), escape.reason),
+        unasked: { allowWith: escape.suggestions },
+      };
     }
     return { behavior: 'ask', by: 'symbolic link out of the workspace', reason: escape.reason, suggestions: escape.suggestions };
   }
@@ -118,7 +128,12 @@ async function decideByTool(args: DecideArgs): Promise<PermissionDecision> {
   if (verdict.behavior === 'deny') return { behavior: 'deny', by: 'tool default', reason: verdict.reason };
   if (args.mode === 'dontAsk') {
     const allowWith = verdict.suggestions ?? [];
-    return { behavior: 'deny', by: 'mode dontAsk', reason: unaskedDenial(DONT_ASK, allowHint(args.tool.name, allowWith), verdict.reason), unasked: { allowWith } };
+    return {
+      behavior: 'deny',
+      by: 'mode dontAsk',
+      reason: unaskedDenial(DONT_ASK, allowHint(args.tool.name, allowWith), verdict.reason),
+      unasked: { allowWith },
+    };
   }
   return { behavior: 'ask', by: 'tool default', reason: verdict.reason, suggestions: verdict.suggestions ?? [] };
 }
@@ -129,7 +144,13 @@ async function decideByTool(args: DecideArgs): Promise<PermissionDecision> {
  * cannot tell anything about a denied path: the permission gate refuses the call instead.
  */
 export function pathDenyRule(tool: Tool, input: unknown, ctx: PermissionContext, rules: PermissionRules): ParsedRule | undefined {
-  return matchPathList(tool, input, ctx, rules.deny.filter((r) => !r.error), 'deny');
+  return matchPathList(
+    tool,
+    input,
+    ctx,
+    rules.deny.filter((r) => !r.error),
+    'deny',
+  );
 }
 
 function matchPathList(tool: Tool, input: unknown, ctx: PermissionContext, rules: ParsedRule[], list: 'allow' | 'ask' | 'deny'): ParsedRule | undefined {

@@ -79,7 +79,10 @@ interface Shape {
 
 function ruleShape(rule: ParsedRule, ctx: PermissionContext): Shape {
   const { anchors, body, loose } = anchorPattern(rule, ctx);
-  const segments = body.replace(/\/+$/, '').split('/').filter((s) => s !== '' && s !== '.');
+  const segments = body
+    .replace(/\/+$/, '')
+    .split('/')
+    .filter((s) => s !== '' && s !== '.');
   const firstGlob = segments.findIndex((s) => GLOB.test(s));
   const literal = firstGlob === -1 ? segments : segments.slice(0, firstGlob);
   const rest = firstGlob === -1 ? [] : segments.slice(firstGlob);

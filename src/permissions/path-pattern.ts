@@ -59,7 +59,10 @@ export function anchorPattern(rule: ParsedRule, ctx: AnchorContext): Anchored {
 export function ruleLiteralRoots(rule: ParsedRule, ctx: AnchorContext): string[] {
   const { anchors, body, loose } = anchorPattern(rule, ctx);
   if (loose) return [];
-  const segments = body.replace(/\/+$/, '').split('/').filter((s) => s !== '');
+  const segments = body
+    .replace(/\/+$/, '')
+    .split('/')
+    .filter((s) => s !== '');
   const firstGlob = segments.findIndex((s) => GLOB_CHARS.test(s));
   const literal = firstGlob === -1 ? segments : segments.slice(0, firstGlob);
   const roots = anchors.map((a) => path.resolve(a, ...literal));

@@ -28,14 +28,8 @@ import { pathForms } from './real-path.js';
 
 type AnchorContext = Pick<PermissionContext, 'cwd' | 'projectRoot' | 'homeDir'>;
 
-
 /** The first rule in `rules` whose path pattern covers the call's paths (for allow: all of them; else: any). */
-export function matchPathRules(
-  paths: PermissionPaths,
-  rules: ParsedRule[],
-  list: RuleList,
-  ctx: PermissionContext,
-): ParsedRule | undefined {
+export function matchPathRules(paths: PermissionPaths, rules: ParsedRule[], list: RuleList, ctx: PermissionContext): ParsedRule | undefined {
   if (paths.paths.length === 0) return undefined;
   const forms = paths.paths.flatMap(pathForms);
   const usable = rules.filter((r) => r.specifier !== undefined && !r.error);
@@ -75,12 +69,7 @@ export function denyRuleForForms(
  * For tools that find paths on their own (Bash file commands, Grep/Glob results): the Read/Edit rule
  * of `rules.deny` that forbids `access` to `absPath`. A Read deny also forbids writing.
  */
-export function deniedPathRule(
-  absPath: string,
-  access: 'read' | 'write',
-  rules: PermissionRules,
-  ctx: PermissionContext,
-): ParsedRule | undefined {
+export function deniedPathRule(absPath: string, access: 'read' | 'write', rules: PermissionRules, ctx: PermissionContext): ParsedRule | undefined {
   const family = access === 'read' ? ['Read'] : ['Edit', 'Read'];
   const deny = rules.deny.filter((r) => r.specifier !== undefined && family.includes(r.toolName));
   return matchPathRules({ access, paths: [absPath] }, deny, 'deny', ctx);

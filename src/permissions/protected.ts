@@ -9,20 +9,49 @@ import path from 'node:path';
 import { pathForms } from './real-path.js';
 
 /** Folders whose whole content is protected. Multi-segment entries match consecutive segments. */
-export const PROTECTED_DIRS: readonly string[] = [
-  '.git', '.config/git', '.vscode', '.idea', '.husky', '.cargo', '.devcontainer', '.yarn', '.mvn', '.claude',
-];
+export const PROTECTED_DIRS: readonly string[] = ['.git', '.config/git', '.vscode', '.idea', '.husky', '.cargo', '.devcontainer', '.yarn', '.mvn', '.claude'];
 
 /** Inside `.claude/`, these may be written freely: worktrees, and agents' memory folders. */
 const CLAUDE_DIR_EXCEPTIONS = ['worktrees', 'agent-memory', 'agent-memory-local'];
 
 export const PROTECTED_FILES: readonly string[] = [
-  '.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.bash_login', '.bash_aliases', '.bash_logout',
-  '.zshrc', '.zprofile', '.zshenv', '.zlogin', '.zlogout', '.profile', '.envrc', '.npmrc', '.yarnrc',
-  '.yarnrc.yml', '.pnp.cjs', '.pnp.loader.mjs', '.pnpmfile.cjs', 'bunfig.toml', '.bunfig.toml', '.bazelrc',
-  '.bazelversion', '.bazeliskrc', '.pre-commit-config.yaml', 'lefthook.yml', 'lefthook.yaml', '.lefthook.yml',
-  '.lefthook.yaml', 'gradle-wrapper.properties', 'maven-wrapper.properties', '.devcontainer.json',
-  '.ripgreprc', 'pyrightconfig.json', '.mcp.json', '.claude.json',
+  '.gitconfig',
+  '.gitmodules',
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_aliases',
+  '.bash_logout',
+  '.zshrc',
+  '.zprofile',
+  '.zshenv',
+  '.zlogin',
+  '.zlogout',
+  '.profile',
+  '.envrc',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.pnp.cjs',
+  '.pnp.loader.mjs',
+  '.pnpmfile.cjs',
+  'bunfig.toml',
+  '.bunfig.toml',
+  '.bazelrc',
+  '.bazelversion',
+  '.bazeliskrc',
+  '.pre-commit-config.yaml',
+  'lefthook.yml',
+  'lefthook.yaml',
+  '.lefthook.yml',
+  '.lefthook.yaml',
+  'gradle-wrapper.properties',
+  'maven-wrapper.properties',
+  '.devcontainer.json',
+  '.ripgreprc',
+  'pyrightconfig.json',
+  '.mcp.json',
+  '.claude.json',
 ];
 
 export interface ProtectedContext {
@@ -44,7 +73,10 @@ export function isProtectedPath(absPath: string, ctx: ProtectedContext = {}): bo
 }
 
 function reasonFor(p: string): string | undefined {
-  const segments = p.split(path.sep).filter(Boolean).map((s) => s.toLowerCase());
+  const segments = p
+    .split(path.sep)
+    .filter(Boolean)
+    .map((s) => s.toLowerCase());
   const name = segments[segments.length - 1];
   if (name && PROTECTED_FILES.includes(name)) return `${name} is a protected file`;
   for (const dir of PROTECTED_DIRS) {

@@ -41,7 +41,11 @@ function inPlugin(group: HookGroup, plugin: LoadedPlugin): HookGroup {
   return {
     ...group,
     hooks: group.hooks.map((h) =>
-      h.type === 'command' ? { ...h, command: fill(h.command), ...(h.args ? { args: h.args.map(fill) } : {}) } : h.type === 'http' ? { ...h, url: fill(h.url) } : h,
+      h.type === 'command'
+        ? { ...h, command: fill(h.command), ...(h.args ? { args: h.args.map(fill) } : {}) }
+        : h.type === 'http'
+          ? { ...h, url: fill(h.url) }
+          : h,
     ),
     env: { CLAUDE_PLUGIN_ROOT: plugin.root },
     plugin: plugin.name,

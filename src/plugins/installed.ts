@@ -54,8 +54,13 @@ export class InstalledPlugins {
     if (recorded && 'root' in recorded) return recorded;
     const listed = market ? this.fromMarketplace(id, name, market) : undefined;
     if (listed && 'root' in listed) return listed;
-    const why = [recorded?.error ?? `it is not in ${this.recordsFile}`, listed?.error ?? (market ? `the marketplace "${market}" is not on disk` : 'no marketplace is named (use name@marketplace)')];
-    return { error: `plugin "${id}" is enabled but not installed: ${why.join(', and ')}. Install it with Claude Code (claude plugin install ${id}); wicket does not download plugins` };
+    const why = [
+      recorded?.error ?? `it is not in ${this.recordsFile}`,
+      listed?.error ?? (market ? `the marketplace "${market}" is not on disk` : 'no marketplace is named (use name@marketplace)'),
+    ];
+    return {
+      error: `plugin "${id}" is enabled but not installed: ${why.join(', and ')}. Install it with Claude Code (claude plugin install ${id}); wicket does not download plugins`,
+    };
   }
 
   /** `name` alone names the one recorded plugin of that name, whatever its marketplace. */

@@ -38,7 +38,12 @@ export function loadPlugins(src: PluginSources): PluginSet {
     const p = found.plugin;
     if (!p) return;
     const clash = plugins.find((q) => q.name === p.name);
-    if (clash) errors.push({ plugin: p.id ?? p.name, type: 'manifest-validation-error', message: `plugin "${p.name}" (${p.root}) is not loaded: ${clash.root} already has that name` });
+    if (clash)
+      errors.push({
+        plugin: p.id ?? p.name,
+        type: 'manifest-validation-error',
+        message: `plugin "${p.name}" (${p.root}) is not loaded: ${clash.root} already has that name`,
+      });
     else plugins.push(p);
   };
   for (const dir of src.dirs) {

@@ -71,7 +71,10 @@ export function listMarketplaces(ctx: ManageContext): Array<{ name: string; loca
     return [];
   }
   if (!isObject(data)) return [];
-  return Object.entries(data).map(([name, v]) => ({ name, location: isObject(v) && typeof v.installLocation === 'string' ? v.installLocation : '(not on disk)' }));
+  return Object.entries(data).map(([name, v]) => ({
+    name,
+    location: isObject(v) && typeof v.installLocation === 'string' ? v.installLocation : '(not on disk)',
+  }));
 }
 
 export async function removeMarketplace(ctx: ManageContext, name: string): Promise<void> {

@@ -11,7 +11,10 @@ import { isObject } from '../settings/validate.js';
 import { readConfig } from './files.js';
 import type { LoadedPlugin, PluginError } from './types.js';
 
-export function pluginMcpEntries(plugins: readonly LoadedPlugin[], env: Record<string, string | undefined>): { entries: McpServerEntry[]; errors: PluginError[] } {
+export function pluginMcpEntries(
+  plugins: readonly LoadedPlugin[],
+  env: Record<string, string | undefined>,
+): { entries: McpServerEntry[]; errors: PluginError[] } {
   const entries: McpServerEntry[] = [];
   const errors: PluginError[] = [];
   for (const plugin of plugins) {

@@ -8,7 +8,8 @@ export function describePlugins(set: PluginSet): string {
     return 'No plugins. Load one with --plugin-dir <folder>, or enable an installed one in settings: "enabledPlugins": {"name@marketplace": true}.';
   }
   const lines = set.plugins.length ? ['Plugins'] : [];
-  for (const p of set.plugins) lines.push(`  ✓ ${p.name}${p.version ? ` ${p.version}` : ''}  (${p.id ?? '--plugin-dir'}: ${p.root})`, `      ${contents(p, set)}`);
+  for (const p of set.plugins)
+    lines.push(`  ✓ ${p.name}${p.version ? ` ${p.version}` : ''}  (${p.id ?? '--plugin-dir'}: ${p.root})`, `      ${contents(p, set)}`);
   if (set.errors.length) lines.push('Problems', ...set.errors.map((e) => `  ✗ ${e.plugin}: ${e.message}`));
   return lines.join('\n');
 }
@@ -19,7 +20,10 @@ function contents(p: LoadedPlugin, set: PluginSet): string {
     ...count(pluginCommands([p]).length, 'command'),
     ...count(pluginSkills([p]).length, 'skill'),
     ...count(pluginAgentDefinitions([p]).length, 'agent'),
-    ...count(set.hooks.filter((g) => g.plugin === p.name).reduce((n, g) => n + g.hooks.length, 0), 'hook'),
+    ...count(
+      set.hooks.filter((g) => g.plugin === p.name).reduce((n, g) => n + g.hooks.length, 0),
+      'hook',
+    ),
     ...count(set.mcpServers.filter((s) => s.name.startsWith(`plugin:${p.name}:`)).length, 'MCP server'),
   ];
   return parts.join(', ') || 'nothing wicket uses';

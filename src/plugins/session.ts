@@ -17,7 +17,11 @@ export interface PluginFlags {
   pluginDir: readonly string[];
 }
 
-export function usePlugins(flags: PluginFlags, loaded: LoadedSettings, where: { cwd: string; home: string; env: Record<string, string | undefined> }): PluginSet {
+export function usePlugins(
+  flags: PluginFlags,
+  loaded: LoadedSettings,
+  where: { cwd: string; home: string; env: Record<string, string | undefined> },
+): PluginSet {
   const set = flags.bare
     ? NO_PLUGINS
     : loadPlugins({

@@ -88,8 +88,14 @@ async function probe(label: string, program: string, args: string[], say: { inst
   if (r.exitCode === 0) return { ok: true, path: file };
   if (r.code === 'ENOENT') return { ok: false, reason: `${label} (${file}) is not installed: the file is gone or its interpreter is missing; ${say.install}` };
   if (r.code === 'EACCES' || r.code === 'EPERM') return { ok: false, reason: `${label} (${file}) cannot be executed (${r.code}): check its permissions` };
-  if (r.timedOut) return { ok: false, reason: `${label} (${file}) did not answer within ${PROBE_TIMEOUT_MS / 1000} s (the machine may be overloaded); it is checked again on the next command` };
+  if (r.timedOut)
+    return {
+      ok: false,
+      reason: `${label} (${file}) did not answer within ${PROBE_TIMEOUT_MS / 1000} s (the machine may be overloaded); it is checked again on the next command`,
+    };
   if (r.code) return { ok: false, reason: `${label} (${file}) could not be started: ${r.code} (${r.shortMessage ?? 'no message'})` };
-  const said = String(r.stderr ?? '').trim().slice(0, 300);
+  const said = String(r.stderr ?? '')
+    .trim()
+    .slice(0, 300);
   return { ok: false, reason: `${say.failing}: ${file} exited with ${r.exitCode ?? 'a signal'}${said ? `: ${said}` : ''}` };
 }

@@ -43,10 +43,11 @@ export function userConfigPaths(ctx: ConfigFilesContext): MissingPath[] {
 export function commandFiles(ctx: ConfigFilesContext): string[] {
   const lines = [...settingsCommands(ctx.settings), ...mcpCommands(ctx.mcpDirs)];
   const out = new Set<string>();
-  for (const line of lines) for (const word of words(line)) {
-    const file = asFile(word, ctx);
-    if (file) out.add(file);
-  }
+  for (const line of lines)
+    for (const word of words(line)) {
+      const file = asFile(word, ctx);
+      if (file) out.add(file);
+    }
   return [...out];
 }
 
@@ -122,7 +123,10 @@ export function words(line: string): string[] {
 }
 
 function asFile(word: string, ctx: ConfigFilesContext): string | undefined {
-  const w = word.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, ctx.projectRoot).replace(/^~(?=\/)/, ctx.homeDir).replace(/^--?[\w-]+=/, '');
+  const w = word
+    .replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, ctx.projectRoot)
+    .replace(/^~(?=\/)/, ctx.homeDir)
+    .replace(/^--?[\w-]+=/, '');
   if (!w.includes('/') && !/\.(sh|bash|zsh|js|mjs|cjs|ts|py|rb|pl)$/.test(w)) return undefined;
   if (w.includes('$') || w.includes('*')) return undefined;
   const abs = path.resolve(ctx.projectRoot, w);

@@ -59,7 +59,11 @@ export interface DenyTargets {
 const GLOB = /[*?[\]{}]/;
 
 /** The deny rules the sandbox enforces: Read and Edit rules with a path, and the sandbox's own lists. */
-export function sandboxDenyRules(deny: readonly ParsedRule[], denyRead: readonly string[], denyWrite: readonly string[]): { read: ParsedRule[]; write: ParsedRule[] } {
+export function sandboxDenyRules(
+  deny: readonly ParsedRule[],
+  denyRead: readonly string[],
+  denyWrite: readonly string[],
+): { read: ParsedRule[]; write: ParsedRule[] } {
   const usable = deny.filter((r) => !r.error && r.specifier !== undefined);
   const own = (toolName: string, abs: string): ParsedRule => ({ raw: `sandbox:${abs}`, toolName, specifier: `/${abs}`, source: 'session' });
   return {
@@ -123,7 +127,11 @@ async function expandRule(rule: ParsedRule, access: 'read' | 'write', ctx: DenyC
     }
   } else {
     for (const base of bases) {
-      if (base === '/') return { ...out, problem: `${ruleName(rule, access)} matches by pattern from the root of the filesystem; the sandbox cannot list every file it covers (name the folders it means)` };
+      if (base === '/')
+        return {
+          ...out,
+          problem: `${ruleName(rule, access)} matches by pattern from the root of the filesystem; the sandbox cannot list every file it covers (name the folders it means)`,
+        };
       const listed = await lister.files(base);
       if (!listed.complete) return { ...out, problem: unfinished(ruleName(rule, access), base) };
       out.existing.push(...matching(listed.files, base, matcher));

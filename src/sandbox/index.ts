@@ -16,11 +16,7 @@ export { bwrapAvailability, socatAvailability } from './availability.js';
 export { sandboxLaunch, deniedHostsSince, stopSandboxProxy, SandboxRefusal, type SandboxContext, type SandboxLaunch } from './launch.js';
 export { shellQuote } from './network.js';
 
-export type SandboxDecision =
-  | { kind: 'off' }
-  | { kind: 'sandboxed' }
-  | { kind: 'unsandboxed'; note: string }
-  | { kind: 'refused'; reason: string };
+export type SandboxDecision = { kind: 'off' } | { kind: 'sandboxed' } | { kind: 'unsandboxed'; note: string } | { kind: 'refused'; reason: string };
 
 export interface SandboxRequest {
   dangerouslyDisableSandbox?: boolean | undefined;
@@ -44,7 +40,8 @@ export async function decideSandbox(s: SandboxSettings, req: SandboxRequest): Pr
 async function availableOr(s: SandboxSettings): Promise<SandboxDecision> {
   const problem = await unavailability(s);
   if (!problem) return { kind: 'sandboxed' };
-  if (!s.failIfUnavailable) return { kind: 'unsandboxed', note: `the sandbox is unavailable (${problem}); ran without it because sandbox.failIfUnavailable is false` };
+  if (!s.failIfUnavailable)
+    return { kind: 'unsandboxed', note: `the sandbox is unavailable (${problem}); ran without it because sandbox.failIfUnavailable is false` };
   return {
     kind: 'refused',
     reason: `sandbox.enabled is true but the sandbox cannot start: ${problem}. Nothing was run. Set sandbox.failIfUnavailable to false to run commands without it.`,
@@ -95,7 +92,8 @@ export async function sandboxProgram(
   const as = { command: program.command, args: program.args, sandboxed: false, finish: async () => [] as string[] };
   if (!s.enabled) return as;
   if (program.optOut) {
-    if (!s.allowUnsandboxedCommands) throw new SandboxRefusal('its entry says "sandbox": false, but sandbox.allowUnsandboxedCommands is false: nothing may run outside the sandbox');
+    if (!s.allowUnsandboxedCommands)
+      throw new SandboxRefusal('its entry says "sandbox": false, but sandbox.allowUnsandboxedCommands is false: nothing may run outside the sandbox');
     return { ...as, note: 'runs outside the sandbox ("sandbox": false)' };
   }
   const decision = await availableOr(s);

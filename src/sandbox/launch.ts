@@ -56,7 +56,13 @@ export async function sandboxLaunch(s: SandboxSettings, ctx: SandboxContext): Pr
   const cwd = realOr(ctx.cwd);
   const projectRoot = realOr(ctx.projectRoot);
   const guarded = protection({ ...ctx, projectRoot, writableRoots: roots, deadline, mcpDirs: parentsOf(projectRoot) });
-  const deny = await denyTargets(sandboxDenyRules(ctx.rules?.deny ?? [], s.denyRead, s.denyWrite), { cwd, projectRoot, homeDir: ctx.homeDir, writableRoots: roots, deadline });
+  const deny = await denyTargets(sandboxDenyRules(ctx.rules?.deny ?? [], s.denyRead, s.denyWrite), {
+    cwd,
+    projectRoot,
+    homeDir: ctx.homeDir,
+    writableRoots: roots,
+    deadline,
+  });
   if (!s.allowAllUnixSockets) {
     const rule = 'the sandbox (a Unix socket of this machine; sandbox.network.allowUnixSockets lets one through)';
     deny.read.push(...hostSockets(ctx, s.allowUnixSockets).map((p) => ({ path: p, rule })));

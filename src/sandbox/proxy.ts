@@ -81,7 +81,9 @@ function route(client: net.Socket, headText: string, rest: Buffer, policy: Proxy
     }
   });
   upstream.on('error', (err: NodeJS.ErrnoException) =>
-    client.writable && upstream.bytesWritten === 0 ? refuse(client, 502, `cannot connect to ${dest.host}:${dest.port} (${err.code ?? err.message})`) : client.destroy(),
+    client.writable && upstream.bytesWritten === 0
+      ? refuse(client, 502, `cannot connect to ${dest.host}:${dest.port} (${err.code ?? err.message})`)
+      : client.destroy(),
   );
   client.on('error', () => upstream.destroy());
   client.on('close', () => upstream.destroy());
@@ -125,5 +127,7 @@ function parseAbsolute(target: string): Destination | undefined {
 function refuse(client: net.Socket, status: number, message: string): void {
   const body = `wicket sandbox: ${message}\n`;
   const reason = { 403: 'Forbidden', 431: 'Request Header Fields Too Large', 502: 'Bad Gateway', 504: 'Gateway Timeout' }[status] ?? 'Bad Request';
-  client.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nX-Wicket-Sandbox: ${message.replace(/[\r\n]/g, ' ')}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  client.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain\r\nX-Wicket-Sandbox: ${message.replace(/[\r\n]/g, ' ')}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

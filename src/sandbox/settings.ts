@@ -72,7 +72,10 @@ export function domainMatches(host: string, port: number, pattern: string): bool
   const m = /^(\[[^\]]*\]|[^:]+)(?::(\d+))?$/.exec(pattern.trim().toLowerCase());
   if (!m) return false;
   if (m[2] !== undefined && Number(m[2]) !== port) return false;
-  const h = host.toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
   const p = m[1]!.replace(/^\[(.*)\]$/, '$1');
   if (p === '*') return true;
   if (p.startsWith('*.')) return h.endsWith(p.slice(1)) && h.length > p.length - 1;

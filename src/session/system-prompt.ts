@@ -46,7 +46,8 @@ export function buildSystemPrompt(opts: PromptOptions): SystemBlock[] {
   const parts = [opts.systemPrompt ?? base, environmentSection(opts)];
   const memory = opts.noMemory ? '' : memorySection(opts);
   if (memory) parts.push(memory);
-  if (opts.language?.trim()) parts.push(`Always respond to the user in ${opts.language.trim()}. Code, commands, file contents and identifiers stay as they are.`);
+  if (opts.language?.trim())
+    parts.push(`Always respond to the user in ${opts.language.trim()}. Code, commands, file contents and identifiers stay as they are.`);
   if (opts.appendSystemPrompt) parts.push(opts.appendSystemPrompt);
   if (style) parts.push(style.prompt);
   return [{ type: 'text', text: parts.join('\n\n') }];
@@ -54,12 +55,7 @@ export function buildSystemPrompt(opts: PromptOptions): SystemBlock[] {
 
 function environmentSection(opts: PromptOptions): string {
   const now = opts.now ?? new Date();
-  const lines = [
-    '<env>',
-    `Working directory: ${opts.cwd}`,
-    `Platform: ${opts.platform ?? process.platform}`,
-    `Today's date: ${isoTime(now).slice(0, 10)}`,
-  ];
+  const lines = ['<env>', `Working directory: ${opts.cwd}`, `Platform: ${opts.platform ?? process.platform}`, `Today's date: ${isoTime(now).slice(0, 10)}`];
   const git = opts.git === undefined ? gitStatusSync(opts.cwd) : opts.git;
   lines.push(`Is a git repository: ${git ? 'yes' : 'no'}`);
   if (git) {

@@ -82,8 +82,10 @@ export class TranscriptWriter {
     else if (ev.type === 'session_title') this.name(ev.title);
     // A background task's notice, as it went into the conversation (a resumed session merges it into its user message).
     else if (ev.type === 'task_notification' && ev.text) this.message({ role: 'user', content: [{ type: 'text', text: ev.text }] });
-    else if (ev.type === 'tool_result') this.write({ type: 'gate_trace', tool_use_id: ev.toolUseId, tool_name: ev.name, trace: ev.trace, is_error: ev.result.isError ?? false });
-    else if (ev.type === 'done') this.write({ type: 'end', reason: ev.reason, num_turns: ev.numTurns, ...(ev.deferredToolUse ? { deferred_tool_use: ev.deferredToolUse } : {}) });
+    else if (ev.type === 'tool_result')
+      this.write({ type: 'gate_trace', tool_use_id: ev.toolUseId, tool_name: ev.name, trace: ev.trace, is_error: ev.result.isError ?? false });
+    else if (ev.type === 'done')
+      this.write({ type: 'end', reason: ev.reason, num_turns: ev.numTurns, ...(ev.deferredToolUse ? { deferred_tool_use: ev.deferredToolUse } : {}) });
     else if (ev.type === 'compact') {
       // A resumed session starts from here: the summary (and a prompt it held back) replace what came before.
       this.write({ type: 'compact_boundary', trigger: ev.trigger, pre_tokens: ev.preTokens });
@@ -138,7 +140,9 @@ export function loadSession(file: string, opts: { keepDeferred?: boolean } = {})
   const keepOpen = opts.keepDeferred && deferredId !== undefined && open.length === 1 && open[0] === deferredId;
   while (!keepOpen && messages.length && unansweredToolUses(messages).length) messages.pop();
   // A prompt whose messages were cut off with a torn end keeps only its checkpoint.
-  marks = marks.flatMap((m) => (m.at === undefined || m.at <= messages.length ? [m] : m.checkpoint === undefined ? [] : [{ text: m.text, checkpoint: m.checkpoint }]));
+  marks = marks.flatMap((m) =>
+    m.at === undefined || m.at <= messages.length ? [m] : m.checkpoint === undefined ? [] : [{ text: m.text, checkpoint: m.checkpoint }],
+  );
   return { messages, marks };
 }
 

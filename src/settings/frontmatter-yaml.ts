@@ -39,7 +39,10 @@ function readDoc(text: string, offset: number): YamlResult {
   const doc = yamlLib().parseDocument(text, { uniqueKeys: false });
   if (doc.errors.length) {
     const e = doc.errors[0]!;
-    return { data: {}, problems: [`line ${offset + (e.linePos?.[0].line ?? 1)}: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}; ignored`] };
+    return {
+      data: {},
+      problems: [`line ${offset + (e.linePos?.[0].line ?? 1)}: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}; ignored`],
+    };
   }
   let value: unknown;
   try {
@@ -50,7 +53,10 @@ function readDoc(text: string, offset: number): YamlResult {
   if (value === null || value === undefined) return { data: {}, problems: [] };
   if (typeof value !== 'object' || Array.isArray(value)) {
     const first = text.split(/\r?\n/)[0]!.trim();
-    const problem = offset === 0 && Array.isArray(value) ? 'the frontmatter must be a set of "key: value" lines' : `expected "key: value", found ${JSON.stringify(first)}; line ignored`;
+    const problem =
+      offset === 0 && Array.isArray(value)
+        ? 'the frontmatter must be a set of "key: value" lines'
+        : `expected "key: value", found ${JSON.stringify(first)}; line ignored`;
     return { data: {}, problems: [`line ${offset + 1}: ${problem}`] };
   }
   return { data: value as Record<string, unknown>, problems: [] };

@@ -22,7 +22,8 @@ export interface GuardProblem {
 type Check = (value: unknown) => { expected: string; found?: string; hint?: string } | undefined;
 
 const object: Check = (v) => (isRecord(v) ? undefined : { expected: 'an object' });
-const boolean: Check = (v) => (typeof v === 'boolean' ? undefined : { expected: 'true or false', ...(v === 'true' || v === 'false' ? { hint: `write ${v} without quotes` } : {}) });
+const boolean: Check = (v) =>
+  typeof v === 'boolean' ? undefined : { expected: 'true or false', ...(v === 'true' || v === 'false' ? { hint: `write ${v} without quotes` } : {}) };
 const text: Check = (v) => (typeof v === 'string' ? undefined : { expected: 'a string' });
 const strings: Check = (v) => {
   if (!Array.isArray(v)) return { expected: 'a list of strings', ...(typeof v === 'string' ? { hint: `write it as a list: [${JSON.stringify(v)}]` } : {}) };
@@ -41,8 +42,10 @@ const rules =
 
 /** `auto` is Claude Code's; wicket warns and uses default (load.ts). `manual` is an old name for default. */
 const MODES = [...PERMISSION_MODES, 'manual', 'auto'];
-const mode: Check = (v) => (typeof v === 'string' && MODES.includes(v) ? undefined : { expected: `one of ${PERMISSION_MODES.map((m) => `"${m}"`).join(', ')}` });
-const disable: Check = (v) => (v === 'disable' ? undefined : { expected: '"disable"', ...(v === true ? { hint: 'write "disable" (the only value Claude Code knows)' } : {}) });
+const mode: Check = (v) =>
+  typeof v === 'string' && MODES.includes(v) ? undefined : { expected: `one of ${PERMISSION_MODES.map((m) => `"${m}"`).join(', ')}` };
+const disable: Check = (v) =>
+  v === 'disable' ? undefined : { expected: '"disable"', ...(v === true ? { hint: 'write "disable" (the only value Claude Code knows)' } : {}) };
 
 type Shape = Record<string, Check | { check: Check; keys: Shape }>;
 
@@ -61,7 +64,8 @@ const SANDBOX: Shape = {
 };
 
 /** `permissions` as a list or a string: show where the lists go. */
-const permissionsObject: Check = (v) => (isRecord(v) ? undefined : { expected: 'an object', hint: 'the lists go inside it: "permissions": { "allow": [ … ], "deny": [ … ] }' });
+const permissionsObject: Check = (v) =>
+  isRecord(v) ? undefined : { expected: 'an object', hint: 'the lists go inside it: "permissions": { "allow": [ … ], "deny": [ … ] }' };
 
 const TOP: Shape = {
   permissions: { check: permissionsObject, keys: PERMISSIONS },
@@ -93,7 +97,11 @@ function checkShape(data: Record<string, unknown>, shape: Shape, at: JsonPath, o
     const path = [...at, key];
     const wrong = check(value);
     if (wrong) {
-      out.push({ path, message: `${path.join('.')} must be ${wrong.expected}, found ${wrong.found ?? shown(value)}`, ...(wrong.hint ? { hint: wrong.hint } : {}) });
+      out.push({
+        path,
+        message: `${path.join('.')} must be ${wrong.expected}, found ${wrong.found ?? shown(value)}`,
+        ...(wrong.hint ? { hint: wrong.hint } : {}),
+      });
       continue;
     }
     if (typeof spec !== 'function') checkShape(value as Record<string, unknown>, spec.keys, path, out);

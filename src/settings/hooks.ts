@@ -18,8 +18,25 @@ import {
 } from '../base/hook-config.js';
 
 const HANDLER_FIELDS = new Set([
-  'type', 'command', 'args', 'timeout', 'async', 'asyncRewake', 'shell', 'if', 'statusMessage', 'once',
-  'prompt', 'model', 'url', 'headers', 'allowedEnvVars', 'server', 'tool', 'input', 'continueOnBlock',
+  'type',
+  'command',
+  'args',
+  'timeout',
+  'async',
+  'asyncRewake',
+  'shell',
+  'if',
+  'statusMessage',
+  'once',
+  'prompt',
+  'model',
+  'url',
+  'headers',
+  'allowedEnvVars',
+  'server',
+  'tool',
+  'input',
+  'continueOnBlock',
 ]);
 
 interface ParseOut {
@@ -70,7 +87,13 @@ export interface ParseHooksOptions {
 }
 
 /** Parses one file's `hooks` value. `label` names the file in warnings. */
-export function parseHooksConfig(raw: unknown, source: HookGroup['source'], sourcePath: string | undefined, label: string, opts: ParseHooksOptions = {}): ParseOut {
+export function parseHooksConfig(
+  raw: unknown,
+  source: HookGroup['source'],
+  sourcePath: string | undefined,
+  label: string,
+  opts: ParseHooksOptions = {},
+): ParseOut {
   const out: ParseOut = { groups: [], warnings: [], problems: [] };
   if (raw === undefined) return out;
   if (!isObject(raw)) {
@@ -110,7 +133,8 @@ function parseEvent(event: string, value: unknown, origin: Origin, out: ParseOut
   if (value.length === 0) notes.warn(`${where} is an empty array`);
   value.forEach((group, i) => {
     const parsed = parseGroup(group, ['hooks', event, i], notes);
-    if (parsed) out.groups.push({ event: event as HookEvent, ...parsed, source: origin.source, ...(origin.sourcePath ? { sourcePath: origin.sourcePath } : {}) });
+    if (parsed)
+      out.groups.push({ event: event as HookEvent, ...parsed, source: origin.source, ...(origin.sourcePath ? { sourcePath: origin.sourcePath } : {}) });
   });
   if (notes.unknownFields.size) notes.warn(`${where} handler has unrecognised field(s): ${[...notes.unknownFields].join(', ')} (ignored)`);
 }
@@ -163,9 +187,22 @@ function parseHandler(h: unknown, at: Array<string | number>, notes: Notes): Hoo
   }
   for (const key of Object.keys(h)) if (!HANDLER_FIELDS.has(key)) notes.unknownFields.add(key);
   const type = h.type ?? 'command';
-  const parse: HandlerParser | undefined = type === 'command' ? commandHandler : type === 'http' ? httpHandler : type === 'prompt' || type === 'agent' ? promptHandler : type === 'mcp_tool' ? mcpToolHandler : undefined;
+  const parse: HandlerParser | undefined =
+    type === 'command'
+      ? commandHandler
+      : type === 'http'
+        ? httpHandler
+        : type === 'prompt' || type === 'agent'
+          ? promptHandler
+          : type === 'mcp_tool'
+            ? mcpToolHandler
+            : undefined;
   if (!parse) {
-    notes.drop([...at, 'type'], `${where}: hooks of type ${JSON.stringify(type)} are not supported by wicket (only "command", "http", "prompt", "agent" and "mcp_tool")`, '; skipped');
+    notes.drop(
+      [...at, 'type'],
+      `${where}: hooks of type ${JSON.stringify(type)} are not supported by wicket (only "command", "http", "prompt", "agent" and "mcp_tool")`,
+      '; skipped',
+    );
     return undefined;
   }
   const said: string[] = [];

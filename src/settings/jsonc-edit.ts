@@ -8,7 +8,11 @@ import type { JsonPath } from './json-text.js';
 
 /** `text` with `before` changed into `after` (both the parsed top-level object of `text`). */
 export function editJsonc(text: string, before: Record<string, unknown>, after: Record<string, unknown>, indent: string | number): string {
-  const formattingOptions: FormattingOptions = { insertSpaces: indent !== '\t', tabSize: typeof indent === 'number' ? indent : indent === '\t' ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' };
+  const formattingOptions: FormattingOptions = {
+    insertSpaces: indent !== '\t',
+    tabSize: typeof indent === 'number' ? indent : indent === '\t' ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
   let out = text;
   const set = (path: JsonPath, value: unknown, isArrayInsertion = false) => {
     out = applyEdits(out, modify(out, path, value, { formattingOptions, isArrayInsertion }));

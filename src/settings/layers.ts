@@ -71,7 +71,15 @@ export function layerFromResult(source: RuleSource, file: string | undefined, re
 function unreadable(layer: Layer, problems: SettingsProblem[]): Layer {
   const seen = new Set<string>();
   const once = problems.filter((p) => !seen.has(`${p.line}:${p.column}:${p.message}`) && seen.add(`${p.line}:${p.column}:${p.message}`));
-  return { ...layer, data: {}, rules: emptyRules(), hooks: [], warnings: [], problems: once, ...(layer.info ? { info: { ...layer.info, loaded: false, unreadable: true } } : {}) };
+  return {
+    ...layer,
+    data: {},
+    rules: emptyRules(),
+    hooks: [],
+    warnings: [],
+    problems: once,
+    ...(layer.info ? { info: { ...layer.info, loaded: false, unreadable: true } } : {}),
+  };
 }
 
 /** `--allowedTools` / `--disallowedTools`: rules from the command line, `/path` anchored at the cwd. */
@@ -86,7 +94,14 @@ export function cliRuleLayer(allowed: string[], disallowed: string[]): Layer {
     hooks: [],
     warnings: [...allow.warnings, ...deny.warnings],
     // A --disallowedTools value that is not a rule is never left out quietly either.
-    problems: deny.problems.map((p) => ({ file: '--disallowedTools', source: 'cli', line: 1, column: 1, message: p.message.replace(/^permissions\.deny\[\d+\] /, ''), ...(p.hint ? { hint: p.hint } : {}) })),
+    problems: deny.problems.map((p) => ({
+      file: '--disallowedTools',
+      source: 'cli',
+      line: 1,
+      column: 1,
+      message: p.message.replace(/^permissions\.deny\[\d+\] /, ''),
+      ...(p.hint ? { hint: p.hint } : {}),
+    })),
   };
 }
 
@@ -99,11 +114,18 @@ export function readManagedLayers(managedPath: string): Layer[] {
   const dir = managedDropInDir(managedPath);
   let names: string[] = [];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.json'))
+      .sort();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return layers;
-    const problem = { line: 1, column: 1, message: `the managed drop-in folder cannot be listed (${code ?? (err as Error).message})`, hint: 'it must be a folder wicket may read' };
+    const problem = {
+      line: 1,
+      column: 1,
+      message: `the managed drop-in folder cannot be listed (${code ?? (err as Error).message})`,
+      hint: 'it must be a folder wicket may read',
+    };
     layers.push(layerFromResult('managed', dir, { status: 'error', warning: `${dir}: ${problem.message}`, problem }));
     return layers;
   }

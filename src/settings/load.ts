@@ -139,7 +139,9 @@ function readLayers(opts: LoadSettingsOptions): Layer[] {
  * `permissions.additionalDirectories` are left out, each file with one warning that says how to trust it.
  */
 function withholdUntrusted(layers: Layer[], opts: LoadSettingsOptions, warnings: string[]): void {
-  const fromProject = layers.filter((l) => (l.source === 'projectSettings' || l.source === 'localSettings') && (l.rules.allow.length || permsOf(l).additionalDirectories !== undefined));
+  const fromProject = layers.filter(
+    (l) => (l.source === 'projectSettings' || l.source === 'localSettings') && (l.rules.allow.length || permsOf(l).additionalDirectories !== undefined),
+  );
   if (!fromProject.length) return;
   if ((opts.trusted ?? (() => isWorkspaceTrusted(opts)))()) return;
   for (const layer of fromProject) {
@@ -186,7 +188,9 @@ function pickDefaultMode(byPrecedence: Layer[], bypassDisabled: boolean, warning
     // Not reached from a settings file (guards.ts stops on an unknown mode first).
     if (!mode) continue;
     if (mode === 'bypassPermissions' && layer.source === 'projectSettings') {
-      warnings.push(`${where} "bypassPermissions" is not honoured from a shared project file; set it in .claude/settings.local.json or pass --dangerously-skip-permissions`);
+      warnings.push(
+        `${where} "bypassPermissions" is not honoured from a shared project file; set it in .claude/settings.local.json or pass --dangerously-skip-permissions`,
+      );
       continue;
     }
     if (mode === 'bypassPermissions' && bypassDisabled) {

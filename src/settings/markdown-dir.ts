@@ -5,7 +5,9 @@ import path from 'node:path';
 export function markdownFiles(dir: string): Array<{ file: string; text: string }> {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.md')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.md'))
+      .sort();
   } catch {
     return [];
   }

@@ -46,7 +46,8 @@ export async function saveMcpApproval(projectRoot: string, server: string, answe
       return true;
     }
     const [add, remove] = answer === 'this' ? ['enabledMcpjsonServers', 'disabledMcpjsonServers'] : ['disabledMcpjsonServers', 'enabledMcpjsonServers'];
-    for (const key of [add, remove]) if (data[key] !== undefined && !Array.isArray(data[key])) throw new Error(`${file}: ${key} is not an array; the answer was not saved`);
+    for (const key of [add, remove])
+      if (data[key] !== undefined && !Array.isArray(data[key])) throw new Error(`${file}: ${key} is not an array; the answer was not saved`);
     const list = (data[add] as unknown[] | undefined) ?? [];
     data[add] = list.includes(server) ? list : [...list, server];
     if (Array.isArray(data[remove])) data[remove] = (data[remove] as unknown[]).filter((n) => n !== server);
@@ -76,17 +77,21 @@ async function updateLocalSettings(projectRoot: string, change: (data: Record<st
  */
 export async function updateSettingsFile(file: string, change: (data: Record<string, any>, file: string) => boolean): Promise<void> {
   const previous = queues.get(file) ?? Promise.resolve();
-  const next = previous.catch(() => undefined).then(async () => {
-    const text = await readIfExists(file);
-    const data = parseForUpdate(text, file);
-    const before = structuredClone(data);
-    if (!change(data, file)) return;
-    await mkdir(path.dirname(file), { recursive: true });
-    const body = text?.replace(/^\uFEFF/, '') ?? '';
-    const content = body.trim() ? `${text!.startsWith('\uFEFF') ? '\uFEFF' : ''}${editJsonc(body, before, data, detectIndent(body))}` : `${JSON.stringify(data, null, detectIndent(text))}\n`;
-    noteOwnWrite(file, content);
-    await writeFileAtomic(file, content);
-  });
+  const next = previous
+    .catch(() => undefined)
+    .then(async () => {
+      const text = await readIfExists(file);
+      const data = parseForUpdate(text, file);
+      const before = structuredClone(data);
+      if (!change(data, file)) return;
+      await mkdir(path.dirname(file), { recursive: true });
+      const body = text?.replace(/^\uFEFF/, '') ?? '';
+      const content = body.trim()
+        ? `${text!.startsWith('\uFEFF') ? '\uFEFF' : ''}${editJsonc(body, before, data, detectIndent(body))}`
+        : `${JSON.stringify(data, null, detectIndent(text))}\n`;
+      noteOwnWrite(file, content);
+      await writeFileAtomic(file, content);
+    });
   queues.set(file, next);
   try {
     await next;
@@ -107,7 +112,8 @@ async function readIfExists(file: string): Promise<string | undefined> {
 function parseForUpdate(text: string | undefined, file: string): Record<string, unknown> {
   const body = text?.replace(/^\uFEFF/, '') ?? '';
   const json = readJsonText(body, { jsonc: true });
-  if (json.problem) throw new Error(`${file}:${json.problem.line}:${json.problem.column}: not valid JSON: ${json.problem.message}; fix it by hand, it was not changed`);
+  if (json.problem)
+    throw new Error(`${file}:${json.problem.line}:${json.problem.column}: not valid JSON: ${json.problem.message}; fix it by hand, it was not changed`);
   if (json.value === undefined) return {};
   if (!isObject(json.value)) throw new Error(`${file}: the top level is not a JSON object; it was not changed`);
   return json.value;

@@ -54,12 +54,16 @@ export function problemFiles(problems: readonly SettingsProblem[]): string[] {
 export function stopMessage(problems: readonly SettingsProblem[], sources?: readonly string[], flags = true): string {
   const lines = problems.map((p) => `${problemLine(p)}${p.hint ? ` (${p.hint})` : ''}`);
   if (problems.some((p) => p.source === 'managed')) {
-    lines.push('wicket: stopped before anything ran: the managed settings policy cannot be read, and nothing runs without it. Whoever manages this machine must fix it.');
+    lines.push(
+      'wicket: stopped before anything ran: the managed settings policy cannot be read, and nothing runs without it. Whoever manages this machine must fix it.',
+    );
     return `${lines.join('\n')}\n`;
   }
   const files = problemFiles(problems);
   const one = files.length === 1;
-  lines.push(`wicket: stopped before anything ran: going on without ${one ? 'this settings file' : 'these settings files'} would drop ${one ? 'its' : 'their'} deny rules, hooks and other guards.`);
+  lines.push(
+    `wicket: stopped before anything ran: going on without ${one ? 'this settings file' : 'these settings files'} would drop ${one ? 'its' : 'their'} deny rules, hooks and other guards.`,
+  );
   lines.push(`To go on: ${ways(problems, sources, flags).join('; or ')}.`);
   return `${lines.join('\n')}\n`;
 }

@@ -48,7 +48,11 @@ export function parseSettingsText(text: string, label: string, opts: ReadOptions
   const value = json.value;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-    return failed(label, { ...json.at([]), message: `the top level must be a JSON object ({ … }), found ${kind}`, hint: 'put the settings inside one { … } object' });
+    return failed(label, {
+      ...json.at([]),
+      message: `the top level must be a JSON object ({ … }), found ${kind}`,
+      hint: 'put the settings inside one { … } object',
+    });
   }
   if (opts.settings) {
     const twice = json.duplicateKey();
@@ -77,7 +81,8 @@ export function readSettingsFile(file: string, opts: ReadOptions = {}): ReadResu
     return statFailed(file, err as NodeJS.ErrnoException);
   }
   if (st.isDirectory()) return failed(file, { ...START, message: 'is a folder, not a settings file', hint: 'remove or rename the folder' });
-  if (!st.isFile() && !opts.anyKind) return failed(file, { ...START, message: 'is not a regular file (a pipe, a socket or a device)', hint: 'replace it with a regular file' });
+  if (!st.isFile() && !opts.anyKind)
+    return failed(file, { ...START, message: 'is not a regular file (a pipe, a socket or a device)', hint: 'replace it with a regular file' });
   if (st.size > MAX_SETTINGS_BYTES) return tooBig(file, st.size);
   let bytes: Buffer;
   try {
@@ -90,7 +95,11 @@ export function readSettingsFile(file: string, opts: ReadOptions = {}): ReadResu
 }
 
 function tooBig(file: string, size: number): ReadResult {
-  return failed(file, { ...START, message: `${size} bytes is over the ${MAX_SETTINGS_BYTES}-byte limit for a settings file`, hint: 'settings files are small: remove what does not belong in it' });
+  return failed(file, {
+    ...START,
+    message: `${size} bytes is over the ${MAX_SETTINGS_BYTES}-byte limit for a settings file`,
+    hint: 'settings files are small: remove what does not belong in it',
+  });
 }
 
 function cannotRead(file: string, err: NodeJS.ErrnoException): ReadResult {

@@ -50,7 +50,12 @@ function formatRules(list: string, rules: ParsedRule[]): string[] {
 
 function formatHooks(loaded: LoadedSettings): string[] {
   if (loaded.hookPolicy === 'disableAllHooks') return ['Hooks: all disabled (disableAllHooks)'];
-  const title = loaded.hookPolicy === 'allowManagedHooksOnly' ? 'Hooks (managed only: allowManagedHooksOnly):' : loaded.hookPolicy === 'safeMode' ? 'Hooks (managed only: safe mode):' : 'Hooks:';
+  const title =
+    loaded.hookPolicy === 'allowManagedHooksOnly'
+      ? 'Hooks (managed only: allowManagedHooksOnly):'
+      : loaded.hookPolicy === 'safeMode'
+        ? 'Hooks (managed only: safe mode):'
+        : 'Hooks:';
   if (loaded.hooks.length === 0) return [`${title} (none)`];
   const lines = [title];
   for (const group of loaded.hooks) {

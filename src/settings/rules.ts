@@ -8,11 +8,40 @@ import { parseRule, type ParsedRule, type RuleSource } from '../base/rule-parse.
 import { emptyRules, type PermissionRules } from '../base/permission-types.js';
 
 export const KNOWN_TOOL_NAMES: readonly string[] = [
-  'Read', 'Edit', 'Write', 'NotebookEdit', 'Bash', 'Glob', 'Grep', 'WebFetch', 'WebSearch', 'TaskOutput',
-  'TaskStop', 'BashOutput', 'KillShell', 'KillBash', 'TodoWrite', 'Agent', 'Task', 'ExitPlanMode',
-  'EnterPlanMode', 'NotebookRead', 'LS', 'MultiEdit', 'Skill', 'SlashCommand', 'AskUserQuestion',
-  'ToolSearch', 'TaskCreate', 'TaskUpdate', 'TaskGet', 'TaskList', 'ListMcpResourcesTool',
-  'ReadMcpResourceTool', 'Cd', 'PowerShell',
+  'Read',
+  'Edit',
+  'Write',
+  'NotebookEdit',
+  'Bash',
+  'Glob',
+  'Grep',
+  'WebFetch',
+  'WebSearch',
+  'TaskOutput',
+  'TaskStop',
+  'BashOutput',
+  'KillShell',
+  'KillBash',
+  'TodoWrite',
+  'Agent',
+  'Task',
+  'ExitPlanMode',
+  'EnterPlanMode',
+  'NotebookRead',
+  'LS',
+  'MultiEdit',
+  'Skill',
+  'SlashCommand',
+  'AskUserQuestion',
+  'ToolSearch',
+  'TaskCreate',
+  'TaskUpdate',
+  'TaskGet',
+  'TaskList',
+  'ListMcpResourcesTool',
+  'ReadMcpResourceTool',
+  'Cd',
+  'PowerShell',
 ];
 
 /** Path rules on these tools are accepted by Claude Code but never consulted. */
@@ -52,7 +81,13 @@ export function isKnownToolName(name: string): boolean {
  * problem, not a warning, since leaving it out would let through what it refuses; allow entries
  * that cannot be read are left out with a warning (that only asks more).
  */
-export function collectRules(perms: Record<string, unknown>, source: RuleSource, sourcePath: string | undefined, label: string, opts: { strict?: boolean } = {}): CollectedRules {
+export function collectRules(
+  perms: Record<string, unknown>,
+  source: RuleSource,
+  sourcePath: string | undefined,
+  label: string,
+  opts: { strict?: boolean } = {},
+): CollectedRules {
   const out: CollectedRules = { rules: emptyRules(), warnings: [], problems: [] };
   for (const list of LISTS) {
     const raw = perms[list];
@@ -85,7 +120,12 @@ function collectList(raw: unknown[], list: ListName, origin: ListOrigin, warning
   raw.forEach((entry, i) => {
     const path = ['permissions', list, i];
     if (typeof entry !== 'string') {
-      if (problems) problems.push({ path, message: `permissions.${list}[${i}] is ${describe(entry)}, not a rule string`, hint: 'write each rule as a string, such as "Bash(rm:*)"' });
+      if (problems)
+        problems.push({
+          path,
+          message: `permissions.${list}[${i}] is ${describe(entry)}, not a rule string`,
+          hint: 'write each rule as a string, such as "Bash(rm:*)"',
+        });
       else note('entries that are not strings (ignored)', JSON.stringify(entry) ?? String(entry));
       return;
     }
@@ -111,7 +151,9 @@ function unreadableRule(entry: string, error: string, list: ListName, i: number)
   return {
     path: ['permissions', list, i],
     message: `permissions.${list}[${i}] ${JSON.stringify(entry)} cannot be read as a rule: ${after ? 'text after the closing parenthesis' : error}`,
-    hint: after ? `end the rule at its closing parenthesis: ${JSON.stringify(entry.trim().replace(/\)\s*\S+$/, ')'))}` : 'write it as Tool or Tool(specifier), such as "Bash(rm:*)" or "Read(./.env)"',
+    hint: after
+      ? `end the rule at its closing parenthesis: ${JSON.stringify(entry.trim().replace(/\)\s*\S+$/, ')'))}`
+      : 'write it as Tool or Tool(specifier), such as "Bash(rm:*)" or "Read(./.env)"',
   };
 }
 

@@ -30,4 +30,5 @@ export function inSafeMode(): boolean {
 export const MANAGED_ONLY_IN_SAFE_MODE = ['statusLine', 'outputStyle', 'enabledPlugins', 'enableAllProjectMcpServers', 'enabledMcpjsonServers'] as const;
 
 /** One line for the app's banner. */
-export const SAFE_MODE_NOTE = 'Safe mode: CLAUDE.md, skills, custom commands and agents, plugins, hooks, MCP servers, the status line and the output style are off (the managed policy still applies).';
+export const SAFE_MODE_NOTE =
+  'Safe mode: CLAUDE.md, skills, custom commands and agents, plugins, hooks, MCP servers, the status line and the output style are off (the managed policy still applies).';

@@ -13,23 +13,55 @@ type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'string|a
 
 /** Known keys whose type we check (reference/claude-code.md §1.3). Other keys pass through. */
 const KEY_TYPES: Record<string, JsonType> = {
-  permissions: 'object', hooks: 'object', env: 'object', model: 'string', fallbackModel: 'string',
-  availableModels: 'array', effortLevel: 'string', outputStyle: 'string', apiKeyHelper: 'string',
-  awsAuthRefresh: 'string', awsCredentialExport: 'string', cleanupPeriodDays: 'number',
-  includeCoAuthoredBy: 'boolean', attribution: 'object', disableAllHooks: 'boolean',
-  allowManagedHooksOnly: 'boolean', allowManagedPermissionRulesOnly: 'boolean', statusLine: 'object',
-  sandbox: 'object', enableAllProjectMcpServers: 'boolean', enabledMcpjsonServers: 'array',
-  disabledMcpjsonServers: 'array', allowedMcpServers: 'array', deniedMcpServers: 'array',
-  respectGitignore: 'boolean', alwaysThinkingEnabled: 'boolean', autoCompactEnabled: 'boolean',
-  autoCompactWindow: 'number', autoMemoryEnabled: 'boolean', plansDirectory: 'string', theme: 'string',
-  verbose: 'boolean', enabledPlugins: 'object', extraKnownMarketplaces: 'object', language: 'string',
-  spinnerTipsEnabled: 'boolean', showTurnDuration: 'boolean', forceLoginMethod: 'string',
+  permissions: 'object',
+  hooks: 'object',
+  env: 'object',
+  model: 'string',
+  fallbackModel: 'string',
+  availableModels: 'array',
+  effortLevel: 'string',
+  outputStyle: 'string',
+  apiKeyHelper: 'string',
+  awsAuthRefresh: 'string',
+  awsCredentialExport: 'string',
+  cleanupPeriodDays: 'number',
+  includeCoAuthoredBy: 'boolean',
+  attribution: 'object',
+  disableAllHooks: 'boolean',
+  allowManagedHooksOnly: 'boolean',
+  allowManagedPermissionRulesOnly: 'boolean',
+  statusLine: 'object',
+  sandbox: 'object',
+  enableAllProjectMcpServers: 'boolean',
+  enabledMcpjsonServers: 'array',
+  disabledMcpjsonServers: 'array',
+  allowedMcpServers: 'array',
+  deniedMcpServers: 'array',
+  respectGitignore: 'boolean',
+  alwaysThinkingEnabled: 'boolean',
+  autoCompactEnabled: 'boolean',
+  autoCompactWindow: 'number',
+  autoMemoryEnabled: 'boolean',
+  plansDirectory: 'string',
+  theme: 'string',
+  verbose: 'boolean',
+  enabledPlugins: 'object',
+  extraKnownMarketplaces: 'object',
+  language: 'string',
+  spinnerTipsEnabled: 'boolean',
+  showTurnDuration: 'boolean',
+  forceLoginMethod: 'string',
   fileCheckpointingEnabled: 'boolean',
 };
 
 const PERMISSION_KEYS: Record<string, JsonType> = {
-  allow: 'array', ask: 'array', deny: 'array', defaultMode: 'string', additionalDirectories: 'array',
-  disableBypassPermissionsMode: 'string', disableAutoMode: 'string',
+  allow: 'array',
+  ask: 'array',
+  deny: 'array',
+  defaultMode: 'string',
+  additionalDirectories: 'array',
+  disableBypassPermissionsMode: 'string',
+  disableAutoMode: 'string',
 };
 
 /** Keys from other formats seen in real files, with where the setting really goes. */
@@ -98,7 +130,8 @@ function checkPermissions(perms: Record<string, unknown>, label: string, warning
     }
     if (key === 'additionalDirectories') {
       const dirs = (value as unknown[]).filter((d): d is string => typeof d === 'string' && d.trim() !== '');
-      if (dirs.length !== (value as unknown[]).length) warnings.push(`${label}: permissions.additionalDirectories holds entries that are not paths; those are ignored`);
+      if (dirs.length !== (value as unknown[]).length)
+        warnings.push(`${label}: permissions.additionalDirectories holds entries that are not paths; those are ignored`);
       out[key] = dirs;
       continue;
     }

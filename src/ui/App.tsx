@@ -171,9 +171,21 @@ export function App(props: AppProps): React.ReactElement {
           {approval && !ask ? (
             <McpApprovalDialog key={approval.server.name} server={approval.server} waiting={approval.waiting} onAnswer={approval.onAnswer} />
           ) : ask ? (
-            <PermissionDialog key={ask.request.toolUseId} request={ask.request} waiting={agent.asks.length - 1} onAnswer={(a) => agent.answer(ask, a)} maxPreviewRows={Math.max(3, dialogRows - 12)} />
+            <PermissionDialog
+              key={ask.request.toolUseId}
+              request={ask.request}
+              waiting={agent.asks.length - 1}
+              onAnswer={(a) => agent.answer(ask, a)}
+              maxPreviewRows={Math.max(3, dialogRows - 12)}
+            />
           ) : elicit ? (
-            <ElicitationDialog key={elicit.id} request={elicit.request} waiting={elicit.waiting} onAnswer={elicit.onAnswer} maxFieldRows={Math.max(3, dialogRows - 10)} />
+            <ElicitationDialog
+              key={elicit.id}
+              request={elicit.request}
+              waiting={elicit.waiting}
+              onAnswer={elicit.onAnswer}
+              maxFieldRows={Math.max(3, dialogRows - 10)}
+            />
           ) : rewinding ? (
             <RewindDialog
               prompts={agent.prompts()}
@@ -196,7 +208,13 @@ export function App(props: AppProps): React.ReactElement {
               }}
             />
           ) : (
-            <PromptInput value={buffer} onChange={setBuffer} onSubmit={submit} onHistory={onHistory} placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'} />
+            <PromptInput
+              value={buffer}
+              onChange={setBuffer}
+              onSubmit={submit}
+              onHistory={onHistory}
+              placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'}
+            />
           )}
           {!ask && hints.length ? <Hints hints={hints} /> : null}
           {statusRows.length ? <CustomStatus rows={statusRows} padding={statusSetting?.padding ?? 0} /> : null}

@@ -52,7 +52,11 @@ export function ElicitationDialog({ request, onAnswer, waiting = 0, maxFieldRows
       </Text>
       <Box marginY={1} flexDirection="column">
         <Text wrap="wrap">{request.message}</Text>
-        {url ? <Text color={theme.color('accent')} wrap="wrap">{request.url}</Text> : null}
+        {url ? (
+          <Text color={theme.color('accent')} wrap="wrap">
+            {request.url}
+          </Text>
+        ) : null}
         {skipped.length ? <Text dimColor wrap="wrap">{`Not shown (a kind of field wicket cannot ask for): ${skipped.join(', ')}`}</Text> : null}
       </Box>
       <Fields fields={fields} state={state} checked={checked} maxRows={maxFieldRows} />
@@ -67,7 +71,9 @@ export function ElicitationDialog({ request, onAnswer, waiting = 0, maxFieldRows
         })}
       </Box>
       <Text dimColor wrap="truncate-end">
-        {onButtons ? `←→ choose · enter ${BUTTONS[state.button] === 'accept' && url ? 'opens the URL' : 'answers'} · ↑ back to the form · esc cancel` : hintFor(fields[state.focus])}
+        {onButtons
+          ? `←→ choose · enter ${BUTTONS[state.button] === 'accept' && url ? 'opens the URL' : 'answers'} · ↑ back to the form · esc cancel`
+          : hintFor(fields[state.focus])}
       </Text>
     </Box>
   );
@@ -79,7 +85,17 @@ function hintFor(f: FormField | undefined): string {
 }
 
 /** The fields, a window of them around the focus when they do not all fit. */
-function Fields({ fields, state, checked, maxRows }: { fields: readonly FormField[]; state: FormState; checked: boolean; maxRows: number }): React.ReactElement | null {
+function Fields({
+  fields,
+  state,
+  checked,
+  maxRows,
+}: {
+  fields: readonly FormField[];
+  state: FormState;
+  checked: boolean;
+  maxRows: number;
+}): React.ReactElement | null {
   const { theme } = useView();
   if (!fields.length) return null;
   const room = Math.max(1, maxRows);
@@ -112,7 +128,7 @@ function valueText(f: FormField, input: FieldInput | undefined, focused: boolean
   if (f.kind === 'boolean') return input === true ? '[x] yes' : '[ ] no';
   if (f.kind === 'choice') {
     const label = f.options.find((o) => o.value === input)?.label;
-    return focused ? `‹ ${label ?? 'choose'} ›` : label ?? '(none)';
+    return focused ? `‹ ${label ?? 'choose'} ›` : (label ?? '(none)');
   }
   if (f.kind === 'multi') {
     const chosen = Array.isArray(input) ? input : [];

@@ -46,7 +46,9 @@ export function McpApprovalDialog({ server, waiting, onAnswer }: McpApprovalDial
       </Text>
       <Box marginY={1} paddingLeft={2} flexDirection="column">
         <Text wrap="wrap">{`${server.transport ?? 'stdio'}: ${server.detail ?? '(no command)'}`}</Text>
-        <Text dimColor wrap="wrap">{server.source}</Text>
+        <Text dimColor wrap="wrap">
+          {server.source}
+        </Text>
       </Box>
       <Text dimColor wrap="wrap">
         An MCP server may run code or reach resources on this machine. Its tools still ask before each call unless a rule allows them.

@@ -140,7 +140,11 @@ function PreviewView({ preview, maxRows }: { preview: Preview; maxRows: number }
       return (
         <Box flexDirection="column" marginY={1} paddingLeft={2}>
           <Text wrap="wrap">{clip(preview.command, maxRows)}</Text>
-          {preview.description ? <Text dimColor wrap="wrap">{preview.description}</Text> : null}
+          {preview.description ? (
+            <Text dimColor wrap="wrap">
+              {preview.description}
+            </Text>
+          ) : null}
         </Box>
       );
     case 'url':
@@ -149,7 +153,11 @@ function PreviewView({ preview, maxRows }: { preview: Preview; maxRows: number }
           <Text color={theme.color('accent')} wrap="wrap">
             {preview.url}
           </Text>
-          {preview.prompt ? <Text dimColor wrap="wrap">{clip(preview.prompt, 3)}</Text> : null}
+          {preview.prompt ? (
+            <Text dimColor wrap="wrap">
+              {clip(preview.prompt, 3)}
+            </Text>
+          ) : null}
         </Box>
       );
     case 'text':

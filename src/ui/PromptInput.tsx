@@ -34,27 +34,24 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
   const propsRef = useRef(props);
   propsRef.current = props;
 
-  useKeys(
-    (input, key) => {
-      const p = propsRef.current;
-      const set = (next: B.Buffer | undefined) => {
-        if (!next || next === latest.current) return;
-        latest.current = next;
-        p.onChange(next);
-      };
-      if (pasting.current !== undefined || input === PASTE_START || input.startsWith(PASTE_START)) {
-        handlePaste(input, key, pasting, set, latest.current);
-        return;
-      }
-      const result = handleKey(input, key, latest.current, p);
-      if (result === 'submit') p.onSubmit(latest.current);
-      else if (result && typeof result === 'object' && 'then' in result) {
-        set(result.then);
-        p.onSubmit(latest.current);
-      } else set(result);
-    },
-    isActive,
-  );
+  useKeys((input, key) => {
+    const p = propsRef.current;
+    const set = (next: B.Buffer | undefined) => {
+      if (!next || next === latest.current) return;
+      latest.current = next;
+      p.onChange(next);
+    };
+    if (pasting.current !== undefined || input === PASTE_START || input.startsWith(PASTE_START)) {
+      handlePaste(input, key, pasting, set, latest.current);
+      return;
+    }
+    const result = handleKey(input, key, latest.current, p);
+    if (result === 'submit') p.onSubmit(latest.current);
+    else if (result && typeof result === 'object' && 'then' in result) {
+      set(result.then);
+      p.onSubmit(latest.current);
+    } else set(result);
+  }, isActive);
 
   return (
     <Box borderStyle="round" borderColor={theme.color('muted')} borderLeft={false} borderRight={false} flexDirection="column">
@@ -135,7 +132,17 @@ function typed(input: string, b: B.Buffer): KeyResult {
   return B.insert(b, input);
 }
 
-function BufferView({ value, placeholder, maxLines, showCursor }: { value: B.Buffer; placeholder?: string; maxLines: number; showCursor: boolean }): React.ReactElement {
+function BufferView({
+  value,
+  placeholder,
+  maxLines,
+  showCursor,
+}: {
+  value: B.Buffer;
+  placeholder?: string;
+  maxLines: number;
+  showCursor: boolean;
+}): React.ReactElement {
   const { theme } = useView();
   const prefix = <Text color={theme.color('accent')}>{`${symbols.prompt} `}</Text>;
   if (!value.text) {

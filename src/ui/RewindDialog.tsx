@@ -176,7 +176,9 @@ function RewindConfirm({ mark, preview, maxFiles, onChoose, onBack }: ConfirmPro
       <Box marginY={1} paddingLeft={1} borderStyle="single" borderTop={false} borderRight={false} borderBottom={false} borderColor={theme.color('muted')}>
         <Text wrap="truncate-end">{oneLine(mark.text, Math.max(20, columns - 10))}</Text>
       </Box>
-      <Text dimColor wrap="wrap">{conversationLine(mark, choice)}</Text>
+      <Text dimColor wrap="wrap">
+        {conversationLine(mark, choice)}
+      </Text>
       <CodeLines preview={preview} choice={choice} maxFiles={maxFiles} />
       <Box marginTop={1} flexDirection="column">
         {options.map((o, i) => (
@@ -186,7 +188,9 @@ function RewindConfirm({ mark, preview, maxFiles, onChoose, onBack }: ConfirmPro
         ))}
       </Box>
       <Box marginTop={1}>
-        <Text dimColor wrap="wrap">{NOT_TRACKED}</Text>
+        <Text dimColor wrap="wrap">
+          {NOT_TRACKED}
+        </Text>
       </Box>
     </Box>
   );
@@ -198,11 +202,20 @@ function conversationLine(mark: PromptMark, choice: RewindChoice | undefined): s
   return 'The conversation will be unchanged.';
 }
 
-function CodeLines({ preview, choice, maxFiles }: { preview: CodePreview | undefined; choice: RewindChoice | undefined; maxFiles: number }): React.ReactElement {
+function CodeLines({
+  preview,
+  choice,
+  maxFiles,
+}: {
+  preview: CodePreview | undefined;
+  choice: RewindChoice | undefined;
+  maxFiles: number;
+}): React.ReactElement {
   if (!preview) return <Text dimColor>Looking at the files…</Text>;
   if (preview.kind === 'unavailable') return <Text dimColor wrap="wrap">{`The code cannot be restored: ${preview.reason}.`}</Text>;
   if (!preview.files.length) return <Text dimColor>No file was changed by Edit, Write or NotebookEdit since then: the code will be unchanged.</Text>;
-  if (!choice?.code) return <Text dimColor>{`The code will be unchanged (${preview.files.length} file${preview.files.length === 1 ? '' : 's'} changed since then).`}</Text>;
+  if (!choice?.code)
+    return <Text dimColor>{`The code will be unchanged (${preview.files.length} file${preview.files.length === 1 ? '' : 's'} changed since then).`}</Text>;
   const shown = preview.files.slice(0, maxFiles);
   return (
     <Box flexDirection="column">

@@ -23,7 +23,15 @@ export function SettingsErrorDialog({ problems, onAnswer }: SettingsErrorDialogP
   const managed = problems.some((p) => p.source === 'managed');
   const choices = [
     { key: '1', goOn: false, label: one ? 'Exit, and fix the file' : 'Exit, and fix the files' },
-    ...(problems.every(canGoOnWithout) ? [{ key: '2', goOn: true, label: `Continue without ${one ? 'this file' : 'these files'}: ${one ? 'its' : 'their'} deny rules, hooks and settings do not apply` }] : []),
+    ...(problems.every(canGoOnWithout)
+      ? [
+          {
+            key: '2',
+            goOn: true,
+            label: `Continue without ${one ? 'this file' : 'these files'}: ${one ? 'its' : 'their'} deny rules, hooks and settings do not apply`,
+          },
+        ]
+      : []),
   ];
   const [selected, setSelectedState] = useState(0);
   const sel = useRef(0);

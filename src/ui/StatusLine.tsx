@@ -50,7 +50,11 @@ export function StatusLine({ status, model, mode, notice, queued = 0, now = Date
     <Box flexDirection="column">
       {status.working ? <WorkingLine status={status} now={now} queued={queued} /> : null}
       <Box justifyContent="space-between">
-        <Text color={notice ? theme.color('warn') : mode === 'default' ? undefined : theme.color('mode')} dimColor={!notice && mode === 'default'} wrap="truncate-end">
+        <Text
+          color={notice ? theme.color('warn') : mode === 'default' ? undefined : theme.color('mode')}
+          dimColor={!notice && mode === 'default'}
+          wrap="truncate-end"
+        >
           {notice ?? `${modeLabel(mode)} (shift+tab to cycle)`}
         </Text>
         <Text dimColor wrap="truncate-start">

@@ -40,11 +40,14 @@ export function TrustDialog({ folder, sessionOnly, onAnswer }: TrustDialogProps)
         <Text wrap="wrap">{folder}</Text>
       </Box>
       <Text wrap="wrap">
-        wicket will read, change and run files here. A project can also allow commands to run without asking (permissions.allow in its
-        .claude settings); those rules apply only in a folder you trust. If you did not write this project or do not know where it comes
-        from, look through it first.
+        wicket will read, change and run files here. A project can also allow commands to run without asking (permissions.allow in its .claude settings); those
+        rules apply only in a folder you trust. If you did not write this project or do not know where it comes from, look through it first.
       </Text>
-      {sessionOnly ? <Text dimColor wrap="wrap">This is your home folder: the answer lasts for this session only.</Text> : null}
+      {sessionOnly ? (
+        <Text dimColor wrap="wrap">
+          This is your home folder: the answer lasts for this session only.
+        </Text>
+      ) : null}
       <Box marginTop={1} flexDirection="column">
         {CHOICES.map((c, i) => (
           <Text key={c.key} color={i === selected ? theme.color('accent') : undefined}>

@@ -66,7 +66,10 @@ export class AgentView {
       case 'tool_request':
         this.commitText(true);
         this.live.thinking = false;
-        this.live.tools = [...this.live.tools, { toolUseId: ev.toolUseId, name: ev.name, input: ev.input, summary: ev.summary, startedAt: Date.now(), tail: [], waiting: false }];
+        this.live.tools = [
+          ...this.live.tools,
+          { toolUseId: ev.toolUseId, name: ev.name, input: ev.input, summary: ev.summary, startedAt: Date.now(), tail: [], waiting: false },
+        ];
         break;
       case 'tool_progress':
         this.progress(ev.toolUseId, ev.message, ev.data);
@@ -80,7 +83,11 @@ export class AgentView {
         this.streamChars = 0;
         break;
       case 'retry':
-        this.add({ kind: 'info', tone: 'warning', text: `API error (${ev.error}); retrying in ${Math.round(ev.delayMs / 100) / 10}s (attempt ${ev.attempt}/${ev.maxRetries})` });
+        this.add({
+          kind: 'info',
+          tone: 'warning',
+          text: `API error (${ev.error}); retrying in ${Math.round(ev.delayMs / 100) / 10}s (attempt ${ev.attempt}/${ev.maxRetries})`,
+        });
         break;
       case 'warning':
         this.add({ kind: 'info', tone: 'warning', text: ev.message });
@@ -91,7 +98,11 @@ export class AgentView {
       case 'task_notification':
         // A task the model stopped itself was shown by its TaskStop call.
         if (ev.notice.silent) return;
-        this.add({ kind: 'info', tone: ev.notice.status === 'failed' ? 'warning' : 'info', text: taskNote(ev.notice.taskId, ev.notice.status, ev.notice.summary) });
+        this.add({
+          kind: 'info',
+          tone: ev.notice.status === 'failed' ? 'warning' : 'info',
+          text: taskNote(ev.notice.taskId, ev.notice.status, ev.notice.summary),
+        });
         break;
       case 'error':
         this.add({ kind: 'info', tone: 'error', text: ev.message });
@@ -154,7 +165,10 @@ export class AgentView {
     const text = message ?? pickText(data);
     if (!text) return;
     // Each progress message is the current state (Bash sends the tail of its output so far).
-    const lines = text.replace(/\r\n?/g, '\n').split('\n').filter((l) => l.trim() !== '');
+    const lines = text
+      .replace(/\r\n?/g, '\n')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     this.live.tools = this.live.tools.map((t) => (t.toolUseId === id ? { ...t, tail: lines.slice(-TAIL_LINES) } : t));
   }
 

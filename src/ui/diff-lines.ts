@@ -4,9 +4,7 @@
  */
 import { structuredPatch } from 'diff';
 
-export type DiffRow =
-  | { kind: 'add' | 'remove' | 'context'; oldNo?: number; newNo?: number; text: string }
-  | { kind: 'gap' };
+export type DiffRow = { kind: 'add' | 'remove' | 'context'; oldNo?: number; newNo?: number; text: string } | { kind: 'gap' };
 
 const HUNK = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
 

@@ -89,12 +89,7 @@ export class HistoryCursor {
  * Ctrl+R: the newest entry before index `before` that contains `query` (case does not matter),
  * skipping entries equal to `skip` so that pressing Ctrl+R again always shows something new.
  */
-export function searchHistory(
-  entries: readonly string[],
-  query: string,
-  before = entries.length,
-  skip?: string,
-): { index: number; entry: string } | undefined {
+export function searchHistory(entries: readonly string[], query: string, before = entries.length, skip?: string): { index: number; entry: string } | undefined {
   const q = query.toLowerCase();
   for (let i = Math.min(before, entries.length) - 1; i >= 0; i--) {
     const entry = entries[i]!;

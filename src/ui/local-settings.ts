@@ -36,7 +36,8 @@ function update(projectRoot: string, list: RuleListName, change: (rules: string[
   const read = readObject(file);
   if (typeof read === 'string') return { ok: false, file, error: read };
   const { data, text, bom } = read;
-  const perms = data.permissions && typeof data.permissions === 'object' && !Array.isArray(data.permissions) ? { ...(data.permissions as Record<string, unknown>) } : {};
+  const perms =
+    data.permissions && typeof data.permissions === 'object' && !Array.isArray(data.permissions) ? { ...(data.permissions as Record<string, unknown>) } : {};
   const before = Array.isArray(perms[list]) ? (perms[list] as unknown[]).filter((r): r is string => typeof r === 'string') : [];
   const after = change(before);
   if (after.length === before.length && after.every((r, i) => r === before[i])) return { ok: true, file, changed: false };

@@ -25,7 +25,10 @@ export class McpSession {
     /** --tools: the built-in tools the session may have (ToolSearch among them or not). */
     private readonly only?: readonly string[],
   ) {
-    this.waiting = servers.list().filter((s) => s.status === 'needs-approval').map((s) => s.name);
+    this.waiting = servers
+      .list()
+      .filter((s) => s.status === 'needs-approval')
+      .map((s) => s.name);
     if (!this.waiting.length) this.approvalsDone();
     followMcpTools(agent, servers);
   }
@@ -69,7 +72,10 @@ export class McpSession {
       void run.then(
         (result) => {
           useMcpTools(this.agent, this.servers, this.only);
-          const text = connectedText(this.servers.list().find((s) => s.name === name), result);
+          const text = connectedText(
+            this.servers.list().find((s) => s.name === name),
+            result,
+          );
           if (shown) report(text.text, text.tone);
           else resolve({ done: text.text });
         },

@@ -24,7 +24,12 @@ export function buildPreview(req: PermissionRequest, cwd: string): Preview {
     case 'NotebookEdit':
       return fileChange(req.toolName, input, cwd) ?? text(req);
     case 'Bash':
-      return { kind: 'command', question: 'Do you want to run this command?', command: s('command') ?? req.summary, ...(s('description') ? { description: s('description') } : {}) };
+      return {
+        kind: 'command',
+        question: 'Do you want to run this command?',
+        command: s('command') ?? req.summary,
+        ...(s('description') ? { description: s('description') } : {}),
+      };
     case 'WebFetch':
       return { kind: 'url', question: 'Do you want to fetch this URL?', url: s('url') ?? req.summary, ...(s('prompt') ? { prompt: s('prompt') } : {}) };
     default:

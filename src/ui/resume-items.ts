@@ -15,13 +15,22 @@ export function itemsFromMessages(messages: readonly ApiMessage[], limit = 200):
   for (const m of messages) {
     for (const b of blocks(m)) {
       if (b.type === 'text' && b.text.trim()) {
-        if (m.role === 'user') items.push(b.text.trim() === INTERRUPTED ? { kind: 'interrupted' } : (noticeItem(b.text) ?? { kind: 'user', text: b.text.trim() }));
+        if (m.role === 'user')
+          items.push(b.text.trim() === INTERRUPTED ? { kind: 'interrupted' } : (noticeItem(b.text) ?? { kind: 'user', text: b.text.trim() }));
         else items.push({ kind: 'assistant', text: b.text.trim() });
       } else if (b.type === 'tool_use') {
         const r = results.get(b.id);
         items.push({
           kind: 'tool',
-          tool: { toolUseId: b.id, name: b.name, input: b.input, summary: b.name, result: r ? { content: r.content, ...(r.is_error ? { isError: true } : {}) } : { content: '(no result)', isError: true }, trace: [], durationMs: 0 },
+          tool: {
+            toolUseId: b.id,
+            name: b.name,
+            input: b.input,
+            summary: b.name,
+            result: r ? { content: r.content, ...(r.is_error ? { isError: true } : {}) } : { content: '(no result)', isError: true },
+            trace: [],
+            durationMs: 0,
+          },
         });
       }
     }
@@ -36,7 +45,11 @@ function noticeItem(text: string): NewItem | undefined {
   const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(text)?.[1] ?? '';
   const status = field('status');
   const summary = field('summary').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-  return { kind: 'info', tone: status === 'failed' ? 'warning' : 'info', text: taskNote(field('task-id'), status === 'failed' || status === 'stopped' ? status : 'completed', summary) };
+  return {
+    kind: 'info',
+    tone: status === 'failed' ? 'warning' : 'info',
+    text: taskNote(field('task-id'), status === 'failed' || status === 'stopped' ? status : 'completed', summary),
+  };
 }
 
 function blocks(m: ApiMessage): ContentBlock[] {

@@ -42,7 +42,14 @@ function fileLine(c: FileChange, cwd: string): FilePreview {
   const then = c.action === 'write' && c.then ? c.then.toString('utf8') : '';
   const now = c.now ? c.now.toString('utf8') : '';
   const { added, removed } = c.action === 'unknown' ? { added: 0, removed: 0 } : countChanges(diffHunks(then, now));
-  return { path: displayPath(c.path, cwd), action: c.action, added, removed, ...(c.reason ? { reason: c.reason } : {}), ...(isInside(c.path, cwd) ? {} : { outside: true }) };
+  return {
+    path: displayPath(c.path, cwd),
+    action: c.action,
+    added,
+    removed,
+    ...(c.reason ? { reason: c.reason } : {}),
+    ...(isInside(c.path, cwd) ? {} : { outside: true }),
+  };
 }
 
 /** One line for the list: "No code changes", or the files with their counts. */

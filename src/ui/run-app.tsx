@@ -76,12 +76,18 @@ export const runApp: AppEntry = async function runApp(opts, info) {
     notes.push(`Debug log: ${file}`);
   }
   const resumed = itemsFromMessages(messages);
-  if (messages.length) notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
+  if (messages.length)
+    notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
   const opened = await openSession(setup, opts, messages, new AbortController().signal);
   notes.push(...opened.warnings);
   const transcript = opts.persistSession ? openTranscript(setup, messages, opened.title ?? opts.name, marks) : undefined;
   const infoFeed = new InfoFeed();
-  const stopWatching = watchSettings(opts, setup, { env: process.env, home: process.env.HOME ?? homedir(), trusted: () => true, note: (n) => infoFeed.show(n) });
+  const stopWatching = watchSettings(opts, setup, {
+    env: process.env,
+    home: process.env.HOME ?? homedir(),
+    trusted: () => true,
+    note: (n) => infoFeed.show(n),
+  });
   const hist = historyFile(base.wicketHome, setup.cwd);
   const app = (
     <App

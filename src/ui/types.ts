@@ -19,7 +19,7 @@ export interface FinishedTool extends ToolCallView {
 export type HistoryItem =
   | { id: number; kind: 'banner'; model: string; cwd: string; mode: string; version: string; notes: string[] }
   | { id: number; kind: 'user'; text: string }
-  | { id: number; kind: 'assistant'; text: string; /** A later block of the same message (no bullet). */ continues?: boolean }
+  | { id: number; kind: 'assistant'; text: string /** A later block of the same message (no bullet). */; continues?: boolean }
   | { id: number; kind: 'tool'; tool: FinishedTool }
   | { id: number; kind: 'info'; text: string; tone: 'info' | 'warning' | 'error' }
   | { id: number; kind: 'interrupted' };

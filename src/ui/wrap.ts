@@ -68,7 +68,17 @@ function pieces(line: string): Piece[] {
 
 function wrapLine(line: string, width: number): string {
   const ps = pieces(line);
-  const indent = ' '.repeat(Math.min(hangingIndent(ps.filter((p) => !p.code).map((p) => p.text).join('')), Math.floor(width / 2)));
+  const indent = ' '.repeat(
+    Math.min(
+      hangingIndent(
+        ps
+          .filter((p) => !p.code)
+          .map((p) => p.text)
+          .join(''),
+      ),
+      Math.floor(width / 2),
+    ),
+  );
   const rows: string[] = [];
   let active: string[] = [];
   let row: Piece[] = [];
@@ -76,7 +86,12 @@ function wrapLine(line: string, width: number): string {
   const flush = (upTo: number) => {
     const taken = row.slice(0, upTo);
     const rest = row.slice(upTo);
-    rows.push(taken.map((p) => p.text).join('').replace(/ +$/, '') + (active.length ? RESET : ''));
+    rows.push(
+      taken
+        .map((p) => p.text)
+        .join('')
+        .replace(/ +$/, '') + (active.length ? RESET : ''),
+    );
     while (rest.length && rest[0]!.text === ' ') rest.shift();
     row = [{ text: indent + active.join(''), width: indent.length, code: false }, ...rest];
     rowWidth = row.reduce((n, p) => n + p.width, 0);
@@ -94,10 +109,11 @@ function wrapLine(line: string, width: number): string {
         continue;
       }
       let at = -1;
-      for (let k = row.length - 1; k > 1; k--) if (row[k]!.text === ' ') {
-        at = k;
-        break;
-      }
+      for (let k = row.length - 1; k > 1; k--)
+        if (row[k]!.text === ' ') {
+          at = k;
+          break;
+        }
       flush(at > 0 ? at : row.length);
     }
     row.push(p);

@@ -9,10 +9,7 @@ import { expectExit, runCli } from '../support/run-cli.js';
 import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
 import { makePdf } from '../unit/tools/pdf-fixture.js';
 
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-);
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 let server: FakeAnthropic;
 let project: TmpProject;
@@ -41,7 +38,8 @@ function toolResults(): SeenResult[] {
     if (m.role !== 'user' || typeof m.content === 'string') continue;
     for (const block of m.content) {
       if (block.type !== 'tool_result') continue;
-      const content = typeof block.content === 'string' ? block.content : (block.content ?? []).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
+      const content =
+        typeof block.content === 'string' ? block.content : (block.content ?? []).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
       out.push({ content, isError: block.is_error === true });
     }
   }
@@ -97,7 +95,15 @@ describe('file tools through the binary', () => {
   it('reads a PDF (pdf-parse loaded on demand), an image and a notebook', async () => {
     await project.write('doc.pdf', makePdf(['Page one words', 'Page two words']));
     await project.write('dot.png', PNG_1X1);
-    await project.write('n.ipynb', JSON.stringify({ cells: [{ cell_type: 'code', id: 'c1', metadata: {}, source: 'print(42)', outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 }));
+    await project.write(
+      'n.ipynb',
+      JSON.stringify({
+        cells: [{ cell_type: 'code', id: 'c1', metadata: {}, source: 'print(42)', outputs: [], execution_count: null }],
+        metadata: {},
+        nbformat: 4,
+        nbformat_minor: 5,
+      }),
+    );
     server.script(
       reply().toolUse('Read', { file_path: project.path('doc.pdf') }),
       reply().toolUse('Read', { file_path: project.path('dot.png') }),

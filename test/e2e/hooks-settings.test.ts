@@ -38,7 +38,16 @@ function toolResults(): Array<{ content: string; isError: boolean }> {
   const messages = (server.messageRequests().at(-1)?.body.messages ?? []) as Anthropic.MessageParam[];
   return messages.flatMap((m) =>
     m.role === 'user' && typeof m.content !== 'string'
-      ? m.content.flatMap((b) => (b.type === 'tool_result' ? [{ content: typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n'), isError: b.is_error === true }] : []))
+      ? m.content.flatMap((b) =>
+          b.type === 'tool_result'
+            ? [
+                {
+                  content: typeof b.content === 'string' ? b.content : (b.content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n'),
+                  isError: b.is_error === true,
+                },
+              ]
+            : [],
+        )
       : [],
   );
 }

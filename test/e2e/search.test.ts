@@ -113,10 +113,7 @@ describe('Glob and Grep through the binary', () => {
 
   it('pages with head_limit and offset', async () => {
     await project.write('many.txt', Array.from({ length: 30 }, (_, i) => `hit ${i + 1}`).join('\n'));
-    server.script(
-      reply().toolUse('Grep', { pattern: 'hit', path: 'many.txt', output_mode: 'content', head_limit: 10, offset: 10 }),
-      reply().text('ok'),
-    );
+    server.script(reply().toolUse('Grep', { pattern: 'hit', path: 'many.txt', output_mode: 'content', head_limit: 10, offset: 10 }), reply().text('ok'));
     expectExit(await run(['-p', 'page']), 0);
     const [page] = toolResults();
     const lines = page!.content.split('\n');

@@ -15,7 +15,10 @@ describe.skipIf(!TMUX)('agent definitions in the app', { timeout: 90_000 }, () =
   it('--agent sends its initialPrompt as the first turn; a sub-agent with a color shows its type in it', async () => {
     const project = await makeTmpProject({ files: {} });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     const agents = path.join(project.dir, '.claude', 'agents');
     mkdirSync(agents, { recursive: true });
     writeFileSync(path.join(agents, 'lead.md'), '---\nname: lead\ndescription: Leads\ninitialPrompt: Plan the painting job.\n---\nYou lead.\n');

@@ -13,7 +13,10 @@ describe.skipIf(!TMUX)('background tasks in the app', { timeout: 90_000 }, () =>
   it('a background command that ends while the app is idle wakes the model with its notice', async () => {
     const project = await makeTmpProject({ files: {} });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     api.script(
       reply().toolUse('Bash', { command: 'sleep 2.5; echo ready', description: 'warm the cache', run_in_background: true }),
       reply().text('Started it; I will look when it is done.'),
@@ -39,7 +42,10 @@ describe.skipIf(!TMUX)('background tasks in the app', { timeout: 90_000 }, () =>
   it('/tasks stop <id> stops a running command, and the model is told the person stopped it', async () => {
     const project = await makeTmpProject({ files: {} });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     api.script(
       reply().toolUse('Bash', { command: 'sleep 30', description: 'long soak', run_in_background: true }, { id: 'toolu_bg' }),
       reply().text('Soaking in the background.'),
@@ -57,6 +63,8 @@ describe.skipIf(!TMUX)('background tasks in the app', { timeout: 90_000 }, () =>
     tui.press('Enter');
     const screen = await tui.waitFor('Noted: you stopped the soak.', 20_000);
     expect(screen).toContain(`Stopped task ${id} (long soak).`);
-    expect(JSON.stringify((api.messageRequests()[2]!.body as { messages: unknown[] }).messages.at(-1))).toContain('Background command \\"long soak\\" was stopped by the user');
+    expect(JSON.stringify((api.messageRequests()[2]!.body as { messages: unknown[] }).messages.at(-1))).toContain(
+      'Background command \\"long soak\\" was stopped by the user',
+    );
   });
 });

@@ -14,7 +14,10 @@ describe.skipIf(!TMUX)('/compact in the app', { timeout: 90_000 }, () => {
   it('replaces the conversation by a summary that keeps what the person asked for', async () => {
     const project = await makeTmpProject({ files: {} });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     api.script(reply().text('The capital is Paris.'), reply().text('SUMMARY: asked about France; answer Paris.'), reply().text('Lyon is second.'));
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url });
     cleanups.push(() => tui.close());

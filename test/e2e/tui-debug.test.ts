@@ -18,7 +18,10 @@ describe.skipIf(!TMUX)('--debug in the app', { timeout: 90_000 }, () => {
       settings: { hooks: { PostToolUse: [{ matcher: 'Read', hooks: [{ type: 'command', command: 'true' }] }] } },
     });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     api.script(reply().toolUse('Read', { file_path: project.path('a.txt') }), reply().text('It says alpha.'));
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, args: ['--debug', '!api'] });
     cleanups.push(() => tui.close());

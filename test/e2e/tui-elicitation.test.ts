@@ -19,12 +19,21 @@ const cleanups = cleanupsAfterEach();
 async function setup(): Promise<{ project: TmpProject; api: FakeAnthropic; open: () => Tui }> {
   const project = await makeTmpProject({ files: {} });
   const api = await startFakeAnthropic();
-  cleanups.push(() => project.cleanup(), () => api.close());
-  writeFileSync(path.join(project.dir, '.mcp.json'), JSON.stringify({ mcpServers: { forms: { command: process.execPath, args: [SERVER, '--elicit', '--no-resources'] } } }));
+  cleanups.push(
+    () => project.cleanup(),
+    () => api.close(),
+  );
+  writeFileSync(
+    path.join(project.dir, '.mcp.json'),
+    JSON.stringify({ mcpServers: { forms: { command: process.execPath, args: [SERVER, '--elicit', '--no-resources'] } } }),
+  );
   mkdirSync(path.join(project.dir, '.claude'), { recursive: true });
   writeFileSync(path.join(project.dir, '.claude', 'settings.local.json'), JSON.stringify({ enabledMcpjsonServers: ['forms'] }));
   const log = `node -e "process.stdin.pipe(require('fs').createWriteStream('notes.jsonl', { flags: 'a' }))"`;
-  const settings = { permissions: { allow: ['mcp__forms'] }, hooks: { Notification: [{ matcher: 'elicitation_.*', hooks: [{ type: 'command', command: log }] }] } };
+  const settings = {
+    permissions: { allow: ['mcp__forms'] },
+    hooks: { Notification: [{ matcher: 'elicitation_.*', hooks: [{ type: 'command', command: log }] }] },
+  };
   writeFileSync(path.join(project.dir, '.claude', 'settings.json'), JSON.stringify(settings));
   return {
     project,
@@ -41,7 +50,13 @@ const lastResults = (api: FakeAnthropic) => JSON.stringify(api.messageRequests()
 
 async function notificationTypes(project: TmpProject, count: number): Promise<string[]> {
   const f = path.join(project.dir, 'notes.jsonl');
-  const read = () => (existsSync(f) ? readFileSync(f, 'utf8').split(/(?<=})\s*(?={)/).filter((l) => l.trim()).map((l) => JSON.parse(l).notification_type as string) : []);
+  const read = () =>
+    existsSync(f)
+      ? readFileSync(f, 'utf8')
+          .split(/(?<=})\s*(?={)/)
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l).notification_type as string)
+      : [];
   for (let waited = 0; read().length < count && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
   return read();
 }
@@ -92,7 +107,12 @@ describe.skipIf(!TMUX)('MCP elicitation in the app', { timeout: 90_000 }, () => 
 
   it('Esc cancels the form; URL mode shows the URL, opens it, and hears that the step finished', async () => {
     const { api, open } = await setup();
-    api.script(reply().toolUse('mcp__forms__signup', {}), reply().text('Cancelled it.'), reply().toolUse('mcp__forms__connect', {}), reply().text('Connected.'));
+    api.script(
+      reply().toolUse('mcp__forms__signup', {}),
+      reply().text('Cancelled it.'),
+      reply().toolUse('mcp__forms__connect', {}),
+      reply().text('Connected.'),
+    );
     const tui = open();
     await tui.waitFor(READY);
     tui.type('sign me up');

@@ -33,7 +33,11 @@ describe.skipIf(!TMUX)('MCP sign-in in the app', { timeout: 90_000 }, () => {
     const server = await startOAuthMcpServer();
     const project = await makeTmpProject({ files: {}, localSettings: { enabledMcpjsonServers: ['remote'] } });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close(), () => server.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+      () => server.close(),
+    );
     writeFileSync(path.join(project.dir, '.mcp.json'), JSON.stringify({ mcpServers: { remote: { type: 'http', url: server.url } } }));
     const opened = path.join(project.home, 'opened.txt');
     const browser = path.join(project.home, 'browser.sh');

@@ -19,7 +19,10 @@ const cleanups = cleanupsAfterEach();
 async function setup(): Promise<{ project: TmpProject; api: FakeAnthropic; tui: () => Tui }> {
   const project = await makeTmpProject({ files: {} });
   const api = await startFakeAnthropic();
-  cleanups.push(() => project.cleanup(), () => api.close());
+  cleanups.push(
+    () => project.cleanup(),
+    () => api.close(),
+  );
   writeFileSync(path.join(project.dir, '.mcp.json'), JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [SERVER] } } }));
   return {
     project,

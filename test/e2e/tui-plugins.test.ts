@@ -19,7 +19,10 @@ describe.skipIf(!TMUX)('plugins in the app', { timeout: 90_000 }, () => {
   it('notes a plugin that is enabled but missing, lists the plugins with /plugin, and runs a plugin command', async () => {
     const project = await makeTmpProject({ files: {}, userSettings: { enabledPlugins: { 'ghost@nowhere': true } } });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     const dir = path.join(project.dir, 'plugins', 'myplug');
     mkdirSync(path.join(dir, 'commands'), { recursive: true });
     writeFileSync(path.join(dir, 'commands', 'hello.md'), '---\ndescription: Greets\n---\nSay hello to $ARGUMENTS from ${CLAUDE_PLUGIN_ROOT}');

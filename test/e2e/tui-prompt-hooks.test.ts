@@ -13,7 +13,8 @@ import { cleanupsAfterEach, ensureBuilt, hasTmux, READY, startTui } from './tui-
 const TMUX = hasTmux();
 const cleanups = cleanupsAfterEach();
 const json = (o: object) => `printf '%s' '${JSON.stringify(o)}'`;
-const requestText = (api: { messageRequests(): Array<{ body: { messages?: unknown } }> }, i: number) => JSON.stringify(api.messageRequests()[i]?.body.messages ?? []);
+const requestText = (api: { messageRequests(): Array<{ body: { messages?: unknown } }> }, i: number) =>
+  JSON.stringify(api.messageRequests()[i]?.body.messages ?? []);
 
 describe.skipIf(!TMUX)('prompt and folder hooks in the app', { timeout: 90_000 }, () => {
   beforeAll(() => ensureBuilt(), 120_000);
@@ -25,7 +26,10 @@ describe.skipIf(!TMUX)('prompt and folder hooks in the app', { timeout: 90_000 }
       settings: { hooks: { UserPromptExpansion: [{ matcher: 'deploy', hooks: [{ type: 'command', command: gate }] }] } },
     });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     api.script(reply().text('Deployed to staging.'));
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url });
     cleanups.push(() => tui.close());
@@ -50,15 +54,27 @@ describe.skipIf(!TMUX)('prompt and folder hooks in the app', { timeout: 90_000 }
       settings: {
         hooks: {
           DirectoryAdded: [
-            { matcher: 'slash_command', hooks: [{ type: 'command', command: record }, { type: 'command', command: 'echo "plain output nobody sees"; echo "broken hook" >&2; exit 1' }] },
+            {
+              matcher: 'slash_command',
+              hooks: [
+                { type: 'command', command: record },
+                { type: 'command', command: 'echo "plain output nobody sees"; echo "broken hook" >&2; exit 1' },
+              ],
+            },
             { matcher: 'register_repo_root', hooks: [{ type: 'command', command: 'touch "$CLAUDE_PROJECT_DIR/wrong.txt"' }] },
           ],
-          SessionStart: [{ hooks: [{ type: 'command', command: json({ hookSpecificOutput: { hookEventName: 'SessionStart', initialUserMessage: 'Say hello first.' } }) }] }],
+          SessionStart: [
+            { hooks: [{ type: 'command', command: json({ hookSpecificOutput: { hookEventName: 'SessionStart', initialUserMessage: 'Say hello first.' } }) }] },
+          ],
         },
       },
     });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close(), () => rmSync(other, { recursive: true, force: true }));
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+      () => rmSync(other, { recursive: true, force: true }),
+    );
     api.script(reply().text('Noted the new folder.'));
     const debugFile = path.join(other, 'debug.txt');
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, args: ['--debug-file', debugFile] });
@@ -73,7 +89,12 @@ describe.skipIf(!TMUX)('prompt and folder hooks in the app', { timeout: 90_000 }
     expect(screen).not.toContain('broken hook');
     expect(screen).not.toContain('stderr nobody sees');
     expect(screen).not.toContain('builds with pnpm');
-    expect(JSON.parse(readFileSync(project.path('added.json'), 'utf8'))).toMatchObject({ hook_event_name: 'DirectoryAdded', directory: other, source: 'slash_command', cwd: project.dir });
+    expect(JSON.parse(readFileSync(project.path('added.json'), 'utf8'))).toMatchObject({
+      hook_event_name: 'DirectoryAdded',
+      directory: other,
+      source: 'slash_command',
+      cwd: project.dir,
+    });
     expect(project.exists('wrong.txt')).toBe(false);
     // The hooks' output is in the debug log.
     const debug = readFileSync(debugFile, 'utf8');

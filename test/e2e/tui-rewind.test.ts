@@ -21,12 +21,18 @@ describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
   it('Esc Esc lists the prompts; picking one cuts the conversation back and puts it in the input', async () => {
     const project = await makeTmpProject({ files: {} });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     api.script(reply().text('Answer one.'), reply().text('Answer two.'), reply().text('Answer three.'));
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url });
     cleanups.push(() => tui.close());
     await tui.waitFor('shift+tab to cycle');
-    for (const [prompt, answer] of [['first question', 'Answer one.'], ['second question', 'Answer two.']]) {
+    for (const [prompt, answer] of [
+      ['first question', 'Answer one.'],
+      ['second question', 'Answer two.'],
+    ]) {
       tui.type(prompt!);
       await tui.waitFor(prompt!);
       tui.press('Enter');
@@ -58,7 +64,10 @@ describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
   it('restores the files the model changed since a prompt: "Restore code and conversation"', async () => {
     const project = await makeTmpProject({ files: {} });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     const notes = project.path('notes.txt');
     const extra = project.path('extra.txt');
     api.script(
@@ -73,7 +82,10 @@ describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, args: ['--permission-mode', 'acceptEdits'] });
     cleanups.push(() => tui.close());
     await tui.waitFor('shift+tab to cycle');
-    for (const [prompt, answer] of [['write the notes', 'Wrote notes.'], ['edit the notes', 'Edited notes.']]) {
+    for (const [prompt, answer] of [
+      ['write the notes', 'Wrote notes.'],
+      ['edit the notes', 'Edited notes.'],
+    ]) {
       tui.type(prompt!);
       await tui.waitFor(prompt!);
       tui.press('Enter');
@@ -91,7 +103,9 @@ describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
     expect(confirm).toContain('The code will be restored in 2 files');
     expect(confirm).toContain('Only changes made by Edit, Write and NotebookEdit are restored');
     tui.press('Enter');
-    await tui.waitFor(/Restored the code to before "edit the notes": 1 file restored \(notes\.txt\); 1 file deleted that did\s+not exist then \(extra\.txt\)\./);
+    await tui.waitFor(
+      /Restored the code to before "edit the notes": 1 file restored \(notes\.txt\); 1 file deleted that did\s+not exist then \(extra\.txt\)\./,
+    );
     await tui.waitFor('Rewound the conversation to before "edit the notes".');
     expect(readFileSync(notes, 'utf8')).toBe('version one\n');
     expect(existsSync(extra)).toBe(false);
@@ -107,7 +121,10 @@ describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
   it('a resumed session still restores the files of its earlier prompts (/rewind, "Restore code")', async () => {
     const project = await makeTmpProject({ files: { 'app.txt': 'original\n' } });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     const app = project.path('app.txt');
     api.script(
       reply().toolUse('Read', { file_path: app }),

@@ -16,7 +16,10 @@ describe.skipIf(!TMUX)('--safe-mode in the app', { timeout: 90_000 }, () => {
       settings: { statusLine: { type: 'command', command: 'echo STATUS-MARKER' } },
     });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     api.script(reply().text('Plain answer.'));
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, args: ['--safe-mode'] });
     cleanups.push(() => tui.close());

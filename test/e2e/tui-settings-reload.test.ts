@@ -13,7 +13,10 @@ describe.skipIf(!TMUX)('settings reloaded in the app', { timeout: 90_000 }, () =
   it('an allow rule saved while the app runs is used by the next call, with a line saying so', async () => {
     const project = await makeTmpProject({ settings: { permissions: { allow: [] } } });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     api.script(reply().toolUse('Bash', { command: 'touch made.txt' }), reply().text('Made it.'));
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url });
     cleanups.push(() => tui.close());
@@ -27,10 +30,13 @@ describe.skipIf(!TMUX)('settings reloaded in the app', { timeout: 90_000 }, () =
     expect(project.exists('made.txt')).toBe(true);
   });
 
-  it("the app's own write (\"don't ask again\") is read again quietly", async () => {
+  it('the app\'s own write ("don\'t ask again") is read again quietly', async () => {
     const project = await makeTmpProject({ files: { 'a.txt': 'one\n' }, localSettings: { permissions: { allow: [] } } });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     api.script(reply().toolUse('Bash', { command: 'touch one.txt' }), reply().toolUse('Bash', { command: 'touch one.txt' }), reply().text('Both made.'));
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url });
     cleanups.push(() => tui.close());

@@ -22,9 +22,15 @@ describe.skipIf(!TMUX)('the settings status line in the app', { timeout: 90_000 
   beforeAll(() => ensureBuilt(), 120_000);
 
   it('shows the command’s rows, and runs it again after a reply with the session’s numbers', async () => {
-    const project = await makeTmpProject({ files: { 'status.cjs': SCRIPT }, settings: { statusLine: { type: 'command', command: 'node status.cjs', padding: 1 } } });
+    const project = await makeTmpProject({
+      files: { 'status.cjs': SCRIPT },
+      settings: { statusLine: { type: 'command', command: 'node status.cjs', padding: 1 } },
+    });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     api.script(reply().text('Hi there.').usage({ input_tokens: 1000, output_tokens: 100 }));
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, columns: 90 });
     cleanups.push(() => tui.close());
@@ -35,7 +41,12 @@ describe.skipIf(!TMUX)('the settings status line in the app', { timeout: 90_000 
     await tui.waitFor('Hi there.');
     await tui.waitFor(/cost 0\.00[1-9]/);
     const input = JSON.parse(readFileSync(path.join(project.dir, 'status-input.json'), 'utf8'));
-    expect(input).toMatchObject({ hook_event_name: 'Status', cwd: project.dir, model: { id: 'claude-sonnet-4-6', display_name: 'Sonnet 4.6' }, workspace: { project_dir: project.dir } });
+    expect(input).toMatchObject({
+      hook_event_name: 'Status',
+      cwd: project.dir,
+      model: { id: 'claude-sonnet-4-6', display_name: 'Sonnet 4.6' },
+      workspace: { project_dir: project.dir },
+    });
     expect(input.context_window.total_output_tokens).toBe(100);
   });
 });

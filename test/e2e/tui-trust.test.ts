@@ -15,7 +15,10 @@ describe.skipIf(!TMUX)('the trust dialog', { timeout: 90_000 }, () => {
   it('"Yes" saves the trust, and the project\'s allow rules then apply; the next start does not ask', async () => {
     const project = await makeTmpProject({ trusted: false, settings: { permissions: { allow: ['Bash(touch:*)'] } } });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     api.script(reply().toolUse('Bash', { command: 'touch made.txt' }), reply().text('Made it.'));
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url });
     cleanups.push(() => tui.close());
@@ -43,7 +46,10 @@ describe.skipIf(!TMUX)('the trust dialog', { timeout: 90_000 }, () => {
   it('"No, exit" ends the app with 1, starting nothing and saving nothing', async () => {
     const project = await makeTmpProject({ trusted: false, files: {} });
     const api = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => api.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url });
     cleanups.push(() => tui.close());
     await tui.waitFor('Do you trust the files in this folder?');

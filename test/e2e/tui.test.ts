@@ -26,11 +26,18 @@ afterEach(async () => {
 async function setup(files: Record<string, string> = {}, settings?: object): Promise<{ project: TmpProject; server: FakeAnthropic }> {
   const project = await makeTmpProject({ files, ...(settings ? { settings } : {}) });
   const server = await startFakeAnthropic();
-  cleanups.push(() => project.cleanup(), () => server.close());
+  cleanups.push(
+    () => project.cleanup(),
+    () => server.close(),
+  );
   return { project, server };
 }
 
-function open(project: TmpProject, server: FakeAnthropic | undefined, extra: { args?: string[]; env?: Record<string, string | undefined>; bin?: string } = {}): Tui {
+function open(
+  project: TmpProject,
+  server: FakeAnthropic | undefined,
+  extra: { args?: string[]; env?: Record<string, string | undefined>; bin?: string } = {},
+): Tui {
   const tui = startTui({ cwd: project.dir, home: project.home, ...(server ? { baseUrl: server.url } : {}), ...extra });
   cleanups.push(() => tui.close());
   return tui;

@@ -28,14 +28,18 @@ function settings(s: unknown): void {
   mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
   writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify(s));
 }
-const agentCall = (type: string, o: { id?: string; prompt?: string } = {}) => reply().toolUse('Agent', { description: 'do it', prompt: o.prompt ?? 'SUBTASK: do the task', subagent_type: type }, { id: o.id ?? 'toolu_agent' });
+const agentCall = (type: string, o: { id?: string; prompt?: string } = {}) =>
+  reply().toolUse('Agent', { description: 'do it', prompt: o.prompt ?? 'SUBTASK: do the task', subagent_type: type }, { id: o.id ?? 'toolu_agent' });
 const firstText = (b: Body) => JSON.stringify(b.messages[0]);
 
 describe('agent frontmatter: mcpServers', () => {
   it('an inline server is connected for the sub-agent’s run only; its tools pass the gates; a named server of the session is kept', async () => {
     writeFileSync(path.join(t.project.dir, '.mcp.json'), JSON.stringify({ mcpServers: { shared: { command: process.execPath, args: [SERVER] } } }));
     settings({ permissions: { allow: ['mcp__own__echo'] } });
-    agentFile('browser', `tools: Read\nmcpServers:\n  - own:\n      type: stdio\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(SERVER)}]\n  - shared`);
+    agentFile(
+      'browser',
+      `tools: Read\nmcpServers:\n  - own:\n      type: stdio\n      command: ${JSON.stringify(process.execPath)}\n      args: [${JSON.stringify(SERVER)}]\n  - shared`,
+    );
     t.api.script(
       agentCall('browser'),
       reply().toolUse('mcp__own__echo', { text: 'from the agent' }, { id: 'toolu_echo' }).toolUse('mcp__own__add', { a: 1, b: 2 }, { id: 'toolu_add' }),
@@ -71,7 +75,10 @@ describe('agent frontmatter: hooks', () => {
   it('its hooks fire for its own calls only; its Stop hook runs as SubagentStop', async () => {
     const log = path.join(t.project.dir, 'hooks.log');
     const hook = `cat >> ${JSON.stringify(log)}; echo >> ${JSON.stringify(log)}`;
-    agentFile('checker', `hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ${JSON.stringify(hook)}\n  Stop:\n    - hooks:\n        - {type: command, command: ${JSON.stringify(hook)}}`);
+    agentFile(
+      'checker',
+      `hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ${JSON.stringify(hook)}\n  Stop:\n    - hooks:\n        - {type: command, command: ${JSON.stringify(hook)}}`,
+    );
     t.api.script(
       reply().toolUse('Bash', { command: 'echo main' }, { id: 'toolu_main_bash' }),
       agentCall('checker'),
@@ -80,14 +87,20 @@ describe('agent frontmatter: hooks', () => {
       reply().text('all done'),
     );
     expectExit(await run(['-p', 'go', '--allowedTools', 'Bash']), 0);
-    const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(calls.map((c) => c.hook_event_name)).toEqual(['PreToolUse', 'SubagentStop']);
     expect(calls[0]).toMatchObject({ tool_name: 'Bash', tool_use_id: 'toolu_sub_bash', tool_input: { command: 'echo sub' } });
     expect(calls[1]).toMatchObject({ agent_type: 'checker', last_assistant_message: 'sub done' });
   });
 
   it('a PreToolUse hook of the agent can block its call; the reason reaches the sub-agent', async () => {
-    agentFile('guarded', 'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "echo no shell for this agent >&2; exit 2"');
+    agentFile(
+      'guarded',
+      'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "echo no shell for this agent >&2; exit 2"',
+    );
     t.api.script(agentCall('guarded'), reply().toolUse('Bash', { command: 'echo hi' }, { id: 'toolu_b' }), reply().text('blocked'), reply().text('ok'));
     expectExit(await run(['-p', 'go', '--allowedTools', 'Bash']), 0);
     expect(toolResult(bodies()[2]!, 'toolu_b')).toMatchObject({ is_error: true, content: expect.stringContaining('no shell for this agent') });
@@ -119,7 +132,12 @@ describe('agent frontmatter: memory', () => {
     agentFile('rememberer', 'memory: project\ntools: Grep');
     const dir = path.join(t.project.dir, '.claude', 'agent-memory', 'rememberer');
     const index = path.join(dir, 'MEMORY.md');
-    t.api.script(agentCall('rememberer'), reply().toolUse('Write', { file_path: index, content: '- answer lives in src/a.ts\n' }, { id: 'toolu_w' }), reply().text('saved'), reply().text('ok'));
+    t.api.script(
+      agentCall('rememberer'),
+      reply().toolUse('Write', { file_path: index, content: '- answer lives in src/a.ts\n' }, { id: 'toolu_w' }),
+      reply().text('saved'),
+      reply().text('ok'),
+    );
     expect(existsSync(dir)).toBe(false);
     const r = await run(['-p', 'go', '--output-format', 'json']);
     expectExit(r, 0);
@@ -138,7 +156,8 @@ describe('agent frontmatter: memory', () => {
 
 describe('agent frontmatter: background', () => {
   const isSub = (req: RecordedRequest) => JSON.stringify((req.body as Body).messages[0]).includes('SUBTASK');
-  const routed = (sub: () => ReplyBuilder, main: (n: number) => ReplyBuilder) => reply((req) => (isSub(req) ? sub() : main((req.body as Body).messages.length)));
+  const routed = (sub: () => ReplyBuilder, main: (n: number) => ReplyBuilder) =>
+    reply((req) => (isSub(req) ? sub() : main((req.body as Body).messages.length)));
 
   it('background: true returns at once; the report comes later in a task notification', async () => {
     agentFile('slowpoke', 'background: true');
@@ -177,9 +196,16 @@ describe('--agent with initialPrompt', () => {
     mkdirSync(sdir, { recursive: true });
     writeFileSync(path.join(sdir, 'SKILL.md'), '---\ndescription: Tone\n---\nBe cheerful.\n');
     const log = path.join(t.project.dir, 'stop.log');
-    agentFile('greeter', `initialPrompt: /hello world\nmemory: local\nskills: [tone]\nhooks:\n  Stop:\n    - hooks:\n        - {type: command, command: ${JSON.stringify(`cat > ${JSON.stringify(log)}`)}}`, 'You greet.');
+    agentFile(
+      'greeter',
+      `initialPrompt: /hello world\nmemory: local\nskills: [tone]\nhooks:\n  Stop:\n    - hooks:\n        - {type: command, command: ${JSON.stringify(`cat > ${JSON.stringify(log)}`)}}`,
+      'You greet.',
+    );
     // A SessionStart hook's context does not make the conversation look resumed: the skills still load.
-    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo "Today is a holiday."' }] }] } }));
+    writeFileSync(
+      path.join(t.project.dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo "Today is a holiday."' }] }] } }),
+    );
     t.api.script(reply().text('Hello, world!'));
     const r = await run(['-p', '--agent', 'greeter']);
     expectExit(r, 0);

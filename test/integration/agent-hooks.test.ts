@@ -10,7 +10,7 @@ const bodies = () => t.api.messageRequests().map((r) => r.body as Body);
 const settings = (hooks: object) => t.project.write('.claude/settings.json', JSON.stringify({ hooks }));
 
 describe('agent hooks', () => {
-  it('a Stop agent hook reads the project, says no through StructuredOutput and sends the agent back; its cost is the session\'s', async () => {
+  it("a Stop agent hook reads the project, says no through StructuredOutput and sends the agent back; its cost is the session's", async () => {
     await settings({
       Stop: [{ hooks: [{ type: 'agent', prompt: 'Is every item of TODO.md done? $ARGUMENTS' }] }],
       // Its own Read must not start another agent hook.
@@ -18,7 +18,9 @@ describe('agent hooks', () => {
     });
     t.api.script(
       reply().text('All done.'),
-      reply().toolUse('Read', { file_path: t.project.path('TODO.md') }, { id: 'toolu_todo' }).usage({ input_tokens: 1000, output_tokens: 50 }),
+      reply()
+        .toolUse('Read', { file_path: t.project.path('TODO.md') }, { id: 'toolu_todo' })
+        .usage({ input_tokens: 1000, output_tokens: 50 }),
       reply().toolUse('StructuredOutput', { ok: false, reason: 'TODO.md still lists "run the tests".' }),
       reply().text('Verdict given.'),
       reply().text('Ran the tests and ticked the item. Done.'),
@@ -52,7 +54,11 @@ describe('agent hooks', () => {
     const transcriptOf = (body: Body) => /transcript_path\\":\\"([^"\\]+)/.exec(JSON.stringify(body.messages[0]!.content))![1]!;
     t.api.script(
       reply().text('All done, the work is finished.'),
-      reply((req) => reply().toolUse('Read', { file_path: transcriptOf(req.body as Body) }, { id: 'toolu_tr' }).toolUse('Read', { file_path: '/etc/hostname' }, { id: 'toolu_etc' })),
+      reply((req) =>
+        reply()
+          .toolUse('Read', { file_path: transcriptOf(req.body as Body) }, { id: 'toolu_tr' })
+          .toolUse('Read', { file_path: '/etc/hostname' }, { id: 'toolu_etc' }),
+      ),
       reply().toolUse('StructuredOutput', { ok: true }),
       reply().text('Verdict given.'),
     );
@@ -91,6 +97,6 @@ describe('agent hooks', () => {
     const r = await t.run(['-p', 'work']);
     expectExit(r, 0);
     expect(r.stdout).toContain('Done.');
-    expect(r.stderr).toContain("the sub-agent's answer is not {\"ok\": true|false");
+    expect(r.stderr).toContain('the sub-agent\'s answer is not {"ok": true|false');
   });
 });

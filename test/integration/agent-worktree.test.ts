@@ -104,7 +104,10 @@ describe('--worktree', () => {
     git('symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/main');
     writeFileSync(path.join(t.project.dir, 'local.txt'), 'unpushed\n');
     commitAll();
-    const readLocal = () => [reply((req) => reply().toolUse('Read', { file_path: path.join(workdirOf(req), 'local.txt') }, { id: 'toolu_r' })), reply().text('done')];
+    const readLocal = () => [
+      reply((req) => reply().toolUse('Read', { file_path: path.join(workdirOf(req), 'local.txt') }, { id: 'toolu_r' })),
+      reply().text('done'),
+    ];
     t.api.script(...readLocal());
     expectExit(await t.run(['-p', 'look', '-w', 'fresh', '--allowedTools', 'Read'], { env: GIT_ENV }), 0);
     expect(JSON.stringify(toolResultIn(t.api.messageRequests()[1]!.body, 'toolu_r'))).toContain('does not exist');

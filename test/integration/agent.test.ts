@@ -41,10 +41,16 @@ describe('the Agent tool', () => {
       path.join(t.project.dir, '.claude', 'agents', 'reviewer.md'),
       '---\nname: reviewer\ndescription: Reviews code for bugs\ntools: Read, Grep\nmodel: haiku\n---\nYou review code. Report bugs only.\n',
     );
-    t.api.script(reply().toolUse('Task', { description: 'review', prompt: 'Review src/a.ts', subagent_type: 'reviewer' }, { id: 'toolu_a' }), reply().text('No bugs.'), reply().text('The reviewer found no bugs.'));
+    t.api.script(
+      reply().toolUse('Task', { description: 'review', prompt: 'Review src/a.ts', subagent_type: 'reviewer' }, { id: 'toolu_a' }),
+      reply().text('No bugs.'),
+      reply().text('The reviewer found no bugs.'),
+    );
     expectExit(await run(['-p', 'review it']), 0);
     const [parent, sub] = bodies();
-    expect(parent!.tools.find((t) => t.name === 'Agent')).toMatchObject({ description: expect.stringContaining('- reviewer: Reviews code for bugs (Tools: Read, Grep)') });
+    expect(parent!.tools.find((t) => t.name === 'Agent')).toMatchObject({
+      description: expect.stringContaining('- reviewer: Reviews code for bugs (Tools: Read, Grep)'),
+    });
     expect(sub!.model).toBe('claude-haiku-4-5');
     expect(sub!.system[0]!.text.startsWith('You review code. Report bugs only.')).toBe(true);
     expect(sub!.tools.map((t) => t.name)).toEqual(['Grep', 'Read']);
@@ -68,12 +74,17 @@ describe('the Agent tool', () => {
     mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
     writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ permissions: { deny: ['Agent(Plan)'] } }));
     t.api.script(
-      reply().toolUse('Agent', { description: 'x', prompt: 'y', subagent_type: 'wizard' }, { id: 'toolu_1' }).toolUse('Agent', { description: 'x', prompt: 'y', subagent_type: 'Plan' }, { id: 'toolu_2' }),
+      reply()
+        .toolUse('Agent', { description: 'x', prompt: 'y', subagent_type: 'wizard' }, { id: 'toolu_1' })
+        .toolUse('Agent', { description: 'x', prompt: 'y', subagent_type: 'Plan' }, { id: 'toolu_2' }),
       reply().text('ok'),
     );
     expectExit(await run(['-p', 'go']), 0);
     const last = bodies().at(-1)!;
-    expect(toolResult(last, 'toolu_1')).toMatchObject({ is_error: true, content: expect.stringContaining('there is no agent type "wizard". Available: general-purpose, Explore, Plan') });
+    expect(toolResult(last, 'toolu_1')).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('there is no agent type "wizard". Available: general-purpose, Explore, Plan'),
+    });
     expect(toolResult(last, 'toolu_2')).toMatchObject({ is_error: true, content: expect.stringContaining('Agent(Plan)') });
     expect(bodies()).toHaveLength(2);
   });
@@ -82,7 +93,10 @@ describe('the Agent tool', () => {
     const log = path.join(t.project.dir, 'stop.log');
     mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
     const hook = `cat >> ${JSON.stringify(log)}; echo >> ${JSON.stringify(log)}; if [ ! -e ${JSON.stringify(`${log}.once`)} ]; then touch ${JSON.stringify(`${log}.once`)}; echo "check the tests too" >&2; exit 2; fi`;
-    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { SubagentStop: [{ matcher: 'Explore', hooks: [{ type: 'command', command: hook }] }] } }));
+    writeFileSync(
+      path.join(t.project.dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { SubagentStop: [{ matcher: 'Explore', hooks: [{ type: 'command', command: hook }] }] } }),
+    );
     t.api.script(
       reply().toolUse('Agent', { description: 'x', prompt: 'look', subagent_type: 'Explore' }, { id: 'toolu_a' }),
       reply().text('first look'),
@@ -90,7 +104,10 @@ describe('the Agent tool', () => {
       reply().text('done'),
     );
     expectExit(await run(['-p', 'go']), 0);
-    const calls = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const calls = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(calls).toHaveLength(2);
     expect(calls[0]).toMatchObject({ hook_event_name: 'SubagentStop', agent_type: 'Explore', last_assistant_message: 'first look', stop_hook_active: false });
     expect(calls[1]).toMatchObject({ stop_hook_active: true, last_assistant_message: 'tests checked too' });
@@ -99,8 +116,15 @@ describe('the Agent tool', () => {
   });
 
   it('--agents defines sub-agents on the command line (above agent files); --agent runs the session as one', async () => {
-    const agents = JSON.stringify({ linter: { description: 'Lints code', prompt: 'You lint. Report problems only.', tools: ['Read', 'Grep'], model: 'haiku' } });
-    t.api.script(reply().toolUse('Agent', { description: 'lint', prompt: 'Lint src', subagent_type: 'linter' }), reply().text('clean'), reply().text('lint says clean'), reply().text('as the linter'));
+    const agents = JSON.stringify({
+      linter: { description: 'Lints code', prompt: 'You lint. Report problems only.', tools: ['Read', 'Grep'], model: 'haiku' },
+    });
+    t.api.script(
+      reply().toolUse('Agent', { description: 'lint', prompt: 'Lint src', subagent_type: 'linter' }),
+      reply().text('clean'),
+      reply().text('lint says clean'),
+      reply().text('as the linter'),
+    );
     expectExit(await run(['-p', 'lint', '--agents', agents]), 0);
     const [parent, sub] = bodies();
     expect(parent!.tools.find((x) => x.name === 'Agent')).toMatchObject({ description: expect.stringContaining('- linter: Lints code (Tools: Read, Grep)') });

@@ -30,7 +30,10 @@ function agentTaskId(req: RecordedRequest, toolUseId: string): string {
 function lastUserText(body: Body): string {
   const last = body.messages.at(-1)!;
   expect(last.role).toBe('user');
-  return (last.content as Array<{ type: string; text?: string }>).filter((b) => b.type === 'text').map((b) => b.text).join('\n');
+  return (last.content as Array<{ type: string; text?: string }>)
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n');
 }
 
 describe('background commands', () => {
@@ -54,15 +57,30 @@ describe('background commands', () => {
     const file = /<output-file>([^<]+)<\/output-file>/.exec(text)![1]!;
     expect(readFileSync(file, 'utf8')).toBe('built\n');
     const lines = r.lines<Record<string, any>>();
-    expect(lines.find((l) => l.subtype === 'task_started')).toMatchObject({ type: 'system', task_id: id, tool_use_id: 'toolu_bg', task_type: 'local_bash', description: 'build it' });
-    expect(lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ type: 'system', task_id: id, tool_use_id: 'toolu_bg', status: 'completed', output_file: file, summary: 'Background command "build it" completed (exit code 0)' });
+    expect(lines.find((l) => l.subtype === 'task_started')).toMatchObject({
+      type: 'system',
+      task_id: id,
+      tool_use_id: 'toolu_bg',
+      task_type: 'local_bash',
+      description: 'build it',
+    });
+    expect(lines.find((l) => l.subtype === 'task_notification')).toMatchObject({
+      type: 'system',
+      task_id: id,
+      tool_use_id: 'toolu_bg',
+      status: 'completed',
+      output_file: file,
+      summary: 'Background command "build it" completed (exit code 0)',
+    });
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'The build finished.' });
   });
 });
 
 describe('the Stop hook and background work', () => {
   it("the Stop hook's background_tasks lists what still runs as the model stops, and is empty once it has ended", async () => {
-    const settings = { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cat >> "$CLAUDE_PROJECT_DIR/stops.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/stops.jsonl"' }] }] } };
+    const settings = {
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: 'cat >> "$CLAUDE_PROJECT_DIR/stops.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/stops.jsonl"' }] }] },
+    };
     await t.project.write('.claude/settings.json', JSON.stringify(settings));
     t.api.script(
       reply().toolUse('Bash', { command: 'sleep 0.8; echo ok', description: 'slow check', run_in_background: true }, { id: 'toolu_bg' }),
@@ -70,10 +88,20 @@ describe('the Stop hook and background work', () => {
       reply().text('The check passed.'),
     );
     expectExit(await t.run(['-p', 'check', '--allowedTools', 'Bash']), 0);
-    const stops = readFileSync(t.project.path('stops.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const stops = readFileSync(t.project.path('stops.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(stops).toHaveLength(2);
     expect(stops[0].background_tasks).toEqual([
-      { task_id: expect.stringMatching(/^b[0-9a-f]{8}$/), task_type: 'local_bash', status: 'running', description: 'slow check', command: 'sleep 0.8; echo ok', started_at: expect.any(String) },
+      {
+        task_id: expect.stringMatching(/^b[0-9a-f]{8}$/),
+        task_type: 'local_bash',
+        status: 'running',
+        description: 'slow check',
+        command: 'sleep 0.8; echo ok',
+        started_at: expect.any(String),
+      },
     ]);
     expect(stops[1]).toMatchObject({ hook_event_name: 'Stop', last_assistant_message: 'The check passed.', background_tasks: [] });
   });
@@ -111,7 +139,8 @@ describe('print mode waiting for background commands', () => {
 describe('background agents', () => {
   it('print mode waits for the agent; the model receives its notice with the report, and answers; its cost counts', async () => {
     const agentCall = { description: 'find the answer', prompt: 'SUBTASK: find the answer', model: 'haiku', run_in_background: true };
-    const main = (n: number) => (n === 1 ? reply().toolUse('Agent', agentCall, { id: 'toolu_a' }) : n === 3 ? reply().text('Waiting for the agent.') : reply().text('The agent found 42.'));
+    const main = (n: number) =>
+      n === 1 ? reply().toolUse('Agent', agentCall, { id: 'toolu_a' }) : n === 3 ? reply().text('Waiting for the agent.') : reply().text('The agent found 42.');
     const sub = () => reply().delay(1500).text('report: 42');
     t.api.script(...Array.from({ length: 4 }, () => routed(sub, main)));
     const r = await t.run(['-p', 'ask an agent', ...STREAM]);
@@ -122,10 +151,17 @@ describe('background agents', () => {
     const text = lastUserText(mains[2]!);
     expect(mains[2]!.messages.at(-2)).toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Waiting for the agent.' }] });
     expect(text).toMatch(/^<task-notification>\n<task-id>a[0-9a-f]{8}<\/task-id>\n<tool-use-id>toolu_a<\/tool-use-id>\n<task-type>local_agent<\/task-type>/);
-    expect(text).toContain('<status>completed</status>\n<summary>Agent "find the answer" completed</summary>\n<result>report: 42</result>\n<usage>total_tokens:');
+    expect(text).toContain(
+      '<status>completed</status>\n<summary>Agent "find the answer" completed</summary>\n<result>report: 42</result>\n<usage>total_tokens:',
+    );
     const lines = r.lines<Record<string, any>>();
     expect(lines.find((l) => l.subtype === 'task_started')).toMatchObject({ task_type: 'local_agent', tool_use_id: 'toolu_a', description: 'find the answer' });
-    expect(lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ status: 'completed', tool_use_id: 'toolu_a', summary: 'Agent "find the answer" completed', usage: { tool_uses: 0 } });
+    expect(lines.find((l) => l.subtype === 'task_notification')).toMatchObject({
+      status: 'completed',
+      tool_use_id: 'toolu_a',
+      summary: 'Agent "find the answer" completed',
+      usage: { tool_uses: 0 },
+    });
     const result = lines.at(-1)!;
     expect(result).toMatchObject({ type: 'result', subtype: 'success', result: 'The agent found 42.' });
     expect(Object.keys(result.modelUsage)).toContain('claude-haiku-4-5');
@@ -135,11 +171,15 @@ describe('background agents', () => {
     await t.project.write('a.txt', 'alpha\n');
     await t.project.write('b.txt', 'beta\n');
     const agentCall = { description: 'read both', prompt: 'SUBTASK: read both files', subagent_type: 'general-purpose', run_in_background: true };
-    const main = (n: number) => (n === 1 ? reply().toolUse('Agent', agentCall, { id: 'toolu_a' }) : n === 3 ? reply().text('Waiting.') : reply().text('Both read.'));
+    const main = (n: number) =>
+      n === 1 ? reply().toolUse('Agent', agentCall, { id: 'toolu_a' }) : n === 3 ? reply().text('Waiting.') : reply().text('Both read.');
     let subTurn = 0;
     const sub = () => {
       subTurn++;
-      if (subTurn === 1) return reply().delay(300).toolUse('Read', { file_path: t.project.path('a.txt') });
+      if (subTurn === 1)
+        return reply()
+          .delay(300)
+          .toolUse('Read', { file_path: t.project.path('a.txt') });
       if (subTurn === 2) return reply().toolUse('Read', { file_path: t.project.path('b.txt') });
       return reply().text('report: alpha and beta');
     };
@@ -151,7 +191,15 @@ describe('background agents', () => {
     const progress = lines.filter((l) => l.subtype === 'task_progress');
     expect(progress).toHaveLength(2);
     const started = lines[at('task_started')]!;
-    expect(progress[0]).toMatchObject({ type: 'system', task_id: started.task_id, tool_use_id: 'toolu_a', description: 'read both', last_tool_name: 'Read', subagent_type: 'general-purpose', usage: { tool_uses: 1 } });
+    expect(progress[0]).toMatchObject({
+      type: 'system',
+      task_id: started.task_id,
+      tool_use_id: 'toolu_a',
+      description: 'read both',
+      last_tool_name: 'Read',
+      subagent_type: 'general-purpose',
+      usage: { tool_uses: 1 },
+    });
     expect(progress[1]).toMatchObject({ usage: { tool_uses: 2 } });
     expect(progress[1]!.usage.total_tokens).toBeGreaterThan(0);
     expect(typeof progress[1]!.usage.duration_ms).toBe('number');
@@ -194,7 +242,11 @@ describe('background agents', () => {
     expect(String(toolResultIn(last, 'toolu_stop').content)).toBe(`Stopped task ${stopped} (general-purpose: slow work).`);
     expect(JSON.stringify(last)).not.toContain('<task-notification>');
     const lines = r.lines<Record<string, any>>();
-    expect(lines.find((l) => l.subtype === 'task_notification')).toMatchObject({ task_id: stopped, status: 'stopped', summary: 'Agent "slow work" was stopped' });
+    expect(lines.find((l) => l.subtype === 'task_notification')).toMatchObject({
+      task_id: stopped,
+      status: 'stopped',
+      summary: 'Agent "slow work" was stopped',
+    });
     expect(lines.at(-1)).toMatchObject({ type: 'result', result: 'Stopped the agent.' });
   });
 });

@@ -12,7 +12,9 @@ describe('script flags', () => {
   it('--replay-user-messages echoes each stream-json user message before its answer', async () => {
     t.api.script(reply().text('one back'), reply().text('two back'));
     const input = ['one', 'two'].map((c) => JSON.stringify({ type: 'user', message: { role: 'user', content: c } })).join('\n');
-    const r = await t.run(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--replay-user-messages'], { stdin: `${input}\n` });
+    const r = await t.run(['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--replay-user-messages'], {
+      stdin: `${input}\n`,
+    });
     expectExit(r, 0);
     const kinds = r
       .lines<any>()
@@ -47,7 +49,12 @@ describe('script flags', () => {
 });
 
 describe('--json-schema', () => {
-  const schema = JSON.stringify({ type: 'object', properties: { answer: { type: 'number' }, why: { type: 'string' } }, required: ['answer'], additionalProperties: false });
+  const schema = JSON.stringify({
+    type: 'object',
+    properties: { answer: { type: 'number' }, why: { type: 'string' } },
+    required: ['answer'],
+    additionalProperties: false,
+  });
 
   it('the answer comes back as structured_output, checked against the schema (a bad one is sent back to fix)', async () => {
     t.api.script(
@@ -82,10 +89,18 @@ describe('--json-schema', () => {
 describe('an approval that changes the input', () => {
   it('a PermissionRequest hook may allow with updatedInput: the changed call runs', async () => {
     const target = path.join(t.project.dir, 'note.txt');
-    const answer = { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput: { file_path: target, content: 'from the hook\n' } } } };
+    const answer = {
+      hookSpecificOutput: {
+        hookEventName: 'PermissionRequest',
+        decision: { behavior: 'allow', updatedInput: { file_path: target, content: 'from the hook\n' } },
+      },
+    };
     writeFileSync(path.join(t.project.dir, 'answer.json'), JSON.stringify(answer));
     mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
-    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PermissionRequest: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'cat answer.json' }] }] } }));
+    writeFileSync(
+      path.join(t.project.dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PermissionRequest: [{ matcher: 'Write', hooks: [{ type: 'command', command: 'cat answer.json' }] }] } }),
+    );
     t.api.script(reply().toolUse('Write', { file_path: target, content: 'from the model\n' }), reply().text('ok'));
     expectExit(await t.run(['-p', 'write a note']), 0);
     expect(readFileSync(target, 'utf8')).toBe('from the hook\n');
@@ -116,7 +131,10 @@ describe('an approval that changes the input', () => {
   it('--debug prints what the session did on stderr, by category; --debug-file writes it to a file', async () => {
     writeFileSync(path.join(t.project.dir, 'a.txt'), 'alpha\n');
     mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
-    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true' }] }] } }));
+    writeFileSync(
+      path.join(t.project.dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'true' }] }] } }),
+    );
     const script = () => t.api.script(reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }, { id: 'toolu_r' }), reply().text('read'));
     script();
     const all = await t.run(['-p', 'read a.txt', '--allowedTools', 'Read', '--debug']);

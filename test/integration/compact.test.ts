@@ -18,7 +18,9 @@ const lastText = (m: { content: any }) => (typeof m.content === 'string' ? m.con
 describe('automatic compaction', () => {
   it('summarises the conversation once the context passes the threshold, and goes on from the summary', async () => {
     t.api.script(
-      reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }).usage({ input_tokens: 9000 }),
+      reply()
+        .toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') })
+        .usage({ input_tokens: 9000 }),
       reply().text('SUMMARY: the user wants a.txt read; it says alpha.'),
       reply().text('a.txt says alpha.'),
     );
@@ -51,23 +53,50 @@ describe('automatic compaction', () => {
   });
 
   it('stays off below the threshold, with DISABLE_AUTO_COMPACT, and when a PreCompact hook blocks it', async () => {
-    t.api.script(reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }).usage({ input_tokens: 6000 }), reply().text('done'));
+    t.api.script(
+      reply()
+        .toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') })
+        .usage({ input_tokens: 6000 }),
+      reply().text('done'),
+    );
     expectExit(await run(['-p', 'read', '--allowedTools', 'Read']), 0);
     expect(bodies()).toHaveLength(2);
-    t.api.script(reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }).usage({ input_tokens: 9000 }), reply().text('done'));
+    t.api.script(
+      reply()
+        .toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') })
+        .usage({ input_tokens: 9000 }),
+      reply().text('done'),
+    );
     expectExit(await run(['-p', 'read', '--allowedTools', 'Read'], { ...SMALL_WINDOW, DISABLE_AUTO_COMPACT: '1' }), 0);
     expect(bodies()).toHaveLength(4);
     mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
-    writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ hooks: { PreCompact: [{ matcher: 'auto', hooks: [{ type: 'command', command: 'echo "not now" >&2; exit 2' }] }] } }));
-    t.api.script(reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }).usage({ input_tokens: 9000 }), reply().text('done'));
+    writeFileSync(
+      path.join(t.project.dir, '.claude', 'settings.json'),
+      JSON.stringify({ hooks: { PreCompact: [{ matcher: 'auto', hooks: [{ type: 'command', command: 'echo "not now" >&2; exit 2' }] }] } }),
+    );
+    t.api.script(
+      reply()
+        .toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') })
+        .usage({ input_tokens: 9000 }),
+      reply().text('done'),
+    );
     const blocked = await run(['-p', 'read', '--allowedTools', 'Read', '--output-format', 'stream-json', '--verbose']);
     expectExit(blocked, 0);
     expect(bodies()).toHaveLength(6);
-    expect(blocked.lines<any>().some((l) => l.subtype === 'informational' && /not compacted: a PreCompact hook blocked it: not now/.test(l.message))).toBe(true);
+    expect(blocked.lines<any>().some((l) => l.subtype === 'informational' && /not compacted: a PreCompact hook blocked it: not now/.test(l.message))).toBe(
+      true,
+    );
   });
 
   it('a resumed session starts from the summary', async () => {
-    t.api.script(reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }).usage({ input_tokens: 9000 }), reply().text('THE SUMMARY'), reply().text('ok'), reply().text('resumed'));
+    t.api.script(
+      reply()
+        .toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') })
+        .usage({ input_tokens: 9000 }),
+      reply().text('THE SUMMARY'),
+      reply().text('ok'),
+      reply().text('resumed'),
+    );
     expectExit(await run(['-p', 'read', '--allowedTools', 'Read']), 0);
     const dir = path.join(t.project.wicketHome, 'sessions');
     const [slug] = readdirSync(dir);

@@ -67,7 +67,7 @@ describe('NODE_EXTRA_CA_CERTS, wicket run as a command', () => {
     expect(JSON.stringify(toolResultIn(second, 'toolu_env').content)).toContain(`extra=${cert} handed=none`);
   });
 
-  it('with the API over plain http, the first https request (a hook\'s fetch) is the one that trusts the file', async () => {
+  it("with the API over plain http, the first https request (a hook's fetch) is the one that trusts the file", async () => {
     await httpsHook();
     t.api.script(reply().text('fine'), reply().text('fine'));
     const withFile = await t.run(['-p', 'check'], { asCommand: true, env: { NODE_EXTRA_CA_CERTS: cert } });

@@ -22,7 +22,11 @@ function hookSettings(): void {
   );
 }
 
-const lines = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l));
+const lines = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('--include-hook-events', () => {
   it('reports hook_started and hook_response for each hook, SessionStart before init', async () => {

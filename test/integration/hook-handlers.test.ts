@@ -32,14 +32,22 @@ describe('prompt hooks', () => {
     expect(judge!.system![0]!.text).toContain('{"ok": true}');
     const asked = judge!.messages[0]!.content as string;
     expect(asked.startsWith('Did the agent run the tests? {')).toBe(true);
-    expect(JSON.parse(asked.slice('Did the agent run the tests? '.length))).toMatchObject({ hook_event_name: 'Stop', last_assistant_message: 'All done.', stop_hook_active: false });
+    expect(JSON.parse(asked.slice('Did the agent run the tests? '.length))).toMatchObject({
+      hook_event_name: 'Stop',
+      last_assistant_message: 'All done.',
+      stop_hook_active: false,
+    });
     expect(JSON.stringify(resumed!.messages.at(-1))).toContain('You did not run the tests. Run npm test.');
     expect(judge2!.messages[0]!.content).toContain('"stop_hook_active":true');
   });
 
   it('a PreToolUse prompt hook that says no ends the turn; the call never runs', async () => {
     await settings({ PreToolUse: [{ matcher: 'Write', hooks: [{ type: 'prompt', prompt: 'Is this write safe?', model: 'sonnet' }] }] });
-    t.api.script(reply().toolUse('Write', { file_path: t.project.path('b.txt'), content: 'x' }), reply().text('{"ok": false, "reason": "Writes need a review today."}'), reply().text('unused'));
+    t.api.script(
+      reply().toolUse('Write', { file_path: t.project.path('b.txt'), content: 'x' }),
+      reply().text('{"ok": false, "reason": "Writes need a review today."}'),
+      reply().text('unused'),
+    );
     const r = await t.run(['-p', 'write b', '--permission-mode', 'acceptEdits']);
     expect(t.project.exists('b.txt')).toBe(false);
     expect(bodies()[1]!.model).toMatch(/sonnet/);
@@ -61,11 +69,15 @@ describe('http hooks', () => {
     });
     await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/pre`;
-    await settings({ PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'http', url, headers: { Authorization: 'Bearer $HOOK_TOKEN' }, allowedEnvVars: ['HOOK_TOKEN'] }] }] });
+    await settings({
+      PreToolUse: [{ matcher: 'Read', hooks: [{ type: 'http', url, headers: { Authorization: 'Bearer $HOOK_TOKEN' }, allowedEnvVars: ['HOOK_TOKEN'] }] }],
+    });
     t.api.script(reply().toolUse('Read', { file_path: t.project.path('a.txt') }, { id: 'toolu_r' }), reply().text('It is frozen.'));
     const r = await t.run(['-p', 'read a'], { env: { HOOK_TOKEN: 't0k' } });
     expectExit(r, 0);
-    expect(posted).toEqual([{ body: expect.objectContaining({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_use_id: 'toolu_r' }), auth: 'Bearer t0k' }]);
+    expect(posted).toEqual([
+      { body: expect.objectContaining({ hook_event_name: 'PreToolUse', tool_name: 'Read', tool_use_id: 'toolu_r' }), auth: 'Bearer t0k' },
+    ]);
     const result = toolResultIn(t.api.messageRequests()[1]!.body, 'toolu_r');
     expect(result.is_error).toBe(true);
     expect(JSON.stringify(result.content)).toContain('a.txt is frozen');

@@ -16,13 +16,22 @@ function recorder(event: string, out = '') {
   const file = `"$CLAUDE_PROJECT_DIR/${event}.jsonl"`;
   return { type: 'command', command: `cat >> ${file}; echo >> ${file}; printf '%s' '${out}'` };
 }
-const seen = (event: string) => readFileSync(t.project.path(`${event}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const seen = (event: string) =>
+  readFileSync(t.project.path(`${event}.jsonl`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 const settings = (hooks: object) => t.project.write('.claude/settings.json', JSON.stringify({ hooks }));
 const context = (event: string, text: string) => JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: text } });
 
 describe('Setup hooks', () => {
   it('-p --init runs them (matcher "init") before the session; their additionalContext reaches the model', async () => {
-    await settings({ Setup: [{ matcher: 'init', hooks: [recorder('Setup', context('Setup', 'The database is seeded.'))] }, { matcher: 'maintenance', hooks: [recorder('Other')] }] });
+    await settings({
+      Setup: [
+        { matcher: 'init', hooks: [recorder('Setup', context('Setup', 'The database is seeded.'))] },
+        { matcher: 'maintenance', hooks: [recorder('Other')] },
+      ],
+    });
     t.api.script(reply().text('ok'));
     expectExit(await t.run(['-p', 'go', '--init']), 0);
     expect(seen('Setup')).toEqual([expect.objectContaining({ hook_event_name: 'Setup', trigger: 'init' })]);
@@ -43,15 +52,20 @@ describe('Setup hooks', () => {
 });
 
 describe('PostToolBatch hooks', () => {
-  it("see every call of the turn with its result, and add context to the results the model reads", async () => {
+  it('see every call of the turn with its result, and add context to the results the model reads', async () => {
     await settings({ PostToolBatch: [{ hooks: [recorder('PostToolBatch', context('PostToolBatch', 'Both files are fixtures.'))] }] });
     t.api.script(
-      reply().toolUse('Read', { file_path: t.project.path('a.txt') }, { id: 'toolu_a' }).toolUse('Read', { file_path: t.project.path('b.txt') }, { id: 'toolu_b' }),
+      reply()
+        .toolUse('Read', { file_path: t.project.path('a.txt') }, { id: 'toolu_a' })
+        .toolUse('Read', { file_path: t.project.path('b.txt') }, { id: 'toolu_b' }),
       reply().text('read both'),
     );
     expectExit(await t.run(['-p', 'read both']), 0);
     const [batch] = seen('PostToolBatch');
-    expect(batch.tool_calls.map((c: any) => [c.tool_name, c.tool_use_id])).toEqual([['Read', 'toolu_a'], ['Read', 'toolu_b']]);
+    expect(batch.tool_calls.map((c: any) => [c.tool_name, c.tool_use_id])).toEqual([
+      ['Read', 'toolu_a'],
+      ['Read', 'toolu_b'],
+    ]);
     expect(batch.tool_calls[0].tool_response).toContain('alpha');
     const results = bodies()[1]!.messages.at(-1)!.content;
     expect(results.map((b: any) => b.type)).toEqual(['tool_result', 'tool_result', 'text']);
@@ -71,12 +85,16 @@ describe('PostCompact, StopFailure and SubagentStart hooks', () => {
   it('PostCompact gets the trigger and the summary', async () => {
     await settings({ PostCompact: [{ matcher: 'auto', hooks: [recorder('PostCompact')] }] });
     t.api.script(
-      reply().toolUse('Read', { file_path: t.project.path('a.txt') }).usage({ input_tokens: 9000 }),
+      reply()
+        .toolUse('Read', { file_path: t.project.path('a.txt') })
+        .usage({ input_tokens: 9000 }),
       reply().text('SUMMARY: a.txt was read.'),
       reply().text('done'),
     );
     expectExit(await t.run(['-p', 'read a', '--allowedTools', 'Read'], { env: { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '40000' } }), 0);
-    expect(seen('PostCompact')).toEqual([expect.objectContaining({ hook_event_name: 'PostCompact', trigger: 'auto', compact_summary: 'SUMMARY: a.txt was read.' })]);
+    expect(seen('PostCompact')).toEqual([
+      expect.objectContaining({ hook_event_name: 'PostCompact', trigger: 'auto', compact_summary: 'SUMMARY: a.txt was read.' }),
+    ]);
   });
 
   it('StopFailure fires when the turn ends on an API error, matched on its type', async () => {
@@ -84,7 +102,9 @@ describe('PostCompact, StopFailure and SubagentStart hooks', () => {
     t.api.script(reply().error(400, { message: 'prompt is malformed' }));
     const r = await t.run(['-p', 'go']);
     expect(r.code).toBe(1);
-    expect(seen('StopFailure')).toEqual([expect.objectContaining({ hook_event_name: 'StopFailure', error: 'invalid_request', error_details: expect.stringContaining('prompt is malformed') })]);
+    expect(seen('StopFailure')).toEqual([
+      expect.objectContaining({ hook_event_name: 'StopFailure', error: 'invalid_request', error_details: expect.stringContaining('prompt is malformed') }),
+    ]);
   });
 
   it('SubagentStart fires before the sub-agent runs, and its context is given to the sub-agent', async () => {
@@ -158,7 +178,12 @@ describe('CLAUDE_ENV_FILE and CwdChanged', () => {
       reply().text('done'),
     );
     expectExit(await t.run(['-p', 'go', '--allowedTools', 'Bash']), 0);
-    const result = (i: number, id: string) => JSON.stringify(bodies()[i]!.messages.at(-1)!.content.find((b: any) => b.tool_use_id === id));
+    const result = (i: number, id: string) =>
+      JSON.stringify(
+        bodies()
+          [i]!.messages.at(-1)!
+          .content.find((b: any) => b.tool_use_id === id),
+      );
     expect(result(1, 'toolu_1')).toContain('greeting=hola');
     expect(seen('CwdChanged')).toEqual([expect.objectContaining({ hook_event_name: 'CwdChanged', previous_cwd: t.project.dir, cwd: t.project.path('sub') })]);
     expect(result(3, 'toolu_3')).toContain('where=moved greeting=hola');
@@ -171,7 +196,9 @@ describe('FileChanged', () => {
     const watchOut = JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', watchPaths: [watched] } });
     await settings({
       SessionStart: [{ hooks: [recorder('SessionStart', watchOut)] }],
-      FileChanged: [{ matcher: 'versions.txt', hooks: [recorder('FileChanged'), { type: 'command', command: 'echo "export FROM_WATCH=yes" >> "$CLAUDE_ENV_FILE"' }] }],
+      FileChanged: [
+        { matcher: 'versions.txt', hooks: [recorder('FileChanged'), { type: 'command', command: 'echo "export FROM_WATCH=yes" >> "$CLAUDE_ENV_FILE"' }] },
+      ],
     });
     t.api.script(
       reply().toolUse('Bash', { command: 'echo "node 20" > versions.txt' }, { id: 'toolu_w' }),
@@ -184,4 +211,3 @@ describe('FileChanged', () => {
     expect(last).toContain('from=yes');
   });
 });
-

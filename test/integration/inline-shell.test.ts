@@ -26,7 +26,10 @@ const firstPrompt = () => JSON.stringify((server.messageRequests()[0]!.body as a
 
 describe('inline shell in custom commands', () => {
   it('runs each command allowed by allowed-tools, or by the gates as they are, and puts its output in place', async () => {
-    command('ctx', '---\nallowed-tools: Bash(echo:*), Bash(printf:*)\n---\nOne: !`echo first`\nTwo: !`printf "%s-%s" a b`\nFile: !`cat notes.txt`\nAsked: $ARGUMENTS\n');
+    command(
+      'ctx',
+      '---\nallowed-tools: Bash(echo:*), Bash(printf:*)\n---\nOne: !`echo first`\nTwo: !`printf "%s-%s" a b`\nFile: !`cat notes.txt`\nAsked: $ARGUMENTS\n',
+    );
     server.script(reply().text('ok'));
     const r = await run('/ctx go on');
     expectExit(r, 0);
@@ -37,14 +40,19 @@ describe('inline shell in custom commands', () => {
     command('peek', 'Host: !`cat /etc/hostname`\n');
     const r = await run('/peek');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("inline shell !`cat /etc/hostname` did not run: it needs permission");
+    expect(r.stderr).toContain('inline shell !`cat /etc/hostname` did not run: it needs permission');
     expect(r.stderr).toContain('allowed-tools: Bash(cat:*)');
     expect(server.messageRequests()).toHaveLength(0);
   });
 
   it("allowed-tools also allows the model's own calls in the run the command starts", async () => {
     command('mk', '---\nallowed-tools: Bash(touch:*)\n---\nMake the marker file.\n');
-    server.script(reply().toolUse('Bash', { command: 'touch made-by-command' }), reply().text('made'), reply().toolUse('Bash', { command: 'touch made-by-prompt' }), reply().text('tried'));
+    server.script(
+      reply().toolUse('Bash', { command: 'touch made-by-command' }),
+      reply().text('made'),
+      reply().toolUse('Bash', { command: 'touch made-by-prompt' }),
+      reply().text('tried'),
+    );
     const granted = await run('/mk');
     expectExit(granted, 0);
     expect(existsSync(path.join(project.dir, 'made-by-command'))).toBe(true);

@@ -28,10 +28,15 @@ describe('wicket mcp', () => {
     expectExit(await mcp('add-json', '-s', 'user', 'everywhere', JSON.stringify({ type: 'sse', url: 'https://example.com/sse' })), 0);
     expect(claudeJson()).toEqual({
       numStartups: 3,
-      projects: { '/elsewhere': { x: 1 }, [project.dir]: { mcpServers: { tools: { type: 'stdio', command: process.execPath, args: [SERVER], env: { A: '1' } } } } },
+      projects: {
+        '/elsewhere': { x: 1 },
+        [project.dir]: { mcpServers: { tools: { type: 'stdio', command: process.execPath, args: [SERVER], env: { A: '1' } } } },
+      },
       mcpServers: { everywhere: { type: 'sse', url: 'https://example.com/sse' } },
     });
-    expect(json(path.join(project.dir, '.mcp.json'))).toEqual({ mcpServers: { remote: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } } } });
+    expect(json(path.join(project.dir, '.mcp.json'))).toEqual({
+      mcpServers: { remote: { type: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${TOKEN}' } } },
+    });
   });
 
   it('list checks that each server connects; get shows one, with secrets hidden', async () => {

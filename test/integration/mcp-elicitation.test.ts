@@ -29,7 +29,10 @@ process.stdin.on('end', () => {
 `;
 
 function project(hooks: Record<string, unknown>): void {
-  writeFileSync(path.join(t.project.dir, '.mcp.json'), JSON.stringify({ mcpServers: { forms: { command: process.execPath, args: [SERVER, '--elicit', '--no-resources'] } } }));
+  writeFileSync(
+    path.join(t.project.dir, '.mcp.json'),
+    JSON.stringify({ mcpServers: { forms: { command: process.execPath, args: [SERVER, '--elicit', '--no-resources'] } } }),
+  );
   writeFileSync(path.join(t.project.dir, 'hook.mjs'), HOOK);
   mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
   writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: ['mcp__forms'] }, hooks }));
@@ -42,7 +45,12 @@ const hook = (matcher: string, out?: unknown, code = 0) => [
 
 const logged = (): Array<Record<string, any>> => {
   const file = path.join(t.project.dir, 'hooks.jsonl');
-  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+  return existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+    : [];
 };
 
 async function callTool(tool: string): Promise<{ result: string; stderr: string }> {
@@ -60,12 +68,20 @@ describe('MCP elicitation in print mode', () => {
     const { result } = await callTool('signup');
     expect(result).toBe('signup: action=accept content={"name":"Ada","age":36}');
     const [input] = logged();
-    expect(input).toMatchObject({ hook_event_name: 'Elicitation', mcp_server_name: 'forms', message: 'Please tell us about yourself', mode: 'form', requested_schema: SIGNUP_SCHEMA });
+    expect(input).toMatchObject({
+      hook_event_name: 'Elicitation',
+      mcp_server_name: 'forms',
+      message: 'Please tell us about yourself',
+      mode: 'form',
+      requested_schema: SIGNUP_SCHEMA,
+    });
     expect(input!.session_id).toBeTruthy();
   });
 
   it("a sub-agent's own MCP server (from its agent file) asks the same way: the session's Elicitation hook answers it", async () => {
-    const answer = { Elicitation: hook('mine', { hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { name: 'Grace', age: 85 } } }) };
+    const answer = {
+      Elicitation: hook('mine', { hookSpecificOutput: { hookEventName: 'Elicitation', action: 'accept', content: { name: 'Grace', age: 85 } } }),
+    };
     project(answer);
     const agents = path.join(t.project.dir, '.claude', 'agents');
     mkdirSync(agents, { recursive: true });
@@ -94,7 +110,10 @@ describe('MCP elicitation in print mode', () => {
   });
 
   it('exit 2 from an Elicitation hook declines, and its message is shown', async () => {
-    project({ Elicitation: hook('forms', undefined, 2), ElicitationResult: hook('forms', { hookSpecificOutput: { action: 'accept', content: { name: 'Late' } } }) });
+    project({
+      Elicitation: hook('forms', undefined, 2),
+      ElicitationResult: hook('forms', { hookSpecificOutput: { action: 'accept', content: { name: 'Late' } } }),
+    });
     const { result, stderr } = await callTool('signup');
     expect(result).toBe('signup: action=decline');
     expect(stderr).toContain('not for robots');
@@ -104,7 +123,9 @@ describe('MCP elicitation in print mode', () => {
 
   it('an ElicitationResult hook changes the answer before it goes back; Notification hooks hear it', async () => {
     project({
-      ElicitationResult: hook('forms', { hookSpecificOutput: { hookEventName: 'ElicitationResult', action: 'accept', content: { name: 'Grace', subscribe: true } } }),
+      ElicitationResult: hook('forms', {
+        hookSpecificOutput: { hookEventName: 'ElicitationResult', action: 'accept', content: { name: 'Grace', subscribe: true } },
+      }),
       Notification: hook('elicitation_response'),
     });
     const { result } = await callTool('signup');
@@ -115,7 +136,10 @@ describe('MCP elicitation in print mode', () => {
   });
 
   it('exit 2 from an ElicitationResult hook declines', async () => {
-    project({ Elicitation: hook('forms', { hookSpecificOutput: { action: 'accept', content: { name: 'Ada' } } }), ElicitationResult: hook('forms', undefined, 2) });
+    project({
+      Elicitation: hook('forms', { hookSpecificOutput: { action: 'accept', content: { name: 'Ada' } } }),
+      ElicitationResult: hook('forms', undefined, 2),
+    });
     // The Elicitation hook answered, so the result hook does not run: the answer stands.
     expect((await callTool('signup')).result).toBe('signup: action=accept content={"name":"Ada"}');
     project({ ElicitationResult: hook('forms', undefined, 2) });
@@ -127,7 +151,15 @@ describe('MCP elicitation in print mode', () => {
     const { result } = await callTool('connect');
     expect(result).toBe('connect: action=accept');
     const byEvent = Object.fromEntries(logged().map((l) => [l.hook_event_name, l]));
-    expect(byEvent.Elicitation).toMatchObject({ mode: 'url', url: 'https://example.com/connect?id=1', elicitation_id: 'connect-1', message: 'Connect your account' });
-    expect(byEvent.Notification).toMatchObject({ notification_type: 'elicitation_complete', message: 'MCP server "forms" confirmed elicitation connect-1 complete' });
+    expect(byEvent.Elicitation).toMatchObject({
+      mode: 'url',
+      url: 'https://example.com/connect?id=1',
+      elicitation_id: 'connect-1',
+      message: 'Connect your account',
+    });
+    expect(byEvent.Notification).toMatchObject({
+      notification_type: 'elicitation_complete',
+      message: 'MCP server "forms" confirmed elicitation connect-1 complete',
+    });
   });
 });

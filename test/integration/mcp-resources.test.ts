@@ -17,7 +17,8 @@ const t = useApiAndProject();
 
 const mcpJson = (servers: Record<string, unknown>) => writeFileSync(path.join(t.project.dir, '.mcp.json'), JSON.stringify({ mcpServers: servers }));
 const run = (args: string[], env?: Record<string, string | undefined>) => t.run(args, { env, timeoutMs: 30_000 });
-const request = (i: number) => t.api.messageRequests().at(i)!.body as unknown as { tools: Array<{ name: string; input_schema: unknown }>; messages: Array<{ content: unknown }> };
+const request = (i: number) =>
+  t.api.messageRequests().at(i)!.body as unknown as { tools: Array<{ name: string; input_schema: unknown }>; messages: Array<{ content: unknown }> };
 const toolNames = (i: number) => request(i).tools.map((x) => x.name);
 const result = (id: string) => toolResultIn(request(-1), id) as { content: unknown; is_error?: boolean };
 const textOf = (c: unknown) => (typeof c === 'string' ? c : (c as Array<{ type: string; text?: string }>).map((b) => b.text ?? `[${b.type}]`).join('\n'));
@@ -46,7 +47,9 @@ describe('MCP resources in print mode', () => {
     ]);
     expect(result('toolu_text')).toMatchObject({ content: README_TEXT });
     expect(result('toolu_png').content).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: expect.any(String) } }]);
-    expect(result('toolu_bin')).toMatchObject({ content: '[binary resource test://data/blob.bin (application/octet-stream, 5 bytes) the model cannot be shown]' });
+    expect(result('toolu_bin')).toMatchObject({
+      content: '[binary resource test://data/blob.bin (application/octet-stream, 5 bytes) the model cannot be shown]',
+    });
     expect(result('toolu_nope')).toMatchObject({ is_error: true });
     expect(textOf(result('toolu_nope').content)).toContain('Server "nope" not found. Available servers: test');
     expect(result('toolu_missing')).toMatchObject({ is_error: true });
@@ -74,7 +77,9 @@ describe('MCP resources in print mode', () => {
     const content = request(0).messages[0]!.content as Array<{ type: string; text?: string }>;
     const texts = content.map((b) => b.text ?? `[${b.type}]`);
     expect(texts[0]).toBe('summarise @test:test://docs/readme, @test:test://nope and @other:docs://x');
-    expect(texts).toContain('Contents of the MCP resource @test:test://docs/readme (attached by the person, already read; read it again only if it may have changed):');
+    expect(texts).toContain(
+      'Contents of the MCP resource @test:test://docs/readme (attached by the person, already read; read it again only if it may have changed):',
+    );
     expect(texts).toContain(README_TEXT);
     expect(texts.some((x) => x.startsWith('(@test:test://nope was not attached: Could not read test://nope from "test"'))).toBe(true);
     expect(texts).toContain('(@other:docs://x was not attached: Server "other" not found. Available servers: test)');
@@ -83,7 +88,11 @@ describe('MCP resources in print mode', () => {
 
   it('a server whose tools change during a run: the next request offers the new tools', async () => {
     mcpJson({ test: stdio() });
-    t.api.script(reply().toolUse('mcp__test__grow', { name: 'fresh' }, { id: 'toolu_grow' }), reply().toolUse('mcp__test__fresh', {}, { id: 'toolu_fresh' }), reply().text('done'));
+    t.api.script(
+      reply().toolUse('mcp__test__grow', { name: 'fresh' }, { id: 'toolu_grow' }),
+      reply().toolUse('mcp__test__fresh', {}, { id: 'toolu_fresh' }),
+      reply().text('done'),
+    );
     const r = await run(['-p', 'grow a tool, then use it', '--allowedTools', 'mcp__test']);
     expectExit(r, 0);
     expect(toolNames(0)).not.toContain('mcp__test__fresh');

@@ -16,7 +16,9 @@ async function configure(hooks: object): Promise<void> {
 
 describe('mcp_tool hooks', () => {
   it('a UserPromptSubmit hook calls the tool with the prompt filled in; its text becomes context for the model', async () => {
-    await configure({ UserPromptSubmit: [{ hooks: [{ type: 'mcp_tool', server: 'test', tool: 'echo', input: { text: 'seen ${prompt} in ${hook_event_name}' } }] }] });
+    await configure({
+      UserPromptSubmit: [{ hooks: [{ type: 'mcp_tool', server: 'test', tool: 'echo', input: { text: 'seen ${prompt} in ${hook_event_name}' } }] }],
+    });
     t.api.script(reply().text('noted'));
     expectExit(await t.run(['-p', 'ship it', '--output-format', 'json'], { timeoutMs: 30_000 }), 0);
     const first = t.api.messageRequests()[0]!.body as Body;
@@ -25,13 +27,23 @@ describe('mcp_tool hooks', () => {
 
   it('an error result, or a server that is not connected: a non-blocking error; the call goes on', async () => {
     await configure({
-      PostToolUse: [{ matcher: 'Write', hooks: [{ type: 'mcp_tool', server: 'test', tool: 'fail' }, { type: 'mcp_tool', server: 'ghost', tool: 'x' }] }],
+      PostToolUse: [
+        {
+          matcher: 'Write',
+          hooks: [
+            { type: 'mcp_tool', server: 'test', tool: 'fail' },
+            { type: 'mcp_tool', server: 'ghost', tool: 'x' },
+          ],
+        },
+      ],
     });
     t.api.script(reply().toolUse('Write', { file_path: t.project.path('b.txt'), content: 'beta\n' }), reply().text('done'));
     const r = await t.run(['-p', 'write b', '--permission-mode', 'acceptEdits'], { timeoutMs: 30_000 });
     expectExit(r, 0);
     expect(t.project.exists('b.txt')).toBe(true);
-    expect(r.stderr).toContain('PostToolUse hook "mcp_tool test/fail" [projectSettings] failed with non-blocking status code 1: the tool fail answered with an error: it broke');
+    expect(r.stderr).toContain(
+      'PostToolUse hook "mcp_tool test/fail" [projectSettings] failed with non-blocking status code 1: the tool fail answered with an error: it broke',
+    );
     expect(r.stderr).toContain('PostToolUse hook "mcp_tool ghost/x" [projectSettings] could not be run: the MCP server "ghost" is not connected');
   });
 });

@@ -140,7 +140,8 @@ describe('MCP servers in print mode', () => {
     writeFileSync(file, JSON.stringify({ mcpServers: { fromfile: stdio() } }));
     t.api.script(reply().text('a'), reply().text('b'), reply().text('c'));
     expectExit(await run(['-p', 'hi', '--mcp-config', file, JSON.stringify({ mcpServers: { fromtext: stdio() } })]), 0);
-    const names = () => (t.api.messageRequests().at(-1)!.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name).filter((n) => n.endsWith('__echo'));
+    const names = () =>
+      (t.api.messageRequests().at(-1)!.body as { tools: Array<{ name: string }> }).tools.map((t) => t.name).filter((n) => n.endsWith('__echo'));
     expect(names()).toEqual(['mcp__fromfile__echo', 'mcp__fromtext__echo', 'mcp__fromproject__echo']);
     expectExit(await run(['-p', 'hi', '--strict-mcp-config', '--mcp-config', file]), 0);
     expect(names()).toEqual(['mcp__fromfile__echo']);
@@ -261,7 +262,10 @@ describe('MCP servers in print mode', () => {
   it('a headersHelper command supplies headers at connection time; a failing one is the server’s reason', async () => {
     const http = await startHttpServer({ token: 'from-helper' });
     try {
-      writeFileSync(path.join(t.project.dir, 'headers.sh'), 'printf \'{"Authorization": "Bearer from-helper", "X-Server": "%s"}\' "$CLAUDE_CODE_MCP_SERVER_NAME"\n');
+      writeFileSync(
+        path.join(t.project.dir, 'headers.sh'),
+        'printf \'{"Authorization": "Bearer from-helper", "X-Server": "%s"}\' "$CLAUDE_CODE_MCP_SERVER_NAME"\n',
+      );
       mcpJson({
         helped: { type: 'http', url: http.url, headersHelper: 'sh headers.sh' },
         broken: { type: 'http', url: http.url, headersHelper: 'echo nope >&2; exit 3' },

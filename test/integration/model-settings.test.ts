@@ -94,8 +94,16 @@ describe('effort level', () => {
 
 describe('--fallback-model', () => {
   it('after three overloaded answers the request, and the rest of the session, go to the fallback', async () => {
-    t.api.script(reply().error(529), reply().error(529), reply().error(529), reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }), reply().text('done'));
-    const r = await t.run(['-p', 'hi', '--fallback-model', 'haiku', '--allowedTools', 'Read', '--output-format', 'json'], { env: { WICKET_RETRY_BASE_DELAY_MS: '1' } });
+    t.api.script(
+      reply().error(529),
+      reply().error(529),
+      reply().error(529),
+      reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }),
+      reply().text('done'),
+    );
+    const r = await t.run(['-p', 'hi', '--fallback-model', 'haiku', '--allowedTools', 'Read', '--output-format', 'json'], {
+      env: { WICKET_RETRY_BASE_DELAY_MS: '1' },
+    });
     expectExit(r, 0);
     expect(t.api.messageRequests().map((q) => (q.body as { model: string }).model)).toEqual([
       'claude-sonnet-4-6',

@@ -31,7 +31,10 @@ describe('output styles', () => {
   it('a project style file replaces the coding instructions unless it keeps them', async () => {
     mkdirSync(path.join(t.project.dir, '.claude', 'output-styles'), { recursive: true });
     writeFileSync(path.join(t.project.dir, '.claude', 'output-styles', 'pirate.md'), '---\nname: Pirate\ndescription: arr\n---\nSpeak like a pirate.\n');
-    writeFileSync(path.join(t.project.dir, '.claude', 'output-styles', 'tutor.md'), '---\nname: Tutor\nkeep-coding-instructions: true\n---\nExplain each step.\n');
+    writeFileSync(
+      path.join(t.project.dir, '.claude', 'output-styles', 'tutor.md'),
+      '---\nname: Tutor\nkeep-coding-instructions: true\n---\nExplain each step.\n',
+    );
     settings('Pirate');
     t.api.script(reply().text('arr'), reply().text('ok'));
     expectExit(await t.run(['-p', 'hi']), 0);

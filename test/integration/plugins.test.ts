@@ -23,7 +23,11 @@ function plugin(root: string, files: Record<string, string | object>): string {
   return dir;
 }
 const myplug = (files: Record<string, string | object> = {}) =>
-  plugin('plugins/myplug', { '.claude-plugin/plugin.json': { name: 'myplug', version: '0.1.0' }, 'commands/hello.md': '---\ndescription: Greets\n---\nSay hello to $ARGUMENTS using ${CLAUDE_PLUGIN_ROOT}/greeting.txt', ...files });
+  plugin('plugins/myplug', {
+    '.claude-plugin/plugin.json': { name: 'myplug', version: '0.1.0' },
+    'commands/hello.md': '---\ndescription: Greets\n---\nSay hello to $ARGUMENTS using ${CLAUDE_PLUGIN_ROOT}/greeting.txt',
+    ...files,
+  });
 const userText = (b: Body) => JSON.stringify(b.messages[0]!.content);
 
 describe('plugins in print mode', () => {
@@ -43,7 +47,14 @@ describe('plugins in print mode', () => {
     const r = await run(['--plugin-dir', dir, '--plugin-dir', 'plugins/other', '-p', 'hi', '--output-format', 'stream-json', '--verbose']);
     expectExit(r, 0);
     const init = r.lines<any>()[0];
-    expect(init).toMatchObject({ type: 'system', subtype: 'init', plugins: [{ name: 'myplug', path: dir, version: '0.1.0' }, { name: 'other', path: other }] });
+    expect(init).toMatchObject({
+      type: 'system',
+      subtype: 'init',
+      plugins: [
+        { name: 'myplug', path: dir, version: '0.1.0' },
+        { name: 'other', path: other },
+      ],
+    });
     expect(init).not.toHaveProperty('plugin_errors');
   });
 
@@ -62,19 +73,33 @@ describe('plugins in print mode', () => {
 
   it('a plugin MCP server’s tools are mcp__plugin_<plugin>_<server>__<tool>, called through the usual rules', async () => {
     const dir = myplug({ '.mcp.json': { mcpServers: { srv: { command: process.execPath, args: [SERVER] } } } });
-    t.api.script(reply().toolUse('mcp__plugin_myplug_srv__echo', { text: 'hi' }, { id: 'toolu_m' }).toolUse('mcp__plugin_myplug_srv__add', { a: 1, b: 2 }, { id: 'toolu_a' }), reply().text('done'));
+    t.api.script(
+      reply()
+        .toolUse('mcp__plugin_myplug_srv__echo', { text: 'hi' }, { id: 'toolu_m' })
+        .toolUse('mcp__plugin_myplug_srv__add', { a: 1, b: 2 }, { id: 'toolu_a' }),
+      reply().text('done'),
+    );
     const r = await run(['--plugin-dir', dir, '-p', 'echo', '--allowedTools', 'mcp__plugin_myplug_srv__echo', '--output-format', 'stream-json', '--verbose']);
     expectExit(r, 0);
     expect(r.lines<any>()[0].mcp_servers).toEqual([{ name: 'plugin:myplug:srv', status: 'connected' }]);
     expect(bodies()[0]!.tools.map((x) => x.name)).toEqual(expect.arrayContaining(['mcp__plugin_myplug_srv__echo', 'mcp__plugin_myplug_srv__add']));
     expect(toolResult(bodies()[1]!, 'toolu_m')).toMatchObject({ content: 'echo: hi' });
     // No rule allows `add`: print mode denies it, as for any other MCP tool.
-    expect(toolResult(bodies()[1]!, 'toolu_a')).toMatchObject({ is_error: true, content: expect.stringContaining('--allowedTools "mcp__plugin_myplug_srv__add"') });
+    expect(toolResult(bodies()[1]!, 'toolu_a')).toMatchObject({
+      is_error: true,
+      content: expect.stringContaining('--allowedTools "mcp__plugin_myplug_srv__add"'),
+    });
   });
 
   it('a plugin agent is a sub-agent type the Agent tool runs, with its prompt and tools', async () => {
-    const dir = myplug({ 'agents/reviewer.md': '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nYou review code using ${CLAUDE_PLUGIN_ROOT}/rules.md.\n' });
-    t.api.script(reply().toolUse('Agent', { description: 'review', prompt: 'Review src/a.ts', subagent_type: 'myplug:reviewer' }, { id: 'toolu_ag' }), reply().text('Looks fine.'), reply().text('Reviewed.'));
+    const dir = myplug({
+      'agents/reviewer.md': '---\nname: reviewer\ndescription: Reviews code\ntools: Read, Grep\n---\nYou review code using ${CLAUDE_PLUGIN_ROOT}/rules.md.\n',
+    });
+    t.api.script(
+      reply().toolUse('Agent', { description: 'review', prompt: 'Review src/a.ts', subagent_type: 'myplug:reviewer' }, { id: 'toolu_ag' }),
+      reply().text('Looks fine.'),
+      reply().text('Reviewed.'),
+    );
     expectExit(await run(['--plugin-dir', dir, '-p', 'review']), 0);
     const [parent, sub, after] = bodies();
     expect(parent!.tools.find((x) => x.name === 'Agent')!.description).toContain('- myplug:reviewer: Reviews code');
@@ -101,7 +126,9 @@ describe('plugins in print mode', () => {
     expect(r.stderr).not.toContain('off@nowhere');
     const init = r.lines<any>()[0];
     expect(init.plugins).toEqual([]);
-    expect(init.plugin_errors).toEqual([{ plugin: 'ghost@nowhere', type: 'plugin-not-found', message: expect.stringContaining('is enabled but not installed') }]);
+    expect(init.plugin_errors).toEqual([
+      { plugin: 'ghost@nowhere', type: 'plugin-not-found', message: expect.stringContaining('is enabled but not installed') },
+    ]);
   });
 
   it('an enabled plugin installed by Claude Code loads from installed_plugins.json (CLAUDE_CONFIG_DIR respected)', async () => {
@@ -109,7 +136,10 @@ describe('plugins in print mode', () => {
     await t.project.write('.claude/settings.json', JSON.stringify({ enabledPlugins: { 'deploy@team': true } }));
     const config = path.join(t.project.home, 'alt-config');
     mkdirSync(path.join(config, 'plugins'), { recursive: true });
-    writeFileSync(path.join(config, 'plugins', 'installed_plugins.json'), JSON.stringify({ version: 2, plugins: { 'deploy@team': [{ scope: 'project', installPath: dir, version: '1.0.0' }] } }));
+    writeFileSync(
+      path.join(config, 'plugins', 'installed_plugins.json'),
+      JSON.stringify({ version: 2, plugins: { 'deploy@team': [{ scope: 'project', installPath: dir, version: '1.0.0' }] } }),
+    );
     t.api.script(reply().text('deployed'));
     const r = await run(['-p', '/deploy:go staging', '--output-format', 'stream-json', '--verbose'], { CLAUDE_CONFIG_DIR: config });
     expectExit(r, 0);
@@ -122,7 +152,9 @@ describe('plugins in print mode', () => {
     await t.project.write('.claude/settings.json', JSON.stringify({ enabledPlugins: { 'ghost@nowhere': true } }));
     const r = await run(['plugin', 'list', '--plugin-dir', 'plugins/myplug']);
     expectExit(r, 0);
-    expect(r.stdout).toContain(`Plugins\n  ✓ myplug 0.1.0  (--plugin-dir: ${dir})\n      1 command, 1 agent\nProblems\n  ✗ ghost@nowhere: plugin "ghost@nowhere" is enabled but not installed`);
+    expect(r.stdout).toContain(
+      `Plugins\n  ✓ myplug 0.1.0  (--plugin-dir: ${dir})\n      1 command, 1 agent\nProblems\n  ✗ ghost@nowhere: plugin "ghost@nowhere" is enabled but not installed`,
+    );
     expect(t.api.messageRequests()).toEqual([]);
     expectExit(await run(['plugin', 'frobnicate']), 2);
   });

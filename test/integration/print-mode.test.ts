@@ -45,10 +45,7 @@ describe('print mode', () => {
   it('attaches @-mentioned files as read, so Edit can follow at once; a deny rule keeps a file out', async () => {
     await project.write('secret.env', 'TOKEN=abc\n');
     await project.write('.claude/settings.json', JSON.stringify({ permissions: { deny: ['Read(./secret.env)'] } }));
-    server.script(
-      reply().toolUse('Edit', { file_path: `${project.dir}/a.txt`, old_string: 'beta', new_string: 'gamma' }),
-      reply().text('edited'),
-    );
+    server.script(reply().toolUse('Edit', { file_path: `${project.dir}/a.txt`, old_string: 'beta', new_string: 'gamma' }), reply().text('edited'));
     const r = await run(['-p', 'change @a.txt but not @secret.env or @Component', '--permission-mode', 'acceptEdits']);
     expectExit(r, 0);
     const content = JSON.stringify((server.requests[0]!.body as any).messages[0].content);
@@ -71,10 +68,19 @@ describe('print mode', () => {
   });
 
   it('stops quietly with 141 when the reader of its output goes away, without running the remaining turns', async () => {
-    for (let i = 0; i < 6; i++) server.script(reply().delay(i === 0 ? 0 : 150).toolUse('Read', { file_path: `${project.dir}/a.txt` }));
+    for (let i = 0; i < 6; i++)
+      server.script(
+        reply()
+          .delay(i === 0 ? 0 : 150)
+          .toolUse('Read', { file_path: `${project.dir}/a.txt` }),
+      );
     server.script(reply().text('all read'));
     const { spawnCli } = await import('../support/run-cli.js');
-    const cli = spawnCli(['-p', 'go', '--allowedTools', 'Read', '--output-format', 'stream-json', '--verbose'], { cwd: project.dir, home: project.home, baseUrl: server.url });
+    const cli = spawnCli(['-p', 'go', '--allowedTools', 'Read', '--output-format', 'stream-json', '--verbose'], {
+      cwd: project.dir,
+      home: project.home,
+      baseUrl: server.url,
+    });
     await cli.waitFor('"subtype":"init"');
     cli.child.stdout.destroy(); // like `| head -1`
     const r = await cli.result;
@@ -157,7 +163,10 @@ describe('print mode', () => {
   it('includes raw stream events with --include-partial-messages', async () => {
     server.script(reply().text('a').text('b'));
     const r = await run(['-p', 'go', '--output-format', 'stream-json', '--include-partial-messages']);
-    const events = r.lines<any>().filter((l) => l.type === 'stream_event').map((l) => l.event.type);
+    const events = r
+      .lines<any>()
+      .filter((l) => l.type === 'stream_event')
+      .map((l) => l.event.type);
     expect(events[0]).toBe('message_start');
     expect(events).toContain('content_block_delta');
     expect(events[events.length - 1]).toBe('message_stop');
@@ -215,7 +224,11 @@ describe('print mode', () => {
 
   it('talks to the API over one connection for every turn of a run', async () => {
     writeFileSync(path.join(project.dir, 'a.txt'), 'a\n');
-    server.script(reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }), reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }), reply().text('done'));
+    server.script(
+      reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }),
+      reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }),
+      reply().text('done'),
+    );
     let connections = 0;
     const target = new URL(server.url);
     const proxy = createServer((client) => {
@@ -227,7 +240,11 @@ describe('print mode', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
-      const r = await runCli(['-p', 'go', '--allowedTools', 'Read'], { cwd: project.dir, home: project.home, baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` });
+      const r = await runCli(['-p', 'go', '--allowedTools', 'Read'], {
+        cwd: project.dir,
+        home: project.home,
+        baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+      });
       expectExit(r, 0);
       expect(server.messageRequests()).toHaveLength(3);
       expect(connections).toBe(1);
@@ -258,11 +275,21 @@ describe('print mode', () => {
       const frontPort = front.port;
       const env = { HTTPS_PROXY: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, NODE_EXTRA_CA_CERTS: cert };
       server.script(reply().toolUse('Read', { file_path: path.join(project.dir, 'a.txt') }), reply().text('through the tunnel'), reply().text('direct'));
-      const viaProxy = await runCli(['-p', 'go', '--allowedTools', 'Read'], { cwd: project.dir, home: project.home, baseUrl: `https://localhost:${frontPort}`, env });
+      const viaProxy = await runCli(['-p', 'go', '--allowedTools', 'Read'], {
+        cwd: project.dir,
+        home: project.home,
+        baseUrl: `https://localhost:${frontPort}`,
+        env,
+      });
       expectExit(viaProxy, 0);
       expect(viaProxy.stdout).toBe('through the tunnel\n');
       expect(tunnels).toEqual([`localhost:${frontPort}`]); // one tunnel, kept alive for both requests
-      const direct = await runCli(['-p', 'go'], { cwd: project.dir, home: project.home, baseUrl: `https://localhost:${frontPort}`, env: { ...env, NO_PROXY: 'localhost' } });
+      const direct = await runCli(['-p', 'go'], {
+        cwd: project.dir,
+        home: project.home,
+        baseUrl: `https://localhost:${frontPort}`,
+        env: { ...env, NO_PROXY: 'localhost' },
+      });
       expectExit(direct, 0);
       expect(direct.stdout).toBe('direct\n');
       expect(tunnels).toHaveLength(1);
@@ -296,7 +323,9 @@ describe('print mode', () => {
     server.script(reply().text('ok'), reply().text('ok'));
     const env = cliEnv({ home: project.home, baseUrl: server.url });
     const shell = (cmd: string) =>
-      new Promise<{ error: Error | null; stderr: string }>((resolve) => execFile('bash', ['-c', cmd], { cwd: project.dir, env }, (error, _out, stderr) => resolve({ error, stderr })));
+      new Promise<{ error: Error | null; stderr: string }>((resolve) =>
+        execFile('bash', ['-c', cmd], { cwd: project.dir, env }, (error, _out, stderr) => resolve({ error, stderr })),
+      );
     const wicket = `"${process.execPath}" "${BIN_PATH}"`;
     const done = await shell(`printf 'all at once' | ${wicket} -p first`);
     expect(done.error, done.stderr).toBeNull();
@@ -362,7 +391,10 @@ describe('sessions', () => {
     const dir = path.join(project.home, '.wicket', 'sessions');
     const [slug] = readdirSync(dir);
     const [file] = readdirSync(path.join(dir, slug!));
-    const entries = readFileSync(path.join(dir, slug!, file!), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const entries = readFileSync(path.join(dir, slug!, file!), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const trace = entries.find((e) => e.type === 'gate_trace');
     expect(trace).toMatchObject({ tool_name: 'Nope', is_error: true });
     expect(trace.trace[0]).toMatchObject({ gate: 'find', verdict: 'refused' });
@@ -380,7 +412,11 @@ describe('sessions', () => {
     const path = await import('node:path');
     server.script(reply().text('a1'), reply().text('a2'), reply().text('a3'), reply().text('a4'), reply().text('a5'));
     const ids: string[] = [];
-    for (const [prompt, extra] of [['one', []], ['two', ['--continue']], ['three', ['--continue']]] as const) {
+    for (const [prompt, extra] of [
+      ['one', []],
+      ['two', ['--continue']],
+      ['three', ['--continue']],
+    ] as const) {
       const r = await run(['-p', prompt, ...extra, '--output-format', 'json']);
       expectExit(r, 0);
       ids.push(r.json<{ session_id: string }>().session_id);
@@ -394,7 +430,17 @@ describe('sessions', () => {
     expect(forkId).not.toBe(ids[0]);
     const again = await run(['-p', 'five', '--resume', forkId, '--output-format', 'json']);
     expectExit(again, 0);
-    expect((server.requests.at(-1)!.body as any).messages.map((m: any) => m.content[0].text)).toEqual(['one', 'a1', 'two', 'a2', 'three', 'a3', 'four', 'a4', 'five']);
+    expect((server.requests.at(-1)!.body as any).messages.map((m: any) => m.content[0].text)).toEqual([
+      'one',
+      'a1',
+      'two',
+      'a2',
+      'three',
+      'a3',
+      'four',
+      'a4',
+      'five',
+    ]);
     const dir = path.join(project.home, '.wicket', 'sessions');
     expect(readdirSync(path.join(dir, readdirSync(dir)[0]!)).sort()).toEqual([`${ids[0]}.jsonl`, `${forkId}.jsonl`].sort());
   });
@@ -413,7 +459,9 @@ describe('tools through the gates, end to end', () => {
     const r = await run(['-p', 'go', '--output-format', 'json']);
     expectExit(r, 0);
     const results = (server.requests[1]!.body as any).messages[2].content;
-    expect(results.map((b: any) => b.tool_use_id)).toEqual((server.requests[1]!.body as any).messages[1].content.filter((b: any) => b.type === 'tool_use').map((b: any) => b.id));
+    expect(results.map((b: any) => b.tool_use_id)).toEqual(
+      (server.requests[1]!.body as any).messages[1].content.filter((b: any) => b.type === 'tool_use').map((b: any) => b.id),
+    );
     expect(JSON.stringify(results[0].content)).toContain('alpha');
     expect(JSON.stringify(results[1].content)).toContain('bravo');
     expect(results[2].is_error).toBe(true);
@@ -425,7 +473,11 @@ describe('tools through the gates, end to end', () => {
   });
 
   it('--allowedTools lets the same edit through, and --disallowedTools removes a tool from the list', async () => {
-    server.script(reply().toolUse('Read', { file_path: 'a.txt' }), reply().toolUse('Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' }), reply().text('ok'));
+    server.script(
+      reply().toolUse('Read', { file_path: 'a.txt' }),
+      reply().toolUse('Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'ALPHA' }),
+      reply().text('ok'),
+    );
     const r = await run(['-p', 'go', '--allowedTools', 'Edit', '--disallowedTools', 'WebFetch,Bash']);
     expectExit(r, 0);
     expect(await project.read('a.txt')).toBe('ALPHA\nbeta\n');

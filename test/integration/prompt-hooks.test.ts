@@ -19,7 +19,13 @@ function recorder(name: string, then = 'true') {
   const file = `"$CLAUDE_PROJECT_DIR/${name}.jsonl"`;
   return { type: 'command', command: `cat >> ${file}; echo >> ${file}; ${then}` };
 }
-const seen = (name: string) => (existsSync(t.project.path(`${name}.jsonl`)) ? readFileSync(t.project.path(`${name}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+const seen = (name: string) =>
+  existsSync(t.project.path(`${name}.jsonl`))
+    ? readFileSync(t.project.path(`${name}.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+    : [];
 const settings = (hooks: object) => t.project.write('.claude/settings.json', JSON.stringify({ hooks }));
 function file(rel: string, body: string): void {
   mkdirSync(path.dirname(t.project.path(rel)), { recursive: true });
@@ -32,7 +38,15 @@ describe('UserPromptExpansion hooks', () => {
     file('.claude/commands/deploy.md', '---\ndescription: Deploy\n---\nDeploy to $ARGUMENTS now.\n');
     await settings({
       UserPromptExpansion: [
-        { matcher: 'deploy', hooks: [recorder('expansion', json({ hookSpecificOutput: { hookEventName: 'UserPromptExpansion', additionalContext: 'The deploy window is open until 17:00.' } }))] },
+        {
+          matcher: 'deploy',
+          hooks: [
+            recorder(
+              'expansion',
+              json({ hookSpecificOutput: { hookEventName: 'UserPromptExpansion', additionalContext: 'The deploy window is open until 17:00.' } }),
+            ),
+          ],
+        },
         { matcher: 'other', hooks: [recorder('other')] },
       ],
       UserPromptSubmit: [{ hooks: [recorder('submit')] }],
@@ -78,7 +92,17 @@ describe('UserPromptExpansion hooks', () => {
   it('decision "block" with a reason blocks a skill typed as a command; plain stdout of another hook is context', async () => {
     file('.claude/skills/review/SKILL.md', '---\ndescription: Review code\n---\nReview $ARGUMENTS carefully.\n');
     const gate = `[ -f "$CLAUDE_PROJECT_DIR/approved" ] || ${json({ decision: 'block', reason: 'Reviews need an approval file.' })}`;
-    await settings({ UserPromptExpansion: [{ matcher: 'review', hooks: [{ type: 'command', command: gate }, { type: 'command', command: 'echo "Checklist: tests, names, errors."' }] }] });
+    await settings({
+      UserPromptExpansion: [
+        {
+          matcher: 'review',
+          hooks: [
+            { type: 'command', command: gate },
+            { type: 'command', command: 'echo "Checklist: tests, names, errors."' },
+          ],
+        },
+      ],
+    });
     const blocked = await t.run(['-p', '/review src/a.ts', '--output-format', 'json']);
     expect(blocked.code).toBe(1);
     expect(blocked.stderr).toContain('/review was blocked by a UserPromptExpansion hook: Reviews need an approval file.');
@@ -102,17 +126,30 @@ describe('UserPromptExpansion hooks', () => {
   });
 
   it('an MCP prompt typed as a command is an mcp_prompt expansion from source mcp', async () => {
-    writeFileSync(t.project.path('.mcp.json'), JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [path.join(REPO_ROOT, 'test', 'support', 'mcp-server.mjs')] } } }));
+    writeFileSync(
+      t.project.path('.mcp.json'),
+      JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [path.join(REPO_ROOT, 'test', 'support', 'mcp-server.mjs')] } } }),
+    );
     await settings({ UserPromptExpansion: [{ matcher: 'mcp__test__.*', hooks: [recorder('expansion')] }] });
     t.api.script(reply().text('reviewed'));
     expectExit(await t.run(['-p', '/mcp__test__review 42 error handling'], { timeoutMs: 30_000 }), 0);
-    expect(seen('expansion')).toEqual([expect.objectContaining({ expansion_type: 'mcp_prompt', command_name: 'mcp__test__review', command_args: '42 error handling', command_source: 'mcp', prompt: '/mcp__test__review 42 error handling' })]);
+    expect(seen('expansion')).toEqual([
+      expect.objectContaining({
+        expansion_type: 'mcp_prompt',
+        command_name: 'mcp__test__review',
+        command_args: '42 error handling',
+        command_source: 'mcp',
+        prompt: '/mcp__test__review 42 error handling',
+      }),
+    ]);
     expect(text(bodies()[0]!.messages[0])).toContain('Review pull request 42, looking at error handling.');
   });
 });
 
 describe("SessionStart's initialUserMessage", () => {
-  const initial = (message: string) => ({ SessionStart: [{ hooks: [{ type: 'command', command: json({ hookSpecificOutput: { hookEventName: 'SessionStart', initialUserMessage: message } }) }] }] });
+  const initial = (message: string) => ({
+    SessionStart: [{ hooks: [{ type: 'command', command: json({ hookSpecificOutput: { hookEventName: 'SessionStart', initialUserMessage: message } }) }] }],
+  });
 
   it('is the first prompt of a print-mode run that was given none', async () => {
     await settings(initial('Summarize the open TODOs.'));
@@ -127,7 +164,11 @@ describe("SessionStart's initialUserMessage", () => {
     await settings(initial('Load the project notes.'));
     t.api.script(reply().text('loaded'), reply().text('answered'));
     const r = expectExit(await t.run(['-p', 'What changed?', '--output-format', 'stream-json', '--verbose']), 0);
-    const results = r.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((m) => m.type === 'result');
+    const results = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((m) => m.type === 'result');
     expect(results.map((m) => m.result)).toEqual(['loaded', 'answered']);
     const second = bodies()[1]!.messages;
     expect(second.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);

@@ -30,7 +30,9 @@ describe('settings reloaded during a run', () => {
   });
 
   it('a ConfigChange hook of the settings as they were can refuse the change', async () => {
-    const guard = { hooks: { ConfigChange: [{ matcher: 'project_settings', hooks: [{ type: 'command', command: 'echo "settings are frozen during runs" >&2; exit 2' }] }] } };
+    const guard = {
+      hooks: { ConfigChange: [{ matcher: 'project_settings', hooks: [{ type: 'command', command: 'echo "settings are frozen during runs" >&2; exit 2' }] }] },
+    };
     const r = await runWhileChanging(guard, { permissions: { allow: ['Bash(touch:*)'] } });
     expectExit(r, 0);
     expect(r.stderr).toContain('a ConfigChange hook kept the settings as they were: settings are frozen during runs');

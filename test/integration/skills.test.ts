@@ -21,7 +21,11 @@ const userSkills = () => path.join(t.project.home, '.claude', 'skills');
 
 describe('skills', () => {
   it('the Skill tool lists the skills and runs one a rule allows, with its arguments and folder filled in', async () => {
-    const dir = skill(projectSkills(), 'pdf', '---\ndescription: Fill PDF forms\nwhen_to_use: a PDF form must be filled\n---\nUse ${CLAUDE_SKILL_DIR}/fill.py on $ARGUMENTS.\n');
+    const dir = skill(
+      projectSkills(),
+      'pdf',
+      '---\ndescription: Fill PDF forms\nwhen_to_use: a PDF form must be filled\n---\nUse ${CLAUDE_SKILL_DIR}/fill.py on $ARGUMENTS.\n',
+    );
     skill(projectSkills(), 'secret', '---\ndescription: Only by hand\ndisable-model-invocation: true\n---\nx\n');
     t.api.script(reply().toolUse('Skill', { skill: 'pdf', args: 'form.pdf' }, { id: 'toolu_s' }), reply().text('ok'));
     expectExit(await run(['-p', 'fill form.pdf', '--allowedTools', 'Skill(pdf)']), 0);
@@ -34,10 +38,7 @@ describe('skills', () => {
   it('asks without a rule (print mode denies, naming Skill(name)), and refuses an unknown or hidden skill', async () => {
     skill(projectSkills(), 'pdf', '---\ndescription: Fill PDF forms\n---\nbody\n');
     skill(projectSkills(), 'secret', '---\ndescription: Only by hand\ndisable-model-invocation: true\n---\nx\n');
-    t.api.script(
-      reply().toolUse('Skill', { skill: 'pdf' }, { id: 'toolu_1' }).toolUse('Skill', { skill: 'secret' }, { id: 'toolu_2' }),
-      reply().text('ok'),
-    );
+    t.api.script(reply().toolUse('Skill', { skill: 'pdf' }, { id: 'toolu_1' }).toolUse('Skill', { skill: 'secret' }, { id: 'toolu_2' }), reply().text('ok'));
     expectExit(await run(['-p', 'go']), 0);
     const last = bodies().at(-1)!;
     expect(JSON.stringify(toolResult(last, 'toolu_1'))).toContain('Skill(pdf)');

@@ -15,7 +15,12 @@ describe('extended thinking', () => {
   it('alwaysThinkingEnabled turns it on with Claude Code’s budget, and thinking blocks go back unchanged', async () => {
     mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
     writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify({ alwaysThinkingEnabled: true }));
-    t.api.script(reply().thinking('I should read a.txt.', 'sig-1').toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }), reply().text('It says alpha.'));
+    t.api.script(
+      reply()
+        .thinking('I should read a.txt.', 'sig-1')
+        .toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }),
+      reply().text('It says alpha.'),
+    );
     expectExit(await run(['-p', 'what is in a.txt?', '--allowedTools', 'Read']), 0);
     const [first, second] = t.api.messageRequests();
     expect((first!.body as Body).thinking).toEqual({ type: 'enabled', budget_tokens: 31_999 });

@@ -16,7 +16,8 @@ const MCP_TOOLS = ['add', 'approve', 'big', 'echo', 'fail', 'grow', 'image', 'ro
 
 const t = useApiAndProject();
 
-const withMcpServer = () => writeFileSync(path.join(t.project.dir, '.mcp.json'), JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [SERVER] } } }));
+const withMcpServer = () =>
+  writeFileSync(path.join(t.project.dir, '.mcp.json'), JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [SERVER] } } }));
 const settings = (s: unknown) => {
   mkdirSync(path.join(t.project.dir, '.claude'), { recursive: true });
   writeFileSync(path.join(t.project.dir, '.claude', 'settings.json'), JSON.stringify(s));

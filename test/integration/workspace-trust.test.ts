@@ -17,7 +17,9 @@ describe('workspace trust in print mode', () => {
   it("an untrusted project's allow rules are ignored with a warning; its deny rules still apply", async () => {
     const { api, project } = ctx;
     api.script(
-      reply().toolUse('Bash', { command: 'touch made.txt' }, { id: 'toolu_b' }).toolUse('Read', { file_path: project.path('notes.txt') }, { id: 'toolu_r' }),
+      reply()
+        .toolUse('Bash', { command: 'touch made.txt' }, { id: 'toolu_b' })
+        .toolUse('Read', { file_path: project.path('notes.txt') }, { id: 'toolu_r' }),
       reply().text('done'),
     );
     const r = await ctx.run(['-p', 'go', '--output-format', 'json']);

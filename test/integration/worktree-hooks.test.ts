@@ -27,10 +27,19 @@ async function hooks(create = CREATE, remove: string | undefined = REMOVE): Prom
   await t.project.write('create.sh', create);
   if (remove) await t.project.write('remove.sh', remove);
   const cmd = (f: string) => [{ hooks: [{ type: 'command', command: `bash "$CLAUDE_PROJECT_DIR/${f}"` }] }];
-  await t.project.write('.claude/settings.json', JSON.stringify({ hooks: { WorktreeCreate: cmd('create.sh'), ...(remove ? { WorktreeRemove: cmd('remove.sh') } : {}) } }));
+  await t.project.write(
+    '.claude/settings.json',
+    JSON.stringify({ hooks: { WorktreeCreate: cmd('create.sh'), ...(remove ? { WorktreeRemove: cmd('remove.sh') } : {}) } }),
+  );
 }
 
-const logOf = (name: string) => (t.project.exists(name) ? readFileSync(t.project.path(name), 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+const logOf = (name: string) =>
+  t.project.exists(name)
+    ? readFileSync(t.project.path(name), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+    : [];
 const workdirOf = (req: RecordedRequest) => /Working directory: (.*)/.exec(JSON.stringify((req.body as { system: unknown }).system).replace(/\\n/g, '\n'))![1]!;
 const home = (...p: string[]) => path.join(t.project.home, 'worktrees', ...p);
 
@@ -56,7 +65,10 @@ describe('--worktree with WorktreeCreate / WorktreeRemove hooks, outside any git
 
   it('a worktree the session changed stays, and says where it is', async () => {
     await hooks();
-    t.api.script(reply((req) => reply().toolUse('Write', { file_path: path.join(workdirOf(req), 'new.txt'), content: 'x\n' })), reply().text('done'));
+    t.api.script(
+      reply((req) => reply().toolUse('Write', { file_path: path.join(workdirOf(req), 'new.txt'), content: 'x\n' })),
+      reply().text('done'),
+    );
     const r = await t.run(['-p', 'add a file', '-w', 'keep', '--permission-mode', 'acceptEdits']);
     expectExit(r, 0);
     expect(readFileSync(home('keep', 'new.txt'), 'utf8')).toBe('x\n');
@@ -132,7 +144,10 @@ describe('in a git repository', () => {
     expect(logOf('create.log')).toHaveLength(1);
     expect(git('worktree', 'list').split('\n')).toHaveLength(1);
     // Only WorktreeRemove: git makes the worktree, the hook removes it.
-    await t.project.write('.claude/settings.json', JSON.stringify({ hooks: { WorktreeRemove: [{ hooks: [{ type: 'command', command: `bash "$CLAUDE_PROJECT_DIR/remove.sh"` }] }] } }));
+    await t.project.write(
+      '.claude/settings.json',
+      JSON.stringify({ hooks: { WorktreeRemove: [{ hooks: [{ type: 'command', command: `bash "$CLAUDE_PROJECT_DIR/remove.sh"` }] }] } }),
+    );
     t.api.script(reply().text('ok'));
     const r = await t.run(['-p', 'x', '-w', 'gitmade'], { env: GIT_ENV });
     expectExit(r, 0);

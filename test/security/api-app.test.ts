@@ -17,7 +17,10 @@ describe.skipIf(!TMUX)('the app and a silent API', { timeout: 60_000 }, () => {
   it('shows each retry and the final error, then answers the next prompt', async () => {
     const project = await makeTmpProject({ files: {} });
     const server = await startFakeAnthropic();
-    cleanups.push(() => project.cleanup(), () => server.close());
+    cleanups.push(
+      () => project.cleanup(),
+      () => server.close(),
+    );
     server.script(reply().hangAfterHeaders(), reply().hangAfterHeaders(), reply().text('the second answer'));
     const env = { WICKET_API_IDLE_TIMEOUT_MS: '250', WICKET_RETRY_BASE_DELAY_MS: '1', WICKET_RETRY_MAX_DELAY_MS: '5', WICKET_MAX_RETRIES: '1' };
     const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: server.url, env });

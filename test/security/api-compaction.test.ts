@@ -23,7 +23,13 @@ const run = (args: string[]) => t.run(args, { env: ENV });
 
 /** A first turn that reads a.txt and fills the context past the threshold, then `summary` as the summary request's replies. */
 function script(...summary: ReplyBuilder[]): void {
-  t.api.script(reply().toolUse('Read', { file_path: t.project.path('a.txt') }, { id: 'toolu_read' }).usage({ input_tokens: 9000 }), ...summary, reply().text('must not be asked'));
+  t.api.script(
+    reply()
+      .toolUse('Read', { file_path: t.project.path('a.txt') }, { id: 'toolu_read' })
+      .usage({ input_tokens: 9000 }),
+    ...summary,
+    reply().text('must not be asked'),
+  );
 }
 
 /** Every tool_use in every request has its tool_result, and the summary request was the last one. */
@@ -39,7 +45,11 @@ const NOT_A_SUMMARY = 'the conversation could not be compacted: the model answer
 
 describe('compaction fails in print mode', () => {
   it('the reply is a tool call: json output, is_error and exit 1', async () => {
-    script(reply().text('Let me look first.').toolUse('Read', { file_path: t.project.path('a.txt') }));
+    script(
+      reply()
+        .text('Let me look first.')
+        .toolUse('Read', { file_path: t.project.path('a.txt') }),
+    );
     const r = await run(['-p', 'read a.txt', '--output-format', 'json']);
     expect(r.code).toBe(1);
     expect(r.json<any>()).toMatchObject({ type: 'result', subtype: 'error_during_execution', is_error: true, errors: [NOT_A_SUMMARY] });
@@ -111,7 +121,13 @@ describe('compaction fails in print mode', () => {
 
 describe('what still goes on', () => {
   it('a good summary: the run goes on from it and succeeds', async () => {
-    t.api.script(reply().toolUse('Read', { file_path: t.project.path('a.txt') }).usage({ input_tokens: 9000 }), reply().text('SUMMARY: a.txt says alpha.'), reply().text('alpha'));
+    t.api.script(
+      reply()
+        .toolUse('Read', { file_path: t.project.path('a.txt') })
+        .usage({ input_tokens: 9000 }),
+      reply().text('SUMMARY: a.txt says alpha.'),
+      reply().text('alpha'),
+    );
     const r = await run(['-p', 'read a.txt', '--output-format', 'json']);
     expectExit(r, 0);
     expect(r.json<any>()).toMatchObject({ is_error: false, result: 'alpha' });

@@ -31,10 +31,28 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { name: 'print mode, the tool asks with a suggestion', verdict: ASKS, askUser: printModeAskUser, unasked: true, holds: 'print mode has no one to ask; allow it with --allowedTools "W(x)"' },
-  { name: 'print mode, the tool asks without one', verdict: ASKS_BARE, askUser: printModeAskUser, unasked: true, holds: 'allow it with a rule for W in --allowedTools' },
+  {
+    name: 'print mode, the tool asks with a suggestion',
+    verdict: ASKS,
+    askUser: printModeAskUser,
+    unasked: true,
+    holds: 'print mode has no one to ask; allow it with --allowedTools "W(x)"',
+  },
+  {
+    name: 'print mode, the tool asks without one',
+    verdict: ASKS_BARE,
+    askUser: printModeAskUser,
+    unasked: true,
+    holds: 'allow it with a rule for W in --allowedTools',
+  },
   { name: 'print mode, an ask rule', rules: { ask: ['W'] }, askUser: printModeAskUser, unasked: true, holds: 'an allow rule cannot approve it' },
-  { name: 'print mode, a PreToolUse hook asks', hooks: { preToolUse: async () => ({ kind: 'continue', decision: 'ask', reason: 'check first.' }) }, askUser: printModeAskUser, unasked: true, holds: 'only a person can' },
+  {
+    name: 'print mode, a PreToolUse hook asks',
+    hooks: { preToolUse: async () => ({ kind: 'continue', decision: 'ask', reason: 'check first.' }) },
+    askUser: printModeAskUser,
+    unasked: true,
+    holds: 'only a person can',
+  },
   {
     name: 'print mode, a PreToolUse hook asks about a call the tool allows',
     verdict: { behavior: 'allow' },
@@ -43,13 +61,24 @@ const CASES: Case[] = [
     unasked: true,
     holds: 'Why it asks: a person checks writes',
   },
-  { name: 'dontAsk mode, the tool asks', mode: 'dontAsk', verdict: ASKS, unasked: true, holds: 'dontAsk mode denies whatever would ask; allow it with --allowedTools "W(x)"' },
+  {
+    name: 'dontAsk mode, the tool asks',
+    mode: 'dontAsk',
+    verdict: ASKS,
+    unasked: true,
+    holds: 'dontAsk mode denies whatever would ask; allow it with --allowedTools "W(x)"',
+  },
   { name: 'dontAsk mode, the tool asks without a suggestion', mode: 'dontAsk', verdict: ASKS_BARE, unasked: true, holds: 'allow it with a rule for W' },
   { name: 'dontAsk mode, an ask rule', mode: 'dontAsk', rules: { ask: ['W'] }, unasked: true, holds: 'the rule W asks first' },
   { name: 'plan mode', mode: 'plan', holds: 'plan mode is on' },
   { name: 'a deny rule, in bypass mode', mode: 'bypassPermissions', rules: { deny: ['W'] }, holds: 'denied by the rule W' },
   { name: 'the tool denies', verdict: { behavior: 'deny', reason: 'W may not touch x.' }, holds: 'W may not touch x' },
-  { name: 'the user says no and writes why', verdict: ASKS, askUser: async () => ({ behavior: 'deny', message: 'Not now, use y instead.' }), holds: 'the user said no and wrote: Not now, use y instead' },
+  {
+    name: 'the user says no and writes why',
+    verdict: ASKS,
+    askUser: async () => ({ behavior: 'deny', message: 'Not now, use y instead.' }),
+    holds: 'the user said no and wrote: Not now, use y instead',
+  },
   { name: 'the user says no', verdict: ASKS, askUser: async () => ({ behavior: 'deny' }), holds: 'the user was asked and said no' },
   {
     name: 'a PermissionRequest hook says no',
@@ -62,7 +91,12 @@ const CASES: Case[] = [
 function envFor(c: Case): RunnerEnv {
   const rules = emptyRules();
   for (const list of ['allow', 'ask', 'deny'] as const) for (const r of c.rules?.[list] ?? []) rules[list].push(parseRule(r, 'projectSettings'));
-  const { env } = fakeEnv({ tools: [fakeTool({ name: 'W', verdict: c.verdict ?? ASKS_BARE })], mode: c.mode ?? 'default', rules, hooks: { ...noHooks, ...c.hooks } });
+  const { env } = fakeEnv({
+    tools: [fakeTool({ name: 'W', verdict: c.verdict ?? ASKS_BARE })],
+    mode: c.mode ?? 'default',
+    rules,
+    hooks: { ...noHooks, ...c.hooks },
+  });
   if (c.askUser) env.askUser = c.askUser;
   return env;
 }

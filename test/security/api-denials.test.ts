@@ -91,7 +91,9 @@ describe('the model is told the real reason', () => {
     script(reply().toolUse('Bash', { command: 'rm a.txt' }, { id: 'toolu_rm' }).toolUse('Write', { file_path: 'b.txt', content: 'x' }, { id: 'toolu_write' }));
     await t.run(['-p', 'go', '--permission-mode', 'plan']);
     expect(resultText('toolu_rm')).toContain('Permission to use Bash was denied: denied by the rule Bash(rm:*). Do not retry');
-    expect(resultText('toolu_write')).toContain('wait for approval before changing anything. Do not retry the same call; choose another way or ask the user.</tool_use_error>');
+    expect(resultText('toolu_write')).toContain(
+      'wait for approval before changing anything. Do not retry the same call; choose another way or ask the user.</tool_use_error>',
+    );
     for (const id of ['toolu_rm', 'toolu_write']) expect(resultText(id)).not.toMatch(/\.\s*\.|said no/);
     expect(t.project.exists('a.txt')).toBe(true);
   });
@@ -99,7 +101,12 @@ describe('the model is told the real reason', () => {
 
 describe('what the person and the scripts see', () => {
   it('text output: one stderr line at the end counts the denials and says where to allow them; exit code 0', async () => {
-    script(reply().toolUse('Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' }).toolUse('Bash', { command: 'npm test' }).toolUse('Bash', { command: 'git push' }));
+    script(
+      reply()
+        .toolUse('Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' })
+        .toolUse('Bash', { command: 'npm test' })
+        .toolUse('Bash', { command: 'git push' }),
+    );
     const r = await t.run(['-p', 'go']);
     expectExit(r, 0);
     expect(r.stdout).toBe('finished\n');
@@ -129,7 +136,9 @@ describe('what the person and the scripts see', () => {
     script(reply().toolUse('Edit', { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' }, { id: 'toolu_edit' }));
     const r = await t.run(['-p', 'go', '--output-format', 'json']);
     expectExit(r, 0);
-    expect(r.json<any>().permission_denials).toEqual([{ tool_name: 'Edit', tool_use_id: 'toolu_edit', tool_input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } }]);
+    expect(r.json<any>().permission_denials).toEqual([
+      { tool_name: 'Edit', tool_use_id: 'toolu_edit', tool_input: { file_path: 'a.txt', old_string: 'alpha', new_string: 'beta' } },
+    ]);
     expect(r.stderr).toBe('');
   });
 

@@ -81,7 +81,9 @@ describe('a silent API is abandoned and retried, then the answer is used', () =>
 
   it('silent in the middle of a second tool call: the complete call runs once and gets its one result, the half one never runs', async () => {
     t.api.script(
-      reply().toolUse('Bash', { command: 'echo one >> log.txt' }, { id: 'toolu_whole' }).toolUse('Bash', { command: 'touch half-call-ran' }, { id: 'toolu_half', stallMidInput: true }),
+      reply()
+        .toolUse('Bash', { command: 'echo one >> log.txt' }, { id: 'toolu_whole' })
+        .toolUse('Bash', { command: 'touch half-call-ran' }, { id: 'toolu_half', stallMidInput: true }),
       reply().text('answered'),
     );
     const r = await run(['-p', 'go', '--allowedTools', 'Bash', '--output-format', 'json']);
@@ -105,7 +107,11 @@ describe('a silent API is abandoned and retried, then the answer is used', () =>
   });
 
   it('pings keep a quiet stream alive within API_TIMEOUT_MS: no retry', async () => {
-    t.api.script(reply().trickle('ping', 40, { forMs: IDLE_MS * 3 }).text('after the pings'));
+    t.api.script(
+      reply()
+        .trickle('ping', 40, { forMs: IDLE_MS * 3 })
+        .text('after the pings'),
+    );
     const r = await run(['-p', 'hi']);
     expectExit(r, 0);
     expect(r.stdout).toBe('after the pings\n');
@@ -247,7 +253,9 @@ describe('every request of the session has the limits', () => {
 
   it('the compaction request', async () => {
     t.api.script(
-      reply().toolUse('Read', { file_path: t.project.path('a.txt') }).usage({ input_tokens: 9000 }),
+      reply()
+        .toolUse('Read', { file_path: t.project.path('a.txt') })
+        .usage({ input_tokens: 9000 }),
       reply().hang(),
       reply().text('SUMMARY: a.txt says alpha.'),
       reply().text('answered from the summary'),
@@ -259,7 +267,10 @@ describe('every request of the session has the limits', () => {
   });
 
   it('a prompt hook’s question to the model', async () => {
-    await t.project.write('.claude/settings.json', JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'prompt', prompt: 'Is the work done? $ARGUMENTS' }] }] } }));
+    await t.project.write(
+      '.claude/settings.json',
+      JSON.stringify({ hooks: { Stop: [{ hooks: [{ type: 'prompt', prompt: 'Is the work done? $ARGUMENTS' }] }] } }),
+    );
     t.api.script(reply().text('All done.'), reply().hangBeforeHeaders(), reply().text('{"ok": true}'));
     const started = Date.now();
     const r = await run(['-p', 'finish', '--output-format', 'json']);

@@ -27,7 +27,7 @@ const SCRIPT = { files: { 's.sh': 'rm V\n', 'run.sh*': '#!/bin/sh\nrm V\n' } };
 const STDIN_CODE: Attempt[] = [
   rm(". /dev/stdin <<< 'rm V'"),
   rm("source /dev/stdin <<< 'rm V'"),
-  rm('. /dev/stdin <<\'EOF\'\nrm V\nEOF'),
+  rm(". /dev/stdin <<'EOF'\nrm V\nEOF"),
   rm("echo 'rm V' | . /dev/stdin"),
   rm("echo 'rm V' | source /dev/stdin"),
   rm(". /dev/fd/0 <<< 'rm V'"),
@@ -46,15 +46,15 @@ const STDIN_CODE: Attempt[] = [
   rm("exec <<< 'rm V'; bash"),
   rm('bash <(echo rm V)'),
   rm("sh <<< 'rm V'"),
-  rm('dash <<\'EOF\'\nrm V\nEOF', { needs: ['dash'] }),
+  rm("dash <<'EOF'\nrm V\nEOF", { needs: ['dash'] }),
   rm("echo 'rm V' | sh"),
   rm("printf 'rm V\\n' | bash"),
   rm('cat <<EOF | sh\nrm V\nEOF'),
   rm("bash -c 'bash' <<< 'rm V'"),
   rm("bash -c '. /dev/stdin' <<< 'rm V'"),
   rm("bash -c 'cat | sh' <<< 'rm V'"),
-  rm("read -ra a <<< 'rm V'; \"${a[@]}\""),
-  rm("mapfile -t l <<< 'rm V'; eval \"${l[0]}\""),
+  rm('read -ra a <<< \'rm V\'; "${a[@]}"'),
+  rm('mapfile -t l <<< \'rm V\'; eval "${l[0]}"'),
 ];
 
 /** Strings run as code by a program: shells, builtins, xargs, find, and programs with a command option. */
@@ -101,7 +101,7 @@ const CODE_STRINGS: Attempt[] = [
   rm("socat - EXEC:'rm V' < /dev/null", { needs: ['socat'] }),
   rm("capsh -- -c 'rm V'", { needs: ['capsh'] }),
   rm("npx -c 'rm V'", { needs: ['npx'] }),
-  rm("BASH_ENV=./s.sh bash -c true", SCRIPT),
+  rm('BASH_ENV=./s.sh bash -c true', SCRIPT),
   rm("echo 'exec rm V' | tclsh", { needs: ['tclsh'] }),
   rm("cd . && bash -c 'sh' <<< 'rm V'"),
 ];
@@ -109,24 +109,24 @@ const CODE_STRINGS: Attempt[] = [
 /** Other languages running the shell or a program. */
 const INTERPRETERS: Attempt[] = [
   rm('python3 -c "import os; os.system(\'rm V\')"', { needs: ['python3'] }),
-  rm('python3 -c "import subprocess; subprocess.run([\'rm\', \'V\'])"', { needs: ['python3'] }),
+  rm("python3 -c \"import subprocess; subprocess.run(['rm', 'V'])\"", { needs: ['python3'] }),
   rm('python3 -c "import subprocess as s; s.run(\'rm V\', shell=True)"', { needs: ['python3'] }),
   rm('python3 -c "from os import system; system(\'rm V\')"', { needs: ['python3'] }),
-  rm('python3 -c "__import__(\'os\').system(\'rm V\')"', { needs: ['python3'] }),
-  rm('python3 -c "import os; getattr(os, \'sys\'+\'tem\')(\'rm V\')"', { needs: ['python3'] }),
-  rm('python3 -c "import os; os.system(\'r\'+\'m V\')"', { needs: ['python3'] }),
+  rm("python3 -c \"__import__('os').system('rm V')\"", { needs: ['python3'] }),
+  rm("python3 -c \"import os; getattr(os, 'sys'+'tem')('rm V')\"", { needs: ['python3'] }),
+  rm("python3 -c \"import os; os.system('r'+'m V')\"", { needs: ['python3'] }),
   rm('python3 - <<\'EOF\'\nimport os\nos.system("rm V")\nEOF', { needs: ['python3'] }),
   rm('echo "import os; os.system(\'rm V\')" | python3', { needs: ['python3'] }),
   rm('perl -e \'system("rm V")\'', { needs: ['perl'] }),
-  rm("perl -e 'system \"rm\", \"V\"'", { needs: ['perl'] }),
+  rm('perl -e \'system "rm", "V"\'', { needs: ['perl'] }),
   rm("perl -e '`rm V`'", { needs: ['perl'] }),
   rm("perl -e 'qx{rm V}'", { needs: ['perl'] }),
   rm('perl -e \'my $c="rm V"; system $c\'', { needs: ['perl'] }),
-  rm('node -e "require(\'child_process\').execSync(\'rm V\')"', { needs: ['node'] }),
-  rm('node -e "const {execSync}=require(\'child_process\'); execSync(\'rm V\')"', { needs: ['node'] }),
-  rm('node -e "require(\'child_process\')[\'exec\'+\'Sync\'](\'rm V\')"', { needs: ['node'] }),
-  rm("awk 'BEGIN{system(\"rm V\")}'"),
-  rm("awk 'BEGIN{print \"x\" | \"rm V\"}'"),
+  rm("node -e \"require('child_process').execSync('rm V')\"", { needs: ['node'] }),
+  rm("node -e \"const {execSync}=require('child_process'); execSync('rm V')\"", { needs: ['node'] }),
+  rm("node -e \"require('child_process')['exec'+'Sync']('rm V')\"", { needs: ['node'] }),
+  rm('awk \'BEGIN{system("rm V")}\''),
+  rm('awk \'BEGIN{print "x" | "rm V"}\''),
   rm("awk -v c='rm V' 'BEGIN{system(c)}'"),
 ];
 
@@ -245,7 +245,7 @@ const DIRECT_READS: Attempt[] = [
   read("script -qc 'cat secret/key.txt' /dev/null", { needs: ['script'] }),
   read('python3 -c "print(open(\'secret/key.txt\').read())"', { needs: ['python3'] }),
   read('python3 - <<\'EOF\'\nprint(open("secret/key.txt").read())\nEOF', { needs: ['python3'] }),
-  read('node -e "console.log(require(\'fs\').readFileSync(\'secret/key.txt\', \'utf8\'))"', { needs: ['node'] }),
+  read("node -e \"console.log(require('fs').readFileSync('secret/key.txt', 'utf8'))\"", { needs: ['node'] }),
 ];
 
 export const ATTEMPTS: Attempt[] = [...STDIN_CODE, ...CODE_STRINGS, ...INTERPRETERS, ...SPELLINGS, ...SCRIPTS, ...TREE_READS, ...DIRECT_READS];
@@ -283,7 +283,7 @@ export const HARMLESS: Harmless[] = [
   { command: "xargs echo <<< 'a b'", output: 'a b' },
   { command: 'python3 -c "print(40 + 2)"', output: '42', needs: ['python3'] },
   { command: 'python3 -c "import os; print(os.path.basename(os.getcwd()))"', output: 'project', needs: ['python3'] },
-  { command: 'python3 -c "import re; print(re.compile(\'h.l\').search(\'ahxlo\').group())"', output: 'hxl', needs: ['python3'] },
+  { command: "python3 -c \"import re; print(re.compile('h.l').search('ahxlo').group())\"", output: 'hxl', needs: ['python3'] },
   { command: 'node -e "console.log(6 * 7)"', output: '42', needs: ['node'] },
   { command: "perl -ne 'print uc' src/a.txt", output: 'HELLO WORLD', needs: ['perl'] },
   { command: "awk '{print $2}' src/a.txt", output: 'world' },

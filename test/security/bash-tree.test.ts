@@ -98,8 +98,17 @@ describe('a tree reader over a folder holding a denied file', () => {
 
   async function contextFor(settings: Record<string, unknown>): Promise<ToolContext> {
     return {
-      cwd: world.project, projectRoot: world.project, additionalDirs: [], homeDir: world.home, wicketHome: path.join(world.home, '.wicket'),
-      sessionId: 's', toolUseId: 't', signal: new AbortController().signal, permissionMode: 'bypassPermissions', readState: new ReadState(), env: {},
+      cwd: world.project,
+      projectRoot: world.project,
+      additionalDirs: [],
+      homeDir: world.home,
+      wicketHome: path.join(world.home, '.wicket'),
+      sessionId: 's',
+      toolUseId: 't',
+      signal: new AbortController().signal,
+      permissionMode: 'bypassPermissions',
+      readState: new ReadState(),
+      env: {},
       rules: { allow: [], ask: [], deny: READ_RULES.map((r) => parseRule(r, 'projectSettings')) },
       settings: { permissions: { deny: READ_RULES }, ...settings },
     };

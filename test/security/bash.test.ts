@@ -14,7 +14,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initBashParser } from '../../src/tools/bash/index.js';
 import { ATTEMPTS, HARMLESS, type Attempt, type Harmless } from './bash-cases.js';
 import {
-  READ_RULES, RM_RULES, SECRET, SSH_KEY, bashCall, existsSync, hasProgram, makeWorld, permissionVerdict, removeAllWorlds, resultText, settle,
+  READ_RULES,
+  RM_RULES,
+  SECRET,
+  SSH_KEY,
+  bashCall,
+  existsSync,
+  hasProgram,
+  makeWorld,
+  permissionVerdict,
+  removeAllWorlds,
+  resultText,
+  settle,
 } from './bash-support.js';
 
 const leaked = (text: string): boolean => text.includes(SECRET) || text.includes(SSH_KEY);

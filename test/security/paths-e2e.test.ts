@@ -45,7 +45,12 @@ async function run(route: string, calls: Call[], prompt = 'look around'): Promis
   calls.forEach(([name, input], i) => (builder = builder.toolUse(name, input, { id: `toolu_${i}` })));
   api.script(builder, reply().text('done'));
   const first = api.requests.length;
-  const r = await runCli(['-p', prompt, '--dangerously-skip-permissions', '--output-format', 'json'], { cwd: w.project, home: w.home, baseUrl: api.url, timeoutMs: 40_000 });
+  const r = await runCli(['-p', prompt, '--dangerously-skip-permissions', '--output-format', 'json'], {
+    cwd: w.project,
+    home: w.home,
+    baseUrl: api.url,
+    timeoutMs: 40_000,
+  });
   expectExit(r, 0);
   const sent = JSON.stringify(api.requests.slice(first).map((q) => q.body));
   // The mentions the person typed are theirs: only what wicket attached for them counts.

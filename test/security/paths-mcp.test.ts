@@ -61,7 +61,12 @@ describe('an MCP tool reading a denied file, however spelled', () => {
     await attempt(`path ${name}`, 'read_file', { path: at(otherDeniedFiles, name) });
   });
   it('controls: harmless files are read, through the same spellings', async () => {
-    for (const p of ['public/ok.txt', '/proc/self/cwd/public/ok.txt', path.join(w.outside, 'link-to-project', 'public', 'ok.txt'), '~/notes.txt'.replace('~', w.home)]) {
+    for (const p of [
+      'public/ok.txt',
+      '/proc/self/cwd/public/ok.txt',
+      path.join(w.outside, 'link-to-project', 'public', 'ok.txt'),
+      '~/notes.txt'.replace('~', w.home),
+    ]) {
       const { text } = await attempt(`control ${p}`, 'read_file', { path: p });
       expect(text).toMatch(/PUBLIC_(OK|HOME)/);
     }
@@ -137,11 +142,21 @@ describe('a tool that is not read-only is held against Edit deny rules too', () 
 describe('path rules judge MCP calls for deny and ask only', () => {
   it('an allow rule on a path does not approve an MCP call; an ask rule on one still asks', async () => {
     const settings = path.join(w.project, '.claude', 'settings.json');
-    const allowOnly = gated({ tools, project: w.project, home: w.home, rules: { allow: [parseRule('Read(./**)', 'projectSettings', settings)], ask: [], deny: [] } });
+    const allowOnly = gated({
+      tools,
+      project: w.project,
+      home: w.home,
+      rules: { allow: [parseRule('Read(./**)', 'projectSettings', settings)], ask: [], deny: [] },
+    });
     allowOnly.env.permission.mode = 'default';
     const allowed = await allowOnly.call('mcp__files__read_file', { path: 'public/ok.txt' });
     expect(allowed.outcome.trace.find((r) => r.gate === 'permission')?.verdict).toBe('denied');
-    const asking = gated({ tools, project: w.project, home: w.home, rules: { allow: [parseRule('mcp__files', 'projectSettings', settings)], ask: [parseRule('Read(./public/**)', 'projectSettings', settings)], deny: [] } });
+    const asking = gated({
+      tools,
+      project: w.project,
+      home: w.home,
+      rules: { allow: [parseRule('mcp__files', 'projectSettings', settings)], ask: [parseRule('Read(./public/**)', 'projectSettings', settings)], deny: [] },
+    });
     asking.env.permission.mode = 'default';
     const asked = await asking.call('mcp__files__read_file', { path: 'public/ok.txt' });
     expect(asked.outcome.trace.find((r) => r.gate === 'permission')?.detail).toMatch(/ask rule Read\(\.\/public\/\*\*\)/);

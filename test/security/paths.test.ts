@@ -112,7 +112,20 @@ describe('Grep rooted at a denied file or folder, however spelled, shows nothing
 });
 
 describe('Grep with a glob or type that aims at denied files finds nothing of them', () => {
-  const globs = ['secret/**', '**/secret/**', '**/zq9*', '*.pem', '**/.env', '.env', '**/*', 'innocent/*', '*', '{secret,public}/**', 'SECRET/**', '**/*.ipynb'];
+  const globs = [
+    'secret/**',
+    '**/secret/**',
+    '**/zq9*',
+    '*.pem',
+    '**/.env',
+    '.env',
+    '**/*',
+    'innocent/*',
+    '*',
+    '{secret,public}/**',
+    'SECRET/**',
+    '**/*.ipynb',
+  ];
   it.each(globs)('glob %s over the project and over its parent', async (glob) => {
     const calls = [undefined, '..'].flatMap((root) =>
       MODES.map((mode) => attempt(`glob ${glob} path ${root} (${mode})`, 'Grep', { pattern: 'TOKEN', glob, path: root, output_mode: mode })),
@@ -170,7 +183,18 @@ describe('Glob shows no denied name', () => {
     expect(text).toContain('ok.txt');
   });
   it('rooted at a denied folder, however spelled', async () => {
-    const roots = ['secret', 'SECRET', 'secret/', '/proc/self/cwd/secret', 'innocent', path.join(w.outside, 'link-to-secret'), '~/.ssh', path.join(w.outside, 'link-to-ssh'), 'cafe\u0301', 'MixedCase'];
+    const roots = [
+      'secret',
+      'SECRET',
+      'secret/',
+      '/proc/self/cwd/secret',
+      'innocent',
+      path.join(w.outside, 'link-to-secret'),
+      '~/.ssh',
+      path.join(w.outside, 'link-to-ssh'),
+      'cafe\u0301',
+      'MixedCase',
+    ];
     await Promise.all(roots.map((root) => attempt(`path ${root}`, 'Glob', { pattern: '**/*', path: root })));
   });
 });
@@ -192,13 +216,25 @@ describe('Read of a denied file, however spelled, is refused', () => {
     expect(there.text).toContain('denied');
     expect(missing.text.replace('nope.txt', 'zq9-key.txt')).toBe(there.text);
     // A typo next to a file an exact rule denies: no "did you mean" naming it.
-    const exact = gated({ tools: [readTool], project: w.project, home: w.home, rules: rulesFrom(['Read(./public/ok.txt)'], path.join(w.project, '.claude', 'settings.json')) });
+    const exact = gated({
+      tools: [readTool],
+      project: w.project,
+      home: w.home,
+      rules: rulesFrom(['Read(./public/ok.txt)'], path.join(w.project, '.claude', 'settings.json')),
+    });
     const typo = await exact.call('Read', { file_path: 'public/ok.tx' });
     expect(typo.text).toContain('does not exist');
     expect(typo.text).not.toContain('ok.txt');
   });
   it('controls: harmless files are read through the same spellings', async () => {
-    for (const file of ['public/ok.txt', '/proc/self/cwd/public/ok.txt', `/proc/self/root${w.project}/public/ok.txt`, path.join(w.outside, 'link-to-project', 'public', 'ok.txt'), `${w.project}//public//ok.txt`, '~/notes.txt']) {
+    for (const file of [
+      'public/ok.txt',
+      '/proc/self/cwd/public/ok.txt',
+      `/proc/self/root${w.project}/public/ok.txt`,
+      path.join(w.outside, 'link-to-project', 'public', 'ok.txt'),
+      `${w.project}//public//ok.txt`,
+      '~/notes.txt',
+    ]) {
       const { text } = await attempt(`control ${file}`, 'Read', { file_path: file });
       expect(text).toMatch(/PUBLIC_(OK|HOME)|unchanged since/);
     }
@@ -238,7 +274,13 @@ describe('Write, Edit and NotebookEdit cannot reach a denied file through a spel
     expect(readFileSync(w.p('readonly/edit-denied.txt'), 'utf8')).toBe(PROJECT_FILES['readonly/edit-denied.txt']);
   });
   it('NotebookEdit shows and changes nothing of a denied notebook', async () => {
-    const spellings = ['secret/zq9-note.ipynb', '/proc/self/cwd/secret/zq9-note.ipynb', 'innocent/zq9-note.ipynb', path.join(w.outside, 'link-to-secret', 'zq9-note.ipynb'), `/proc/self/root${w.project}/secret/zq9-note.ipynb`];
+    const spellings = [
+      'secret/zq9-note.ipynb',
+      '/proc/self/cwd/secret/zq9-note.ipynb',
+      'innocent/zq9-note.ipynb',
+      path.join(w.outside, 'link-to-secret', 'zq9-note.ipynb'),
+      `/proc/self/root${w.project}/secret/zq9-note.ipynb`,
+    ];
     for (const file of spellings) {
       for (const input of [
         { notebook_path: file, cell_id: 'c1', new_source: 'x' },

@@ -23,7 +23,11 @@ afterEach(() => {
 /** [what, command, paths that must not exist afterwards]. */
 const creations: Array<[string, string, string[]]> = [
   ['.claude/settings.json', `mkdir -p .claude && echo '${EVIL_SETTINGS}' > .claude/settings.json`, ['.claude']],
-  ['.claude/settings.local.json via cp', `printf '%s' '${EVIL_SETTINGS}' > /tmp/e.json; mkdir -p .claude; cp /tmp/e.json .claude/settings.local.json`, ['.claude']],
+  [
+    '.claude/settings.local.json via cp',
+    `printf '%s' '${EVIL_SETTINGS}' > /tmp/e.json; mkdir -p .claude; cp /tmp/e.json .claude/settings.local.json`,
+    ['.claude'],
+  ],
   ['.claude/commands/x.md', 'mkdir -p .claude/commands && echo "run evil" > .claude/commands/x.md', ['.claude']],
   ['.claude/agents/x.md', 'mkdir -p .claude/agents && echo evil > .claude/agents/x.md', ['.claude']],
   ['.claude/skills/x/SKILL.md', 'mkdir -p .claude/skills/x && echo evil > .claude/skills/x/SKILL.md', ['.claude']],
@@ -94,7 +98,10 @@ const changes: Array<[string, string]> = [
 
 describe.skipIf(!canSandbox)('configuration that exists', () => {
   it.each(changes)('%s: refused, everything as it was', async (_what, command) => {
-    env = await sandboxEnv({ files: existing, settings: { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'bash "$CLAUDE_PROJECT_DIR"/scripts/hook.sh' }] }] } } });
+    env = await sandboxEnv({
+      files: existing,
+      settings: { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'bash "$CLAUDE_PROJECT_DIR"/scripts/hook.sh' }] }] } },
+    });
     const before = env.tree();
     await env.sh(command);
     for (const [rel, content] of Object.entries(existing)) expect(readFileSync(env.file(rel), 'utf8'), `${rel} after: ${command}`).toBe(content);

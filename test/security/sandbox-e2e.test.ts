@@ -98,7 +98,11 @@ describe.skipIf(!canSandbox)('a sandboxed run cannot change what the next run ob
     for (const rel of ['.claude', '.mcp.json', 'CLAUDE.md', 'CLAUDE.local.md', '.git', 'sub/.claude', 'sub/CLAUDE.md']) {
       expect(existsSync(project.path(rel)), `${rel} is in the project`).toBe(false);
     }
-    expect(readdirSync(project.dir).sort().filter((n) => n !== 'evil' && n !== 'sub')).toEqual(before);
+    expect(
+      readdirSync(project.dir)
+        .sort()
+        .filter((n) => n !== 'evil' && n !== 'sub'),
+    ).toEqual(before);
   }, 180_000);
 });
 

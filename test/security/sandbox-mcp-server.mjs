@@ -50,7 +50,13 @@ function get(url) {
   const via = proxy ? new URL(proxy) : undefined;
   return new Promise((resolve) => {
     const req = http.request(
-      { host: via ? via.hostname : target.hostname, port: via ? via.port : target.port, path: via ? url : target.pathname, headers: { host: target.host }, timeout: 20_000 },
+      {
+        host: via ? via.hostname : target.hostname,
+        port: via ? via.port : target.port,
+        path: via ? url : target.pathname,
+        headers: { host: target.host },
+        timeout: 20_000,
+      },
       (res) => {
         let body = '';
         res.on('data', (c) => (body += c));

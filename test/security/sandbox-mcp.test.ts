@@ -38,7 +38,13 @@ async function start(o: SandboxEnvOptions, entry: { sandbox?: boolean } = {}): P
     ...o,
   });
   const ctx = env.ctx;
-  const config: McpTransportConfig = { type: 'stdio', command: process.execPath, args: [SERVER], env: {}, ...(entry.sandbox === false ? { sandbox: false } : {}) };
+  const config: McpTransportConfig = {
+    type: 'stdio',
+    command: process.execPath,
+    args: [SERVER],
+    env: {},
+    ...(entry.sandbox === false ? { sandbox: false } : {}),
+  };
   const conn = await connectServer(config, {
     projectRoot: env.project,
     env: { PATH: process.env.PATH, HOME: env.home },
@@ -88,7 +94,9 @@ describe.skipIf(!canSandbox)('stdio MCP servers in the sandbox', () => {
   });
 
   it('an opt-out is refused when sandbox.allowUnsandboxedCommands is false', async () => {
-    await expect(start({ sandbox: { allowUnsandboxedCommands: false } }, { sandbox: false })).rejects.toThrow(/cannot start in the sandbox: .*"sandbox": false.*allowUnsandboxedCommands is false/);
+    await expect(start({ sandbox: { allowUnsandboxedCommands: false } }, { sandbox: false })).rejects.toThrow(
+      /cannot start in the sandbox: .*"sandbox": false.*allowUnsandboxedCommands is false/,
+    );
   });
 
   describe('network', () => {
@@ -111,7 +119,9 @@ describe.skipIf(!canSandbox)('stdio MCP servers in the sandbox', () => {
     it('follows allowedDomains through the same proxy as Bash', async () => {
       const conn = await start({ sandbox: { network: { allowedDomains: ['localhost'] } } });
       expect(await call(conn, 'fetch', { url: `http://localhost:${port}/allowed` })).toBe('200 hello mcp');
-      expect(await call(conn, 'fetch', { url: `http://127.0.0.3:${port}/refused` })).toMatch(/^403 wicket sandbox: 127.0.0.3 is not in sandbox.network.allowedDomains/);
+      expect(await call(conn, 'fetch', { url: `http://127.0.0.3:${port}/refused` })).toMatch(
+        /^403 wicket sandbox: 127.0.0.3 is not in sandbox.network.allowedDomains/,
+      );
       expect(hits).toEqual(['/allowed']);
     });
 

@@ -44,7 +44,12 @@ describe.skipIf(!canSandbox)('allowedDomains', () => {
     ['localhost, by name', ['localhost'], () => curl(`http://localhost:${port}/by-name`), '/by-name'],
     ['127.0.0.1, by address', ['127.0.0.1'], () => curl(`http://127.0.0.1:${port}/by-address`), '/by-address'],
     ['a CONNECT tunnel (as HTTPS goes)', ['localhost'], () => curl(`http://localhost:${port}/tunnel`, '-p'), '/tunnel'],
-    ['python urllib', ['localhost'], () => `python3 -c "import urllib.request; print(urllib.request.urlopen('http://localhost:${port}/py', timeout=20).read().decode())"`, '/py'],
+    [
+      'python urllib',
+      ['localhost'],
+      () => `python3 -c "import urllib.request; print(urllib.request.urlopen('http://localhost:${port}/py', timeout=20).read().decode())"`,
+      '/py',
+    ],
     ['a wildcard', ['*'], () => curl(`http://localhost:${port}/any`), '/any'],
   ])('an allowed %s reaches the server on the host', async (_what, allowed, command, route) => {
     env = await sandboxEnv({ sandbox: { network: { allowedDomains: allowed } } });
@@ -67,7 +72,9 @@ describe.skipIf(!canSandbox)('allowedDomains', () => {
   it('a denied domain wins over an allowed pattern', async () => {
     env = await sandboxEnv({ sandbox: { network: { allowedDomains: ['*'], deniedDomains: ['127.0.0.1', 'localhost'] } } });
     // A loopback name that is not allowed stays the sandbox's own (a server the command starts itself).
-    const r = await env.sh(`${curl(`http://127.0.0.1:${port}/denied`)}; ${curl(`http://localhost:${port}/denied`)}; ${curl(`http://127.0.0.1:${port}/denied`, '--noproxy ""')}`);
+    const r = await env.sh(
+      `${curl(`http://127.0.0.1:${port}/denied`)}; ${curl(`http://localhost:${port}/denied`)}; ${curl(`http://127.0.0.1:${port}/denied`, '--noproxy ""')}`,
+    );
     expect(r.text).toContain('127.0.0.1 is not in sandbox.network.allowedDomains');
     expect(r.text).not.toContain('hello from the host');
     expect(hits).toEqual([]);
@@ -84,7 +91,10 @@ describe.skipIf(!canSandbox)('allowedDomains', () => {
   it.each([
     ['curl --noproxy', `curl -sS -m 5 --noproxy '*' http://127.0.0.1:${port}/direct`],
     ['bash /dev/tcp', `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /direct HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`],
-    ['python socket', `python3 -c "import socket; s=socket.create_connection(('127.0.0.1', ${port}), 5); s.send(b'GET /direct HTTP/1.0\\r\\n\\r\\n'); print(s.recv(100))"`],
+    [
+      'python socket',
+      `python3 -c "import socket; s=socket.create_connection(('127.0.0.1', ${port}), 5); s.send(b'GET /direct HTTP/1.0\\r\\n\\r\\n'); print(s.recv(100))"`,
+    ],
   ])('nothing gets around the proxy: %s', async (_what, command) => {
     env = await sandboxEnv({ sandbox: { network: { allowedDomains: ['127.0.0.1'] } } });
     const r = await env.sh(command);
@@ -113,8 +123,13 @@ describe.skipIf(!canSandbox)('Unix sockets of this machine', () => {
   }
 
   it('are hidden: a daemon in the home folder, an agent named by SSH_AUTH_SOCK; others, and allowUnixSockets, stay reachable', async () => {
-    env = await sandboxEnv({ sandbox: { network: { allowUnixSockets: ['~/.docker/run/allowed.sock'] } }, env: (home) => ({ SSH_AUTH_SOCK: path.join(home, 'agent/ssh.sock') }) });
-    const [docker, agent, allowed, plain] = ['.docker/run/docker.sock', 'agent/ssh.sock', '.docker/run/allowed.sock', 'work/app.sock'].map((p) => env!.homeFile(p));
+    env = await sandboxEnv({
+      sandbox: { network: { allowUnixSockets: ['~/.docker/run/allowed.sock'] } },
+      env: (home) => ({ SSH_AUTH_SOCK: path.join(home, 'agent/ssh.sock') }),
+    });
+    const [docker, agent, allowed, plain] = ['.docker/run/docker.sock', 'agent/ssh.sock', '.docker/run/allowed.sock', 'work/app.sock'].map((p) =>
+      env!.homeFile(p),
+    );
     await Promise.all([docker, agent, allowed, plain].map((p) => socketServer(p!)));
     const ask = (sock: string) => `echo "--- ${path.basename(sock)}"; curl -sS -m 10 --unix-socket ${sock} http://daemon/; echo`;
     const r = await env.sh([docker, agent, allowed, plain].map((p) => ask(p!)).join('; '));

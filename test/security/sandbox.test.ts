@@ -59,7 +59,11 @@ const attacks: Array<[string, string, string]> = [
   ['sandbox.filesystem.denyRead', 'cat private.txt', `${SECRET}-denyread`],
   ['unmounting the mask (root keeps no CAP_SYS_ADMIN)', 'umount secret; umount -l secret; cat secret/key.txt', SECRET],
   ['remounting it read-write', 'mount -o remount,rw,bind secret; mount --bind /var secret; cat secret/key.txt', SECRET],
-  ['a new user and mount namespace', '{ unshare -Urm sh -c "umount secret; cat secret/key.txt" || unshare -m sh -c "umount secret; cat secret/key.txt"; } || cat secret/key.txt', SECRET],
+  [
+    'a new user and mount namespace',
+    '{ unshare -Urm sh -c "umount secret; cat secret/key.txt" || unshare -m sh -c "umount secret; cat secret/key.txt"; } || cat secret/key.txt',
+    SECRET,
+  ],
 ];
 
 /** All attacks in one command, each in a subshell, each output between markers. */
@@ -230,7 +234,9 @@ describe.skipIf(!canSandbox)('allowWrite cannot open the user configuration', ()
   it('~/.claude and ~/.wicket stay read-only, and ~/.claude.json cannot be created, even with allowWrite: ["~"]', async () => {
     const env = await sandboxEnv({ sandbox: { filesystem: { allowWrite: ['~'] } }, home: { '.claude/settings.json': '{}', '.wicket/keep': 'k' } });
     try {
-      await env.sh('echo evil > ~/.claude/settings.json; echo evil > ~/.claude.json; mkdir -p ~/.claude/commands; echo evil > ~/.wicket/keep; echo ok > ~/free.txt');
+      await env.sh(
+        'echo evil > ~/.claude/settings.json; echo evil > ~/.claude.json; mkdir -p ~/.claude/commands; echo evil > ~/.wicket/keep; echo ok > ~/free.txt',
+      );
       expect(readFileSync(env.homeFile('.claude/settings.json'), 'utf8')).toBe('{}');
       expect(readFileSync(env.homeFile('.wicket/keep'), 'utf8')).toBe('k');
       expect(existsSync(env.homeFile('.claude.json'))).toBe(false);

@@ -18,7 +18,10 @@ const BROKEN = '{ "permissions": { "deny": "Bash(rm:*)" } }';
 async function world(files: { project?: string; local?: string; user?: string; managed?: string }) {
   const project = await makeTmpProject({ files: { victim: 'keep me\n' } });
   const api = await startFakeAnthropic();
-  cleanups.push(() => project.cleanup(), () => api.close());
+  cleanups.push(
+    () => project.cleanup(),
+    () => api.close(),
+  );
   const managed = path.join(project.home, 'etc', 'managed-settings.json');
   if (files.project) await project.write('.claude/settings.json', files.project);
   if (files.local) await project.write('.claude/settings.local.json', files.local);

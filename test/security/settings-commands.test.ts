@@ -67,14 +67,23 @@ describe('print mode stops before anything runs', () => {
     await setup();
     await project.write('.claude/settings.json', BROKEN);
     const prompt = _name.includes('stdin') ? [] : ['delete the victim'];
-    const r = await runCli(['-p', ...prompt, ...args], { cwd: project.dir, home: project.home, baseUrl: api.url, env: { WICKET_MANAGED_SETTINGS: managed() }, stdin: 'delete the victim' });
+    const r = await runCli(['-p', ...prompt, ...args], {
+      cwd: project.dir,
+      home: project.home,
+      baseUrl: api.url,
+      env: { WICKET_MANAGED_SETTINGS: managed() },
+      stdin: 'delete the victim',
+    });
     expectStopped(r);
   });
 
-  it('no hook of any file runs: not the broken file\'s, not a readable file\'s', async () => {
+  it("no hook of any file runs: not the broken file's, not a readable file's", async () => {
     await setup();
     await project.write('.claude/settings.json', JSON.stringify({ permissions: { deny: 'Bash(rm:*)' }, hooks: { SessionStart: [marker('project-hook')] } }));
-    await project.writeHome('.claude/settings.json', JSON.stringify({ hooks: { SessionStart: [marker('user-hook')], UserPromptSubmit: [marker('prompt-hook')] } }));
+    await project.writeHome(
+      '.claude/settings.json',
+      JSON.stringify({ hooks: { SessionStart: [marker('user-hook')], UserPromptSubmit: [marker('prompt-hook')] } }),
+    );
     const r = await run(['-p', 'delete the victim', '--dangerously-skip-permissions']);
     expectStopped(r, projectFile(), '1:24: permissions.deny must be a list');
     for (const name of ['project-hook', 'user-hook', 'prompt-hook']) expect(project.exists(name), name).toBe(false);
@@ -116,7 +125,7 @@ describe('print mode stops before anything runs', () => {
     expect(r.stderr).not.toContain('--setting-sources');
   });
 
-  it('the advice works: --setting-sources leaving out the broken file runs, and the other files\' deny rules hold', async () => {
+  it("the advice works: --setting-sources leaving out the broken file runs, and the other files' deny rules hold", async () => {
     await setup();
     await project.write('.claude/settings.json', BROKEN);
     await project.writeHome('.claude/settings.json', JSON.stringify({ permissions: { deny: ['Bash(rm:*)'] } }));
@@ -145,7 +154,10 @@ describe('the commands that read settings', () => {
     await setup();
     await project.write('.claude/settings.local.json', BROKEN);
     const started = project.path('server-started');
-    writeFileSync(path.join(project.home, '.claude.json'), JSON.stringify({ mcpServers: { m: { type: 'stdio', command: 'sh', args: ['-c', `touch ${JSON.stringify(started)}`] } } }));
+    writeFileSync(
+      path.join(project.home, '.claude.json'),
+      JSON.stringify({ mcpServers: { m: { type: 'stdio', command: 'sh', args: ['-c', `touch ${JSON.stringify(started)}`] } } }),
+    );
     const r = await run(['mcp', 'list']);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toContain(`${project.path('.claude/settings.local.json')}:${AT}`);
@@ -178,7 +190,12 @@ describe('a file broken while the run goes on', () => {
       },
     });
     await project.write('.claude/settings.json', JSON.stringify({ permissions: { deny: ['Bash(rm:*)'] } }));
-    child = spawnCli(['-p', 'delete the victim', '--dangerously-skip-permissions'], { cwd: project.dir, home: project.home, baseUrl: api.url, env: { WICKET_MANAGED_SETTINGS: managed() } });
+    child = spawnCli(['-p', 'delete the victim', '--dangerously-skip-permissions'], {
+      cwd: project.dir,
+      home: project.home,
+      baseUrl: api.url,
+      env: { WICKET_MANAGED_SETTINGS: managed() },
+    });
     const r = await child.result;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`${projectFile()} ${said}:`);

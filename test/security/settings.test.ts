@@ -132,7 +132,9 @@ describe('controls', { concurrent: true }, () => {
 
 describe('a broken project file stops print mode, whatever is broken', { concurrent: true }, () => {
   const project = SCOPES.find((s) => s.name === 'project')!;
-  it.for([...CONTENT_KINDS, ...FILE_KINDS, FIFO_KIND].map((k) => [k.name, k] as const))('%s', async ([, kind], { expect }) => expectStop(expect, project, kind));
+  it.for([...CONTENT_KINDS, ...FILE_KINDS, FIFO_KIND].map((k) => [k.name, k] as const))('%s', async ([, kind], { expect }) =>
+    expectStop(expect, project, kind),
+  );
   it.skipIf(AS_ROOT)(UNREADABLE_KIND.name, async ({ expect }) => expectStop(expect, project, UNREADABLE_KIND));
 });
 
@@ -177,7 +179,9 @@ describe('--settings JSON text that cannot be read stops print mode', { concurre
 describe('the forms editors write are read, and their deny rule holds', { concurrent: true }, () => {
   // every form in the project file; in the other scopes, all of them together
   const together = ACCEPTED_FORMS.at(-1)!;
-  const cases = SCOPES.flatMap((scope) => (scope.name === 'project' ? ACCEPTED_FORMS : [together]).map((form) => [`${form.name}, ${scope.name}`, scope, form] as const));
+  const cases = SCOPES.flatMap((scope) =>
+    (scope.name === 'project' ? ACCEPTED_FORMS : [together]).map((form) => [`${form.name}, ${scope.name}`, scope, form] as const),
+  );
   it.for(cases)('%s', async ([, scope, form], { expect }) => {
     const w = await world();
     try {

@@ -11,7 +11,10 @@ export interface ApiProject {
   readonly api: FakeAnthropic;
   readonly project: TmpProject;
   /** The built binary in the project, against the fake API. */
-  run(args: string[], opts?: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number; baseUrl?: string; asCommand?: boolean }): Promise<CliResult>;
+  run(
+    args: string[],
+    opts?: { env?: Record<string, string | undefined>; stdin?: string; timeoutMs?: number; baseUrl?: string; asCommand?: boolean },
+  ): Promise<CliResult>;
 }
 
 export function useApiAndProject(options: TmpProjectOptions = {}): ApiProject {

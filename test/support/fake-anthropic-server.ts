@@ -209,8 +209,14 @@ interface PlanContext {
 }
 
 const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
-  413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
 };
 
 /** Split a string into `parts` pieces (fewer when it is short), as the API streams JSON input. */
@@ -243,8 +249,16 @@ function plan(turn: ReplyBuilder, ctx: PlanContext): Plan {
   const actions: Action[] = [];
   const content: OutBlock[] = [];
   const ev = (name: string, data: Record<string, unknown>) => actions.push({ type: 'event', name, data: { type: name, ...data } });
-  const message: Record<string, unknown> = { id: ctx.nextId('msg_01'), type: 'message', role: 'assistant', model: ctx.model,
-    content: [], stop_reason: null, stop_sequence: null, usage: { ...inputUsage(turn, ctx), output_tokens: 1, service_tier: 'standard' } };
+  const message: Record<string, unknown> = {
+    id: ctx.nextId('msg_01'),
+    type: 'message',
+    role: 'assistant',
+    model: ctx.model,
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { ...inputUsage(turn, ctx), output_tokens: 1, service_tier: 'standard' },
+  };
   ev('message_start', { message });
   ev('ping', {});
   let cur: OutBlock | undefined;
@@ -400,8 +414,7 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
       else if (a.type === 'trickle') {
         await trickle(res, a, alive);
         if (a.forMs === undefined) return;
-      }
-      else if (a.type === 'drop') return void res.socket?.destroy();
+      } else if (a.type === 'drop') return void res.socket?.destroy();
       else if (a.type === 'end') break;
       else if (stream) {
         if (!res.headersSent) res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': nextId('req_') });
@@ -434,7 +447,10 @@ export async function startFakeAnthropic(options: FakeAnthropicOptions = {}): Pr
     if (options.requireAuth !== false && !req.headers['x-api-key'] && !req.headers.authorization) {
       return sendError(res, 401, { message: 'x-api-key header is required' });
     }
-    const betas = String(req.headers['anthropic-beta'] ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+    const betas = String(req.headers['anthropic-beta'] ?? '')
+      .split(',')
+      .map((b) => b.trim())
+      .filter(Boolean);
     const problems = findViolations(body, betas).filter((p) => !isCount || !p.startsWith('max_tokens'));
     if (problems.length > 0) {
       fake.violations.push(...problems.map((p) => `request #${rec.index}: ${p}`));

@@ -19,7 +19,9 @@ const read = (p) => {
 /** Every string under a key named like a path, anywhere in the arguments. */
 const pathsIn = (value, key = '') =>
   typeof value === 'string'
-    ? /path|file|uri|source|dest/i.test(key) ? [value] : []
+    ? /path|file|uri|source|dest/i.test(key)
+      ? [value]
+      : []
     : Array.isArray(value)
       ? value.flatMap((v) => pathsIn(v, key))
       : value && typeof value === 'object'
@@ -29,22 +31,36 @@ const pathsIn = (value, key = '') =>
 export function makeFileServer() {
   const server = new McpServer({ name: 'file-server', version: '1.0.0' });
   const readOnly = { readOnlyHint: true };
-  server.registerTool('read_file', { description: 'Reads a file.', inputSchema: { path: z.string() }, annotations: readOnly }, async ({ path }) => text(read(path)));
+  server.registerTool('read_file', { description: 'Reads a file.', inputSchema: { path: z.string() }, annotations: readOnly }, async ({ path }) =>
+    text(read(path)),
+  );
   server.registerTool('read_many', { description: 'Reads files.', inputSchema: { paths: z.array(z.string()) }, annotations: readOnly }, async ({ paths }) =>
     text(paths.map(read).join('\n')),
   );
-  server.registerTool('read_uri', { description: 'Reads a file:// URI.', inputSchema: { uri: z.string() }, annotations: readOnly }, async ({ uri }) => text(read(uri)));
-  server.registerTool('inspect', { description: 'Reads every file named anywhere in its options.', inputSchema: { options: z.any() }, annotations: readOnly }, async (args) =>
-    text(pathsIn(args).map(read).join('\n')),
+  server.registerTool('read_uri', { description: 'Reads a file:// URI.', inputSchema: { uri: z.string() }, annotations: readOnly }, async ({ uri }) =>
+    text(read(uri)),
   );
-  server.registerTool('copy_file', { description: 'Copies a file.', inputSchema: { source: z.string(), destination: z.string() } }, async ({ source, destination }) => {
-    copyFileSync(source, destination);
-    return text(`copied ${source} to ${destination}`);
-  });
-  server.registerTool('write_file', { description: 'Writes a file.', inputSchema: { file_path: z.string(), content: z.string() } }, async ({ file_path: p, content }) => {
-    writeFileSync(p, content);
-    return text(`wrote ${p}`);
-  });
+  server.registerTool(
+    'inspect',
+    { description: 'Reads every file named anywhere in its options.', inputSchema: { options: z.any() }, annotations: readOnly },
+    async (args) => text(pathsIn(args).map(read).join('\n')),
+  );
+  server.registerTool(
+    'copy_file',
+    { description: 'Copies a file.', inputSchema: { source: z.string(), destination: z.string() } },
+    async ({ source, destination }) => {
+      copyFileSync(source, destination);
+      return text(`copied ${source} to ${destination}`);
+    },
+  );
+  server.registerTool(
+    'write_file',
+    { description: 'Writes a file.', inputSchema: { file_path: z.string(), content: z.string() } },
+    async ({ file_path: p, content }) => {
+      writeFileSync(p, content);
+      return text(`wrote ${p}`);
+    },
+  );
   return server;
 }
 

@@ -25,11 +25,7 @@ export function makeServer({ instructions, resources = true, elicit = false } = 
     { description: 'Echoes the text back.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } },
     async ({ text: t }) => text(`echo: ${t}`),
   );
-  server.registerTool(
-    'add',
-    { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } },
-    async ({ a, b }) => text(String(a + b)),
-  );
+  server.registerTool('add', { description: 'Adds two numbers.', inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => text(String(a + b)));
   server.registerTool('fail', { description: 'Always reports an error.' }, async () => ({ content: [{ type: 'text', text: 'it broke' }], isError: true }));
   server.registerTool(
     'slow',
@@ -37,7 +33,8 @@ export function makeServer({ instructions, resources = true, elicit = false } = 
     async ({ ms }, extra) => {
       if (process.env.MCP_TEST_CANCEL_FILE) writeFileSync(process.env.MCP_TEST_CANCEL_FILE, 'started');
       const token = extra._meta?.progressToken;
-      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2, message: 'half way' } });
+      if (token !== undefined)
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1, total: 2, message: 'half way' } });
       await new Promise((resolve, reject) => {
         const t = setTimeout(resolve, ms);
         extra.signal.addEventListener('abort', () => {
@@ -51,7 +48,10 @@ export function makeServer({ instructions, resources = true, elicit = false } = 
     },
   );
   server.registerTool('image', { description: 'Returns a picture.' }, async () => ({
-    content: [{ type: 'text', text: 'a red dot:' }, { type: 'image', data: PNG_1x1, mimeType: 'image/png' }],
+    content: [
+      { type: 'text', text: 'a red dot:' },
+      { type: 'image', data: PNG_1x1, mimeType: 'image/png' },
+    ],
   }));
   server.registerTool('big', { description: 'Returns n characters.', inputSchema: { n: z.number() } }, async ({ n }) => text('x'.repeat(n)));
   server.registerTool('where', { description: 'Tells where it runs.' }, async () =>
@@ -68,26 +68,27 @@ export function makeServer({ instructions, resources = true, elicit = false } = 
     async ({ tool_name: name, input }) => {
       const file = String(input?.file_path ?? '');
       // redirect-*.txt: allowed, but written to the file named after the dash.
-      if (name === 'Write' && /redirect-[\w.]+$/.test(file)) return text(JSON.stringify({ behavior: 'allow', updatedInput: { ...input, file_path: file.replace(/redirect-/, '') } }));
-      return text(JSON.stringify(name === 'Write' && file.endsWith('ok.txt') ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: `not ${name} there` }));
+      if (name === 'Write' && /redirect-[\w.]+$/.test(file))
+        return text(JSON.stringify({ behavior: 'allow', updatedInput: { ...input, file_path: file.replace(/redirect-/, '') } }));
+      return text(
+        JSON.stringify(
+          name === 'Write' && file.endsWith('ok.txt') ? { behavior: 'allow', updatedInput: input } : { behavior: 'deny', message: `not ${name} there` },
+        ),
+      );
     },
   );
-  server.registerTool(
-    'grow',
-    { description: 'Adds a tool and a prompt with the given name.', inputSchema: { name: z.string() } },
-    async ({ name }) => {
-      server.registerTool(name, { description: `Added by grow.` }, async () => text(`${name} answered`));
-      server.registerPrompt(name, { description: 'Added by grow.' }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: `The ${name} prompt.` } }] }));
-      return text(`added ${name}`);
-    },
-  );
+  server.registerTool('grow', { description: 'Adds a tool and a prompt with the given name.', inputSchema: { name: z.string() } }, async ({ name }) => {
+    server.registerTool(name, { description: `Added by grow.` }, async () => text(`${name} answered`));
+    server.registerPrompt(name, { description: 'Added by grow.' }, () => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `The ${name} prompt.` } }],
+    }));
+    return text(`added ${name}`);
+  });
   if (resources) addResources(server);
   if (elicit) addElicitingTools(server);
-  server.registerPrompt(
-    'review',
-    { description: 'Review a change', argsSchema: { pr: z.string(), focus: z.string().optional() } },
-    ({ pr, focus }) => ({ messages: [{ role: 'user', content: { type: 'text', text: `Review pull request ${pr}${focus ? `, looking at ${focus}` : ''}.` } }] }),
-  );
+  server.registerPrompt('review', { description: 'Review a change', argsSchema: { pr: z.string(), focus: z.string().optional() } }, ({ pr, focus }) => ({
+    messages: [{ role: 'user', content: { type: 'text', text: `Review pull request ${pr}${focus ? `, looking at ${focus}` : ''}.` } }],
+  }));
   return server;
 }
 
@@ -106,12 +107,18 @@ function addElicitingTools(server) {
   const text = (t) => ({ content: [{ type: 'text', text: t }] });
   const said = (r) => `action=${r.action}${r.content ? ` content=${JSON.stringify(r.content)}` : ''}`;
   server.registerTool('signup', { description: 'Asks the person for their details.' }, async (extra) => {
-    const r = await server.server.elicitInput({ message: 'Please tell us about yourself', requestedSchema: SIGNUP_SCHEMA }, { relatedRequestId: extra.requestId });
+    const r = await server.server.elicitInput(
+      { message: 'Please tell us about yourself', requestedSchema: SIGNUP_SCHEMA },
+      { relatedRequestId: extra.requestId },
+    );
     return text(`signup: ${said(r)}`);
   });
   server.registerTool('connect', { description: 'Sends the person to a page to connect an account.' }, async (extra) => {
     const elicitationId = 'connect-1';
-    const r = await server.server.elicitInput({ mode: 'url', message: 'Connect your account', url: 'https://example.com/connect?id=1', elicitationId }, { relatedRequestId: extra.requestId });
+    const r = await server.server.elicitInput(
+      { mode: 'url', message: 'Connect your account', url: 'https://example.com/connect?id=1', elicitationId },
+      { relatedRequestId: extra.requestId },
+    );
     if (r.action === 'accept') await server.server.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: extra.requestId })();
     return text(`connect: ${said(r)}`);
   });
@@ -162,7 +169,11 @@ export async function startHttpServer({ token } = {}) {
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     requests,
-    close: () => new Promise((resolve) => { httpServer.closeAllConnections(); httpServer.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        httpServer.closeAllConnections();
+        httpServer.close(() => resolve());
+      }),
   };
 }
 
@@ -176,6 +187,8 @@ if (isMain) {
     setInterval(() => {}, 1 << 30); // never answers
   } else {
     const instructions = process.env.MCP_TEST_INSTRUCTIONS;
-    await makeServer({ instructions, resources: !process.argv.includes('--no-resources'), elicit: process.argv.includes('--elicit') }).connect(new StdioServerTransport());
+    await makeServer({ instructions, resources: !process.argv.includes('--no-resources'), elicit: process.argv.includes('--elicit') }).connect(
+      new StdioServerTransport(),
+    );
   }
 }

@@ -21,8 +21,7 @@ function blocksOf(content: unknown): Block[] {
   return Array.isArray(content) ? content.filter(isObject) : [];
 }
 
-const idsOf = (blocks: Block[], type: string, key: string): string[] =>
-  blocks.filter((b) => b.type === type).map((b) => String(b[key]));
+const idsOf = (blocks: Block[], type: string, key: string): string[] => blocks.filter((b) => b.type === type).map((b) => String(b[key]));
 
 const TOOL_SEARCH_BETAS = ['advanced-tool-use-2025-11-20', 'tool-search-tool-2025-10-19'];
 
@@ -128,7 +127,9 @@ function checkToolResults(messages: unknown[], i: number, blocks: Block[]): stri
   const answered = results.filter((id, k) => uses.includes(id) && results.indexOf(id) === k);
   const expectedOrder = uses.filter((id) => answered.includes(id));
   if (answered.join() !== expectedOrder.join()) {
-    out.push(`messages.${i}: tool_result blocks must follow the order of the tool_use blocks (expected ${expectedOrder.join(', ')}; got ${answered.join(', ')})`);
+    out.push(
+      `messages.${i}: tool_result blocks must follow the order of the tool_use blocks (expected ${expectedOrder.join(', ')}; got ${answered.join(', ')})`,
+    );
   }
   const firstOther = blocks.findIndex((b) => b.type !== 'tool_result');
   const lastResult = blocks.map((b) => b.type).lastIndexOf('tool_result');

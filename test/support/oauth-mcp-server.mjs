@@ -58,7 +58,8 @@ export async function startOAuthMcpServer({ tokenLifetimeSec = 3600, clientId, r
       if (!client || !redirect) return json(res, 400, { error: 'invalid_client' });
       const loopback = /^http:\/\/(localhost|127\.0\.0\.1):\d+\/callback$/.test(redirect);
       if (client.redirect_uris ? !client.redirect_uris.includes(redirect) : !loopback) return json(res, 400, { error: 'invalid_redirect_uri' });
-      if (q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) return json(res, 400, { error: 'invalid_request' });
+      if (q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge'))
+        return json(res, 400, { error: 'invalid_request' });
       const code = id('code');
       codes.set(code, { client_id: q.get('client_id'), redirect_uri: redirect, challenge: q.get('code_challenge') });
       const back = new URL(redirect);
@@ -99,7 +100,10 @@ export async function startOAuthMcpServer({ tokenLifetimeSec = 3600, clientId, r
     const token = bearer && access.get(bearer);
     if (!token || token.expiresAt <= Date.now()) {
       const err = bearer ? ', error="invalid_token"' : '';
-      res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"${err}` });
+      res.writeHead(401, {
+        'content-type': 'application/json',
+        'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"${err}`,
+      });
       return res.end('{"error":"unauthorized"}');
     }
     await serveMcp(req, res);

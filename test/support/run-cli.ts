@@ -143,7 +143,8 @@ export function spawnCli(args: string[], opts: RunCliOptions): CliProcess {
       const poll = setInterval(() => {
         if (matches()) return finish(resolve);
         if (closed) finish(() => reject(new Error(`wicket exited before printing ${String(pattern)}\n${dump(stdout, stderr)}`)));
-        else if (Date.now() - started > (o.timeoutMs ?? timeoutMs)) finish(() => reject(new Error(`timed out waiting for ${String(pattern)}\n${dump(stdout, stderr)}`)));
+        else if (Date.now() - started > (o.timeoutMs ?? timeoutMs))
+          finish(() => reject(new Error(`timed out waiting for ${String(pattern)}\n${dump(stdout, stderr)}`)));
       }, 10);
       const finish = (then: () => void) => {
         clearInterval(poll);

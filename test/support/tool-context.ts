@@ -100,5 +100,7 @@ export async function runTool<I, O>(tool: Tool<I, O>, rawInput: unknown, ctx: To
 /** The text of a model result (text blocks joined), for assertions. */
 export function resultText(result: ModelResult): string {
   if (typeof result.content === 'string') return result.content;
-  return result.content.map((b) => (b.type === 'text' ? b.text : b.type === 'image' ? `[image ${b.source.media_type}]` : `[tool_reference ${b.tool_name}]`)).join('\n');
+  return result.content
+    .map((b) => (b.type === 'text' ? b.text : b.type === 'image' ? `[image ${b.source.media_type}]` : `[tool_reference ${b.tool_name}]`))
+    .join('\n');
 }

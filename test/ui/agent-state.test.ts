@@ -34,7 +34,9 @@ describe('AgentView', () => {
     ]);
     expect(snap.items.map((i) => i.kind)).toEqual(['assistant']);
     expect(snap.live.tools).toMatchObject([{ toolUseId: 't1', tail: ['line one', 'line two'] }]);
-    snap = feed(view, [{ type: 'tool_result', toolUseId: 't1', name: 'Read', input: { file_path: '/a' }, result: { content: 'x'.repeat(10_000) }, trace, durationMs: 3 }]);
+    snap = feed(view, [
+      { type: 'tool_result', toolUseId: 't1', name: 'Read', input: { file_path: '/a' }, result: { content: 'x'.repeat(10_000) }, trace, durationMs: 3 },
+    ]);
     expect(snap.live.tools).toEqual([]);
     const item = snap.items[1]!;
     expect(item.kind === 'tool' && item.tool.summary).toBe('Read /a');
@@ -45,7 +47,10 @@ describe('AgentView', () => {
   it('an aborted run shows "interrupted" and ends the work', () => {
     const view = new AgentView();
     view.startRun(0);
-    const snap = feed(view, [{ type: 'assistant_delta', text: 'half' }, { type: 'done', reason: 'aborted', numTurns: 1, finalText: '' }]);
+    const snap = feed(view, [
+      { type: 'assistant_delta', text: 'half' },
+      { type: 'done', reason: 'aborted', numTurns: 1, finalText: '' },
+    ]);
     expect(snap.items.map((i) => i.kind)).toEqual(['assistant', 'interrupted']);
     expect(snap.status.working).toBe(false);
   });
@@ -60,7 +65,10 @@ describe('AgentView', () => {
     ]);
     expect(view.totals.costUsd).toBeCloseTo(0.01);
     expect(view.totals.byModel.get('m')?.usage.output_tokens).toBe(20);
-    expect(snap.items).toMatchObject([{ kind: 'info', tone: 'warning' }, { kind: 'info', tone: 'error', text: 'the API failed' }]);
+    expect(snap.items).toMatchObject([
+      { kind: 'info', tone: 'warning' },
+      { kind: 'info', tone: 'error', text: 'the API failed' },
+    ]);
   });
 
   it('a burst of items is written a part per frame', () => {
@@ -78,13 +86,30 @@ describe('resumed conversation', () => {
   it('becomes prompts, answers and tool calls with their results', () => {
     const { items, hidden } = itemsFromMessages([
       { role: 'user', content: 'fix it' },
-      { role: 'assistant', content: [{ type: 'text', text: 'Looking.' }, { type: 'tool_use', id: 'u1', name: 'Bash', input: { command: 'ls' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'u1', content: 'a.txt' }, { type: 'text', text: '[Request interrupted by the user]' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Looking.' },
+          { type: 'tool_use', id: 'u1', name: 'Bash', input: { command: 'ls' } },
+        ],
+      },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 'u1', content: 'a.txt' },
+          { type: 'text', text: '[Request interrupted by the user]' },
+        ],
+      },
     ]);
     expect(hidden).toBe(0);
     expect(items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool', 'interrupted']);
     expect(items[2]).toMatchObject({ tool: { name: 'Bash', result: { content: 'a.txt' } } });
-    expect(itemsFromMessages(Array.from({ length: 10 }, (_, i) => ({ role: 'user' as const, content: `m${i}` })), 3).hidden).toBe(7);
+    expect(
+      itemsFromMessages(
+        Array.from({ length: 10 }, (_, i) => ({ role: 'user' as const, content: `m${i}` })),
+        3,
+      ).hidden,
+    ).toBe(7);
   });
 });
 
@@ -96,17 +121,42 @@ describe('the model’s task in the status', () => {
       { content: 'Read', status: 'completed', activeForm: 'Reading' },
       { content: 'Fix', status: 'in_progress', activeForm: 'Fixing the bug' },
     ];
-    v.apply({ type: 'tool_result', toolUseId: 't', name: 'TodoWrite', input: {}, result: { content: 'ok' }, display: { todos }, trace: [], durationMs: 0 } as never);
+    v.apply({
+      type: 'tool_result',
+      toolUseId: 't',
+      name: 'TodoWrite',
+      input: {},
+      result: { content: 'ok' },
+      display: { todos },
+      trace: [],
+      durationMs: 0,
+    } as never);
     expect(v.snapshot().status.activity).toBe('Fixing the bug');
     v.startRun();
     expect(v.snapshot().status.activity).toBe('Fixing the bug');
-    v.apply({ type: 'tool_result', toolUseId: 't2', name: 'TodoWrite', input: {}, result: { content: 'ok' }, display: { todos: [] }, trace: [], durationMs: 0 } as never);
+    v.apply({
+      type: 'tool_result',
+      toolUseId: 't2',
+      name: 'TodoWrite',
+      input: {},
+      result: { content: 'ok' },
+      display: { todos: [] },
+      trace: [],
+      durationMs: 0,
+    } as never);
     expect(v.snapshot().status.activity).toBeUndefined();
   });
 });
 
 describe('background task notices in the transcript', () => {
-  const notice: TaskNotice = { taskId: 'a1b2c3d4e', taskType: 'local_agent', status: 'failed', summary: 'Agent "look <here>" failed', outputFile: '/tmp/a.log', result: 'boom' };
+  const notice: TaskNotice = {
+    taskId: 'a1b2c3d4e',
+    taskType: 'local_agent',
+    status: 'failed',
+    summary: 'Agent "look <here>" failed',
+    outputFile: '/tmp/a.log',
+    result: 'boom',
+  };
 
   it('a notice shows one line; one the model need not read shows none', () => {
     const view = new AgentView();

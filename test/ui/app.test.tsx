@@ -142,7 +142,13 @@ describe('App', () => {
   });
 
   it('parallel asks are queued and answered one at a time', async () => {
-    const app = start([[{ tool: 'Poke', input: { what: 'a' } }, { tool: 'Poke', input: { what: 'b' } }], [{ text: 'both done' }]]);
+    const app = start([
+      [
+        { tool: 'Poke', input: { what: 'a' } },
+        { tool: 'Poke', input: { what: 'b' } },
+      ],
+      [{ text: 'both done' }],
+    ]);
     await app.send('poke both');
     await waitFor(() => expect(app.frame()).toContain('(1 more waiting)'));
     app.stdin.write('1');

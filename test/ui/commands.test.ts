@@ -20,7 +20,10 @@ describe('custom commands', () => {
     const config = path.join(dir, 'config');
     mkdirSync(path.join(project, '.claude', 'commands', 'git'), { recursive: true });
     mkdirSync(path.join(config, 'commands'), { recursive: true });
-    writeFileSync(path.join(project, '.claude', 'commands', 'git', 'commit.md'), '---\ndescription: "Commit staged work"\nargument-hint: [message]\n---\nCommit with $ARGUMENTS');
+    writeFileSync(
+      path.join(project, '.claude', 'commands', 'git', 'commit.md'),
+      '---\ndescription: "Commit staged work"\nargument-hint: [message]\n---\nCommit with $ARGUMENTS',
+    );
     writeFileSync(path.join(project, '.claude', 'commands', 'fix.md'), 'Fix the project issue');
     writeFileSync(path.join(config, 'commands', 'fix.md'), 'Fix the user issue');
     writeFileSync(path.join(config, 'commands', 'explain.md'), 'Explain $1 then $2');
@@ -55,11 +58,18 @@ describe('custom commands', () => {
   it('fill in ${CLAUDE_PROJECT_DIR} and ${CLAUDE_SESSION_ID}; a print-mode prompt naming one becomes its text', async () => {
     const project = path.join(dir, 'p');
     mkdirSync(path.join(project, '.claude', 'commands', 'ci'), { recursive: true });
-    writeFileSync(path.join(project, '.claude', 'commands', 'ci', 'triage.md'), '---\ndescription: Triage\n---\nTriage $1 in ${CLAUDE_PROJECT_DIR} (session ${CLAUDE_SESSION_ID})');
+    writeFileSync(
+      path.join(project, '.claude', 'commands', 'ci', 'triage.md'),
+      '---\ndescription: Triage\n---\nTriage $1 in ${CLAUDE_PROJECT_DIR} (session ${CLAUDE_SESSION_ID})',
+    );
     const ctx = { projectDir: project, sessionId: 'sess-1' };
     const roots = { projectRoot: project, configDir: path.join(dir, 'none') };
     const noShell = () => Promise.reject(new Error('no inline shell here'));
-    expect(await expandSlashPrompt('/ci:triage flaky-test', roots, ctx, noShell)).toEqual({ ok: true, text: `Triage flaky-test in ${project} (session sess-1)`, allowedTools: [] });
+    expect(await expandSlashPrompt('/ci:triage flaky-test', roots, ctx, noShell)).toEqual({
+      ok: true,
+      text: `Triage flaky-test in ${project} (session sess-1)`,
+      allowedTools: [],
+    });
     expect(await expandSlashPrompt('/unknown thing', roots, ctx, noShell)).toEqual({ ok: true, text: '/unknown thing', allowedTools: [] });
     expect(await expandSlashPrompt('plain words', roots, ctx, noShell)).toEqual({ ok: true, text: 'plain words', allowedTools: [] });
   });

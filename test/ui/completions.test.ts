@@ -13,7 +13,9 @@ const command = (name: string): SlashCommand => ({ name, description: `the ${nam
 describe('@ resource hints', () => {
   it('match the @ word at the end of the line anywhere in server, URI or name; Tab puts the mention in its place', () => {
     expect(resourceHints('compare @', resources).map((h) => h.label)).toEqual(['@docs:file://api/auth', '@docs:file://api/users', '@github:issue://123']);
-    expect(resourceHints('compare @USERS', resources)).toEqual([{ label: '@docs:file://api/users', description: 'users', text: 'compare @docs:file://api/users ' }]);
+    expect(resourceHints('compare @USERS', resources)).toEqual([
+      { label: '@docs:file://api/users', description: 'users', text: 'compare @docs:file://api/users ' },
+    ]);
     expect(resourceHints('@issue', resources)).toEqual([{ label: '@github:issue://123', description: 'Crash on start', text: '@github:issue://123 ' }]);
     expect(resourceHints('see @auth', resources)[0]!.description).toBe('auth · Authentication');
   });

@@ -3,7 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { countDiff, parseUnifiedDiff, unifiedDiff } from '../../src/ui/diff-lines.js';
 import { DiffView } from '../../src/ui/DiffView.js';
 
-const DIFF = ['--- a/src/app.ts', '+++ b/src/app.ts', '@@ -8,4 +8,5 @@', ' const a = 1;', '-const b = 2;', '+const b = 3;', '+const c = 4;', ' export { a };', '@@ -40,2 +41,2 @@', '-old();', '+fresh();', ' end();', ''].join('\n');
+const DIFF = [
+  '--- a/src/app.ts',
+  '+++ b/src/app.ts',
+  '@@ -8,4 +8,5 @@',
+  ' const a = 1;',
+  '-const b = 2;',
+  '+const b = 3;',
+  '+const c = 4;',
+  ' export { a };',
+  '@@ -40,2 +41,2 @@',
+  '-old();',
+  '+fresh();',
+  ' end();',
+  '',
+].join('\n');
 
 describe('DiffView', () => {
   it('shows each line with its number, sign and a gap between hunks', () => {

@@ -36,10 +36,18 @@ export function scriptedClient(turns: Turn[]): ModelClient & { requests: ModelRe
           const block = { type: 'tool_use' as const, id: step.id ?? `toolu_${n}_${++ids}`, name: step.tool, input: step.input };
           content.push(block);
           yield { type: 'tool_use', toolUse: { id: block.id, name: block.name, input: block.input } } as ClientEvent;
-        } else if ('stall' in step) await new Promise(() => {}); // ignores the abort, like a stuck socket
+        } else if ('stall' in step)
+          await new Promise(() => {}); // ignores the abort, like a stuck socket
         else await sleep('hang' in step ? 1e9 : step.waitMs, signal);
       }
-      return { id: `msg_${n}`, model: req.model, content, stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn', usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, truncated: false };
+      return {
+        id: `msg_${n}`,
+        model: req.model,
+        content,
+        stopReason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
+        usage: { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+        truncated: false,
+      };
     },
   };
 }
@@ -47,10 +55,14 @@ export function scriptedClient(turns: Turn[]): ModelClient & { requests: ModelRe
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(new Error('aborted'));
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(new Error('aborted'));
+      },
+      { once: true },
+    );
   });
 }
 

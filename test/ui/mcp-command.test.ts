@@ -47,7 +47,9 @@ describe('/mcp and signing in', () => {
   });
 
   it('/mcp logout clears; stdio servers and unknown names are refused', async () => {
-    const s = session([server('linear'), server('local', { transport: 'stdio', detail: 'node srv.js' })], { mcpSignOut: async (name) => ({ text: `Cleared ${name}.` }) });
+    const s = session([server('linear'), server('local', { transport: 'stdio', detail: 'node srv.js' })], {
+      mcpSignOut: async (name) => ({ text: `Cleared ${name}.` }),
+    });
     expect(await mcpCommand.run('logout linear', s)).toMatchObject({ text: 'Cleared linear.' });
     expect(await mcpCommand.run('login local', s)).toMatchObject({ tone: 'warning', text: expect.stringContaining('not an http or sse server') });
     expect(await mcpCommand.run('logout nobody', s)).toMatchObject({ tone: 'warning', text: expect.stringContaining('No MCP server named "nobody"') });

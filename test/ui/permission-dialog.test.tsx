@@ -55,7 +55,14 @@ describe('PermissionDialog', () => {
   it('shows the diff an edit would make, computed against the file', () => {
     const file = path.join(dir, 'notes.txt');
     writeFileSync(file, 'alpha\nbeta\ngamma\ndelta\n');
-    const { lastFrame } = open({ toolUseId: 't', toolName: 'Edit', input: { file_path: file, old_string: 'gamma', new_string: 'GAMMA' }, summary: 'Edit notes.txt', reason: 'edits need approval in default mode', suggestions: [] });
+    const { lastFrame } = open({
+      toolUseId: 't',
+      toolName: 'Edit',
+      input: { file_path: file, old_string: 'gamma', new_string: 'GAMMA' },
+      summary: 'Edit notes.txt',
+      reason: 'edits need approval in default mode',
+      suggestions: [],
+    });
     expect(lastFrame()).toMatchInlineSnapshot(`
       "╭──────────────────────────────────────────────────────────────────────────────────────────────────╮
       │ Edit                                                                                             │
@@ -77,7 +84,14 @@ describe('PermissionDialog', () => {
   });
 
   it('shows the URL of a fetch', () => {
-    const { lastFrame } = open({ toolUseId: 't', toolName: 'WebFetch', input: { url: 'https://example.com/docs', prompt: 'Find the API limits' }, summary: 'Fetch https://example.com/docs', reason: 'example.com is not an allowed domain', suggestions: ['WebFetch(domain:example.com)'] });
+    const { lastFrame } = open({
+      toolUseId: 't',
+      toolName: 'WebFetch',
+      input: { url: 'https://example.com/docs', prompt: 'Find the API limits' },
+      summary: 'Fetch https://example.com/docs',
+      reason: 'example.com is not an allowed domain',
+      suggestions: ['WebFetch(domain:example.com)'],
+    });
     expect(lastFrame()).toMatchInlineSnapshot(`
       "╭──────────────────────────────────────────────────────────────────────────────────────────────────╮
       │ WebFetch                                                                                         │

@@ -35,10 +35,27 @@ describe('/plugin', () => {
     write('p/myplug/commands/hello.md', 'hi');
     write('p/myplug/skills/pdf/SKILL.md', 'pdf');
     write('p/myplug/agents/rev.md', '---\nname: rev\ndescription: d\n---\nx');
-    write('p/myplug/hooks/hooks.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }, { type: 'command', command: 'false' }] }] } });
+    write('p/myplug/hooks/hooks.json', {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: 'true' },
+              { type: 'command', command: 'false' },
+            ],
+          },
+        ],
+      },
+    });
     write('p/myplug/.mcp.json', { srv: { command: 'node' } });
     write('p/empty/README.md', 'nothing here');
-    const set = loadPlugins({ cwd: dir, pluginsDir: path.join(dir, 'none'), dirs: [path.join(dir, 'p/myplug'), path.join(dir, 'p/empty')], enabled: { 'ghost@m': true }, env: {} });
+    const set = loadPlugins({
+      cwd: dir,
+      pluginsDir: path.join(dir, 'none'),
+      dirs: [path.join(dir, 'p/myplug'), path.join(dir, 'p/empty')],
+      enabled: { 'ghost@m': true },
+      env: {},
+    });
     setActivePlugins(set);
     const out = await pluginCommand.run('', {} as SessionControl);
     expect(out).toEqual({

@@ -16,7 +16,17 @@ function session(hooks: Record<string, unknown> = {}, note?: SessionControl['not
   const project = path.join(dir, 'project');
   mkdirSync(project, { recursive: true });
   const options = { projectRoot: project, homeDir: path.join(dir, 'home'), additionalDirs: [] as string[], state: { cwd: project }, hooks };
-  return { options, loaded: {}, cwd: project, configDir: '', totals: emptyTotals(), traces: [], commands: [], messageCount: 0, ...(note ? { note } : {}) } as unknown as SessionControl;
+  return {
+    options,
+    loaded: {},
+    cwd: project,
+    configDir: '',
+    totals: emptyTotals(),
+    traces: [],
+    commands: [],
+    messageCount: 0,
+    ...(note ? { note } : {}),
+  } as unknown as SessionControl;
 }
 
 describe('/init and /add-dir', () => {

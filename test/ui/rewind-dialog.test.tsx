@@ -17,7 +17,13 @@ import { makeTheme } from '../../src/ui/theme.js';
 import { ViewContext } from '../../src/ui/view-context.js';
 import { keys, tick, waitFor } from './helpers.js';
 
-const changed: CodePreview = { kind: 'files', files: [{ path: 'src/a.ts', action: 'write', added: 2, removed: 1 }, { path: 'b.txt', action: 'delete', added: 1, removed: 0 }] };
+const changed: CodePreview = {
+  kind: 'files',
+  files: [
+    { path: 'src/a.ts', action: 'write', added: 2, removed: 1 },
+    { path: 'b.txt', action: 'delete', added: 1, removed: 0 },
+  ],
+};
 const none: CodePreview = { kind: 'files', files: [] };
 
 function open(prompts: PromptMark[], previews: CodePreview[]) {
@@ -41,7 +47,13 @@ function open(prompts: PromptMark[], previews: CodePreview[]) {
 
 describe('RewindDialog', () => {
   it('lists the prompts with the files a restore would change; Enter then 1 restores code and conversation', async () => {
-    const d = open([{ text: 'first', checkpoint: 1, at: 0 }, { text: 'second', checkpoint: 2, at: 2 }], [changed, none]);
+    const d = open(
+      [
+        { text: 'first', checkpoint: 1, at: 0 },
+        { text: 'second', checkpoint: 2, at: 2 },
+      ],
+      [changed, none],
+    );
     await waitFor(() => expect(d.lastFrame()).toContain('src/a.ts +2 -1, b.txt +1 -0 (new)'));
     expect(d.lastFrame()).toMatch(/❯ second\s*│\n│\s+No code changes/);
     d.stdin.write(keys.up);
@@ -102,11 +114,18 @@ describe('rewind preview and report', () => {
       await writeAtomic(path.join(cwd, 'new.txt'), Buffer.from('n\n'), { history: h });
       await writeAtomic(path.join(root, 'out.txt'), Buffer.from('y\n'), { history: h });
       const p = await previewRestore(h, c, cwd);
-      expect(p.kind === 'files' && p.files.map(fileLabel)).toEqual(['a.txt +2 -1', 'new.txt +1 -0 (new)', `${path.join(root, 'out.txt')} +1 -1 (outside the working folder)`]);
+      expect(p.kind === 'files' && p.files.map(fileLabel)).toEqual([
+        'a.txt +2 -1',
+        'new.txt +1 -0 (new)',
+        `${path.join(root, 'out.txt')} +1 -1 (outside the working folder)`,
+      ]);
       expect(await previewRestore(undefined, c, cwd)).toEqual({ kind: 'unavailable', reason: 'file checkpointing is off (fileCheckpointingEnabled)' });
       const report = await h.restore(c);
       expect(restoreReport(report, 'make it so', cwd)).toEqual([
-        { tone: 'info', text: `Restored the code to before "make it so": 2 files restored (a.txt, ${path.join(root, 'out.txt')}); 1 file deleted that did not exist then (new.txt).` },
+        {
+          tone: 'info',
+          text: `Restored the code to before "make it so": 2 files restored (a.txt, ${path.join(root, 'out.txt')}); 1 file deleted that did not exist then (new.txt).`,
+        },
       ]);
       expect(restoreReport({ restored: [], deleted: [], failed: [{ path: path.join(cwd, 'x'), reason: 'EACCES' }] }, 'p', cwd)).toEqual([
         { tone: 'warning', text: 'The code was not restored to before "p".' },

@@ -28,7 +28,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const conversation: ApiMessage[] = [
   { role: 'user', content: 'read a.txt' },
-  { role: 'assistant', content: [{ type: 'text', text: 'Reading it.' }, { type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/p/a.txt' } }] },
+  {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Reading it.' },
+      { type: 'tool_use', id: 't1', name: 'Read', input: { file_path: '/p/a.txt' } },
+    ],
+  },
   { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '1\talpha' }] },
   { role: 'assistant', content: [{ type: 'text', text: 'It says alpha.' }] },
 ];
@@ -96,7 +102,12 @@ describe('session commands', () => {
     writeFileSync(path.join(s.cwd, 'CLAUDE.md'), 'rules');
     expect(await text(memoryCommand, '', s)).toContain(`${path.join(s.cwd, 'CLAUDE.md')} (5 bytes)`);
     expect(await text(hooksCommand, '', s)).toContain('No hooks configured');
-    const hooked = session({ loaded: { hooks: [{ event: 'PreToolUse', matcher: 'Bash', hooks: [{ type: 'command', command: 'check.sh' }], source: 'projectSettings' }], warnings: [] } as never });
+    const hooked = session({
+      loaded: {
+        hooks: [{ event: 'PreToolUse', matcher: 'Bash', hooks: [{ type: 'command', command: 'check.sh' }], source: 'projectSettings' }],
+        warnings: [],
+      } as never,
+    });
     expect(await text(hooksCommand, '', hooked)).toContain('PreToolUse [Bash]  check.sh  — projectSettings');
     expect(await text(agentsCommand, '', s)).toMatch(/general-purpose\s+builtin/);
   });

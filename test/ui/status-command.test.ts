@@ -4,7 +4,11 @@ import { runStatusCommand, statusLineSetting } from '../../src/ui/status-command
 
 describe('settings statusLine', () => {
   it('takes a command entry, with padding and refreshInterval; ignores anything else', () => {
-    expect(statusLineSetting({ statusLine: { type: 'command', command: '~/.claude/statusline.sh', padding: 2, refreshInterval: 5 } })).toEqual({ command: '~/.claude/statusline.sh', padding: 2, refreshSeconds: 5 });
+    expect(statusLineSetting({ statusLine: { type: 'command', command: '~/.claude/statusline.sh', padding: 2, refreshInterval: 5 } })).toEqual({
+      command: '~/.claude/statusline.sh',
+      padding: 2,
+      refreshSeconds: 5,
+    });
     expect(statusLineSetting({ statusLine: { command: 'x' } })).toEqual({ command: 'x', padding: 0 });
     expect(statusLineSetting({ statusLine: { type: 'static', text: 'hi' } })).toBeUndefined();
     expect(statusLineSetting({ statusLine: 'echo hi' })).toBeUndefined();

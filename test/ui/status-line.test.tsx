@@ -20,7 +20,9 @@ describe('StatusLine', () => {
   });
 
   it('working on a task of the model’s list: its activeForm replaces "Working"', () => {
-    const { lastFrame, unmount } = render(<StatusLine status={{ working: true, startedAt: 0, tokens: 0, activity: 'Running the tests' }} model="m" mode="default" now={() => 2000} />);
+    const { lastFrame, unmount } = render(
+      <StatusLine status={{ working: true, startedAt: 0, tokens: 0, activity: 'Running the tests' }} model="m" mode="default" now={() => 2000} />,
+    );
     expect(lastFrame()!.split('\n')[0]).toBe('⠋ Running the tests… (2s · esc to interrupt)');
     unmount();
   });

@@ -24,9 +24,15 @@ function show(node: React.ReactElement): string {
 
 describe('tool renderers', () => {
   it('Agent: a sub-agent type with a color in its definition shows in that color (none with NO_COLOR)', () => {
-    const call = tool({ name: 'Agent', input: { subagent_type: 'reviewer', description: 'check it', prompt: 'p' }, display: { summary: 'Done (0 tool calls)' } });
+    const call = tool({
+      name: 'Agent',
+      input: { subagent_type: 'reviewer', description: 'check it', prompt: 'p' },
+      display: { summary: 'Done (0 tool calls)' },
+    });
     const info = { columns: 80, rows: 24, cwd: '/proj', theme: makeTheme({}), agentColors: { reviewer: 'purple' } };
-    expect(render(<ViewContext.Provider value={info}>{<FinishedToolView tool={call} />}</ViewContext.Provider>).lastFrame()).toContain('● Agent(reviewer: check it)');
+    expect(render(<ViewContext.Provider value={info}>{<FinishedToolView tool={call} />}</ViewContext.Provider>).lastFrame()).toContain(
+      '● Agent(reviewer: check it)',
+    );
     expect(makeTheme({}).agentColor('purple')).toBe('magenta');
     expect(makeTheme({}).agentColor('orange')).toMatch(/^#/);
     expect(makeTheme({ NO_COLOR: '1' }).agentColor('purple')).toBeUndefined();
@@ -34,7 +40,13 @@ describe('tool renderers', () => {
   });
 
   it('Read: the file relative to the project and how much was read', () => {
-    expect(show(<FinishedToolView tool={tool({ input: { file_path: '/proj/src/a.ts', offset: 10, limit: 20 }, display: { summary: 'Read src/a.ts (lines 10-29 of 300)' } })} />)).toMatchInlineSnapshot(`
+    expect(
+      show(
+        <FinishedToolView
+          tool={tool({ input: { file_path: '/proj/src/a.ts', offset: 10, limit: 20 }, display: { summary: 'Read src/a.ts (lines 10-29 of 300)' } })}
+        />,
+      ),
+    ).toMatchInlineSnapshot(`
       "● Read(src/a.ts · lines 10-29)
         ⎿  Read src/a.ts (lines 10-29 of 300)"
     `);
@@ -42,7 +54,17 @@ describe('tool renderers', () => {
 
   it('Edit: a colored diff with line numbers', () => {
     const diff = '--- a/src/a.ts\n+++ b/src/a.ts\n@@ -3,3 +3,3 @@\n keep\n-old\n+new\n keep2\n';
-    expect(show(<FinishedToolView tool={tool({ name: 'Edit', input: { file_path: '/proj/src/a.ts', old_string: 'old', new_string: 'new' }, display: { summary: 'Updated src/a.ts: +1 -1', diff } })} />)).toMatchInlineSnapshot(`
+    expect(
+      show(
+        <FinishedToolView
+          tool={tool({
+            name: 'Edit',
+            input: { file_path: '/proj/src/a.ts', old_string: 'old', new_string: 'new' },
+            display: { summary: 'Updated src/a.ts: +1 -1', diff },
+          })}
+        />,
+      ),
+    ).toMatchInlineSnapshot(`
       "● Edit(src/a.ts)
         ⎿  Updated src/a.ts: +1 -1
            3   keep
@@ -69,11 +91,23 @@ describe('tool renderers', () => {
   });
 
   it('Grep and Glob: the pattern and the counts', () => {
-    expect(show(<FinishedToolView tool={tool({ name: 'Grep', input: { pattern: 'TODO', path: '/proj/src', glob: '*.ts' }, display: { summary: 'Found 7 matches in 3 files' } })} />)).toMatchInlineSnapshot(`
+    expect(
+      show(
+        <FinishedToolView
+          tool={tool({ name: 'Grep', input: { pattern: 'TODO', path: '/proj/src', glob: '*.ts' }, display: { summary: 'Found 7 matches in 3 files' } })}
+        />,
+      ),
+    ).toMatchInlineSnapshot(`
       "● Grep("TODO" · in src · glob *.ts)
         ⎿  Found 7 matches in 3 files"
     `);
-    expect(show(<FinishedToolView tool={tool({ name: 'Glob', input: { pattern: '**/*.md' }, result: { content: 'a.md\nb.md' }, display: { summary: 'Found 2 files' } })} />)).toMatchInlineSnapshot(`
+    expect(
+      show(
+        <FinishedToolView
+          tool={tool({ name: 'Glob', input: { pattern: '**/*.md' }, result: { content: 'a.md\nb.md' }, display: { summary: 'Found 2 files' } })}
+        />,
+      ),
+    ).toMatchInlineSnapshot(`
       "● Glob(**/*.md)
         ⎿  Found 2 files"
     `);
@@ -84,7 +118,18 @@ describe('tool renderers', () => {
       { gate: 'find', verdict: 'passed', durationMs: 0 },
       { gate: 'permission', verdict: 'denied', durationMs: 0, detail: 'deny rule Bash(rm *) [projectSettings]' },
     ];
-    expect(show(<FinishedToolView tool={tool({ name: 'Bash', input: { command: 'rm -rf build' }, result: { content: 'Permission to use Bash with rm -rf build was denied by the rule Bash(rm *).', isError: true }, trace })} />)).toMatchInlineSnapshot(`
+    expect(
+      show(
+        <FinishedToolView
+          tool={tool({
+            name: 'Bash',
+            input: { command: 'rm -rf build' },
+            result: { content: 'Permission to use Bash with rm -rf build was denied by the rule Bash(rm *).', isError: true },
+            trace,
+          })}
+        />,
+      ),
+    ).toMatchInlineSnapshot(`
       "● Bash(rm -rf build)
         ⎿  permission denied: deny rule Bash(rm *) [projectSettings]
            Permission to use Bash with rm -rf build was denied by the rule Bash(rm *)."
@@ -93,7 +138,9 @@ describe('tool renderers', () => {
 
   it('an interrupted call says so', () => {
     const trace: GateTrace = [{ gate: 'execute', verdict: 'aborted', durationMs: 10, detail: 'interrupted by the user' }];
-    expect(show(<FinishedToolView tool={tool({ name: 'Bash', input: { command: 'sleep 100' }, result: { content: 'Interrupted', isError: true }, trace })} />)).toMatchInlineSnapshot(`
+    expect(
+      show(<FinishedToolView tool={tool({ name: 'Bash', input: { command: 'sleep 100' }, result: { content: 'Interrupted', isError: true }, trace })} />),
+    ).toMatchInlineSnapshot(`
       "● Bash(sleep 100)
         ⎿  Interrupted"
     `);
@@ -101,7 +148,17 @@ describe('tool renderers', () => {
 
   it('unknown and MCP tools get the generic view', () => {
     expect(displayName('mcp__github__create_issue')).toBe('github · create_issue (MCP)');
-    expect(show(<FinishedToolView tool={tool({ name: 'mcp__github__create_issue', input: { title: 'Bug', body: 'x' }, result: { content: 'Created issue #12\nhttps://example.test/12' } })} />)).toMatchInlineSnapshot(`
+    expect(
+      show(
+        <FinishedToolView
+          tool={tool({
+            name: 'mcp__github__create_issue',
+            input: { title: 'Bug', body: 'x' },
+            result: { content: 'Created issue #12\nhttps://example.test/12' },
+          })}
+        />,
+      ),
+    ).toMatchInlineSnapshot(`
       "● github · create_issue (MCP)(title: Bug, body: x)
         ⎿  Created issue #12
            https://example.test/12"
@@ -109,7 +166,15 @@ describe('tool renderers', () => {
   });
 
   it('a running call shows its output tail, or that it waits for an answer', () => {
-    const live: LiveTool = { toolUseId: 't', name: 'Bash', input: { command: 'make' }, summary: 'make', startedAt: 0, tail: ['cc a.c', 'cc b.c'], waiting: false };
+    const live: LiveTool = {
+      toolUseId: 't',
+      name: 'Bash',
+      input: { command: 'make' },
+      summary: 'make',
+      startedAt: 0,
+      tail: ['cc a.c', 'cc b.c'],
+      waiting: false,
+    };
     expect(show(<LiveToolView tool={live} />)).toMatchInlineSnapshot(`
       "● Bash(make)
            cc a.c

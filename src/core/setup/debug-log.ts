@@ -53,7 +53,10 @@ function oneLine(text: string, max = 2000): string {
 
 /** `a,b` shows only those; `!a,!b` shows all but those. */
 export function categoryFilter(filter: string): (cat: DebugCategory) => boolean {
-  const parts = filter.split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = filter
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const only = parts.filter((p) => !p.startsWith('!'));
   const not = parts.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
   return (cat) => (only.length === 0 || only.includes(cat)) && !not.includes(cat);
@@ -66,7 +69,10 @@ function describe(ev: AgentEvent): [DebugCategory, string] | undefined {
     case 'retry':
       return ['api', `retry ${ev.attempt}/${ev.maxRetries} in ${ev.delayMs} ms after ${ev.error}`];
     case 'usage':
-      return ['api', `${ev.model} answered in ${ev.apiDurationMs} ms: ${ev.usage.input_tokens} in, ${ev.usage.output_tokens} out, ${ev.usage.cache_read_input_tokens} cached`];
+      return [
+        'api',
+        `${ev.model} answered in ${ev.apiDurationMs} ms: ${ev.usage.input_tokens} in, ${ev.usage.output_tokens} out, ${ev.usage.cache_read_input_tokens} cached`,
+      ];
     case 'tool_request':
       return ['tools', `${ev.toolUseId} ${ev.name}(${ev.summary})`];
     case 'gate':
@@ -76,7 +82,10 @@ function describe(ev: AgentEvent): [DebugCategory, string] | undefined {
     case 'task_started':
       return ['tasks', `${ev.taskId} started: ${ev.description}`];
     case 'task_progress':
-      return ['tasks', `${ev.progress.taskId} ran ${ev.progress.lastToolName ?? 'a tool'} (${ev.progress.usage.toolUses} tool uses, ${ev.progress.usage.totalTokens} tokens so far)`];
+      return [
+        'tasks',
+        `${ev.progress.taskId} ran ${ev.progress.lastToolName ?? 'a tool'} (${ev.progress.usage.toolUses} tool uses, ${ev.progress.usage.totalTokens} tokens so far)`,
+      ];
     case 'task_notification':
       return ['tasks', `${ev.notice.taskId} ${ev.notice.status}: ${ev.notice.summary}`];
     case 'warning':

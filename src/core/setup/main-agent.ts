@@ -36,7 +36,11 @@ export function addMainAgentHooks(loaded: LoadedSettings, def: AgentDefinition):
 }
 
 /** Its memory folder (made now): the prompt section about it and the rules that open it. */
-export function mainAgentMemory(def: AgentDefinition, roots: { projectDir: string; configDir: string; env: Record<string, string | undefined> }, warnings: string[]): { prompt?: string; rules: ParsedRule[] } {
+export function mainAgentMemory(
+  def: AgentDefinition,
+  roots: { projectDir: string; configDir: string; env: Record<string, string | undefined> },
+  warnings: string[],
+): { prompt?: string; rules: ParsedRule[] } {
   if (!def.memory) return { rules: [] };
   const dir = agentMemoryDir(def.memory, def.name, roots);
   const why = ensureMemoryDir(dir);

@@ -44,7 +44,16 @@ export function mcpServersFor(
   }
   if (!config.servers.length && !config.disabled.length) return undefined;
   const o = setup.options;
-  const sandbox = stdioSandbox({ cwd: setup.cwd, projectRoot: setup.cwd, additionalDirs: o.additionalDirs, homeDir: o.homeDir, wicketHome: o.wicketHome, env, settings: o.settings, rules: o.permission.rules });
+  const sandbox = stdioSandbox({
+    cwd: setup.cwd,
+    projectRoot: setup.cwd,
+    additionalDirs: o.additionalDirs,
+    homeDir: o.homeDir,
+    wicketHome: o.wicketHome,
+    env,
+    settings: o.settings,
+    rules: o.permission.rules,
+  });
   const servers = new McpServers(config, {
     projectRoot: setup.cwd,
     env,
@@ -72,7 +81,10 @@ export function useMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'perm
   const fromServers = new Set(servers.resourceToolNames);
   const own = agent.tools.filter((t) => !t.name.startsWith('mcp__') && t.name !== TOOL_SEARCH && !fromServers.has(t.name));
   const mcp: Tool[] = visibleTools(servers.tools(), agent.permission.rules);
-  const search = mcp.some(isDeferred) && toolSearchMode(agent.env).kind !== 'off' ? visibleTools([toolSearchTool], agent.permission.rules, only ? [...only] : undefined) : [];
+  const search =
+    mcp.some(isDeferred) && toolSearchMode(agent.env).kind !== 'off'
+      ? visibleTools([toolSearchTool], agent.permission.rules, only ? [...only] : undefined)
+      : [];
   agent.tools.splice(0, agent.tools.length, ...own, ...search, ...mcp);
   const sections = servers.instructions();
   const at = agent.system.findIndex((b) => b.text.startsWith(INSTRUCTIONS_HEADING));
@@ -83,7 +95,11 @@ export function useMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'perm
 const INSTRUCTIONS_HEADING = '# MCP server instructions';
 
 /** Keeps the session's tools in step with the servers' tool lists as they change; returns the way to stop. */
-export function followMcpTools(agent: Pick<AgentOptions, 'tools' | 'system' | 'permission' | 'env'>, servers: McpServers, only?: readonly string[]): () => void {
+export function followMcpTools(
+  agent: Pick<AgentOptions, 'tools' | 'system' | 'permission' | 'env'>,
+  servers: McpServers,
+  only?: readonly string[],
+): () => void {
   return servers.onListChanged((_server, kind) => {
     if (kind === 'tools' || kind === 'resources') useMcpTools(agent, servers, only);
   });
@@ -97,7 +113,8 @@ export function mcpProblems(servers: McpServers, where: 'app' | 'print' = 'app')
   return servers.list().flatMap((s) => {
     if (s.status === 'failed') return [`MCP server "${s.name}" (${s.source}) failed: ${s.error ?? 'unknown error'}`];
     if (s.status !== 'needs-auth') return [];
-    const how = where === 'app' ? `/mcp login ${s.name} signs in` : `run /mcp in the app (or wicket mcp login ${s.name}) to sign in; this run goes on without it`;
+    const how =
+      where === 'app' ? `/mcp login ${s.name} signs in` : `run /mcp in the app (or wicket mcp login ${s.name}) to sign in; this run goes on without it`;
     return [`MCP server "${s.name}" (${s.source}) needs authentication: ${how}`];
   });
 }

@@ -29,7 +29,10 @@ export async function openSession(setup: Setup, opts: CliOptions, messages: ApiM
   if (!opts.bare && !opts.safeMode) await agent.hooks.instructionsLoaded?.(() => loadedInstructions(setup), signal).catch(() => undefined);
   const started = await agent.hooks.sessionStart?.({ source: fresh ? 'startup' : 'resume', model: agent.model }, signal).catch(() => undefined);
   if (started?.additionalContext) appendUser(messages, started.additionalContext);
-  const title = { ...(started?.sessionTitle ? { title: started.sessionTitle } : {}), ...(started?.initialUserMessage ? { initialUserMessage: started.initialUserMessage } : {}) };
+  const title = {
+    ...(started?.sessionTitle ? { title: started.sessionTitle } : {}),
+    ...(started?.initialUserMessage ? { initialUserMessage: started.initialUserMessage } : {}),
+  };
   if (!fresh) return { warnings: [], ...title };
   const run = inlineBashRunner({ ...agent, signal });
   const skills = await mainAgentSkills(setup.agent, { projectRoot: setup.cwd, configDir: setup.configDir, sessionId: agent.sessionId }, run);

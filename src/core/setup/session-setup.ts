@@ -47,7 +47,6 @@ import { usePlugins } from '../../plugins/session.js';
 import type { PluginSet } from '../../plugins/types.js';
 import type { CliOptions } from './options.js';
 
-
 export interface Setup {
   options: Omit<AgentOptions, 'signal' | 'askUser'>;
   loaded: LoadedSettings;
@@ -103,7 +102,9 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   loaded.warnings.push(...agentWarnings(loadAgentDefinitions(cwd, configDir)));
   const asAgent = opts.agent ? mainAgent(opts.agent, cwd, configDir) : undefined;
   // The Skill tool is offered only when there is a skill to run.
-  let tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter((t) => t.name !== 'Skill' || (!opts.disableSlashCommands && modelSkills(cwd, configDir).length > 0));
+  let tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter(
+    (t) => t.name !== 'Skill' || (!opts.disableSlashCommands && modelSkills(cwd, configDir).length > 0),
+  );
   if (asAgent) tools = mainAgentTools(tools, asAgent);
   if (asAgent && !opts.bare && !opts.safeMode) addMainAgentHooks(loaded, asAgent);
   const schema = opts.jsonSchema ? parseJsonSchema(opts.jsonSchema) : undefined;
@@ -161,7 +162,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     homeDir: home,
     configDir,
     systemPrompt: opts.systemPrompt ?? asAgent?.systemPrompt,
-    appendSystemPrompt: [opts.appendSystemPrompt, agentMemory.prompt, schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined].filter(Boolean).join('\n\n') || undefined,
+    appendSystemPrompt:
+      [opts.appendSystemPrompt, agentMemory.prompt, schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined].filter(Boolean).join('\n\n') || undefined,
     noMemory: opts.bare || opts.safeMode,
     git: deps.git,
     hidden: readDeniedCheck({ rules: loaded.rules, cwd, projectRoot: cwd, homeDir: home }),
@@ -194,7 +196,17 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
     taskNotices: new TaskNotices(),
   };
-  return { loaded, plugins, cwd, configDir, sessionsDir, hookMcp, ...(resumed ? { resumeFile: resumed } : {}), ...(asAgent ? { agent: asAgent } : {}), options: live.options };
+  return {
+    loaded,
+    plugins,
+    cwd,
+    configDir,
+    sessionsDir,
+    hookMcp,
+    ...(resumed ? { resumeFile: resumed } : {}),
+    ...(asAgent ? { agent: asAgent } : {}),
+    options: live.options,
+  };
 }
 
 /**

@@ -94,7 +94,14 @@ async function reload(opts: CliOptions, setup: Setup, deps: ReloadDeps, file: st
   try {
     fresh = sessionSettings(opts, deps.env, setup.cwd, deps.home, deps.trusted);
   } catch (err) {
-    if (err instanceof SettingsUnreadableError) deps.note([`${file} changed, but the settings cannot be read:`, ...err.problems.map(problemLine), 'The settings read before stay in force, deny rules and hooks included, until this is fixed.'].join('\n'));
+    if (err instanceof SettingsUnreadableError)
+      deps.note(
+        [
+          `${file} changed, but the settings cannot be read:`,
+          ...err.problems.map(problemLine),
+          'The settings read before stay in force, deny rules and hooks included, until this is fixed.',
+        ].join('\n'),
+      );
     return;
   }
   apply(setup, fresh, deps.home);

@@ -27,10 +27,15 @@ export function startBackgroundAgent(spec: SubagentSpec, description: string, ct
   const events: AgentEvent[] = [];
   let taskId: string | undefined; // known once the task is registered, below
   const progress = progressReporter(spec, description, ctx, () => taskId);
-  const run = ctx.runSubagent!(spec, controller.signal, (ev) => {
-    if (ev.type === 'usage' || ev.type === 'warning' || ev.type === 'permission_denied') events.push(ev);
-    progress(ev);
-  }, { background: true });
+  const run = ctx.runSubagent!(
+    spec,
+    controller.signal,
+    (ev) => {
+      if (ev.type === 'usage' || ev.type === 'warning' || ev.type === 'permission_denied') events.push(ev);
+      progress(ev);
+    },
+    { background: true },
+  );
   const task = registerAgentTask({
     description,
     agentType: spec.agentType,

@@ -79,7 +79,8 @@ export function parseCliAgents(json: string): AgentDefinition[] {
   } catch (err) {
     throw new Error(`--agents is not valid JSON: ${(err as Error).message}`);
   }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) throw new Error('--agents must be a JSON object: {"name": {"description": "…", "prompt": "…"}}');
+  if (!data || typeof data !== 'object' || Array.isArray(data))
+    throw new Error('--agents must be a JSON object: {"name": {"description": "…", "prompt": "…"}}');
   return Object.entries(data as Record<string, any>).map(([name, d]) => {
     if (!d || typeof d !== 'object' || typeof d.description !== 'string' || typeof d.prompt !== 'string') {
       throw new Error(`--agents: "${name}" needs a "description" and a "prompt" (strings)`);
@@ -140,7 +141,10 @@ export function parseAgentFile(text: string, source: 'project' | 'user', file?: 
     name,
     description,
     ...fields,
-    systemPrompt: text.replace(/^\uFEFF/, '').slice(m.index + m[0].length).trim(),
+    systemPrompt: text
+      .replace(/^\uFEFF/, '')
+      .slice(m.index + m[0].length)
+      .trim(),
     source,
     ...(file ? { file } : {}),
     ...(warnings.length ? { warnings } : {}),

@@ -90,9 +90,21 @@ export function readAgentFields(meta: Record<string, unknown>, origin: FieldOrig
   set('isolation', read('isolation', text));
   set('skills', read('skills', names));
   set('mcpServers', read('mcpServers', mcpServers));
-  set('memory', read('memory', oneOf('user, project or local', (s) => (MEMORY_SCOPES as readonly string[]).includes(s) ? (s as MemoryScope) : undefined)));
+  set(
+    'memory',
+    read(
+      'memory',
+      oneOf('user, project or local', (s) => ((MEMORY_SCOPES as readonly string[]).includes(s) ? (s as MemoryScope) : undefined)),
+    ),
+  );
   set('background', read('background', flag));
-  set('color', read('color', oneOf(AGENT_COLORS.join(', '), (s) => (AGENT_COLORS as readonly string[]).includes(s.toLowerCase()) ? (s.toLowerCase() as AgentColor) : undefined)));
+  set(
+    'color',
+    read(
+      'color',
+      oneOf(AGENT_COLORS.join(', '), (s) => ((AGENT_COLORS as readonly string[]).includes(s.toLowerCase()) ? (s.toLowerCase() as AgentColor) : undefined)),
+    ),
+  );
   set('initialPrompt', read('initialPrompt', text));
   const hooks = read('hooks', (v, fail) => hookGroups(v, origin, warnings, fail));
   if (hooks?.length) fields.hooks = hooks;
@@ -126,7 +138,10 @@ const flag: Reader<boolean> = (v, fail) => {
 
 /** `Read, Grep`, `[Read, Grep]` or a list. */
 const names: Reader<string[]> = (v, fail) => {
-  if (typeof v === 'string') return splitRuleList([v.replace(/^\s*\[|\]\s*$/g, '')]).map(unquote).filter(Boolean);
+  if (typeof v === 'string')
+    return splitRuleList([v.replace(/^\s*\[|\]\s*$/g, '')])
+      .map(unquote)
+      .filter(Boolean);
   if (!Array.isArray(v)) return fail(`must be a list of names, found ${describe(v)}`);
   const bad = v.filter((x) => typeof x !== 'string');
   if (bad.length) return fail(`must be a list of names; ${describe(bad[0])} is not a name`);

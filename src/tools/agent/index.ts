@@ -36,9 +36,15 @@ const inputSchema = lazySchema((z) =>
     prompt: z.string().min(1, 'prompt is empty').describe('The task for the agent to perform'),
     subagent_type: z.string().optional().describe('The type of agent to use (default: general-purpose)'),
     model: z.string().optional().describe('sonnet, opus or haiku; the agent definition’s model, or the session’s, when left out'),
-    run_in_background: z.boolean().optional().describe('Set to true to run this agent in the background: the call returns at once, and you are told when it finishes, with its report'),
+    run_in_background: z
+      .boolean()
+      .optional()
+      .describe('Set to true to run this agent in the background: the call returns at once, and you are told when it finishes, with its report'),
     name: z.string().optional().describe('A name for the agent'),
-    isolation: z.string().optional().describe('"worktree": the agent works in a git worktree of its own (on a new branch), so its edits do not touch the project until you merge them'),
+    isolation: z
+      .string()
+      .optional()
+      .describe('"worktree": the agent works in a git worktree of its own (on a new branch), so its edits do not touch the project until you merge them'),
   }),
 );
 
@@ -56,7 +62,8 @@ export const agentTool = defineTool<AgentInput, SubagentResult | BackgroundAgent
     const def = defs.find((d) => d.name === type);
     if (!def) return { ok: false, message: `there is no agent type "${type}". Available: ${defs.map((d) => d.name).join(', ')}.` };
     const isolation = input.isolation ?? def.isolation;
-    if (isolation && isolation !== 'worktree') return { ok: false, message: `isolation "${isolation}" is not supported: use "worktree", or leave it out and the agent works in the project itself.` };
+    if (isolation && isolation !== 'worktree')
+      return { ok: false, message: `isolation "${isolation}" is not supported: use "worktree", or leave it out and the agent works in the project itself.` };
     // WorktreeCreate hooks make the worktree themselves: no git repository is needed then.
     const missing = isolation && !ctx.worktreeHooks?.handles?.('WorktreeCreate') ? await worktreeMissing(ctx.cwd) : undefined;
     return missing ? { ok: false, message: `isolation "worktree" needs ${missing}: leave isolation out` } : { ok: true };
@@ -72,7 +79,10 @@ export const agentTool = defineTool<AgentInput, SubagentResult | BackgroundAgent
     const def = loadAgentDefinitions(ctx.cwd, configDirOf(ctx)).find((d) => d.name === (input.subagent_type ?? 'general-purpose'))!;
     const own = withDefinition(ctx.runSubagent!, def, ctx, userConfigOf(ctx));
     // With worktree isolation each run gets a fresh worktree, made when it starts and checked when it ends.
-    const runSubagent = (input.isolation ?? def.isolation) === 'worktree' ? inWorktree(own, ctx.cwd, (cwd) => systemFor(def, ctx, cwd, cwd), startsFresh(ctx.settings), ctx.worktreeHooks) : own;
+    const runSubagent =
+      (input.isolation ?? def.isolation) === 'worktree'
+        ? inWorktree(own, ctx.cwd, (cwd) => systemFor(def, ctx, cwd, cwd), startsFresh(ctx.settings), ctx.worktreeHooks)
+        : own;
     if (input.run_in_background || def.background) return startBackgroundAgent(specFor(def, input, ctx), input.description, { ...ctx, runSubagent });
     const progress = new Channel<ToolProgress>();
     const done = runSubagent(specFor(def, input, ctx), ctx.signal, (ev) => {
@@ -141,7 +151,9 @@ function systemFor(def: AgentDefinition, ctx: ToolContext, cwd: string, projectD
 }
 
 function describe(defs: AgentDefinition[]): string {
-  const lines = defs.map((d) => `- ${d.name}: ${d.description} (Tools: ${d.tools?.join(', ') ?? 'all'})${d.background ? ' (always runs in the background)' : ''}`);
+  const lines = defs.map(
+    (d) => `- ${d.name}: ${d.description} (Tools: ${d.tools?.join(', ') ?? 'all'})${d.background ? ' (always runs in the background)' : ''}`,
+  );
   return `Launch a sub-agent to handle a complex, multi-step task on its own. It works in its own context with its own tools, and only its final report comes back to you, so give it a complete, self-contained task and say exactly what it should report.
 
 Agent types (subagent_type):

@@ -79,7 +79,11 @@ function memoryHead(file: string): string {
   if (!text.trim()) return '(empty)';
   const lines = text.replace(/\r\n/g, '\n').replace(/\n$/, '').split('\n');
   let shown = lines.slice(0, MAX_LINES).join('\n');
-  if (Buffer.byteLength(shown) > MAX_BYTES) shown = Buffer.from(shown).subarray(0, MAX_BYTES).toString('utf8').replace(/\uFFFD$/, '');
+  if (Buffer.byteLength(shown) > MAX_BYTES)
+    shown = Buffer.from(shown)
+      .subarray(0, MAX_BYTES)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '');
   if (shown.length === lines.join('\n').length) return shown;
   return `${shown}\n\n(MEMORY.md goes on: only its first ${MAX_LINES} lines or ${MAX_BYTES / 1000} KB are shown. Move details into other files and shorten it.)`;
 }

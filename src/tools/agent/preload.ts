@@ -14,7 +14,12 @@ export interface PreloadRoots {
   sessionId: string;
 }
 
-export async function preloadSkills(agent: string, names: readonly string[], roots: PreloadRoots, run?: RunInlineBash): Promise<{ texts: string[]; warnings: string[] }> {
+export async function preloadSkills(
+  agent: string,
+  names: readonly string[],
+  roots: PreloadRoots,
+  run?: RunInlineBash,
+): Promise<{ texts: string[]; warnings: string[] }> {
   const texts: string[] = [];
   const warnings: string[] = [];
   if (!names.length) return { texts, warnings };
@@ -23,7 +28,9 @@ export async function preloadSkills(agent: string, names: readonly string[], roo
     // A plugin's skill may be named with or without its plugin's prefix.
     const skill = all.find((s) => s.name === name) ?? all.find((s) => s.name.endsWith(`:${name}`));
     if (!skill) {
-      warnings.push(`agent ${agent}: there is no skill "${name}" to preload${all.length ? ` (skills: ${all.map((s) => s.name).join(', ')})` : ''}; it starts without it`);
+      warnings.push(
+        `agent ${agent}: there is no skill "${name}" to preload${all.length ? ` (skills: ${all.map((s) => s.name).join(', ')})` : ''}; it starts without it`,
+      );
       continue;
     }
     if (skill.modelInvocable === false) {

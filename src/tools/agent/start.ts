@@ -24,7 +24,12 @@ export function withDefinition(run: RunSubagent, def: AgentDefinition, ctx: Tool
       if (why) warnings.push(`agent ${def.name}: ${why}`);
       allow = memoryRules(dir);
     }
-    const skills = await preloadSkills(def.name, def.skills ?? [], { projectRoot: ctx.projectRoot, configDir, sessionId: ctx.sessionId }, ctx.runGatedCall && inlineBashVia(ctx.runGatedCall));
+    const skills = await preloadSkills(
+      def.name,
+      def.skills ?? [],
+      { projectRoot: ctx.projectRoot, configDir, sessionId: ctx.sessionId },
+      ctx.runGatedCall && inlineBashVia(ctx.runGatedCall),
+    );
     const servers = ctx.connectAgentServers ? await ctx.connectAgentServers(def, ctx) : { tools: [], warnings: [], close: async () => {} };
     try {
       return await run(

@@ -10,7 +10,13 @@ import { closeWorktree, makeWorktree, type WorktreeHooks } from '../../base/work
 type RunSubagent = NonNullable<ToolContext['runSubagent']>;
 
 /** A sub-agent runner that puts each run in a fresh worktree and reports where its work went. */
-export function inWorktree(run: RunSubagent, cwd: string, systemFor: (cwd: string) => SubagentSpec['system'], fresh: boolean, hooks?: WorktreeHooks): RunSubagent {
+export function inWorktree(
+  run: RunSubagent,
+  cwd: string,
+  systemFor: (cwd: string) => SubagentSpec['system'],
+  fresh: boolean,
+  hooks?: WorktreeHooks,
+): RunSubagent {
   return async (spec, signal, onEvent, o) => {
     const wt = await makeWorktree(cwd, { name: `agent-${randomHex(4)}`, fresh }, hooks, signal);
     const result = await run({ ...spec, cwd: wt.cwd, system: systemFor(wt.cwd) }, signal, onEvent, o).catch(async (err: unknown) => {

@@ -81,7 +81,17 @@ class Analyzer implements Walk {
       const bare = isBareExec(cmd);
       if (bare) stdin = mergeStdin(stdin, stdinOf(cmd, NO_STDIN, false));
       if (!cmd.words.length) continue;
-      const frame: Frame = { outer: [], allowPrefix: [], allow: true, nested: scope.nested, denyOnly: scope.denyOnly, depth: scope.depth, source: cmd, stdin, piped };
+      const frame: Frame = {
+        outer: [],
+        allowPrefix: [],
+        allow: true,
+        nested: scope.nested,
+        denyOnly: scope.denyOnly,
+        depth: scope.depth,
+        source: cmd,
+        stdin,
+        piped,
+      };
       if (bare) {
         this.leaf(cmd.words, frame, [joinPatterns(cmd.words)]);
         continue;
@@ -120,7 +130,8 @@ class Analyzer implements Walk {
     if (!a.literal) return this.problem(`${name} holds a command only known when it runs`);
     if (name === 'BASH_ENV' || name === 'ENV') return this.problem(`${name} makes the shell run the file ${value} first`);
     if (OPTION_VARS.has(name)) {
-      if (/command|exec|program|script|shell|eval|alias|pager|editor|hook|filter|helper|-I/i.test(value)) this.problem(`${name} passes options that may run commands`);
+      if (/command|exec|program|script|shell|eval|alias|pager|editor|hook|filter|helper|-I/i.test(value))
+        this.problem(`${name} passes options that may run commands`);
       return;
     }
     this.script(value.replace(/^!/, ''), { ...frame, denyOnly: true });
@@ -177,7 +188,12 @@ class Analyzer implements Walk {
     const name = words[0]!.value;
     const start = spec.guess ? -1 : skipOptions(words, spec);
     if (start < 0) {
-      this.leaf(words, { ...frame, allow: spec.kind === 'privileged' && frame.allow }, views, spec.kind === 'runner' ? `${name} runs the command it is given` : undefined);
+      this.leaf(
+        words,
+        { ...frame, allow: spec.kind === 'privileged' && frame.allow },
+        views,
+        spec.kind === 'runner' ? `${name} runs the command it is given` : undefined,
+      );
       return this.suffixes(words, inner);
     }
     if (start >= words.length) {
@@ -274,4 +290,3 @@ function withoutGitGlobals(args: Word[]): Word[] {
   while (i < args.length && args[i]!.value.startsWith('-')) i += GIT_VALUE_OPTIONS.has(args[i]!.value) ? 2 : 1;
   return args.slice(i);
 }
-

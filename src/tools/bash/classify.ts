@@ -25,8 +25,23 @@ export function changesDirectory(a: Analysis): boolean {
   return a.leaves.some((l) => CD.has(l.words[0]?.value ?? ''));
 }
 
-const DESTRUCTIVE = new Set(['rm', 'rmdir', 'shred', 'dd', 'truncate', 'mv', 'wipefs', 'fdisk', 'parted', 'mkswap',
-  'kill', 'pkill', 'killall', 'unlink', 'srm']);
+const DESTRUCTIVE = new Set([
+  'rm',
+  'rmdir',
+  'shred',
+  'dd',
+  'truncate',
+  'mv',
+  'wipefs',
+  'fdisk',
+  'parted',
+  'mkswap',
+  'kill',
+  'pkill',
+  'killall',
+  'unlink',
+  'srm',
+]);
 
 /** Commands that delete, overwrite or kill: the runtime shows them with a stronger prompt. */
 export function isDestructiveAnalysis(a: Analysis): boolean {

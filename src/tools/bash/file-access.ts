@@ -65,19 +65,24 @@ export function fileAccesses(a: Analysis, where: Where, opts: AccessOptions = {}
     if (mention && (p === undefined || (!w.value.includes('/') && !existsOnDisk(p)))) return;
     if (p === undefined || !HARMLESS.has(p)) out.push({ path: p, access });
   };
-  forEachLeaf(a, where, (leaf, cwd) => {
-    const name = path.posix.basename(leaf.words[0]?.value ?? '');
-    for (const r of leaf.source.redirects) if (r.kind === 'read' && r.target) add(r.target, 'read', cwd);
-    // git's paths (`git show HEAD:f`, `git log -p -- f`) count as mentions: its read-only forms print files too.
-    if (isReadOnlyLeaf(leaf) && name !== 'git') for (const w of pathArguments(leaf.words)) add(w, 'read', cwd);
-    else if (isReadOnlyLeaf(leaf)) {
-      for (const w of pathArguments(leaf.words)) add(w, 'read', cwd);
-      if (opts.mentions) for (const w of mentionedPaths(leaf.words)) add(w, 'read', cwd, true);
-    } else {
-      for (const f of operandAccesses(name, leaf.words.slice(1))) add(f.word, f.access, cwd);
-      if (opts.mentions) for (const w of mentionedPaths(leaf.words)) add(w, 'read', cwd, true);
-    }
-  }, opts.guesses);
+  forEachLeaf(
+    a,
+    where,
+    (leaf, cwd) => {
+      const name = path.posix.basename(leaf.words[0]?.value ?? '');
+      for (const r of leaf.source.redirects) if (r.kind === 'read' && r.target) add(r.target, 'read', cwd);
+      // git's paths (`git show HEAD:f`, `git log -p -- f`) count as mentions: its read-only forms print files too.
+      if (isReadOnlyLeaf(leaf) && name !== 'git') for (const w of pathArguments(leaf.words)) add(w, 'read', cwd);
+      else if (isReadOnlyLeaf(leaf)) {
+        for (const w of pathArguments(leaf.words)) add(w, 'read', cwd);
+        if (opts.mentions) for (const w of mentionedPaths(leaf.words)) add(w, 'read', cwd, true);
+      } else {
+        for (const f of operandAccesses(name, leaf.words.slice(1))) add(f.word, f.access, cwd);
+        if (opts.mentions) for (const w of mentionedPaths(leaf.words)) add(w, 'read', cwd, true);
+      }
+    },
+    opts.guesses,
+  );
   for (const w of a.writes) add(w, 'write', where.cwd);
   return out;
 }
@@ -101,7 +106,7 @@ function mentionedPaths(words: Word[]): Word[] {
   for (const [i, w] of words.entries()) {
     if (i === 0 && !w.value.includes('/')) continue;
     if (!w.literal && w.glob === undefined) continue;
-    if (w.value === '' || w.value === '-' || /\s/.test(w.value) && !w.value.includes('/')) continue;
+    if (w.value === '' || w.value === '-' || (/\s/.test(w.value) && !w.value.includes('/'))) continue;
     out.push(w);
     const eq = /^[^=/]*=(.+)$/.exec(w.value);
     if (eq && w.literal) out.push({ ...w, value: eq[1]!, pattern: eq[1]! });

@@ -115,7 +115,10 @@ export const bashTool = defineTool<BashInput, BashOutput>({
     if (runsSandboxed(input, ctx)) return undefined;
     const tree = treeReadDenial(a, ctx) ?? scriptsTreeRead(a, ctx);
     if (!tree) return undefined;
-    return { reason: `${tree.reason}. Read a narrower folder that leaves it out, or use the Grep tool, which never returns denied files`, refuseInBypass: true };
+    return {
+      reason: `${tree.reason}. Read a narrower folder that leaves it out, or use the Grep tool, which never returns denied files`,
+      refuseInBypass: true,
+    };
   },
 
   async checkPermissions(input, ctx) {
@@ -237,7 +240,9 @@ function sandboxNotes(exitCode: number | null, since: number): string[] {
   const blocked = deniedHostsSince(since);
   if (blocked.length) notes.push(`The sandbox blocked network access to ${blocked.join(', ')} (not in sandbox.network.allowedDomains).`);
   if (exitCode !== 0) {
-    notes.push('The command ran in the sandbox: writes outside the project and allowed paths, and network access except to allowed domains, are blocked. If it failed for that reason, retry with dangerouslyDisableSandbox: true (the user is asked).');
+    notes.push(
+      'The command ran in the sandbox: writes outside the project and allowed paths, and network access except to allowed domains, are blocked. If it failed for that reason, retry with dangerouslyDisableSandbox: true (the user is asked).',
+    );
   }
   return notes;
 }
@@ -249,7 +254,19 @@ async function finishSandbox(sandbox: SandboxLaunch, outputFile: string): Promis
 }
 
 function backgroundOutput(id: string, outputFile: string, cwd: string, notes: string[], sandboxed: boolean): BashOutput {
-  return { stdout: '', display: '', exitCode: null, interrupted: false, timedOut: false, outputFile, totalBytes: 0, cwd, notes, sandboxed, backgroundTaskId: id };
+  return {
+    stdout: '',
+    display: '',
+    exitCode: null,
+    interrupted: false,
+    timedOut: false,
+    outputFile,
+    totalBytes: 0,
+    cwd,
+    notes,
+    sandboxed,
+    backgroundTaskId: id,
+  };
 }
 
 function clampTimeout(t: number | undefined): number {

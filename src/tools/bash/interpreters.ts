@@ -42,8 +42,10 @@ const interpolatesWith = (re: RegExp, quotes: string) => (q: string, raw: string
 
 const PYTHON: Language = {
   lex: { quotes: `'"`, lineComment: '#', python: true, interpolates: (_q, raw, prefix) => prefix.includes('f') && raw.includes('{') },
-  sites: /\b(?:os|posix|nt)\s*\.\s*(?:system|popen\d?|exec\w*|spawn\w*|posix_spawnp?|startfile)\b|\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*\w+|\basyncio\s*\.\s*create_subprocess_(?:exec|shell)\b|\bplatform\s*\.\s*popen\b/g,
-  dynamic: /(?<![.\w])(?:eval|exec|compile|vars|globals|locals|getattr|setattr|delattr|__import__|execfile|breakpoint)\b|\b(?:importlib|runpy|ctypes|cffi|pickle|cPickle|marshal|shelve|dill|pdb|builtins|pexpect|plumbum|webbrowser|multiprocessing|methodcaller|attrgetter|fork\w*)\b|__(?!name__|file__|main__|version__|doc__|init__)\w+__/,
+  sites:
+    /\b(?:os|posix|nt)\s*\.\s*(?:system|popen\d?|exec\w*|spawn\w*|posix_spawnp?|startfile)\b|\bsubprocess\s*\.\s*(?:run|call|check_call|check_output|Popen|getoutput|getstatusoutput)\b|\bpty\s*\.\s*spawn\b|\bcommands\s*\.\s*\w+|\basyncio\s*\.\s*create_subprocess_(?:exec|shell)\b|\bplatform\s*\.\s*popen\b/g,
+  dynamic:
+    /(?<![.\w])(?:eval|exec|compile|vars|globals|locals|getattr|setattr|delattr|__import__|execfile|breakpoint)\b|\b(?:importlib|runpy|ctypes|cffi|pickle|cPickle|marshal|shelve|dill|pdb|builtins|pexpect|plumbum|webbrowser|multiprocessing|methodcaller|attrgetter|fork\w*)\b|__(?!name__|file__|main__|version__|doc__|init__)\w+__/,
   siteNames: /^(system|popen|exec\w*|spawn\w*|posix_spawnp?|run|call|check_call|check_output|Popen|getoutput|getstatusoutput)$/,
   keywordArgs: true,
   extra: pythonModules,
@@ -53,7 +55,10 @@ const PYTHON: Language = {
 function pythonModules(_text: string, masked: string, _values: string[], out: CodeScan): void {
   const mods = 'os|posix|nt|subprocess|pty|commands|asyncio|platform';
   const from = new RegExp(`\\bfrom\\s+(?:${mods})\\s+import\\s+([^;\\n]*)`).exec(masked);
-  if (from && /\*|\b(system|popen\w*|exec\w*|spawn\w*|posix_spawnp?|run|call|check_\w+|Popen|getoutput|getstatusoutput|create_subprocess_\w+|fork\w*)\b/.test(from[1]!)) {
+  if (
+    from &&
+    /\*|\b(system|popen\w*|exec\w*|spawn\w*|posix_spawnp?|run|call|check_\w+|Popen|getoutput|getstatusoutput|create_subprocess_\w+|fork\w*)\b/.test(from[1]!)
+  ) {
     out.unknown ??= `it imports a way to run programs: ${from[0].trim()}`;
   }
   for (const m of masked.matchAll(new RegExp(`\\b(?:${mods})\\b(?!\\s*\\.)`, 'g'))) {
@@ -67,7 +72,8 @@ function pythonModules(_text: string, masked: string, _values: string[], out: Co
 const PERL: Language = {
   lex: { quotes: `'"`, commandQuotes: '`', lineComment: '#', quoteOperators: 'perl', interpolates: interpolatesWith(/[$@]/, '"`') },
   sites: /(?<![\w$@%&>:])(?:system|exec|readpipe)\b/g,
-  dynamic: /(?<![\w$@%&>:])(?:eval|syscall|fork|dump)\b|(?<![\w$@%&>:])do\b(?!\s*\{)|(?<![\w$@%&>:])require\b(?!\s+[A-Za-z][\w:]*\s*;?)|CORE::|IPC::|\bPOSIX\b|&\s*[$\\{]|->\s*\(/,
+  dynamic:
+    /(?<![\w$@%&>:])(?:eval|syscall|fork|dump)\b|(?<![\w$@%&>:])do\b(?!\s*\{)|(?<![\w$@%&>:])require\b(?!\s+[A-Za-z][\w:]*\s*;?)|CORE::|IPC::|\bPOSIX\b|&\s*[$\\{]|->\s*\(/,
   siteNames: /^(system|exec|readpipe)$/,
   extra: (text, masked, values, out) => {
     if (/\bopen\b/.test(masked) && values.some((v) => v.includes('|'))) out.unknown ??= 'it opens a pipe to a program';
@@ -77,15 +83,18 @@ const PERL: Language = {
 
 const RUBY: Language = {
   lex: { quotes: `'"`, commandQuotes: '`', lineComment: '#', quoteOperators: 'ruby', interpolates: interpolatesWith(/#\{/, '"`') },
-  sites: /(?<![\w.:$@])(?:system|exec|spawn)\b|\b(?:Kernel|Process)\s*\.\s*(?:system|exec|spawn)\b|\bIO\s*\.\s*popen\b|\bOpen3\s*\.\s*\w+|\bPTY\s*\.\s*spawn\b/g,
-  dynamic: /(?<![\w$@])(?:eval|instance_eval|class_eval|module_eval|instance_exec|class_exec|send|public_send|__send__|method|define_method|const_get|binding|load|syscall|fork)\b|\bFiddle\b|(?<![\w$@])require\s*\(?\s*[^'"\s(]/,
+  sites:
+    /(?<![\w.:$@])(?:system|exec|spawn)\b|\b(?:Kernel|Process)\s*\.\s*(?:system|exec|spawn)\b|\bIO\s*\.\s*popen\b|\bOpen3\s*\.\s*\w+|\bPTY\s*\.\s*spawn\b/g,
+  dynamic:
+    /(?<![\w$@])(?:eval|instance_eval|class_eval|module_eval|instance_exec|class_exec|send|public_send|__send__|method|define_method|const_get|binding|load|syscall|fork)\b|\bFiddle\b|(?<![\w$@])require\s*\(?\s*[^'"\s(]/,
   siteNames: /^(system|exec|spawn|popen)$/,
 };
 
 const JAVASCRIPT: Language = {
   lex: { quotes: `'"\``, lineComment: '//', interpolates: (q, raw) => q === '`' && /\$\{/.test(raw.replace(/\\./g, '')) },
   sites: /(?<![\w$])(?:exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)\s*(?=\()/g,
-  dynamic: /(?<![\w$.])(?:eval|Function|Reflect|globalThis|global|constructor|import)\s*[([]|\.constructor\b|\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen|mainModule)\b|\brequire\s*\(\s*(?!['"`])|\b(?:Deno\s*\.\s*(?:run|Command)|Bun\s*\.\s*(?:spawn|spawnSync|\$))/,
+  dynamic:
+    /(?<![\w$.])(?:eval|Function|Reflect|globalThis|global|constructor|import)\s*[([]|\.constructor\b|\bprocess\s*\.\s*(?:binding|_linkedBinding|dlopen|mainModule)\b|\brequire\s*\(\s*(?!['"`])|\b(?:Deno\s*\.\s*(?:run|Command)|Bun\s*\.\s*(?:spawn|spawnSync|\$))/,
   siteNames: /^(exec|execSync|spawn|spawnSync|execFile|execFileSync|fork)$/,
   extra: (_text, _masked, values, out) => {
     if (values.some((v) => /^(node:)?(vm|worker_threads|cluster|module|inspector)$/.test(v))) out.unknown ??= 'it loads a module that runs code';
@@ -95,7 +104,8 @@ const JAVASCRIPT: Language = {
 const PHP: Language = {
   lex: { quotes: `'"`, commandQuotes: '`', lineComment: '//', interpolates: interpolatesWith(/\$/, '"`') },
   sites: /(?<![\w$>:])(?:system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec|expect_popen)\s*(?=\()/g,
-  dynamic: /(?<![\w$>:])(?:eval|assert|create_function|call_user_func|call_user_func_array|include|include_once|require|require_once|dl|ReflectionFunction|preg_replace)\b|\$\w+\s*\(/,
+  dynamic:
+    /(?<![\w$>:])(?:eval|assert|create_function|call_user_func|call_user_func_array|include|include_once|require|require_once|dl|ReflectionFunction|preg_replace)\b|\$\w+\s*\(/,
   siteNames: /^(system|exec|shell_exec|passthru|popen|proc_open|pcntl_exec)$/,
 };
 
@@ -211,7 +221,8 @@ function interpreter(spec: Interpreter): Route {
     if (code.length || runsModule) return;
     // The program from stdin: no program named, `-`, or /dev/stdin and its aliases (files are not read).
     const fromStdin = files.length ? files.some((f) => f.value === '-' || (f.literal && codeFileKind(f.value).kind === 'stdin')) : !spec.programOperand;
-    if (files.some((f) => !f.literal || ['descriptor', 'special'].includes(codeFileKind(f.value).kind))) w.problem(`${who} runs a program only known when it runs`);
+    if (files.some((f) => !f.literal || ['descriptor', 'special'].includes(codeFileKind(f.value).kind)))
+      w.problem(`${who} runs a program only known when it runs`);
     if (!fromStdin) return;
     const stdin = w.stdin(inner);
     if (stdin.kind === 'text') runCode(w, spec.lang, who, [partOf(words[0]!, stdin.text)], inner);
@@ -242,7 +253,12 @@ const PERL_ROUTE = interpreter({ lang: PERL, code: { shorts: 'eE', longs: [] }, 
 const RUBY_ROUTE = interpreter({ lang: RUBY, code: { shorts: 'e', longs: [] }, values: ['-I', '-r', '-C', '-E'] });
 const PHP_ROUTE = interpreter({ lang: PHP, code: { shorts: 'rBRE', longs: [] }, values: ['-c', '-d', '-z'], noStdin: ['-f', '-S', '-a'] });
 const LUA_ROUTE = interpreter({ lang: LUA, code: { shorts: 'e', longs: [] }, values: ['-l'] });
-const AWK_ROUTE = interpreter({ lang: AWK, code: { shorts: 'e', longs: ['--source'] }, values: ['-F', '-v', '-f', '--file', '-i', '--include', '--field-separator', '--assign'], programOperand: true });
+const AWK_ROUTE = interpreter({
+  lang: AWK,
+  code: { shorts: 'e', longs: ['--source'] },
+  values: ['-F', '-v', '-f', '--file', '-i', '--include', '--field-separator', '--assign'],
+  programOperand: true,
+});
 const R_ROUTE = interpreter({ lang: R, code: { shorts: 'e', longs: [] }, values: [] });
 const OSASCRIPT_ROUTE = interpreter({ lang: APPLESCRIPT, code: { shorts: 'e', longs: [] }, values: ['-l', '-s'] });
 

@@ -148,7 +148,12 @@ export function matchBashRules(
 function paramMatches(specifier: string, input: BashRuleInput): boolean {
   const [, key, want] = PARAM_RULE.exec(specifier)!;
   const value = String(input[key as 'run_in_background' | 'dangerouslyDisableSandbox'] ?? false);
-  const re = new RegExp(`^${want!.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${want!
+      .split('*')
+      .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(value);
 }
 

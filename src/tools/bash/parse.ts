@@ -309,7 +309,8 @@ class Walker {
     let end = node.startIndex;
     for (const child of node.children) {
       const gap = this.source.slice(end, child.startIndex);
-      if (gap.trim() !== '' && !this.problems.some((p) => p.startsWith('text the parser skipped'))) this.problems.push(`text the parser skipped: ${gap.trim().slice(0, 40)}`);
+      if (gap.trim() !== '' && !this.problems.some((p) => p.startsWith('text the parser skipped')))
+        this.problems.push(`text the parser skipped: ${gap.trim().slice(0, 40)}`);
       end = Math.max(end, child.endIndex);
     }
   }
@@ -320,7 +321,12 @@ class Walker {
     const before = this.commands.length;
     const target = body ? this.visit(body, scope) : undefined;
     // tree-sitter hangs a here-doc on the whole list (`a && b <<EOF`); bash gives it to the last command.
-    const owner = target ?? this.commands.slice(before).reverse().find((c) => c.inSubstitution === scope.inSubstitution);
+    const owner =
+      target ??
+      this.commands
+        .slice(before)
+        .reverse()
+        .find((c) => c.inSubstitution === scope.inSubstitution);
     const holder = owner ?? this.newCommand(node, scope);
     this.attachRedirects(node, holder, scope);
     return target;

@@ -25,17 +25,22 @@ export async function defaultVerdict(input: BashPermissionInput, a: Analysis, ct
   const denied = settingsPathDeny(a, ctx);
   if (denied) return { behavior: 'deny', reason: `the command touches a path denied by ${formatRule(denied)}` };
   if (a.problems.length) return { behavior: 'ask', reason: `the command cannot be read safely: ${a.problems.join('; ')}` };
-  if (input.command.length > MAX_ALLOWABLE_LENGTH) return { behavior: 'ask', reason: `the command is over ${MAX_ALLOWABLE_LENGTH} characters, too long to approve without a person` };
+  if (input.command.length > MAX_ALLOWABLE_LENGTH)
+    return { behavior: 'ask', reason: `the command is over ${MAX_ALLOWABLE_LENGTH} characters, too long to approve without a person` };
   if (input.dangerouslyDisableSandbox) return { behavior: 'ask', reason: 'the command asks to run outside the sandbox' };
   const critical = criticalRemoval(a, ctx);
   if (critical) return { behavior: 'ask', reason: `${critical}; removing a critical path always needs a person` };
   const runsCode = a.leaves.find((l) => l.runsCode && !l.denyOnly);
   if (runsCode) return { behavior: 'ask', reason: runsCode.runsCode! };
-  if (ctx.permissionMode === 'acceptEdits' && acceptEditsCovers(a, ctx)) return { behavior: 'allow', reason: 'file commands inside the workspace (acceptEdits)' };
+  if (ctx.permissionMode === 'acceptEdits' && acceptEditsCovers(a, ctx))
+    return { behavior: 'allow', reason: 'file commands inside the workspace (acceptEdits)' };
   if (isReadOnlyAnalysis(a)) {
     const outside = pathsOutsideWorkspace(a, ctx);
     if (!outside.length) return { behavior: 'allow', reason: 'read-only command' };
-    const where = outside.map((p) => p ?? '(a path only known when it runs)').slice(0, 3).join(', ');
+    const where = outside
+      .map((p) => p ?? '(a path only known when it runs)')
+      .slice(0, 3)
+      .join(', ');
     return { behavior: 'ask', reason: `the command reads outside the project: ${where}` };
   }
   const sandbox = await sandboxFor(input, ctx);

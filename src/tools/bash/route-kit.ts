@@ -45,7 +45,9 @@ export function optionValues(words: readonly Word[], shorts: string, longs: read
 
 /** Words with `token` (find's `{}`, xargs' replacement) turned into a hole. */
 export function withHoles(words: readonly Word[], token: string): Word[] {
-  return words.map((x) => (x.pattern.includes(token) ? { raw: x.raw, value: x.value, literal: false, pattern: x.pattern.split(token).join(HOLE), item: true } : x));
+  return words.map((x) =>
+    x.pattern.includes(token) ? { raw: x.raw, value: x.value, literal: false, pattern: x.pattern.split(token).join(HOLE), item: true } : x,
+  );
 }
 
 /** Positional arguments (not options), up to `--` included after it. */

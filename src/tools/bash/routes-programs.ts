@@ -52,8 +52,7 @@ const runuserRoute: Route = (w, words, frame, inner, views) => {
 
 const FLOCK_SPEC: OptionSpec = {
   value: ['-w', '--timeout', '-E', '--conflict-exit-code'],
-  flags: ['-s', '-x', '-e', '-u', '-n', '-o', '-F', '--shared', '--exclusive', '--unlock', '--nonblock', '--nb', '--close',
-    '--no-fork', '--verbose'],
+  flags: ['-s', '-x', '-e', '-u', '-n', '-o', '-F', '--shared', '--exclusive', '--unlock', '--nonblock', '--nb', '--close', '--no-fork', '--verbose'],
   positionals: 1,
 };
 
@@ -161,8 +160,23 @@ const crontabRoute: Route = (w, words, frame, inner, views) => {
 
 const NPX_SPEC: OptionSpec = {
   value: ['-p', '--package', '-w', '--workspace', '--prefix', '--cache', '--registry', '--userconfig', '--node-options'],
-  flags: ['-y', '--yes', '--no', '-q', '--quiet', '--ws', '--workspaces', '--include-workspace-root', '--no-install',
-    '--ignore-existing', '--prefer-offline', '--prefer-online', '--offline', '-s', '--silent'],
+  flags: [
+    '-y',
+    '--yes',
+    '--no',
+    '-q',
+    '--quiet',
+    '--ws',
+    '--workspaces',
+    '--include-workspace-root',
+    '--no-install',
+    '--ignore-existing',
+    '--prefer-offline',
+    '--prefer-online',
+    '--offline',
+    '-s',
+    '--silent',
+  ],
 };
 
 /** `npx [opts] cmd…`, `npx -c 'cmd'`, `npm exec -- cmd`; `from` is the first word after `exec`. */

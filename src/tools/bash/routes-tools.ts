@@ -17,7 +17,8 @@ function runValues(w: Walk, words: Word[], frame: Frame, inner: Frame, views: st
 }
 
 /** git options whose value is a command (`--exec`, `--upload-pack`, `--tree-filter`, `--extcmd`…). */
-const GIT_CODE_OPTION = /^--(exec|upload-pack|receive-pack|extcmd|tool-cmd|to-cmd|cc-cmd|sendmail-cmd|smtp-server|open-files-in-pager|[a-z-]*-filter|setup|editor|pager)$/;
+const GIT_CODE_OPTION =
+  /^--(exec|upload-pack|receive-pack|extcmd|tool-cmd|to-cmd|cc-cmd|sendmail-cmd|smtp-server|open-files-in-pager|[a-z-]*-filter|setup|editor|pager)$/;
 const GIT_GLOBAL_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env']);
 const GIT_SHORT_CODE: Record<string, string> = { rebase: 'x', difftool: 'x', clone: 'u', fetch: 'u', pull: 'u', 'ls-remote': 'u' };
 
@@ -64,8 +65,7 @@ function configValue(w: Walk, word: Word | undefined, deny: Frame): void {
   w.script(value.replace(/^\s*!/, ''), deny);
 }
 
-const TAR_CODE = ['--to-command', '--use-compress-program', '--checkpoint-action', '--rsh-command', '--rmt-command',
-  '--info-script', '--new-volume-script'];
+const TAR_CODE = ['--to-command', '--use-compress-program', '--checkpoint-action', '--rsh-command', '--rmt-command', '--info-script', '--new-volume-script'];
 
 /** `tar --to-command=cmd`, `--checkpoint-action=exec=cmd`, `-I cmd`, `-F script`. */
 const tarRoute: Route = (w, words, frame, inner, views) => {
@@ -96,14 +96,29 @@ const manRoute: Route = (w, words, frame, inner, views) => {
 /** `less '+!cmd'`: a start-up command with `!` runs a shell command. */
 const pagerRoute: Route = (w, words, frame, inner, views) => {
   const code = words.slice(1).filter((x) => x.value.startsWith('+') && x.value.includes('!'));
-  runValues(w, words, frame, inner, views, code.map((x) => partOf(x, x.value.slice(x.value.indexOf('!') + 1))), 'runs a shell command');
+  runValues(
+    w,
+    words,
+    frame,
+    inner,
+    views,
+    code.map((x) => partOf(x, x.value.slice(x.value.indexOf('!') + 1))),
+    'runs a shell command',
+  );
 };
 
-const VIM_SCRIPTING = /\b(sys|system|systemlist|exe|execute|call|norm|normal|py|pyt|python|python3|py3|pyx|pythonx|lua|luado|perl|perldo|ruby|rubydo|tcl|mz|mzscheme|ter|term|terminal|so|source|runtime|job_start|jobstart|libcall|libcallnr)\b/;
+const VIM_SCRIPTING =
+  /\b(sys|system|systemlist|exe|execute|call|norm|normal|py|pyt|python|python3|py3|pyx|pythonx|lua|luado|perl|perldo|ruby|rubydo|tcl|mz|mzscheme|ter|term|terminal|so|source|runtime|job_start|jobstart|libcall|libcallnr)\b/;
 
 /** vim/ex `-c cmd`, `+cmd`, `--cmd cmd`: `!cmd` runs a shell command; scripting is unreadable. */
 const vimRoute: Route = (w, words, frame, inner, views) => {
-  const commands = [...optionValues(words, 'c', ['--cmd']), ...words.slice(1).filter((x) => /^\+./.test(x.value)).map((x) => partOf(x, x.value.slice(1)))];
+  const commands = [
+    ...optionValues(words, 'c', ['--cmd']),
+    ...words
+      .slice(1)
+      .filter((x) => /^\+./.test(x.value))
+      .map((x) => partOf(x, x.value.slice(1))),
+  ];
   const code: Word[] = [];
   for (const c of commands) {
     if (!c.literal) {
@@ -123,7 +138,8 @@ const gdbRoute: Route = (w, words, frame, inner, views) => {
   for (const c of optionValues(words, '', ['-ex', '--ex', '-iex', '--iex', '--eval-command', '--init-eval-command'])) {
     const shell = /^\s*(?:shell\s+|!|pipe\s[^|]*\|)(.*)$/s.exec(c.value);
     if (shell) code.push(partOf(c, shell[1]!));
-    else if (!c.literal || /^\s*(python|pi|py|guile|gu|source|compile|eval|define|jit)\b/.test(c.value)) w.problem(`gdb runs a command that cannot be read: ${c.value}`);
+    else if (!c.literal || /^\s*(python|pi|py|guile|gu|source|compile|eval|define|jit)\b/.test(c.value))
+      w.problem(`gdb runs a command that cannot be read: ${c.value}`);
   }
   if (optionValues(words, 'x', ['--command']).length) w.problem('gdb runs commands from a file');
   runValues(w, words, frame, inner, views, code, 'runs a shell command');

@@ -36,29 +36,38 @@ const SHELL_SHEBANG = /^#!\s*(?:\S*\/)?(?:env\s+(?:-\S+\s+)*)?(?:ba|da|z|k|mk|a|
 
 export function scriptsRun(a: Analysis, where: Where, depth = 0, seen = new Set<string>()): ScriptReading {
   const out: ScriptReading = { analyses: [] };
-  const written = new Set(fileAccesses(a, where).filter((f) => f.access === 'write').map((f) => f.path));
-  forEachLeaf(a, where, (leaf, cwd) => {
-    if (out.problem) return;
-    const word = scriptWord(leaf);
-    if (!word) return;
-    const file = resolvePathWord(word, cwd, where.homeDir);
-    const read = readScript(word, file, written, leaf.scriptFile === undefined);
-    if (read === undefined) return;
-    if (typeof read !== 'string') {
-      out.problem = read.problem;
-      return;
-    }
-    if (seen.has(file!) || depth >= MAX_DEPTH) {
-      if (depth >= MAX_DEPTH) out.problem = `${word.value} runs scripts nested too deeply to follow`;
-      return;
-    }
-    seen.add(file!);
-    const inner = analyzeBash(read);
-    out.analyses.push(inner);
-    const deeper = scriptsRun(inner, { cwd: cwd ?? where.cwd, homeDir: where.homeDir }, depth + 1, seen);
-    out.analyses.push(...deeper.analyses);
-    out.problem ??= deeper.problem;
-  }, true);
+  const written = new Set(
+    fileAccesses(a, where)
+      .filter((f) => f.access === 'write')
+      .map((f) => f.path),
+  );
+  forEachLeaf(
+    a,
+    where,
+    (leaf, cwd) => {
+      if (out.problem) return;
+      const word = scriptWord(leaf);
+      if (!word) return;
+      const file = resolvePathWord(word, cwd, where.homeDir);
+      const read = readScript(word, file, written, leaf.scriptFile === undefined);
+      if (read === undefined) return;
+      if (typeof read !== 'string') {
+        out.problem = read.problem;
+        return;
+      }
+      if (seen.has(file!) || depth >= MAX_DEPTH) {
+        if (depth >= MAX_DEPTH) out.problem = `${word.value} runs scripts nested too deeply to follow`;
+        return;
+      }
+      seen.add(file!);
+      const inner = analyzeBash(read);
+      out.analyses.push(inner);
+      const deeper = scriptsRun(inner, { cwd: cwd ?? where.cwd, homeDir: where.homeDir }, depth + 1, seen);
+      out.analyses.push(...deeper.analyses);
+      out.problem ??= deeper.problem;
+    },
+    true,
+  );
   return out;
 }
 

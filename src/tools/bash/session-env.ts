@@ -16,7 +16,9 @@ export function sessionEnvDir(wicketHome: string, sessionId: string): string {
 export function sessionEnvPreamble(dir: string): string {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.sh')).sort();
+    names = readdirSync(dir)
+      .filter((n) => n.endsWith('.sh'))
+      .sort();
   } catch {
     return '';
   }

@@ -8,11 +8,7 @@ import path from 'node:path';
 import type { SimpleCommand } from './parse.js';
 import type { Word } from './words.js';
 
-export type Stdin =
-  | { kind: 'none' }
-  | { kind: 'text'; text: string }
-  | { kind: 'file'; word: Word }
-  | { kind: 'unknown'; why: string };
+export type Stdin = { kind: 'none' } | { kind: 'text'; text: string } | { kind: 'file'; word: Word } | { kind: 'unknown'; why: string };
 
 export const NO_STDIN: Stdin = { kind: 'none' };
 
@@ -56,7 +52,10 @@ export function literalOutput(cmd: SimpleCommand): string | undefined {
   if (!name?.literal || args.some((w) => !w.literal)) return undefined;
   if (name.value === 'echo') {
     const flags = args.filter((w, i) => /^-[neE]+$/.test(w.value) && args.slice(0, i).every((x) => /^-[neE]+$/.test(x.value)));
-    const text = args.slice(flags.length).map((w) => w.value).join(' ');
+    const text = args
+      .slice(flags.length)
+      .map((w) => w.value)
+      .join(' ');
     return flags.some((f) => f.value.includes('e')) && text.includes('\\') ? undefined : text;
   }
   if (name.value === 'printf' && args.length === 1 && !/[%\\]/.test(args[0]!.value)) return args[0]!.value;

@@ -16,8 +16,31 @@ const PLAIN = /^[A-Za-z0-9_@][\w.:@/+=-]*$/;
 const SCRIPT_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const SCRIPT_VERBS = new Set(['run', 'run-script', 'exec', 'x', 'dlx']);
 /** Never suggest a rule made of these alone: it would approve anything. */
-const TOO_BROAD = new Set(['python', 'python3', 'python2', 'node', 'deno', 'bun', 'ruby', 'perl', 'php', 'lua',
-  'sudo', 'doas', 'su', 'env', 'npx', 'bunx', 'pnpx', 'uvx', 'docker', 'podman', 'kubectl', 'ssh', 'osascript']);
+const TOO_BROAD = new Set([
+  'python',
+  'python3',
+  'python2',
+  'node',
+  'deno',
+  'bun',
+  'ruby',
+  'perl',
+  'php',
+  'lua',
+  'sudo',
+  'doas',
+  'su',
+  'env',
+  'npx',
+  'bunx',
+  'pnpx',
+  'uvx',
+  'docker',
+  'podman',
+  'kubectl',
+  'ssh',
+  'osascript',
+]);
 const DESTRUCTIVE = new Set(['rm', 'rmdir', 'mv', 'dd', 'shred', 'truncate', 'kill', 'pkill', 'killall', 'chmod', 'chown']);
 
 export function suggestRules(analysis: Analysis): string[] {

@@ -23,32 +23,37 @@ export function treeReadDenial(a: Analysis, ctx: PermissionContext): TreeDenial 
   const deny = pathDenyRules(ctx, ['Read']);
   if (!deny.length) return undefined;
   let found: TreeDenial | undefined;
-  forEachLeaf(a, ctx, (leaf, cwd) => {
-    const tree = found ? undefined : treeReadOf(leaf);
-    if (!tree) return;
-    const rule = deny[0]!;
-    if (tree.unknown) {
-      found = { rule, reason: `${tree.unknown}, so it may read files denied by ${formatRule(rule)}` };
-      return;
-    }
-    for (const root of tree.roots) {
-      const dir = resolveRoot(root, cwd, ctx.homeDir);
-      if (dir === undefined) {
-        found = { rule, reason: `${tree.label} reads every file under a folder only known when it runs, so it may read files denied by ${formatRule(rule)}` };
+  forEachLeaf(
+    a,
+    ctx,
+    (leaf, cwd) => {
+      const tree = found ? undefined : treeReadOf(leaf);
+      if (!tree) return;
+      const rule = deny[0]!;
+      if (tree.unknown) {
+        found = { rule, reason: `${tree.unknown}, so it may read files denied by ${formatRule(rule)}` };
         return;
       }
-      const hit = deniedUnder(dir, deny, ctx, tree.followLinks);
-      if (!hit) continue;
-      const shown = display(dir, ctx.cwd);
-      found = {
-        rule: hit.rule,
-        reason: hit.tooBig
-          ? `${tree.label} reads every file under ${shown}, too many to check against ${formatRule(hit.rule)}`
-          : `${tree.label} reads every file under ${shown}, which holds ${display(hit.path, ctx.cwd)}, denied by ${formatRule(hit.rule)}`,
-      };
-      return;
-    }
-  }, true);
+      for (const root of tree.roots) {
+        const dir = resolveRoot(root, cwd, ctx.homeDir);
+        if (dir === undefined) {
+          found = { rule, reason: `${tree.label} reads every file under a folder only known when it runs, so it may read files denied by ${formatRule(rule)}` };
+          return;
+        }
+        const hit = deniedUnder(dir, deny, ctx, tree.followLinks);
+        if (!hit) continue;
+        const shown = display(dir, ctx.cwd);
+        found = {
+          rule: hit.rule,
+          reason: hit.tooBig
+            ? `${tree.label} reads every file under ${shown}, too many to check against ${formatRule(hit.rule)}`
+            : `${tree.label} reads every file under ${shown}, which holds ${display(hit.path, ctx.cwd)}, denied by ${formatRule(hit.rule)}`,
+        };
+        return;
+      }
+    },
+    true,
+  );
   return found;
 }
 

@@ -33,7 +33,11 @@ const DOT = literalWord('.');
 const has = (words: Word[], ...opts: string[]): boolean => words.some((w) => opts.includes(w.value));
 /** A short option letter alone or in a cluster (`-rn`), or one of the long forms. */
 function flag(words: Word[], letters: string, longs: string[] = []): boolean {
-  return words.some((w) => (/^-[A-Za-z0-9]+$/.test(w.value) && [...letters].some((l) => w.value.slice(1).includes(l))) || longs.some((l) => w.value === l || w.value.startsWith(`${l}=`)));
+  return words.some(
+    (w) =>
+      (/^-[A-Za-z0-9]+$/.test(w.value) && [...letters].some((l) => w.value.slice(1).includes(l))) ||
+      longs.some((l) => w.value === l || w.value.startsWith(`${l}=`)),
+  );
 }
 
 /** Operands of a search: the pattern first unless -e/-f/--regexp/--file gives it; `.` by default. */
@@ -58,16 +62,76 @@ function searchRoots(words: Word[], valueOptions: string[]): Word[] {
   return paths.length ? paths : [DOT];
 }
 
-const GREP_VALUES = ['-A', '-B', '-C', '-m', '-d', '-D', '--include', '--exclude', '--exclude-dir', '--label', '--color', '--colour', '--binary-files', '--devices', '--directories', '--context', '--after-context', '--before-context', '--max-count'];
+const GREP_VALUES = [
+  '-A',
+  '-B',
+  '-C',
+  '-m',
+  '-d',
+  '-D',
+  '--include',
+  '--exclude',
+  '--exclude-dir',
+  '--label',
+  '--color',
+  '--colour',
+  '--binary-files',
+  '--devices',
+  '--directories',
+  '--context',
+  '--after-context',
+  '--before-context',
+  '--max-count',
+];
 
 const grep: Reader = (words) => {
   const name = path.posix.basename(words[0]!.value);
-  const recursive = name === 'rgrep' || flag(words, 'rR', ['--recursive', '--dereference-recursive', '--directories=recurse']) || words.some((w, i) => w.value === '-d' && words[i + 1]?.value === 'recurse');
+  const recursive =
+    name === 'rgrep' ||
+    flag(words, 'rR', ['--recursive', '--dereference-recursive', '--directories=recurse']) ||
+    words.some((w, i) => w.value === '-d' && words[i + 1]?.value === 'recurse');
   if (!recursive) return undefined;
   return { label: `${name} -r`, roots: searchRoots(words, GREP_VALUES).map((word) => ({ word })), followLinks: flag(words, 'R', ['--dereference-recursive']) };
 };
 
-const RG_VALUES = ['-g', '--glob', '--iglob', '-t', '--type', '-T', '--type-not', '-A', '-B', '-C', '-m', '-M', '-j', '--threads', '--max-depth', '-d', '--max-filesize', '--type-add', '--sort', '--sortr', '-E', '--encoding', '--color', '--colors', '-r', '--replace', '--pre', '--pre-glob', '--path-separator', '--context-separator', '--field-match-separator', '--field-context-separator', '--ignore-file', '--max-columns', '--dfa-size-limit', '--regex-size-limit'];
+const RG_VALUES = [
+  '-g',
+  '--glob',
+  '--iglob',
+  '-t',
+  '--type',
+  '-T',
+  '--type-not',
+  '-A',
+  '-B',
+  '-C',
+  '-m',
+  '-M',
+  '-j',
+  '--threads',
+  '--max-depth',
+  '-d',
+  '--max-filesize',
+  '--type-add',
+  '--sort',
+  '--sortr',
+  '-E',
+  '--encoding',
+  '--color',
+  '--colors',
+  '-r',
+  '--replace',
+  '--pre',
+  '--pre-glob',
+  '--path-separator',
+  '--context-separator',
+  '--field-match-separator',
+  '--field-context-separator',
+  '--ignore-file',
+  '--max-columns',
+  '--dfa-size-limit',
+  '--regex-size-limit',
+];
 
 /** rg, ag, ack, pt, sift, ugrep: recursive by default; `--files` and friends list names only. */
 const searcher: Reader = (words) => {
@@ -75,8 +139,13 @@ const searcher: Reader = (words) => {
     if (has(words, '--files', '--type-list', '--version', '-h', '--help')) return undefined;
   }
   const name = path.posix.basename(words[0]!.value);
-  if ((name === 'ugrep' || name === 'ug') && !flag(words, 'rR', ['--recursive', '--dereference-recursive']) && searchRoots(words, RG_VALUES)[0] !== DOT) return undefined;
-  return { label: name, roots: searchRoots(words, RG_VALUES).map((word) => ({ word })), followLinks: flag(words, 'LfR', ['--follow', '--dereference-recursive']) };
+  if ((name === 'ugrep' || name === 'ug') && !flag(words, 'rR', ['--recursive', '--dereference-recursive']) && searchRoots(words, RG_VALUES)[0] !== DOT)
+    return undefined;
+  return {
+    label: name,
+    roots: searchRoots(words, RG_VALUES).map((word) => ({ word })),
+    followLinks: flag(words, 'LfR', ['--follow', '--dereference-recursive']),
+  };
 };
 
 /** git grep and git archive read the work tree (or `-C dir`'s); `git grep … -- paths` only those paths. */
@@ -110,7 +179,35 @@ const tar: Reader = (words) => {
   }
   const roots: TreeRoot[] = [];
   let cwd: Word | undefined;
-  const valued = new Set(['-f', '--file', '-C', '--directory', '-b', '-H', '--format', '-I', '--use-compress-program', '-X', '--exclude-from', '-K', '-N', '-V', '--label', '--exclude', '--transform', '--owner', '--group', '--mode', '--mtime', '-g', '--listed-incremental', '--to-command', '--checkpoint-action', '-F', '--info-script']);
+  const valued = new Set([
+    '-f',
+    '--file',
+    '-C',
+    '--directory',
+    '-b',
+    '-H',
+    '--format',
+    '-I',
+    '--use-compress-program',
+    '-X',
+    '--exclude-from',
+    '-K',
+    '-N',
+    '-V',
+    '--label',
+    '--exclude',
+    '--transform',
+    '--owner',
+    '--group',
+    '--mode',
+    '--mtime',
+    '-g',
+    '--listed-incremental',
+    '--to-command',
+    '--checkpoint-action',
+    '-F',
+    '--info-script',
+  ]);
   const args = words.slice(oldStyle ? 2 : 1);
   if (oldStyle && first.includes('f')) args.shift();
   for (let i = 0; i < args.length; i++) {
@@ -127,7 +224,9 @@ const tar: Reader = (words) => {
 const zip: Reader = (words) => {
   if (!flag(words, 'rR', ['--recurse-paths', '--recurse-patterns'])) return undefined;
   if (has(words, '-@', '--names-stdin')) return { label: 'zip -r', roots: [], followLinks: true, unknown: 'zip reads the names to archive from its input' };
-  const operands = positionalWords(words).filter((w, i, all) => !isValueOf(all, w, words, ['-b', '-n', '-t', '-tt', '-x', '-i', '-P', '-Z', '-TT', '-O', '--out']));
+  const operands = positionalWords(words).filter(
+    (w, i, all) => !isValueOf(all, w, words, ['-b', '-n', '-t', '-tt', '-x', '-i', '-P', '-Z', '-TT', '-O', '--out']),
+  );
   return { label: 'zip -r', roots: operands.slice(1).map((word) => ({ word })), followLinks: !flag(words, 'y', ['--symlinks']) };
 };
 
@@ -160,8 +259,29 @@ const remoteCopy: Reader = (words) => {
   const name = path.posix.basename(words[0]!.value);
   const recursive = name === 'scp' ? flag(words, 'r') : flag(words, 'ra', ['--recursive', '--archive']);
   if (!recursive) return undefined;
-  const valued = ['-e', '--rsh', '-i', '-o', '-P', '-p', '-F', '-S', '-l', '-c', '-J', '--exclude', '--include', '--filter', '-f', '--rsync-path', '--files-from', '--exclude-from', '--include-from'];
-  if (words.some((w) => w.value.startsWith('--files-from'))) return { label: `${name} -r`, roots: [], followLinks: false, unknown: `${name} reads the list of files from a file` };
+  const valued = [
+    '-e',
+    '--rsh',
+    '-i',
+    '-o',
+    '-P',
+    '-p',
+    '-F',
+    '-S',
+    '-l',
+    '-c',
+    '-J',
+    '--exclude',
+    '--include',
+    '--filter',
+    '-f',
+    '--rsync-path',
+    '--files-from',
+    '--exclude-from',
+    '--include-from',
+  ];
+  if (words.some((w) => w.value.startsWith('--files-from')))
+    return { label: `${name} -r`, roots: [], followLinks: false, unknown: `${name} reads the list of files from a file` };
   const pos = positionalWords(words).filter((w) => !isValueOf([], w, words, valued));
   const sources = pos.slice(0, -1).filter((w) => !/^[^/]*:/.test(w.value));
   return { label: `${name} -r`, roots: sources.map((word) => ({ word })), followLinks: flag(words, 'L', ['--copy-links']) };
@@ -187,7 +307,22 @@ const diff: Reader = (words) => {
 };
 
 /** Programs that show only names (or nothing) of the files they are given. */
-export const NAME_ONLY = new Set(['ls', 'echo', 'printf', 'basename', 'dirname', 'stat', 'realpath', 'readlink', 'test', '[', 'true', 'false', 'du', 'printenv']);
+export const NAME_ONLY = new Set([
+  'ls',
+  'echo',
+  'printf',
+  'basename',
+  'dirname',
+  'stat',
+  'realpath',
+  'readlink',
+  'test',
+  '[',
+  'true',
+  'false',
+  'du',
+  'printenv',
+]);
 
 /** The start folders of `find` (before its first expression), `.` by default. */
 function findStarts(words: Word[]): Word[] {
@@ -213,7 +348,11 @@ const fd: Reader = (words) => {
   const at = words.findIndex((w) => ['-x', '--exec', '-X', '--exec-batch'].includes(w.value));
   if (at < 0 || NAME_ONLY.has(path.posix.basename(words[at + 1]?.value ?? ''))) return undefined;
   const pos = positionalWords(words.slice(0, at)).slice(1);
-  return { label: `${path.posix.basename(words[0]!.value)} -x`, roots: (pos.length ? pos : [DOT]).map((word) => ({ word })), followLinks: has(words, '-L', '--follow') };
+  return {
+    label: `${path.posix.basename(words[0]!.value)} -x`,
+    roots: (pos.length ? pos : [DOT]).map((word) => ({ word })),
+    followLinks: has(words, '-L', '--follow'),
+  };
 };
 
 /** Programs whose output is a list of files under a tree (what `xargs` then reads). */
@@ -225,9 +364,11 @@ function listedTree(cmd: SimpleCommand): TreeRead | undefined {
     const pos = positionalWords(words).slice(1);
     return { label: name, roots: (pos.length ? pos : [DOT]).map((word) => ({ word })), followLinks: has(words, '-L', '--follow') };
   }
-  if ((name === 'rg' || name === 'ag') && has(words, '--files', '-l', '-g')) return { label: name, roots: searchRoots(words, RG_VALUES).map((word) => ({ word })), followLinks: false };
+  if ((name === 'rg' || name === 'ag') && has(words, '--files', '-l', '-g'))
+    return { label: name, roots: searchRoots(words, RG_VALUES).map((word) => ({ word })), followLinks: false };
   if (name === 'git' && words.some((w) => w.value === 'ls-files')) return { label: 'git ls-files', roots: [{ repo: true }], followLinks: false };
-  if (name === 'ls' && flag(words, 'R')) return { label: 'ls -R', roots: (positionalWords(words).length ? positionalWords(words) : [DOT]).map((word) => ({ word })), followLinks: false };
+  if (name === 'ls' && flag(words, 'R'))
+    return { label: 'ls -R', roots: (positionalWords(words).length ? positionalWords(words) : [DOT]).map((word) => ({ word })), followLinks: false };
   return undefined;
 }
 
@@ -241,27 +382,62 @@ const xargs: Reader = (words, leaf) => {
     const tree = listedTree(from);
     if (tree) return { ...tree, label: `${tree.label} | ${label}` };
     const text = literalOutput(from);
-    if (text !== undefined) return { label, roots: text.split(/\s+/).filter(Boolean).map((t) => ({ word: literalWord(t) })), followLinks: false };
+    if (text !== undefined)
+      return {
+        label,
+        roots: text
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((t) => ({ word: literalWord(t) })),
+        followLinks: false,
+      };
   }
   const doc = leaf.source.redirects.find((r) => r.kind === 'heredoc' || r.kind === 'herestring');
-  if (doc?.bodyLiteral) return { label, roots: (doc.body ?? '').split(/\s+/).filter(Boolean).map((t) => ({ word: literalWord(t) })), followLinks: false };
+  if (doc?.bodyLiteral)
+    return {
+      label,
+      roots: (doc.body ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((t) => ({ word: literalWord(t) })),
+      followLinks: false,
+    };
   return { label, roots: [], followLinks: false, unknown: `${label} reads files named by input only known when it runs` };
 };
 
 export const TREE_READERS: Readonly<Record<string, Reader>> = {
-  grep, egrep: grep, fgrep: grep, zgrep: grep, rgrep: grep,
-  rg: searcher, ripgrep: searcher, ag: searcher, ack: searcher, 'ack-grep': searcher, pt: searcher, sift: searcher, ugrep: searcher, ug: searcher,
+  grep,
+  egrep: grep,
+  fgrep: grep,
+  zgrep: grep,
+  rgrep: grep,
+  rg: searcher,
+  ripgrep: searcher,
+  ag: searcher,
+  ack: searcher,
+  'ack-grep': searcher,
+  pt: searcher,
+  sift: searcher,
+  ugrep: searcher,
+  ug: searcher,
   git,
-  tar, bsdtar: tar, gtar: tar,
+  tar,
+  bsdtar: tar,
+  gtar: tar,
   zip,
-  '7z': sevenZip, '7za': sevenZip, '7zr': sevenZip,
-  cp, gcp: cp,
-  rsync: remoteCopy, scp: remoteCopy,
+  '7z': sevenZip,
+  '7za': sevenZip,
+  '7zr': sevenZip,
+  cp,
+  gcp: cp,
+  rsync: remoteCopy,
+  scp: remoteCopy,
   diff,
   cpio: namesOnInput,
   pax: namesOnInput,
   find,
-  fd, fdfind: fd,
+  fd,
+  fdfind: fd,
   xargs,
 };
 

@@ -30,14 +30,7 @@ export interface Word {
   item?: boolean;
 }
 
-const EXPANSIONS = new Set([
-  'simple_expansion',
-  'expansion',
-  'command_substitution',
-  'process_substitution',
-  'arithmetic_expansion',
-  'brace_expression',
-]);
+const EXPANSIONS = new Set(['simple_expansion', 'expansion', 'command_substitution', 'process_substitution', 'arithmetic_expansion', 'brace_expression']);
 
 export function literalWord(text: string): Word {
   return { raw: text, value: text, pattern: text, literal: true };
@@ -148,8 +141,19 @@ function unescapeDoubleQuoted(text: string): string {
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v',
-  '\\': '\\', "'": "'", '"': '"', '?': '?',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 /** `$'…'` escapes as bash decodes them. */

@@ -112,10 +112,50 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   'xvfb-run': { kind: 'runner' },
   sudo: {
     kind: 'privileged',
-    value: ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--host', '--prompt',
-      '--close-from', '--chdir', '--role', '--type', '--other-user', '--command-timeout'],
-    flags: ['-A', '-b', '-E', '-H', '-k', '-n', '-P', '-S', '-s', '-i', '--askpass', '--background', '--preserve-env',
-      '--set-home', '--reset-timestamp', '--non-interactive', '--preserve-groups', '--stdin', '--shell', '--login'],
+    value: [
+      '-u',
+      '-g',
+      '-h',
+      '-p',
+      '-C',
+      '-D',
+      '-r',
+      '-t',
+      '-U',
+      '-T',
+      '--user',
+      '--group',
+      '--host',
+      '--prompt',
+      '--close-from',
+      '--chdir',
+      '--role',
+      '--type',
+      '--other-user',
+      '--command-timeout',
+    ],
+    flags: [
+      '-A',
+      '-b',
+      '-E',
+      '-H',
+      '-k',
+      '-n',
+      '-P',
+      '-S',
+      '-s',
+      '-i',
+      '--askpass',
+      '--background',
+      '--preserve-env',
+      '--set-home',
+      '--reset-timestamp',
+      '--non-interactive',
+      '--preserve-groups',
+      '--stdin',
+      '--shell',
+      '--login',
+    ],
   },
   doas: { kind: 'privileged', value: ['-u', '-C'], flags: ['-n', '-s'] },
 };
@@ -124,11 +164,38 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
  * Variables whose value a program runs as a command (`GIT_PAGER='…' git log`) or that make a shell
  * run a file (`BASH_ENV`): their literal values are parsed as code for deny and ask rules.
  */
-export const SHELL_VALUE_VARS = new Set(['PAGER', 'GIT_PAGER', 'MANPAGER', 'SYSTEMD_PAGER', 'EDITOR', 'VISUAL',
-  'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_SSH_COMMAND', 'GIT_SSH', 'GIT_EXTERNAL_DIFF', 'GIT_ASKPASS',
-  'GIT_PROXY_COMMAND', 'SSH_ASKPASS', 'SUDO_ASKPASS', 'LESSOPEN', 'LESSCLOSE', 'BROWSER', 'RSYNC_RSH', 'CVS_RSH',
-  'PROMPT_COMMAND', 'FCEDIT', 'BASH_ENV', 'ENV', 'TAR_OPTIONS', 'GIT_CONFIG_PARAMETERS', 'MAKEFLAGS', 'MFLAGS',
-  'MAKE', 'SHELL']);
+export const SHELL_VALUE_VARS = new Set([
+  'PAGER',
+  'GIT_PAGER',
+  'MANPAGER',
+  'SYSTEMD_PAGER',
+  'EDITOR',
+  'VISUAL',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_SSH_COMMAND',
+  'GIT_SSH',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_ASKPASS',
+  'GIT_PROXY_COMMAND',
+  'SSH_ASKPASS',
+  'SUDO_ASKPASS',
+  'LESSOPEN',
+  'LESSCLOSE',
+  'BROWSER',
+  'RSYNC_RSH',
+  'CVS_RSH',
+  'PROMPT_COMMAND',
+  'FCEDIT',
+  'BASH_ENV',
+  'ENV',
+  'TAR_OPTIONS',
+  'GIT_CONFIG_PARAMETERS',
+  'MAKEFLAGS',
+  'MFLAGS',
+  'MAKE',
+  'SHELL',
+]);
 
 /** Shells whose `-c` string (or stdin) is bash-like code. */
 export const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'fish', 'rbash']);
@@ -180,10 +247,26 @@ function shortCluster(text: string, value: Set<string>, flags: Set<string>, atta
 
 /** `xargs` options; its command gets the words read from stdin. */
 export const XARGS_SPEC: OptionSpec = {
-  value: ['-a', '-d', '-E', '-I', '-L', '-n', '-P', '-s', '--arg-file', '--delimiter', '--eof', '--replace',
-    '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
-  flags: ['-0', '-o', '-p', '-r', '-t', '-x', '--null', '--open-tty', '--interactive', '--no-run-if-empty',
-    '--verbose', '--exit', '--show-limits'],
+  value: [
+    '-a',
+    '-d',
+    '-E',
+    '-I',
+    '-L',
+    '-n',
+    '-P',
+    '-s',
+    '--arg-file',
+    '--delimiter',
+    '--eof',
+    '--replace',
+    '--max-lines',
+    '--max-args',
+    '--max-procs',
+    '--max-chars',
+    '--process-slot-var',
+  ],
+  flags: ['-0', '-o', '-p', '-r', '-t', '-x', '--null', '--open-tty', '--interactive', '--no-run-if-empty', '--verbose', '--exit', '--show-limits'],
   attached: ['-i', '-e', '-l'],
 };
 
@@ -196,12 +279,32 @@ export const ENV_SPEC: OptionSpec = {
 /** `watch` runs its arguments joined with spaces through `sh -c`. */
 export const WATCH_SPEC: OptionSpec = {
   value: ['-n', '--interval', '-q', '--equexit'],
-  flags: ['-b', '-c', '-d', '-e', '-g', '-p', '-t', '-w', '-x', '--beep', '--color', '--differences', '--errexit',
-    '--chgexit', '--precise', '--no-title', '--no-wrap', '--exec', '--no-linewrap'],
+  flags: [
+    '-b',
+    '-c',
+    '-d',
+    '-e',
+    '-g',
+    '-p',
+    '-t',
+    '-w',
+    '-x',
+    '--beep',
+    '--color',
+    '--differences',
+    '--errexit',
+    '--chgexit',
+    '--precise',
+    '--no-title',
+    '--no-wrap',
+    '--exec',
+    '--no-linewrap',
+  ],
 };
 
 /** Leading environment assignments that may be dropped before matching an allow rule. */
-const SAFE_ENV = /^(NODE_ENV|CI|DEBUG|FORCE_COLOR|NO_COLOR|TERM|COLORTERM|LANG|LANGUAGE|LC_[A-Z]+|TZ|RUST_BACKTRACE|RUST_LOG|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE|PYTHONIOENCODING|GOOS|GOARCH|CGO_ENABLED|NODE_NO_WARNINGS|VERBOSE|COLUMNS|LINES)$/;
+const SAFE_ENV =
+  /^(NODE_ENV|CI|DEBUG|FORCE_COLOR|NO_COLOR|TERM|COLORTERM|LANG|LANGUAGE|LC_[A-Z]+|TZ|RUST_BACKTRACE|RUST_LOG|PYTHONUNBUFFERED|PYTHONDONTWRITEBYTECODE|PYTHONIOENCODING|GOOS|GOARCH|CGO_ENABLED|NODE_NO_WARNINGS|VERBOSE|COLUMNS|LINES)$/;
 
 export function isSafeAssignment(word: Word): boolean {
   const name = /^([A-Za-z_][A-Za-z0-9_]*)\+?=/.exec(word.raw)?.[1];
@@ -209,6 +312,26 @@ export function isSafeAssignment(word: Word): boolean {
 }
 
 /** Variables that change what later commands run (PATH lookups, preloads, shell start-up files). */
-export const DANGEROUS_VARS = new Set(['PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'LD_AUDIT', 'BASH_ENV', 'ENV',
-  'IFS', 'PROMPT_COMMAND', 'SHELLOPTS', 'BASHOPTS', 'PS4', 'GIT_EXEC_PATH', 'NODE_OPTIONS', 'PYTHONPATH',
-  'PYTHONSTARTUP', 'PERL5OPT', 'RUBYOPT', 'DYLD_INSERT_LIBRARIES', 'GIT_SSH_COMMAND', 'GIT_CONFIG_GLOBAL', 'CDPATH']);
+export const DANGEROUS_VARS = new Set([
+  'PATH',
+  'LD_PRELOAD',
+  'LD_LIBRARY_PATH',
+  'LD_AUDIT',
+  'BASH_ENV',
+  'ENV',
+  'IFS',
+  'PROMPT_COMMAND',
+  'SHELLOPTS',
+  'BASHOPTS',
+  'PS4',
+  'GIT_EXEC_PATH',
+  'NODE_OPTIONS',
+  'PYTHONPATH',
+  'PYTHONSTARTUP',
+  'PERL5OPT',
+  'RUBYOPT',
+  'DYLD_INSERT_LIBRARIES',
+  'GIT_SSH_COMMAND',
+  'GIT_CONFIG_GLOBAL',
+  'CDPATH',
+]);

@@ -22,10 +22,7 @@ const MIN_SIMILARITY = 0.6;
 export function findNearMatch(content: string, oldString: string): NearMatch | undefined {
   if (oldString.trim() === '') return undefined;
   return (
-    withoutLineNumbers(content, oldString) ??
-    withOtherQuotes(content, oldString) ??
-    withOtherWhitespace(content, oldString) ??
-    mostSimilar(content, oldString)
+    withoutLineNumbers(content, oldString) ?? withOtherQuotes(content, oldString) ?? withOtherWhitespace(content, oldString) ?? mostSimilar(content, oldString)
   );
 }
 
@@ -42,7 +39,16 @@ function withoutLineNumbers(content: string, old: string): NearMatch | undefined
   return i === -1 ? undefined : { kind: 'line-numbers', line: lineAt(content, i), text: stripped };
 }
 
-const QUOTES: Record<string, string> = { '\u2018': "'", '\u2019': "'", '\u201a': "'", '\u201b': "'", '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"' };
+const QUOTES: Record<string, string> = {
+  '\u2018': "'",
+  '\u2019': "'",
+  '\u201a': "'",
+  '\u201b': "'",
+  '\u201c': '"',
+  '\u201d': '"',
+  '\u201e': '"',
+  '\u201f': '"',
+};
 
 export function normalizeQuotes(s: string): string {
   return s.replace(/[\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f]/g, (c) => QUOTES[c] ?? c);

@@ -53,7 +53,16 @@ export async function planEdit(
   if (!target.exists) {
     if (input.old_string !== '') return refuse(await missingMessage(absPath, ctx.cwd, readDeniedCheck(ctx)));
     const text = input.new_string;
-    return done({ ...base, created: true, oldText: '', newText: toLf(text), bytes: encodeText(text, UTF8), replacements: 1, firstLine: 1, newLineCount: lineCount(text) });
+    return done({
+      ...base,
+      created: true,
+      oldText: '',
+      newText: toLf(text),
+      bytes: encodeText(text, UTF8),
+      replacements: 1,
+      firstLine: 1,
+      newLineCount: lineCount(text),
+    });
   }
   const { file } = target;
   if (input.old_string === '' && file.text.trim() !== '') {
@@ -74,7 +83,9 @@ export async function planEdit(
   }
   if (!result.ok) return refuse(notFoundMessage(absPath, file.text, input.old_string));
   if (!canEncode(result.content, file.encoding.encoding)) {
-    return refuse(`${absPath} is Latin-1 encoded, and new_string has characters Latin-1 cannot hold. Use only characters from Latin-1, or convert the file first.`);
+    return refuse(
+      `${absPath} is Latin-1 encoded, and new_string has characters Latin-1 cannot hold. Use only characters from Latin-1, or convert the file first.`,
+    );
   }
   return done({
     ...base,

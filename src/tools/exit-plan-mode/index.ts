@@ -17,10 +17,7 @@ export interface ExitPlanModeOutput {
 
 const inputSchema = lazySchema((z) =>
   z.strictObject({
-    plan: z
-      .string()
-      .min(1, 'the plan is empty')
-      .describe('The plan you want the user to approve: concise, in Markdown, listing the changes you will make.'),
+    plan: z.string().min(1, 'the plan is empty').describe('The plan you want the user to approve: concise, in Markdown, listing the changes you will make.'),
   }),
 );
 

@@ -54,4 +54,3 @@ export function levenshtein(a: string, b: string, limit: number): number {
   }
   return prev[b.length]!;
 }
-

@@ -7,7 +7,17 @@ import { readFile } from '../../base/fs/lazy-fs.js';
 import type { FileVersion, ReadState } from '../../base/read-state.js';
 import { sameVersion } from '../../base/read-state.js';
 import { decodeText, detectEncoding, detectLineEnding, isUtf8, type EncodingInfo, type LineEnding } from './encoding.js';
-import { blockedPathReason, formatBytes, isInsideGitDir, looksBinary, nonRegularReason, openRegularFile, openSmallRegularFileSync, SMALL_FILE_BYTES, statOrUndefined } from './file-kind.js';
+import {
+  blockedPathReason,
+  formatBytes,
+  isInsideGitDir,
+  looksBinary,
+  nonRegularReason,
+  openRegularFile,
+  openSmallRegularFileSync,
+  SMALL_FILE_BYTES,
+  statOrUndefined,
+} from './file-kind.js';
 import { versionOf } from '../../base/fs/version.js';
 
 /** Files larger than this are not edited in memory. */
@@ -29,10 +39,7 @@ export interface TextFile {
   binary: boolean;
 }
 
-export type WriteTarget =
-  | { ok: true; exists: false }
-  | { ok: true; exists: true; file: TextFile }
-  | { ok: false; message: string };
+export type WriteTarget = { ok: true; exists: false } | { ok: true; exists: true; file: TextFile } | { ok: false; message: string };
 
 export interface WriteTargetOptions {
   /** The session's read state (ctx.readState). */

@@ -26,9 +26,7 @@ export function globModelText(out: GlobOutput): string {
   }
   const lines = [...out.files];
   if (out.total > out.files.length) {
-    lines.push(
-      `(Found ${formatCount(out.total)} files; showing first ${out.files.length}, newest first. Narrow the pattern or pass path.)`,
-    );
+    lines.push(`(Found ${formatCount(out.total)} files; showing first ${out.files.length}, newest first. Narrow the pattern or pass path.)`);
   }
   if (out.timedOut) lines.push('(The search timed out before finishing, so the list may be incomplete. Narrow the pattern or pass path.)');
   return lines.join('\n');

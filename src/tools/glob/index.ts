@@ -18,12 +18,7 @@ import { searchGlob } from './search.js';
 export const globInputSchema = lazySchema((z) =>
   z.strictObject({
     pattern: z.string().describe('The glob pattern to match file paths against, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
-    path: z
-      .string()
-      .optional()
-      .describe(
-        'The directory to search in. Omit it to search the current working directory; do not pass "undefined" or "null".',
-      ),
+    path: z.string().optional().describe('The directory to search in. Omit it to search the current working directory; do not pass "undefined" or "null".'),
   }),
 );
 

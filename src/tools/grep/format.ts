@@ -51,8 +51,7 @@ export function grepModelText(out: GrepOutput): string {
   if (out.lines.length === 0) return emptyText(out);
   const head: string[] = [];
   if (out.mode === 'files_with_matches') {
-    const found =
-      out.total !== undefined ? `Found ${plural(out.total, 'file', 'files')}` : `Found more than ${fmt(out.nextOffset)} files`;
+    const found = out.total !== undefined ? `Found ${plural(out.total, 'file', 'files')}` : `Found more than ${fmt(out.nextOffset)} files`;
     const paged = out.offset > 0 || out.more ? ` (showing ${range(out)})` : '';
     head.push(`${found}${paged}`);
   }

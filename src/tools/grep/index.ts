@@ -21,20 +21,14 @@ const lines = (zod: Zod, what: string) => zod.number().int().min(0).optional().d
 export const grepInputSchema = lazySchema((z) =>
   z.strictObject({
     pattern: z.string().describe('The regular expression to search for in file contents (ripgrep syntax).'),
-    path: z
-      .string()
-      .optional()
-      .describe('File or directory to search in. Defaults to the current working directory.'),
+    path: z.string().optional().describe('File or directory to search in. Defaults to the current working directory.'),
     glob: z
       .string()
       .optional()
       .describe(
         'Glob that files must match, e.g. "*.js", "*.{ts,tsx}", "src/**/*.ts". Without "/" it matches file names at any depth; with "/" the path as results show it; a leading "!" excludes. Separate several with spaces.',
       ),
-    type: z
-      .string()
-      .optional()
-      .describe('File type to search (rg --type), e.g. "js", "py", "rust". Faster than glob for standard types.'),
+    type: z.string().optional().describe('File type to search (rg --type), e.g. "js", "py", "rust". Faster than glob for standard types.'),
     output_mode: z
       .enum(['content', 'files_with_matches', 'count'])
       .optional()
@@ -47,10 +41,7 @@ export const grepInputSchema = lazySchema((z) =>
     context: lines(z, 'Same as -C: lines to show before and after each match. Content mode only.'),
     '-n': z.boolean().optional().describe('Show line numbers (rg -n). Content mode only. Default true.'),
     '-i': z.boolean().optional().describe('Case-insensitive search (rg -i).'),
-    multiline: z
-      .boolean()
-      .optional()
-      .describe('Let a match span lines; "." then also matches newlines (rg -U --multiline-dotall). Default false.'),
+    multiline: z.boolean().optional().describe('Let a match span lines; "." then also matches newlines (rg -U --multiline-dotall). Default false.'),
     head_limit: lines(
       z,
       `Show at most this many lines (content) or entries (files, count), like "| head -N". Default ${DEFAULT_HEAD_LIMIT}; 0 for no line limit.`,
@@ -62,8 +53,7 @@ export const grepInputSchema = lazySchema((z) =>
 export type GrepInput = z.infer<typeof grepInputSchema>;
 export type { GrepOutput } from './format.js';
 
-const rootOf = (input: GrepInput, ctx: { cwd: string; homeDir: string }) =>
-  resolveToolPath(input.path ?? '.', ctx.cwd, ctx.homeDir);
+const rootOf = (input: GrepInput, ctx: { cwd: string; homeDir: string }) => resolveToolPath(input.path ?? '.', ctx.cwd, ctx.homeDir);
 
 export const grepTool = defineTool<GrepInput, GrepOutput>({
   name: 'Grep',

@@ -153,12 +153,15 @@ async function runBuffered(run: Run): Promise<GrepSearchResult | undefined> {
 async function runStreamed(run: Run): Promise<GrepSearchResult> {
   const pager = new Pager(run.req.offset, run.req.limit, run.req.maxChars);
   let matches = 0;
-  const onLine = run.mode === 'content' ? streamedContent(run, pager) : (line: string) => {
-    const entry = parseListLine(run.mode, line);
-    if (!entry || !run.keep(entry.path)) return true;
-    matches += entry.count;
-    return pager.push(listLine(run, entry.path, entry.count));
-  };
+  const onLine =
+    run.mode === 'content'
+      ? streamedContent(run, pager)
+      : (line: string) => {
+          const entry = parseListLine(run.mode, line);
+          if (!entry || !run.keep(entry.path)) return true;
+          matches += entry.count;
+          return pager.push(listLine(run, entry.path, entry.count));
+        };
   const r = await runRg({ ...rgOptions(run, true), onLine });
   failOnError(r, r.lines, run.req.input.pattern);
   if (pager.more) return result(pager, r, 'streamed', {});

@@ -17,10 +17,7 @@ import { planNotebookEdit } from './plan.js';
 const inputSchema = lazySchema((z) =>
   z.strictObject({
     notebook_path: z.string().min(1).describe('The absolute path of the Jupyter notebook (.ipynb) to edit'),
-    cell_id: z
-      .string()
-      .optional()
-      .describe('The id of the cell to edit. When inserting, the new cell goes after this cell, or at the start if left out'),
+    cell_id: z.string().optional().describe('The id of the cell to edit. When inserting, the new cell goes after this cell, or at the start if left out'),
     new_source: z.string().describe('The new source of the cell'),
     cell_type: z.enum(['code', 'markdown']).optional().describe('The type of the cell. Required when inserting; changes the type when replacing'),
     edit_mode: z.enum(['replace', 'insert', 'delete']).optional().describe('replace (default), insert or delete'),

@@ -23,17 +23,9 @@ import type { ReadOutput } from './types.js';
 const inputSchema = lazySchema((z) =>
   z.strictObject({
     file_path: z.string().min(1).describe('The absolute path of the file to read'),
-    offset: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('The line number to start reading from (1-based). Only needed for files too long to read at once'),
+    offset: z.number().int().min(0).optional().describe('The line number to start reading from (1-based). Only needed for files too long to read at once'),
     limit: z.number().int().positive().optional().describe('The number of lines to read. Only needed for files too long to read at once'),
-    pages: z
-      .string()
-      .optional()
-      .describe('Page range for PDF files, e.g. "1-5" or "3". At most 20 pages per call; required for PDFs over 10 pages'),
+    pages: z.string().optional().describe('Page range for PDF files, e.g. "1-5" or "3". At most 20 pages per call; required for PDFs over 10 pages'),
   }),
 );
 
@@ -77,7 +69,15 @@ export const readTool = defineTool<ReadInput, ReadOutput>({
     const base = { filePath: found.absPath, displayPath: displayPath(found.absPath, ctx.cwd) };
     switch (found.kind) {
       case 'text':
-        return await readTextFile({ ...base, absPath: found.absPath, encoding: found.encoding, offset: input.offset, limit: input.limit, readState: ctx.readState, signal: ctx.signal });
+        return await readTextFile({
+          ...base,
+          absPath: found.absPath,
+          encoding: found.encoding,
+          offset: input.offset,
+          limit: input.limit,
+          readState: ctx.readState,
+          signal: ctx.signal,
+        });
       case 'image': {
         const img = await loadImage(found.absPath, found.mediaType);
         return { ...base, kind: 'image', range: { offset: 1 }, version: img.version, mediaType: img.mediaType, bytes: img.bytes, base64: img.base64 };

@@ -3,15 +3,7 @@ import { readFile } from '../../base/fs/lazy-fs.js';
 import { ToolError } from '../../base/errors.js';
 import { decodeText, detectEncoding } from '../fs/encoding.js';
 import { openRegularFile } from '../fs/file-kind.js';
-import {
-  cellIdAt,
-  joinText,
-  notebookLanguage,
-  parseNotebook,
-  type Notebook,
-  type NotebookCell,
-  type NotebookOutput,
-} from '../fs/notebook-format.js';
+import { cellIdAt, joinText, notebookLanguage, parseNotebook, type Notebook, type NotebookCell, type NotebookOutput } from '../fs/notebook-format.js';
 import { versionOf } from '../../base/fs/version.js';
 import type { FileVersion } from '../../base/read-state.js';
 import { MAX_IMAGE_BYTES, MAX_NOTEBOOK_OUTPUT_CHARS, MAX_OUTPUT_CHARS } from './limits.js';

@@ -33,12 +33,7 @@ export async function isSearchInWorkspace(absRoot: string, ctx: PermissionContex
   return isInWorkspace(real, { projectRoot: dirs[0]!, additionalDirs: dirs.slice(1) });
 }
 
-export async function searchPermission(
-  toolName: string,
-  absRoot: string,
-  isDir: boolean,
-  ctx: PermissionContext,
-): Promise<ToolPermissionVerdict> {
+export async function searchPermission(toolName: string, absRoot: string, isDir: boolean, ctx: PermissionContext): Promise<ToolPermissionVerdict> {
   if (await isSearchInWorkspace(absRoot, ctx)) return { behavior: 'allow', reason: 'inside the workspace' };
   return {
     behavior: 'ask',

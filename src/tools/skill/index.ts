@@ -52,7 +52,10 @@ export const skillTool = defineTool<SkillInput, SkillOutput>({
   async validateInput(input, ctx) {
     const skills = modelSkills(ctx.projectRoot, configDirOf(ctx));
     if (skills.some((s) => s.name === nameOf(input))) return { ok: true };
-    return { ok: false, message: `there is no skill "${nameOf(input)}"${skills.length ? `. Skills: ${skills.map((s) => s.name).join(', ')}` : ': no skills are installed'}.` };
+    return {
+      ok: false,
+      message: `there is no skill "${nameOf(input)}"${skills.length ? `. Skills: ${skills.map((s) => s.name).join(', ')}` : ': no skills are installed'}.`,
+    };
   },
   matchRules(input, rules: ParsedRule[]) {
     const name = nameOf(input);

@@ -38,7 +38,9 @@ export function structuredOutputTool(schema: Record<string, unknown>, ajv: () =>
       // ajv is loaded here on first use.
       validator ??= ajv().then((Ajv) => inputValidator(Ajv, apiSchema));
       const problems = (await validator)?.(input) ?? [];
-      return problems.length ? { ok: false, message: `The output does not match the schema:\n${problems.join('\n')}\nCall ${STRUCTURED_OUTPUT} again with it corrected.` } : { ok: true };
+      return problems.length
+        ? { ok: false, message: `The output does not match the schema:\n${problems.join('\n')}\nCall ${STRUCTURED_OUTPUT} again with it corrected.` }
+        : { ok: true };
     },
     async checkPermissions() {
       return { behavior: 'allow', reason: 'it only hands the answer back' };

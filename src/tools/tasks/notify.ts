@@ -44,7 +44,12 @@ export function trackBashTask(task: BashTask, tracker: TaskTracker | undefined, 
 }
 
 function bashOutcome(task: BashTask, timeoutMs: number): string {
-  if (task.status === 'killed') return task.stoppedBy === 'deadline' ? `was stopped after its timeout of ${timeoutMs} ms` : task.stoppedBy === 'person' ? 'was stopped by the user' : 'was stopped';
+  if (task.status === 'killed')
+    return task.stoppedBy === 'deadline'
+      ? `was stopped after its timeout of ${timeoutMs} ms`
+      : task.stoppedBy === 'person'
+        ? 'was stopped by the user'
+        : 'was stopped';
   if (task.status === 'failed') return `failed with exit code ${task.exitCode ?? 'none (killed by a signal)'}`;
   return `completed (exit code ${task.exitCode ?? 0})`;
 }

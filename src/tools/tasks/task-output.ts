@@ -38,7 +38,9 @@ export function taskIdOf(input: { task_id?: string | undefined; shell_id?: strin
 }
 
 export function unknownTaskMessage(id: string | undefined): string {
-  const running = listBackgroundTasks().filter((t) => t.status === 'running').map((t) => `${t.id} (${taskLabel(t).slice(0, 60)})`);
+  const running = listBackgroundTasks()
+    .filter((t) => t.status === 'running')
+    .map((t) => `${t.id} (${taskLabel(t).slice(0, 60)})`);
   const known = running.length ? `Running tasks: ${running.join(', ')}` : 'No background task is running.';
   return id === undefined ? `task_id is required. ${known}` : `No background task with id "${id}". ${known}`;
 }
@@ -50,7 +52,7 @@ export const taskOutputTool = defineTool<TaskOutputInput, TaskOutputResult>({
     'Reads the output a background task (a Bash command started with run_in_background) produced since the last read, ' +
     'with its status and exit code; for a background agent (Agent with run_in_background), its report once it is done. ' +
     'With block (the default) it waits up to timeout ms for the task to finish. You are told when a background task ends, ' +
-    'so there is no need to poll. The full output is also in the task\'s output file, which Read and Grep can open.',
+    "so there is no need to poll. The full output is also in the task's output file, which Read and Grep can open.",
   inputSchema: taskOutputSchema,
   isReadOnly: () => true,
   isConcurrencySafe: () => true,
@@ -86,10 +88,16 @@ export const taskOutputTool = defineTool<TaskOutputInput, TaskOutputResult>({
   },
 
   toModelResult(out) {
-    const lines = [`<task_id>${out.taskId}</task_id>`, `<task_type>${out.kind === 'agent' ? 'local_agent' : 'local_bash'}</task_type>`, `<status>${out.status}</status>`];
+    const lines = [
+      `<task_id>${out.taskId}</task_id>`,
+      `<task_type>${out.kind === 'agent' ? 'local_agent' : 'local_bash'}</task_type>`,
+      `<status>${out.status}</status>`,
+    ];
     if (out.exitCode !== null) lines.push(`<exit_code>${out.exitCode}</exit_code>`);
     if (out.kind === 'agent' && out.status === 'running') {
-      lines.push(`<note>the agent is still working${out.waitTimedOut ? ' after the wait' : ''}; you are told when it finishes (or call TaskOutput again later)</note>`);
+      lines.push(
+        `<note>the agent is still working${out.waitTimedOut ? ' after the wait' : ''}; you are told when it finishes (or call TaskOutput again later)</note>`,
+      );
       return { content: lines.join('\n') };
     }
     if (out.waitTimedOut) lines.push('<note>still running after the wait; call TaskOutput again later</note>');

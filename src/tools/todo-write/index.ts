@@ -61,8 +61,7 @@ export const todoWriteTool = defineTool<TodoWriteInput, TodoWriteOutput>({
   },
   toModelResult() {
     return {
-      content:
-        'The todo list was updated. Keep using it to track your progress, and go on with the current task if there is one.',
+      content: 'The todo list was updated. Keep using it to track your progress, and go on with the current task if there is one.',
     };
   },
   contextChange(output): ContextChange {

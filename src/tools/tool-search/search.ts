@@ -28,7 +28,10 @@ export function searchTools(query: string, deferred: readonly Searchable[], all:
 /** `select:A, B`: each name found (case-insensitively), deferred tools first; unknown names are skipped. */
 function selectByName(list: string, deferred: readonly Searchable[], all: readonly Searchable[]): string[] {
   const found: string[] = [];
-  for (const wanted of list.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const wanted of list
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const tool = byName(deferred, wanted) ?? byName(all, wanted);
     if (tool && !found.includes(tool.name)) found.push(tool.name);
   }
@@ -77,7 +80,14 @@ interface Indexed {
 export function nameParts(name: string): { parts: string[]; full: string; isMcp: boolean } {
   if (name.startsWith('mcp__')) {
     const rest = name.slice(5).toLowerCase();
-    return { parts: rest.split('__').flatMap((p) => p.split('_')).filter(Boolean), full: rest.replace(/__/g, ' ').replace(/_/g, ' '), isMcp: true };
+    return {
+      parts: rest
+        .split('__')
+        .flatMap((p) => p.split('_'))
+        .filter(Boolean),
+      full: rest.replace(/__/g, ' ').replace(/_/g, ' '),
+      isMcp: true,
+    };
   }
   const parts = name
     .replace(/([a-z])([A-Z])/g, '$1 $2')

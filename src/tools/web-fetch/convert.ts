@@ -9,7 +9,8 @@ import { importModule } from '../../base/lib/import-module.js';
 
 export type BodyKind = 'html' | 'text' | 'pdf' | 'binary' | 'unknown';
 
-const TEXT_APPLICATION = /^application\/(json|ld\+json|xml|javascript|ecmascript|x-javascript|x-yaml|yaml|toml|x-toml|x-sh|sql|graphql|csv|rss\+xml|atom\+xml|x-ndjson|ndjson)$/;
+const TEXT_APPLICATION =
+  /^application\/(json|ld\+json|xml|javascript|ecmascript|x-javascript|x-yaml|yaml|toml|x-toml|x-sh|sql|graphql|csv|rss\+xml|atom\+xml|x-ndjson|ndjson)$/;
 
 /** The media type without parameters, lower case: `text/html; charset=utf-8` → `text/html`. */
 export function mediaType(contentType: string): string {
@@ -54,9 +55,7 @@ export function decodeText(body: Uint8Array, contentType: string): string {
   }
 }
 
-export type Converted =
-  | { ok: true; text: string; format: 'markdown' | 'text' | 'pdf'; note?: string }
-  | { ok: false; message: string };
+export type Converted = { ok: true; text: string; format: 'markdown' | 'text' | 'pdf'; note?: string } | { ok: false; message: string };
 
 export interface ConvertOptions {
   signal: AbortSignal;

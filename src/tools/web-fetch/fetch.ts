@@ -28,16 +28,7 @@ export interface FetchPageOptions {
   dispatcherFor?: (url: URL) => Promise<unknown>;
 }
 
-export type FetchFailure =
-  | 'dns'
-  | 'refused'
-  | 'tls'
-  | 'timeout'
-  | 'reset'
-  | 'network'
-  | 'too_many_redirects'
-  | 'bad_redirect'
-  | 'unsupported_type';
+export type FetchFailure = 'dns' | 'refused' | 'tls' | 'timeout' | 'reset' | 'network' | 'too_many_redirects' | 'bad_redirect' | 'unsupported_type';
 
 export type FetchResult =
   | {
@@ -75,13 +66,18 @@ export async function fetchPage(start: URL, opts: FetchPageOptions): Promise<Fet
       const step = await handleResponse(res, url, redirects, opts);
       if (step.kind !== 'follow') return step;
       if (redirects + 1 > (opts.maxRedirects ?? MAX_REDIRECTS)) {
-        return failed('too_many_redirects', `Stopped after ${redirects + 1} redirects (the limit is ${opts.maxRedirects ?? MAX_REDIRECTS}); the page at ${start.href} redirects in a loop or too often.`, start);
+        return failed(
+          'too_many_redirects',
+          `Stopped after ${redirects + 1} redirects (the limit is ${opts.maxRedirects ?? MAX_REDIRECTS}); the page at ${start.href} redirects in a loop or too often.`,
+          start,
+        );
       }
       url = step.to;
     }
   } catch (err) {
     if (opts.signal.aborted) throw new FetchAbortedError();
-    if (timeout.aborted) return failed('timeout', `No complete answer from ${url.host} within ${seconds(timeoutMs)}; the server is too slow or never finished sending.`, url);
+    if (timeout.aborted)
+      return failed('timeout', `No complete answer from ${url.host} within ${seconds(timeoutMs)}; the server is too slow or never finished sending.`, url);
     return describeNetworkError(err, url);
   }
 }

@@ -59,10 +59,12 @@ function takeWorker(): Worker {
   const { Worker } = process.getBuiltinModule('node:worker_threads'); // loaded on the first page, not at start-up
   const fresh = new Worker(WORKER_SOURCE, { eval: true, workerData: { turndownPath: resolveTurndown() }, resourceLimits: RESOURCE_LIMITS });
   // An idle worker that dies must not take the process with it (an 'error' without a listener throws).
-  fresh.on('error', () => undefined).on('exit', () => {
-    const at = idle.indexOf(fresh);
-    if (at !== -1) idle.splice(at, 1);
-  });
+  fresh
+    .on('error', () => undefined)
+    .on('exit', () => {
+      const at = idle.indexOf(fresh);
+      if (at !== -1) idle.splice(at, 1);
+    });
   return fresh;
 }
 
@@ -142,7 +144,11 @@ function runJob(html: string, opts: { signal: AbortSignal; timeoutMs?: number })
       else finish(new ConvertError('failed', m.message ?? 'conversion failed'), undefined, !/call stack/i.test(m.message ?? ''));
     };
     const onError = (e: Error & { code?: string }) =>
-      finish(e.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ConvertError('memory', 'the page needed too much memory to convert') : new ConvertError('failed', e.message));
+      finish(
+        e.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new ConvertError('memory', 'the page needed too much memory to convert')
+          : new ConvertError('failed', e.message),
+      );
     const onExit = (code: number) => finish(new ConvertError('failed', `the converter stopped (exit code ${code})`));
     const onAbort = () => finish(new ConvertError('aborted', 'interrupted'));
     const timer = setTimeout(() => finish(new ConvertError('timeout', `converting the page took longer than ${timeoutMs / 1000} s`)), timeoutMs);

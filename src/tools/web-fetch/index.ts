@@ -83,7 +83,10 @@ export function createWebFetchTool(deps: WebFetchDeps = {}): Tool<WebFetchInput,
     }
     if (fetched.kind === 'redirect') return { ok: true, page: { kind: 'redirect', status: fetched.status, location: fetched.to } };
     if (fetched.kind === 'failed') {
-      const extra = { ...(fetched.status !== undefined ? { status: fetched.status } : {}), ...(fetched.contentType ? { contentType: fetched.contentType } : {}) };
+      const extra = {
+        ...(fetched.status !== undefined ? { status: fetched.status } : {}),
+        ...(fetched.contentType ? { contentType: fetched.contentType } : {}),
+      };
       const network = fetched.reason !== 'unsupported_type' && fetched.reason !== 'too_many_redirects' && fetched.reason !== 'bad_redirect';
       return failure(base, fetched.reason, fetched.message + (network ? proxyNote(url) : ''), extra);
     }

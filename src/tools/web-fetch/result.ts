@@ -61,7 +61,12 @@ export function webFetchModelResult(out: WebFetchOutput): ModelResult {
 export function webFetchDisplay(out: WebFetchOutput): DisplayData {
   const cache = out.fromCache ? ' · from cache' : '';
   if (out.kind === 'redirect') {
-    return { summary: `${out.status} redirect to ${out.location} (not followed)${cache}`, status: out.status, location: out.location, fromCache: out.fromCache };
+    return {
+      summary: `${out.status} redirect to ${out.location} (not followed)${cache}`,
+      status: out.status,
+      location: out.location,
+      fromCache: out.fromCache,
+    };
   }
   if (out.kind === 'error') {
     return { summary: `Failed: ${out.message}`, ...(out.status !== undefined ? { status: out.status } : {}), reason: out.reason, contentType: out.contentType };

@@ -22,7 +22,8 @@ const help: SlashCommand = {
   source: 'builtin',
   run(_args, s) {
     const width = Math.max(...s.commands.map((c) => c.name.length + (c.argumentHint ? c.argumentHint.length + 1 : 0)));
-    const line = (c: SlashCommand) => `  /${`${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(width)}  ${c.description}${c.source === 'builtin' ? '' : ` (${c.source})`}`;
+    const line = (c: SlashCommand) =>
+      `  /${`${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(width)}  ${c.description}${c.source === 'builtin' ? '' : ` (${c.source})`}`;
     const builtins = s.commands.filter((c) => c.source === 'builtin').map(line);
     const custom = s.commands.filter((c) => c.source !== 'builtin').map(line);
     const text = ['Commands', ...builtins, ...(custom.length ? ['', 'Custom commands', ...custom] : []), '', 'Keys', ...KEYS.map((k) => `  ${k}`)];
@@ -66,7 +67,10 @@ const effort: SlashCommand = {
     }
     const note = o.effort && !modelTakesEffort(o.model) ? ` (${o.model} takes no effort level: not sent)` : '';
     if (typed) return { kind: 'info', text: `Effort set to ${o.effort ?? 'auto'}${note}` };
-    return { kind: 'info', text: `Effort: ${o.effort ?? 'auto (the model’s default)'}${note}\nLevels: ${EFFORT_LEVELS.join(', ')}, auto. Set with /effort <level>.` };
+    return {
+      kind: 'info',
+      text: `Effort: ${o.effort ?? 'auto (the model’s default)'}${note}\nLevels: ${EFFORT_LEVELS.join(', ')}, auto. Set with /effort <level>.`,
+    };
   },
 };
 
@@ -137,7 +141,8 @@ const compact: SlashCommand = {
   description: 'Replace the conversation by a summary of it (frees the context)',
   argumentHint: '[what the summary should keep]',
   source: 'builtin',
-  run: (args, s) => (s.messageCount ? { kind: 'compact', ...(args.trim() ? { instructions: args.trim() } : {}) } : { kind: 'info', text: 'Nothing to compact yet.' }),
+  run: (args, s) =>
+    s.messageCount ? { kind: 'compact', ...(args.trim() ? { instructions: args.trim() } : {}) } : { kind: 'info', text: 'Nothing to compact yet.' },
 };
 
 const rewind: SlashCommand = {
@@ -156,6 +161,23 @@ const exit: SlashCommand = {
   run: () => ({ kind: 'exit' }),
 };
 
-export const BUILTIN_COMMANDS: SlashCommand[] = [help, clear, compact, rewind, initCommand, addDirCommand, model, effort, permissionsCommand, status, cost, trace, mcpCommand, pluginCommand, ...SESSION_INFO_COMMANDS, exit];
+export const BUILTIN_COMMANDS: SlashCommand[] = [
+  help,
+  clear,
+  compact,
+  rewind,
+  initCommand,
+  addDirCommand,
+  model,
+  effort,
+  permissionsCommand,
+  status,
+  cost,
+  trace,
+  mcpCommand,
+  pluginCommand,
+  ...SESSION_INFO_COMMANDS,
+  exit,
+];
 
 export type { SessionControl };

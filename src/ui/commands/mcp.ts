@@ -31,7 +31,12 @@ export const mcpCommand: SlashCommand = {
     const name = args.trim();
     if (name) {
       const one = servers.find((x) => x.name === name);
-      if (!one) return { kind: 'info', tone: 'warning', text: verb ? `Usage: /mcp ${verb} <server>` : `No MCP server named "${name}". Servers: ${servers.map((x) => x.name).join(', ')}` };
+      if (!one)
+        return {
+          kind: 'info',
+          tone: 'warning',
+          text: verb ? `Usage: /mcp ${verb} <server>` : `No MCP server named "${name}". Servers: ${servers.map((x) => x.name).join(', ')}`,
+        };
       return { kind: 'info', text: serverDetail(one) };
     }
     const width = Math.max(...servers.map((x) => x.name.length));
@@ -78,7 +83,11 @@ function remoteServer(name: string, s: SessionControl): McpServerState | string 
 }
 
 function serverDetail(x: McpServerState): string {
-  const lines = [`${x.name}: ${LABEL[x.status] ?? x.status}`, `  ${x.transport ?? 'stdio'}: ${x.detail ?? '(not configured)'}`, `  from ${x.scope} scope: ${x.source}`];
+  const lines = [
+    `${x.name}: ${LABEL[x.status] ?? x.status}`,
+    `  ${x.transport ?? 'stdio'}: ${x.detail ?? '(not configured)'}`,
+    `  from ${x.scope} scope: ${x.source}`,
+  ];
   if (x.error) lines.push(`  ${x.error}`);
   if (x.status === 'needs-auth') lines.push(`  /mcp login ${x.name} to sign in`);
   if (x.signedIn) lines.push(`  signed in (OAuth tokens stored): /mcp logout ${x.name} clears them`);

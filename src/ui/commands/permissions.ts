@@ -24,7 +24,11 @@ export const permissionsCommand: SlashCommand = {
     if (!verb) return list(s);
     if (verb === 'allow' || verb === 'ask' || verb === 'deny') return add(s, verb, rule || rest.join(' '));
     if (verb === 'remove' || verb === 'rm' || verb === 'delete') return remove(s, rule);
-    return { kind: 'info', tone: 'error', text: `Unknown /permissions action "${verb}". Use: /permissions, /permissions allow|ask|deny <rule>, /permissions remove <rule>` };
+    return {
+      kind: 'info',
+      tone: 'error',
+      text: `Unknown /permissions action "${verb}". Use: /permissions, /permissions allow|ask|deny <rule>, /permissions remove <rule>`,
+    };
   },
 };
 

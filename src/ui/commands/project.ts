@@ -28,7 +28,11 @@ export const addDirCommand: SlashCommand = {
   source: 'builtin',
   run(args, s) {
     const wanted = args.trim();
-    if (!wanted) return { kind: 'info', text: `Folders the tools may use besides the project: ${s.options.additionalDirs.join(', ') || '(none)'}\nAdd one with /add-dir <path>.` };
+    if (!wanted)
+      return {
+        kind: 'info',
+        text: `Folders the tools may use besides the project: ${s.options.additionalDirs.join(', ') || '(none)'}\nAdd one with /add-dir <path>.`,
+      };
     const abs = path.resolve(s.options.state.cwd, wanted.replace(/^~(?=$|\/)/, s.options.homeDir));
     let dir: string;
     try {

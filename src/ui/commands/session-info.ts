@@ -121,7 +121,9 @@ export const agentsCommand: SlashCommand = {
   run(_args, s) {
     const defs = loadAgentDefinitions(s.options.projectRoot, s.configDir);
     const lines = defs.map((d) => {
-      const notes = [d.model && `model ${d.model}`, d.color && `color ${d.color}`, d.background && 'background', d.memory && `memory: ${d.memory}`].filter(Boolean);
+      const notes = [d.model && `model ${d.model}`, d.color && `color ${d.color}`, d.background && 'background', d.memory && `memory: ${d.memory}`].filter(
+        Boolean,
+      );
       return `  ${d.name.padEnd(20)} ${d.source.padEnd(8)} ${d.description}${notes.length ? ` (${notes.join(', ')})` : ''}`;
     });
     return { kind: 'info', text: ['Agents (files in .claude/agents or ~/.claude/agents add more):', ...lines].join('\n') };
@@ -153,8 +155,14 @@ export const tasksCommand: SlashCommand = {
 async function stopTask(id: string | undefined): Promise<CommandResult> {
   const task = id ? getBackgroundTask(id) : undefined;
   if (!task) {
-    const running = listBackgroundTasks().filter((t) => t.status === 'running').map((t) => t.id);
-    return { kind: 'info', tone: 'warning', text: `${id ? `No task ${id}` : 'Give a task id'}.${running.length ? ` Running: ${running.join(', ')}` : ' No task is running.'}` };
+    const running = listBackgroundTasks()
+      .filter((t) => t.status === 'running')
+      .map((t) => t.id);
+    return {
+      kind: 'info',
+      tone: 'warning',
+      text: `${id ? `No task ${id}` : 'Give a task id'}.${running.length ? ` Running: ${running.join(', ')}` : ' No task is running.'}`,
+    };
   }
   if (task.status !== 'running') return { kind: 'info', text: `Task ${task.id} (${taskLabel(task)}) is not running: ${task.status}.` };
   await stopBackgroundTask(task.id, 2000, 'person');
@@ -169,7 +177,9 @@ export const planCommand: SlashCommand = {
   run(args, s) {
     s.options.permission.mode = 'plan';
     const task = args.trim();
-    return task ? { kind: 'prompt', text: task } : { kind: 'info', text: 'Plan mode: the model can read and plan, and asks before changing anything (shift+tab leaves it).' };
+    return task
+      ? { kind: 'prompt', text: task }
+      : { kind: 'info', text: 'Plan mode: the model can read and plan, and asks before changing anything (shift+tab leaves it).' };
   },
 };
 
@@ -235,4 +245,14 @@ function writable(dir: string): boolean {
   }
 }
 
-export const SESSION_INFO_COMMANDS = [contextCommand, exportCommand, memoryCommand, hooksCommand, agentsCommand, tasksCommand, planCommand, renameCommand, doctorCommand];
+export const SESSION_INFO_COMMANDS = [
+  contextCommand,
+  exportCommand,
+  memoryCommand,
+  hooksCommand,
+  agentsCommand,
+  tasksCommand,
+  planCommand,
+  renameCommand,
+  doctorCommand,
+];

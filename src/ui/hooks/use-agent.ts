@@ -274,7 +274,11 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       rewindTo(messages, mark);
       prompts.splice(i);
       optsRef.current.transcript?.restart(messages, 'rewind', prompts);
-      view.add({ kind: 'info', tone: 'info', text: `Rewound the conversation to before "${oneLine(mark.text)}".${what.code ? '' : ' Files changed since then stay as they are.'}` });
+      view.add({
+        kind: 'info',
+        tone: 'info',
+        text: `Rewound the conversation to before "${oneLine(mark.text)}".${what.code ? '' : ' Files changed since then stay as they are.'}`,
+      });
       flushNow();
       return mark.text;
     },
@@ -297,5 +301,20 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   }, []);
 
   const busy = useCallback(() => abortRef.current !== undefined, []);
-  return { ...snap, asks, queued, view, messages, submit, busy, interrupt, answer: (a, ans) => a.resolve(ans), info, clear, compact, rewind, prompts: () => [...prompts] };
+  return {
+    ...snap,
+    asks,
+    queued,
+    view,
+    messages,
+    submit,
+    busy,
+    interrupt,
+    answer: (a, ans) => a.resolve(ans),
+    info,
+    clear,
+    compact,
+    rewind,
+    prompts: () => [...prompts],
+  };
 }

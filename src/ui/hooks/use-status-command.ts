@@ -40,7 +40,13 @@ export function useStatusCommand(setting: StatusLineSetting | undefined, d: Stat
     const controller = new AbortController();
     const timer = setTimeout(() => {
       const c = now.current;
-      void runStatusCommand(setting, statusInput(c, started), { cwd: c.base.state.cwd, env: c.base.env, columns: c.columns, rows: c.rows, signal: controller.signal }).then((out) => {
+      void runStatusCommand(setting, statusInput(c, started), {
+        cwd: c.base.state.cwd,
+        env: c.base.env,
+        columns: c.columns,
+        rows: c.rows,
+        signal: controller.signal,
+      }).then((out) => {
         if (!controller.signal.aborted) setLines(out);
       });
     }, DEBOUNCE_MS);

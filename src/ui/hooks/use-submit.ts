@@ -58,8 +58,7 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     else if (result.kind === 'compact') {
       if (d.agent.busy()) return d.agent.info('Interrupt the current run (esc) before /compact.', 'warning');
       void d.agent.compact(result.instructions);
-    }
-    else if (result.kind === 'clear') {
+    } else if (result.kind === 'clear') {
       if (d.agent.status.working) return d.agent.info('Interrupt the current run (esc) before /clear.', 'warning');
       d.agent.clear();
       stdout.write('\x1b[2J\x1b[3J\x1b[H');

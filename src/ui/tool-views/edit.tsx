@@ -27,6 +27,7 @@ export const editView: ToolRenderer = {
 };
 
 export const notebookEditView: ToolRenderer = {
-  title: (input, cwd) => `${showPath(input.notebook_path, cwd)}${input.cell_id ? ` · cell ${str(input.cell_id)}` : ''}${input.edit_mode ? ` · ${str(input.edit_mode)}` : ''}`,
+  title: (input, cwd) =>
+    `${showPath(input.notebook_path, cwd)}${input.cell_id ? ` · cell ${str(input.cell_id)}` : ''}${input.edit_mode ? ` · ${str(input.edit_mode)}` : ''}`,
   Result: EditResult,
 };

@@ -33,7 +33,8 @@ const planView: ToolRenderer = {
 };
 
 const agentView: ToolRenderer = {
-  title: (input) => `${typeof input.subagent_type === 'string' ? input.subagent_type : 'general-purpose'}: ${typeof input.description === 'string' ? input.description : ''}`,
+  title: (input) =>
+    `${typeof input.subagent_type === 'string' ? input.subagent_type : 'general-purpose'}: ${typeof input.description === 'string' ? input.description : ''}`,
   Result: genericView.Result,
 };
 
@@ -90,7 +91,10 @@ export function ToolHeader({ name, input, bullet }: { name: string; input: unkno
         <Text bold>{displayName(name)}</Text>
         {title && color ? (
           <>
-            (<Text color={color} bold>{type}</Text>
+            (
+            <Text color={color} bold>
+              {type}
+            </Text>
             {`${title.slice(type.length)})`}
           </>
         ) : title ? (

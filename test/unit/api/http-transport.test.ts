@@ -30,7 +30,10 @@ describe('http transport', () => {
     server.script(reply().text('hello'));
     const events = await collect(await postMessagesStream(config(), body, new AbortController().signal));
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['message_start', 'content_block_delta', 'message_stop']));
-    const text = events.filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text).join('');
+    const text = events
+      .filter((e) => e.delta?.type === 'text_delta')
+      .map((e) => e.delta.text)
+      .join('');
     expect(text).toBe('hello');
   });
 
@@ -73,7 +76,9 @@ describe('http transport', () => {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
       const err = await postMessagesStream(config({ baseURL: url, limits: { idleMs: 200 } }), body, new AbortController().signal).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(APIConnectionError);
-      expect((err as Error).message).toMatch(/the API sent nothing for 200 ms after the request was sent, before its response headers \(WICKET_API_IDLE_TIMEOUT_MS\)/);
+      expect((err as Error).message).toMatch(
+        /the API sent nothing for 200 ms after the request was sent, before its response headers \(WICKET_API_IDLE_TIMEOUT_MS\)/,
+      );
     } finally {
       silent.closeAllConnections();
       silent.close();
@@ -104,7 +109,10 @@ describe('http transport', () => {
     for (let i = 0; i < 200; i++) many = many.text(`${i} `);
     server.script(many);
     const events = await collect(await postMessagesStream(config(), body, new AbortController().signal));
-    const text = events.filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text).join('');
+    const text = events
+      .filter((e) => e.delta?.type === 'text_delta')
+      .map((e) => e.delta.text)
+      .join('');
     expect(text).toBe(Array.from({ length: 200 }, (_, i) => `${i} `).join(''));
     expect(events.at(-1).type).toBe('message_stop');
   });

@@ -13,7 +13,8 @@ describe('API limits', () => {
   it('read WICKET_API_IDLE_TIMEOUT_MS and API_TIMEOUT_MS; anything but a positive number keeps the default', () => {
     expect(apiLimitsFromEnv({})).toEqual({ idleMs: 60_000, totalMs: 600_000 });
     expect(apiLimitsFromEnv({ WICKET_API_IDLE_TIMEOUT_MS: '200', API_TIMEOUT_MS: '900' })).toEqual({ idleMs: 200, totalMs: 900 });
-    for (const bad of ['', 'soon', '0', '-5', ' ']) expect(apiLimitsFromEnv({ WICKET_API_IDLE_TIMEOUT_MS: bad, API_TIMEOUT_MS: bad })).toEqual({ idleMs: 60_000, totalMs: 600_000 });
+    for (const bad of ['', 'soon', '0', '-5', ' '])
+      expect(apiLimitsFromEnv({ WICKET_API_IDLE_TIMEOUT_MS: bad, API_TIMEOUT_MS: bad })).toEqual({ idleMs: 60_000, totalMs: 600_000 });
   });
 
   it('say durations as a person reads them', () => {
@@ -23,11 +24,15 @@ describe('API limits', () => {
   it('a silent connection, then a silent wait for the headers, then a silent stream: each named', async () => {
     const a = watch(30, 10_000);
     await wait(80);
-    expect(a.fired.map((e) => e.message)).toEqual(['the API sent nothing for 30 ms while the connection was being made (through the proxy http://p:1) (WICKET_API_IDLE_TIMEOUT_MS)']);
+    expect(a.fired.map((e) => e.message)).toEqual([
+      'the API sent nothing for 30 ms while the connection was being made (through the proxy http://p:1) (WICKET_API_IDLE_TIMEOUT_MS)',
+    ]);
     const b = watch(30, 10_000);
     b.w.bodySent();
     await wait(80);
-    expect(b.fired[0]!.message).toBe('the API sent nothing for 30 ms after the request was sent, before its response headers (through the proxy http://p:1) (WICKET_API_IDLE_TIMEOUT_MS)');
+    expect(b.fired[0]!.message).toBe(
+      'the API sent nothing for 30 ms after the request was sent, before its response headers (through the proxy http://p:1) (WICKET_API_IDLE_TIMEOUT_MS)',
+    );
     const c = watch(30, 10_000);
     c.w.headers();
     await wait(80);

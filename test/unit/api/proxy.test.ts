@@ -59,7 +59,9 @@ describe('proxy', () => {
 
   it('refuses at once a proxy that is not an http(s) URL, without echoing it', () => {
     process.env.HTTPS_PROXY = 'socks5://me:secret@127.0.0.1:1080';
-    expect(baseURLProblem(undefined)).toBe('the proxy for https requests (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY) must be an http or https proxy, got socks5://127.0.0.1:1080');
+    expect(baseURLProblem(undefined)).toBe(
+      'the proxy for https requests (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY) must be an http or https proxy, got socks5://127.0.0.1:1080',
+    );
     process.env.HTTPS_PROXY = 'http://me:secret@[bad';
     expect(baseURLProblem(undefined)).toBe('the proxy for https requests (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY) is not a URL');
     process.env.NO_PROXY = 'api.anthropic.com';
@@ -78,8 +80,14 @@ describe('proxy', () => {
     server.script(reply().text('via the proxy'));
     const events: any[] = [];
     const body = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], stream: true };
-    for await (const e of await postMessagesStream({ apiKey: 'k', baseURL: server.url, limits: { idleMs: 5000 } }, body, new AbortController().signal)) events.push(e);
-    expect(events.filter((e) => e.delta?.type === 'text_delta').map((e) => e.delta.text).join('')).toBe('via the proxy');
+    for await (const e of await postMessagesStream({ apiKey: 'k', baseURL: server.url, limits: { idleMs: 5000 } }, body, new AbortController().signal))
+      events.push(e);
+    expect(
+      events
+        .filter((e) => e.delta?.type === 'text_delta')
+        .map((e) => e.delta.text)
+        .join(''),
+    ).toBe('via the proxy');
     expect(proxy.seen).toEqual([`${server.url}/v1/messages`]);
   });
 
@@ -89,7 +97,9 @@ describe('proxy', () => {
     await new Promise((resolve) => closed.close(resolve));
     process.env.HTTP_PROXY = `http://me:secret@127.0.0.1:${port}`;
     const body = { model: 'm', max_tokens: 10, messages: [], stream: true };
-    const err = await postMessagesStream({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', limits: { idleMs: 5000 } }, body, new AbortController().signal).catch((e: Error) => e);
+    const err = await postMessagesStream({ apiKey: 'k', baseURL: 'http://127.0.0.1:9', limits: { idleMs: 5000 } }, body, new AbortController().signal).catch(
+      (e: Error) => e,
+    );
     expect(String((err as Error).message)).toContain(`through the proxy http://127.0.0.1:${port}`);
     expect(String((err as Error).message)).not.toContain('secret');
   });

@@ -54,7 +54,13 @@ describe('runAgent', () => {
   it('runs tools and answers every tool_use, in order, before the next request', async () => {
     const requests: ModelRequest[] = [];
     const messages: ApiMessage[] = [{ role: 'user', content: 'go' }];
-    const turns = [toolTurn([{ id: 'a', name: 'R', input: { id: '1' } }, { id: 'b', name: 'Nope', input: {} }]), textTurn('done')];
+    const turns = [
+      toolTurn([
+        { id: 'a', name: 'R', input: { id: '1' } },
+        { id: 'b', name: 'Nope', input: {} },
+      ]),
+      textTurn('done'),
+    ];
     await collect(runAgent(messages, options(client(turns, requests))));
     const results = (requests[1]!.messages[2]!.content as ContentBlock[]).map((b: any) => b.tool_use_id);
     expect(results).toEqual(['a', 'b']);

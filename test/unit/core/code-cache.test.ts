@@ -67,7 +67,12 @@ describe('code cache', () => {
     expect(loaded.exports.z).toBe(26);
     loaded.saveCache();
     loadBundle(bundle, 'abc123').saveCache();
-    expect(readdirSync(path.join(dir, 'cli', '.cache')).sort()).toEqual(['main-abc123.v8cache', 'main-abc123.v8cache.json', 'zod-f00d.v8cache', 'zod-f00d.v8cache.json']);
+    expect(readdirSync(path.join(dir, 'cli', '.cache')).sort()).toEqual([
+      'main-abc123.v8cache',
+      'main-abc123.v8cache.json',
+      'zod-f00d.v8cache',
+      'zod-f00d.v8cache.json',
+    ]);
     expect(loadBundle(lib, 'f00d').cache).toBe('used');
   });
 

@@ -51,10 +51,7 @@ export function fakeTool(o: FakeToolOptions): Tool<{ id: string }, { id: string 
       o.log?.push(`start ${input.id}`);
       const g = o.gates?.get(input.id);
       if (g) {
-        await Promise.race([
-          g.promise,
-          new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })),
-        ]);
+        await Promise.race([g.promise, new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }))]);
       }
       yield { type: 'progress', message: `working ${input.id}` };
       o.log?.push(`end ${input.id}`);

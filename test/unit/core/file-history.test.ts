@@ -107,7 +107,12 @@ describe('file history: record and restore', () => {
   });
 
   it('NotebookEdit is tracked too', async () => {
-    const nb = { cells: [{ cell_type: 'code', id: 'c1', metadata: {}, source: ['x = 1'], outputs: [], execution_count: null }], metadata: {}, nbformat: 4, nbformat_minor: 5 };
+    const nb = {
+      cells: [{ cell_type: 'code', id: 'c1', metadata: {}, source: ['x = 1'], outputs: [], execution_count: null }],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
+    };
     const before = `${JSON.stringify(nb, null, 1)}\n`;
     writeFileSync(env.file('n.ipynb'), before);
     const c1 = history.checkpoint();

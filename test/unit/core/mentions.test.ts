@@ -25,7 +25,10 @@ describe('@ mentions', () => {
   });
 
   it('find @server:uri resource mentions like any other', () => {
-    expect(findMentions('Can you analyze @github:issue://123 and @docs:file://api/authentication?')).toEqual(['github:issue://123', 'docs:file://api/authentication']);
+    expect(findMentions('Can you analyze @github:issue://123 and @docs:file://api/authentication?')).toEqual([
+      'github:issue://123',
+      'docs:file://api/authentication',
+    ]);
   });
 });
 
@@ -98,12 +101,16 @@ describe('attachMentions: MCP resources', () => {
       '(@docs:docs://missing was not attached: Could not read docs://missing from "docs": Resource not found)',
     ]);
     const denied = options(true, { ...emptyRules(), deny: [parseRule('ReadMcpResourceTool', 'session')] });
-    expect(texts(await attachMentions('@docs:docs://readme', denied))).toEqual(['(@docs:docs://readme was not attached: denied by the rule ReadMcpResourceTool)']);
+    expect(texts(await attachMentions('@docs:docs://readme', denied))).toEqual([
+      '(@docs:docs://readme was not attached: denied by the rule ReadMcpResourceTool)',
+    ]);
   });
 
   it('without a server that offers resources, a mention with a scheme is a note and anything else stays text', async () => {
     const opts = options(false);
-    expect(texts(await attachMentions('@docs:docs://readme and @notes:today', opts))).toEqual(['(@docs:docs://readme was not attached: no connected MCP server offers resources)']);
+    expect(texts(await attachMentions('@docs:docs://readme and @notes:today', opts))).toEqual([
+      '(@docs:docs://readme was not attached: no connected MCP server offers resources)',
+    ]);
   });
 
   it('a file whose name looks like server:uri is still a file, unless the name before the colon is a server', async () => {

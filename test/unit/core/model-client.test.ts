@@ -53,7 +53,10 @@ describe('model client', () => {
     const { events, final } = await drain(client.stream(req, new AbortController().signal));
     expect(events.some((e: any) => e.type === 'retry')).toBe(true);
     expect(final.content).toEqual([{ type: 'text', text: 'xy' }]);
-    const texts = events.filter((e: any) => e.type === 'text').map((e: any) => e.text).join('');
+    const texts = events
+      .filter((e: any) => e.type === 'text')
+      .map((e: any) => e.text)
+      .join('');
     expect(texts).toBe('xy');
   });
 

@@ -72,7 +72,12 @@ describe('requestParts with tool search off', () => {
       expect(parts.messages[0]!.content).toBe('use alpha');
       // A reference from when it was on becomes text.
       expect(parts.messages[2]!.content).toEqual([
-        { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'mcp__srv__alpha is loaded: it is in your tool list.' }], cache_control: { type: 'ephemeral' } },
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_1',
+          content: [{ type: 'text', text: 'mcp__srv__alpha is loaded: it is in your tool list.' }],
+          cache_control: { type: 'ephemeral' },
+        },
       ]);
       expect(findViolations({ model: 'm', max_tokens: 1, tools: parts.tools, messages: parts.messages }, parts.betas)).toEqual([]);
     }
@@ -101,14 +106,30 @@ describe('tool references in the conversation', () => {
   });
 
   it('moves what else a result holds (a hook’s context) after the results, and notes a tool gone', () => {
-    const withContext: ContentBlock = { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'tool_reference', tool_name: 'a' }, { type: 'tool_reference', tool_name: 'gone' }, { type: 'text', text: 'hook says hi' }] };
-    const out = prepareMessages([{ role: 'user', content: 'x' }, search('toolu_1', 'q'), { role: 'user', content: [withContext] }], { on: true, deferred: ['a'], sent: new Set(['a']) });
+    const withContext: ContentBlock = {
+      type: 'tool_result',
+      tool_use_id: 'toolu_1',
+      content: [
+        { type: 'tool_reference', tool_name: 'a' },
+        { type: 'tool_reference', tool_name: 'gone' },
+        { type: 'text', text: 'hook says hi' },
+      ],
+    };
+    const out = prepareMessages([{ role: 'user', content: 'x' }, search('toolu_1', 'q'), { role: 'user', content: [withContext] }], {
+      on: true,
+      deferred: ['a'],
+      sent: new Set(['a']),
+    });
     expect(out[2]!.content).toEqual([
       { type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'tool_reference', tool_name: 'a' }] },
       { type: 'text', text: 'hook says hi' },
       { type: 'text', text: 'gone is not available any more.' },
     ]);
-    const none = prepareMessages([{ role: 'user', content: 'x' }, search('toolu_1', 'q'), { role: 'user', content: [loaded('toolu_1', 'gone')] }], { on: true, deferred: ['a'], sent: new Set(['a']) });
+    const none = prepareMessages([{ role: 'user', content: 'x' }, search('toolu_1', 'q'), { role: 'user', content: [loaded('toolu_1', 'gone')] }], {
+      on: true,
+      deferred: ['a'],
+      sent: new Set(['a']),
+    });
     expect(none[2]!.content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'text', text: 'gone is not available any more.' }] }]);
   });
 });

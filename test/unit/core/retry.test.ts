@@ -38,7 +38,10 @@ describe('MessageAccumulator', () => {
     acc.push({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 7 } });
     expect(acc.stopReason).toBe('tool_use');
     expect(acc.usage).toMatchObject({ input_tokens: 5, output_tokens: 7 });
-    expect(acc.content()).toEqual([{ type: 'text', text: 'hi' }, { type: 'tool_use', id: 't', name: 'Read', input: { file_path: 'a' } }]);
+    expect(acc.content()).toEqual([
+      { type: 'text', text: 'hi' },
+      { type: 'tool_use', id: 't', name: 'Read', input: { file_path: 'a' } },
+    ]);
   });
   it('flags invalid tool JSON instead of throwing', () => {
     const acc = new MessageAccumulator();

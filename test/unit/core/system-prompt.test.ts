@@ -40,7 +40,14 @@ describe('system prompt', () => {
 
   it('--system-prompt replaces the base text and --append-system-prompt adds to it', () => {
     const t = tree();
-    const [block] = buildSystemPrompt({ cwd: t.proj, projectRoot: t.proj, homeDir: t.home, configDir: t.configDir, systemPrompt: 'BE TERSE', appendSystemPrompt: 'ALSO THIS' });
+    const [block] = buildSystemPrompt({
+      cwd: t.proj,
+      projectRoot: t.proj,
+      homeDir: t.home,
+      configDir: t.configDir,
+      systemPrompt: 'BE TERSE',
+      appendSystemPrompt: 'ALSO THIS',
+    });
     expect(block!.text.startsWith('BE TERSE')).toBe(true);
     expect(block!.text).not.toContain('You are wicket');
     expect(block!.text.trimEnd().endsWith('ALSO THIS')).toBe(true);
@@ -48,7 +55,14 @@ describe('system prompt', () => {
 
   it('settings language asks for answers in that language', () => {
     const t = tree();
-    const [block] = buildSystemPrompt({ cwd: t.proj, projectRoot: t.proj, homeDir: t.home, configDir: t.configDir, language: 'japanese', appendSystemPrompt: 'LAST' });
+    const [block] = buildSystemPrompt({
+      cwd: t.proj,
+      projectRoot: t.proj,
+      homeDir: t.home,
+      configDir: t.configDir,
+      language: 'japanese',
+      appendSystemPrompt: 'LAST',
+    });
     expect(block!.text).toContain('Always respond to the user in japanese. Code, commands, file contents and identifiers stay as they are.\n\nLAST');
   });
 
@@ -68,10 +82,26 @@ describe('the git status leaves out what the Read deny rules hide', () => {
   it('drops hidden entries, renamed ones when either side is hidden, and C-quoted names', () => {
     const status = [' M secret/zq9-key.txt', '?? secret/', '?? public/ok.txt', 'R  old.txt -> "caf\\303\\251/zq9.txt"', 'R  a.txt -> b.txt'].join('\n');
     const hidden = (p: string) => p.startsWith('/p/secret') || p.normalize('NFC').startsWith('/p/caf\u00e9');
-    const [block] = buildSystemPrompt({ cwd: '/p', projectRoot: '/p', homeDir: '/h', configDir: '/h/.claude', noMemory: true, git: { branch: 'main', status }, hidden });
+    const [block] = buildSystemPrompt({
+      cwd: '/p',
+      projectRoot: '/p',
+      homeDir: '/h',
+      configDir: '/h/.claude',
+      noMemory: true,
+      git: { branch: 'main', status },
+      hidden,
+    });
     expect(block!.text).toContain('Git status:\n?? public/ok.txt\nR  a.txt -> b.txt\n</env>');
     expect(block!.text).not.toMatch(/zq9|secret/);
-    const [all] = buildSystemPrompt({ cwd: '/p', projectRoot: '/p', homeDir: '/h', configDir: '/h/.claude', noMemory: true, git: { branch: 'main', status: ' M secret/x' }, hidden });
+    const [all] = buildSystemPrompt({
+      cwd: '/p',
+      projectRoot: '/p',
+      homeDir: '/h',
+      configDir: '/h/.claude',
+      noMemory: true,
+      git: { branch: 'main', status: ' M secret/x' },
+      hidden,
+    });
     expect(all!.text).toContain('Git status:\n(clean)');
   });
 });

@@ -11,7 +11,14 @@ import { agentOptions, gate, type Gate } from './fake-tools.js';
 
 type Turn = () => AsyncGenerator<ClientEvent, FinalMessage, void>;
 
-const final = (content: ContentBlock[], stopReason: string): FinalMessage => ({ id: 'm', model: 'x', content, stopReason, usage: emptyUsage(), truncated: false });
+const final = (content: ContentBlock[], stopReason: string): FinalMessage => ({
+  id: 'm',
+  model: 'x',
+  content,
+  stopReason,
+  usage: emptyUsage(),
+  truncated: false,
+});
 
 function textTurn(text: string): Turn {
   return async function* () {
@@ -39,7 +46,14 @@ function client(turns: Turn[], requests: ModelRequest[]): ModelClient {
 }
 
 function notice(taskId: string, extra: Partial<TaskNotice> = {}): TaskNotice {
-  return { taskId, taskType: 'local_bash', status: 'completed', summary: `Background command "job ${taskId}" completed (exit code 0)`, outputFile: `/tmp/${taskId}.log`, ...extra };
+  return {
+    taskId,
+    taskType: 'local_bash',
+    status: 'completed',
+    summary: `Background command "job ${taskId}" completed (exit code 0)`,
+    outputFile: `/tmp/${taskId}.log`,
+    ...extra,
+  };
 }
 
 /**
@@ -172,7 +186,14 @@ describe('TaskNotices', () => {
         'Read the output file to retrieve the result: /tmp/b1.log',
       ].join('\n'),
     );
-    const agent = noticeText(notice('a1', { taskType: 'local_agent', summary: 'Agent "look" completed', result: 'Found it.', usage: { totalTokens: 120, toolUses: 2, durationMs: 900 } }));
+    const agent = noticeText(
+      notice('a1', {
+        taskType: 'local_agent',
+        summary: 'Agent "look" completed',
+        result: 'Found it.',
+        usage: { totalTokens: 120, toolUses: 2, durationMs: 900 },
+      }),
+    );
     expect(agent).toContain('<result>Found it.</result>\n<usage>total_tokens: 120\ntool_uses: 2\nduration_ms: 900</usage>\n</task-notification>');
   });
 });
@@ -181,7 +202,10 @@ describe('the loop and background notices', () => {
   it('adds a notice after the tool results of the same message, before the next request, with events', async () => {
     const requests: ModelRequest[] = [];
     const messages: ApiMessage[] = [{ role: 'user', content: 'go' }];
-    const opts = agentOptions(client([callTurn('toolu_s', { id: 'b1' }), textTurn('saw it')], requests), { tools: [startTool(new Map())], taskNotices: new TaskNotices() });
+    const opts = agentOptions(client([callTurn('toolu_s', { id: 'b1' }), textTurn('saw it')], requests), {
+      tools: [startTool(new Map())],
+      taskNotices: new TaskNotices(),
+    });
     const events = await collect(runAgent(messages, opts));
     const blocks = lastBlocks(requests[1]!);
     expect(blocks.map((b) => b.type)).toEqual(['tool_result', 'text']);
@@ -189,7 +213,10 @@ describe('the loop and background notices', () => {
     const types = events.map((e) => e.type);
     expect(types.indexOf('task_started')).toBeLessThan(types.indexOf('tool_results_message'));
     expect(events.find((e) => e.type === 'task_started')).toMatchObject({ taskId: 'b1', toolUseId: 'toolu_s', taskType: 'local_bash', description: 'job b1' });
-    expect(events.find((e) => e.type === 'task_notification')).toMatchObject({ notice: { taskId: 'b1', status: 'completed' }, text: expect.stringContaining('<task-id>b1</task-id>') });
+    expect(events.find((e) => e.type === 'task_notification')).toMatchObject({
+      notice: { taskId: 'b1', status: 'completed' },
+      text: expect.stringContaining('<task-id>b1</task-id>'),
+    });
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'completed', numTurns: 2 });
   });
 
@@ -225,7 +252,12 @@ describe('the loop and background notices', () => {
   it('stops waiting when the run is aborted', async () => {
     const ac = new AbortController();
     const gates = new Map([['b1', gate()]]);
-    const opts = agentOptions(client([callTurn('toolu_s', { id: 'b1' }), textTurn('waiting')], []), { tools: [startTool(gates)], taskNotices: new TaskNotices(), waitForBackground: true, signal: ac.signal });
+    const opts = agentOptions(client([callTurn('toolu_s', { id: 'b1' }), textTurn('waiting')], []), {
+      tools: [startTool(gates)],
+      taskNotices: new TaskNotices(),
+      waitForBackground: true,
+      signal: ac.signal,
+    });
     const run = collect(runAgent([{ role: 'user', content: 'go' }], opts));
     await new Promise((r) => setTimeout(r, 50));
     ac.abort();
@@ -236,7 +268,10 @@ describe('the loop and background notices', () => {
     const requests: ModelRequest[] = [];
     const usage = { type: 'usage' as const, usage: { ...emptyUsage(), output_tokens: 7 }, costUsd: 0.5, model: 'sub', apiDurationMs: 3 };
     const ends = (id: string) => notice(id, { silent: true, status: 'stopped', events: [usage] });
-    const opts = agentOptions(client([callTurn('toolu_s', { id: 'b1' }), textTurn('ok')], requests), { tools: [startTool(new Map(), ends)], taskNotices: new TaskNotices() });
+    const opts = agentOptions(client([callTurn('toolu_s', { id: 'b1' }), textTurn('ok')], requests), {
+      tools: [startTool(new Map(), ends)],
+      taskNotices: new TaskNotices(),
+    });
     const events = await collect(runAgent([{ role: 'user', content: 'go' }], opts));
     expect(lastBlocks(requests[1]!).map((b) => b.type)).toEqual(['tool_result']);
     const delivered = events.filter((e) => e.type === 'task_notification' || (e.type === 'usage' && e.model === 'sub'));
@@ -252,7 +287,9 @@ describe('the loop and background notices', () => {
       yield { type: 'text', text: 'first' };
       return final([{ type: 'text', text: 'first' }], 'end_turn');
     };
-    const events = await collect(runAgent([{ role: 'user', content: 'go' }], agentOptions(client([late, textTurn('second')], requests), { taskNotices: notices })));
+    const events = await collect(
+      runAgent([{ role: 'user', content: 'go' }], agentOptions(client([late, textTurn('second')], requests), { taskNotices: notices })),
+    );
     expect(requests).toHaveLength(2);
     expect(JSON.stringify(lastBlocks(requests[1]!))).toContain('<task-id>b9</task-id>');
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'completed', finalText: 'second' });

@@ -70,14 +70,18 @@ describe('tool runner gates', () => {
   it('parse and validate: a deferred tool called before it was loaded is told to load it with ToolSearch', async () => {
     const tool = fakeTool({ name: 'mcp__s__t', validate: () => 'b is required' });
     const { env } = fakeEnv({ tools: [tool] });
-    const hint = 'mcp__s__t was called before it was loaded, so its parameters were guessed. Load it first: call ToolSearch with query "select:mcp__s__t", then retry this call.';
+    const hint =
+      'mcp__s__t was called before it was loaded, so its parameters were guessed. Load it first: call ToolSearch with query "select:mcp__s__t", then retry this call.';
     expect((await run({ ...env, notLoaded: new Set(['mcp__s__t']) }, 'mcp__s__t', { id: 'x' })).result.content).toContain(`b is required\n\n${hint}`);
     expect((await run({ ...env, notLoaded: new Set(['mcp__s__t']) }, 'mcp__s__t', { id: 1 })).result.content).toContain(hint);
     expect((await run(env, 'mcp__s__t', { id: 'x' })).result.content).not.toContain('ToolSearch');
   });
 
   it('hooks: a deny blocks before permission, and the reason goes to the model', async () => {
-    const { env } = fakeEnv({ tools: [fakeTool({ name: 'R' })], hooks: hooksWith({ kind: 'continue', decision: 'deny', reason: 'not on Fridays', hookName: 'guard.sh' }) });
+    const { env } = fakeEnv({
+      tools: [fakeTool({ name: 'R' })],
+      hooks: hooksWith({ kind: 'continue', decision: 'deny', reason: 'not on Fridays', hookName: 'guard.sh' }),
+    });
     const out = await run(env, 'R', { id: 'x' });
     expect(out.result.content).toContain('not on Fridays');
     expect(gates(out).at(-1)).toBe('hooks:denied');
@@ -208,7 +212,10 @@ describe('tool runner gates', () => {
     const out = await run(parked.env, 'R', { id: 'x' });
     expect(out.deferred).toBe(true);
     expect(gates(out)).toEqual(['find:passed', 'parse:passed', 'validate:passed', 'hooks:deferred']);
-    for (const [canDefer, why] of [[async () => false, 'only one in its turn'], [undefined, 'only in print mode']] as const) {
+    for (const [canDefer, why] of [
+      [async () => false, 'only one in its turn'],
+      [undefined, 'only in print mode'],
+    ] as const) {
       const made = deferring(canDefer);
       const ran = await run(made.env, 'R', { id: 'x' });
       expect(ran.deferred).toBeUndefined();

@@ -6,7 +6,11 @@ const tick = () => new Promise((r) => setTimeout(r, 5));
 
 describe('ToolScheduler', () => {
   it('runs consecutive safe calls together and returns results in call order', async () => {
-    const gates = new Map<string, Gate>([['a', gate()], ['b', gate()], ['c', gate()]]);
+    const gates = new Map<string, Gate>([
+      ['a', gate()],
+      ['b', gate()],
+      ['c', gate()],
+    ]);
     const log: string[] = [];
     const { env, events } = fakeEnv({ tools: [fakeTool({ name: 'R', safe: true, gates, log })] });
     const s = new ToolScheduler(env, new AbortController().signal);
@@ -24,7 +28,10 @@ describe('ToolScheduler', () => {
   });
 
   it('runs an unsafe call alone, after everything before it, and holds later calls', async () => {
-    const gates = new Map<string, Gate>([['r1', gate()], ['w', gate()]]);
+    const gates = new Map<string, Gate>([
+      ['r1', gate()],
+      ['w', gate()],
+    ]);
     const log: string[] = [];
     const { env } = fakeEnv({ tools: [fakeTool({ name: 'R', safe: true, gates, log }), fakeTool({ name: 'W', safe: false, gates, log })] });
     const s = new ToolScheduler(env, new AbortController().signal);
@@ -71,7 +78,10 @@ describe('ToolScheduler', () => {
   });
 
   it('applies context changes in call order, whatever order calls finish in', async () => {
-    const gates = new Map<string, Gate>([['a', gate()], ['b', gate()]]);
+    const gates = new Map<string, Gate>([
+      ['a', gate()],
+      ['b', gate()],
+    ]);
     const applied: string[] = [];
     const { env } = fakeEnv({ tools: [fakeTool({ name: 'R', safe: true, gates, onContext: (id) => applied.push(id) })] });
     const s = new ToolScheduler(env, new AbortController().signal);

@@ -21,11 +21,27 @@ function runner(answer: Partial<HookAgentAnswer> | ((r: HookAgentRequest) => Pro
 
 describe('agent hooks: parsing', () => {
   it('reads prompt, model and timeout; the default timeout is 60 s', () => {
-    const { groups, warnings } = parseHooksConfig({ Stop: [{ hooks: [{ type: 'agent', prompt: 'Tests pass? $ARGUMENTS', model: 'sonnet', timeout: 120 }, { type: 'agent', prompt: ' ' }] }] }, 'projectSettings', undefined, 'settings.json');
+    const { groups, warnings } = parseHooksConfig(
+      {
+        Stop: [
+          {
+            hooks: [
+              { type: 'agent', prompt: 'Tests pass? $ARGUMENTS', model: 'sonnet', timeout: 120 },
+              { type: 'agent', prompt: ' ' },
+            ],
+          },
+        ],
+      },
+      'projectSettings',
+      undefined,
+      'settings.json',
+    );
     expect(groups[0]!.hooks).toEqual([{ type: 'agent', prompt: 'Tests pass? $ARGUMENTS', model: 'sonnet', timeout: 120 }]);
     expect(warnings).toEqual(['settings.json: hooks.Stop[0].hooks[1]: "prompt" must be a non-empty string; skipped']);
     const hook: AgentHook = { type: 'agent', prompt: 'x' };
-    expect([defaultTimeoutSec(hook, 'Stop'), defaultTimeoutSec(hook, 'UserPromptSubmit'), defaultTimeoutSec({ type: 'prompt', prompt: 'x' }, 'Stop')]).toEqual([60, 60, 30]);
+    expect([defaultTimeoutSec(hook, 'Stop'), defaultTimeoutSec(hook, 'UserPromptSubmit'), defaultTimeoutSec({ type: 'prompt', prompt: 'x' }, 'Stop')]).toEqual([
+      60, 60, 30,
+    ]);
   });
 });
 
@@ -36,14 +52,25 @@ describe('agent hooks: running', () => {
     const r = runner({ structured: { ok: false, reason: 'Run npm test first.' } });
     const seen: unknown[] = [];
     const out = await runAgentHook(hook, 'Stop', '{"hook_event_name":"Stop"}', { runAgent: r.run, onAgentRun: (a) => seen.push(a.usage) }, opts);
-    expect(r.asked[0]).toMatchObject({ prompt: 'Were the tests run? {"hook_event_name":"Stop"}', model: 'sonnet', toolNames: ['Read', 'Grep', 'Glob'], maxTurns: 50 });
+    expect(r.asked[0]).toMatchObject({
+      prompt: 'Were the tests run? {"hook_event_name":"Stop"}',
+      model: 'sonnet',
+      toolNames: ['Read', 'Grep', 'Glob'],
+      maxTurns: 50,
+    });
     expect(r.asked[0]!.system).toContain('StructuredOutput');
     expect(out).toMatchObject({ exitCode: 0, stdout: JSON.stringify({ decision: 'block', reason: 'Run npm test first.' }) });
     expect(seen).toEqual([[spent]]);
   });
 
   it('reads a JSON final text when it did not use the tool; "ok": true decides nothing', async () => {
-    const ok = await runAgentHook({ type: 'agent', prompt: 'check' }, 'PostToolUse', '{}', { runAgent: runner({ text: 'Looked at it.\n{"ok": true}' }).run }, opts);
+    const ok = await runAgentHook(
+      { type: 'agent', prompt: 'check' },
+      'PostToolUse',
+      '{}',
+      { runAgent: runner({ text: 'Looked at it.\n{"ok": true}' }).run },
+      opts,
+    );
     expect(ok).toMatchObject({ exitCode: 0, stdout: '' });
     const prompt = runner({ text: '{"ok": true}' });
     await runAgentHook({ type: 'agent', prompt: 'check' }, 'PostToolUse', '{"a":1}', { runAgent: prompt.run }, opts);
@@ -51,7 +78,9 @@ describe('agent hooks: running', () => {
   });
 
   it('"ok": false is read as continueOnBlock: PreToolUse denies the call, PermissionRequest is left alone, others block', () => {
-    expect(blockOutput('PreToolUse', 'no')).toEqual({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } });
+    expect(blockOutput('PreToolUse', 'no')).toEqual({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' },
+    });
     expect(blockOutput('PermissionRequest', 'no')).toBeUndefined();
     expect(blockOutput('UserPromptSubmit', 'no')).toEqual({ decision: 'block', reason: 'no' });
   });
@@ -61,7 +90,10 @@ describe('agent hooks: running', () => {
       exitCode: 1,
       stderr: 'the sub-agent stopped without an answer: it ended with max_turns',
     });
-    expect(await runAgentHook(hook, 'Stop', '{}', { runAgent: runner({ text: 'yes' }).run }, opts)).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('is not {"ok"') });
+    expect(await runAgentHook(hook, 'Stop', '{}', { runAgent: runner({ text: 'yes' }).run }, opts)).toMatchObject({
+      exitCode: 1,
+      stderr: expect.stringContaining('is not {"ok"'),
+    });
     const failing = runner(async () => Promise.reject(new Error('API down')));
     expect(await runAgentHook(hook, 'Stop', '{}', { runAgent: failing.run }, opts)).toMatchObject({ spawnError: 'the sub-agent did not run: API down' });
     expect(await runAgentHook(hook, 'Stop', '{}', {}, opts)).toMatchObject({ spawnError: 'no sub-agent can be started for this hook' });
@@ -84,7 +116,14 @@ describe('agent hooks in the gate', () => {
     const { hooks } = buildHooks(
       {
         Stop: [{ hooks: [{ type: 'agent', prompt: 'check' }] }],
-        PreToolUse: [{ hooks: [{ type: 'agent', prompt: 'check the call' }, { type: 'command', command: 'echo \'{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"by command"}}\'' }] }],
+        PreToolUse: [
+          {
+            hooks: [
+              { type: 'agent', prompt: 'check the call' },
+              { type: 'command', command: 'echo \'{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"by command"}}\'' },
+            ],
+          },
+        ],
       },
       { runAgent: r.run },
     );
@@ -99,7 +138,14 @@ describe('agent hooks in the gate', () => {
   });
 
   it('withoutAgentHooks keeps the other handlers and the groups', () => {
-    const group = { event: 'Stop' as const, source: 'projectSettings' as const, hooks: [{ type: 'agent' as const, prompt: 'a' }, { type: 'command' as const, command: 'true' }] };
+    const group = {
+      event: 'Stop' as const,
+      source: 'projectSettings' as const,
+      hooks: [
+        { type: 'agent' as const, prompt: 'a' },
+        { type: 'command' as const, command: 'true' },
+      ],
+    };
     expect(withoutAgentHooks([group])).toEqual([{ ...group, hooks: [{ type: 'command', command: 'true' }] }]);
   });
 });

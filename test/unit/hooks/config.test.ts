@@ -40,13 +40,24 @@ describe('hook configuration', () => {
   });
 
   it('bad timeouts fall back to the default with a warning', () => {
-    const { groups, warnings } = parse({ Stop: [{ hooks: [{ type: 'command', command: 'x', timeout: 'ten' }, { type: 'command', command: 'y', timeout: -1 }] }] });
+    const { groups, warnings } = parse({
+      Stop: [
+        {
+          hooks: [
+            { type: 'command', command: 'x', timeout: 'ten' },
+            { type: 'command', command: 'y', timeout: -1 },
+          ],
+        },
+      ],
+    });
     expect(groups[0]?.hooks.map((h) => h.timeout)).toEqual([undefined, undefined]);
     expect(warnings).toHaveLength(2);
   });
 
   it('keeps the good groups of an event with a bad one', () => {
-    const { groups, warnings } = parse({ PostToolUse: [null, 'x', { matcher: 5, hooks: [] }, { matcher: 'Bash', hooks: [{ type: 'command', command: 'ok' }] }] });
+    const { groups, warnings } = parse({
+      PostToolUse: [null, 'x', { matcher: 5, hooks: [] }, { matcher: 'Bash', hooks: [{ type: 'command', command: 'ok' }] }],
+    });
     expect(groups.map((g) => g.matcher)).toEqual(['Bash']);
     expect(warnings).toHaveLength(3);
   });

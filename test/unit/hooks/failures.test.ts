@@ -50,7 +50,9 @@ describe('hooks that misbehave', () => {
 
   it('exec form runs without a shell and substitutes ${CLAUDE_PROJECT_DIR}', async () => {
     const recordDir = tempDir('wicket-rec-');
-    const { hooks } = buildHooks(one('PreToolUse', 'bash', { args: [fixture('record.sh'), '${CLAUDE_PROJECT_DIR}'] }), { settingsEnv: { HOOK_RECORD_DIR: recordDir } });
+    const { hooks } = buildHooks(one('PreToolUse', 'bash', { args: [fixture('record.sh'), '${CLAUDE_PROJECT_DIR}'] }), {
+      settingsEnv: { HOOK_RECORD_DIR: recordDir },
+    });
     await hooks.preToolUse(bash('ls'), signal);
     expect(readdirSync(recordDir)).toHaveLength(1);
   });
@@ -67,7 +69,9 @@ describe('hooks that misbehave', () => {
 
   it('async hooks run in the background and decide nothing', async () => {
     const recordDir = tempDir('wicket-rec-');
-    const { hooks } = buildHooks(one('PreToolUse', `sleep 0.5; echo blocked >&2; ${fixture('record.sh')}; exit 2`, { async: true }), { settingsEnv: { HOOK_RECORD_DIR: recordDir } });
+    const { hooks } = buildHooks(one('PreToolUse', `sleep 0.5; echo blocked >&2; ${fixture('record.sh')}; exit 2`, { async: true }), {
+      settingsEnv: { HOOK_RECORD_DIR: recordDir },
+    });
     const started = Date.now();
     expect(await hooks.preToolUse(bash('ls'), signal)).toEqual({ kind: 'continue' });
     expect(Date.now() - started).toBeLessThan(400);

@@ -12,7 +12,12 @@ const opts = (timeoutMs = 2000) => ({ cwd: '/', env: { TOKEN: 'sekrit', OTHER: '
 describe('http and prompt handlers: parsing', () => {
   it('reads http handlers (url, headers, allowedEnvVars) and prompt handlers (prompt, model)', () => {
     const { groups, warnings } = parse({
-      PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'http', url: 'https://hooks.example/edit', headers: { Authorization: 'Bearer $TOKEN' }, allowedEnvVars: ['TOKEN'], timeout: 5 }] }],
+      PostToolUse: [
+        {
+          matcher: 'Edit',
+          hooks: [{ type: 'http', url: 'https://hooks.example/edit', headers: { Authorization: 'Bearer $TOKEN' }, allowedEnvVars: ['TOKEN'], timeout: 5 }],
+        },
+      ],
       Stop: [{ hooks: [{ type: 'prompt', prompt: 'Are the tests green? $ARGUMENTS', model: 'haiku' }] }],
     });
     expect(warnings).toEqual([]);
@@ -75,7 +80,10 @@ describe('http handlers: running', () => {
 
   it('another status, a refused connection and a timeout are non-blocking failures', async () => {
     const url = await serve(() => [503, 'down for maintenance']);
-    expect(await runHttpHook({ type: 'http', url }, '{}', opts())).toMatchObject({ exitCode: 1, stderr: `POST ${url} answered HTTP 503: down for maintenance` });
+    expect(await runHttpHook({ type: 'http', url }, '{}', opts())).toMatchObject({
+      exitCode: 1,
+      stderr: `POST ${url} answered HTTP 503: down for maintenance`,
+    });
     server!.close();
     const closed = `${url.replace('/hook', '')}/gone`; // the port nothing listens on any more
     const refused = await runHttpHook({ type: 'http', url: closed }, '{}', opts());
@@ -115,9 +123,12 @@ describe('prompt handlers: running', () => {
     await runPromptHook({ type: 'prompt', prompt: 'Is it safe?' }, 'PreToolUse', '{"tool_name":"Bash"}', async (p) => ((asked = p), '{"ok":true}'), opts());
     expect(asked).toBe('Is it safe?\n\nThe data of this moment (PreToolUse):\n{"tool_name":"Bash"}');
     expect(await runPromptHook(hook, 'Stop', '{}', async () => 'yes', opts())).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('is not {"ok"') });
-    expect(await runPromptHook(hook, 'Stop', '{}', async () => Promise.reject(new Error('overloaded')), opts())).toMatchObject({ spawnError: 'the model did not answer: overloaded' });
+    expect(await runPromptHook(hook, 'Stop', '{}', async () => Promise.reject(new Error('overloaded')), opts())).toMatchObject({
+      spawnError: 'the model did not answer: overloaded',
+    });
     expect(await runPromptHook(hook, 'Stop', '{}', undefined, opts())).toMatchObject({ spawnError: 'no model is available to this hook' });
-    const hang = (_p: string, o: { signal: AbortSignal }) => new Promise<string>((_r, reject) => o.signal.addEventListener('abort', () => reject(new Error('aborted'))));
+    const hang = (_p: string, o: { signal: AbortSignal }) =>
+      new Promise<string>((_r, reject) => o.signal.addEventListener('abort', () => reject(new Error('aborted'))));
     expect(await runPromptHook(hook, 'Stop', '{}', hang, opts(100))).toMatchObject({ timedOut: true });
   });
 

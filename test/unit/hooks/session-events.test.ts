@@ -12,13 +12,19 @@ function lastRecord(dir: string): Record<string, any> {
 describe('UserPromptSubmit', () => {
   it('plain stdout becomes context; decision block blocks the prompt', async () => {
     const { hooks } = buildHooks(one('UserPromptSubmit', `python3 ${fixture('add-context.py')}`));
-    expect(await hooks.userPromptSubmit('fix the test', signal)).toEqual({ additionalContext: 'Project conventions: tabs, not spaces. (event=UserPromptSubmit, session=sess-1)' });
+    expect(await hooks.userPromptSubmit('fix the test', signal)).toEqual({
+      additionalContext: 'Project conventions: tabs, not spaces. (event=UserPromptSubmit, session=sess-1)',
+    });
     expect(await hooks.userPromptSubmit('my password is hunter2', signal)).toEqual({ block: 'Prompts must not contain passwords.' });
   });
 
   it('exit 2 blocks with stderr; continue: false stops', async () => {
-    expect(await buildHooks(one('UserPromptSubmit', 'echo "no prompts on Fridays" >&2; exit 2')).hooks.userPromptSubmit('x', signal)).toEqual({ block: 'no prompts on Fridays' });
-    expect(await buildHooks(one('UserPromptSubmit', `echo '{"continue": false, "stopReason": "quota used"}'`)).hooks.userPromptSubmit('x', signal)).toEqual({ stop: 'quota used' });
+    expect(await buildHooks(one('UserPromptSubmit', 'echo "no prompts on Fridays" >&2; exit 2')).hooks.userPromptSubmit('x', signal)).toEqual({
+      block: 'no prompts on Fridays',
+    });
+    expect(await buildHooks(one('UserPromptSubmit', `echo '{"continue": false, "stopReason": "quota used"}'`)).hooks.userPromptSubmit('x', signal)).toEqual({
+      stop: 'quota used',
+    });
   });
 
   it('matchers are ignored for events without one', async () => {
@@ -37,13 +43,29 @@ describe('UserPromptSubmit', () => {
 describe('Stop and SubagentStop', () => {
   it('a Stop hook sends the model back to work once; stop_hook_active lets it finish', async () => {
     const { hooks } = buildHooks(one('Stop', fixture('stop-gate.sh')));
-    expect(await hooks.stop({ lastAssistantMessage: 'Done!', stopHookActive: false }, signal)).toEqual({ block: 'Run the test suite (npm test) before finishing.' });
+    expect(await hooks.stop({ lastAssistantMessage: 'Done!', stopHookActive: false }, signal)).toEqual({
+      block: 'Run the test suite (npm test) before finishing.',
+    });
     expect(await hooks.stop({ lastAssistantMessage: 'Tests pass.', stopHookActive: true }, signal)).toEqual({});
   });
 
   it('decision block with a reason; continue: false wins over it', async () => {
-    expect(await buildHooks(one('Stop', `echo '{"decision":"block","reason":"update the changelog"}'`)).hooks.stop({ lastAssistantMessage: '', stopHookActive: false }, signal)).toEqual({ block: 'update the changelog' });
-    const both = { Stop: [{ hooks: [{ type: 'command', command: `echo '{"decision":"block","reason":"x"}'` }, { type: 'command', command: `echo '{"continue":false}'` }] }] };
+    expect(
+      await buildHooks(one('Stop', `echo '{"decision":"block","reason":"update the changelog"}'`)).hooks.stop(
+        { lastAssistantMessage: '', stopHookActive: false },
+        signal,
+      ),
+    ).toEqual({ block: 'update the changelog' });
+    const both = {
+      Stop: [
+        {
+          hooks: [
+            { type: 'command', command: `echo '{"decision":"block","reason":"x"}'` },
+            { type: 'command', command: `echo '{"continue":false}'` },
+          ],
+        },
+      ],
+    };
     expect(await buildHooks(both).hooks.stop({ lastAssistantMessage: '', stopHookActive: false }, signal)).toEqual({});
   });
 
@@ -63,7 +85,10 @@ describe('session events', () => {
     const hooksValue = {
       SessionStart: [
         { matcher: 'startup', hooks: [{ type: 'command', command: `python3 ${fixture('add-context.py')}` }] },
-        { matcher: 'compact', hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"re-read PLAN.md"}}'` }] },
+        {
+          matcher: 'compact',
+          hooks: [{ type: 'command', command: `echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"re-read PLAN.md"}}'` }],
+        },
       ],
     };
     const { hooks } = buildHooks(hooksValue);
@@ -80,8 +105,20 @@ describe('session events', () => {
 
   it('SessionEnd: gets the reason; all its hooks share a short budget', async () => {
     const recordDir = tempDir('wicket-rec-');
-    const hooksValue = { SessionEnd: [{ hooks: [{ type: 'command', command: fixture('record.sh') }, { type: 'command', command: fixture('slow.sh') }] }] };
-    const { hooks } = buildHooks(hooksValue, { settingsEnv: { HOOK_RECORD_DIR: recordDir }, env: { ...process.env, CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '500' } });
+    const hooksValue = {
+      SessionEnd: [
+        {
+          hooks: [
+            { type: 'command', command: fixture('record.sh') },
+            { type: 'command', command: fixture('slow.sh') },
+          ],
+        },
+      ],
+    };
+    const { hooks } = buildHooks(hooksValue, {
+      settingsEnv: { HOOK_RECORD_DIR: recordDir },
+      env: { ...process.env, CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS: '500' },
+    });
     const started = Date.now();
     await hooks.sessionEnd({ reason: 'prompt_input_exit' });
     expect(Date.now() - started).toBeLessThan(2500);
@@ -91,11 +128,18 @@ describe('session events', () => {
 
   it('Notification: matcher on the notification type', async () => {
     const recordDir = tempDir('wicket-rec-');
-    const { hooks } = buildHooks(one('Notification', fixture('record.sh'), {}, 'permission_prompt|idle_prompt'), { settingsEnv: { HOOK_RECORD_DIR: recordDir } });
+    const { hooks } = buildHooks(one('Notification', fixture('record.sh'), {}, 'permission_prompt|idle_prompt'), {
+      settingsEnv: { HOOK_RECORD_DIR: recordDir },
+    });
     await hooks.notification({ message: 'wicket needs your permission to use Bash', notificationType: 'permission_prompt' }, signal);
     await hooks.notification({ message: 'x', notificationType: 'auth_success' }, signal);
     expect(readdirSync(recordDir)).toHaveLength(1);
-    expect(lastRecord(recordDir)).toMatchObject({ hook_event_name: 'Notification', message: 'wicket needs your permission to use Bash', notification_type: 'permission_prompt', title: 'wicket' });
+    expect(lastRecord(recordDir)).toMatchObject({
+      hook_event_name: 'Notification',
+      message: 'wicket needs your permission to use Bash',
+      notification_type: 'permission_prompt',
+      title: 'wicket',
+    });
   });
 
   it('PreCompact: a hook can stop an automatic compaction', async () => {

@@ -69,10 +69,22 @@ describe('PreToolUse', () => {
 
   it('continue: false stops the run, and beats any decision', async () => {
     const { hooks } = buildHooks({
-      PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: fixture('stop-session.sh') }, { type: 'command', command: `python3 ${fixture('block-dangerous.py')}` }] }],
+      PreToolUse: [
+        {
+          matcher: '*',
+          hooks: [
+            { type: 'command', command: fixture('stop-session.sh') },
+            { type: 'command', command: `python3 ${fixture('block-dangerous.py')}` },
+          ],
+        },
+      ],
     });
     const out = await hooks.preToolUse(bash('rm -rf config/production'), signal);
-    expect(out).toEqual({ kind: 'stop', reason: 'Production config touched: stopping so a human can look.', hookName: expect.stringContaining('stop-session.sh') });
+    expect(out).toEqual({
+      kind: 'stop',
+      reason: 'Production config touched: stopping so a human can look.',
+      hookName: expect.stringContaining('stop-session.sh'),
+    });
   });
 
   it.skipIf(!hasJq)('jq-style bash guard: exit 2 for lock files', async () => {
@@ -87,7 +99,11 @@ describe('PreToolUse', () => {
     const ask = `echo '{"hookSpecificOutput":{"permissionDecision":"ask","permissionDecisionReason":"check"}}'`;
     const deny = `echo nope >&2; exit 2`;
     const group = (cmds: string[]) => ({ PreToolUse: [{ hooks: cmds.map((command) => ({ type: 'command', command })) }] });
-    expect(await buildHooks(group([allow, ask])).hooks.preToolUse(bash('ls'), signal)).toMatchObject({ decision: 'ask', reason: 'check', updatedInput: { command: 'ls -1' } });
+    expect(await buildHooks(group([allow, ask])).hooks.preToolUse(bash('ls'), signal)).toMatchObject({
+      decision: 'ask',
+      reason: 'check',
+      updatedInput: { command: 'ls -1' },
+    });
     const denied = await buildHooks(group([allow, deny, ask])).hooks.preToolUse(bash('ls'), signal);
     expect(denied).toMatchObject({ decision: 'deny', reason: 'nope' });
     expect(denied).not.toHaveProperty('updatedInput');
@@ -130,8 +146,20 @@ describe('PreToolUse', () => {
     const { hooks } = buildHooks(
       {
         PreToolUse: [
-          { matcher: 'Bash', hooks: [{ type: 'command', command: `sleep 1; ${rec}` }, { type: 'command', command: rec }] },
-          { matcher: 'Bash|Write', hooks: [{ type: 'command', command: `sleep 1; ${rec}` }, { type: 'command', command: `sleep 1 && ${rec}` }] },
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: `sleep 1; ${rec}` },
+              { type: 'command', command: rec },
+            ],
+          },
+          {
+            matcher: 'Bash|Write',
+            hooks: [
+              { type: 'command', command: `sleep 1; ${rec}` },
+              { type: 'command', command: `sleep 1 && ${rec}` },
+            ],
+          },
           { matcher: 'Read', hooks: [{ type: 'command', command: `${rec} read` }] },
         ],
       },
@@ -146,7 +174,10 @@ describe('PreToolUse', () => {
   it('`if` rules pick calls; with the tools given, commands are matched properly', async () => {
     const recordDir = tempDir('wicket-rec-');
     const { fakeBash } = await import('../permissions/world.js');
-    const { hooks } = buildHooks(one('PreToolUse', fixture('record.sh'), { if: 'Bash(git *)' }, 'Bash'), { settingsEnv: { HOOK_RECORD_DIR: recordDir }, tools: [fakeBash] });
+    const { hooks } = buildHooks(one('PreToolUse', fixture('record.sh'), { if: 'Bash(git *)' }, 'Bash'), {
+      settingsEnv: { HOOK_RECORD_DIR: recordDir },
+      tools: [fakeBash],
+    });
     await hooks.preToolUse(bash('npm test'), signal);
     expect(records(recordDir)).toHaveLength(0);
     await hooks.preToolUse(bash('git status'), signal);
@@ -157,14 +188,31 @@ describe('PreToolUse', () => {
 describe('PostToolUse and PostToolUseFailure', () => {
   it('decision block and additionalContext reach the model', async () => {
     const { hooks } = buildHooks(one('PostToolUse', fixture('post-check.sh'), {}, 'Write|Edit'));
-    const call = { toolName: 'Write', toolInput: { file_path: '/p/a.ts', content: '// TODO: later' }, toolUseId: 't', toolResponse: { filePath: '/p/a.ts', success: true }, durationMs: 3 };
+    const call = {
+      toolName: 'Write',
+      toolInput: { file_path: '/p/a.ts', content: '// TODO: later' },
+      toolUseId: 't',
+      toolResponse: { filePath: '/p/a.ts', success: true },
+      durationMs: 3,
+    };
     const out = await hooks.postToolUse(call, signal);
-    expect(out.additionalContext).toBe('PostToolUse hook feedback: The file still contains a TODO; finish it before moving on.\n\nStyle guide: no TODOs in committed code.');
+    expect(out.additionalContext).toBe(
+      'PostToolUse hook feedback: The file still contains a TODO; finish it before moving on.\n\nStyle guide: no TODOs in committed code.',
+    );
     expect(await hooks.postToolUse({ ...call, toolInput: { file_path: '/p/a.ts', content: 'done' }, toolResponse: {} }, signal)).toEqual({});
   });
 
   it('exit 2 stderr goes to the model; output is capped at 10,000 characters', async () => {
-    const b = buildHooks({ PostToolUse: [{ hooks: [{ type: 'command', command: 'echo "lint failed: 3 errors" >&2; exit 2' }, { type: 'command', command: `python3 ${fixture('big-output.py')}` }] }] });
+    const b = buildHooks({
+      PostToolUse: [
+        {
+          hooks: [
+            { type: 'command', command: 'echo "lint failed: 3 errors" >&2; exit 2' },
+            { type: 'command', command: `python3 ${fixture('big-output.py')}` },
+          ],
+        },
+      ],
+    });
     const out = await b.hooks.postToolUse({ ...bash('x'), toolResponse: {}, durationMs: 1 }, signal);
     expect(out.additionalContext).toContain('PostToolUse hook feedback: lint failed: 3 errors');
     expect(out.additionalContext!.length).toBeLessThan(10_200);
@@ -174,7 +222,13 @@ describe('PostToolUse and PostToolUseFailure', () => {
   it('PostToolUse input carries tool_response and duration_ms; the failure event error and is_interrupt', async () => {
     const recordDir = tempDir('wicket-rec-');
     const settingsEnv = { HOOK_RECORD_DIR: recordDir };
-    const { hooks } = buildHooks({ PostToolUse: [{ hooks: [{ type: 'command', command: fixture('record.sh') }] }], PostToolUseFailure: [{ hooks: [{ type: 'command', command: fixture('record.sh') }] }] }, { settingsEnv });
+    const { hooks } = buildHooks(
+      {
+        PostToolUse: [{ hooks: [{ type: 'command', command: fixture('record.sh') }] }],
+        PostToolUseFailure: [{ hooks: [{ type: 'command', command: fixture('record.sh') }] }],
+      },
+      { settingsEnv },
+    );
     await hooks.postToolUse({ ...bash('ls'), toolResponse: { stdout: 'a\n', stderr: '', interrupted: false }, durationMs: 12 }, signal);
     await hooks.postToolUseFailure({ ...bash('false'), error: 'Exit code 1', isInterrupt: false, durationMs: 5 }, signal);
     const [post, failure] = records(recordDir).map((r) => r.stdin);
@@ -192,7 +246,17 @@ describe('PermissionRequest', () => {
   it('a hook answers the prompt: allow, deny with a message, or nothing', async () => {
     const recordDir = tempDir('wicket-rec-');
     const { hooks } = buildHooks(
-      { PermissionRequest: [{ matcher: '', hooks: [{ type: 'command', command: fixture('permission-request.py') }, { type: 'command', command: fixture('record.sh') }] }] },
+      {
+        PermissionRequest: [
+          {
+            matcher: '',
+            hooks: [
+              { type: 'command', command: fixture('permission-request.py') },
+              { type: 'command', command: fixture('record.sh') },
+            ],
+          },
+        ],
+      },
       { settingsEnv: { HOOK_RECORD_DIR: recordDir } },
     );
     const call = (command: string) => ({ ...bash(command), suggestions: ['Bash(npm test:*)'] });

@@ -2,11 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { combinePostToolUse } from '../../../src/hooks/combine.js';
 import type { HookVerdict } from '../../../src/hooks/output.js';
 
-const verdict = (label: string, hso: Record<string, unknown>): HookVerdict => ({ label, notices: [], json: { hookSpecificOutput: { hookEventName: 'PostToolUse', ...hso } } });
+const verdict = (label: string, hso: Record<string, unknown>): HookVerdict => ({
+  label,
+  notices: [],
+  json: { hookSpecificOutput: { hookEventName: 'PostToolUse', ...hso } },
+});
 
 describe('PostToolUse: output replaced by a hook', () => {
   it('the first hook that gives updatedToolOutput wins; text and image blocks are kept, other values become JSON', () => {
-    expect(combinePostToolUse([verdict('a', {}), verdict('b', { updatedToolOutput: 'short' }), verdict('c', { updatedToolOutput: 'other' })], 'PostToolUse', 'Read').updatedOutput).toEqual({
+    expect(
+      combinePostToolUse([verdict('a', {}), verdict('b', { updatedToolOutput: 'short' }), verdict('c', { updatedToolOutput: 'other' })], 'PostToolUse', 'Read')
+        .updatedOutput,
+    ).toEqual({
       content: 'short',
       hookName: 'b',
     });

@@ -250,7 +250,12 @@ describe('loadMcpConfig: the allowedMcpServers / deniedMcpServers policy', () =>
       ['other', 'refused by the deniedMcpServers policy'],
       ['local', 'refused by the deniedMcpServers policy'],
     ]);
-    const allowed = load({ settings: { allowedMcpServers: [{ serverCommand: ['npx', '-y', 'gh-mcp'] }, { serverUrl: 'https://*.docs.example.com/*' }], deniedMcpServers: [{ serverName: 'docs' }] } });
+    const allowed = load({
+      settings: {
+        allowedMcpServers: [{ serverCommand: ['npx', '-y', 'gh-mcp'] }, { serverUrl: 'https://*.docs.example.com/*' }],
+        deniedMcpServers: [{ serverName: 'docs' }],
+      },
+    });
     expect(allowed.servers.map((s) => s.name)).toEqual(['gh']);
     expect(Object.fromEntries(allowed.disabled.map((s) => [s.name, s.offReason]))).toEqual({
       docs: 'refused by the deniedMcpServers policy',

@@ -31,10 +31,16 @@ describe('parseServer: transports', () => {
     expect(parseServer({ type: 'sse', url: 'https://example.com/sse', oauth: { callbackPort: 9999 } }, {})).toEqual({
       config: { type: 'sse', url: 'https://example.com/sse', headers: {}, oauth: { callbackPort: 9999 } },
     });
-    expect(parseServer({ type: 'http', url: 'https://e.com/mcp', oauth: 'yes' }, {})).toEqual({ error: '"oauth" must be an object: {"clientId": "…", "callbackPort": 8080}' });
+    expect(parseServer({ type: 'http', url: 'https://e.com/mcp', oauth: 'yes' }, {})).toEqual({
+      error: '"oauth" must be an object: {"clientId": "…", "callbackPort": 8080}',
+    });
     expect(parseServer({ type: 'http', url: 'https://e.com/mcp', oauth: { clientId: 7 } }, {})).toEqual({ error: '"oauth.clientId" must be a string' });
-    expect(parseServer({ type: 'http', url: 'https://e.com/mcp', oauth: { callbackPort: 70000 } }, {})).toEqual({ error: '"oauth.callbackPort" must be a port number (1-65535)' });
-    expect(parseServer({ type: 'http', url: 'https://e.com/mcp', oauth: { callbackPort: '8080' } }, {})).toEqual({ error: '"oauth.callbackPort" must be a port number (1-65535)' });
+    expect(parseServer({ type: 'http', url: 'https://e.com/mcp', oauth: { callbackPort: 70000 } }, {})).toEqual({
+      error: '"oauth.callbackPort" must be a port number (1-65535)',
+    });
+    expect(parseServer({ type: 'http', url: 'https://e.com/mcp', oauth: { callbackPort: '8080' } }, {})).toEqual({
+      error: '"oauth.callbackPort" must be a port number (1-65535)',
+    });
   });
 
   it('a "url" without a "type" is an error, not a stdio server', () => {
@@ -42,7 +48,9 @@ describe('parseServer: transports', () => {
   });
 
   it('"ws" takes a ws:// or wss:// URL and headers, with variables expanded', () => {
-    expect(parseServer({ type: 'ws', url: 'wss://${HOST}/x', headers: { A: '${T}' } }, { HOST: 'h.example', T: 't' })).toEqual({ config: { type: 'ws', url: 'wss://h.example/x', headers: { A: 't' } } });
+    expect(parseServer({ type: 'ws', url: 'wss://${HOST}/x', headers: { A: '${T}' } }, { HOST: 'h.example', T: 't' })).toEqual({
+      config: { type: 'ws', url: 'wss://h.example/x', headers: { A: 't' } },
+    });
     expect(parseServer({ type: 'ws', url: 'http://localhost:1/x' }, {})).toEqual({ error: '"url" must be a ws:// or wss:// URL, got "http://localhost:1/x"' });
     expect(parseServer({ type: 'ws' }, {})).toEqual({ error: '"url" is required (a string) for a server of type "ws"' });
   });
@@ -125,7 +133,9 @@ describe('parseServer: variable expansion', () => {
     expect(parseServer({ type: 'http', url: 'https://${MISSING_HOST}/mcp' }, env)).toEqual({ error: 'environment variable not set: MISSING_HOST' });
     expect(parseServer({ type: 'http', url: '${MCP_URL}' }, env)).toEqual({ error: 'environment variable not set: MCP_URL' });
     expect(parseServer({ type: 'sse', url: '${BASE}/mcp' }, env)).toEqual({ error: 'environment variable not set: BASE' });
-    expect(parseServer({ type: 'http', url: 'https://e.com', headers: { A: '${NO_TOKEN}' } }, env)).toEqual({ error: 'environment variable not set: NO_TOKEN' });
+    expect(parseServer({ type: 'http', url: 'https://e.com', headers: { A: '${NO_TOKEN}' } }, env)).toEqual({
+      error: 'environment variable not set: NO_TOKEN',
+    });
   });
 
   it('several missing variables are all named, once each', () => {
@@ -175,7 +185,9 @@ describe('projectServerApproved', () => {
   });
 
   it('keeps a headersHelper command for http and sse servers, and refuses one that is not a string', () => {
-    expect(parseServer({ type: 'sse', url: 'https://e.com/sse', headersHelper: 'get-token' }, {})).toEqual({ config: { type: 'sse', url: 'https://e.com/sse', headers: {}, headersHelper: 'get-token' } });
+    expect(parseServer({ type: 'sse', url: 'https://e.com/sse', headersHelper: 'get-token' }, {})).toEqual({
+      config: { type: 'sse', url: 'https://e.com/sse', headers: {}, headersHelper: 'get-token' },
+    });
     expect(parseServer({ type: 'http', url: 'https://e.com/mcp', headersHelper: 3 }, {})).toEqual({ error: '"headersHelper" must be a command (a string)' });
   });
 });

@@ -2,7 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { elicitationFlow, type ElicitationRequest } from '../../../src/mcp/elicitation.js';
 import { noHooks, type Hooks } from '../../../src/hooks/types.js';
 
-const req: ElicitationRequest = { server: 'forms', message: 'Name?', mode: 'form', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } };
+const req: ElicitationRequest = {
+  server: 'forms',
+  message: 'Name?',
+  mode: 'form',
+  requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+};
 const signal = new AbortController().signal;
 
 function hooks(over: Partial<Hooks>): { hooks: Hooks; notes: string[] } {
@@ -28,7 +33,10 @@ describe('the elicitation flow', () => {
     expect(await flow.elicit(req, signal)).toEqual({ action: 'accept', content: { name: 'Grace' } });
     expect(seen).toEqual([{ server: 'forms', mode: 'form', action: 'decline' }]);
     await flow.settled();
-    expect(h.notes).toEqual(['elicitation_dialog: MCP server "forms" requests your input', 'elicitation_response: Elicitation response for server "forms": accept']);
+    expect(h.notes).toEqual([
+      'elicitation_dialog: MCP server "forms" requests your input',
+      'elicitation_response: Elicitation response for server "forms": accept',
+    ]);
   });
 
   it('a declining result hook keeps no content; an ask that fails cancels', async () => {

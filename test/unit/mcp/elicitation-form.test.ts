@@ -10,8 +10,24 @@ const schema = {
     ratio: { type: 'number', default: 0.5 },
     ok: { type: 'boolean', default: true },
     color: { type: 'string', enum: ['r', 'g'], enumNames: ['Red', 'Green'], default: 'g' },
-    size: { type: 'string', oneOf: [{ const: 's', title: 'Small' }, { const: 'l', title: 'Large' }] },
-    tags: { type: 'array', items: { anyOf: [{ const: 'a', title: 'A' }, { const: 'b', title: 'B' }] }, minItems: 1, default: ['b', 'zz'] },
+    size: {
+      type: 'string',
+      oneOf: [
+        { const: 's', title: 'Small' },
+        { const: 'l', title: 'Large' },
+      ],
+    },
+    tags: {
+      type: 'array',
+      items: {
+        anyOf: [
+          { const: 'a', title: 'A' },
+          { const: 'b', title: 'B' },
+        ],
+      },
+      minItems: 1,
+      default: ['b', 'zz'],
+    },
     nested: { type: 'object', properties: {} },
   },
   required: ['name', 'size'],
@@ -22,11 +38,26 @@ const field = (name: string): FormField => formFields(schema).fields.find((f) =>
 describe('the form of a requested schema', () => {
   it('turns each primitive property into a field, in order, and names the ones it cannot show', () => {
     const { fields, skipped } = formFields(schema);
-    expect(fields.map((f) => `${f.name}:${f.kind}${f.required ? '*' : ''}`)).toEqual(['name:string*', 'email:string', 'age:integer', 'ratio:number', 'ok:boolean', 'color:choice', 'size:choice*', 'tags:multi']);
+    expect(fields.map((f) => `${f.name}:${f.kind}${f.required ? '*' : ''}`)).toEqual([
+      'name:string*',
+      'email:string',
+      'age:integer',
+      'ratio:number',
+      'ok:boolean',
+      'color:choice',
+      'size:choice*',
+      'tags:multi',
+    ]);
     expect(skipped).toEqual(['nested']);
     expect(field('name')).toMatchObject({ label: 'Name', description: 'Your full name', minLength: 2, maxLength: 5 });
-    expect(field('color').options).toEqual([{ value: 'r', label: 'Red' }, { value: 'g', label: 'Green' }]);
-    expect(field('size').options).toEqual([{ value: 's', label: 'Small' }, { value: 'l', label: 'Large' }]);
+    expect(field('color').options).toEqual([
+      { value: 'r', label: 'Red' },
+      { value: 'g', label: 'Green' },
+    ]);
+    expect(field('size').options).toEqual([
+      { value: 's', label: 'Small' },
+      { value: 'l', label: 'Large' },
+    ]);
     expect(field('tags').default).toEqual(['b']);
   });
 

@@ -6,7 +6,11 @@ import { mcpSdk } from '../../../src/mcp/sdk-lib.js';
 describe('listAll', () => {
   it('follows nextCursor through every page', async () => {
     const asked: Array<string | undefined> = [];
-    const pages: Record<string, { items: number[]; nextCursor?: string }> = { start: { items: [1, 2], nextCursor: 'p2' }, p2: { items: [3], nextCursor: 'p3' }, p3: { items: [4] } };
+    const pages: Record<string, { items: number[]; nextCursor?: string }> = {
+      start: { items: [1, 2], nextCursor: 'p2' },
+      p2: { items: [3], nextCursor: 'p3' },
+      p3: { items: [4] },
+    };
     const all = await listAll(async (p) => {
       asked.push(p?.cursor);
       return pages[p?.cursor ?? 'start']!;
@@ -33,7 +37,13 @@ describe('ListWatch', () => {
     const watch = new ListWatch(full);
     watch.start(sdk, client as never, conn);
     const notify = (kind: McpListKind) =>
-      handlers.get({ tools: sdk.ToolListChangedNotificationSchema, prompts: sdk.PromptListChangedNotificationSchema, resources: sdk.ResourceListChangedNotificationSchema }[kind])!();
+      handlers.get(
+        {
+          tools: sdk.ToolListChangedNotificationSchema,
+          prompts: sdk.PromptListChangedNotificationSchema,
+          resources: sdk.ResourceListChangedNotificationSchema,
+        }[kind],
+      )!();
     return { watch, conn, notify };
   }
 

@@ -39,7 +39,9 @@ describe('the loopback callback of a sign-in', () => {
   it('takes the port asked for, and says so when it is taken; a preferred port that is taken gives way', async () => {
     const first = await startCallbackServer({});
     try {
-      await expect(startCallbackServer({ port: first.port })).rejects.toThrow(`cannot listen for the sign-in on port ${first.port} (oauth.callbackPort): EADDRINUSE`);
+      await expect(startCallbackServer({ port: first.port })).rejects.toThrow(
+        `cannot listen for the sign-in on port ${first.port} (oauth.callbackPort): EADDRINUSE`,
+      );
       const other = await startCallbackServer({ preferredPort: first.port });
       expect(other.port).not.toBe(first.port);
       other.close();

@@ -34,7 +34,16 @@ function servers(oauth?: { clientId?: string; callbackPort?: number }, type: 'ht
     disabled: [],
     warnings: [],
   };
-  const s = new McpServers(config, { projectRoot: dir, env: {}, version: '0', timeoutMs: 10_000, toolTimeoutMs: 10_000, maxOutputChars: 1e5, holdUnapproved: false, oauthStore: store });
+  const s = new McpServers(config, {
+    projectRoot: dir,
+    env: {},
+    version: '0',
+    timeoutMs: 10_000,
+    toolTimeoutMs: 10_000,
+    maxOutputChars: 1e5,
+    holdUnapproved: false,
+    oauthStore: store,
+  });
   open.push(s);
   return s;
 }

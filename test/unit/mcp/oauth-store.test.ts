@@ -15,7 +15,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const URL_A = 'https://a.example.com/mcp';
 const URL_B = 'https://b.example.com/mcp';
-const tokens = (access: string) => ({ access_token: access, token_type: 'Bearer', refresh_token: `r-${access}`, expires_in: 3600, issuer: 'https://a.example.com' });
+const tokens = (access: string) => ({
+  access_token: access,
+  token_type: 'Bearer',
+  refresh_token: `r-${access}`,
+  expires_in: 3600,
+  issuer: 'https://a.example.com',
+});
 
 describe('the OAuth store', () => {
   it('creates the state folder and writes the file for its owner only (0600)', async () => {
@@ -63,7 +69,8 @@ describe('the OAuth store', () => {
 });
 
 describe('StoredOAuthProvider', () => {
-  const provider = (over: Partial<ConstructorParameters<typeof StoredOAuthProvider>[0]> = {}) => new StoredOAuthProvider({ file, name: 'a', url: URL_A, ...over });
+  const provider = (over: Partial<ConstructorParameters<typeof StoredOAuthProvider>[0]> = {}) =>
+    new StoredOAuthProvider({ file, name: 'a', url: URL_A, ...over });
 
   it('stores the client, the verifier and the tokens of one server; saving tokens ends the sign-in', async () => {
     const p = provider({ redirectUrl: 'http://localhost:4567/callback' });

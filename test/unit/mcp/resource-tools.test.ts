@@ -68,7 +68,11 @@ describe('ListMcpResourcesTool', () => {
     const tool = listResourcesTool(source, opts);
     const r = await runTool(tool, { server: 'more' }, ctx());
     expect(JSON.parse(resultText(r.modelResult))).toEqual([{ uri: 'more://x', name: 'x', server: 'more' }]);
-    expect(await tryRunTool(tool, { server: 'nope' }, ctx())).toEqual({ ok: false, stage: 'validate', message: 'Server "nope" not found. Available servers: docs, more' });
+    expect(await tryRunTool(tool, { server: 'nope' }, ctx())).toEqual({
+      ok: false,
+      stage: 'validate',
+      message: 'Server "nope" not found. Available servers: docs, more',
+    });
     expect(await tryRunTool(tool, { server: 1 }, ctx())).toMatchObject({ ok: false, stage: 'parse' });
     expect(await tryRunTool(tool, { other: 'x' }, ctx())).toMatchObject({ ok: false, stage: 'parse' });
   });
@@ -99,7 +103,10 @@ describe('ListMcpResourcesTool', () => {
     const r = await runTool(tool, {}, ctx(rules));
     expect(resultText(r.modelResult)).not.toContain('secret://');
     expect(source.listed).toEqual(['docs']);
-    expect(await tryRunTool(tool, { server: 'secret' }, ctx(rules))).toMatchObject({ ok: false, message: 'Server "secret" not found. Available servers: docs' });
+    expect(await tryRunTool(tool, { server: 'secret' }, ctx(rules))).toMatchObject({
+      ok: false,
+      message: 'Server "secret" not found. Available servers: docs',
+    });
   });
 
   it('sends the API a schema with one optional server field', () => {
@@ -152,9 +159,21 @@ describe('ReadMcpResourceTool', () => {
   it('refuses an unknown server, a server without resources, an empty URI and a denied server before reading', async () => {
     const s = source();
     const tool = readResourceTool(s, opts);
-    expect(await tryRunTool(tool, { server: 'nope', uri: 'x://y' }, ctx())).toEqual({ ok: false, stage: 'validate', message: 'Server "nope" not found. Available servers: docs, tools' });
-    expect(await tryRunTool(tool, { server: 'tools', uri: 'x://y' }, ctx())).toEqual({ ok: false, stage: 'validate', message: 'Server "tools" does not support resources' });
-    expect(await tryRunTool(tool, { server: 'docs', uri: ' ' }, ctx())).toMatchObject({ ok: false, stage: 'validate', message: expect.stringContaining('uri is empty') });
+    expect(await tryRunTool(tool, { server: 'nope', uri: 'x://y' }, ctx())).toEqual({
+      ok: false,
+      stage: 'validate',
+      message: 'Server "nope" not found. Available servers: docs, tools',
+    });
+    expect(await tryRunTool(tool, { server: 'tools', uri: 'x://y' }, ctx())).toEqual({
+      ok: false,
+      stage: 'validate',
+      message: 'Server "tools" does not support resources',
+    });
+    expect(await tryRunTool(tool, { server: 'docs', uri: ' ' }, ctx())).toMatchObject({
+      ok: false,
+      stage: 'validate',
+      message: expect.stringContaining('uri is empty'),
+    });
     expect(await tryRunTool(tool, { server: 'docs', uri: 'docs://a' }, ctx(denying('mcp__docs__*')))).toMatchObject({ ok: false, stage: 'validate' });
     expect(await tryRunTool(tool, { server: 'docs' }, ctx())).toMatchObject({ ok: false, stage: 'parse' });
     expect(s.reads).toEqual([]);

@@ -13,7 +13,15 @@ describe('mcpResultToModel', () => {
   });
 
   it('several text blocks are joined with newlines into one string', () => {
-    expect(toModel({ content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }, { type: 'text', text: 'three' }] })).toEqual({ content: 'one\ntwo\nthree' });
+    expect(
+      toModel({
+        content: [
+          { type: 'text', text: 'one' },
+          { type: 'text', text: 'two' },
+          { type: 'text', text: 'three' },
+        ],
+      }),
+    ).toEqual({ content: 'one\ntwo\nthree' });
   });
 
   it('images of the types the API takes stay image blocks', () => {
@@ -49,7 +57,9 @@ describe('mcpResultToModel', () => {
   });
 
   it('audio is described as text', () => {
-    expect(toModel({ content: [{ type: 'audio', data: 'AA==', mimeType: 'audio/wav' }] })).toEqual({ content: '[audio (audio/wav) the model cannot be shown]' });
+    expect(toModel({ content: [{ type: 'audio', data: 'AA==', mimeType: 'audio/wav' }] })).toEqual({
+      content: '[audio (audio/wav) the model cannot be shown]',
+    });
   });
 
   it('an embedded text resource is included with its uri', () => {
@@ -66,7 +76,9 @@ describe('mcpResultToModel', () => {
   });
 
   it('a resource link is described with its name and uri', () => {
-    expect(toModel({ content: [{ type: 'resource_link', name: 'readme', uri: 'file:///README.md' }] })).toEqual({ content: '[resource readme file:///README.md]' });
+    expect(toModel({ content: [{ type: 'resource_link', name: 'readme', uri: 'file:///README.md' }] })).toEqual({
+      content: '[resource readme file:///README.md]',
+    });
     expect(toModel({ content: [{ type: 'resource_link', uri: 'file:///x' }] })).toEqual({ content: '[resource file:///x]' });
   });
 
@@ -98,9 +110,26 @@ describe('mcpResultToModel', () => {
   });
 
   it('the budget is shared across blocks; later text is dropped once it is spent', () => {
-    const r = toModel({ content: [{ type: 'text', text: 'abcde' }, { type: 'text', text: 'fghij' }, { type: 'text', text: 'klm' }] }, 8);
+    const r = toModel(
+      {
+        content: [
+          { type: 'text', text: 'abcde' },
+          { type: 'text', text: 'fghij' },
+          { type: 'text', text: 'klm' },
+        ],
+      },
+      8,
+    );
     expect(r.content).toBe('abcde\nfg\n[output cut at 8 characters: MAX_MCP_OUTPUT_TOKENS sets the limit]'); // the joining newline counts
-    const exact = toModel({ content: [{ type: 'text', text: 'abcd' }, { type: 'text', text: 'more' }] }, 4);
+    const exact = toModel(
+      {
+        content: [
+          { type: 'text', text: 'abcd' },
+          { type: 'text', text: 'more' },
+        ],
+      },
+      4,
+    );
     expect(exact.content).toBe('abcd\n[output cut at 4 characters: MAX_MCP_OUTPUT_TOKENS sets the limit]');
   });
 
@@ -114,7 +143,15 @@ describe('mcpResultToModel', () => {
   });
 
   it('when the last block is an image, the cut note is a text block of its own', () => {
-    const r = toModel({ content: [{ type: 'text', text: 'abcdef' }, { type: 'image', data: 'AA==', mimeType: 'image/gif' }] }, 3);
+    const r = toModel(
+      {
+        content: [
+          { type: 'text', text: 'abcdef' },
+          { type: 'image', data: 'AA==', mimeType: 'image/gif' },
+        ],
+      },
+      3,
+    );
     expect(r.content).toEqual([
       { type: 'text', text: 'abc' },
       { type: 'image', source: { type: 'base64', media_type: 'image/gif', data: 'AA==' } },
@@ -124,10 +161,27 @@ describe('mcpResultToModel', () => {
 
   it('never produces an empty text block', () => {
     const cases: McpCallResult[] = [
-      { content: [{ type: 'text', text: '' }, { type: 'image', data: 'AA==', mimeType: 'image/png' }, { type: 'text', text: '' }] },
+      {
+        content: [
+          { type: 'text', text: '' },
+          { type: 'image', data: 'AA==', mimeType: 'image/png' },
+          { type: 'text', text: '' },
+        ],
+      },
       { content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }, { type: 'text' }] },
-      { content: [{ type: 'resource', resource: { text: '' } }, { type: 'image', data: 'AA==', mimeType: 'image/webp' }] },
-      { content: [{ type: 'text', text: 'x'.repeat(10) }, { type: 'image', data: 'AA==', mimeType: 'image/png' }, { type: 'text', text: 'y' }] },
+      {
+        content: [
+          { type: 'resource', resource: { text: '' } },
+          { type: 'image', data: 'AA==', mimeType: 'image/webp' },
+        ],
+      },
+      {
+        content: [
+          { type: 'text', text: 'x'.repeat(10) },
+          { type: 'image', data: 'AA==', mimeType: 'image/png' },
+          { type: 'text', text: 'y' },
+        ],
+      },
     ];
     for (const c of cases) {
       for (const max of [0, 5, 1000]) {

@@ -97,9 +97,20 @@ describe('McpServers: statuses', () => {
 
   it('an entry with a config error is failed from the start and never connected', async () => {
     const { connect, started } = connector({});
-    const servers = new McpServers(config([entry('bad', { config: undefined, error: '"command" is required (a string) for a stdio server' })]), options(connect));
+    const servers = new McpServers(
+      config([entry('bad', { config: undefined, error: '"command" is required (a string) for a stdio server' })]),
+      options(connect),
+    );
     expect(servers.list()).toEqual([
-      expect.objectContaining({ name: 'bad', scope: 'user', transport: undefined, status: 'failed', error: '"command" is required (a string) for a stdio server', toolNames: [], skipped: [] }),
+      expect.objectContaining({
+        name: 'bad',
+        scope: 'user',
+        transport: undefined,
+        status: 'failed',
+        error: '"command" is required (a string) for a stdio server',
+        toolNames: [],
+        skipped: [],
+      }),
     ]);
     await servers.start();
     await servers.start(['bad']);
@@ -109,8 +120,13 @@ describe('McpServers: statuses', () => {
 
   it('disabled project servers are listed as disabled and never started', async () => {
     const { connect, started } = connector({ off: fakeConnection([]) });
-    const servers = new McpServers(config([], { disabled: [{ name: 'off', scope: 'project', source: '/p/.mcp.json', config: { type: 'stdio', command: 'off', args: [], env: {} } }] }), options(connect));
-    expect(servers.list()).toEqual([expect.objectContaining({ name: 'off', scope: 'project', source: '/p/.mcp.json', status: 'disabled', error: 'turned off by disabledMcpjsonServers' })]);
+    const servers = new McpServers(
+      config([], { disabled: [{ name: 'off', scope: 'project', source: '/p/.mcp.json', config: { type: 'stdio', command: 'off', args: [], env: {} } }] }),
+      options(connect),
+    );
+    expect(servers.list()).toEqual([
+      expect.objectContaining({ name: 'off', scope: 'project', source: '/p/.mcp.json', status: 'disabled', error: 'turned off by disabledMcpjsonServers' }),
+    ]);
     await servers.start(['off']);
     expect(started).toEqual([]);
   });
@@ -272,7 +288,11 @@ describe('mcpLimitsFromEnv', () => {
 
   it('ignores values that are not positive numbers', () => {
     for (const bad of ['', '0', '-5', 'abc', 'Infinity']) {
-      expect(mcpLimitsFromEnv({ MCP_TIMEOUT: bad, MCP_TOOL_TIMEOUT: bad, MAX_MCP_OUTPUT_TOKENS: bad })).toEqual({ timeoutMs: 30_000, toolTimeoutMs: 100_000_000, maxOutputChars: 100_000 });
+      expect(mcpLimitsFromEnv({ MCP_TIMEOUT: bad, MCP_TOOL_TIMEOUT: bad, MAX_MCP_OUTPUT_TOKENS: bad })).toEqual({
+        timeoutMs: 30_000,
+        toolTimeoutMs: 100_000_000,
+        maxOutputChars: 100_000,
+      });
     }
   });
 });
@@ -283,8 +303,13 @@ describe('McpServers: prompts as slash commands', () => {
     const { connect } = connector({ a });
     const servers = new McpServers(config([entry('a')]), options(connect));
     await servers.start();
-    expect(servers.prompts()).toEqual([{ command: 'mcp__a__review', server: 'a', name: 'review', description: 'Review a PR', argNames: ['pr', 'focus'], required: ['pr'] }]);
-    expect(await servers.expandPrompt('/mcp__a__review 42 error handling and tests')).toEqual({ ok: true, text: 'prompt review with {"pr":"42","focus":"error handling and tests"}' });
+    expect(servers.prompts()).toEqual([
+      { command: 'mcp__a__review', server: 'a', name: 'review', description: 'Review a PR', argNames: ['pr', 'focus'], required: ['pr'] },
+    ]);
+    expect(await servers.expandPrompt('/mcp__a__review 42 error handling and tests')).toEqual({
+      ok: true,
+      text: 'prompt review with {"pr":"42","focus":"error handling and tests"}',
+    });
     expect(await servers.expandPrompt('/mcp__a__review')).toEqual({ ok: false, message: '/mcp__a__review needs pr: /mcp__a__review <pr> <focus>' });
     expect(await servers.expandPrompt('/mcp__a__other')).toBeUndefined();
     expect(await servers.expandPrompt('plain text')).toBeUndefined();
@@ -315,7 +340,9 @@ describe('McpServers: resources', () => {
       { name: 'plain', hasResources: false },
       { name: 'docs', hasResources: true },
     ]);
-    expect(await servers.readResource('docs', 'docs://a', new AbortController().signal)).toEqual([{ uri: 'docs://a', mimeType: 'text/plain', text: 'contents of docs://a' }]);
+    expect(await servers.readResource('docs', 'docs://a', new AbortController().signal)).toEqual([
+      { uri: 'docs://a', mimeType: 'text/plain', text: 'contents of docs://a' },
+    ]);
     await expect(servers.readResource('plain2', 'x://y', new AbortController().signal)).rejects.toThrow('the MCP server "plain2" is not connected');
   });
 

@@ -85,7 +85,10 @@ describe('mcpTool: description and schema', () => {
 
   it('sends the server schema without $schema, always with type object', () => {
     expect(mcpTool('s', info(), fakeTarget(), opts).inputJsonSchema).toEqual({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
-    expect(mcpTool('s', info({ inputSchema: { properties: { a: {} } } }), fakeTarget(), opts).inputJsonSchema).toEqual({ properties: { a: {} }, type: 'object' });
+    expect(mcpTool('s', info({ inputSchema: { properties: { a: {} } } }), fakeTarget(), opts).inputJsonSchema).toEqual({
+      properties: { a: {} },
+      type: 'object',
+    });
     expect(mcpTool('s', info({ inputSchema: undefined }), fakeTarget(), opts).inputJsonSchema).toEqual({ type: 'object', properties: {} });
   });
 
@@ -130,7 +133,11 @@ describe('mcpTool: flags and permissions', () => {
 
   it('asks for permission, suggesting its own name as the rule', async () => {
     const tool = mcpTool('gh', info(), fakeTarget(), opts);
-    expect(await tool.checkPermissions({ q: 'x' }, ctx())).toEqual({ behavior: 'ask', reason: 'search is a tool of the MCP server gh', suggestions: ['mcp__gh__search'] });
+    expect(await tool.checkPermissions({ q: 'x' }, ctx())).toEqual({
+      behavior: 'ask',
+      reason: 'search is a tool of the MCP server gh',
+      suggestions: ['mcp__gh__search'],
+    });
   });
 
   it('summarises the call with the server, the tool and its arguments', () => {

@@ -73,10 +73,28 @@ export const PATH_CASES: DecisionCase[] = [
   row('allow /src/** in project file', proj({ allow: ['Edit(/src/**)'] }), 'Edit', edit('{P}/src/a.ts'), 'allow'),
   row('allow /src/** in user file is under ~/.claude', { user: { permissions: { allow: ['Edit(/src/**)'] } } }, 'Edit', edit('{P}/src/a.ts'), 'ask'),
   row('deny /config/secret.json (project)', proj({ deny: ['Read(/config/secret.json)'] }), 'Read', read('{P}/config/secret.json'), 'deny'),
-  row('deny /config/secret.json (user) misses the project', { user: { permissions: { deny: ['Read(/config/secret.json)'] } } }, 'Read', read('{P}/config/secret.json'), 'allow'),
-  row('deny /config/secret.json (user) hits ~/.claude', { user: { permissions: { deny: ['Read(/config/secret.json)'] } } }, 'Read', read('{H}/.claude/config/secret.json'), 'deny'),
+  row(
+    'deny /config/secret.json (user) misses the project',
+    { user: { permissions: { deny: ['Read(/config/secret.json)'] } } },
+    'Read',
+    read('{P}/config/secret.json'),
+    'allow',
+  ),
+  row(
+    'deny /config/secret.json (user) hits ~/.claude',
+    { user: { permissions: { deny: ['Read(/config/secret.json)'] } } },
+    'Read',
+    read('{H}/.claude/config/secret.json'),
+    'deny',
+  ),
   row('deny /config/secret.json (local)', { local: { permissions: { deny: ['Read(/config/secret.json)'] } } }, 'Read', read('{P}/config/secret.json'), 'deny'),
-  row('deny /config/secret.json (--settings JSON)', { cli: { permissions: { deny: ['Read(/config/secret.json)'] } } }, 'Read', read('{P}/config/secret.json'), 'deny'),
+  row(
+    'deny /config/secret.json (--settings JSON)',
+    { cli: { permissions: { deny: ['Read(/config/secret.json)'] } } },
+    'Read',
+    read('{P}/config/secret.json'),
+    'deny',
+  ),
   row('deny /config/secret.json (--disallowedTools)', { flagsDeny: ['Read(/config/secret.json)'] }, 'Read', read('{P}/config/secret.json'), 'deny'),
   // ~ and $HOME
   row('deny ~/.ssh/**: absolute input', sshDeny, 'Read', read('{H}/.ssh/id_rsa'), 'deny'),
@@ -110,7 +128,10 @@ export const PATH_CASES: DecisionCase[] = [
   // additional directories
   row('additional dir: read', none, 'Read', read('{O}/secret.txt'), 'allow', { additionalDirs: ['{O}'] }),
   row('additional dir: acceptEdits edit', none, 'Edit', edit('{O}/secret.txt'), 'allow', { mode: 'acceptEdits', additionalDirs: ['{O}'] }),
-  row('additional dir from settings', proj({ additionalDirectories: ['../outside'] }), 'Edit', edit('{O}/secret.txt'), 'allow', { mode: 'acceptEdits', settingsDirs: true }),
+  row('additional dir from settings', proj({ additionalDirectories: ['../outside'] }), 'Edit', edit('{O}/secret.txt'), 'allow', {
+    mode: 'acceptEdits',
+    settingsDirs: true,
+  }),
   row('additional dir: deny still wins', proj({ deny: ['Read(/{O}/**)'] }), 'Read', read('{O}/secret.txt'), 'deny', { additionalDirs: ['{O}'] }),
   // protected paths
   row('protected: .git/config in acceptEdits', none, 'Edit', edit('{P}/.git/config'), 'ask', { mode: 'acceptEdits', by: 'protected path' }),

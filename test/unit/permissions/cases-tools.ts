@@ -56,7 +56,13 @@ const BASH_CASES: DecisionCase[] = [
   row('deny Bash(*) is bare', proj({ deny: ['Bash(*)'] }), 'Bash', bash('pwd'), 'deny'),
   row('bare allow Bash', proj({ allow: ['Bash'] }), 'Bash', bash('make deploy'), 'allow'),
   row('bare allow Bash, deny rm', proj({ allow: ['Bash'], deny: ['Bash(rm:*)'] }), 'Bash', bash('rm x'), 'deny'),
-  row('deny beats a more specific allow', proj({ deny: ['Bash(curl *)'], allow: ['Bash(curl http://github.com/ *)'] }), 'Bash', bash('curl http://github.com/ x'), 'deny'),
+  row(
+    'deny beats a more specific allow',
+    proj({ deny: ['Bash(curl *)'], allow: ['Bash(curl http://github.com/ *)'] }),
+    'Bash',
+    bash('curl http://github.com/ x'),
+    'deny',
+  ),
   row('deny with spaces inside the parentheses', proj({ deny: ['Bash( rm:* )'] }), 'Bash', bash('rm x'), 'deny'),
   row('deny with text after ) is ignored', proj({ deny: ['Bash(rm -r /)*'] }), 'Bash', bash('ls'), 'allow'),
 ];
@@ -92,21 +98,79 @@ const WEB_MCP_CASES: DecisionCase[] = [
 const perms = (p: Record<string, unknown>) => ({ permissions: p });
 
 const SOURCE_CASES: DecisionCase[] = [
-  row('user deny, project allow', { user: perms({ deny: ['Bash(curl:*)'] }), project: perms({ allow: ['Bash(curl:*)'] }) }, 'Bash', bash('curl x'), 'deny', { by: 'userSettings' }),
-  row('project deny, local allow', { project: perms({ deny: ['Bash(curl:*)'] }), local: perms({ allow: ['Bash(curl:*)'] }) }, 'Bash', bash('curl x'), 'deny', { by: 'projectSettings' }),
-  row('local deny, --settings allow', { local: perms({ deny: ['Bash(curl:*)'] }), cli: perms({ allow: ['Bash(curl:*)'] }) }, 'Bash', bash('curl x'), 'deny', { by: 'localSettings' }),
-  row('managed deny, --allowedTools', { managed: perms({ deny: ['Bash(curl:*)'] }), flagsAllow: ['Bash(curl:*)', 'Bash'] }, 'Bash', bash('curl x'), 'deny', { by: 'managed' }),
+  row('user deny, project allow', { user: perms({ deny: ['Bash(curl:*)'] }), project: perms({ allow: ['Bash(curl:*)'] }) }, 'Bash', bash('curl x'), 'deny', {
+    by: 'userSettings',
+  }),
+  row('project deny, local allow', { project: perms({ deny: ['Bash(curl:*)'] }), local: perms({ allow: ['Bash(curl:*)'] }) }, 'Bash', bash('curl x'), 'deny', {
+    by: 'projectSettings',
+  }),
+  row('local deny, --settings allow', { local: perms({ deny: ['Bash(curl:*)'] }), cli: perms({ allow: ['Bash(curl:*)'] }) }, 'Bash', bash('curl x'), 'deny', {
+    by: 'localSettings',
+  }),
+  row('managed deny, --allowedTools', { managed: perms({ deny: ['Bash(curl:*)'] }), flagsAllow: ['Bash(curl:*)', 'Bash'] }, 'Bash', bash('curl x'), 'deny', {
+    by: 'managed',
+  }),
   row('--disallowedTools beats project allow', { project: perms({ allow: ['Bash'] }), flagsDeny: ['Bash'] }, 'Bash', bash('ls'), 'deny', { by: 'cli' }),
-  row('user deny .env, project allow .env', { user: perms({ deny: ['Read(./.env)'] }), project: perms({ allow: ['Read(./.env)'] }) }, 'Read', read('{P}/.env'), 'deny'),
-  row('user deny Edit .env, local and flags allow', { user: perms({ deny: ['Edit(./.env)'] }), local: perms({ allow: ['Edit(.env)'] }), flagsAllow: ['Edit(./.env)'] }, 'Edit', edit('{P}/.env'), 'deny'),
-  row('user deny ~/.ssh, project allow //abs', { user: perms({ deny: ['Read(~/.ssh/**)'] }), project: perms({ allow: ['Read(/{H}/.ssh/**)'] }) }, 'Read', read('{H}/.ssh/id_rsa'), 'deny'),
-  row('lower-precedence allow applies when nothing denies', { user: perms({ allow: ['Edit(src/**)'] }) }, 'Edit', edit('{P}/src/a.ts'), 'allow', { by: 'userSettings' }),
+  row(
+    'user deny .env, project allow .env',
+    { user: perms({ deny: ['Read(./.env)'] }), project: perms({ allow: ['Read(./.env)'] }) },
+    'Read',
+    read('{P}/.env'),
+    'deny',
+  ),
+  row(
+    'user deny Edit .env, local and flags allow',
+    { user: perms({ deny: ['Edit(./.env)'] }), local: perms({ allow: ['Edit(.env)'] }), flagsAllow: ['Edit(./.env)'] },
+    'Edit',
+    edit('{P}/.env'),
+    'deny',
+  ),
+  row(
+    'user deny ~/.ssh, project allow //abs',
+    { user: perms({ deny: ['Read(~/.ssh/**)'] }), project: perms({ allow: ['Read(/{H}/.ssh/**)'] }) },
+    'Read',
+    read('{H}/.ssh/id_rsa'),
+    'deny',
+  ),
+  row('lower-precedence allow applies when nothing denies', { user: perms({ allow: ['Edit(src/**)'] }) }, 'Edit', edit('{P}/src/a.ts'), 'allow', {
+    by: 'userSettings',
+  }),
   row('managed allow reaches every call', { managed: perms({ allow: ['Bash(make:*)'] }) }, 'Bash', bash('make all'), 'allow', { by: 'managed' }),
-  row('local ask over user allow', { user: perms({ allow: ['Bash(git push:*)'] }), local: perms({ ask: ['Bash(git push:*)'] }) }, 'Bash', bash('git push'), 'ask'),
-  row('managed ask over --settings allow', { managed: perms({ ask: ['WebFetch'] }), cli: perms({ allow: ['WebFetch'] }) }, 'WebFetch', fetch('https://a.io/'), 'ask'),
-  row('managed-only rules drop project allow', { managed: { allowManagedPermissionRulesOnly: true }, project: perms({ allow: ['Bash'] }) }, 'Bash', bash('make'), 'ask'),
-  row('managed-only rules keep managed deny', { managed: { allowManagedPermissionRulesOnly: true, permissions: { deny: ['Bash(make:*)'] } }, flagsAllow: ['Bash'] }, 'Bash', bash('make'), 'deny'),
-  row('broken user file, project deny still applies', { user: perms({ deny: 'Bash(rm:*)' }), project: perms({ deny: ['Bash(rm:*)'] }) }, 'Bash', bash('rm x'), 'deny'),
+  row(
+    'local ask over user allow',
+    { user: perms({ allow: ['Bash(git push:*)'] }), local: perms({ ask: ['Bash(git push:*)'] }) },
+    'Bash',
+    bash('git push'),
+    'ask',
+  ),
+  row(
+    'managed ask over --settings allow',
+    { managed: perms({ ask: ['WebFetch'] }), cli: perms({ allow: ['WebFetch'] }) },
+    'WebFetch',
+    fetch('https://a.io/'),
+    'ask',
+  ),
+  row(
+    'managed-only rules drop project allow',
+    { managed: { allowManagedPermissionRulesOnly: true }, project: perms({ allow: ['Bash'] }) },
+    'Bash',
+    bash('make'),
+    'ask',
+  ),
+  row(
+    'managed-only rules keep managed deny',
+    { managed: { allowManagedPermissionRulesOnly: true, permissions: { deny: ['Bash(make:*)'] } }, flagsAllow: ['Bash'] },
+    'Bash',
+    bash('make'),
+    'deny',
+  ),
+  row(
+    'broken user file, project deny still applies',
+    { user: perms({ deny: 'Bash(rm:*)' }), project: perms({ deny: ['Bash(rm:*)'] }) },
+    'Bash',
+    bash('rm x'),
+    'deny',
+  ),
   row('wrong-typed list ignored', { project: perms({ allow: 'Bash' }) }, 'Bash', bash('make'), 'ask'),
   // (a deny or ask entry that is not a string makes the whole file an error: test/unit/settings, test/security/settings*)
   row('non-string allow entries skipped, others kept', { project: perms({ allow: [42, null, 'Bash(rm:*)'] }) }, 'Bash', bash('rm x'), 'allow'),

@@ -36,6 +36,13 @@ export const noInput = {};
 type Opts = Partial<Pick<DecisionCase, 'mode' | 'cwd' | 'additionalDirs' | 'settingsDirs' | 'by'>>;
 
 /** One row: name, settings, tool, input, expected behavior, options. */
-export function row(name: string, settings: SettingsSpec, tool: string, input: Record<string, unknown>, expect: DecisionCase['expect'], opts: Opts = {}): DecisionCase {
+export function row(
+  name: string,
+  settings: SettingsSpec,
+  tool: string,
+  input: Record<string, unknown>,
+  expect: DecisionCase['expect'],
+  opts: Opts = {},
+): DecisionCase {
   return { name, settings, tool, input, expect, ...opts };
 }

@@ -14,7 +14,12 @@ beforeAll(() => {
 });
 afterAll(() => w.cleanup());
 
-function hits(spec: string, file: string, list: RuleList, opts: { source?: RuleSource; sourcePath?: string; cwd?: string; access?: 'read' | 'write' } = {}): boolean {
+function hits(
+  spec: string,
+  file: string,
+  list: RuleList,
+  opts: { source?: RuleSource; sourcePath?: string; cwd?: string; access?: 'read' | 'write' } = {},
+): boolean {
   const rule = parseRule(`Read(${spec})`, opts.source ?? 'projectSettings', opts.sourcePath ?? path.join(w.project, '.claude/settings.json'));
   const ctx = permissionContext(w, 'default', opts.cwd ?? w.project);
   return matchPathRules({ access: opts.access ?? 'read', paths: [file] }, [rule], list, ctx) !== undefined;

@@ -43,12 +43,20 @@ describe('protected paths', () => {
     expect(isProtectedPath(p, {})).toBe(true);
   });
 
-  it.each(['/p/src/git.ts', '/p/.claude/worktrees/feature/src/a.ts', '/p/.claude/agent-memory/rev/MEMORY.md', '/h/.claude/agent-memory-local/rev/notes.md', '/p/gitconfig', '/p/.github/workflows/ci.yml', '/p/config/git', '/p/.env', '/p/README.md', '/p/.gitignore'])(
-    '%s is not protected',
-    (p) => {
-      expect(isProtectedPath(p, {})).toBe(false);
-    },
-  );
+  it.each([
+    '/p/src/git.ts',
+    '/p/.claude/worktrees/feature/src/a.ts',
+    '/p/.claude/agent-memory/rev/MEMORY.md',
+    '/h/.claude/agent-memory-local/rev/notes.md',
+    '/p/gitconfig',
+    '/p/.github/workflows/ci.yml',
+    '/p/config/git',
+    '/p/.env',
+    '/p/README.md',
+    '/p/.gitignore',
+  ])('%s is not protected', (p) => {
+    expect(isProtectedPath(p, {})).toBe(false);
+  });
 
   it('a worktree keeps its own .git protected', () => {
     expect(isProtectedPath('/p/.claude/worktrees/w/.git/config')).toBe(true);

@@ -32,11 +32,28 @@ export interface World {
 }
 
 const FILES = [
-  'project/.env', 'project/.env.local', 'project/sub/.env', 'project/src/a.ts', 'project/src/deep/b.ts',
-  'project/lib/src/c.ts', 'project/secrets/key.pem', 'project/secretsX/file.txt', 'project/config/secret.json',
-  'project/package.json', 'project/.git/config', 'project/.git/hooks/pre-commit', 'project/.claude/worktrees/w/file.ts',
-  'project/notebooks/n.ipynb', 'project/README.md', 'outside/secret.txt', 'outside/.env', 'outside/src/x.ts',
-  'home/.ssh/id_rsa', 'home/.bashrc', 'home/notes.txt', 'home/.claude/config/secret.json',
+  'project/.env',
+  'project/.env.local',
+  'project/sub/.env',
+  'project/src/a.ts',
+  'project/src/deep/b.ts',
+  'project/lib/src/c.ts',
+  'project/secrets/key.pem',
+  'project/secretsX/file.txt',
+  'project/config/secret.json',
+  'project/package.json',
+  'project/.git/config',
+  'project/.git/hooks/pre-commit',
+  'project/.claude/worktrees/w/file.ts',
+  'project/notebooks/n.ipynb',
+  'project/README.md',
+  'outside/secret.txt',
+  'outside/.env',
+  'outside/src/x.ts',
+  'home/.ssh/id_rsa',
+  'home/.bashrc',
+  'home/notes.txt',
+  'home/.claude/config/secret.json',
 ];
 
 export function makeWorld(): World {
@@ -131,7 +148,10 @@ function bashRuleMatches(spec: string, sub: string): boolean {
 }
 
 function subcommands(command: string): string[] {
-  return command.split(/&&|\|\||;|\|/).map((s) => s.trim()).filter(Boolean);
+  return command
+    .split(/&&|\|\||;|\|/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function fakeTool(name: string, overrides: Partial<Tool> = {}): Tool {
@@ -207,6 +227,6 @@ export async function decide(
 ): Promise<PermissionDecision> {
   const tool = TOOLS[toolName];
   if (!tool) throw new Error(`no test tool ${toolName}`);
-  const ctx = permissionContext(w, mode, opts.cwd ? (expand(w, opts.cwd) as string) : w.project, (expand(w, opts.additionalDirs ?? []) as string[]));
+  const ctx = permissionContext(w, mode, opts.cwd ? (expand(w, opts.cwd) as string) : w.project, expand(w, opts.additionalDirs ?? []) as string[]);
   return decidePermission({ tool, input: expand(w, input), ctx, rules: loaded.rules, mode });
 }

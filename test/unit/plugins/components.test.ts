@@ -81,7 +81,10 @@ describe('commands and skills', () => {
 
 describe('agents', () => {
   it('are <plugin>:<name>, below user and project agents, without a permission mode of their own', () => {
-    write('p/myplug/agents/rev.md', '---\nname: reviewer\ndescription: Reviews\npermissionMode: bypassPermissions\ntools: Read\n---\nCheck with ${CLAUDE_PLUGIN_ROOT}/rules.md');
+    write(
+      'p/myplug/agents/rev.md',
+      '---\nname: reviewer\ndescription: Reviews\npermissionMode: bypassPermissions\ntools: Read\n---\nCheck with ${CLAUDE_PLUGIN_ROOT}/rules.md',
+    );
     write('p/myplug/agents/other.md', '---\nname: other\ndescription: from the plugin\n---\nplugin body');
     write('home/.claude/agents/other.md', '---\nname: myplug:other\ndescription: from the user\n---\nuser body');
     activate([at('p/myplug')]);
@@ -102,14 +105,32 @@ describe('hooks', () => {
         TeammateIdle: [{ hooks: [{ type: 'command', command: 'x' }] }],
       },
     });
-    write('p/myplug/.claude-plugin/plugin.json', { hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/post.js'] }] }] } });
+    write('p/myplug/.claude-plugin/plugin.json', {
+      hooks: { PostToolUse: [{ hooks: [{ type: 'command', command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/post.js'] }] }] },
+    });
     const set = activate([at('p/myplug')]);
     const root = at('p/myplug');
     expect(set.hooks).toEqual([
-      { event: 'PreToolUse', matcher: 'Bash', hooks: [{ type: 'command', command: `${root}/check.sh`, timeout: 5 }], source: 'plugin', sourcePath: at('p/myplug/hooks/hooks.json'), env: { CLAUDE_PLUGIN_ROOT: root }, plugin: 'myplug' },
-      { event: 'PostToolUse', hooks: [{ type: 'command', command: 'node', args: [`${root}/post.js`] }], source: 'plugin', env: { CLAUDE_PLUGIN_ROOT: root }, plugin: 'myplug' },
+      {
+        event: 'PreToolUse',
+        matcher: 'Bash',
+        hooks: [{ type: 'command', command: `${root}/check.sh`, timeout: 5 }],
+        source: 'plugin',
+        sourcePath: at('p/myplug/hooks/hooks.json'),
+        env: { CLAUDE_PLUGIN_ROOT: root },
+        plugin: 'myplug',
+      },
+      {
+        event: 'PostToolUse',
+        hooks: [{ type: 'command', command: 'node', args: [`${root}/post.js`] }],
+        source: 'plugin',
+        env: { CLAUDE_PLUGIN_ROOT: root },
+        plugin: 'myplug',
+      },
     ]);
-    expect(set.warnings).toEqual([`plugin myplug: ${at('p/myplug/hooks/hooks.json')}: hooks.TeammateIdle: wicket does not fire this event; these hooks never run`]);
+    expect(set.warnings).toEqual([
+      `plugin myplug: ${at('p/myplug/hooks/hooks.json')}: hooks.TeammateIdle: wicket does not fire this event; these hooks never run`,
+    ]);
   });
 
   it('a hooks file that is not JSON is an error of the plugin, which still loads', () => {
@@ -122,13 +143,26 @@ describe('hooks', () => {
 
 describe('MCP servers', () => {
   it('are plugin:<plugin>:<server>, ${CLAUDE_PLUGIN_ROOT} expanded, CLAUDE_PLUGIN_ROOT in a stdio server’s env; the manifest’s replace .mcp.json’s', () => {
-    write('p/myplug/.mcp.json', { db: { command: '${CLAUDE_PLUGIN_ROOT}/db', args: ['--config', '${CLAUDE_PLUGIN_ROOT}/c.json'], env: { TOKEN: '${TOKEN}' } }, api: { command: 'old' } });
+    write('p/myplug/.mcp.json', {
+      db: { command: '${CLAUDE_PLUGIN_ROOT}/db', args: ['--config', '${CLAUDE_PLUGIN_ROOT}/c.json'], env: { TOKEN: '${TOKEN}' } },
+      api: { command: 'old' },
+    });
     write('p/myplug/.claude-plugin/plugin.json', { mcpServers: { mcpServers: { api: { type: 'http', url: 'https://x.test/${CLAUDE_PLUGIN_ROOT}' } } } });
     const root = at('p/myplug');
     const set = activate([root], { TOKEN: 't0k' });
     expect(set.mcpServers).toEqual([
-      { name: 'plugin:myplug:db', scope: 'plugin', source: `plugin myplug (${root}/.mcp.json)`, config: { type: 'stdio', command: `${root}/db`, args: ['--config', `${root}/c.json`], env: { CLAUDE_PLUGIN_ROOT: root, TOKEN: 't0k' } } },
-      { name: 'plugin:myplug:api', scope: 'plugin', source: 'plugin myplug (plugin.json "mcpServers")', config: { type: 'http', url: `https://x.test/${root}`, headers: {} } },
+      {
+        name: 'plugin:myplug:db',
+        scope: 'plugin',
+        source: `plugin myplug (${root}/.mcp.json)`,
+        config: { type: 'stdio', command: `${root}/db`, args: ['--config', `${root}/c.json`], env: { CLAUDE_PLUGIN_ROOT: root, TOKEN: 't0k' } },
+      },
+      {
+        name: 'plugin:myplug:api',
+        scope: 'plugin',
+        source: 'plugin myplug (plugin.json "mcpServers")',
+        config: { type: 'http', url: `https://x.test/${root}`, headers: {} },
+      },
     ]);
   });
 
@@ -149,7 +183,11 @@ describe('output styles', () => {
   it('are <plugin>:<name>; a force-for-plugin style becomes the session’s when settings choose none', () => {
     write('p/myplug/output-styles/terse.md', '---\nname: Terse\ndescription: Short\nforce-for-plugin: true\n---\nBe short.');
     activate([at('p/myplug')]);
-    expect(loadOutputStyles(project(), configDir()).find((s) => s.name === 'myplug:Terse')).toMatchObject({ source: 'plugin', prompt: 'Be short.', description: 'Short' });
+    expect(loadOutputStyles(project(), configDir()).find((s) => s.name === 'myplug:Terse')).toMatchObject({
+      source: 'plugin',
+      prompt: 'Be short.',
+      description: 'Short',
+    });
     const loaded = loadSettings({ cwd: project(), home: at('home'), managedPath: at('etc/managed.json') });
     usePlugins({ bare: false, pluginDir: [at('p/myplug')] }, loaded, { cwd: project(), home: at('home'), env: {} });
     expect(loaded.merged.outputStyle).toBe('myplug:Terse');
@@ -178,7 +216,10 @@ describe('usePlugins (session set-up)', () => {
   it('disableAllHooks keeps the plugins’ hooks off too; enabledPlugins merges across settings files', () => {
     write('cache/one/hooks/hooks.json', { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'true' }] }] } });
     mkdirSync(at('cache/two'), { recursive: true });
-    write('home/.claude/plugins/installed_plugins.json', { version: 2, plugins: { 'one@m': [{ installPath: at('cache/one') }], 'two@m': [{ installPath: at('cache/two') }] } });
+    write('home/.claude/plugins/installed_plugins.json', {
+      version: 2,
+      plugins: { 'one@m': [{ installPath: at('cache/one') }], 'two@m': [{ installPath: at('cache/two') }] },
+    });
     write('home/.claude/settings.json', { enabledPlugins: { 'one@m': true, 'two@m': true } });
     write('project/.claude/settings.local.json', { enabledPlugins: { 'two@m': false } });
     const loaded = settings({ disableAllHooks: true });

@@ -53,7 +53,9 @@ describe('--plugin-dir', () => {
     write('project/plugs/a/commands/x.md', 'x');
     const set = load({ dirs: ['plugs/a', 'plugs/none'] });
     expect(set.plugins.map((p) => p.name)).toEqual(['a']);
-    expect(set.errors).toEqual([{ plugin: 'plugs/none', type: 'path-not-found', message: '--plugin-dir plugs/none: no such folder', path: at('project/plugs/none') }]);
+    expect(set.errors).toEqual([
+      { plugin: 'plugs/none', type: 'path-not-found', message: '--plugin-dir plugs/none: no such folder', path: at('project/plugs/none') },
+    ]);
   });
 
   it('the manifest names the plugin; its paths replace the default commands, agents and styles folders and add to skills', () => {
@@ -66,7 +68,18 @@ describe('--plugin-dir', () => {
       skills: './extra-skills',
       outputStyles: './styles/a.md',
     });
-    for (const f of ['commands/old.md', 'cmds/one.md', 'more/two.md', 'my-agents/a.md', 'agents/old.md', 'skills/s/SKILL.md', 'extra-skills/t/SKILL.md', 'styles/a.md', 'output-styles/old.md']) write(`p/x/${f}`, 'x');
+    for (const f of [
+      'commands/old.md',
+      'cmds/one.md',
+      'more/two.md',
+      'my-agents/a.md',
+      'agents/old.md',
+      'skills/s/SKILL.md',
+      'extra-skills/t/SKILL.md',
+      'styles/a.md',
+      'output-styles/old.md',
+    ])
+      write(`p/x/${f}`, 'x');
     const [p] = load({ dirs: [at('p/x')] }).plugins;
     expect(p).toMatchObject({ name: 'tools', version: '1.2.0', description: 'Team tools' });
     expect(p!.paths).toMatchObject({
@@ -86,7 +99,11 @@ describe('--plugin-dir', () => {
       mcpServers: { srv: { command: 'node' } },
     });
     const [p] = load({ dirs: [at('p/x')] }).plugins;
-    expect(p!.paths.hooks).toEqual([{ file: at('p/x/hooks/hooks.json') }, { file: at('p/x/extra-hooks.json') }, { inline: { PreToolUse: [] }, where: 'plugin.json "hooks"[2]' }]);
+    expect(p!.paths.hooks).toEqual([
+      { file: at('p/x/hooks/hooks.json') },
+      { file: at('p/x/extra-hooks.json') },
+      { inline: { PreToolUse: [] }, where: 'plugin.json "hooks"[2]' },
+    ]);
     expect(p!.paths.mcpServers).toEqual([{ file: at('p/x/.mcp.json') }, { inline: { srv: { command: 'node' } }, where: 'plugin.json "mcpServers"' }]);
   });
 
@@ -153,7 +170,12 @@ describe('enabledPlugins', () => {
     mkdirSync(at('cache/b'), { recursive: true });
     records({ 'one@m': { installPath: at('cache/a') } }, 1);
     expect(load({ enabled: { 'one@m': true } }).plugins).toMatchObject([{ name: 'one', root: at('cache/a') }]);
-    records({ 'two@m': [{ scope: 'user', installPath: at('cache/a') }, { scope: 'project', projectPath: at('project'), installPath: at('cache/b') }] });
+    records({
+      'two@m': [
+        { scope: 'user', installPath: at('cache/a') },
+        { scope: 'project', projectPath: at('project'), installPath: at('cache/b') },
+      ],
+    });
     expect(load({ enabled: { 'two@m': true } }).plugins[0]!.root).toBe(at('cache/b'));
   });
 
@@ -184,14 +206,20 @@ describe('enabledPlugins', () => {
   it('falls back to the marketplace on disk: known_marketplaces.json installLocation and a relative plugin source', () => {
     write('mkts/team/.claude-plugin/marketplace.json', { name: 'team', owner: { name: 'T' }, plugins: [{ name: 'lint', source: './plugins/lint' }] });
     write('mkts/team/plugins/lint/commands/run.md', 'run');
-    write('config/plugins/known_marketplaces.json', { team: { source: { source: 'github', repo: 'acme/team' }, installLocation: at('mkts/team'), lastUpdated: '2026-01-01' } });
+    write('config/plugins/known_marketplaces.json', {
+      team: { source: { source: 'github', repo: 'acme/team' }, installLocation: at('mkts/team'), lastUpdated: '2026-01-01' },
+    });
     const set = load({ enabled: { 'lint@team': true } });
     expect(set.errors).toEqual([]);
     expect(set.plugins).toMatchObject([{ name: 'lint', id: 'lint@team', root: at('mkts/team/plugins/lint') }]);
   });
 
   it('finds a marketplace in marketplaces/<name>, or where a directory source recorded in known_marketplaces.json points, and honours metadata.pluginRoot', () => {
-    write('config/plugins/marketplaces/mk/.claude-plugin/marketplace.json', { name: 'mk', plugins: [{ name: 'a', source: 'a' }], metadata: { pluginRoot: './plugins' } });
+    write('config/plugins/marketplaces/mk/.claude-plugin/marketplace.json', {
+      name: 'mk',
+      plugins: [{ name: 'a', source: 'a' }],
+      metadata: { pluginRoot: './plugins' },
+    });
     mkdirSync(at('config/plugins/marketplaces/mk/plugins/a'), { recursive: true });
     write('shared/.claude-plugin/marketplace.json', { name: 'shared', plugins: [{ name: 'b', source: './b' }] });
     mkdirSync(at('shared/b'), { recursive: true });

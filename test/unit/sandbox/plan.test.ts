@@ -41,7 +41,9 @@ const rules = (...raw: string[]) => raw.map((r) => parseRule(r, 'userSettings'))
 describe('deny rules as paths', () => {
   it('names the folder of `dir/**`, every letter case of it, and the real path behind a link', async () => {
     const t = await denyTargets(sandboxDenyRules(rules('Read(./secret/**)', 'Read(./cfg-link/*.key)'), [], []), ctx);
-    expect(t.read.map((x) => x.path).sort()).toEqual([path.join(project, 'SECRET'), path.join(project, 'config/prod.key'), path.join(project, 'secret')].sort());
+    expect(t.read.map((x) => x.path).sort()).toEqual(
+      [path.join(project, 'SECRET'), path.join(project, 'config/prod.key'), path.join(project, 'secret')].sort(),
+    );
     expect(t.read[0]!.rule).toMatch(/^Read\(/);
   });
 
@@ -71,10 +73,25 @@ describe('deny rules as paths', () => {
 });
 
 describe('the filesystem plan', () => {
-  const protect = () => protection({ projectRoot: project, homeDir: home, wicketHome: path.join(home, '.wicket'), env: {}, settings: {}, mcpDirs: [project], writableRoots: [project], deadline: Date.now() + 30_000 });
+  const protect = () =>
+    protection({
+      projectRoot: project,
+      homeDir: home,
+      wicketHome: path.join(home, '.wicket'),
+      env: {},
+      settings: {},
+      mcpDirs: [project],
+      writableRoots: [project],
+      deadline: Date.now() + 30_000,
+    });
 
   it('masks configuration that does not exist yet, and pins the folders above protected paths', () => {
-    const plan = planFilesystem({ roots: [project], cwd: project, deny: { read: [], write: [{ path: path.join(project, 'config/ok.txt'), rule: 'Edit(./config/ok.txt)' }], writeMissing: [], problems: [] }, protection: protect() });
+    const plan = planFilesystem({
+      roots: [project],
+      cwd: project,
+      deny: { read: [], write: [{ path: path.join(project, 'config/ok.txt'), rule: 'Edit(./config/ok.txt)' }], writeMissing: [], problems: [] },
+      protection: protect(),
+    });
     expect(plan.hideDirs).toEqual(expect.arrayContaining([path.join(project, '.claude'), path.join(project, '.git')]));
     expect(plan.hideFiles).toEqual(expect.arrayContaining(['.mcp.json', 'CLAUDE.md', 'CLAUDE.local.md'].map((n) => path.join(project, n))));
     expect(plan.mountPoints).toHaveLength(5);
@@ -84,14 +101,22 @@ describe('the filesystem plan', () => {
   });
 
   it('refuses a Read deny that would hide the project or the working folder', () => {
-    const plan = planFilesystem({ roots: [project], cwd: path.join(project, 'src'), deny: { read: [{ path: path.join(project, 'src'), rule: 'Read(./src/**)' }], write: [], writeMissing: [], problems: [] }, protection: protect() });
+    const plan = planFilesystem({
+      roots: [project],
+      cwd: path.join(project, 'src'),
+      deny: { read: [{ path: path.join(project, 'src'), rule: 'Read(./src/**)' }], write: [], writeMissing: [], problems: [] },
+      protection: protect(),
+    });
     expect(plan.problems).toEqual([expect.stringMatching(/^Read\(\.\/src\/\*\*\) hides .*src, which holds .*src; nothing can run/)]);
   });
 
   it('leaves allowWrite folders inside the user configuration read-only', () => {
     mkdirSync(path.join(home, '.claude/skills'), { recursive: true });
     mkdirSync(path.join(home, 'cache'), { recursive: true });
-    const roots = writableRoots({ allowWrite: [path.join(home, '.claude/skills'), path.join(home, 'cache')] }, { cwd: project, projectRoot: project, additionalDirs: [], homeDir: home, wicketHome: path.join(home, '.wicket'), env: {}, settings: {} });
+    const roots = writableRoots(
+      { allowWrite: [path.join(home, '.claude/skills'), path.join(home, 'cache')] },
+      { cwd: project, projectRoot: project, additionalDirs: [], homeDir: home, wicketHome: path.join(home, '.wicket'), env: {}, settings: {} },
+    );
     expect(roots).toEqual([project, path.join(home, 'cache')]);
   });
 });
@@ -124,7 +149,22 @@ describe('a program kept under /tmp', () => {
     const dirs = programDirs({ command: process.execPath, args: [server, '--flag'] }, project);
     expect(dirs).toContain(path.join(root, 'tools/srv'));
     const deny = await denyTargets(sandboxDenyRules(rules(`Read(/${secret})`), [], []), ctx);
-    const plan = planFilesystem({ roots: [project], cwd: project, deny, protection: protection({ projectRoot: project, homeDir: home, wicketHome: path.join(home, '.wicket'), env: {}, settings: {}, mcpDirs: [], writableRoots: [project], deadline: Date.now() + 30_000 }), visible: dirs });
+    const plan = planFilesystem({
+      roots: [project],
+      cwd: project,
+      deny,
+      protection: protection({
+        projectRoot: project,
+        homeDir: home,
+        wicketHome: path.join(home, '.wicket'),
+        env: {},
+        settings: {},
+        mcpDirs: [],
+        writableRoots: [project],
+        deadline: Date.now() + 30_000,
+      }),
+      visible: dirs,
+    });
     // root is under the temporary folder, which the sandbox replaces by its own.
     expect(plan.visible).toEqual([path.join(root, 'tools/srv')]);
     expect(plan.hideFiles).toContain(secret);

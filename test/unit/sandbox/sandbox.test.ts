@@ -7,32 +7,38 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  bwrapAvailability, decideSandbox, domainMatches, isExcludedCommand, readSandboxSettings, stopSandboxProxy,
-} from '../../../src/sandbox/index.js';
+import { bwrapAvailability, decideSandbox, domainMatches, isExcludedCommand, readSandboxSettings, stopSandboxProxy } from '../../../src/sandbox/index.js';
 import { bwrapArgs } from '../../../src/sandbox/bwrap.js';
 import { bashTool, initBashParser } from '../../../src/tools/bash/index.js';
 import { createToolEnv, resultText, runTool, tryRunTool, type ToolEnv } from '../../support/tool-context.js';
 
 const ctx0 = { projectRoot: '/p', homeDir: '/h' };
 const canRun = (await bwrapAvailability()).ok;
-if (!canRun) console.warn(`test/unit/sandbox: bubblewrap tests skipped: ${(await bwrapAvailability() as { reason: string }).reason}`);
+if (!canRun) console.warn(`test/unit/sandbox: bubblewrap tests skipped: ${((await bwrapAvailability()) as { reason: string }).reason}`);
 
 describe('sandbox settings', () => {
   it('reads Claude Code keys with defaults, resolving paths against the project and home', () => {
     expect(readSandboxSettings({}, ctx0)).toMatchObject({
-      enabled: false, failIfUnavailable: true, allowUnsandboxedCommands: true, autoAllowBashIfSandboxed: true,
-      excludedCommands: [], allowWrite: [], allowedDomains: [],
+      enabled: false,
+      failIfUnavailable: true,
+      allowUnsandboxedCommands: true,
+      autoAllowBashIfSandboxed: true,
+      excludedCommands: [],
+      allowWrite: [],
+      allowedDomains: [],
     });
-    const s = readSandboxSettings({
-      sandbox: {
-        enabled: true,
-        excludedCommands: ['docker'],
-        filesystem: { allowWrite: ['~/.cache', './out', '//var/tmp', '/abs'], denyWrite: ['secrets'], denyRead: ['~/.ssh'] },
-        network: { allowedDomains: ['Example.COM', '*.npmjs.org'], deniedDomains: ['bad.npmjs.org'] },
-        allowUnsandboxedCommands: false,
+    const s = readSandboxSettings(
+      {
+        sandbox: {
+          enabled: true,
+          excludedCommands: ['docker'],
+          filesystem: { allowWrite: ['~/.cache', './out', '//var/tmp', '/abs'], denyWrite: ['secrets'], denyRead: ['~/.ssh'] },
+          network: { allowedDomains: ['Example.COM', '*.npmjs.org'], deniedDomains: ['bad.npmjs.org'] },
+          allowUnsandboxedCommands: false,
+        },
       },
-    }, ctx0);
+      ctx0,
+    );
     expect(s).toMatchObject({
       enabled: true,
       allowUnsandboxedCommands: false,
@@ -44,8 +50,11 @@ describe('sandbox settings', () => {
   });
 
   it('ignores values of the wrong type', () => {
-    expect(readSandboxSettings({ sandbox: { enabled: 'yes', filesystem: { allowWrite: 'x' }, excludedCommands: [1, 'a'] } }, ctx0))
-      .toMatchObject({ enabled: false, allowWrite: [], excludedCommands: ['a'] });
+    expect(readSandboxSettings({ sandbox: { enabled: 'yes', filesystem: { allowWrite: 'x' }, excludedCommands: [1, 'a'] } }, ctx0)).toMatchObject({
+      enabled: false,
+      allowWrite: [],
+      excludedCommands: ['a'],
+    });
   });
 
   it.each([
@@ -80,7 +89,9 @@ describe('sandbox settings', () => {
     expect(line).toContain('--tmpfs /tmp');
     expect(line).toMatch(/--new-session --cap-drop ALL/);
     if (process.getuid?.() === 0) expect(line).not.toContain('CAP_SYS_ADMIN');
-    expect(line).toMatch(/--bind \/p \/p .*--ro-bind \/p\/a \/p\/a .*--tmpfs \/p\/.claude --remount-ro \/p\/.claude .*--bind \/p\/a\/b \/p\/a\/b .*--ro-bind \/p\/.git\/config/);
+    expect(line).toMatch(
+      /--bind \/p \/p .*--ro-bind \/p\/a \/p\/a .*--tmpfs \/p\/.claude --remount-ro \/p\/.claude .*--bind \/p\/a\/b \/p\/a\/b .*--ro-bind \/p\/.git\/config/,
+    );
     expect(line).toMatch(/--ro-bind \S+\/empty \/h\/.ssh\/id_rsa/);
     expect(args.slice(-3)).toEqual(['--chdir', '/p', '--']);
   });
@@ -95,8 +106,10 @@ describe('sandbox decisions', () => {
 
   it('lets a call leave the sandbox only when settings allow it', async () => {
     expect(await decideSandbox(on(), { dangerouslyDisableSandbox: true, commands: ['ls'] })).toMatchObject({ kind: 'unsandboxed' });
-    expect(await decideSandbox(on({ allowUnsandboxedCommands: false }), { dangerouslyDisableSandbox: true, commands: ['ls'] }))
-      .toMatchObject({ kind: 'refused', reason: expect.stringContaining('allowUnsandboxedCommands') });
+    expect(await decideSandbox(on({ allowUnsandboxedCommands: false }), { dangerouslyDisableSandbox: true, commands: ['ls'] })).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringContaining('allowUnsandboxedCommands'),
+    });
   });
 
   it('runs excluded commands outside', async () => {

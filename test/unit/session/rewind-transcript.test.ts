@@ -59,10 +59,20 @@ describe('transcript restarts', () => {
     const w = new TranscriptWriter(file, 's', dir);
     w.message({ role: 'user', content: 'one' });
     w.message({ role: 'assistant', content: [{ type: 'text', text: 'a' }] });
-    w.restart([{ role: 'user', content: 'kept' }, { role: 'assistant', content: [{ type: 'text', text: 'k' }] }], 'rewind');
+    w.restart(
+      [
+        { role: 'user', content: 'kept' },
+        { role: 'assistant', content: [{ type: 'text', text: 'k' }] },
+      ],
+      'rewind',
+    );
     w.message({ role: 'user', content: 'after' });
     expect(readFileSync(file, 'utf8')).toContain('"type":"conversation_reset","reason":"rewind"');
-    expect(loadTranscript(file).map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => ('text' in b ? b.text : '')).join('')))).toEqual(['kept', 'k', 'after']);
+    expect(loadTranscript(file).map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => ('text' in b ? b.text : '')).join('')))).toEqual([
+      'kept',
+      'k',
+      'after',
+    ]);
   });
 });
 
@@ -75,7 +85,13 @@ function tmpFile(): string {
 const TOOL_ROUND: ApiMessage[] = [
   { role: 'user', content: 'go' },
   { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] },
-  { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }, { type: 'text', text: '[Request interrupted by the user]' }] },
+  {
+    role: 'user',
+    content: [
+      { type: 'tool_result', tool_use_id: 't1', content: 'x' },
+      { type: 'text', text: '[Request interrupted by the user]' },
+    ],
+  },
 ];
 
 function textClient(text: string): ModelClient {
@@ -107,7 +123,10 @@ describe('rewind points in the transcript', () => {
   it('a resumed session has the prompts of the earlier runs, each with its checkpoint and place', async () => {
     const file = tmpFile();
     const live = await session(file, [], ['one', 'two']);
-    expect(live.marks.map((m) => [m.text, m.at])).toEqual([['/one', 0], ['/two', 2]]);
+    expect(live.marks.map((m) => [m.text, m.at])).toEqual([
+      ['/one', 0],
+      ['/two', 2],
+    ]);
     expect(live.marks.every((m) => typeof m.checkpoint === 'number')).toBe(true);
     expect(loadSession(file)).toEqual(live);
   });
@@ -155,7 +174,8 @@ describe('rewind points in the transcript', () => {
     const messages: ApiMessage[] = [];
     const blocked = agentOptions(textClient('ok'), { hooks: { ...noHooks, userPromptSubmit: async () => ({ block: 'no' }) } });
     for await (const ev of runPrompt(messages, 'x', blocked, { onUserMessage: (m) => w.message(m) })) w.onEvent(ev);
-    for await (const ev of runPrompt(messages, 'nudge', agentOptions(textClient('ok')), { onUserMessage: (m) => w.message(m), checkpoint: false })) w.onEvent(ev);
+    for await (const ev of runPrompt(messages, 'nudge', agentOptions(textClient('ok')), { onUserMessage: (m) => w.message(m), checkpoint: false }))
+      w.onEvent(ev);
     expect(loadSession(file).marks).toEqual([]);
   });
 });

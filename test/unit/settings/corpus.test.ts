@@ -92,28 +92,34 @@ describe('corpus: every rule evaluated against real calls', () => {
     const loaded = loadWorldSettings(world, { project: { permissions: { deny } } });
     const messages = loaded.errors.map((e) => e.message);
     expect(messages).toHaveLength(UNREADABLE.length);
-    for (const r of UNREADABLE) expect(messages).toContainEqual(expect.stringContaining(`${JSON.stringify(r)} cannot be read as a rule: text after the closing parenthesis`));
+    for (const r of UNREADABLE)
+      expect(messages).toContainEqual(expect.stringContaining(`${JSON.stringify(r)} cannot be read as a rule: text after the closing parenthesis`));
     // written with two-space indentation: the entry at index i is on line i + 4, column 7
     const places = UNREADABLE.map((r) => ({ file: path.join(world.project, '.claude/settings.json'), line: deny.indexOf(r) + 4, column: 7 }));
     expect(loaded.errors.map(({ file, line, column }) => ({ file, line, column }))).toEqual(expect.arrayContaining(places));
     expect(loaded.rules.deny).toEqual([]);
   });
 
-  it.each(['allow', 'ask', 'deny'] as const)('all %s rules at once (the two that are not rules left out): no exception, a decision for every call', async (list) => {
-    const rules = RULES.filter((r) => r.list === list && !UNREADABLE.includes(r.rule)).map((r) => r.rule);
-    const loaded = loadWorldSettings(world, { project: { permissions: { [list]: rules } } });
-    expect(loaded.errors).toEqual([]);
-    expect(loaded.rules[list].length).toBeGreaterThan(0);
-    for (const [tool, input] of calls) {
-      for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
-        const decision = await decide(world, loaded, tool, input, mode);
-        expect(['allow', 'ask', 'deny']).toContain(decision.behavior);
+  it.each(['allow', 'ask', 'deny'] as const)(
+    'all %s rules at once (the two that are not rules left out): no exception, a decision for every call',
+    async (list) => {
+      const rules = RULES.filter((r) => r.list === list && !UNREADABLE.includes(r.rule)).map((r) => r.rule);
+      const loaded = loadWorldSettings(world, { project: { permissions: { [list]: rules } } });
+      expect(loaded.errors).toEqual([]);
+      expect(loaded.rules[list].length).toBeGreaterThan(0);
+      for (const [tool, input] of calls) {
+        for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
+          const decision = await decide(world, loaded, tool, input, mode);
+          expect(['allow', 'ask', 'deny']).toContain(decision.behavior);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('with all deny rules, the common secret reads are denied', async () => {
-    const loaded = loadWorldSettings(world, { project: { permissions: { deny: RULES.filter((r) => r.list === 'deny' && !UNREADABLE.includes(r.rule)).map((r) => r.rule) } } });
+    const loaded = loadWorldSettings(world, {
+      project: { permissions: { deny: RULES.filter((r) => r.list === 'deny' && !UNREADABLE.includes(r.rule)).map((r) => r.rule) } },
+    });
     expect((await decide(world, loaded, 'Read', { file_path: '{P}/.env' }, 'bypassPermissions')).behavior).toBe('deny');
   });
 });
@@ -175,7 +181,9 @@ describe('corpus: hook shapes', () => {
   it.each(Object.entries(shapes.events))('%s: every matcher and timeout seen', (event, shape) => {
     const matchers = Object.keys(shape.matchers).filter((m) => m !== '<absent>');
     for (const m of matchers) expect(matcherProblem(m), m).toBeUndefined();
-    const timeouts = Object.keys(shape.timeouts_seconds).filter((t) => t !== '<absent>').map(Number);
+    const timeouts = Object.keys(shape.timeouts_seconds)
+      .filter((t) => t !== '<absent>')
+      .map(Number);
     const groups = [...matchers, undefined].map((matcher, i) => ({
       ...(matcher !== undefined ? { matcher } : {}),
       hooks: [{ type: 'command', command: `./hook-${i}.sh`, ...(timeouts[i] ? { timeout: timeouts[i] } : {}) }],
@@ -206,7 +214,19 @@ describe('corpus: hook shapes', () => {
 describe('corpus: problem kinds', () => {
   it('every kind in malformed.tsv is one wicket reports', () => {
     const kinds = new Set(tsv('malformed.tsv').map((r) => r[2]));
-    const reported = ['invalid-json', 'type-error', 'misplaced-key', 'hook-shape', 'suspicious-timeout', 'rule-syntax', 'unknown-tool', 'ineffective-rule', 'conflicting-rule', 'duplicate-rule', 'unknown-key'];
+    const reported = [
+      'invalid-json',
+      'type-error',
+      'misplaced-key',
+      'hook-shape',
+      'suspicious-timeout',
+      'rule-syntax',
+      'unknown-tool',
+      'ineffective-rule',
+      'conflicting-rule',
+      'duplicate-rule',
+      'unknown-key',
+    ];
     expect([...kinds].filter((k) => !reported.includes(k!))).toEqual([]);
   });
 });

@@ -92,9 +92,13 @@ describe('loadSettings: sources and precedence', () => {
 
   it('--settings: a missing file or broken JSON text is an error at file:line:column', () => {
     const missing = load(d, { cliSettings: 'nope.json' });
-    expect(missing.errors).toEqual([expect.objectContaining({ file: path.join(d.project, 'nope.json'), source: 'cli', line: 1, column: 1, message: 'no such file (given to --settings)' })]);
+    expect(missing.errors).toEqual([
+      expect.objectContaining({ file: path.join(d.project, 'nope.json'), source: 'cli', line: 1, column: 1, message: 'no such file (given to --settings)' }),
+    ]);
     expect(missing.warnings).toEqual([]);
-    expect(load(d, { cliSettings: '{"model": }' }).errors).toEqual([expect.objectContaining({ file: '--settings', line: 1, column: 11, message: 'expected a value, found "}"' })]);
+    expect(load(d, { cliSettings: '{"model": }' }).errors).toEqual([
+      expect.objectContaining({ file: '--settings', line: 1, column: 11, message: 'expected a value, found "}"' }),
+    ]);
   });
 
   it('managed-settings.d drop-ins merge after the managed file, in name order', () => {
@@ -127,14 +131,18 @@ describe('loadSettings: sources and precedence', () => {
     writeJson(d.localFile, '{ "permissions": { "deny": "Bash(rm:*)" } }');
     const skipped = load(d, { without: [d.localFile] });
     expect(skipped.errors).toEqual([]);
-    expect(skipped.warnings).toEqual([expect.stringMatching(/settings\.local\.json:1:28: permissions\.deny must be a list .*; going on without this file, as chosen/)]);
+    expect(skipped.warnings).toEqual([
+      expect.stringMatching(/settings\.local\.json:1:28: permissions\.deny must be a list .*; going on without this file, as chosen/),
+    ]);
     writeJson(d.localFile, { permissions: { deny: ['Bash(rm:*)'] } });
     expect(load(d, { without: [d.localFile] }).rules.deny.map((r) => r.raw)).toEqual(['Bash(rm:*)']);
   });
 
   it('the managed policy can never be gone on without', () => {
     writeJson(d.managed, '{ "permissions": [] }');
-    expect(load(d, { without: [d.managed] }).errors).toEqual([expect.objectContaining({ file: d.managed, source: 'managed', message: 'permissions must be an object, found a list' })]);
+    expect(load(d, { without: [d.managed] }).errors).toEqual([
+      expect.objectContaining({ file: d.managed, source: 'managed', message: 'permissions must be an object, found a list' }),
+    ]);
   });
 });
 
@@ -197,7 +205,13 @@ describe('loadSettings: modes, directories and hook policy', () => {
 
   it('safe mode keeps the managed hooks and the managed status line only; permission rules and the model stay', () => {
     const hook = (command: string) => ({ Stop: [{ hooks: [{ type: 'command', command }] }] });
-    writeJson(d.projectFile, { hooks: hook('project.sh'), statusLine: { type: 'command', command: 'mine' }, outputStyle: 'terse', model: 'opus', permissions: { deny: ['Bash(rm *)'] } });
+    writeJson(d.projectFile, {
+      hooks: hook('project.sh'),
+      statusLine: { type: 'command', command: 'mine' },
+      outputStyle: 'terse',
+      model: 'opus',
+      permissions: { deny: ['Bash(rm *)'] },
+    });
     writeJson(d.managed, { hooks: hook('managed.sh') });
     const safe = load(d, { safeMode: true });
     expect(safe.hooks.map((g) => g.source)).toEqual(['managed']);

@@ -37,7 +37,11 @@ const EXPECTED: Record<string, [string, Outcome, string]> = {
   'env-var-top-level.json': ['misplaced-key', 'warn', 'environment-variable-like key "MAX_THINKING_TOKENS" at top level'],
   'hooks-empty-object.json': ['hook-shape', 'warn', '"hooks" is an empty object'],
   'hook-event-empty-array.json': ['hook-shape', 'warn', 'hooks.SessionStart is an empty array'],
-  'hook-group-without-hooks.json': ['hook-shape', 'stop', '1:29: hooks.PreToolUse[0]: matcher group has no "hooks" array (command placed directly on the group'],
+  'hook-group-without-hooks.json': [
+    'hook-shape',
+    'stop',
+    '1:29: hooks.PreToolUse[0]: matcher group has no "hooks" array (command placed directly on the group',
+  ],
   'hook-unknown-field.json': ['hook-shape', 'warn', 'hooks.Stop handler has unrecognised field(s): description'],
   'hook-unknown-type.json': ['hook-shape', 'warn', 'hooks of type "bash" are not supported'],
   'hook-unknown-event.json': ['hook-shape', 'warn', 'hooks.PreToolUs: unknown hook event'],
@@ -47,7 +51,11 @@ const EXPECTED: Record<string, [string, Outcome, string]> = {
   'hooks-array.json': ['hook-shape', 'stop', '1:12: hooks must be an object, found a list'],
   'hook-timeout-ms.json': ['suspicious-timeout', 'warn', 'timeout 5000 (seconds) - probably meant milliseconds'],
   'rule-spaces-inside.json': ['rule-syntax', 'warn', 'permissions.deny: 1 rule with spaces just inside the parentheses (trimmed)'],
-  'rule-text-after-paren.json': ['rule-syntax', 'stop', '1:29: permissions.deny[0] "Bash(git checkout .)*" cannot be read as a rule: text after the closing parenthesis'],
+  'rule-text-after-paren.json': [
+    'rule-syntax',
+    'stop',
+    '1:29: permissions.deny[0] "Bash(git checkout .)*" cannot be read as a rule: text after the closing parenthesis',
+  ],
   'rule-multiline.json': ['rule-syntax', 'warn', 'spanning several lines'],
   'rule-missing-paren.json': ['rule-syntax', 'stop', '1:29: permissions.deny[0] "Bash(rm -rf" cannot be read as a rule: missing closing parenthesis'],
   'rule-not-string.json': ['rule-syntax', 'warn', 'entries that are not strings (ignored): "42"'],
@@ -59,12 +67,19 @@ const EXPECTED: Record<string, [string, Outcome, string]> = {
   'unknown-key-mcpservers.json': ['unknown-key', 'warn', 'top-level key "mcpServers": MCP servers are configured in .mcp.json'],
   'unknown-key-systemprompt.json': ['unknown-key', 'warn', 'top-level key "systemPrompt"'],
   'unknown-permissions-key.json': ['unknown-key', 'warn', 'permissions.allowPathRegex is not a known permissions key'],
-  'default-mode-invalid.json': ['type-error', 'stop', '1:35: permissions.defaultMode must be one of "default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", found a string ("yolo")'],
+  'default-mode-invalid.json': [
+    'type-error',
+    'stop',
+    '1:35: permissions.defaultMode must be one of "default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", found a string ("yolo")',
+  ],
   'default-mode-auto.json': ['type-error', 'warn', 'permissions.defaultMode "auto" is not available in wicket; default is used'],
   'default-mode-bypass.json': ['type-error', 'warn', '"bypassPermissions" is not honoured from a shared project file'],
 };
 
-const byOutcome = (o: Outcome) => Object.entries(EXPECTED).filter(([, [, outcome]]) => outcome === o).map(([file, [, , text]]) => [file, text] as const);
+const byOutcome = (o: Outcome) =>
+  Object.entries(EXPECTED)
+    .filter(([, [, outcome]]) => outcome === o)
+    .map(([file, [, , text]]) => [file, text] as const);
 
 let d: Dirs;
 beforeEach(() => {
@@ -119,7 +134,19 @@ describe('broken settings files', () => {
 
   it('covers every problem kind seen in the corpus', () => {
     const kinds = new Set(Object.values(EXPECTED).map(([kind]) => kind));
-    for (const kind of ['invalid-json', 'type-error', 'misplaced-key', 'hook-shape', 'suspicious-timeout', 'rule-syntax', 'unknown-tool', 'ineffective-rule', 'conflicting-rule', 'duplicate-rule', 'unknown-key']) {
+    for (const kind of [
+      'invalid-json',
+      'type-error',
+      'misplaced-key',
+      'hook-shape',
+      'suspicious-timeout',
+      'rule-syntax',
+      'unknown-tool',
+      'ineffective-rule',
+      'conflicting-rule',
+      'duplicate-rule',
+      'unknown-key',
+    ]) {
       expect(kinds).toContain(kind);
     }
   });
@@ -143,10 +170,17 @@ describe('broken settings files', () => {
   it('a broken PreToolUse hook (it could be one that refuses calls) makes the whole file an error', () => {
     writeJson(d.projectFile, {
       permissions: { deny: ['Read(./.env)'] },
-      hooks: { PreToolUse: [{ matcher: 'Bash', command: './guard.sh' }, { matcher: 'Edit', hooks: [{ type: 'command', command: './good.sh' }] }] },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', command: './guard.sh' },
+          { matcher: 'Edit', hooks: [{ type: 'command', command: './good.sh' }] },
+        ],
+      },
     });
     const l = load(d);
-    expect(l.errors.map(problemLine)).toEqual([expect.stringMatching(new RegExp(`^${d.projectFile.replace(/[.]/g, '\\.')}:\\d+:\\d+: hooks\\.PreToolUse\\[0\\]: matcher group has no "hooks" array`))]);
+    expect(l.errors.map(problemLine)).toEqual([
+      expect.stringMatching(new RegExp(`^${d.projectFile.replace(/[.]/g, '\\.')}:\\d+:\\d+: hooks\\.PreToolUse\\[0\\]: matcher group has no "hooks" array`)),
+    ]);
     expect(l.rules.deny).toEqual([]);
     expect(l.hooks).toEqual([]);
   });

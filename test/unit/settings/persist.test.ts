@@ -20,7 +20,10 @@ describe('addLocalAllowRule', () => {
   });
 
   it('keeps every other key and rule, and the file indentation', async () => {
-    writeJson(d.localFile, '{\n    "permissions": {\n        "allow": ["Read"],\n        "deny": ["Bash(rm:*)"]\n    },\n    "env": { "A": "1" },\n    "x-custom": [1, 2]\n}\n');
+    writeJson(
+      d.localFile,
+      '{\n    "permissions": {\n        "allow": ["Read"],\n        "deny": ["Bash(rm:*)"]\n    },\n    "env": { "A": "1" },\n    "x-custom": [1, 2]\n}\n',
+    );
     await addLocalAllowRule(d.project, 'WebFetch(domain:github.com)');
     const text = readFileSync(d.localFile, 'utf8');
     expect(JSON.parse(text)).toEqual({
@@ -44,12 +47,15 @@ describe('addLocalAllowRule', () => {
 
   it('never overwrites a file that is not valid JSON(C), and names the place', async () => {
     writeJson(d.localFile, '{ "permissions": { "allow": ["Read"] }');
-    await expect(addLocalAllowRule(d.project, 'Bash(ls:*)')).rejects.toThrow(/settings\.local\.json:1:39: not valid JSON: expected "}" to close the object.*not changed/);
+    await expect(addLocalAllowRule(d.project, 'Bash(ls:*)')).rejects.toThrow(
+      /settings\.local\.json:1:39: not valid JSON: expected "}" to close the object.*not changed/,
+    );
     expect(readFileSync(d.localFile, 'utf8')).toBe('{ "permissions": { "allow": ["Read"] }');
   });
 
   it('a JSONC file keeps its comments, trailing commas and byte order mark; only the new rule is added', async () => {
-    const before = '\uFEFF{\n  // mine\n  "permissions": {\n    "allow": [\n      "Read", // reading is fine\n    ],\n    /* never */ "deny": ["Bash(rm:*)"],\n  },\n}\n';
+    const before =
+      '\uFEFF{\n  // mine\n  "permissions": {\n    "allow": [\n      "Read", // reading is fine\n    ],\n    /* never */ "deny": ["Bash(rm:*)"],\n  },\n}\n';
     writeJson(d.localFile, before);
     await addLocalAllowRule(d.project, 'Bash(ls:*)');
     const text = readFileSync(d.localFile, 'utf8');

@@ -19,7 +19,8 @@ describe('settings text (JSONC)', () => {
   });
 
   it('empty text, and text of comments only, are no settings', () => {
-    for (const text of ['', '  \n', '// nothing yet\n', '/* x */']) expect(parseSettingsText(text, 'f', settings)).toMatchObject({ status: 'loaded', data: {} });
+    for (const text of ['', '  \n', '// nothing yet\n', '/* x */'])
+      expect(parseSettingsText(text, 'f', settings)).toMatchObject({ status: 'loaded', data: {} });
   });
 
   it('a key written twice, at any depth, is an error at the second', () => {
@@ -54,7 +55,10 @@ describe('other JSON files stay strict, with the same places', () => {
 
 describe('settings bytes', () => {
   it('UTF-16, either byte order, is an error that says to save as UTF-8', () => {
-    for (const bom of [[0xff, 0xfe], [0xfe, 0xff]]) {
+    for (const bom of [
+      [0xff, 0xfe],
+      [0xfe, 0xff],
+    ]) {
       const r = parseSettingsBytes(Buffer.concat([Buffer.from(bom), Buffer.from('{}', 'utf16le')]), 'f', settings);
       expect(r).toMatchObject({ status: 'error', problem: { line: 1, column: 1, hint: 'save it as UTF-8' } });
     }

@@ -91,7 +91,7 @@ describe('loadSettings in a workspace that is not trusted', () => {
     expect(asked).toBe(1);
   });
 
-  it("reads the trust from ~/.claude.json by default", () => {
+  it('reads the trust from ~/.claude.json by default', () => {
     writeJson(d.projectFile, { permissions: { allow: ['Bash'] } });
     expect(load(d, { trusted: undefined }).rules.allow).toEqual([]);
     writeJson(globalFile(), { projects: { [d.project]: { hasTrustDialogAccepted: true } } });

@@ -14,8 +14,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const ask = (messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'hi' }]) =>
-  client.messages.stream({ model: MODEL, max_tokens: 100, messages });
+const ask = (messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'hi' }]) => client.messages.stream({ model: MODEL, max_tokens: 100, messages });
 
 /** POST raw JSON and return the raw response, for checks below the SDK. */
 async function post(body: unknown, headers: Record<string, string> = { 'x-api-key': 'k' }) {
@@ -76,12 +75,23 @@ describe('streaming turns', () => {
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const events = parseSse(res.text);
     expect(events.map((e) => (e.type === 'content_block_delta' ? `delta:${e.delta.type}` : e.type))).toEqual([
-      'message_start', 'ping',
-      'content_block_start', 'delta:thinking_delta', 'delta:signature_delta', 'content_block_stop',
-      'content_block_start', 'delta:text_delta', 'content_block_stop',
-      'content_block_start', 'delta:input_json_delta', 'delta:input_json_delta', 'delta:input_json_delta',
-      'delta:input_json_delta', 'content_block_stop',
-      'message_delta', 'message_stop',
+      'message_start',
+      'ping',
+      'content_block_start',
+      'delta:thinking_delta',
+      'delta:signature_delta',
+      'content_block_stop',
+      'content_block_start',
+      'delta:text_delta',
+      'content_block_stop',
+      'content_block_start',
+      'delta:input_json_delta',
+      'delta:input_json_delta',
+      'delta:input_json_delta',
+      'delta:input_json_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
     ]);
     const json = events.filter((e) => e.delta?.type === 'input_json_delta').map((e) => e.delta.partial_json as string);
     expect(JSON.parse(json.join(''))).toEqual({ file_path: 'some/longer/path.txt' });
@@ -132,7 +142,9 @@ describe('scripting', () => {
   it('fails unscripted requests when asked to', async () => {
     const strict = await startFakeAnthropic({ whenExhausted: 'fail' });
     const strictClient = new Anthropic({ apiKey: 'k', baseURL: strict.url, maxRetries: 0 });
-    await expect(strictClient.messages.create({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ status: 400 });
+    await expect(strictClient.messages.create({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({
+      status: 400,
+    });
     expect(() => strict.assertNoViolations()).toThrow(/script was exhausted/);
     await strict.close();
   });
@@ -147,7 +159,9 @@ describe('scripting', () => {
 describe('failures', () => {
   it('surfaces an injected 529 as an APIError with status 529', async () => {
     server.script(reply().error(529));
-    const error = await ask().finalMessage().catch((e: unknown) => e);
+    const error = await ask()
+      .finalMessage()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.APIError);
     expect((error as InstanceType<typeof Anthropic.APIError>).status).toBe(529);
     expect((error as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } });
@@ -207,7 +221,9 @@ describe('Messages API rules', () => {
   });
 
   it('rejects tool_results out of order', async () => {
-    await expect(ask([{ role: 'user', content: 'go' }, toolTurn, { role: 'user', content: [result('toolu_01b'), result('toolu_01a')] }]).finalMessage()).rejects.toMatchObject({ status: 400 });
+    await expect(
+      ask([{ role: 'user', content: 'go' }, toolTurn, { role: 'user', content: [result('toolu_01b'), result('toolu_01a')] }]).finalMessage(),
+    ).rejects.toMatchObject({ status: 400 });
     expect(server.violations.join('\n')).toMatch(/order of the tool_use blocks \(expected toolu_01a, toolu_01b; got toolu_01b, toolu_01a\)/);
   });
 
@@ -222,9 +238,21 @@ describe('Messages API rules', () => {
     const check = (messages: unknown[]) => findViolations({ ...base, messages }).join('\n');
     expect(check([{ role: 'assistant', content: 'x' }])).toMatch(/alternate/);
     expect(check([{ role: 'user', content: [result('toolu_01z')] }])).toMatch(/unexpected tool_use_id.*toolu_01z/);
-    expect(check([{ role: 'user', content: 'go' }, toolTurn, { role: 'user', content: [{ type: 'text', text: 'x' }, result('toolu_01a'), result('toolu_01b')] }])).toMatch(/must come first/);
-    expect(check([{ role: 'user', content: 'go' }, toolTurn, { role: 'user', content: [result('toolu_01a'), result('toolu_01a'), result('toolu_01b')] }])).toMatch(/multiple tool_result/);
-    expect(check([{ role: 'user', content: 'go' }, toolTurn, { role: 'user', content: [result('toolu_01a'), result('toolu_01b')] }, toolTurn, { role: 'user', content: [result('toolu_01a'), result('toolu_01b')] }])).toMatch(/unique/);
+    expect(
+      check([{ role: 'user', content: 'go' }, toolTurn, { role: 'user', content: [{ type: 'text', text: 'x' }, result('toolu_01a'), result('toolu_01b')] }]),
+    ).toMatch(/must come first/);
+    expect(
+      check([{ role: 'user', content: 'go' }, toolTurn, { role: 'user', content: [result('toolu_01a'), result('toolu_01a'), result('toolu_01b')] }]),
+    ).toMatch(/multiple tool_result/);
+    expect(
+      check([
+        { role: 'user', content: 'go' },
+        toolTurn,
+        { role: 'user', content: [result('toolu_01a'), result('toolu_01b')] },
+        toolTurn,
+        { role: 'user', content: [result('toolu_01a'), result('toolu_01b')] },
+      ]),
+    ).toMatch(/unique/);
     expect(check([{ role: 'user', content: 'go' }, toolTurn])).toMatch(/without tool_result/);
     expect(check([{ role: 'user', content: [{ type: 'text', text: '' }] }])).toMatch(/non-empty/);
     expect(findViolations({ messages: [{ role: 'user', content: 'x' }] })).toEqual(['model: field required', 'max_tokens: field required']);
@@ -236,12 +264,28 @@ describe('Messages API rules', () => {
       { name: 'ToolSearch', input_schema: { type: 'object' } },
       { name: 'mcp__s__t', input_schema: { type: 'object' }, defer_loading: true },
     ];
-    const search: Anthropic.MessageParam = { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_01s', name: 'ToolSearch', input: { query: 'select:mcp__s__t' } }] };
-    const loaded = (content: unknown[]) => [{ role: 'user', content: 'go' }, search, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01s', content }] }];
+    const search: Anthropic.MessageParam = {
+      role: 'assistant',
+      content: [{ type: 'tool_use', id: 'toolu_01s', name: 'ToolSearch', input: { query: 'select:mcp__s__t' } }],
+    };
+    const loaded = (content: unknown[]) => [
+      { role: 'user', content: 'go' },
+      search,
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01s', content }] },
+    ];
     const check = (body: Record<string, unknown>, betas: string[] = BETA) => findViolations({ model: MODEL, max_tokens: 5, tools, ...body }, betas).join('\n');
     expect(check({ messages: loaded([{ type: 'tool_reference', tool_name: 'mcp__s__t' }]) })).toBe('');
-    expect(check({ messages: loaded([{ type: 'tool_reference', tool_name: 'mcp__s__t' }]) }, [])).toMatch(/defer_loading requires the beta[\s\S]*tool_reference requires the beta/);
-    expect(check({ messages: loaded([{ type: 'tool_reference', tool_name: 'mcp__s__t' }, { type: 'text', text: 'x' }]) })).toMatch(/nothing else/);
+    expect(check({ messages: loaded([{ type: 'tool_reference', tool_name: 'mcp__s__t' }]) }, [])).toMatch(
+      /defer_loading requires the beta[\s\S]*tool_reference requires the beta/,
+    );
+    expect(
+      check({
+        messages: loaded([
+          { type: 'tool_reference', tool_name: 'mcp__s__t' },
+          { type: 'text', text: 'x' },
+        ]),
+      }),
+    ).toMatch(/nothing else/);
     expect(check({ messages: loaded([{ type: 'tool_reference', tool_name: 'mcp__s__u' }]) })).toMatch(/mcp__s__u, which is not in tools/);
     expect(check({ messages: [{ role: 'user', content: [{ type: 'tool_reference', tool_name: 'mcp__s__t' }] }] })).toMatch(/only inside tool_result/);
     expect(check({ tools: [tools[1]], messages: [{ role: 'user', content: 'go' }] })).toMatch(/at least one tool must not be deferred/);

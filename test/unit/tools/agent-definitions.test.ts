@@ -23,10 +23,24 @@ function agentFile(dir: string, name: string, text: string): void {
 
 describe('agent files', () => {
   it('reads name, description, tools (comma list, [list] or YAML list), model, permissionMode, maxTurns and the body', () => {
-    const a = parseAgentFile('---\nname: rev\ndescription: "Reviews"\ntools: Read, Grep, Bash(git diff:*)\nmodel: opus\npermissionMode: plan\nmaxTurns: 5\n---\nBe strict.\n', 'project');
-    expect(a).toMatchObject({ name: 'rev', description: 'Reviews', tools: ['Read', 'Grep', 'Bash(git diff:*)'], model: 'opus', permissionMode: 'plan', maxTurns: 5, systemPrompt: 'Be strict.' });
+    const a = parseAgentFile(
+      '---\nname: rev\ndescription: "Reviews"\ntools: Read, Grep, Bash(git diff:*)\nmodel: opus\npermissionMode: plan\nmaxTurns: 5\n---\nBe strict.\n',
+      'project',
+    );
+    expect(a).toMatchObject({
+      name: 'rev',
+      description: 'Reviews',
+      tools: ['Read', 'Grep', 'Bash(git diff:*)'],
+      model: 'opus',
+      permissionMode: 'plan',
+      maxTurns: 5,
+      systemPrompt: 'Be strict.',
+    });
     expect(parseAgentFile('---\nname: a\ndescription: d\ntools: [Read, Glob]\n---\n', 'user')?.tools).toEqual(['Read', 'Glob']);
-    expect(parseAgentFile('---\nname: a\ndescription: d\ntools:\n  - Read\n  - "Grep"\ndisallowedTools:\n  - Bash\n---\nx', 'user')).toMatchObject({ tools: ['Read', 'Grep'], disallowedTools: ['Bash'] });
+    expect(parseAgentFile('---\nname: a\ndescription: d\ntools:\n  - Read\n  - "Grep"\ndisallowedTools:\n  - Bash\n---\nx', 'user')).toMatchObject({
+      tools: ['Read', 'Grep'],
+      disallowedTools: ['Bash'],
+    });
     expect(parseAgentFile('---\nname: a\ndescription: d\nmodel: inherit\n---\n', 'user')?.model).toBeUndefined();
     expect(parseAgentFile('---\nname: a\ndescription: d\n---\n', 'user')?.tools).toBeUndefined();
   });
@@ -99,7 +113,9 @@ describe('the other frontmatter fields', () => {
   });
 
   it('hooks: the settings format; each group knows its agent; problems are warnings naming the file', () => {
-    const a = parse('hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh\n  Stop:\n    - hooks:\n        - {type: command, command: echo done}');
+    const a = parse(
+      'hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ./check.sh\n  Stop:\n    - hooks:\n        - {type: command, command: echo done}',
+    );
     expect(a.hooks).toEqual([
       { event: 'PreToolUse', matcher: 'Bash', hooks: [{ type: 'command', command: './check.sh' }], source: 'projectSettings', sourcePath: FILE, agent: 'a' },
       { event: 'Stop', hooks: [{ type: 'command', command: 'echo done' }], source: 'projectSettings', sourcePath: FILE, agent: 'a' },
@@ -107,7 +123,9 @@ describe('the other frontmatter fields', () => {
     const bad = parse('hooks:\n  PreToolUse:\n    - matcher: Bash\n      command: ./x.sh');
     expect(bad.hooks).toBeUndefined();
     expect(bad.warnings?.[0]).toContain(`${FILE}: hooks.PreToolUse[0]: matcher group has no "hooks" array`);
-    expect(parse('hooks: [a]').warnings).toEqual([`${FILE}: "hooks" must be a map of hook events (the settings "hooks" format), found a list; the agent loads without it`]);
+    expect(parse('hooks: [a]').warnings).toEqual([
+      `${FILE}: "hooks" must be a map of hook events (the settings "hooks" format), found a list; the agent loads without it`,
+    ]);
   });
 
   it('memory: user, project or local', () => {
@@ -120,14 +138,18 @@ describe('the other frontmatter fields', () => {
   it('background: true or false', () => {
     expect(parse('background: true').background).toBe(true);
     expect(parse('background: false').background).toBe(false);
-    expect(parse('background: sometimes')).toMatchObject({ warnings: [`${FILE}: "background" must be true or false, found "sometimes"; the agent loads without it`] });
+    expect(parse('background: sometimes')).toMatchObject({
+      warnings: [`${FILE}: "background" must be true or false, found "sometimes"; the agent loads without it`],
+    });
   });
 
   it('color: one of Claude Code’s eight', () => {
     expect(parse('color: Purple').color).toBe('purple');
     const bad = parse('color: magenta');
     expect(bad.color).toBeUndefined();
-    expect(bad.warnings?.[0]).toBe(`${FILE}: "color" must be red, blue, green, yellow, purple, orange, pink, cyan, found "magenta"; the agent loads without it`);
+    expect(bad.warnings?.[0]).toBe(
+      `${FILE}: "color" must be red, blue, green, yellow, purple, orange, pink, cyan, found "magenta"; the agent loads without it`,
+    );
   });
 
   it('initialPrompt: text (a block scalar too)', () => {

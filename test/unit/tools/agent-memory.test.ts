@@ -44,6 +44,9 @@ describe('agent memory', () => {
   });
 
   it('opens the folder to Read and Edit (which covers Write)', () => {
-    expect(memoryRules('/h/.claude/agent-memory/rev').map((r) => r.raw)).toEqual(['Read(//h/.claude/agent-memory/rev/**)', 'Edit(//h/.claude/agent-memory/rev/**)']);
+    expect(memoryRules('/h/.claude/agent-memory/rev').map((r) => r.raw)).toEqual([
+      'Read(//h/.claude/agent-memory/rev/**)',
+      'Edit(//h/.claude/agent-memory/rev/**)',
+    ]);
   });
 });

@@ -40,7 +40,13 @@ describe('background commands', () => {
     expect(started).toMatchObject({ taskId: r.output.backgroundTaskId, toolUseId: call.toolUseId, taskType: 'local_bash', description: 'say hi' });
     expect(started!.deadline! - Date.now()).toBeLessThanOrEqual(5000);
     const n = await nextNotice(notices);
-    expect(n).toMatchObject({ taskId: r.output.backgroundTaskId, toolUseId: call.toolUseId, status: 'failed', summary: 'Background command "say hi" failed with exit code 3', outputFile: r.output.outputFile });
+    expect(n).toMatchObject({
+      taskId: r.output.backgroundTaskId,
+      toolUseId: call.toolUseId,
+      status: 'failed',
+      summary: 'Background command "say hi" failed with exit code 3',
+      outputFile: r.output.outputFile,
+    });
     expect(n.silent).toBeUndefined();
   });
 
@@ -51,7 +57,11 @@ describe('background commands', () => {
     expect(await nextNotice(notices)).toMatchObject({ status: 'stopped', silent: true, summary: 'Background command "sleep 30" was stopped' });
     const b = await runTool(bashTool, { command: 'sleep 30', run_in_background: true, timeout: 300 }, env.nextCall(), env.state);
     const n = await nextNotice(notices);
-    expect(n).toMatchObject({ taskId: b.output.backgroundTaskId, status: 'stopped', summary: 'Background command "sleep 30" was stopped after its timeout of 300 ms' });
+    expect(n).toMatchObject({
+      taskId: b.output.backgroundTaskId,
+      status: 'stopped',
+      summary: 'Background command "sleep 30" was stopped after its timeout of 300 ms',
+    });
     expect(n.silent).toBeUndefined();
   });
 });
@@ -61,7 +71,14 @@ function fakeSubagents() {
   const runs: Array<{ spec: SubagentSpec; signal: AbortSignal; background?: boolean; finish: (text: string) => void }> = [];
   const runSubagent = (spec: SubagentSpec, signal: AbortSignal, onEvent: (ev: AgentEvent) => void, o?: { background?: boolean }) =>
     new Promise<SubagentResult>((resolve) => {
-      const result = (text: string, reason: SubagentResult['reason']): SubagentResult => ({ agentId: 'x1', text, reason, turns: 1, toolCalls: 2, usage: { ...emptyUsage(), input_tokens: 10, output_tokens: 5 } });
+      const result = (text: string, reason: SubagentResult['reason']): SubagentResult => ({
+        agentId: 'x1',
+        text,
+        reason,
+        turns: 1,
+        toolCalls: 2,
+        usage: { ...emptyUsage(), input_tokens: 10, output_tokens: 5 },
+      });
       onEvent({ type: 'usage', usage: { ...emptyUsage(), output_tokens: 5 }, costUsd: 0.01, model: 'sub-model', apiDurationMs: 1 });
       signal.addEventListener('abort', () => resolve(result('half done', 'aborted')), { once: true });
       runs.push({ spec, signal, background: o?.background, finish: (text) => resolve(result(text, 'completed')) });
@@ -90,7 +107,15 @@ describe('background agents', () => {
     expect(done.output).toMatchObject({ status: 'completed', output: 'The answer is 42.' });
     expect(resultText(done.modelResult)).toContain('<task_type>local_agent</task_type>');
     const n = await nextNotice(notices);
-    expect(n).toMatchObject({ taskId, toolUseId: call.toolUseId, taskType: 'local_agent', status: 'completed', summary: 'Agent "find it" completed', result: 'The answer is 42.', usage: { totalTokens: 15, toolUses: 2 } });
+    expect(n).toMatchObject({
+      taskId,
+      toolUseId: call.toolUseId,
+      taskType: 'local_agent',
+      status: 'completed',
+      summary: 'Agent "find it" completed',
+      result: 'The answer is 42.',
+      usage: { totalTokens: 15, toolUses: 2 },
+    });
     expect(n.events).toEqual([expect.objectContaining({ type: 'usage', model: 'sub-model', costUsd: 0.01 })]);
     expect(readFileSync(n.outputFile, 'utf8')).toBe('The answer is 42.\n');
     expect(n.outputFile).toContain(`${env.home}/.wicket/sessions/test-session/agent-`);

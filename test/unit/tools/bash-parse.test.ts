@@ -18,7 +18,7 @@ describe('words', () => {
     ["r''m", 'rm'],
     ['\\rm', 'rm'],
     ['"rm"', 'rm'],
-    ["'r'\"m\"", 'rm'],
+    ['\'r\'"m"', 'rm'],
     ["$'r\\x6d'", 'rm'],
     ["$'\\162m'", 'rm'],
     ['"a\\"b"', 'a"b'],
@@ -98,13 +98,14 @@ describe('simple commands', () => {
 });
 
 describe('unwrapping', () => {
-  const leaves = (src: string) => analyzeBash(src).leaves.map((l) => ({
-    run: show(l.words.map((w) => w.pattern).join(' ')),
-    allow: l.allowPattern === undefined ? undefined : show(l.allowPattern),
-    ...(l.runsCode ? { code: true } : {}),
-    ...(l.nested ? { nested: true } : {}),
-    ...(l.denyOnly ? { guess: true } : {}),
-  }));
+  const leaves = (src: string) =>
+    analyzeBash(src).leaves.map((l) => ({
+      run: show(l.words.map((w) => w.pattern).join(' ')),
+      allow: l.allowPattern === undefined ? undefined : show(l.allowPattern),
+      ...(l.runsCode ? { code: true } : {}),
+      ...(l.nested ? { nested: true } : {}),
+      ...(l.denyOnly ? { guess: true } : {}),
+    }));
 
   it('sees through wrappers that only change how a command runs', () => {
     expect(leaves('timeout -s KILL 5 nice -n 3 nohup stdbuf -oL npm test')).toEqual([{ run: 'npm test', allow: 'npm test' }]);

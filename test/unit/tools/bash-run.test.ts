@@ -19,14 +19,18 @@ function newEnv(): ToolEnv {
 /** Is any process alive whose command line contains `tag`? */
 function alive(pidFile: string): boolean {
   if (!existsSync(pidFile)) return false;
-  return readFileSync(pidFile, 'utf8').trim().split('\n').filter(Boolean).some((pid) => {
-    try {
-      process.kill(Number(pid), 0);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return readFileSync(pidFile, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .some((pid) => {
+      try {
+        process.kill(Number(pid), 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
 }
 
 async function waitUntil(cond: () => boolean, ms = 5000): Promise<boolean> {

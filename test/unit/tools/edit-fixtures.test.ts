@@ -38,7 +38,9 @@ function tree(dir: string): Map<string, Buffer> {
   return out;
 }
 
-const scenarios = readdirSync(FIXTURES).filter((n) => /^\d{3}_/.test(n)).sort();
+const scenarios = readdirSync(FIXTURES)
+  .filter((n) => /^\d{3}_/.test(n))
+  .sort();
 
 let env: ToolEnv | undefined;
 afterEach(() => env?.cleanup());

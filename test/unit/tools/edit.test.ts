@@ -56,9 +56,7 @@ describe('Edit: the happy path', () => {
       `The file ${env.file('a.ts')} has been updated. A snippet of the result:\n1\tconst a = 1;\n2\tconst b = 20;\n3\tconst bb = 21;\n4\tconst c = 3;`,
     );
     expect(r.display?.summary).toBe('Updated a.ts: 1 replacement, +2 -1');
-    expect(r.display?.diff).toBe(
-      '--- a/a.ts\n+++ b/a.ts\n@@ -1,3 +1,4 @@\n const a = 1;\n-const b = 2;\n+const b = 20;\n+const bb = 21;\n const c = 3;\n',
-    );
+    expect(r.display?.diff).toBe('--- a/a.ts\n+++ b/a.ts\n@@ -1,3 +1,4 @@\n const a = 1;\n-const b = 2;\n+const b = 20;\n+const bb = 21;\n const c = 3;\n');
   });
 
   it('counts the file as read at its new version, so a second edit needs no re-read', async () => {
@@ -139,9 +137,7 @@ describe('Edit: refusals', () => {
     writeFileSync(env.file('a.txt'), 'original\n');
     await read('a.txt');
     writeFileSync(env.file('a.txt'), 'original, then someone else\n');
-    expect(await refusal({ file_path: env.file('a.txt'), old_string: 'original', new_string: 'mine' })).toMatch(
-      /modified since it was read.*Read it again/,
-    );
+    expect(await refusal({ file_path: env.file('a.txt'), old_string: 'original', new_string: 'mine' })).toMatch(/modified since it was read.*Read it again/);
     expect(readFileSync(env.file('a.txt'), 'utf8')).toBe('original, then someone else\n');
   });
 

@@ -204,7 +204,11 @@ describe('Glob permissions', () => {
 
 describe('Glob schema', () => {
   it('has Claude Code’s field names, both described, nothing else accepted', () => {
-    const schema = z.toJSONSchema(globInputSchema) as { properties: Record<string, { description?: string }>; required: string[]; additionalProperties: boolean };
+    const schema = z.toJSONSchema(globInputSchema) as {
+      properties: Record<string, { description?: string }>;
+      required: string[];
+      additionalProperties: boolean;
+    };
     expect(Object.keys(schema.properties)).toEqual(['pattern', 'path']);
     expect(Object.values(schema.properties).every((p) => (p.description ?? '').length > 10)).toBe(true);
     expect(schema.required).toEqual(['pattern']);
@@ -230,7 +234,15 @@ describe('planGlob', () => {
 describe('NewestFiles', () => {
   it('keeps the newest entries, ties in path order', () => {
     const top = new NewestFiles(3);
-    for (const [p, t] of [['b', 1], ['a', 5], ['c', 5], ['d', 3], ['e', 0], ['a.x', 5]] as const) top.add({ path: p, mtimeMs: t });
+    for (const [p, t] of [
+      ['b', 1],
+      ['a', 5],
+      ['c', 5],
+      ['d', 3],
+      ['e', 0],
+      ['a.x', 5],
+    ] as const)
+      top.add({ path: p, mtimeMs: t });
     expect(top.list().map((e) => e.path)).toEqual(['a', 'a.x', 'c']);
   });
 });

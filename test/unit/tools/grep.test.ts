@@ -151,10 +151,7 @@ describe('Grep content', () => {
   });
 
   it('supports -i, -n false and context lines with -- between groups', async () => {
-    expect((await grep({ pattern: 'needle', output_mode: 'content', path: 'a.txt', '-i': true, '-n': false })).lines).toEqual([
-      'needle one',
-      'NEEDLE six',
-    ]);
+    expect((await grep({ pattern: 'needle', output_mode: 'content', path: 'a.txt', '-i': true, '-n': false })).lines).toEqual(['needle one', 'NEEDLE six']);
     const ctx = await grep({ pattern: 'needle', output_mode: 'content', glob: 'a.txt', '-i': true, '-C': 1 });
     expect(ctx.lines).toEqual(['a.txt-1-one', 'a.txt:2:needle one', 'a.txt-3-two', '--', 'a.txt-6-five', 'a.txt:7:NEEDLE six', 'a.txt-8-seven']);
     const after = await grep({ pattern: 'six', output_mode: 'content', path: 'a.txt', '-A': 1, '-B': 2 });
@@ -234,7 +231,12 @@ describe('Grep errors', () => {
   });
 
   it('rejects nonsense input at the schema', async () => {
-    for (const bad of [{ pattern: 'x', output_mode: 'lines' }, { pattern: 'x', '-A': -1 }, { pattern: 'x', head_limit: 1.5 }, { pattern: 'x', foo: 1 }]) {
+    for (const bad of [
+      { pattern: 'x', output_mode: 'lines' },
+      { pattern: 'x', '-A': -1 },
+      { pattern: 'x', head_limit: 1.5 },
+      { pattern: 'x', foo: 1 },
+    ]) {
       expect(await tryRunTool(grepTool, bad, env.nextCall())).toMatchObject({ ok: false, stage: 'parse' });
     }
   });
@@ -302,7 +304,11 @@ describe('buffered and streamed searches agree', () => {
         maxChars: 30_000,
       });
       const opts = { projectRoot: env.project, cwd: env.project, denyGlobs: [], signal: new AbortController().signal, timeoutMs: 10_000 };
-      for (const [offset, limit] of [[0, 0], [0, 3], [2, 5]] as const) {
+      for (const [offset, limit] of [
+        [0, 0],
+        [0, 3],
+        [2, 5],
+      ] as const) {
         const buffered = await searchGrep(req(offset, limit), opts);
         const streamed = await searchGrep(req(offset, limit), { ...opts, bufferBytes: 1 });
         expect(buffered.strategy).toBe('buffered');
@@ -332,9 +338,26 @@ describe('a huge number of matches', () => {
 
 describe('schema', () => {
   it('has Claude Code’s field names, all described, nothing else accepted', () => {
-    const schema = z.toJSONSchema(grepInputSchema) as { properties: Record<string, { description?: string }>; required: string[]; additionalProperties: boolean };
+    const schema = z.toJSONSchema(grepInputSchema) as {
+      properties: Record<string, { description?: string }>;
+      required: string[];
+      additionalProperties: boolean;
+    };
     expect(Object.keys(schema.properties)).toEqual([
-      'pattern', 'path', 'glob', 'type', 'output_mode', '-A', '-B', '-C', 'context', '-n', '-i', 'multiline', 'head_limit', 'offset',
+      'pattern',
+      'path',
+      'glob',
+      'type',
+      'output_mode',
+      '-A',
+      '-B',
+      '-C',
+      'context',
+      '-n',
+      '-i',
+      'multiline',
+      'head_limit',
+      'offset',
     ]);
     expect(Object.values(schema.properties).every((p) => (p.description ?? '').length > 10)).toBe(true);
     expect(schema.required).toEqual(['pattern']);
@@ -344,8 +367,20 @@ describe('schema', () => {
 
 describe('model text', () => {
   const base: GrepOutput = {
-    mode: 'files_with_matches', pattern: 'x', root: '/p', offset: 0, limit: 2, maxChars: 30_000, durationMs: 1,
-    lines: ['a.ts', 'b.ts'], more: true, nextOffset: 2, cutAtChars: false, timedOut: false, unreadable: false, strategy: 'streamed',
+    mode: 'files_with_matches',
+    pattern: 'x',
+    root: '/p',
+    offset: 0,
+    limit: 2,
+    maxChars: 30_000,
+    durationMs: 1,
+    lines: ['a.ts', 'b.ts'],
+    more: true,
+    nextOffset: 2,
+    cutAtChars: false,
+    timedOut: false,
+    unreadable: false,
+    strategy: 'streamed',
   };
 
   it('says "more than" when a streamed search stopped before the end', () => {
@@ -393,11 +428,7 @@ describe('rg arguments and output parsing', () => {
   });
 
   it('lets rg prune by file name only when every include glob names files', () => {
-    expect(pruneTypeArgs('*.ts src/**/*.{js,jsx}', undefined)).toEqual([
-      '--type-add=wicketglob:*.ts',
-      '--type-add=wicketglob:*.{js,jsx}',
-      '--type=wicketglob',
-    ]);
+    expect(pruneTypeArgs('*.ts src/**/*.{js,jsx}', undefined)).toEqual(['--type-add=wicketglob:*.ts', '--type-add=wicketglob:*.{js,jsx}', '--type=wicketglob']);
     expect(pruneTypeArgs('*.ts src/**', undefined)).toEqual([]);
     expect(pruneTypeArgs('*.ts', 'js')).toEqual([]);
     expect(pruneTypeArgs('!*.ts', undefined)).toEqual([]);

@@ -114,15 +114,27 @@ describe('NotebookEdit', () => {
 
   it('refuses with reasons the model can act on', async () => {
     writeNotebook();
-    expect(await nbEdit({ cell_id: 'calc', new_source: 'x' })).toMatchObject({ ok: false, message: 'File has not been read yet. Read it first before writing to it.' });
+    expect(await nbEdit({ cell_id: 'calc', new_source: 'x' })).toMatchObject({
+      ok: false,
+      message: 'File has not been read yet. Read it first before writing to it.',
+    });
     await readNb();
-    expect(await nbEdit({ cell_id: 'nope', new_source: 'x' })).toMatchObject({ ok: false, message: 'Cell "nope" not found in the notebook. Its cells are: intro, calc, plot.' });
+    expect(await nbEdit({ cell_id: 'nope', new_source: 'x' })).toMatchObject({
+      ok: false,
+      message: 'Cell "nope" not found in the notebook. Its cells are: intro, calc, plot.',
+    });
     expect(await nbEdit({ new_source: 'x' })).toMatchObject({ ok: false, message: 'cell_id is required to replace a cell.' });
     expect(await nbEdit({ new_source: 'x', edit_mode: 'insert' })).toMatchObject({ ok: false, message: expect.stringMatching(/cell_type is required/) });
     expect(await nbEdit({ new_source: 'x', edit_mode: 'sideways' })).toMatchObject({ ok: false, stage: 'parse' });
     writeFileSync(env.file('a.py'), 'x');
-    expect(await nbEdit({ notebook_path: env.file('a.py'), cell_id: 'x', new_source: '' })).toMatchObject({ ok: false, message: expect.stringMatching(/not a Jupyter notebook.*Use Edit/) });
-    expect(await nbEdit({ notebook_path: env.file('missing.ipynb'), cell_id: 'x', new_source: '' })).toMatchObject({ ok: false, message: expect.stringMatching(/^Notebook does not exist/) });
+    expect(await nbEdit({ notebook_path: env.file('a.py'), cell_id: 'x', new_source: '' })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not a Jupyter notebook.*Use Edit/),
+    });
+    expect(await nbEdit({ notebook_path: env.file('missing.ipynb'), cell_id: 'x', new_source: '' })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^Notebook does not exist/),
+    });
   });
 
   it('refuses a notebook changed since it was read, and invalid JSON', async () => {
@@ -134,9 +146,15 @@ describe('NotebookEdit', () => {
     expect(await nbEdit({ cell_id: 'calc', new_source: 'x' })).toMatchObject({ ok: false, message: expect.stringMatching(/modified since it was read/) });
     // A notebook broken on disk (Read refuses it too, so record the read by hand).
     writeFileSync(env.file('bad.ipynb'), '{"cells": [');
-    expect(await tryRunTool(readTool, { file_path: env.file('bad.ipynb') }, env.nextCall())).toMatchObject({ ok: false, message: expect.stringMatching(/not valid JSON/) });
+    expect(await tryRunTool(readTool, { file_path: env.file('bad.ipynb') }, env.nextCall())).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not valid JSON/),
+    });
     env.state.readState.recordRead(env.file('bad.ipynb'), versionOf(Buffer.from('{"cells": ['), { mtimeMs: 0 }), { offset: 1 });
-    expect(await nbEdit({ notebook_path: env.file('bad.ipynb'), cell_id: 'x', new_source: '' })).toMatchObject({ ok: false, message: expect.stringMatching(/not valid JSON/) });
+    expect(await nbEdit({ notebook_path: env.file('bad.ipynb'), cell_id: 'x', new_source: '' })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/not valid JSON/),
+    });
   });
 
   it('keeps the notebook valid nbformat JSON with tab indentation and CRLF', async () => {

@@ -11,8 +11,7 @@ export function makePdf(pageTexts: readonly string[]): Buffer {
   pageTexts.forEach((text, i) => {
     const escaped = text.replace(/[\\()]/g, (c) => `\\${c}`);
     const stream = `BT /F1 18 Tf 72 720 Td (${escaped}) Tj ET`;
-    objects[pageId(i)] =
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${fontId} 0 R >> >> /Contents ${contentId(i)} 0 R >>`;
+    objects[pageId(i)] = `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${fontId} 0 R >> >> /Contents ${contentId(i)} 0 R >>`;
     objects[contentId(i)] = `<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`;
   });
   let body = '%PDF-1.4\n';

@@ -7,10 +7,7 @@ import { createToolEnv, resultText, runTool, tryRunTool, type ToolEnv } from '..
 import { makePdf } from './pdf-fixture.js';
 
 // A 1x1 transparent PNG.
-const PNG_1X1 = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-);
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
 let env: ToolEnv;
 beforeEach(() => {
@@ -107,7 +104,10 @@ describe('Read: text', () => {
   });
 
   it('cuts the window at the output limit, on a line boundary', async () => {
-    writeFileSync(env.file('big-lines.txt'), lines(1500, () => 'y'.repeat(1000)));
+    writeFileSync(
+      env.file('big-lines.txt'),
+      lines(1500, () => 'y'.repeat(1000)),
+    );
     const text = await readText({ file_path: env.file('big-lines.txt') });
     expect(text).toMatch(/The output limit was reached: \d+ lines not shown\. Use offset=\d+/);
     expect(text.length).toBeLessThan(110_000);
@@ -314,9 +314,7 @@ describe('Read: classifiers and permissions', () => {
 
   it('runs beside other reads: results and read state line up', async () => {
     for (let i = 0; i < 10; i++) writeFileSync(env.file(`f${i}.txt`), `content ${i}\n`);
-    const results = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => runTool(readTool, { file_path: env.file(`f${i}.txt`) }, env.nextCall(), env.state)),
-    );
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => runTool(readTool, { file_path: env.file(`f${i}.txt`) }, env.nextCall(), env.state)));
     results.forEach((r, i) => expect(resultText(r.modelResult)).toContain(`1\tcontent ${i}`));
     expect(env.state.readState.size).toBe(10);
   });

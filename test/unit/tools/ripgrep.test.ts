@@ -5,14 +5,7 @@ import path from 'node:path';
 import { rgPath } from '@vscode/ripgrep';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolError } from '../../../src/base/errors.js';
-import {
-  comparePaths,
-  displayPath,
-  excludeGlobs,
-  isDeniedPath,
-  locateRg,
-  readDenyGlobs,
-} from '../../../src/tools/ripgrep/common.js';
+import { comparePaths, displayPath, excludeGlobs, isDeniedPath, locateRg, readDenyGlobs } from '../../../src/tools/ripgrep/common.js';
 import { LineSplitter } from '../../../src/base/ripgrep/line-splitter.js';
 import { isSearchInWorkspace, readRuleFor, searchPermission } from '../../../src/tools/ripgrep/permission.js';
 import { runRg } from '../../../src/base/ripgrep/run.js';
@@ -33,7 +26,12 @@ function split(chunks: Array<string | Buffer>, opts: ConstructorParameters<typeo
 
 describe('LineSplitter', () => {
   it('joins lines split across chunks and emits the last unterminated line on flush', () => {
-    expect(split(['ab', 'c\nde', 'f\n\ng'])).toEqual([['abc', false], ['def', false], ['', false], ['g', false]]);
+    expect(split(['ab', 'c\nde', 'f\n\ng'])).toEqual([
+      ['abc', false],
+      ['def', false],
+      ['', false],
+      ['g', false],
+    ]);
   });
 
   it('never splits a multi-byte character that straddles two chunks', () => {
@@ -43,12 +41,22 @@ describe('LineSplitter', () => {
   });
 
   it('splits on NUL for --null lists', () => {
-    expect(split(['a b\0c\nd\0', 'e\0'], { delimiter: '\0' })).toEqual([['a b', false], ['c\nd', false], ['e', false]]);
+    expect(split(['a b\0c\nd\0', 'e\0'], { delimiter: '\0' })).toEqual([
+      ['a b', false],
+      ['c\nd', false],
+      ['e', false],
+    ]);
   });
 
   it('cuts a line longer than the cap, in one chunk or many, and keeps the next line whole', () => {
-    expect(split(['0123456789\nok\n'], { maxLineBytes: 4 })).toEqual([['0123', true], ['ok', false]]);
-    expect(split(['01', '23', '45', '67\nok\n'], { maxLineBytes: 4 })).toEqual([['0123', true], ['ok', false]]);
+    expect(split(['0123456789\nok\n'], { maxLineBytes: 4 })).toEqual([
+      ['0123', true],
+      ['ok', false],
+    ]);
+    expect(split(['01', '23', '45', '67\nok\n'], { maxLineBytes: 4 })).toEqual([
+      ['0123', true],
+      ['ok', false],
+    ]);
   });
 
   it('stops when emit returns false', () => {
@@ -138,9 +146,7 @@ describe('path order', () => {
       mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
       writeFileSync(path.join(root, f), 'hit\n');
     }
-    const rgOrder = execFileSync(rgPath, ['--no-config', '--files', '--sort', 'path'], { cwd: root, encoding: 'utf8' })
-      .trim()
-      .split('\n');
+    const rgOrder = execFileSync(rgPath, ['--no-config', '--files', '--sort', 'path'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
     expect([...rgOrder].reverse().sort(comparePaths)).toEqual(rgOrder);
   });
 });
@@ -154,7 +160,16 @@ describe('ignore rules and deny globs', () => {
 
   it('always excludes .git, and passes anchored deny globs only when rg runs in the project root', () => {
     expect(excludeGlobs(['secrets/**', '.env', './keys/*.pem', '**/*.key'], true)).toEqual([
-      '--glob', '!.git', '--iglob', '!secrets/**', '--iglob', '!.env', '--iglob', '!keys/*.pem', '--iglob', '!**/*.key',
+      '--glob',
+      '!.git',
+      '--iglob',
+      '!secrets/**',
+      '--iglob',
+      '!.env',
+      '--iglob',
+      '!keys/*.pem',
+      '--iglob',
+      '!**/*.key',
     ]);
     expect(excludeGlobs(['secrets/**', '.env', '**/*.key'], false)).toEqual(['--glob', '!.git', '--iglob', '!.env', '--iglob', '!**/*.key']);
   });

@@ -11,7 +11,20 @@ const tool = (name: string) => findTool(BUILTIN_TOOLS, name)!;
 describe('tool schemas', () => {
   it('has Claude Code’s tool names', () => {
     expect(BUILTIN_TOOLS.map((t) => t.name)).toEqual([
-      'Bash', 'Glob', 'Grep', 'Read', 'Edit', 'Write', 'NotebookEdit', 'WebFetch', 'TaskOutput', 'TaskStop', 'ExitPlanMode', 'TodoWrite', 'Agent', 'Skill',
+      'Bash',
+      'Glob',
+      'Grep',
+      'Read',
+      'Edit',
+      'Write',
+      'NotebookEdit',
+      'WebFetch',
+      'TaskOutput',
+      'TaskStop',
+      'ExitPlanMode',
+      'TodoWrite',
+      'Agent',
+      'Skill',
     ]);
     expect(findTool(BUILTIN_TOOLS, 'BashOutput')?.name).toBe('TaskOutput');
     expect(findTool(BUILTIN_TOOLS, 'KillShell')?.name).toBe('TaskStop');
@@ -51,7 +64,24 @@ describe('tool schemas', () => {
     ['Bash', { cmd: 'ls' }, false],
     ['Glob', { pattern: '**/*.ts' }, true],
     ['Glob', { pattern: '*.ts', path: 'src' }, true],
-    ['Grep', { pattern: 'x', output_mode: 'content', '-n': true, '-i': true, '-A': 1, '-B': 2, '-C': 3, head_limit: 5, offset: 1, multiline: true, type: 'js', glob: '*.ts' }, true],
+    [
+      'Grep',
+      {
+        pattern: 'x',
+        output_mode: 'content',
+        '-n': true,
+        '-i': true,
+        '-A': 1,
+        '-B': 2,
+        '-C': 3,
+        head_limit: 5,
+        offset: 1,
+        multiline: true,
+        type: 'js',
+        glob: '*.ts',
+      },
+      true,
+    ],
     ['Grep', { pattern: 'x', output_mode: 'lines' }, false],
     ['WebFetch', { url: 'https://example.com', prompt: 'summarize' }, true],
     ['WebFetch', { url: 'https://example.com' }, false],

@@ -24,14 +24,17 @@ function newEnv(): ToolEnv {
 
 function pidsAlive(file: string): boolean {
   if (!existsSync(file)) return false;
-  return readFileSync(file, 'utf8').split(/\s+/).filter(Boolean).some((pid) => {
-    try {
-      process.kill(Number(pid), 0);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  return readFileSync(file, 'utf8')
+    .split(/\s+/)
+    .filter(Boolean)
+    .some((pid) => {
+      try {
+        process.kill(Number(pid), 0);
+        return true;
+      } catch {
+        return false;
+      }
+    });
 }
 
 async function until(cond: () => boolean, ms = 8000): Promise<boolean> {

@@ -23,7 +23,12 @@ describe('TodoWrite', () => {
     expect(first.output.oldTodos).toEqual([]);
     expect(env.state.todos).toEqual([todo('Read', 'in_progress'), todo('Fix', 'pending')]);
     expect(resultText(first.modelResult)).toContain('The todo list was updated');
-    const second = await runTool(todoWriteTool, { todos: [todo('Read', 'completed'), todo('Fix', 'in_progress')] }, env.nextCall({ todos: env.state.todos }), env.state);
+    const second = await runTool(
+      todoWriteTool,
+      { todos: [todo('Read', 'completed'), todo('Fix', 'in_progress')] },
+      env.nextCall({ todos: env.state.todos }),
+      env.state,
+    );
     expect(second.output.oldTodos).toEqual([todo('Read', 'in_progress'), todo('Fix', 'pending')]);
     expect(env.state.todos?.map((t) => t.status)).toEqual(['completed', 'in_progress']);
   });
@@ -57,7 +62,18 @@ describe('TodoWrite', () => {
     const info = { columns: 80, rows: 24, cwd: '/p', theme: makeTheme({ NO_COLOR: '1' }) };
     const frame = render(
       <ViewContext.Provider value={info}>
-        <FinishedToolView tool={{ toolUseId: 't', name: 'TodoWrite', input: { todos }, summary: '', result: { content: 'ok' }, display: { summary: 'Updated the task list', todos }, trace: [], durationMs: 0 }} />
+        <FinishedToolView
+          tool={{
+            toolUseId: 't',
+            name: 'TodoWrite',
+            input: { todos },
+            summary: '',
+            result: { content: 'ok' },
+            display: { summary: 'Updated the task list', todos },
+            trace: [],
+            durationMs: 0,
+          }}
+        />
       </ViewContext.Provider>,
     ).lastFrame();
     expect(frame).toContain('● TodoWrite');

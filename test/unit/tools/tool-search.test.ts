@@ -92,7 +92,12 @@ afterEach(() => {
 });
 
 describe('the ToolSearch tool', () => {
-  const tools: Tool[] = [readTool, toolSearchTool, mcp('slack', 'send_message', 'Send a message.'), mcp('slack', 'pin', 'Pin.', { 'anthropic/alwaysLoad': true })];
+  const tools: Tool[] = [
+    readTool,
+    toolSearchTool,
+    mcp('slack', 'send_message', 'Send a message.'),
+    mcp('slack', 'pin', 'Pin.', { 'anthropic/alwaysLoad': true }),
+  ];
   const ctx = () => (env ??= createToolEnv()).nextCall({ tools });
 
   it('answers with a tool_reference block per match', async () => {

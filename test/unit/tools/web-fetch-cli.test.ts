@@ -43,7 +43,10 @@ async function run(prompt: string, settings: object = {}) {
 /** The tool_result blocks the main model received, in order. */
 function toolResults(): Array<{ content: string; is_error?: boolean }> {
   const out: Array<{ content: string; is_error?: boolean }> = [];
-  const last = api.messageRequests().filter((q) => q.body.model !== 'small-test-model').at(-1);
+  const last = api
+    .messageRequests()
+    .filter((q) => q.body.model !== 'small-test-model')
+    .at(-1);
   for (const m of last?.body.messages ?? []) {
     if (m.role !== 'user' || typeof m.content === 'string') continue;
     for (const b of m.content) {

@@ -313,7 +313,19 @@ describe('answer and result', () => {
 
   it('display: status, bytes and content type; errors and redirects are readable', () => {
     const base = { url: 'https://e.com/', fromCache: false, durationMs: 5 };
-    const page = { ...base, kind: 'page' as const, finalUrl: 'https://e.com/', status: 200, statusText: 'OK', contentType: 'text/html', bytes: 2048, truncated: false, answer: 'a', answeredBy: 'small-model' as const, notes: [] };
+    const page = {
+      ...base,
+      kind: 'page' as const,
+      finalUrl: 'https://e.com/',
+      status: 200,
+      statusText: 'OK',
+      contentType: 'text/html',
+      bytes: 2048,
+      truncated: false,
+      answer: 'a',
+      answeredBy: 'small-model' as const,
+      notes: [],
+    };
     expect(webFetchDisplay(page)).toMatchObject({ summary: '200 OK · 2.0 KB · text/html', status: 200, bytes: 2048, contentType: 'text/html' });
     const redirect = { ...base, kind: 'redirect' as const, status: 301, location: 'https://f.com/' };
     expect(webFetchDisplay(redirect).summary).toBe('301 redirect to https://f.com/ (not followed)');

@@ -114,7 +114,9 @@ describe('WebFetch permission: domain rules', () => {
     const both = { allow: ['WebFetch(domain:example.com)'], deny: ['WebFetch(domain:example.com)'] };
     const d = await decide('https://example.com/', { rules: both, seen: ['https://example.com/'] });
     expect(d).toMatchObject({ behavior: 'deny', by: 'deny rule WebFetch(domain:example.com) [projectSettings]' });
-    expect((await decide('https://docs.example.com/', { rules: { deny: ['WebFetch(domain:*.example.com)'] }, mode: 'bypassPermissions' })).behavior).toBe('deny');
+    expect((await decide('https://docs.example.com/', { rules: { deny: ['WebFetch(domain:*.example.com)'] }, mode: 'bypassPermissions' })).behavior).toBe(
+      'deny',
+    );
   });
 
   it('a bare WebFetch deny denies every URL', async () => {
@@ -240,5 +242,4 @@ describe('WebFetch: DNS rebinding', () => {
     expect(run.ok && run.output).toMatchObject({ kind: 'error', reason: 'dns' });
     if (run.ok) expect(resultText(run.modelResult)).toContain('gone.example.net does not exist (ENOTFOUND)');
   });
-
 });

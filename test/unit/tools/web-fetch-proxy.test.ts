@@ -51,7 +51,8 @@ async function proxy(): Promise<{ url: string; seen: Array<{ url: string; auth?:
 }
 
 async function fetchUrl(url: string) {
-  const answer: NonNullable<ToolContext['querySmallModel']> = async (prompt) => (prompt.includes('Proxied docs') ? 'It says only the proxy can reach it.' : 'nothing');
+  const answer: NonNullable<ToolContext['querySmallModel']> = async (prompt) =>
+    prompt.includes('Proxied docs') ? 'It says only the proxy can reach it.' : 'nothing';
   const tool = createWebFetchTool({ lookup, cache: new PageCache() });
   const r = await tryRunTool(tool, { url, prompt: 'What does it say?' }, env.nextCall({ querySmallModel: answer }), env.state);
   if (!r.ok) throw new Error(`refused at ${r.stage}: ${r.message}`);

@@ -71,7 +71,9 @@ const routes: Record<string, Handler> = {
   '/no-type': (_q, res) => res.writeHead(200).end('<!doctype html><html><body><h2>Sniffed</h2></body></html>'),
   '/latin1.txt': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain; charset=iso-8859-1' }).end(Buffer.from([0x63, 0x61, 0x66, 0xe9])),
   '/bad-utf8.txt': (_q, res) =>
-    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(Buffer.concat([Buffer.from('ok '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' end')])),
+    res
+      .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
+      .end(Buffer.concat([Buffer.from('ok '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' end')])),
   '/redirect-same': (_q, res) => res.writeHead(302, { location: '/page.html' }).end(),
   '/redirect-chain': (_q, res) => res.writeHead(301, { location: '/redirect-same' }).end(),
   '/redirect-other': (_q, res, s) => res.writeHead(302, { location: `${s.otherOrigin}/page.html` }).end(),
@@ -90,9 +92,16 @@ const routes: Record<string, Handler> = {
     }, 20);
     res.on('close', () => clearInterval(t));
   },
-  '/endless': (_q, res, s) => stream(res.writeHead(200, { 'content-type': 'text/plain' }), s, '/endless', Buffer.alloc(64 * 1024, 120), Number.MAX_SAFE_INTEGER),
+  '/endless': (_q, res, s) =>
+    stream(res.writeHead(200, { 'content-type': 'text/plain' }), s, '/endless', Buffer.alloc(64 * 1024, 120), Number.MAX_SAFE_INTEGER),
   '/huge.html': (_q, res, s) =>
-    stream(res.writeHead(200, { 'content-type': 'text/html' }), s, '/huge.html', Buffer.from('<p>Lorem ipsum dolor sit amet, <b>consectetur</b> adipiscing.</p>\n'.repeat(1000)), 100 * MB),
+    stream(
+      res.writeHead(200, { 'content-type': 'text/html' }),
+      s,
+      '/huge.html',
+      Buffer.from('<p>Lorem ipsum dolor sit amet, <b>consectetur</b> adipiscing.</p>\n'.repeat(1000)),
+      100 * MB,
+    ),
   '/bomb': (_q, res, s) => {
     gzipBomb ??= gzipSync(Buffer.alloc(50 * MB), { level: 9 });
     count(s, '/bomb', gzipBomb.length);

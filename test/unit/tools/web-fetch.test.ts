@@ -281,11 +281,7 @@ describe('WebFetch: concurrency', () => {
     expect(webFetchTool.isReadOnly({ url: 'https://example.com', prompt: 'x' })).toBe(true);
     expect(webFetchTool.isConcurrencySafe({ url: 'https://example.com', prompt: 'x' })).toBe(true);
     const t = tool();
-    const [a, b, c] = await Promise.all([
-      fetchWith(t, server.url('/plain.txt')),
-      fetchWith(t, server.url('/data.json')),
-      fetchWith(t, server.url('/missing')),
-    ]);
+    const [a, b, c] = await Promise.all([fetchWith(t, server.url('/plain.txt')), fetchWith(t, server.url('/data.json')), fetchWith(t, server.url('/missing'))]);
     expect(a.text).toContain('line one');
     expect(b.text).toContain('"wicket"');
     expect(c.output).toMatchObject({ kind: 'error', status: 404 });

@@ -48,7 +48,11 @@ describe('Write', () => {
 
   it('refuses to overwrite a file that was never read', async () => {
     writeFileSync(env.file('a.txt'), 'keep\n');
-    expect(await write(env.file('a.txt'), 'lose')).toMatchObject({ ok: false, stage: 'validate', message: 'File has not been read yet. Read it first before writing to it.' });
+    expect(await write(env.file('a.txt'), 'lose')).toMatchObject({
+      ok: false,
+      stage: 'validate',
+      message: 'File has not been read yet. Read it first before writing to it.',
+    });
     expect(readFileSync(env.file('a.txt'), 'utf8')).toBe('keep\n');
   });
 
