@@ -30,7 +30,6 @@ export interface PermissionTarget {
   canBypass: boolean;
 }
 
-type List = 'allow' | 'ask' | 'deny';
 const DESTINATIONS = ['userSettings', 'projectSettings', 'localSettings', 'session', 'cliArg'] as const;
 type Destination = (typeof DESTINATIONS)[number];
 

@@ -90,6 +90,11 @@ export class ControlChannel {
     }
   }
 
+  /** Whether the input ended: a request can no longer reach the SDK host (the guards that need one fail closed). */
+  get closed(): boolean {
+    return this.closedReason !== undefined;
+  }
+
   /** How many CLI → SDK requests await their answer. */
   get pending(): number {
     return this.outgoing.size;
