@@ -141,8 +141,9 @@ function ruleText(v: unknown): string | undefined {
   return typeof ruleContent === 'string' ? `${toolName}(${ruleContent})` : undefined;
 }
 
+/** `cliArg` rules last for the session, as session rules do (a settings reload keeps both). */
 function ruleSource(destination: Destination): RuleSource {
-  return destination === 'cliArg' ? 'cli' : destination;
+  return destination === 'cliArg' ? 'session' : destination;
 }
 
 function settingsFile(destination: Destination, t: PermissionTarget): string | undefined {

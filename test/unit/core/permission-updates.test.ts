@@ -64,7 +64,7 @@ describe('applyPermissionUpdates', () => {
     );
     expect(t.permission.rules.ask.map((r) => [r.raw, r.source])).toEqual([
       ['Edit', 'session'],
-      ['Write', 'cli'],
+      ['Write', 'session'],
     ]);
     expect(() => readFileSync(local(t))).toThrow();
   });
