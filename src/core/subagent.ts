@@ -68,6 +68,8 @@ export async function runSubagent(
     permission:
       spec.permissionMode && parent.permission.mode !== 'bypassPermissions' ? { mode: spec.permissionMode, rules: parent.permission.rules } : parent.permission,
     hooks: { ...hooks, stop: undefined },
+    // Whoever answers a permission request learns which sub-agent asks.
+    askUser: (request, s) => parent.askUser({ ...request, agentId }, s),
     maxTurns: spec.maxTurns,
     seenUrls: new Set(parent.seenUrls),
     // Its own background work reports to it, and it waits for that work before it reports.

@@ -284,6 +284,7 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
   const preview = tool.summary(input);
   // Only the tool's own ask gives way to an allow rule: not an ask rule, a protected path, or a hook that asks.
   const ruleCanAllow = !hookAsks && (decision.by === 'tool default' || decision.by === 'symbolic link out of the workspace');
+  const heldOn = tool.permissionPaths?.(input, g.ctx)?.paths[0];
   const answer = await env.askUser(
     {
       toolUseId: call.id,
@@ -293,16 +294,19 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
       reason: `${unpunctuated(decision.reason)} (${decision.by})`,
       suggestions: decision.suggestions,
       ruleCanAllow,
+      askedBy: decision.by,
+      ...(heldOn ? { blockedPath: heldOn } : {}),
     },
     signal,
   );
   if (answer.behavior === 'allow') {
-    if (answer.updatedInput !== undefined) return approvedRewrite(g, answer.updatedInput, 'the answer');
+    if (answer.updatedInput !== undefined) return approvedRewrite(g, answer.updatedInput, answer.answeredBy ?? 'the answer');
     if (answer.remember?.length) {
       const { parseRule } = await import('../base/rule-parse.js');
       for (const r of answer.remember) env.permission.rules.allow.push(parseRule(r, 'session'));
     }
-    tracer.mark('permission', 'allowed', `asked (${decision.by}) → answer: yes${answer.remember?.length ? `, always ${answer.remember.join(', ')}` : ''}`);
+    const who = answer.answeredBy ? `${answer.answeredBy}: yes` : 'answer: yes';
+    tracer.mark('permission', 'allowed', `asked (${decision.by}) → ${who}${answer.remember?.length ? `, always ${answer.remember.join(', ')}` : ''}`);
     return { kind: 'continue' };
   }
   // Nobody was asked (print mode, a hook's check): the answer's own words, and the trace says who gave them.

@@ -13,7 +13,8 @@ import path from 'node:path';
 import { globalConfigPath } from '../settings/paths.js';
 import { parseSettingsText } from '../settings/read.js';
 
-export type McpScope = 'dynamic' | 'local' | 'project' | 'user' | 'plugin';
+/** `sdk`: an Agent SDK host's in-process server (its initialize request names it; never from a file). */
+export type McpScope = 'dynamic' | 'local' | 'project' | 'user' | 'plugin' | 'sdk';
 
 export type McpTransportConfig =
   /** `sandbox: false`: runs outside the sandbox when sandbox.enabled is on (mcp/sandbox.ts). */

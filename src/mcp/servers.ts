@@ -11,6 +11,7 @@ import { signIn, signOut, type RemoteConfig } from './oauth-login.js';
 import { hasStoredTokens } from './oauth-store.js';
 import { listResourcesTool, readResourceTool, type McpResourceSource } from './resource-tools.js';
 import { mcpTool, mcpToolName } from './tool.js';
+import { connectSdkServer, type SdkServerEntry } from './sdk-server.js';
 import { splitArgs } from '../commands/custom-commands.js';
 import type { Tool } from '../base/tool.js';
 
@@ -44,6 +45,7 @@ export interface McpServersOptions extends McpConnectOptions {
   onChange?: () => void;
   /** Injected in tests. */
   connect?: typeof connectServer;
+  connectSdk?: typeof connectSdkServer;
 }
 
 const MAX_TOOL_NAME = 64;
@@ -66,6 +68,8 @@ export interface McpServerResource extends McpResourceInfo {
 export class McpServers implements McpResourceSource {
   private readonly states = new Map<string, McpServerState>();
   private readonly configs = new Map<string, McpTransportConfig>();
+  /** The Agent SDK host's in-process servers, by name. */
+  private readonly sdkEntries = new Map<string, SdkServerEntry>();
   private readonly connections = new Map<string, McpConnection>();
   private readonly toolsByServer = new Map<string, Tool[]>();
   private readonly listListeners = new Set<(server: string, kind: McpListKind) => void>();
@@ -106,6 +110,30 @@ export class McpServers implements McpResourceSource {
         skipped: [],
       });
     }
+  }
+
+  /**
+   * The Agent SDK host's in-process servers (its initialize request): started with the others, and
+   * in place of a configured server of the same name. Returns the names they replaced.
+   */
+  addSdkServers(entries: SdkServerEntry[]): string[] {
+    const replaced: string[] = [];
+    for (const e of entries) {
+      if (this.states.has(e.name)) replaced.push(e.name);
+      this.configs.delete(e.name);
+      this.states.delete(e.name);
+      this.sdkEntries.set(e.name, e);
+      this.states.set(e.name, {
+        name: e.name,
+        scope: 'sdk',
+        source: 'sdk',
+        detail: 'in-process (Agent SDK host)',
+        status: 'pending',
+        toolNames: [],
+        skipped: [],
+      });
+    }
+    return replaced;
   }
 
   get size(): number {
@@ -297,11 +325,14 @@ export class McpServers implements McpResourceSource {
 
   private async startOne(state: McpServerState): Promise<void> {
     const config = this.configs.get(state.name);
-    if (!config) return;
+    const sdkEntry = this.sdkEntries.get(state.name);
+    if (!config && !sdkEntry) return;
     this.update(state, { status: 'pending', error: undefined });
-    const signedIn = () => (config.type !== 'stdio' && this.opts.oauthStore ? hasStoredTokens(this.opts.oauthStore, state.name, config.url) : undefined);
+    const signedIn = () =>
+      config && config.type !== 'stdio' && this.opts.oauthStore ? hasStoredTokens(this.opts.oauthStore, state.name, config.url) : undefined;
     try {
-      const conn = await (this.opts.connect ?? connectServer)(config, { ...this.opts, name: state.name });
+      const opts = { ...this.opts, name: state.name };
+      const conn = sdkEntry ? await (this.opts.connectSdk ?? connectSdkServer)(sdkEntry, opts) : await (this.opts.connect ?? connectServer)(config!, opts);
       if (this.closed) {
         await conn.close();
         return this.update(state, { status: 'failed', error: 'the session ended before it connected' });

@@ -9,6 +9,7 @@ import type { ElicitationHandler } from '../../mcp/elicitation.js';
 import { oauthStorePath } from '../../mcp/oauth-store.js';
 import { stdioSandbox } from '../../mcp/sandbox.js';
 import { mcpLimitsFromEnv, McpServers } from '../../mcp/servers.js';
+import type { SdkServerEntry } from '../../mcp/sdk-server.js';
 import type { Tool } from '../../base/tool.js';
 import { agentMcpEntries } from '../../mcp/agent-servers.js';
 import { toolSearchTool } from '../../tools/tool-search/index.js';
@@ -20,7 +21,7 @@ import { visibleTools, type Setup } from './session-setup.js';
 export function mcpServersFor(
   opts: Pick<CliOptions, 'mcpConfig' | 'strictMcpConfig'>,
   setup: Setup,
-  how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler },
+  how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler; sdkServers?: SdkServerEntry[] },
 ): McpServers | undefined {
   const env = setup.options.env;
   const config = loadMcpConfig({
@@ -42,7 +43,8 @@ export function mcpServersFor(
     config.servers = [...config.servers.filter((e) => !names.has(e.name)), ...own.entries];
     config.unapproved = config.unapproved.filter((n) => !names.has(n));
   }
-  if (!config.servers.length && !config.disabled.length) return undefined;
+  const sdkServers = how.sdkServers ?? [];
+  if (!config.servers.length && !config.disabled.length && !sdkServers.length) return undefined;
   const o = setup.options;
   const sandbox = stdioSandbox({
     cwd: setup.cwd,
@@ -65,6 +67,9 @@ export function mcpServersFor(
     onChange: how.onChange,
     ...(how.elicitation ? { elicitation: how.elicitation } : {}),
   });
+  // The Agent SDK host's in-process servers (initialize's sdkMcpServers) take the place of configured ones of the same name.
+  for (const name of servers.addSdkServers(sdkServers))
+    setup.loaded.warnings.push(`MCP server "${name}": the SDK host's in-process server of that name is used instead`);
   // `type: "mcp_tool"` hooks call the servers once they connect.
   if (setup.hookMcp) setup.hookMcp.target = servers;
   return servers;

@@ -22,6 +22,8 @@ import { VERSION } from '../../base/version.js';
 import { createHooks, type HooksContext } from '../../hooks/create.js';
 import { noHooks, type Hooks } from '../../hooks/types.js';
 import type { McpHookHolder } from '../../hooks/run-mcp-tool.js';
+import type { HookCallbackRunner } from '../../hooks/run-callback.js';
+import type { HookGroup } from '../../base/hook-config.js';
 import type { PermissionMode } from '../../base/permission-modes.js';
 import { ruleNamesTool } from '../../base/rule-parse.js';
 import { readDeniedCheck } from '../../permissions/path-rules.js';
@@ -77,6 +79,8 @@ export interface SetupDeps {
   onHookEvent?: HooksContext['onHookEvent'];
   /** The app's answer to the trust dialog; else the saved trust (settings/trust.ts). */
   trusted?: () => boolean;
+  /** An Agent SDK host's hook callbacks (its initialize request): they run whatever the settings say of hooks. */
+  sdkHooks?: { groups: HookGroup[]; run: HookCallbackRunner };
 }
 
 /** What the hook factory learns about the session (the settings hooks' own context, minus the tools). */
@@ -129,30 +133,35 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const live: { options?: Setup['options'] } = {};
   const hookMcp: McpHookHolder = {};
   const factory = deps.hooksFactory ?? ((l: LoadedSettings, info: HookInfo) => createHooks(l, { ...info, tools, getCwd: () => state.cwd }));
-  const hooks = opts.bare
-    ? noHooks
-    : factory(loaded, {
-        sessionId,
-        cwd,
-        projectRoot: cwd,
-        transcriptPath,
-        getPermissionMode: () => permission.mode,
-        getEffort: () => live.options?.effort,
-        env: mergedEnv,
-        // Prompt hooks ask the small fast model, or the model the hook names.
-        askModel: async (prompt, o) => {
-          const model = resolveModel(o.model) ?? smallModel;
-          const started = Date.now();
-          const { text, final } = await askOnce(client, { model, prompt, system: o.system }, o.signal);
-          o.onUsage?.({ usage: final.usage, costUsd: costOf(model, final.usage), model, apiDurationMs: Date.now() - started });
-          return text;
-        },
-        // Agent hooks run a short read-only sub-agent on the session's options.
-        runAgent: hookAgentRunner(() => live.options, transcriptPath),
-        envFileDir: sessionEnvDir(wicketHome, sessionId),
-        mcp: hookMcp,
-        ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}),
-      });
+  // The SDK host's callbacks join the settings' groups (a settings reload keeps them); --bare leaves only them.
+  const sdkGroups = deps.sdkHooks?.groups ?? [];
+  loaded.hooks.push(...sdkGroups);
+  const hooks =
+    opts.bare && !sdkGroups.length
+      ? noHooks
+      : factory(opts.bare ? { ...loaded, hooks: sdkGroups } : loaded, {
+          sessionId,
+          cwd,
+          projectRoot: cwd,
+          transcriptPath,
+          getPermissionMode: () => permission.mode,
+          getEffort: () => live.options?.effort,
+          env: mergedEnv,
+          // Prompt hooks ask the small fast model, or the model the hook names.
+          askModel: async (prompt, o) => {
+            const model = resolveModel(o.model) ?? smallModel;
+            const started = Date.now();
+            const { text, final } = await askOnce(client, { model, prompt, system: o.system }, o.signal);
+            o.onUsage?.({ usage: final.usage, costUsd: costOf(model, final.usage), model, apiDurationMs: Date.now() - started });
+            return text;
+          },
+          // Agent hooks run a short read-only sub-agent on the session's options.
+          runAgent: hookAgentRunner(() => live.options, transcriptPath),
+          envFileDir: sessionEnvDir(wicketHome, sessionId),
+          mcp: hookMcp,
+          ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}),
+          ...(deps.sdkHooks ? { hookCallback: deps.sdkHooks.run } : {}),
+        });
   // The main conversation's output style (sub-agents keep their own prompts).
   const outputStyle = opts.bare || opts.safeMode ? {} : resolveOutputStyle(loaded.merged.outputStyle, cwd, configDir);
   if (outputStyle.error) loaded.warnings.push(outputStyle.error);

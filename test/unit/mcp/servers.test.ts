@@ -143,6 +143,27 @@ describe('McpServers: statuses', () => {
   });
 });
 
+describe("McpServers: the Agent SDK host's in-process servers", () => {
+  it('start with the others, through their own link, in place of a configured server of the same name', async () => {
+    const { connect, started } = connector({ a: fakeConnection(['read']) });
+    const viaSdk: string[] = [];
+    const connectSdk: NonNullable<McpServersOptions['connectSdk']> = async (e) => (viaSdk.push(e.name), fakeConnection(['add']));
+    const servers = new McpServers(config([entry('a'), entry('calc')]), options(connect, { connectSdk }));
+    const link = { send: async () => undefined };
+    expect(
+      servers.addSdkServers([
+        { name: 'calc', link },
+        { name: 'other', link },
+      ]),
+    ).toEqual(['calc']);
+    await servers.start();
+    expect(started).toEqual(['a']);
+    expect(viaSdk.sort()).toEqual(['calc', 'other']);
+    expect(servers.tools().map((t) => t.name)).toEqual(['mcp__a__read', 'mcp__calc__add', 'mcp__other__add']);
+    expect(servers.list().find((s) => s.name === 'calc')).toMatchObject({ scope: 'sdk', source: 'sdk', status: 'connected' });
+  });
+});
+
 describe('McpServers: approval', () => {
   const cfg = () => config([entry('proj', { scope: 'project', source: '/p/.mcp.json' }), entry('user')], { unapproved: ['proj'] });
 
