@@ -17,7 +17,6 @@ const bodies = () => t.api.messageRequests().map((r) => r.body as Body);
 const blocks = (m: Body['messages'][number]) => (typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : m.content);
 /** The text blocks that follow the tool results in the last user message of a request. */
 const afterResults = (b: Body) => blocks(b.messages.at(-1)!).flatMap((x) => (x.type === 'text' ? [x.text!] : []));
-const HEADER = 'Codebase and user instructions are shown below.';
 
 describe('the start’s instruction files', () => {
   it('come first in the first user message, in Claude Code’s words and order; the system prompt does not hold them', async () => {
