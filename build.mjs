@@ -60,6 +60,8 @@ const LIBRARIES = {
   // The MCP client, for sessions with MCP servers only.
   // YAML, for agent files' frontmatter.
   yaml: { loader: /src[\\/]settings[\\/]yaml-lib\.ts$/, exported: 'function yamlLib()' },
+  // The Markdown lexer, for instruction files that hold `@` imports or HTML comments.
+  marked: { loader: /src[\\/]session[\\/]memory[\\/]marked-lib\.ts$/, exported: 'function markedLib()' },
   mcp: { loader: /src[\\/]mcp[\\/]sdk-lib\.ts$/, exported: 'async function mcpSdk()', entry: () => 'src/mcp/sdk-parts.ts' },
   'web-tree-sitter': {
     loader: /src[\\/]tools[\\/]bash[\\/]tree-sitter-lib\.ts$/,

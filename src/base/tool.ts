@@ -268,6 +268,8 @@ export interface SubagentSpec {
   allow?: ParsedRule[];
   /** Problems found while starting it, reported as warnings when it starts. */
   warnings?: string[];
+  /** It is given none of the project's and the user's instruction files (Explore, Plan): only the managed ones. */
+  omitInstructions?: boolean;
 }
 
 /** An agent definition's MCP servers (frontmatter `mcpServers`), as the Agent tool hands them to the session. */

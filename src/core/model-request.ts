@@ -22,9 +22,10 @@ export interface RequestParts {
   notLoaded: ReadonlySet<string>;
 }
 
-type Agent = Pick<AgentOptions, 'tools' | 'env' | 'model' | 'state' | 'homeDir' | 'projectRoot'>;
+type Agent = Pick<AgentOptions, 'tools' | 'env' | 'model' | 'state' | 'homeDir' | 'projectRoot' | 'instructions'>;
 
-export function requestParts(messages: readonly ApiMessage[], opts: Agent): RequestParts {
+export function requestParts(conversation: readonly ApiMessage[], opts: Agent): RequestParts {
+  const messages = withInstructions(conversation, opts.instructions?.startBlocks() ?? []);
   const env = toolDescriptionEnv(opts);
   const definitionChars = (t: (typeof opts.tools)[number]) => t.name.length + t.description(env).length + JSON.stringify(inputJsonSchema(t)).length;
   if (!toolSearchOn({ env: opts.env, model: opts.model, tools: opts.tools, definitionChars })) {
@@ -44,6 +45,17 @@ export function requestParts(messages: readonly ApiMessage[], opts: Agent): Requ
   const tools = [...toApiTools(eager, env), ...deferred.filter((t) => loaded.has(t.name)).map((t) => ({ ...toApiTool(t, env), defer_loading: true }))];
   const parts = { on: true, deferred: deferred.map((t) => t.name), sent: new Set(tools.map((t) => t.name)) };
   return { tools, messages: withCacheBreakpoint(prepareMessages(messages, parts)), betas: [TOOL_SEARCH_BETA], notLoaded: new Set(waiting.map((t) => t.name)) };
+}
+
+/**
+ * The instruction files go at the head of the first user message of every request, as Claude Code
+ * sends them (not in the system prompt, and not in the saved conversation: they are read afresh).
+ */
+export function withInstructions(messages: readonly ApiMessage[], blocks: readonly string[]): readonly ApiMessage[] {
+  const first = messages[0];
+  if (!blocks.length || first?.role !== 'user') return messages;
+  const content = typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content;
+  return [{ ...first, content: [...blocks.map((text) => ({ type: 'text' as const, text })), ...content] }, ...messages.slice(1)];
 }
 
 /** What tool descriptions may depend on: the working directory, the platform, the project, where user files live. */

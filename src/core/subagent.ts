@@ -63,6 +63,8 @@ export async function runSubagent(
     effort: spec.effort ?? parent.effort,
     tools: subagentTools(parent.tools, spec),
     system: spec.system,
+    // Its own record of the instruction files it was given; Explore and Plan get the managed ones only.
+    ...(parent.instructions ? { instructions: parent.instructions.forSubagent(spec.omitInstructions === true) } : {}),
     state: { cwd: spec.cwd ?? parent.state.cwd, readState: new ReadState(), ...(spec.allow?.length ? { turnAllow: [...spec.allow] } : {}) },
     // Its own mode when its definition sets one; otherwise the session's, live (Shift+Tab applies).
     permission:

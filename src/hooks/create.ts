@@ -226,7 +226,14 @@ class HookGate implements SettingsHooks {
   instructionsLoaded: SettingsHooks['instructionsLoaded'] = async (files, signal) => {
     if (!this.plan('InstructionsLoaded', undefined).length) return;
     for (const f of files()) {
-      const extra = { file_path: f.filePath, memory_type: f.memoryType, load_reason: f.loadReason };
+      const extra = {
+        file_path: f.filePath,
+        memory_type: f.memoryType,
+        load_reason: f.loadReason,
+        ...(f.globs ? { globs: f.globs } : {}),
+        ...(f.triggerFilePath ? { trigger_file_path: f.triggerFilePath } : {}),
+        ...(f.parentFilePath ? { parent_file_path: f.parentFilePath } : {}),
+      };
       this.showBlocking(await this.run('InstructionsLoaded', f.loadReason, extra, { signal }));
     }
   };

@@ -80,6 +80,10 @@ export interface LoadedSettings {
   disableBypassPermissions: boolean;
   /** Why hooks are off or limited, for the report. */
   hookPolicy?: 'disableAllHooks' | 'allowManagedHooksOnly' | 'safeMode';
+  /** `autoMemoryDirectory`, from any source but the shared project file (which must not move where the model may write). */
+  autoMemoryDirectory?: string;
+  /** The managed policy's `claudeMd`: instructions it gives every session. */
+  managedClaudeMd?: string;
 }
 
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
@@ -115,7 +119,15 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     hooks,
     disableBypassPermissions,
     ...(hookPolicy ? { hookPolicy } : {}),
+    ...memoryKeys(byPrecedence),
   };
+}
+
+/** The memory keys that only some sources may set. */
+function memoryKeys(byPrecedence: Layer[]): Pick<LoadedSettings, 'autoMemoryDirectory' | 'managedClaudeMd'> {
+  const dir = byPrecedence.find((l) => l.source !== 'projectSettings' && typeof l.data.autoMemoryDirectory === 'string')?.data.autoMemoryDirectory;
+  const claudeMd = byPrecedence.find((l) => l.source === 'managed' && typeof l.data.claudeMd === 'string')?.data.claudeMd;
+  return { ...(typeof dir === 'string' ? { autoMemoryDirectory: dir } : {}), ...(typeof claudeMd === 'string' ? { managedClaudeMd: claudeMd } : {}) };
 }
 
 /** All layers, lowest precedence first. */

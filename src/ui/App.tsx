@@ -20,6 +20,8 @@ import { useElicitations, useMcpApprovals, useMcpPromptCommands, useMcpResources
 import { useStatusCommand } from './hooks/use-status-command.js';
 import { useAppKeys } from './hooks/use-app-keys.js';
 import { useSubmit } from './hooks/use-submit.js';
+import { useMemory } from './hooks/use-memory.js';
+import { MemoryDialog } from './MemoryDialog.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import * as B from './input-buffer.js';
 import { LiveArea } from './LiveArea.js';
@@ -129,8 +131,9 @@ export function App(props: AppProps): React.ReactElement {
     else if (agent.prompts().length) setRewinding(true);
     else agent.info('Nothing to rewind yet.');
   };
-  const submit = useSubmit({ ...props, commands, agent, history, setBuffer, quit, openRewind, onCleared: () => setStaticKey((k) => k + 1) });
-  const dialogOpen = agent.asks.length > 0 || approval !== undefined || elicit !== undefined;
+  const memory = useMemory(base, props.cwd, props.configDir, agent.info);
+  const submit = useSubmit({ ...props, commands, agent, history, setBuffer, quit, openRewind, onCleared: () => setStaticKey((k) => k + 1), memory });
+  const dialogOpen = agent.asks.length > 0 || approval !== undefined || elicit !== undefined || memory.pending !== undefined;
   // An interrupt ends the run's calls, and with them what their servers asked.
   const interrupt = useCallback(() => {
     props.elicitations?.cancelAll();
@@ -186,6 +189,8 @@ export function App(props: AppProps): React.ReactElement {
               onAnswer={elicit.onAnswer}
               maxFieldRows={Math.max(3, dialogRows - 10)}
             />
+          ) : memory.pending ? (
+            <MemoryDialog note={memory.pending.note} targets={memory.pending.targets} onChoose={memory.choose} />
           ) : rewinding ? (
             <RewindDialog
               prompts={agent.prompts()}

@@ -48,6 +48,8 @@ import type { Tool } from '../../base/tool.js';
 import { usePlugins } from '../../plugins/session.js';
 import type { PluginSet } from '../../plugins/types.js';
 import type { CliOptions } from './options.js';
+import { setupInstructions } from './instructions-setup.js';
+import type { SessionInstructions } from '../../session/memory/session-instructions.js';
 
 export interface Setup {
   options: Omit<AgentOptions, 'signal' | 'askUser'>;
@@ -64,6 +66,10 @@ export interface Setup {
   agent?: AgentDefinition;
   /** Where the session's MCP servers go once made, for `mcp_tool` hooks. */
   hookMcp?: McpHookHolder;
+  /** The instruction files (CLAUDE.md, rules, auto memory); undefined with --bare and in safe mode. */
+  instructions?: SessionInstructions;
+  /** The auto memory folder, when auto memory is on. */
+  memoryDir?: string;
 }
 
 export interface SetupDeps {
@@ -126,6 +132,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const additionalDirs = [...loaded.additionalDirectories, ...opts.addDir.map((d) => safeRealpath(path.resolve(cwd, d)))];
   const agentMemory = asAgent ? mainAgentMemory(asAgent, { projectDir: cwd, configDir, env: mergedEnv }, loaded.warnings) : { rules: [] };
   loaded.rules.allow.push(...agentMemory.rules);
+  const memory = setupInstructions(opts, { cwd, home, configDir, env: mergedEnv, loaded, additionalDirs, slug: projectSlug });
+  loaded.rules.allow.push(...memory.rules);
   const permission = { mode, rules: loaded.rules };
   const transcriptPath = path.join(wicketHome, 'sessions', projectSlug(cwd), `${sessionId}.jsonl`);
   const state = { cwd, readState: new ReadState() };
@@ -173,7 +181,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     systemPrompt: opts.systemPrompt ?? asAgent?.systemPrompt,
     appendSystemPrompt:
       [opts.appendSystemPrompt, agentMemory.prompt, schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined].filter(Boolean).join('\n\n') || undefined,
-    noMemory: opts.bare || opts.safeMode,
+    ...(memory.memoryDir ? { autoMemoryDir: memory.memoryDir } : {}),
     git: deps.git,
     hidden: readDeniedCheck({ rules: loaded.rules, cwd, projectRoot: cwd, homeDir: home }),
     ...(typeof loaded.merged.language === 'string' ? { language: loaded.merged.language } : {}),
@@ -202,6 +210,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     outputStyle: outputStyle.style?.name ?? 'default',
     maxToolConcurrency: Number.isInteger(maxConc) && maxConc > 0 ? maxConc : 10,
     seenUrls: new Set<string>(),
+    ...(memory.instructions ? { instructions: memory.instructions.conversation() } : {}),
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
     taskNotices: new TaskNotices(),
   };
@@ -214,6 +223,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     hookMcp,
     ...(resumed ? { resumeFile: resumed } : {}),
     ...(asAgent ? { agent: asAgent } : {}),
+    ...(memory.instructions ? { instructions: memory.instructions } : {}),
+    ...(memory.memoryDir ? { memoryDir: memory.memoryDir } : {}),
     options: live.options,
   };
 }

@@ -1,19 +1,19 @@
 /**
- * Slash commands that show or change the session: /context /export /memory /hooks /agents /tasks
+ * Slash commands that show or change the session: /context /export /hooks /agents /tasks
  * /plan /rename /doctor.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { ApiMessage } from '../../base/events.js';
 import { contextWindowOf } from '../../base/models.js';
-import { memoryFiles } from '../../session/system-prompt.js';
 import { describeHandler, isAsyncHandler } from '../../base/hook-config.js';
 import { loadAgentDefinitions } from '../../tools/agent/definitions.js';
 import { getBackgroundTask, listBackgroundTasks, stopBackgroundTask, taskLabel } from '../../tools/tasks/registry.js';
 import { bwrapAvailability } from '../../sandbox/bwrap.js';
 import { requestParts } from '../../core/model-request.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';
+import { memoryCommand } from './memory.js';
 
 /** Characters per token, for estimates where the API's count is not at hand. */
 const CHARS_PER_TOKEN = 4;
@@ -85,18 +85,6 @@ export const exportCommand: SlashCommand = {
     } catch (err) {
       return { kind: 'info', tone: 'error', text: `Could not write ${file}: ${(err as Error).message}` };
     }
-  },
-};
-
-export const memoryCommand: SlashCommand = {
-  name: 'memory',
-  description: 'The CLAUDE.md memory files this session loaded',
-  source: 'builtin',
-  run(_args, s) {
-    const files = memoryFiles({ cwd: s.options.state.cwd, projectRoot: s.options.projectRoot, configDir: s.configDir });
-    if (!files.length) return { kind: 'info', text: 'No memory files. /init writes a CLAUDE.md for this project.' };
-    const lines = files.map((f) => `  ${f} (${statSync(f, { throwIfNoEntry: false })?.size ?? 0} bytes)`);
-    return { kind: 'info', text: ['Memory files (loaded at start, in this order; edit them in your editor):', ...lines].join('\n') };
   },
 };
 
@@ -244,6 +232,8 @@ function writable(dir: string): boolean {
     if (path.dirname(d) === d) return false;
   }
 }
+
+export { memoryCommand };
 
 export const SESSION_INFO_COMMANDS = [
   contextCommand,

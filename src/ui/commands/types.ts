@@ -39,6 +39,8 @@ export type CommandResult =
   | { kind: 'clear' }
   | { kind: 'rewind' }
   | { kind: 'compact'; instructions?: string }
+  /** Open the file in the person's editor; the instruction files are read again after. */
+  | { kind: 'edit'; file: string }
   | { kind: 'exit' };
 
 export interface SlashCommand {

@@ -12,6 +12,7 @@ import { expansionOf, gateExpansion } from '../../commands/expansion-gate.js';
 import { appendHistory, type HistoryCursor } from '../history.js';
 import * as B from '../input-buffer.js';
 import type { AgentHandle } from './use-agent.js';
+import type { MemoryHandle } from './use-memory.js';
 
 export interface SubmitDeps {
   base: Omit<AgentOptions, 'signal' | 'askUser'>;
@@ -31,7 +32,12 @@ export interface SubmitDeps {
   openRewind: () => void;
   /** After /clear wiped the screen: start a fresh transcript. */
   onCleared: () => void;
+  /** `# text` and /memory: the instruction files by hand. */
+  memory?: Pick<MemoryHandle, 'remember' | 'edit'>;
 }
+
+/** `# text`, one line: a line of memory (`## …`, `#!…` and the like go to the model). */
+const MEMORY_LINE = /^#(?![#!])\s*(\S.*)$/;
 
 export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
   const { stdout } = useStdout();
@@ -63,6 +69,9 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
       d.agent.clear();
       stdout.write('\x1b[2J\x1b[3J\x1b[H');
       d.onCleared();
+    } else if (result.kind === 'edit') {
+      if (d.memory) d.memory.edit(result.file);
+      else d.agent.info(`Open ${result.file} in your editor.`);
     } else {
       d.agent.view.add({ kind: 'user', text });
       d.agent.info(result.text, result.tone ?? 'info');
@@ -105,6 +114,8 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     if (d.historyFile) appendHistory(d.historyFile, text);
     d.setBuffer(B.emptyBuffer);
     if (text.startsWith('/') && slash(text)) return;
+    const line = MEMORY_LINE.exec(text);
+    if (line?.[1] && !text.includes('\n') && d.memory?.remember(line[1].trim())) return;
     d.agent.submit(text, raw.text.trim());
   };
 }
