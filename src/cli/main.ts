@@ -14,7 +14,8 @@ import type { GitStatus } from '../base/git-status.js';
 import { randomUuid } from '../base/ids.js';
 import { resolveModel } from '../base/models.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
-import { loadResumed, openTranscript } from '../session/resume.js';
+import { loadResumed } from '../session/resume.js';
+import { cleanupSessions, resumedSessionNotes, sessionTranscript } from '../core/setup/session-files.js';
 import { McpConfigError } from '../mcp/config.js';
 import { elicitationFlow, setSessionElicitation, type ElicitationHandler } from '../mcp/elicitation.js';
 import type { McpServers } from '../mcp/servers.js';
@@ -208,8 +209,13 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       expand: async (text: string) => (await mcpReady, servers.expandPrompt(text)),
     };
     const given = await readPrompt(opts, setup);
-    const { messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir, true);
-    const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
+    const saved = loadResumed(setup.resumeFile, true);
+    const messages = saved.messages;
+    const transcript = opts.persistSession ? sessionTranscript(setup, saved, 'sdk-cli', opts.name) : undefined;
+    for (const n of resumedSessionNotes(setup, saved)) process.stderr.write(`wicket: ${n}\n`);
+    // Old sessions go while the first request is on its way.
+    const started = setup;
+    setImmediate(() => cleanupSessions(started));
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     if (mcp) {
       await mcpReady;

@@ -14,8 +14,6 @@ import { openBrowser } from '../mcp/open-browser.js';
 import { sessionSettings, setupSession, type Setup } from '../core/setup/session-setup.js';
 import { problemFiles, SettingsUnreadableError } from '../settings/problem.js';
 import { errorMessage, FatalError } from '../base/errors.js';
-import type { ApiMessage } from '../base/events.js';
-import type { PromptMark } from '../base/prompt-marks.js';
 import { debugLog, type DebugLog } from '../core/setup/debug-log.js';
 import { watchSettings } from '../core/setup/settings-reload.js';
 import { openSession } from '../core/setup/session-open.js';
@@ -23,7 +21,9 @@ import type { AppEntry } from '../core/setup/options.js';
 import { createHooks } from '../hooks/create.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { elicitationFlow, setSessionElicitation } from '../mcp/elicitation.js';
-import { loadResumed, openTranscript } from '../session/resume.js';
+import { loadResumed } from '../session/resume.js';
+import type { SavedSession } from '../session/transcript-read.js';
+import { cleanupSessions, resumedSessionNotes, sessionTranscript } from '../core/setup/session-files.js';
 import { App } from './App.js';
 import { BUILTIN_COMMANDS } from './commands/builtin.js';
 import { allCommands } from './commands/index.js';
@@ -45,8 +45,7 @@ export const runApp: AppEntry = async function runApp(opts, info) {
   if (!trust.yes) return 1;
   if (!(await settingsReadable(opts))) return 2;
   let setup: Setup;
-  let messages: ApiMessage[];
-  let marks: PromptMark[];
+  let saved: SavedSession;
   let mcp: McpSession | undefined;
   const elicitations = new ElicitationQueue();
   let debug: DebugLog | undefined;
@@ -58,7 +57,7 @@ export const runApp: AppEntry = async function runApp(opts, info) {
       trusted: () => true,
       ...(debugOn ? { onHookEvent: (e: HookLifecycleEvent) => debug?.hook(e) } : {}),
     });
-    ({ messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir));
+    saved = loadResumed(setup.resumeFile);
     const hooks = setup.options.hooks;
     const elicitation = elicitationFlow({ hooks: () => hooks, ask: elicitations.ask, onComplete: (server, id) => elicitations.completed(server, id) });
     setSessionElicitation(elicitation);
@@ -75,12 +74,16 @@ export const runApp: AppEntry = async function runApp(opts, info) {
     debug = appDebugLog(opts.debug, file);
     notes.push(`Debug log: ${file}`);
   }
+  const { messages, marks } = saved;
   const resumed = itemsFromMessages(messages);
   if (messages.length)
     notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
+  notes.push(...resumedSessionNotes(setup, saved));
+  const started = setup;
+  setImmediate(() => cleanupSessions(started));
   const opened = await openSession(setup, opts, messages, new AbortController().signal);
   notes.push(...opened.warnings);
-  const transcript = opts.persistSession ? openTranscript(setup, messages, opened.title ?? opts.name, marks) : undefined;
+  const transcript = opts.persistSession ? sessionTranscript(setup, saved, 'cli', opened.title ?? opts.name) : undefined;
   const infoFeed = new InfoFeed();
   const stopWatching = watchSettings(opts, setup, {
     env: process.env,
