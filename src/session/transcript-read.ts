@@ -73,13 +73,16 @@ export function sessionFromEntries(entries: readonly Entry[], keepDeferred = fal
   const keepOpen = keepDeferred && deferred !== undefined && open.length === 1 && open[0] === deferred;
   while (!keepOpen && messages.length && unansweredToolUses(messages).length) messages.pop();
   const kept = lines.filter((l) => l.index < messages.length);
+  // The next record follows the newest of the chain (Claude Code's attachments after a reply too), unless the end was cut.
+  const cut = kept.length < lines.length;
+  const leaf = cut ? (kept[kept.length - 1]?.uuid ?? null) : ((chain[chain.length - 1]?.uuid as string | undefined) ?? null);
   return {
     messages,
     marks: marks.flatMap((m) =>
       m.at === undefined || m.at <= messages.length ? [m] : m.checkpoint === undefined ? [] : [{ text: m.text, checkpoint: m.checkpoint }],
     ),
     chain: kept.map((l) => ({ uuid: l.uuid, message: l.message })),
-    leaf: kept[kept.length - 1]?.uuid ?? null,
+    leaf,
     ...where,
   };
 }
