@@ -38,6 +38,10 @@ export type CommandResult =
   | { kind: 'prompt'; text: string; allowedTools?: readonly string[]; context?: string }
   | { kind: 'clear' }
   | { kind: 'rewind' }
+  /** /resume: the picker, or the session named by `query` (an id or a name). */
+  | { kind: 'resume'; query?: string }
+  /** /branch: go on in a new session that holds this conversation. */
+  | { kind: 'branch' }
   | { kind: 'compact'; instructions?: string }
   | { kind: 'exit' };
 
