@@ -32,7 +32,9 @@ export function resumeNotes(saved: ResumedPlace, cwd: string): string[] {
       const names = changed.slice(0, SHOWN).join(', ');
       const more = changed.length > SHOWN ? ` and ${changed.length - SHOWN} more` : '';
       notes.push(
-        `${changed.length === 1 ? '1 file' : `${changed.length} files`} this session worked on changed since its last message: ${names}${more}. Ask for them to be read again before relying on what the conversation says of them.`,
+        changed.length === 1
+          ? `A file this session worked on changed since its last message: ${names}. Have it read again before relying on what the conversation says of it.`
+          : `${changed.length} files this session worked on changed since its last message: ${names}${more}. Have them read again before relying on what the conversation says of them.`,
       );
     }
   }

@@ -104,6 +104,7 @@ export function chainOf(entries: readonly Entry[]): Entry[] {
       resetTo = typeof e.leafUuid === 'string' ? e.leafUuid : null;
     }
     if (!CHAIN_TYPES.has(String(e.type)) || typeof e.uuid !== 'string') continue;
+    if ((e.type === 'user' || e.type === 'assistant') && !isMessage(e.message)) continue;
     byUuid.set(e.uuid, e);
     if (e.isSidechain !== true && e.type !== 'progress' && !(e.type === 'system' && e.subtype === 'file_snapshot')) {
       leaf = e;
