@@ -213,9 +213,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     const messages = saved.messages;
     const transcript = opts.persistSession ? sessionTranscript(setup, saved, 'sdk-cli', opts.name) : undefined;
     for (const n of resumedSessionNotes(setup, saved)) process.stderr.write(`wicket: ${n}\n`);
-    // Old sessions go while the first request is on its way.
-    const started = setup;
-    setImmediate(() => cleanupSessions(started));
+
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     if (mcp) {
       await mcpReady;
@@ -252,6 +250,8 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
     const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, plugins: setup.plugins, ...(debug ? { debug } : {}) });
     await elicitation?.settled();
+    // Sessions older than cleanupPeriodDays go once the run is done: the first request does not wait for it.
+    cleanupSessions(setup);
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
     for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
     await stdout.flushed();

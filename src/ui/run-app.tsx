@@ -126,8 +126,9 @@ async function runSession(opts: CliOptions, info: { version: string }, trustNote
   if (messages.length)
     notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
   notes.push(...resumedSessionNotes(setup, saved));
+  // Sessions older than cleanupPeriodDays go once the app is on screen.
   const started = setup;
-  setImmediate(() => cleanupSessions(started));
+  setTimeout(() => cleanupSessions(started), 300).unref();
   const opened = await openSession(setup, opts, messages, new AbortController().signal);
   notes.push(...opened.warnings);
   const transcript = opts.persistSession ? sessionTranscript(setup, saved, 'cli', opened.title ?? opts.name) : undefined;
