@@ -14,7 +14,8 @@ import type { GitStatus } from '../base/git-status.js';
 import { randomUuid } from '../base/ids.js';
 import { resolveModel } from '../base/models.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
-import { loadResumed, openTranscript } from '../session/resume.js';
+import { loadResumed } from '../session/resume.js';
+import { cleanupSessions, resumedSessionNotes, sessionTranscript } from '../core/setup/session-files.js';
 import { McpConfigError } from '../mcp/config.js';
 import { elicitationFlow, setSessionElicitation, type ElicitationHandler } from '../mcp/elicitation.js';
 import type { McpServers } from '../mcp/servers.js';
@@ -208,8 +209,11 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       expand: async (text: string) => (await mcpReady, servers.expandPrompt(text)),
     };
     const given = await readPrompt(opts, setup);
-    const { messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir, true);
-    const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
+    const saved = loadResumed(setup.resumeFile, true);
+    const messages = saved.messages;
+    const transcript = opts.persistSession ? sessionTranscript(setup, saved, 'sdk-cli', opts.name) : undefined;
+    for (const n of resumedSessionNotes(setup, saved)) process.stderr.write(`wicket: ${n}\n`);
+
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     if (mcp) {
       await mcpReady;
@@ -246,6 +250,8 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
     const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, plugins: setup.plugins, ...(debug ? { debug } : {}) });
     await elicitation?.settled();
+    // Sessions older than cleanupPeriodDays go once the run is done: the first request does not wait for it.
+    cleanupSessions(setup);
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
     for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
     await stdout.flushed();

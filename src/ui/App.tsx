@@ -32,6 +32,10 @@ import type { McpSession } from './mcp-session.js';
 import { PermissionDialog } from './PermissionDialog.js';
 import { PromptInput } from './PromptInput.js';
 import { RewindDialog } from './RewindDialog.js';
+import { SessionPicker } from './SessionPicker.js';
+import { listSessions, type SessionPlaces } from '../session/session-list.js';
+import { previewLines } from './session-rows.js';
+import { type SessionSwitch, useSessionSwitch } from './hooks/use-session-switch.js';
 import { previewRestore } from './rewind-preview.js';
 import { statusLineSetting } from './status-command.js';
 import { StatusLine } from './StatusLine.js';
@@ -72,6 +76,10 @@ export interface AppProps {
   readonly openUrl?: (url: string) => void;
   /** Lines that arrive while the app runs (settings reloaded), shown as info. */
   readonly infoFeed?: { subscribe(show: (text: string) => void): () => void };
+  /** Where saved sessions are, for /resume. */
+  readonly places?: SessionPlaces;
+  /** /resume and /branch: the app ends and runs again on this session. */
+  readonly onSwitch?: (to: SessionSwitch) => void;
 }
 
 /** Rows of the bottom part and of the live area: the live frame must stay shorter than the terminal
@@ -132,7 +140,20 @@ export function App(props: AppProps): React.ReactElement {
     else agent.info('Nothing to rewind yet.');
   };
   const memory = useMemory(base, props.cwd, props.configDir, agent.info);
-  const submit = useSubmit({ ...props, commands, agent, history, setBuffer, quit, openRewind, onCleared: () => setStaticKey((k) => k + 1), memory });
+  const sessions = useSessionSwitch({ places: props.places, transcript: props.transcript, agent, onSwitch: props.onSwitch, quit });
+  const submit = useSubmit({
+    ...props,
+    commands,
+    agent,
+    history,
+    setBuffer,
+    quit,
+    openRewind,
+    openResume: sessions.openResume,
+    branch: sessions.branch,
+    onCleared: () => setStaticKey((k) => k + 1),
+    memory,
+  });
   const dialogOpen = agent.asks.length > 0 || approval !== undefined || elicit !== undefined || memory.pending !== undefined;
   // An interrupt ends the run's calls, and with them what their servers asked.
   const interrupt = useCallback(() => {
@@ -149,7 +170,7 @@ export function App(props: AppProps): React.ReactElement {
     hints,
     permission: base.permission,
     allowBypass: props.allowBypass,
-    searching: searching || rewinding,
+    searching: searching || rewinding || sessions.picking,
     openSearch: () => setSearching(true),
     openRewind,
   });
@@ -159,7 +180,12 @@ export function App(props: AppProps): React.ReactElement {
     const entry = dir === -1 ? history.up(cur.text) : history.down();
     return entry === undefined ? undefined : B.fromText(entry);
   };
-  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || rewinding);
+  const { liveRows, dialogRows } = frameBudget(
+    rows,
+    buffer.text.split('\n').length,
+    hints.length + statusRows.length,
+    dialogOpen || rewinding || sessions.picking,
+  );
   const agentColors = useMemo(() => agentColorsOf(loadAgentDefinitions(props.cwd, props.configDir)), [props.cwd, props.configDir]);
   const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme, agentColors }), [columns, rows, props.cwd, theme, agentColors]);
   const ask = agent.asks[0];
@@ -203,6 +229,16 @@ export function App(props: AppProps): React.ReactElement {
                 });
               }}
               onCancel={() => setRewinding(false)}
+            />
+          ) : sessions.picking && props.places ? (
+            <SessionPicker
+              load={(all) => listSessions(props.places!, all)}
+              preview={previewLines}
+              cwd={props.cwd}
+              current={base.sessionId}
+              onChoose={sessions.choose}
+              onCancel={sessions.cancel}
+              maxRows={Math.max(8, dialogRows)}
             />
           ) : searching ? (
             <HistorySearch

@@ -157,7 +157,7 @@ describe('InstructionsLoaded and SessionStart titles', () => {
     await settings({ [event]: [{ hooks: [recorder(event, title)] }] });
     t.api.script(reply().text('ok'));
     expectExit(await t.run(['-p', 'hi']), 0);
-    const dir = path.join(t.project.home, '.wicket', 'sessions');
+    const dir = path.join(t.project.home, '.claude', 'projects');
     const slug = readdirSync(dir)[0]!;
     const text = readFileSync(path.join(dir, slug, readdirSync(path.join(dir, slug))[0]!), 'utf8');
     expect(text).toContain('"type":"custom-title","customTitle":"Parser rework"');

@@ -388,15 +388,15 @@ describe('sessions', () => {
     const path = await import('node:path');
     server.script(reply().toolUse('Nope', {}), reply().text('first answer'));
     expectExit(await run(['-p', 'one']), 0);
-    const dir = path.join(project.home, '.wicket', 'sessions');
+    const dir = path.join(project.home, '.claude', 'projects');
     const [slug] = readdirSync(dir);
     const [file] = readdirSync(path.join(dir, slug!));
     const entries = readFileSync(path.join(dir, slug!, file!), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    const trace = entries.find((e) => e.type === 'gate_trace');
-    expect(trace).toMatchObject({ tool_name: 'Nope', is_error: true });
+    const trace = entries.find((e) => e.type === 'wicket-gate-trace');
+    expect(trace).toMatchObject({ toolName: 'Nope', isError: true });
     expect(trace.trace[0]).toMatchObject({ gate: 'find', verdict: 'refused' });
     server.script(reply().text('second answer'));
     expectExit(await run(['-p', 'two', '--continue']), 0);
@@ -441,7 +441,7 @@ describe('sessions', () => {
       'a4',
       'five',
     ]);
-    const dir = path.join(project.home, '.wicket', 'sessions');
+    const dir = path.join(project.home, '.claude', 'projects');
     expect(readdirSync(path.join(dir, readdirSync(dir)[0]!)).sort()).toEqual([`${ids[0]}.jsonl`, `${forkId}.jsonl`].sort());
   });
 });

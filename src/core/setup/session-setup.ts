@@ -17,7 +17,9 @@ import { randomUuid } from '../../base/ids.js';
 import { DEFAULT_MODEL, DEFAULT_SMALL_MODEL, pickEffort, resolveModel } from '../../base/models.js';
 import { buildSystemPrompt } from '../../session/system-prompt.js';
 import { TaskNotices } from '../task-notices.js';
-import { continuedSessionId, resumeFile } from '../../session/resume.js';
+import { continuedSessionId, resumeFile, sessionTranscriptPath } from '../../session/resume.js';
+import { fileHistoryDir } from '../../session/paths.js';
+import type { SessionPlaces } from '../../session/session-list.js';
 import { VERSION } from '../../base/version.js';
 import { createHooks, type HooksContext } from '../../hooks/create.js';
 import { noHooks, type Hooks } from '../../hooks/types.js';
@@ -58,10 +60,12 @@ export interface Setup {
   plugins: PluginSet;
   cwd: string;
   configDir: string;
-  /** The saved sessions of this project. */
-  sessionsDir: string;
+  /** Where the saved sessions are: Claude Code's folder, wicket's, and this project. */
+  places: SessionPlaces;
   /** The session file this run continues (--continue, --resume). */
   resumeFile?: string;
+  /** The file this session writes: the resumed one when it goes on under its id, else a new one in this project's folder. */
+  transcriptPath: string;
   /** --agent: the agent the session runs as. */
   agent?: AgentDefinition;
   /** Where the session's MCP servers go once made, for `mcp_tool` hooks. */
@@ -121,8 +125,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   if (schema) tools = [...tools, structuredOutputTool(schema, () => mcpSdk().then((sdk) => sdk.Ajv))];
   const model = resolveModel(opts.model) ?? resolveModel(asAgent?.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
   const smallModel = resolveModel(env.ANTHROPIC_SMALL_FAST_MODEL || env.ANTHROPIC_DEFAULT_HAIKU_MODEL) ?? DEFAULT_SMALL_MODEL;
-  const sessionsDir = path.join(wicketHome, 'sessions', projectSlug(cwd));
-  const resumed = resumeFile(opts, sessionsDir);
+  const places: SessionPlaces = { configDir, wicketHome, cwd };
+  const resumed = resumeFile(opts, places);
   // A resumed session goes on under its own id (and file), unless --fork-session.
   const sessionId = continuedSessionId(opts, resumed) ?? randomUuid();
   const mergedEnv = { ...env, ...loaded.env };
@@ -135,7 +139,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const memory = setupInstructions(opts, { cwd, home, configDir, env: mergedEnv, loaded, additionalDirs, slug: projectSlug });
   loaded.rules.allow.push(...memory.rules);
   const permission = { mode, rules: loaded.rules };
-  const transcriptPath = path.join(wicketHome, 'sessions', projectSlug(cwd), `${sessionId}.jsonl`);
+  const transcriptPath = sessionTranscriptPath(places, sessionId, resumed);
   const state = { cwd, readState: new ReadState() };
   // Hooks read the live options (/effort changes the level mid-session).
   const live: { options?: Setup['options'] } = {};
@@ -219,7 +223,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     plugins,
     cwd,
     configDir,
-    sessionsDir,
+    places,
+    transcriptPath,
     hookMcp,
     ...(resumed ? { resumeFile: resumed } : {}),
     ...(asAgent ? { agent: asAgent } : {}),
@@ -236,7 +241,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
  */
 function openFileHistory(wicketHome: string, sessionId: string, opts: CliOptions, resumed: string | undefined): FileHistory {
   if (!opts.persistSession) return new FileHistory(new MemoryHistoryStore());
-  const dirOf = (id: string) => path.join(wicketHome, 'file-history', id.replace(/[^\w.-]/g, '_') || 'default');
+  const dirOf = (id: string) => fileHistoryDir(wicketHome, id);
   const parent = resumed ? path.basename(resumed, '.jsonl') : undefined;
   return new FileHistory(new DiskHistoryStore(dirOf(sessionId), parent && parent !== sessionId ? dirOf(parent) : undefined));
 }
@@ -323,12 +328,6 @@ function safeRealpath(p: string): string {
   } catch {
     return p;
   }
-}
-
-/** A folder name for a project path: non-alphanumerics become '-'. */
-export function projectSlug(cwd: string): string {
-  const slug = cwd.replace(/[^a-zA-Z0-9]/g, '-');
-  return slug.length > 200 ? slug.slice(0, 200) : slug;
 }
 
 export type { AskUser };

@@ -1,4 +1,4 @@
-/** The built-in slash commands: /help /clear /compact /rewind /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /init, /add-dir, and those of session-info.ts). */
+/** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /init, /add-dir, and those of session-info.ts). */
 import { DEFAULT_MODEL, EFFORT_LEVELS, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
 import { modeLabel } from '../StatusLine.js';
@@ -7,6 +7,7 @@ import { permissionsCommand } from './permissions.js';
 import { pluginCommand } from './plugin.js';
 import { addDirCommand, initCommand } from './project.js';
 import { SESSION_INFO_COMMANDS } from './session-info.js';
+import { branchCommand, resumeCommand } from './sessions.js';
 import type { SessionControl, SlashCommand } from './types.js';
 
 const KEYS = [
@@ -166,6 +167,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   clear,
   compact,
   rewind,
+  resumeCommand,
+  branchCommand,
   initCommand,
   addDirCommand,
   model,

@@ -38,6 +38,10 @@ export type CommandResult =
   | { kind: 'prompt'; text: string; allowedTools?: readonly string[]; context?: string }
   | { kind: 'clear' }
   | { kind: 'rewind' }
+  /** /resume: the picker, or the session named by `query` (an id or a name). */
+  | { kind: 'resume'; query?: string }
+  /** /branch: go on in a new session that holds this conversation. */
+  | { kind: 'branch' }
   | { kind: 'compact'; instructions?: string }
   /** Open the file in the person's editor; the instruction files are read again after. */
   | { kind: 'edit'; file: string }

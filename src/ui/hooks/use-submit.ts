@@ -30,6 +30,10 @@ export interface SubmitDeps {
   mcp?: McpSession;
   /** /rewind: open the rewind list. */
   openRewind: () => void;
+  /** /resume: the picker, or the session named. */
+  openResume: (query?: string) => void;
+  /** /branch: go on in a new session holding this conversation. */
+  branch: () => void;
   /** After /clear wiped the screen: start a fresh transcript. */
   onCleared: () => void;
   /** `# text` and /memory: the instruction files by hand. */
@@ -61,6 +65,8 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     if (result.kind === 'prompt') d.agent.submit(result.text, text, result.allowedTools, context ?? result.context);
     else if (result.kind === 'exit') d.quit();
     else if (result.kind === 'rewind') d.openRewind();
+    else if (result.kind === 'resume') d.openResume(result.query);
+    else if (result.kind === 'branch') d.branch();
     else if (result.kind === 'compact') {
       if (d.agent.busy()) return d.agent.info('Interrupt the current run (esc) before /compact.', 'warning');
       void d.agent.compact(result.instructions);
