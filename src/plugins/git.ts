@@ -5,6 +5,7 @@
  * a clone that needs credentials fails with git's own message, as does one with no network or a
  * ref that is not there. The time limit is CLAUDE_CODE_PLUGIN_GIT_TIMEOUT_MS (default 120 s).
  */
+import path from 'node:path';
 import { execaLib } from '../base/lib/execa-lib.js';
 
 const DEFAULT_TIMEOUT_MS = 120_000;
@@ -55,7 +56,8 @@ export async function cloneRepo(url: string, dest: string, pin: { ref?: string; 
 /** The commit checked out in `dir`, or undefined when it is not a git checkout. */
 export async function headCommit(dir: string, env: GitOptions['env']): Promise<string | undefined> {
   try {
-    const sha = await runGit(['rev-parse', 'HEAD'], { env, cwd: dir });
+    // Only `dir` itself: a folder inside someone's repository is not that repository's commit.
+    const sha = await runGit(['rev-parse', 'HEAD'], { env: { ...env, GIT_CEILING_DIRECTORIES: path.dirname(dir) }, cwd: dir });
     return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
   } catch {
     return undefined;
