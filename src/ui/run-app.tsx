@@ -35,6 +35,8 @@ import { McpSession } from './mcp-session.js';
 import { SetupError } from './SetupError.js';
 import { askBrokenSettings } from './SettingsErrorDialog.js';
 import { askTrust } from './TrustDialog.js';
+import { offerProjectPlugins } from './ProjectPluginsDialog.js';
+import { wicketHomeDir } from '../settings/paths.js';
 import { isWorkspaceTrusted, saveWorkspaceTrust, trustFolder } from '../settings/trust.js';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
@@ -44,6 +46,7 @@ export const runApp: AppEntry = async function runApp(opts, info) {
   const trust = await trustWorkspace();
   if (!trust.yes) return 1;
   if (!(await settingsReadable(opts))) return 2;
+  const pluginNotes = await projectPlugins(opts);
   let setup: Setup;
   let messages: ApiMessage[];
   let marks: PromptMark[];
@@ -69,7 +72,7 @@ export const runApp: AppEntry = async function runApp(opts, info) {
   }
   mcp?.start();
   const base = setup.options;
-  const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...setup.loaded.warnings, ...(trust.note ? [trust.note] : [])];
+  const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...pluginNotes, ...setup.loaded.warnings, ...(trust.note ? [trust.note] : [])];
   if (debugOn) {
     const file = opts.debugFile ?? path.join(base.wicketHome, 'debug', `${base.sessionId}.txt`);
     debug = appDebugLog(opts.debug, file);
@@ -194,6 +197,19 @@ async function settingsReadable(opts: CliOptions): Promise<boolean> {
       if (!(await askBrokenSettings(err.problems))) return false;
       opts.withoutSettings = [...(opts.withoutSettings ?? []), ...problemFiles(err.problems)];
     }
+  }
+}
+
+/** In a trusted folder (the app's are), the plugins the settings name and this machine lacks are offered before the session starts. */
+async function projectPlugins(opts: CliOptions): Promise<string[]> {
+  if (opts.bare || opts.safeMode) return [];
+  const env = process.env;
+  const ctx = { cwd: realpathSync(process.cwd()), home: env.HOME ?? homedir(), ...(env.CLAUDE_CONFIG_DIR ? { configDir: env.CLAUDE_CONFIG_DIR } : {}), env };
+  try {
+    const merged = sessionSettings(opts, env, ctx.cwd, ctx.home, () => true).merged;
+    return await offerProjectPlugins(ctx, merged, wicketHomeDir(ctx.home, env));
+  } catch (err) {
+    return [`The plugins the settings name could not be added: ${errorMessage(err)}`];
   }
 }
 
