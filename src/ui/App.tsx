@@ -28,6 +28,8 @@ import type { ElicitationQueue } from './elicitation-queue.js';
 import { McpApprovalDialog } from './McpApprovalDialog.js';
 import type { McpSession } from './mcp-session.js';
 import { PermissionDialog } from './PermissionDialog.js';
+import { PluginScreen } from './PluginScreen.js';
+import type { PluginSession } from './plugin-session.js';
 import { PromptInput } from './PromptInput.js';
 import { RewindDialog } from './RewindDialog.js';
 import { previewRestore } from './rewind-preview.js';
@@ -70,6 +72,8 @@ export interface AppProps {
   readonly openUrl?: (url: string) => void;
   /** Lines that arrive while the app runs (settings reloaded), shown as info. */
   readonly infoFeed?: { subscribe(show: (text: string) => void): () => void };
+  /** The session's plugins: the /plugin screen and /reload-plugins. */
+  readonly plugins?: PluginSession;
 }
 
 /** Rows of the bottom part and of the live area: the live frame must stay shorter than the terminal
@@ -102,7 +106,8 @@ export function App(props: AppProps): React.ReactElement {
   const elicit = useElicitations(props.elicitations, agent.info, props.openUrl ?? (() => undefined));
   useEffect(() => props.infoFeed?.subscribe((text) => agent.info(text)), [props.infoFeed]);
   const mcpPrompts = useMcpPromptCommands(props.mcp);
-  const commands = useMemo(() => (mcpPrompts.length ? [...props.commands, ...mcpPrompts] : props.commands), [props.commands, mcpPrompts]);
+  const baseCommands = usePluginCommands(props.commands, props.plugins);
+  const commands = useMemo(() => (mcpPrompts.length ? [...baseCommands, ...mcpPrompts] : baseCommands), [baseCommands, mcpPrompts]);
   const resources = useMcpResources(props.mcp);
   const statusSetting = useMemo(() => statusLineSetting(props.loaded.merged), [props.loaded]);
   const statusRows = useStatusCommand(statusSetting, {
@@ -123,13 +128,24 @@ export function App(props: AppProps): React.ReactElement {
   }, [agent, exit]);
   const [searching, setSearching] = useState(false);
   const [rewinding, setRewinding] = useState(false);
+  const [browsing, setBrowsing] = useState(false);
   const hints = useMemo(() => hintsFor(buffer.text, commands, resources), [commands, resources, buffer.text]);
   const openRewind = () => {
     if (agent.busy()) agent.info('Interrupt the current run (esc) before rewinding.', 'warning');
     else if (agent.prompts().length) setRewinding(true);
     else agent.info('Nothing to rewind yet.');
   };
-  const submit = useSubmit({ ...props, commands, agent, history, setBuffer, quit, openRewind, onCleared: () => setStaticKey((k) => k + 1) });
+  const submit = useSubmit({
+    ...props,
+    commands,
+    agent,
+    history,
+    setBuffer,
+    quit,
+    openRewind,
+    ...(props.plugins ? { openPlugins: () => setBrowsing(true) } : {}),
+    onCleared: () => setStaticKey((k) => k + 1),
+  });
   const dialogOpen = agent.asks.length > 0 || approval !== undefined || elicit !== undefined;
   // An interrupt ends the run's calls, and with them what their servers asked.
   const interrupt = useCallback(() => {
@@ -146,7 +162,7 @@ export function App(props: AppProps): React.ReactElement {
     hints,
     permission: base.permission,
     allowBypass: props.allowBypass,
-    searching: searching || rewinding,
+    searching: searching || rewinding || browsing,
     openSearch: () => setSearching(true),
     openRewind,
   });
@@ -156,7 +172,7 @@ export function App(props: AppProps): React.ReactElement {
     const entry = dir === -1 ? history.up(cur.text) : history.down();
     return entry === undefined ? undefined : B.fromText(entry);
   };
-  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || rewinding);
+  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || rewinding || browsing);
   const agentColors = useMemo(() => agentColorsOf(loadAgentDefinitions(props.cwd, props.configDir)), [props.cwd, props.configDir]);
   const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme, agentColors }), [columns, rows, props.cwd, theme, agentColors]);
   const ask = agent.asks[0];
@@ -199,6 +215,16 @@ export function App(props: AppProps): React.ReactElement {
               }}
               onCancel={() => setRewinding(false)}
             />
+          ) : browsing && props.plugins ? (
+            <PluginScreen
+              ctx={props.plugins.manageContext}
+              active={() => props.plugins!.active()}
+              maxRows={dialogRows}
+              onClose={(changed) => {
+                setBrowsing(false);
+                if (changed) agent.info('Plugins changed: /reload-plugins brings the changes into this session.');
+              }}
+            />
           ) : searching ? (
             <HistorySearch
               entries={history.all}
@@ -223,6 +249,13 @@ export function App(props: AppProps): React.ReactElement {
       </ViewContext.Provider>
     </KeyRouterContext.Provider>
   );
+}
+
+/** The app's commands, listed again after /reload-plugins (plugins bring commands and skills). */
+function usePluginCommands(initial: SlashCommand[], plugins: PluginSession | undefined): SlashCommand[] {
+  const [commands, setCommands] = useState(initial);
+  useEffect(() => plugins?.onReload(() => setCommands(plugins.commands())), [plugins]);
+  return commands;
 }
 
 /** Sub-agent types → the color their definition gives them. */

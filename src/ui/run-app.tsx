@@ -32,6 +32,7 @@ import { preloadMarkdown } from './markdown-text.js';
 import { itemsFromMessages } from './resume-items.js';
 import { ElicitationQueue } from './elicitation-queue.js';
 import { McpSession } from './mcp-session.js';
+import { PluginSession } from './plugin-session.js';
 import { SetupError } from './SetupError.js';
 import { askBrokenSettings } from './SettingsErrorDialog.js';
 import { askTrust } from './TrustDialog.js';
@@ -65,7 +66,8 @@ export const runApp: AppEntry = async function runApp(opts, info) {
     const hooks = setup.options.hooks;
     const elicitation = elicitationFlow({ hooks: () => hooks, ask: elicitations.ask, onComplete: (server, id) => elicitations.completed(server, id) });
     setSessionElicitation(elicitation);
-    const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed(), elicitation });
+    // Always made in the app: /reload-plugins may bring the first server.
+    const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed(), elicitation, always: true });
     mcp = servers && new McpSession(servers, setup.options, setup.cwd, opts.tools);
   } catch (err) {
     return showSetupError(err);
@@ -92,6 +94,8 @@ export const runApp: AppEntry = async function runApp(opts, info) {
     note: (n) => infoFeed.show(n),
   });
   const hist = historyFile(base.wicketHome, setup.cwd);
+  const listCommands = () => (opts.disableSlashCommands ? BUILTIN_COMMANDS : allCommands(setup.cwd, setup.configDir));
+  const plugins = new PluginSession(opts, setup, process.env, listCommands, mcp);
   const app = (
     <App
       base={base}
@@ -99,7 +103,7 @@ export const runApp: AppEntry = async function runApp(opts, info) {
       cwd={setup.cwd}
       configDir={setup.configDir}
       version={info.version}
-      commands={opts.disableSlashCommands ? BUILTIN_COMMANDS : allCommands(setup.cwd, setup.configDir)}
+      commands={listCommands()}
       allowBypass={opts.allowDangerouslySkipPermissions || base.permission.mode === 'bypassPermissions'}
       transcript={transcript}
       onEvent={debug ? (ev) => debug.event(ev) : undefined}
@@ -114,6 +118,7 @@ export const runApp: AppEntry = async function runApp(opts, info) {
       elicitations={elicitations}
       openUrl={(url) => openBrowser(url, base.env)}
       infoFeed={infoFeed}
+      plugins={plugins}
     />
   );
   // Resumed items are written once, at the first frame: render them as Markdown.

@@ -16,11 +16,11 @@ import { isDeferred, TOOL_SEARCH, toolSearchMode } from '../../tools/tool-search
 import type { CliOptions } from './options.js';
 import { visibleTools, type Setup } from './session-setup.js';
 
-/** Undefined when no server is configured anywhere. Throws McpConfigError for a bad --mcp-config. */
+/** Undefined when no server is configured anywhere (unless `always`). Throws McpConfigError for a bad --mcp-config. */
 export function mcpServersFor(
   opts: Pick<CliOptions, 'mcpConfig' | 'strictMcpConfig'>,
   setup: Setup,
-  how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler },
+  how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler; always?: boolean },
 ): McpServers | undefined {
   const env = setup.options.env;
   const config = loadMcpConfig({
@@ -42,7 +42,7 @@ export function mcpServersFor(
     config.servers = [...config.servers.filter((e) => !names.has(e.name)), ...own.entries];
     config.unapproved = config.unapproved.filter((n) => !names.has(n));
   }
-  if (!config.servers.length && !config.disabled.length) return undefined;
+  if (!config.servers.length && !config.disabled.length && !how.always) return undefined;
   const o = setup.options;
   const sandbox = stdioSandbox({
     cwd: setup.cwd,

@@ -31,6 +31,10 @@ export interface SessionControl {
   mcpSignOut?: (name: string) => Promise<{ text: string } | { error: string }>;
   /** A line in the transcript, for what a command learns after it returned. */
   note?: (text: string, tone?: 'info' | 'warning' | 'error') => void;
+  /** The app can show the plugin screen (/plugin answers `{ kind: 'plugins' }`). */
+  openPlugins?: boolean;
+  /** /reload-plugins: the plugins read again; what loaded, and whether something did not. */
+  reloadPlugins?: () => Promise<{ text: string; warning?: boolean }>;
 }
 
 export type CommandResult =
@@ -38,6 +42,7 @@ export type CommandResult =
   | { kind: 'prompt'; text: string; allowedTools?: readonly string[]; context?: string }
   | { kind: 'clear' }
   | { kind: 'rewind' }
+  | { kind: 'plugins' }
   | { kind: 'compact'; instructions?: string }
   | { kind: 'exit' };
 

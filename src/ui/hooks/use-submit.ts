@@ -4,6 +4,7 @@
  */
 import { useStdout } from 'ink';
 import type { McpSession } from '../mcp-session.js';
+import type { PluginSession } from '../plugin-session.js';
 import type { AgentOptions } from '../../core/agent-options.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
@@ -29,6 +30,10 @@ export interface SubmitDeps {
   mcp?: McpSession;
   /** /rewind: open the rewind list. */
   openRewind: () => void;
+  /** /plugin: open the plugin screen (absent: /plugin answers with text). */
+  openPlugins?: () => void;
+  /** The session's plugins, for /reload-plugins. */
+  plugins?: PluginSession;
   /** After /clear wiped the screen: start a fresh transcript. */
   onCleared: () => void;
 }
@@ -48,13 +53,21 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     messages: d.agent.messages,
     ...(d.transcript ? { rename: (name: string) => d.transcript?.name(name) } : {}),
     ...(d.mcp ? mcpControl(d.mcp, d.agent.info) : {}),
+    ...(d.openPlugins ? { openPlugins: true } : {}),
+    ...(d.plugins ? { reloadPlugins: () => reload(d.plugins!) } : {}),
     note: d.agent.info,
   });
+
+  const reload = async (plugins: PluginSession): Promise<{ text: string; warning?: boolean }> => {
+    if (d.agent.busy()) return { text: 'Interrupt the current run (esc) before /reload-plugins.', warning: true };
+    return plugins.reload();
+  };
 
   const apply = (text: string, result: CommandResult, context?: string) => {
     if (result.kind === 'prompt') d.agent.submit(result.text, text, result.allowedTools, context ?? result.context);
     else if (result.kind === 'exit') d.quit();
     else if (result.kind === 'rewind') d.openRewind();
+    else if (result.kind === 'plugins') d.openPlugins?.();
     else if (result.kind === 'compact') {
       if (d.agent.busy()) return d.agent.info('Interrupt the current run (esc) before /compact.', 'warning');
       void d.agent.compact(result.instructions);
