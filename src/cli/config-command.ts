@@ -8,7 +8,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { setupInstructions } from '../core/setup/instructions-setup.js';
-import { projectSlug } from '../core/setup/session-setup.js';
+import { projectSlug } from '../session/paths.js';
 import { loadSettings } from '../settings/load.js';
 import { formatSettingsReport } from '../settings/report.js';
 

@@ -4,7 +4,7 @@
  * offers resources). Servers start together; one that fails (or is slow to start) costs the others
  * nothing. A server that says its lists changed has them listed again, and the listeners are told.
  */
-import type { McpConfig, McpScope, McpTransportConfig } from './config.js';
+import type { McpConfig, McpScope, McpServerEntry, McpTransportConfig } from './config.js';
 import { connectServer, McpAuthRequiredError, type McpConnectOptions } from './connect.js';
 import type { McpCallResult, McpConnection, McpListKind, McpResourceContents, McpResourceInfo, McpToolInfo } from './types.js';
 import { signIn, signOut, type RemoteConfig } from './oauth-login.js';
@@ -81,35 +81,56 @@ export class McpServers implements McpResourceSource {
     config: McpConfig,
     private readonly opts: McpServersOptions,
   ) {
-    for (const e of config.servers) {
-      const held = opts.holdUnapproved && config.unapproved.includes(e.name);
-      const status: McpStatus = e.error ? 'failed' : held ? 'needs-approval' : 'pending';
-      const detail = e.config ? (e.config.type === 'stdio' ? [e.config.command, ...e.config.args].join(' ') : e.config.url) : undefined;
-      this.states.set(e.name, {
-        name: e.name,
-        scope: e.scope,
-        source: e.source,
-        transport: e.config?.type,
-        detail,
-        status,
-        error: e.error,
-        toolNames: [],
-        skipped: [],
-      });
-      if (e.config) this.configs.set(e.name, e.config);
-    }
+    for (const e of config.servers) this.add(e, opts.holdUnapproved && config.unapproved.includes(e.name));
     this.resourceTools = [listResourcesTool(this, opts), readResourceTool(this, opts)];
-    for (const e of config.disabled) {
-      this.states.set(e.name, {
-        name: e.name,
-        scope: e.scope,
-        source: e.source,
-        status: 'disabled',
-        error: e.offReason ?? 'turned off by disabledMcpjsonServers',
-        toolNames: [],
-        skipped: [],
-      });
+    for (const e of config.disabled) this.add(e, false, true);
+  }
+
+  /** A server's state (and configuration, when it has one to start with). */
+  private add(e: McpServerEntry, held: boolean, off = false): void {
+    const status: McpStatus = off ? 'disabled' : e.error ? 'failed' : held ? 'needs-approval' : 'pending';
+    const detail = !off && e.config ? (e.config.type === 'stdio' ? [e.config.command, ...e.config.args].join(' ') : e.config.url) : undefined;
+    this.states.set(e.name, {
+      name: e.name,
+      scope: e.scope,
+      source: e.source,
+      ...(off ? {} : { transport: e.config?.type, detail }),
+      status,
+      error: off ? (e.offReason ?? 'turned off by disabledMcpjsonServers') : e.error,
+      toolNames: [],
+      skipped: [],
+    });
+    if (e.config && !off) this.configs.set(e.name, e.config);
+  }
+
+  /**
+   * Makes the servers of `scope` those of `config` (the plugins' servers, reloaded): one no longer
+   * listed, or listed with another configuration, is closed and dropped; a new one starts. Resolves
+   * once the new ones have connected or failed.
+   */
+  async replaceScope(scope: McpScope, config: Pick<McpConfig, 'servers' | 'disabled'>): Promise<{ added: string[]; removed: string[] }> {
+    const off = new Set(config.disabled.map((e) => e.name));
+    const wanted = new Map([...config.servers, ...config.disabled].filter((e) => e.scope === scope).map((e) => [e.name, e]));
+    const removed: string[] = [];
+    for (const state of [...this.states.values()].filter((s) => s.scope === scope)) {
+      const next = wanted.get(state.name);
+      const same = next && !off.has(next.name) && state.status !== 'disabled' && JSON.stringify(next.config) === JSON.stringify(this.configs.get(state.name));
+      if (same) {
+        wanted.delete(state.name);
+        continue;
+      }
+      const conn = this.connections.get(state.name);
+      this.connections.delete(state.name);
+      this.states.delete(state.name);
+      this.configs.delete(state.name);
+      this.toolsByServer.delete(state.name);
+      await conn?.close().catch(() => {});
+      removed.push(state.name);
     }
+    for (const e of wanted.values()) this.add(e, false, off.has(e.name));
+    this.opts.onChange?.();
+    await this.start([...wanted.keys()]);
+    return { added: [...wanted.keys()], removed };
   }
 
   /**

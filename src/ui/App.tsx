@@ -30,6 +30,8 @@ import type { ElicitationQueue } from './elicitation-queue.js';
 import { McpApprovalDialog } from './McpApprovalDialog.js';
 import type { McpSession } from './mcp-session.js';
 import { PermissionDialog } from './PermissionDialog.js';
+import { PluginScreen } from './PluginScreen.js';
+import type { PluginSession } from './plugin-session.js';
 import { PromptInput } from './PromptInput.js';
 import { RewindDialog } from './RewindDialog.js';
 import { SessionPicker } from './SessionPicker.js';
@@ -80,6 +82,8 @@ export interface AppProps {
   readonly places?: SessionPlaces;
   /** /resume and /branch: the app ends and runs again on this session. */
   readonly onSwitch?: (to: SessionSwitch) => void;
+  /** The session's plugins: the /plugin screen and /reload-plugins. */
+  readonly plugins?: PluginSession;
 }
 
 /** Rows of the bottom part and of the live area: the live frame must stay shorter than the terminal
@@ -112,7 +116,8 @@ export function App(props: AppProps): React.ReactElement {
   const elicit = useElicitations(props.elicitations, agent.info, props.openUrl ?? (() => undefined));
   useEffect(() => props.infoFeed?.subscribe((text) => agent.info(text)), [props.infoFeed]);
   const mcpPrompts = useMcpPromptCommands(props.mcp);
-  const commands = useMemo(() => (mcpPrompts.length ? [...props.commands, ...mcpPrompts] : props.commands), [props.commands, mcpPrompts]);
+  const baseCommands = usePluginCommands(props.commands, props.plugins);
+  const commands = useMemo(() => (mcpPrompts.length ? [...baseCommands, ...mcpPrompts] : baseCommands), [baseCommands, mcpPrompts]);
   const resources = useMcpResources(props.mcp);
   const statusSetting = useMemo(() => statusLineSetting(props.loaded.merged), [props.loaded]);
   const statusRows = useStatusCommand(statusSetting, {
@@ -133,6 +138,7 @@ export function App(props: AppProps): React.ReactElement {
   }, [agent, exit]);
   const [searching, setSearching] = useState(false);
   const [rewinding, setRewinding] = useState(false);
+  const [browsing, setBrowsing] = useState(false);
   const hints = useMemo(() => hintsFor(buffer.text, commands, resources), [commands, resources, buffer.text]);
   const openRewind = () => {
     if (agent.busy()) agent.info('Interrupt the current run (esc) before rewinding.', 'warning');
@@ -151,6 +157,7 @@ export function App(props: AppProps): React.ReactElement {
     openRewind,
     openResume: sessions.openResume,
     branch: sessions.branch,
+    ...(props.plugins ? { openPlugins: () => setBrowsing(true) } : {}),
     onCleared: () => setStaticKey((k) => k + 1),
     memory,
   });
@@ -170,7 +177,7 @@ export function App(props: AppProps): React.ReactElement {
     hints,
     permission: base.permission,
     allowBypass: props.allowBypass,
-    searching: searching || rewinding || sessions.picking,
+    searching: searching || rewinding || sessions.picking || browsing,
     openSearch: () => setSearching(true),
     openRewind,
   });
@@ -180,12 +187,7 @@ export function App(props: AppProps): React.ReactElement {
     const entry = dir === -1 ? history.up(cur.text) : history.down();
     return entry === undefined ? undefined : B.fromText(entry);
   };
-  const { liveRows, dialogRows } = frameBudget(
-    rows,
-    buffer.text.split('\n').length,
-    hints.length + statusRows.length,
-    dialogOpen || rewinding || sessions.picking,
-  );
+  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || rewinding || sessions.picking || browsing);
   const agentColors = useMemo(() => agentColorsOf(loadAgentDefinitions(props.cwd, props.configDir)), [props.cwd, props.configDir]);
   const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme, agentColors }), [columns, rows, props.cwd, theme, agentColors]);
   const ask = agent.asks[0];
@@ -240,6 +242,16 @@ export function App(props: AppProps): React.ReactElement {
               onCancel={sessions.cancel}
               maxRows={Math.max(8, dialogRows)}
             />
+          ) : browsing && props.plugins ? (
+            <PluginScreen
+              ctx={props.plugins.manageContext}
+              active={() => props.plugins!.active()}
+              maxRows={dialogRows}
+              onClose={(changed) => {
+                setBrowsing(false);
+                if (changed) agent.info('Plugins changed: /reload-plugins brings the changes into this session.');
+              }}
+            />
           ) : searching ? (
             <HistorySearch
               entries={history.all}
@@ -264,6 +276,13 @@ export function App(props: AppProps): React.ReactElement {
       </ViewContext.Provider>
     </KeyRouterContext.Provider>
   );
+}
+
+/** The app's commands, listed again after /reload-plugins (plugins bring commands and skills). */
+function usePluginCommands(initial: SlashCommand[], plugins: PluginSession | undefined): SlashCommand[] {
+  const [commands, setCommands] = useState(initial);
+  useEffect(() => plugins?.onReload(() => setCommands(plugins.commands())), [plugins]);
+  return commands;
 }
 
 /** Sub-agent types → the color their definition gives them. */

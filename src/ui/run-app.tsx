@@ -37,9 +37,11 @@ import { preloadMarkdown } from './markdown-text.js';
 import { itemsFromMessages } from './resume-items.js';
 import { ElicitationQueue } from './elicitation-queue.js';
 import { McpSession } from './mcp-session.js';
+import { PluginSession } from './plugin-session.js';
 import { SetupError } from './SetupError.js';
 import { askBrokenSettings } from './SettingsErrorDialog.js';
 import { askTrust } from './TrustDialog.js';
+import { offerProjectPlugins } from './ProjectPluginsDialog.js';
 import { isWorkspaceTrusted, saveWorkspaceTrust, trustFolder } from '../settings/trust.js';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
@@ -91,6 +93,7 @@ async function chooseSession(opts: CliOptions): Promise<boolean> {
 }
 
 async function runSession(opts: CliOptions, info: { version: string }, trustNote: string | undefined): Promise<{ code: number; switchTo?: SessionSwitch }> {
+  const pluginNotes = await projectPlugins(opts);
   let setup: Setup;
   let saved: SavedSession;
   let mcp: McpSession | undefined;
@@ -108,14 +111,15 @@ async function runSession(opts: CliOptions, info: { version: string }, trustNote
     const hooks = setup.options.hooks;
     const elicitation = elicitationFlow({ hooks: () => hooks, ask: elicitations.ask, onComplete: (server, id) => elicitations.completed(server, id) });
     setSessionElicitation(elicitation);
-    const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed(), elicitation });
+    // Always made in the app: /reload-plugins may bring the first server.
+    const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed(), elicitation, always: true });
     mcp = servers && new McpSession(servers, setup.options, setup.cwd, opts.tools);
   } catch (err) {
     return { code: await showSetupError(err) };
   }
   mcp?.start();
   const base = setup.options;
-  const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...setup.loaded.warnings, ...(trustNote ? [trustNote] : [])];
+  const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...pluginNotes, ...setup.loaded.warnings, ...(trustNote ? [trustNote] : [])];
   if (debugOn) {
     const file = opts.debugFile ?? path.join(base.wicketHome, 'debug', `${base.sessionId}.txt`);
     debug = appDebugLog(opts.debug, file);
@@ -141,6 +145,8 @@ async function runSession(opts: CliOptions, info: { version: string }, trustNote
   });
   const hist = historyFile(base.wicketHome, setup.cwd);
   let switchTo: SessionSwitch | undefined;
+  const listCommands = () => (opts.disableSlashCommands ? BUILTIN_COMMANDS : allCommands(setup.cwd, setup.configDir));
+  const plugins = new PluginSession(opts, setup, process.env, listCommands, mcp);
   const app = (
     <App
       base={base}
@@ -148,7 +154,7 @@ async function runSession(opts: CliOptions, info: { version: string }, trustNote
       cwd={setup.cwd}
       configDir={setup.configDir}
       version={info.version}
-      commands={opts.disableSlashCommands ? BUILTIN_COMMANDS : allCommands(setup.cwd, setup.configDir)}
+      commands={listCommands()}
       allowBypass={opts.allowDangerouslySkipPermissions || base.permission.mode === 'bypassPermissions'}
       transcript={transcript}
       onEvent={debug ? (ev) => debug.event(ev) : undefined}
@@ -167,6 +173,7 @@ async function runSession(opts: CliOptions, info: { version: string }, trustNote
       onSwitch={(to) => {
         switchTo = to;
       }}
+      plugins={plugins}
     />
   );
   // Resumed items are written once, at the first frame: render them as Markdown.
@@ -250,6 +257,19 @@ async function settingsReadable(opts: CliOptions): Promise<boolean> {
       if (!(await askBrokenSettings(err.problems))) return false;
       opts.withoutSettings = [...(opts.withoutSettings ?? []), ...problemFiles(err.problems)];
     }
+  }
+}
+
+/** In a trusted folder (the app's are), the plugins the settings name and this machine lacks are offered before the session starts. */
+async function projectPlugins(opts: CliOptions): Promise<string[]> {
+  if (opts.bare || opts.safeMode) return [];
+  const env = process.env;
+  const ctx = { cwd: realpathSync(process.cwd()), home: env.HOME ?? homedir(), ...(env.CLAUDE_CONFIG_DIR ? { configDir: env.CLAUDE_CONFIG_DIR } : {}), env };
+  try {
+    const merged = sessionSettings(opts, env, ctx.cwd, ctx.home, () => true).merged;
+    return await offerProjectPlugins(ctx, merged, wicketHomeDir(ctx.home, env));
+  } catch (err) {
+    return [`The plugins the settings name could not be added: ${errorMessage(err)}`];
   }
 }
 

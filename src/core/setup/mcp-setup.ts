@@ -17,11 +17,11 @@ import { isDeferred, TOOL_SEARCH, toolSearchMode } from '../../tools/tool-search
 import type { CliOptions } from './options.js';
 import { visibleTools, type Setup } from './session-setup.js';
 
-/** Undefined when no server is configured anywhere. Throws McpConfigError for a bad --mcp-config. */
+/** Undefined when no server is configured anywhere (unless `always`). Throws McpConfigError for a bad --mcp-config. */
 export function mcpServersFor(
   opts: Pick<CliOptions, 'mcpConfig' | 'strictMcpConfig'>,
   setup: Setup,
-  how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler; sdkServers?: SdkServerEntry[] },
+  how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler; sdkServers?: SdkServerEntry[]; always?: boolean },
 ): McpServers | undefined {
   const env = setup.options.env;
   const config = loadMcpConfig({
@@ -44,7 +44,7 @@ export function mcpServersFor(
     config.unapproved = config.unapproved.filter((n) => !names.has(n));
   }
   const sdkServers = how.sdkServers ?? [];
-  if (!config.servers.length && !config.disabled.length && !sdkServers.length) return undefined;
+  if (!config.servers.length && !config.disabled.length && !sdkServers.length && !how.always) return undefined;
   const o = setup.options;
   const sandbox = stdioSandbox({
     cwd: setup.cwd,

@@ -18,7 +18,7 @@ import { DEFAULT_MODEL, DEFAULT_SMALL_MODEL, pickEffort, resolveModel } from '..
 import { buildSystemPrompt } from '../../session/system-prompt.js';
 import { TaskNotices } from '../task-notices.js';
 import { continuedSessionId, resumeFile, sessionTranscriptPath } from '../../session/resume.js';
-import { fileHistoryDir } from '../../session/paths.js';
+import { fileHistoryDir, projectSlug } from '../../session/paths.js';
 import type { SessionPlaces } from '../../session/session-list.js';
 import { VERSION } from '../../base/version.js';
 import { createHooks, type HooksContext } from '../../hooks/create.js';

@@ -1,10 +1,10 @@
-/** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /init, /add-dir, and those of session-info.ts). */
+/** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /reload-plugins, /init, /add-dir, and those of session-info.ts). */
 import { DEFAULT_MODEL, EFFORT_LEVELS, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
 import { modeLabel } from '../StatusLine.js';
 import { mcpCommand } from './mcp.js';
 import { permissionsCommand } from './permissions.js';
-import { pluginCommand } from './plugin.js';
+import { pluginCommand, reloadPluginsCommand } from './plugin.js';
 import { addDirCommand, initCommand } from './project.js';
 import { SESSION_INFO_COMMANDS } from './session-info.js';
 import { branchCommand, resumeCommand } from './sessions.js';
@@ -179,6 +179,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   trace,
   mcpCommand,
   pluginCommand,
+  reloadPluginsCommand,
   ...SESSION_INFO_COMMANDS,
   exit,
 ];

@@ -31,6 +31,10 @@ export interface SessionControl {
   mcpSignOut?: (name: string) => Promise<{ text: string } | { error: string }>;
   /** A line in the transcript, for what a command learns after it returned. */
   note?: (text: string, tone?: 'info' | 'warning' | 'error') => void;
+  /** The app can show the plugin screen (/plugin answers `{ kind: 'plugins' }`). */
+  openPlugins?: boolean;
+  /** /reload-plugins: the plugins read again; what loaded, and whether something did not. */
+  reloadPlugins?: () => Promise<{ text: string; warning?: boolean }>;
 }
 
 export type CommandResult =
@@ -42,6 +46,7 @@ export type CommandResult =
   | { kind: 'resume'; query?: string }
   /** /branch: go on in a new session that holds this conversation. */
   | { kind: 'branch' }
+  | { kind: 'plugins' }
   | { kind: 'compact'; instructions?: string }
   /** Open the file in the person's editor; the instruction files are read again after. */
   | { kind: 'edit'; file: string }

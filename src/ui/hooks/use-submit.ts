@@ -4,6 +4,7 @@
  */
 import { useStdout } from 'ink';
 import type { McpSession } from '../mcp-session.js';
+import type { PluginSession } from '../plugin-session.js';
 import type { AgentOptions } from '../../core/agent-options.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
@@ -34,6 +35,10 @@ export interface SubmitDeps {
   openResume: (query?: string) => void;
   /** /branch: go on in a new session holding this conversation. */
   branch: () => void;
+  /** /plugin: open the plugin screen (absent: /plugin answers with text). */
+  openPlugins?: () => void;
+  /** The session's plugins, for /reload-plugins. */
+  plugins?: PluginSession;
   /** After /clear wiped the screen: start a fresh transcript. */
   onCleared: () => void;
   /** `# text` and /memory: the instruction files by hand. */
@@ -58,8 +63,15 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     messages: d.agent.messages,
     ...(d.transcript ? { rename: (name: string) => d.transcript?.name(name) } : {}),
     ...(d.mcp ? mcpControl(d.mcp, d.agent.info) : {}),
+    ...(d.openPlugins ? { openPlugins: true } : {}),
+    ...(d.plugins ? { reloadPlugins: () => reload(d.plugins!) } : {}),
     note: d.agent.info,
   });
+
+  const reload = async (plugins: PluginSession): Promise<{ text: string; warning?: boolean }> => {
+    if (d.agent.busy()) return { text: 'Interrupt the current run (esc) before /reload-plugins.', warning: true };
+    return plugins.reload();
+  };
 
   const apply = (text: string, result: CommandResult, context?: string) => {
     if (result.kind === 'prompt') d.agent.submit(result.text, text, result.allowedTools, context ?? result.context);
@@ -67,6 +79,7 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     else if (result.kind === 'rewind') d.openRewind();
     else if (result.kind === 'resume') d.openResume(result.query);
     else if (result.kind === 'branch') d.branch();
+    else if (result.kind === 'plugins') d.openPlugins?.();
     else if (result.kind === 'compact') {
       if (d.agent.busy()) return d.agent.info('Interrupt the current run (esc) before /compact.', 'warning');
       void d.agent.compact(result.instructions);
