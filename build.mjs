@@ -60,6 +60,12 @@ const LIBRARIES = {
   // The MCP client, for sessions with MCP servers only.
   // YAML, for agent files' frontmatter.
   yaml: { loader: /src[\\/]settings[\\/]yaml-lib\.ts$/, exported: 'function yamlLib()' },
+  // The settings validator made from SchemaStore's schema (scripts/settings-schema.mjs), for runs that read a settings file.
+  'settings-schema': {
+    loader: /src[\\/]settings[\\/]schema-lib\.ts$/,
+    exported: 'function settingsSchemaLib()',
+    entry: () => 'src/settings/schema/validator.generated.js',
+  },
   mcp: { loader: /src[\\/]mcp[\\/]sdk-lib\.ts$/, exported: 'async function mcpSdk()', entry: () => 'src/mcp/sdk-parts.ts' },
   'web-tree-sitter': {
     loader: /src[\\/]tools[\\/]bash[\\/]tree-sitter-lib\.ts$/,
