@@ -13,6 +13,7 @@ import { loadedToolNames, prepareMessages } from '../tools/tool-search/reference
 import type { AgentOptions } from './agent-options.js';
 import { withCacheBreakpoint } from '../base/conversation.js';
 import type { ApiMessage } from '../base/events.js';
+import type { ToolDescriptionContext } from '../base/tool.js';
 
 export interface RequestParts {
   tools: ApiTool[];
@@ -22,7 +23,7 @@ export interface RequestParts {
   notLoaded: ReadonlySet<string>;
 }
 
-type Agent = Pick<AgentOptions, 'tools' | 'env' | 'model' | 'state' | 'homeDir' | 'projectRoot'>;
+type Agent = Pick<AgentOptions, 'tools' | 'env' | 'model' | 'state' | 'homeDir' | 'projectRoot' | 'settings'>;
 
 export function requestParts(messages: readonly ApiMessage[], opts: Agent): RequestParts {
   const env = toolDescriptionEnv(opts);
@@ -47,9 +48,9 @@ export function requestParts(messages: readonly ApiMessage[], opts: Agent): Requ
 }
 
 /** What tool descriptions may depend on: the working directory, the platform, the project, where user files live. */
-export function toolDescriptionEnv(opts: Pick<AgentOptions, 'state' | 'homeDir' | 'env' | 'projectRoot'>): {
-  cwd: string;
-  platform: string;
+export function toolDescriptionEnv(
+  opts: Pick<AgentOptions, 'state' | 'homeDir' | 'env' | 'projectRoot'> & { settings?: Record<string, unknown> },
+): ToolDescriptionContext & {
   configDir: string;
   projectRoot: string;
 } {
@@ -58,5 +59,7 @@ export function toolDescriptionEnv(opts: Pick<AgentOptions, 'state' | 'homeDir' 
     platform: process.platform,
     configDir: userConfigDir(opts.homeDir, opts.env.CLAUDE_CONFIG_DIR || undefined),
     projectRoot: opts.projectRoot,
+    env: opts.env,
+    ...(opts.settings ? { settings: opts.settings } : {}),
   };
 }
