@@ -6,6 +6,7 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { loadSettings } from '../settings/load.js';
 import { formatSettingsReport } from '../settings/report.js';
+import { supportWarnings } from '../settings/support.js';
 
 export async function runConfig(_args: string[]): Promise<number> {
   const env = process.env;
@@ -15,6 +16,7 @@ export async function runConfig(_args: string[]): Promise<number> {
     configDir: env.CLAUDE_CONFIG_DIR || undefined,
     managedPath: env.WICKET_MANAGED_SETTINGS || undefined,
   });
+  if (!loaded.errors.length) loaded.warnings.push(...supportWarnings(loaded.merged, env));
   process.stdout.write(`${formatSettingsReport(loaded).trimEnd()}\n`);
   return loaded.errors.length ? 2 : 0;
 }
