@@ -62,6 +62,12 @@ const LIBRARIES = {
   yaml: { loader: /src[\\/]settings[\\/]yaml-lib\.ts$/, exported: 'function yamlLib()' },
   // The Markdown lexer, for instruction files that hold `@` imports or HTML comments.
   marked: { loader: /src[\\/]session[\\/]memory[\\/]marked-lib\.ts$/, exported: 'function markedLib()' },
+  // The settings validator made from SchemaStore's schema (scripts/settings-schema.mjs), for runs that read a settings file.
+  'settings-schema': {
+    loader: /src[\\/]settings[\\/]schema-lib\.ts$/,
+    exported: 'function settingsSchemaLib()',
+    entry: () => 'src/settings/schema/validator.generated.js',
+  },
   mcp: { loader: /src[\\/]mcp[\\/]sdk-lib\.ts$/, exported: 'async function mcpSdk()', entry: () => 'src/mcp/sdk-parts.ts' },
   'web-tree-sitter': {
     loader: /src[\\/]tools[\\/]bash[\\/]tree-sitter-lib\.ts$/,

@@ -8,6 +8,7 @@ import type { ApiMessage, ContentBlock } from '../base/events.js';
 import { FatalError, errorMessage } from '../base/errors.js';
 import { baseURLProblem, postMessagesStream, type TransportConfig } from './http-transport.js';
 import { ApiTimeoutError, type ApiLimits } from './limits.js';
+import { withoutCacheMarks } from './prompt-caching.js';
 import { MessageAccumulator, type CompletedToolUse } from './message-accumulator.js';
 import { isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
 import type { Usage } from '../base/usage.js';
@@ -35,6 +36,8 @@ export interface ModelRequest {
   fallbackModels?: readonly string[];
   /** Betas the request needs (`anthropic-beta`), besides the one thinking adds. */
   betas?: readonly string[];
+  /** Set by the client: whether a request to this model goes without cache marks. */
+  cachingOff?: (model: string) => boolean;
 }
 
 /** Overloaded answers in a row before the request moves to the next fallback model. */
@@ -74,6 +77,8 @@ export interface ClientConfig {
   userAgent?: string;
   /** Extra request headers (ANTHROPIC_CUSTOM_HEADERS). */
   headers?: Record<string, string>;
+  /** Whether a request to this model goes without cache marks (DISABLE_PROMPT_CACHING…). */
+  cachingOff?: (model: string) => boolean;
 }
 
 export function createModelClient(config: ClientConfig): ModelClient {
@@ -90,7 +95,8 @@ export function createModelClient(config: ClientConfig): ModelClient {
     userAgent: config.userAgent,
     headers: config.headers,
   };
-  return { stream: (req, signal) => streamWithRetry(transport, config.retry, req, signal) };
+  const cachingOff = config.cachingOff;
+  return { stream: (req, signal) => streamWithRetry(transport, config.retry, cachingOff ? { ...req, cachingOff } : req, signal) };
 }
 
 async function* streamWithRetry(
@@ -110,7 +116,7 @@ async function* streamWithRetry(
     let toolsStarted = 0;
     try {
       const thinking = req.thinkingBudget && req.thinkingBudget >= 1024 ? req.thinkingBudget : undefined;
-      const body = {
+      const full = {
         model,
         // With thinking on, max_tokens must exceed the thinking budget and leave room for the answer.
         max_tokens: thinking ? Math.max(req.maxTokens, thinking + 8000) : req.maxTokens,
@@ -121,6 +127,7 @@ async function* streamWithRetry(
         ...(req.effort ? { output_config: { effort: req.effort } } : {}),
         stream: true,
       };
+      const body = req.cachingOff?.(model) ? withoutCacheMarks(full) : full;
       // Thinking between tool calls needs the interleaved-thinking beta.
       const betas = [...(thinking && req.tools.length ? ['interleaved-thinking-2025-05-14'] : []), ...(req.betas ?? [])];
       const stream = await postMessagesStream(transport, body, signal, betas);

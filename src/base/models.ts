@@ -12,10 +12,42 @@ const ALIASES: Record<string, string> = {
   haiku: 'claude-haiku-4-5',
 };
 
-/** An alias (sonnet, opus, haiku) as its model id; anything else as given. */
+/** `ANTHROPIC_DEFAULT_OPUS_MODEL` and its siblings: what each alias stands for in this session. */
+let pinned: Record<string, string> = {};
+
+const PIN_VARS: Record<string, string> = {
+  opus: 'ANTHROPIC_DEFAULT_OPUS_MODEL',
+  sonnet: 'ANTHROPIC_DEFAULT_SONNET_MODEL',
+  haiku: 'ANTHROPIC_DEFAULT_HAIKU_MODEL',
+};
+
+/** Pins the aliases to the model ids the environment names (set up once per session). */
+export function pinModelAliases(env: Record<string, string | undefined>): void {
+  pinned = {};
+  for (const [alias, name] of Object.entries(PIN_VARS)) {
+    const id = env[name]?.trim();
+    if (id) pinned[alias] = id;
+  }
+}
+
+/** An alias (sonnet, opus, haiku) as its model id (a pinned one first); anything else as given. */
 export function resolveModel(name: string | undefined): string | undefined {
   if (!name) return undefined;
-  return ALIASES[name] ?? name;
+  return pinned[name] ?? ALIASES[name] ?? name;
+}
+
+/**
+ * Settings `availableModels`: whether `model` may be used. An entry is an alias or a model id; an
+ * alias allows what it resolves to, and a family name (`opus`) also allows that family's other ids.
+ */
+export function modelAllowed(model: string, available: readonly string[] | undefined): boolean {
+  if (!available) return true;
+  const id = resolveModel(model) ?? model;
+  return available.some((entry) => {
+    const e = entry.trim();
+    if (e === model || e === id || resolveModel(e) === id) return true;
+    return e in ALIASES && new RegExp(`(^|[-.])${e}([-.]|$)`).test(id);
+  });
 }
 
 export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;

@@ -147,13 +147,25 @@ export interface PersonNeeded {
 /** Which list a rule came from. */
 export type RuleList = 'allow' | 'ask' | 'deny';
 
+/** What a tool's description may depend on. */
+export interface ToolDescriptionContext {
+  cwd: string;
+  platform: string;
+  configDir?: string;
+  projectRoot?: string;
+  /** The session's environment (Bash's limits come from BASH_* variables). */
+  env?: Record<string, string | undefined>;
+  /** The merged settings. */
+  settings?: Record<string, unknown>;
+}
+
 export interface Tool<I = any, O = any> {
   /** PascalCase name the model sees, e.g. `Read`. */
   readonly name: string;
   /** Older names accepted from the model and in rules (e.g. `BashOutput` for `TaskOutput`). */
   readonly aliases?: readonly string[];
   /** The description the model reads. */
-  description(ctx: { cwd: string; platform: string; configDir?: string; projectRoot?: string }): string;
+  description(ctx: ToolDescriptionContext): string;
   /** Single source of the TS input type and the JSON Schema sent to the API. Use z.strictObject. */
   readonly inputSchema: z.ZodType<I>;
   /** The JSON Schema sent to the API when it does not come from `inputSchema` (an MCP server's own). */

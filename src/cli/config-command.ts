@@ -11,6 +11,7 @@ import { setupInstructions } from '../core/setup/instructions-setup.js';
 import { projectSlug } from '../session/paths.js';
 import { loadSettings } from '../settings/load.js';
 import { formatSettingsReport } from '../settings/report.js';
+import { supportWarnings } from '../settings/support.js';
 
 export async function runConfig(_args: string[]): Promise<number> {
   const env = process.env;
@@ -28,6 +29,7 @@ export async function runConfig(_args: string[]): Promise<number> {
     { cwd, home, configDir, env: { ...env, ...loaded.env }, loaded, additionalDirs: loaded.additionalDirectories, slug: projectSlug, makeFolder: false },
   );
   const instructions = memory.instructions?.report() ?? [];
+  if (!loaded.errors.length) loaded.warnings.push(...supportWarnings(loaded.merged, env));
   process.stdout.write(`${formatSettingsReport(loaded).trimEnd()}\n\n${instructions.join('\n')}\n`);
   return loaded.errors.length ? 2 : 0;
 }

@@ -12,7 +12,8 @@ import { FatalError, errorMessage } from '../base/errors.js';
 import { loadedOnDemand } from '../base/lib/import-module.js';
 import type { GitStatus } from '../base/git-status.js';
 import { randomUuid } from '../base/ids.js';
-import { resolveModel } from '../base/models.js';
+import { modelAllowed, resolveModel } from '../base/models.js';
+import { availableModels } from '../core/setup/model-choice.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed } from '../session/resume.js';
 import { cleanupSessions, resumedSessionNotes, sessionTranscript } from '../core/setup/session-files.js';
@@ -248,7 +249,14 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 2;
     }
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
-    const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, plugins: setup.plugins, ...(debug ? { debug } : {}) });
+    // Settings `verbose: true` is a standing --verbose (gate traces in stream-json).
+    const runOpts = setup.loaded.merged.verbose === true ? { ...opts, verbose: true } : opts;
+    const code = await runPrintMode(runOpts, agent, prompts, messages, io, abort, {
+      transcript,
+      mcpServers,
+      plugins: setup.plugins,
+      ...(debug ? { debug } : {}),
+    });
     await elicitation?.settled();
     // Sessions older than cleanupPeriodDays go once the run is done: the first request does not wait for it.
     cleanupSessions(setup);
@@ -279,13 +287,22 @@ function settingsStop(err: unknown): number | undefined {
   return 2;
 }
 
-/** --fallback-model (comma separated), else settings fallbackModel: where an overloaded model's requests go. */
+/**
+ * --fallback-model (comma separated), else settings fallbackModel (a list, or the older single string):
+ * where an overloaded model's requests go. Models settings availableModels does not allow are left out.
+ */
 function fallbackModels(opts: CliOptions, setup: Setup): string[] {
-  const raw = opts.fallbackModel ?? (typeof setup.loaded.merged.fallbackModel === 'string' ? setup.loaded.merged.fallbackModel : '');
-  return raw
+  const setting = setup.loaded.merged.fallbackModel;
+  const raw =
+    opts.fallbackModel ?? (Array.isArray(setting) ? setting.filter((m) => typeof m === 'string').join(',') : typeof setting === 'string' ? setting : '');
+  const models = raw
     .split(',')
     .map((m) => resolveModel(m.trim()))
     .filter((m): m is string => Boolean(m));
+  const list = availableModels(setup.loaded.merged);
+  for (const m of models.filter((m) => !modelAllowed(m, list)))
+    process.stderr.write(`wicket: warning: fallback model ${m} is not in settings availableModels; left out\n`);
+  return models.filter((m) => modelAllowed(m, list));
 }
 
 async function runConfigCommand(args: string[]): Promise<number> {

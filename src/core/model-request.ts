@@ -13,6 +13,7 @@ import { loadedToolNames, prepareMessages } from '../tools/tool-search/reference
 import type { AgentOptions } from './agent-options.js';
 import { withCacheBreakpoint } from '../base/conversation.js';
 import type { ApiMessage } from '../base/events.js';
+import type { ToolDescriptionContext } from '../base/tool.js';
 
 export interface RequestParts {
   tools: ApiTool[];
@@ -22,7 +23,7 @@ export interface RequestParts {
   notLoaded: ReadonlySet<string>;
 }
 
-type Agent = Pick<AgentOptions, 'tools' | 'env' | 'model' | 'state' | 'homeDir' | 'projectRoot' | 'instructions'>;
+type Agent = Pick<AgentOptions, 'tools' | 'env' | 'model' | 'state' | 'homeDir' | 'projectRoot' | 'instructions' | 'settings'>;
 
 export function requestParts(conversation: readonly ApiMessage[], opts: Agent): RequestParts {
   const messages = withInstructions(conversation, opts.instructions?.startBlocks() ?? []);
@@ -59,9 +60,9 @@ export function withInstructions(messages: readonly ApiMessage[], blocks: readon
 }
 
 /** What tool descriptions may depend on: the working directory, the platform, the project, where user files live. */
-export function toolDescriptionEnv(opts: Pick<AgentOptions, 'state' | 'homeDir' | 'env' | 'projectRoot'>): {
-  cwd: string;
-  platform: string;
+export function toolDescriptionEnv(
+  opts: Pick<AgentOptions, 'state' | 'homeDir' | 'env' | 'projectRoot'> & { settings?: Record<string, unknown> },
+): ToolDescriptionContext & {
   configDir: string;
   projectRoot: string;
 } {
@@ -70,5 +71,7 @@ export function toolDescriptionEnv(opts: Pick<AgentOptions, 'state' | 'homeDir' 
     platform: process.platform,
     configDir: userConfigDir(opts.homeDir, opts.env.CLAUDE_CONFIG_DIR || undefined),
     projectRoot: opts.projectRoot,
+    env: opts.env,
+    ...(opts.settings ? { settings: opts.settings } : {}),
   };
 }

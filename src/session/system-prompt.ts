@@ -36,6 +36,8 @@ export interface PromptOptions {
   hidden?: (absPath: string) => boolean;
   /** Settings `language`: the language to answer the person in. */
   language?: string;
+  /** What commits and pull requests end with (attribution.ts); empty: nothing said. */
+  attribution?: string;
   /** The output style's text, last in the prompt; without keepCodingInstructions it replaces the coding instructions. */
   outputStyle?: { prompt: string; keepCodingInstructions: boolean };
 }
@@ -47,6 +49,7 @@ export function buildSystemPrompt(opts: PromptOptions): SystemBlock[] {
   if (opts.autoMemoryDir) parts.push(autoMemorySection(opts.autoMemoryDir));
   if (opts.language?.trim())
     parts.push(`Always respond to the user in ${opts.language.trim()}. Code, commands, file contents and identifiers stay as they are.`);
+  if (opts.attribution) parts.push(opts.attribution);
   if (opts.appendSystemPrompt) parts.push(opts.appendSystemPrompt);
   if (style) parts.push(style.prompt);
   return [{ type: 'text', text: parts.join('\n\n') }];

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { createModelClient, type ModelClient } from '../../api/model-client.js';
 import { apiLimitsFromEnv } from '../../api/limits.js';
+import { promptCachingOff } from '../../api/prompt-caching.js';
 import { retryPolicyFromEnv } from '../../api/retry.js';
 import type { AgentOptions } from '../agent-options.js';
 import type { GitStatus } from '../../base/git-status.js';
@@ -14,8 +15,10 @@ import { FileHistory } from '../file-history.js';
 import { hookAgentRunner } from '../hook-agent.js';
 import { DiskHistoryStore, MemoryHistoryStore } from '../file-history-store.js';
 import { randomUuid } from '../../base/ids.js';
-import { DEFAULT_MODEL, DEFAULT_SMALL_MODEL, pickEffort, resolveModel } from '../../base/models.js';
+import { DEFAULT_MODEL, DEFAULT_SMALL_MODEL, pickEffort, pinModelAliases, resolveModel } from '../../base/models.js';
+import { maxOutputTokens, requireAvailable } from './model-choice.js';
 import { buildSystemPrompt } from '../../session/system-prompt.js';
+import { attributionPrompt } from '../../session/attribution.js';
 import { TaskNotices } from '../task-notices.js';
 import { continuedSessionId, resumeFile, sessionTranscriptPath } from '../../session/resume.js';
 import { fileHistoryDir, projectSlug } from '../../session/paths.js';
@@ -33,6 +36,7 @@ import { readDenyPatterns } from '../../permissions/search-deny.js';
 import type { AskUser, PermissionRules } from '../../base/permission-types.js';
 import { loadSettings, type LoadedSettings } from '../../settings/load.js';
 import { SettingsUnreadableError } from '../../settings/problem.js';
+import { supportWarnings } from '../../settings/support.js';
 import { askOnce } from '../../api/ask-once.js';
 import { costOf } from '../../base/usage.js';
 import { sessionEnvDir } from '../../tools/bash/session-env.js';
@@ -123,13 +127,16 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   if (asAgent && !opts.bare && !opts.safeMode) addMainAgentHooks(loaded, asAgent);
   const schema = opts.jsonSchema ? parseJsonSchema(opts.jsonSchema) : undefined;
   if (schema) tools = [...tools, structuredOutputTool(schema, () => mcpSdk().then((sdk) => sdk.Ajv))];
-  const model = resolveModel(opts.model) ?? resolveModel(asAgent?.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
-  const smallModel = resolveModel(env.ANTHROPIC_SMALL_FAST_MODEL || env.ANTHROPIC_DEFAULT_HAIKU_MODEL) ?? DEFAULT_SMALL_MODEL;
+  const mergedEnv = { ...env, ...loaded.env };
+  pinModelAliases(mergedEnv);
+  const model =
+    resolveModel(opts.model) ?? resolveModel(asAgent?.model) ?? resolveModel(mergedEnv.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
+  requireAvailable(model, loaded.merged);
+  const smallModel = resolveModel(mergedEnv.ANTHROPIC_SMALL_FAST_MODEL || mergedEnv.ANTHROPIC_DEFAULT_HAIKU_MODEL) ?? DEFAULT_SMALL_MODEL;
   const places: SessionPlaces = { configDir, wicketHome, cwd };
   const resumed = resumeFile(opts, places);
   // A resumed session goes on under its own id (and file), unless --fork-session.
   const sessionId = continuedSessionId(opts, resumed) ?? randomUuid();
-  const mergedEnv = { ...env, ...loaded.env };
   // --effort, then CLAUDE_CODE_EFFORT_LEVEL, then the agent's, then settings effortLevel; 'auto' leaves it to the model.
   const effort = pickEffort(opts.effort, mergedEnv.CLAUDE_CODE_EFFORT_LEVEL, asAgent?.effort, loaded.merged.effortLevel);
   const client = deps.client ?? clientFromEnv(mergedEnv);
@@ -189,6 +196,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     git: deps.git,
     hidden: readDeniedCheck({ rules: loaded.rules, cwd, projectRoot: cwd, homeDir: home }),
     ...(typeof loaded.merged.language === 'string' ? { language: loaded.merged.language } : {}),
+    attribution: attributionPrompt(loaded.merged),
     ...(outputStyle.style ? { outputStyle: outputStyle.style } : {}),
   });
   const maxConc = Number(env.WICKET_MAX_TOOL_CONCURRENCY || env.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY || 10);
@@ -209,6 +217,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     settings,
     env: mergedEnv,
     maxTurns: opts.maxTurns,
+    maxTokens: maxOutputTokens(mergedEnv),
     thinkingBudget: thinkingBudget(mergedEnv, loaded.merged),
     effort,
     outputStyle: outputStyle.style?.name ?? 'default',
@@ -266,6 +275,7 @@ export function sessionSettings(opts: CliOptions, env: Record<string, string | u
     ...(opts.withoutSettings ? { without: opts.withoutSettings } : {}),
   });
   if (loaded.errors.length) throw new SettingsUnreadableError(loaded.errors, opts.settingSources);
+  loaded.warnings.push(...supportWarnings(loaded.merged, env));
   return loaded;
 }
 
@@ -307,6 +317,7 @@ function clientFromEnv(env: Record<string, string | undefined>): ModelClient {
     limits: apiLimitsFromEnv(env),
     userAgent: `wicket/${VERSION}`,
     headers: parseCustomHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
+    cachingOff: (model) => promptCachingOff(env, model),
   });
 }
 

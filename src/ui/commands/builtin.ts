@@ -1,5 +1,5 @@
 /** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /reload-plugins, /init, /add-dir, and those of session-info.ts). */
-import { DEFAULT_MODEL, EFFORT_LEVELS, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
+import { DEFAULT_MODEL, EFFORT_LEVELS, modelAllowed, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
 import { modeLabel } from '../StatusLine.js';
 import { mcpCommand } from './mcp.js';
@@ -48,7 +48,12 @@ const model: SlashCommand = {
   run(args, s) {
     const name = args.trim();
     if (!name) return { kind: 'info', text: `Model: ${s.options.model}\nAliases: sonnet, opus, haiku (default ${DEFAULT_MODEL}). Set with /model <name>.` };
-    s.options.model = resolveModel(name) ?? name;
+    const chosen = resolveModel(name) ?? name;
+    const list = s.options.settings.availableModels;
+    const allowed = Array.isArray(list) ? list.filter((m): m is string => typeof m === 'string') : undefined;
+    if (!modelAllowed(chosen, allowed))
+      return { kind: 'info', text: `${chosen} is not in settings availableModels (${allowed?.join(', ')}): the model stays ${s.options.model}.` };
+    s.options.model = chosen;
     return { kind: 'info', text: `Model set to ${s.options.model}` };
   },
 };
