@@ -49,6 +49,7 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     ...(d.transcript ? { rename: (name: string) => d.transcript?.name(name) } : {}),
     ...(d.mcp ? mcpControl(d.mcp, d.agent.info) : {}),
     note: d.agent.info,
+    columns: stdout.columns,
   });
 
   const apply = (text: string, result: CommandResult, context?: string) => {
