@@ -71,6 +71,11 @@ export type PermissionAnswer =
       answeredBy?: string;
       /** Nobody could be asked at all (print mode, a hook's check): a rule or a person was missing. */
       nobodyAsked?: boolean;
+      /**
+       * The person said no and the turn ends here (the app's Esc or "No"): the front end stops the
+       * run, and the model reads that it should wait for the person instead of trying another way.
+       */
+      interrupt?: boolean;
     };
 
 export type AskUser = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer>;

@@ -21,7 +21,7 @@ import { McpConfigError } from '../mcp/config.js';
 import { elicitationFlow, setSessionElicitation, type ElicitationHandler } from '../mcp/elicitation.js';
 import type { McpServers } from '../mcp/servers.js';
 import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from '../core/setup/mcp-setup.js';
-import { buildProgram, normalizeOptions, UsageError } from './options.js';
+import { buildProgram, normalizeOptions, swallowedPrompt, UsageError } from './options.js';
 import type { CliOptions } from '../core/setup/options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { debugLog } from '../core/setup/debug-log.js';
@@ -52,10 +52,13 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
   if (argv[0] === 'config') return runConfigCommand(argv.slice(1));
   if (argv[0] === 'mcp') return (await import('./mcp-command.js')).runMcpCommand(argv.slice(1));
   if (argv[0] === 'plugin') return (await import('./plugin-command.js')).runPluginCommand(argv.slice(1));
+  if (argv[0] === 'trust') return (await import('./trust-command.js')).runTrustCommand(argv.slice(1));
   let opts: CliOptions;
   try {
     const program = buildProgram(info.version);
     program.parse(argv, { from: 'user' });
+    const swallowed = swallowedPrompt(argv, program.args[0]);
+    if (swallowed) throw new UsageError(swallowed);
     opts = normalizeOptions(program.opts(), program.args[0], (f) => readFileSync(f, 'utf8'));
     opts.safeMode = safeModeWanted(opts.safeMode, process.env);
     setSafeMode(opts.safeMode);

@@ -29,6 +29,7 @@ export const splitToolList = (values: string[] | undefined): string[] => splitRu
 export const HELP_AFTER = `
 Commands:
   wicket config                                     the settings that loaded, and every rule with its origin
+  wicket trust [folder]                             trust a folder without the dialog (for CI): its allow rules apply
   wicket mcp list|get|add|add-json|remove           configure and check MCP servers (wicket mcp --help)
   wicket mcp login|logout <name>                    sign in to a remote MCP server (OAuth), or clear it
   wicket plugin list [--plugin-dir <folder>]        the plugins a session here loads, and those that would not
@@ -167,4 +168,27 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     strictMcpConfig: Boolean(raw.strictMcpConfig),
     pluginDir: Array.isArray(raw.pluginDir) ? raw.pluginDir.map(String) : [],
   };
+}
+
+/** Flags that take several values: the words after one are its values until the next flag (or `--`). */
+const VARIADIC_RULE_FLAGS = new Set(['--allowedTools', '--allowed-tools', '--disallowedTools', '--disallowed-tools', '--tools']);
+/** What a rule or a tool name looks like: `Read`, `Bash(git log *)`, `mcp__server__tool`. */
+const RULE_LIKE = /^(?:mcp__[\w-]+|[A-Z][\w-]*)(?:\(.*\))?$/s;
+
+/**
+ * When no prompt was given and the last word of the command line went to a flag that takes several
+ * values (`--allowedTools Read "explain this"`), the prompt was most likely swallowed by it: the
+ * words that say so, or undefined.
+ */
+export function swallowedPrompt(argv: readonly string[], prompt: string | undefined): string | undefined {
+  if (prompt !== undefined) return undefined;
+  let flag: string | undefined;
+  for (const arg of argv) {
+    if (arg === '--') return undefined;
+    if (arg.startsWith('-')) flag = VARIADIC_RULE_FLAGS.has(arg.split('=')[0]!) && !arg.includes('=') ? arg : undefined;
+  }
+  const last = argv.at(-1);
+  if (!flag || last === undefined || last.startsWith('-')) return undefined;
+  if (splitRuleList([last]).every((r) => RULE_LIKE.test(r))) return undefined;
+  return `${flag} took "${last}" as one of its values, so no prompt was given: put the prompt before the flags, or end the list with --, e.g. wicket ${flag} Read -- "${last}"`;
 }

@@ -7,7 +7,7 @@
  */
 import type { Hooks } from '../hooks/types.js';
 import { decidePermission, pathDenyRule } from '../permissions/decide.js';
-import { permissionDenial, unpunctuated } from '../permissions/denial-text.js';
+import { permissionDenial, rejectedByPerson, unpunctuated } from '../permissions/denial-text.js';
 import type { PermissionMode } from '../base/permission-modes.js';
 import type { AskUser, PermissionDecision, PermissionRules } from '../base/permission-types.js';
 import { drainCall, type CallOutcome, type ContextChange, type SessionState, type Tool, type ToolCall, type ToolContext } from '../base/tool.js';
@@ -314,8 +314,18 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
     const unasked = answer.nobodyAsked ? (ruleCanAllow ? { allowWith: decision.suggestions } : {}) : undefined;
     return denied(g, input, `${decision.by} → ${answer.answeredBy}`, answer.message ?? `${answer.answeredBy} said no`, unasked, answer.nobodyAsked);
   }
+  if (answer.interrupt) return rejected(g, input, decision.by);
   const why = answer.message ? `the user said no and wrote: ${answer.message}` : `${unpunctuated(decision.reason)}; the user was asked and said no`;
   return denied(g, input, `asked (${decision.by}) → answer: no`, why);
+}
+
+/** The person said no and stopped the turn: the model is told to wait for them. */
+function rejected(g: Gated, input: unknown, by: string): PermStep {
+  const { tool, call, env, tracer } = g;
+  const reason = 'the user said no and stopped the turn';
+  tracer.mark('permission', 'denied', `asked (${by}) → answer: no, stop`);
+  env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason });
+  return { kind: 'done', result: refusal('permission', rejectedByPerson(tool.name)), extra: { denied: reason } };
 }
 
 /**

@@ -50,3 +50,15 @@ const AFTER_DENIAL_NO_PERSON = 'Do not retry the same call; choose another way, 
 export function permissionDenial(toolName: string, reason: string, noPerson: boolean): string {
   return sentences(`Permission to use ${toolName} was denied: ${reason}`, noPerson ? AFTER_DENIAL_NO_PERSON : AFTER_DENIAL);
 }
+
+/**
+ * The person said no and stopped the turn (the app's Esc or "No"): nothing ran, and the model waits
+ * for them, as Claude Code's "STOP what you are doing and wait for the user".
+ */
+export function rejectedByPerson(toolName: string): string {
+  return sentences(
+    `The user doesn't want to proceed with this tool use: permission to use ${toolName} was denied by the user, who stopped the turn`,
+    'The call did not run (for a file edit: nothing was written to the file)',
+    'STOP what you are doing and wait for the user to tell you how to proceed',
+  );
+}

@@ -164,7 +164,7 @@ function withholdUntrusted(layers: Layer[], opts: LoadSettingsOptions, warnings:
     const { allow: _allow, additionalDirectories: _dirs, ...perms } = permsOf(layer);
     layer.data = { ...layer.data, permissions: perms };
     warnings.push(
-      `${layer.label}: ignoring ${left.join(' and ')}: this workspace has not been trusted. Run wicket here once without -p and answer "Yes, I trust this folder", or put the rules in your own settings`,
+      `${layer.label}: ignoring ${left.join(' and ')}: this workspace has not been trusted. Trust it with \`wicket trust\` (for CI too: it records hasTrustDialogAccepted in ~/.claude.json, as Claude Code does), or run wicket here once without -p and answer "Yes, I trust this folder", or put the rules in your own settings`,
     );
   }
 }

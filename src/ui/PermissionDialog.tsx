@@ -1,7 +1,8 @@
 /**
  * The inline permission prompt: what the call would do, why it asks, and three answers: 1 Yes,
  * 2 Yes and don't ask again for <rule>, 3 No and tell wicket what to do instead (a text field).
- * Keys 1/2/3, arrows + Enter; Esc answers No. One request at a time; `waiting` counts the others.
+ * Keys 1/2/3, arrows + Enter; Esc answers No. "No" stops the turn (the app ends the run); the text
+ * typed after 3 is the person's next message. One request at a time; `waiting` counts the others.
  */
 import { Box, Text } from 'ink';
 import React, { useMemo, useRef, useState } from 'react';
@@ -82,17 +83,19 @@ function useDialogKeys(request: PermissionRequest, choices: Choice[], onAnswer: 
     else if (key === '2' && request.suggestions.length) answer({ behavior: 'allow', remember: [...request.suggestions] });
     else if (key === '3') setTyping(B.emptyBuffer);
   };
+  // "No" stops the turn; what the person types instead becomes the next prompt.
+  const no = (instead?: string) => answer({ behavior: 'deny', interrupt: true, ...(instead?.trim() ? { message: instead.trim() } : {}) });
   useKeys((input, key) => {
     const buf = text.current;
     if (buf !== undefined) {
-      if (key.escape) return answer({ behavior: 'deny' });
+      if (key.escape) return no();
       const r = handleKey(input, key, buf, {});
       const done = r === 'submit' ? B.expand(buf) : r && typeof r === 'object' && 'then' in r ? B.expand(r.then) : undefined;
-      if (done !== undefined) return answer(done.trim() ? { behavior: 'deny', message: done.trim() } : { behavior: 'deny' });
+      if (done !== undefined) return no(done);
       if (r && typeof r === 'object') setTyping(r as B.Buffer);
       return;
     }
-    if (key.escape) return answer({ behavior: 'deny' });
+    if (key.escape) return no();
     if (input === '1' || input === '2' || input === '3') return pick(input);
     if (key.upArrow) setSelected((sel.current + choices.length - 1) % choices.length);
     else if (key.downArrow || key.tab) setSelected((sel.current + 1) % choices.length);
@@ -115,7 +118,7 @@ function ReasonField({ value }: { value: B.Buffer }): React.ReactElement {
   const after = value.text.slice(value.cursor + 1);
   return (
     <Box flexDirection="column" marginTop={1}>
-      <Text dimColor>What should wicket do instead? (Enter to send, Esc to just say no)</Text>
+      <Text dimColor>What should wicket do instead? (Enter sends it as your next message, Esc just says no)</Text>
       <Text wrap="wrap">
         <Text color={theme.color('accent')}>{`${symbols.prompt} `}</Text>
         {before}

@@ -81,6 +81,7 @@ export async function askBrokenSettings(problems: readonly SettingsProblem[]): P
       problems={problems}
       onAnswer={(goOn) => {
         answer = goOn;
+        instance.clear(); // the dialog leaves nothing behind in the scrollback
         instance.unmount();
       }}
     />,

@@ -75,6 +75,7 @@ function WorkingLine({ status, now, queued }: { status: RunStatus; now: () => nu
   const frame = symbols.spinner[tick % symbols.spinner.length];
   const parts = [formatElapsed(now() - status.startedAt)];
   if (status.tokens > 0) parts.push(`↓ ${formatTokens(status.tokens)} tokens`);
+  if (status.retrying) parts.push(status.retrying);
   parts.push('esc to interrupt');
   if (queued > 0) parts.push(`${queued} queued`);
   // Separate texts: the spinner changes ten times a second, the counts about once.

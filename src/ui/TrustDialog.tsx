@@ -69,6 +69,7 @@ export async function askTrust(folder: string, sessionOnly: boolean): Promise<bo
       sessionOnly={sessionOnly}
       onAnswer={(yes) => {
         answer = yes;
+        instance.clear(); // the dialog leaves nothing behind in the scrollback
         instance.unmount();
       }}
     />,

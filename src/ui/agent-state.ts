@@ -6,6 +6,7 @@
 import type { AgentEvent } from '../base/events.js';
 import { addToTotals, emptyTotals, type Totals } from '../core/run-prompt.js';
 import { splitCompleted } from './markdown-text.js';
+import { retryLine, retryStatus } from './retry-text.js';
 import type { FinishedTool, HistoryItem, LiveState, LiveTool, NewItem, RunStatus, TraceEntry } from './types.js';
 
 const MAX_TRACES = 100;
@@ -36,6 +37,8 @@ export class AgentView {
   private runTokens = 0;
   /** True while the current assistant message has already shown a block (for the bullet). */
   private continuing = false;
+  /** The run was stopped by a "no" at a permission prompt: its call says "Rejected", no "Interrupted" line. */
+  private rejected = false;
 
   add(item: NewItem): void {
     this.pending.push({ ...item, id: this.nextId++ } as HistoryItem);
@@ -77,17 +80,19 @@ export class AgentView {
       case 'tool_result':
         this.finishTool(ev);
         break;
+      case 'stream_event':
+        if (!this.status.retrying) return;
+        this.status = { ...this.status, retrying: undefined };
+        break;
       case 'usage':
         addToTotals(this.totals, ev);
         this.runTokens += ev.usage.output_tokens;
         this.streamChars = 0;
         break;
       case 'retry':
-        this.add({
-          kind: 'info',
-          tone: 'warning',
-          text: `API error (${ev.error}); retrying in ${Math.round(ev.delayMs / 100) / 10}s (attempt ${ev.attempt}/${ev.maxRetries})`,
-        });
+        // Said once per run in the transcript; each attempt after that shows in the status line.
+        if (!this.status.retrying) this.add({ kind: 'info', tone: 'warning', text: retryLine(ev) });
+        this.status = { ...this.status, retrying: retryStatus(ev) };
         break;
       case 'warning':
         this.add({ kind: 'info', tone: 'warning', text: ev.message });
@@ -199,10 +204,16 @@ export class AgentView {
     this.commitText(true);
     this.live = { text: '', continues: false, thinking: false, tools: [] };
     this.continuing = false;
-    if (ev.reason === 'aborted') this.add({ kind: 'interrupted' });
+    if (ev.reason === 'aborted' && !this.rejected) this.add({ kind: 'interrupted' });
     else if (ev.reason === 'max_turns') this.add({ kind: 'info', tone: 'warning', text: `Stopped after the maximum number of turns (${ev.numTurns}).` });
     else if (ev.reason === 'hook_stopped' && ev.error) this.add({ kind: 'info', tone: 'warning', text: `Stopped by a hook: ${ev.error}` });
-    this.status = { ...this.status, working: false };
+    this.status = { ...this.status, working: false, retrying: undefined };
+    this.rejected = false;
+  }
+
+  /** The person said no at a permission prompt: the run stops without an "Interrupted" line. */
+  markRejected(): void {
+    this.rejected = true;
   }
 }
 

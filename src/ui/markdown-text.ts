@@ -5,6 +5,7 @@
  */
 import type { Marked } from 'marked';
 import stripAnsi from 'strip-ansi';
+import { claudeStyle, type TerminalExtension } from './markdown-style.js';
 import { theme as defaultTheme, type Theme } from './theme.js';
 import { visibleWidth, wrapAnsi } from './wrap.js';
 
@@ -22,7 +23,8 @@ export function preloadMarkdown(): Promise<void> {
     const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
     makeRenderer = (width) => {
       const m = new Marked();
-      m.use(markedTerminal({ reflowText: true, width, tab: 2, showSectionPrefix: false, emoji: false }) as unknown as Parameters<Marked['use']>[0]);
+      const ext = markedTerminal({ reflowText: true, width, tab: 2, showSectionPrefix: false, emoji: false }) as unknown as TerminalExtension;
+      m.use(claudeStyle(ext) as unknown as Parameters<Marked['use']>[0]);
       return m;
     };
   })();

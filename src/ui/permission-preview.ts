@@ -37,9 +37,12 @@ export function buildPreview(req: PermissionRequest, cwd: string): Preview {
   }
 }
 
+/** The input, once: the tool's own preview under its summary, else the input itself (the dialog's title names the tool). */
 function text(req: PermissionRequest): Preview {
-  const body = req.preview ?? (JSON.stringify(req.input, null, 2) ?? '').slice(0, 2000);
-  return { kind: 'text', question: `Do you want to allow ${req.toolName}?`, text: `${req.summary}\n${body}` };
+  const question = `Do you want to allow ${req.toolName}?`;
+  if (req.preview) return { kind: 'text', question, text: `${req.summary}\n${req.preview}` };
+  const hasInput = req.input !== null && typeof req.input === 'object' && Object.keys(req.input).length > 0;
+  return { kind: 'text', question, text: hasInput ? (JSON.stringify(req.input, null, 2) ?? '').slice(0, 2000) : req.summary };
 }
 
 function fileChange(tool: string, input: Record<string, unknown>, cwd: string): Preview | undefined {

@@ -50,6 +50,8 @@ export interface RunStatus {
   tokens: number;
   /** What the model says it is doing: the task in progress on its TodoWrite list. */
   activity?: string;
+  /** A failed request waiting for its next attempt ("retrying (connection refused)… attempt 2/8"). */
+  retrying?: string;
 }
 
 export interface PendingAsk {

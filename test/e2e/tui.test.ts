@@ -64,7 +64,7 @@ describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
     server.script(reply().text('Streaming ').delay(300).text('the **answer**.\n\n- one\n- two'));
     const tui = open(project, server);
     await ask(tui, 'say something');
-    const screen = await tui.waitFor('- two'.replace('- ', '* '));
+    const screen = await tui.waitFor('- two');
     expect(screen).toContain('❯ say something');
     expect(screen).toContain('● Streaming the answer.');
     await tui.waitFor(/Ask wicket to do something/);
@@ -113,7 +113,7 @@ describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
     expect(tui.history()).toContain("Won't ask again for");
   });
 
-  it('a denial with a reason reaches the model in the next request', async () => {
+  it('"No" with a reason stops the turn ("Rejected update to a.txt"); the reason is the next prompt', async () => {
     const { project, server } = await setup({ 'a.txt': 'one\ntwo\n' });
     const file = project.path('a.txt');
     server.script(
@@ -129,8 +129,13 @@ describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
     tui.type('leave the file alone');
     await tui.waitFor('leave the file alone');
     tui.press('Enter');
-    await tui.waitFor('● Understood, I will leave it.');
-    expect(lastToolResults(server)).toContain('leave the file alone');
+    const screen = await tui.waitFor('● Understood, I will leave it.');
+    expect(screen).toContain('Rejected update to a.txt');
+    expect(screen).toContain('❯ leave the file alone');
+    expect(server.messageRequests()).toHaveLength(3);
+    expect(lastToolResults(server)).toContain('STOP what you are doing');
+    const last = server.messageRequests().at(-1)!.body.messages!.at(-1)!;
+    expect(JSON.stringify(last.content)).toMatch(/"text":"leave the file alone"/);
     expect(await project.read('a.txt')).toBe('one\ntwo\n');
   });
 

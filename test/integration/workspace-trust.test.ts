@@ -25,7 +25,7 @@ describe('workspace trust in print mode', () => {
     const r = await ctx.run(['-p', 'go', '--output-format', 'json']);
     expectExit(r, 0);
     expect(r.stderr).toContain(
-      `${project.path('.claude/settings.json')}: ignoring 1 permissions.allow entry: this workspace has not been trusted. Run wicket here once without -p and answer "Yes, I trust this folder"`,
+      `${project.path('.claude/settings.json')}: ignoring 1 permissions.allow entry: this workspace has not been trusted. Trust it with \`wicket trust\` (for CI too: it records hasTrustDialogAccepted in ~/.claude.json, as Claude Code does), or run wicket here once without -p and answer "Yes, I trust this folder"`,
     );
     expect(r.json<any>().permission_denials.map((d: any) => d.tool_name)).toEqual(['Bash', 'Read']);
     const results = (api.messageRequests()[1]!.body as any).messages.at(-1).content;

@@ -127,7 +127,7 @@ describe('App', () => {
     expect(app.base.permission.rules.allow.map((r) => r.raw)).toEqual(['Poke(bear)']);
   });
 
-  it('a denial with a reason reaches the model in the next request', async () => {
+  it('"No" with a reason stops the turn; the reason is the next prompt, after the rejected call', async () => {
     const app = start([[{ tool: 'Poke', input: { what: 'bear' } }], [{ text: 'ok, no bears' }]]);
     await app.send('poke');
     await waitFor(() => expect(app.frame()).toContain('3. No, and tell wicket'));
@@ -137,8 +137,30 @@ describe('App', () => {
     await tick(30);
     app.stdin.write(keys.enter);
     await waitFor(() => expect(app.frame()).toContain('● ok, no bears'));
-    expect(JSON.stringify(lastUserContent(app.client))).toContain('poke the fox instead');
-    expect(app.frame()).toContain('permission denied');
+    expect(app.client.requests).toHaveLength(2);
+    const messages = JSON.stringify(app.client.requests[1]!.messages);
+    expect(messages).toContain('STOP what you are doing and wait for the user');
+    const last = lastUserContent(app.client) as Array<{ type: string; text?: string }>;
+    expect(last.map((b) => b.type)).toEqual(['tool_result', 'text', 'text']);
+    expect(last.at(-1)!.text).toBe('poke the fox instead');
+    expect(app.frame()).toContain('⎿  Rejected');
+    expect(app.frame()).toContain('❯ poke the fox instead');
+    expect(app.frame()).not.toContain('Interrupted');
+  });
+
+  it('Esc at a permission prompt stops the turn: nothing more is asked of the model until the next prompt', async () => {
+    const app = start([[{ tool: 'Poke', input: { what: 'bear' } }], [{ text: 'next answer' }]]);
+    await app.send('poke');
+    await waitFor(() => expect(app.frame()).toContain('3. No, and tell wicket'));
+    app.stdin.write(keys.esc);
+    await waitFor(() => expect(app.frame()).toContain('⎿  Rejected'));
+    await tick(100);
+    expect(app.client.requests).toHaveLength(1);
+    await app.send('go on');
+    await waitFor(() => expect(app.frame()).toContain('● next answer'));
+    const sent = JSON.stringify(app.client.requests[1]!.messages);
+    expect(sent).toContain('The user doesn');
+    expect(sent.indexOf('STOP what you are doing')).toBeLessThan(sent.indexOf('go on'));
   });
 
   it('parallel asks are queued and answered one at a time', async () => {
@@ -195,14 +217,6 @@ describe('App', () => {
     const roles = app.client.requests[1]!.messages.map((m) => m.role);
     expect(roles).toEqual(['user']);
     expect(JSON.stringify(app.client.requests[1]!.messages)).toContain('[Request interrupted by the user]');
-  });
-
-  it('Esc during a permission prompt answers no; the run goes on', async () => {
-    const app = start([[{ tool: 'Poke', input: { what: 'x' } }], [{ text: 'understood' }]]);
-    await app.send('poke');
-    await waitFor(() => expect(app.frame()).toContain('1. Yes'));
-    app.stdin.write(keys.esc);
-    await waitFor(() => expect(app.frame()).toContain('● understood'));
   });
 
   it('Shift+Tab cycles the permission mode', async () => {

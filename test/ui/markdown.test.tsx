@@ -16,8 +16,8 @@ describe('Markdown', () => {
 
       Some em, bold and code.
 
-        * one
-        * two
+        - one
+        - two
 
         1. first
         2. second
@@ -26,6 +26,14 @@ describe('Markdown', () => {
 
         a quote"
     `);
+  });
+
+  it('tight list items render their inline Markdown; bullets are "-" at every level', () => {
+    const md = '- run `npm test` and **ship**\n  - nested `x`\n  - two\n- [link](https://example.com)';
+    const { lastFrame } = render(<Markdown text={md} width={60} theme={plain} />);
+    expect(lastFrame()).not.toMatch(/[`*]/);
+    expect(lastFrame()).toContain('- run npm test and ship');
+    expect(lastFrame()).toMatch(/\n {4}- nested x\n {4}- two\n/);
   });
 
   it('wraps paragraphs to the width', () => {

@@ -121,7 +121,7 @@ describe('PermissionDialog', () => {
     await waitFor(() => expect(b.onAnswer).toHaveBeenCalledWith({ behavior: 'allow', remember: ['Bash(npm test:*)'] }));
   });
 
-  it('3 opens a text field; Enter sends the denial with the reason', async () => {
+  it('3 opens a text field; Enter says no, stops the turn, and hands over what was typed', async () => {
     const { stdin, lastFrame, onAnswer } = open(bash);
     await tick();
     stdin.write('3');
@@ -130,11 +130,11 @@ describe('PermissionDialog', () => {
     await tick();
     expect(lastFrame()).toContain('❯ use pnpm');
     stdin.write(keys.enter);
-    await waitFor(() => expect(onAnswer).toHaveBeenCalledWith({ behavior: 'deny', message: 'use pnpm' }));
+    await waitFor(() => expect(onAnswer).toHaveBeenCalledWith({ behavior: 'deny', interrupt: true, message: 'use pnpm' }));
     expect(onAnswer).toHaveBeenCalledTimes(1);
   });
 
-  it('arrows move the choice and Enter takes it; Esc says no', async () => {
+  it('arrows move the choice and Enter takes it; Esc says no and stops the turn', async () => {
     const a = open(bash);
     await tick();
     a.stdin.write(keys.down);
@@ -145,7 +145,20 @@ describe('PermissionDialog', () => {
     const b = open(bash);
     await tick();
     b.stdin.write(keys.esc);
-    await waitFor(() => expect(b.onAnswer).toHaveBeenCalledWith({ behavior: 'deny' }));
+    await waitFor(() => expect(b.onAnswer).toHaveBeenCalledWith({ behavior: 'deny', interrupt: true }));
+  });
+
+  it("an MCP tool's input is shown once", () => {
+    const { lastFrame } = open({
+      toolUseId: 'toolu_m',
+      toolName: 'mcp__files__write_note',
+      input: { title: 'groceries-unique', body: 'milk' },
+      summary: 'files · write_note(title: "groceries-unique", body: "milk")',
+      reason: 'an MCP tool asks by default (tool default)',
+      suggestions: ['mcp__files__write_note'],
+    });
+    expect(lastFrame()).toContain('files · write_note (MCP)');
+    expect(lastFrame()!.split('groceries-unique')).toHaveLength(2);
   });
 
   it('without a suggested rule there is no "don\'t ask again" answer', async () => {

@@ -2,6 +2,7 @@
 import { DEFAULT_MODEL, EFFORT_LEVELS, modelAllowed, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
 import { modeLabel } from '../StatusLine.js';
+import { help } from './help.js';
 import { mcpCommand } from './mcp.js';
 import { permissionsCommand } from './permissions.js';
 import { pluginCommand, reloadPluginsCommand } from './plugin.js';
@@ -9,28 +10,6 @@ import { addDirCommand, initCommand } from './project.js';
 import { SESSION_INFO_COMMANDS } from './session-info.js';
 import { branchCommand, resumeCommand } from './sessions.js';
 import type { SessionControl, SlashCommand } from './types.js';
-
-const KEYS = [
-  'enter send · shift+enter, alt+enter, ctrl+j or \\ then enter: new line',
-  'esc interrupt · ctrl+c clear (twice: exit) · ctrl+d on an empty line: exit',
-  'shift+tab cycle permission mode · up/down history · ctrl+r search history · tab complete a command',
-];
-
-const help: SlashCommand = {
-  name: 'help',
-  aliases: ['?'],
-  description: 'Show commands and keys',
-  source: 'builtin',
-  run(_args, s) {
-    const width = Math.max(...s.commands.map((c) => c.name.length + (c.argumentHint ? c.argumentHint.length + 1 : 0)));
-    const line = (c: SlashCommand) =>
-      `  /${`${c.name}${c.argumentHint ? ` ${c.argumentHint}` : ''}`.padEnd(width)}  ${c.description}${c.source === 'builtin' ? '' : ` (${c.source})`}`;
-    const builtins = s.commands.filter((c) => c.source === 'builtin').map(line);
-    const custom = s.commands.filter((c) => c.source !== 'builtin').map(line);
-    const text = ['Commands', ...builtins, ...(custom.length ? ['', 'Custom commands', ...custom] : []), '', 'Keys', ...KEYS.map((k) => `  ${k}`)];
-    return { kind: 'info', text: text.join('\n') };
-  },
-};
 
 const clear: SlashCommand = {
   name: 'clear',

@@ -29,6 +29,8 @@ export interface SessionControl {
   mcpSignIn?: (name: string) => Promise<{ url: string } | { error: string } | { done: string }>;
   /** Clears a remote MCP server's stored authentication. */
   mcpSignOut?: (name: string) => Promise<{ text: string } | { error: string }>;
+  /** The terminal's width, for commands that lay out columns. */
+  columns?: number;
   /** A line in the transcript, for what a command learns after it returned. */
   note?: (text: string, tone?: 'info' | 'warning' | 'error') => void;
   /** The app can show the plugin screen (/plugin answers `{ kind: 'plugins' }`). */

@@ -300,6 +300,22 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     };
   }, []);
 
+  /**
+   * An answer to a permission prompt. "No" (Esc, or 3) stops the run, as Claude Code does: the call
+   * is rejected, the others end, and what the person typed instead becomes the next prompt.
+   */
+  const answer = useCallback(
+    (ask: PendingAsk, ans: PermissionAnswer) => {
+      if (ans.behavior !== 'deny' || !ans.interrupt) return ask.resolve(ans);
+      const { message, ...rest } = ans;
+      view.markRejected();
+      ask.resolve(rest);
+      interrupt();
+      if (message?.trim()) submit(message.trim());
+    },
+    [view, interrupt, submit],
+  );
+
   const busy = useCallback(() => abortRef.current !== undefined, []);
   return {
     ...snap,
@@ -310,7 +326,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     submit,
     busy,
     interrupt,
-    answer: (a, ans) => a.resolve(ans),
+    answer,
     info,
     clear,
     compact,

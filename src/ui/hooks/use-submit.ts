@@ -66,6 +66,7 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     ...(d.openPlugins ? { openPlugins: true } : {}),
     ...(d.plugins ? { reloadPlugins: () => reload(d.plugins!) } : {}),
     note: d.agent.info,
+    columns: stdout.columns,
   });
 
   const reload = async (plugins: PluginSession): Promise<{ text: string; warning?: boolean }> => {

@@ -90,11 +90,13 @@ export function stoppedBy(trace: GateTrace): string | undefined {
 
 /** A call that did not run or failed: which gate stopped it, and what the model was told. */
 export function FailedResult({ tool }: { tool: FinishedTool }): React.ReactElement {
-  const { theme } = useView();
+  const { theme, cwd } = useView();
   const by = stoppedBy(tool.trace);
   const text = resultText(tool.result).trim();
   const aborted = tool.trace.some((g) => g.verdict === 'aborted');
   if (aborted) return <ResultLine color={theme.color('warn')}>Interrupted</ResultLine>;
+  const rejection = rejectedText(tool, cwd);
+  if (rejection) return <ResultLine dim>{rejection}</ResultLine>;
   return (
     <Box flexDirection="column">
       <ResultLine color={theme.color('error')}>{by ?? 'failed'}</ResultLine>
@@ -120,4 +122,16 @@ export function OutputTail({ text, max = 8 }: { text: string; max?: number }): R
       <LinesBlock text={lines.slice(-max).join('\n')} max={max} />
     </Box>
   );
+}
+
+const REJECTED_VERB: Record<string, string> = { Edit: 'update', MultiEdit: 'update', Write: 'write', NotebookEdit: 'edit' };
+
+/** A call the person said no to, stopping the turn: "Rejected update to src/a.ts", as Claude Code says it. */
+export function rejectedText(tool: FinishedTool, cwd: string): string | undefined {
+  const r = tool.trace.find((g) => g.gate === 'permission' && g.verdict === 'denied');
+  if (!r?.detail?.endsWith('→ answer: no, stop')) return undefined;
+  const input = (tool.input && typeof tool.input === 'object' ? tool.input : {}) as Record<string, unknown>;
+  const file = showPath(input.file_path ?? input.notebook_path, cwd);
+  const verb = REJECTED_VERB[tool.name];
+  return verb && file ? `Rejected ${verb} to ${file}` : 'Rejected';
 }

@@ -75,8 +75,8 @@ describe('loadSettings in a workspace that is not trusted', () => {
     expect(l.additionalDirectories).toEqual(['/opt/mine']);
     expect((l.merged.permissions as { allow: string[] }).allow).toEqual(['Bash(ls:*)']);
     expect(l.warnings).toEqual([
-      `${d.projectFile}: ignoring 2 permissions.allow entries and permissions.additionalDirectories: this workspace has not been trusted. Run wicket here once without -p and answer "Yes, I trust this folder", or put the rules in your own settings`,
-      `${d.localFile}: ignoring 1 permissions.allow entry: this workspace has not been trusted. Run wicket here once without -p and answer "Yes, I trust this folder", or put the rules in your own settings`,
+      `${d.projectFile}: ignoring 2 permissions.allow entries and permissions.additionalDirectories: this workspace has not been trusted. Trust it with \`wicket trust\` (for CI too: it records hasTrustDialogAccepted in ~/.claude.json, as Claude Code does), or run wicket here once without -p and answer "Yes, I trust this folder", or put the rules in your own settings`,
+      `${d.localFile}: ignoring 1 permissions.allow entry: this workspace has not been trusted. Trust it with \`wicket trust\` (for CI too: it records hasTrustDialogAccepted in ~/.claude.json, as Claude Code does), or run wicket here once without -p and answer "Yes, I trust this folder", or put the rules in your own settings`,
     ]);
   });
 
