@@ -187,7 +187,12 @@ export function App(props: AppProps): React.ReactElement {
     const entry = dir === -1 ? history.up(cur.text) : history.down();
     return entry === undefined ? undefined : B.fromText(entry);
   };
-  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || rewinding || sessions.picking || browsing);
+  const { liveRows, dialogRows } = frameBudget(
+    rows,
+    buffer.text.split('\n').length,
+    hints.length + statusRows.length,
+    dialogOpen || rewinding || sessions.picking || browsing,
+  );
   const agentColors = useMemo(() => agentColorsOf(loadAgentDefinitions(props.cwd, props.configDir)), [props.cwd, props.configDir]);
   const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme, agentColors }), [columns, rows, props.cwd, theme, agentColors]);
   const ask = agent.asks[0];
