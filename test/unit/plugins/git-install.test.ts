@@ -4,6 +4,8 @@
  * fails, manifests that do not fit (each changes nothing), uninstalling and removing.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -63,6 +65,39 @@ describe('GitHub sources', () => {
     expect(records()['mono@acme']).toEqual([expect.objectContaining({ scope: 'local', projectPath: ctx.cwd, gitCommitSha: mono.head() })]);
     expect(readdirSync(plugins('cache', 'acme', 'mono', '0.3.0')).sort()).toEqual(['.claude-plugin', 'commands']);
     expect(json(at('project', '.claude', 'settings.local.json')).enabledPlugins).toEqual({ 'mono@acme': true });
+  });
+});
+
+describe('a marketplace.json URL', () => {
+  it('is downloaded and kept as the file marketplaces/<name>; its plugins come from their repositories, never from folders of its own', async () => {
+    const gh = github('acme/gh-plugin')
+      .write({ '.claude-plugin/plugin.json': { name: 'gh', version: '2.1.0' } })
+      .commit('one')
+      .push();
+    const body = JSON.stringify({
+      name: 'web',
+      owner: { name: 'Web' },
+      plugins: [
+        { name: 'gh', source: { source: 'url', url: gh.url } },
+        { name: 'local', source: './local' },
+      ],
+    });
+    const server = createServer((req, res) => {
+      res.writeHead(req.url === '/marketplace.json' ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(req.url === '/marketplace.json' ? body : '{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/marketplace.json`;
+      expect(await addMarketplace(ctx, url)).toMatchObject({ name: 'web', installLocation: plugins('marketplaces', 'web') });
+      expect(json(plugins('known_marketplaces.json')).web.source).toEqual({ source: 'url', url });
+      expect(json(plugins('marketplaces', 'web')).plugins).toHaveLength(2);
+      expect(await installPlugin(ctx, 'gh@web', 'user')).toMatchObject({ version: '2.1.0' });
+      expect(await errorOf(installPlugin(ctx, 'local@web', 'user'))).toContain('"web" is a downloaded marketplace.json with no folders');
+      expect(await errorOf(addMarketplace(ctx, url.replace('marketplace.json', 'other.json')))).toContain('HTTP 404');
+    } finally {
+      server.close();
+    }
   });
 });
 
