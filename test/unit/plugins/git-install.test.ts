@@ -123,6 +123,23 @@ describe('failures change nothing', () => {
     expect(readdirSync(plugins('cache'))).toEqual([]);
   });
 
+  it('a repository that asks for credentials fails at once with git’s message, never a prompt', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' });
+      res.end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/team/market.git`;
+      const why = await errorOf(addMarketplace(ctx, url));
+      expect(why).toContain(`git clone --depth 1 --no-recurse-submodules -- ${url} `);
+      expect(why).toMatch(/could not read Username|terminal prompts disabled|Authentication failed/);
+      expect(existsSync(plugins('known_marketplaces.json'))).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+
   it('a marketplace.json that does not fit names the file, the JSON path and what is wrong; an update keeps the copy there', async () => {
     const repo = market();
     await addMarketplace(ctx, 'acme/market');
