@@ -29,7 +29,8 @@ export interface GitOptions {
 export async function runGit(args: string[], o: GitOptions): Promise<string> {
   const { execa } = await execaLib();
   const command = `git ${args.join(' ')}`;
-  const r = await execa('git', args, {
+  // No `ext::` transport, whatever the configuration says: a URL from a marketplace must not run a command.
+  const r = await execa('git', ['-c', 'protocol.ext.allow=never', ...args], {
     cwd: o.cwd ?? process.cwd(),
     reject: false,
     stdin: 'ignore',

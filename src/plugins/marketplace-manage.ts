@@ -32,13 +32,17 @@ export async function addMarketplace(ctx: ManageContext, input: string): Promise
   return addFromSource(ctx, source);
 }
 
-/** Adds a marketplace from its source object (a person's, or one settings declare under `expectName`). */
+/**
+ * Adds a marketplace from its source object: a person's (declared in their user settings, as Claude
+ * Code's `marketplace add` does), or one the settings already declare under `expectName`.
+ */
 export async function addFromSource(ctx: ManageContext, source: MarketplaceSource, expectName?: string): Promise<Added> {
   const pluginsDir = pluginsDirOf(ctx);
   const fetched = await fetchMarketplace(source, { pluginsDir, env: ctx.env, ...(expectName ? { expectName } : {}) });
   await recordKnown(pluginsDir, fetched.name, source, fetched.installLocation);
   let note: string | undefined;
-  await declareMarketplace(ctx, fetched.name, source).catch((err: Error) => (note = `It was not declared in your user settings: ${err.message}`));
+  if (expectName === undefined)
+    await declareMarketplace(ctx, fetched.name, source).catch((err: Error) => (note = `It was not declared in your user settings: ${err.message}`));
   return { name: fetched.name, plugins: fetched.manifest.plugins.map((p) => p.name), installLocation: fetched.installLocation, ...(note ? { note } : {}) };
 }
 

@@ -10,7 +10,7 @@
  * The version is the one Claude Code gives it: plugin.json's `version`, else the entry's, else the
  * first 12 characters of the commit it came from, else "unknown".
  */
-import { mkdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { randomHex } from '../base/ids.js';
 import { copyTree, isInside, replaceWith } from './disk.js';
@@ -104,8 +104,10 @@ async function fromMarketplace(market: MarketplaceCopy, source: string, dir: str
   const bare = !source.startsWith('./') && !source.startsWith('../');
   const pluginRoot = market.manifest.metadata?.pluginRoot;
   const from = path.resolve(market.root, bare && pluginRoot ? pluginRoot : '', source);
-  if (!isInside(from, market.root)) throw new PluginFetchError(`its source (${source}) leads out of the marketplace folder ${market.root}`);
   if (!isDir(from)) throw new PluginFetchError(`its source is ${from}, which is not a folder`);
+  // Links followed: a folder of the marketplace that links elsewhere on this machine is not copied.
+  if (!isInside(realpathSync(from), realpathSync(market.root)))
+    throw new PluginFetchError(`its source (${source}) leads out of the marketplace folder ${market.root}`);
   copyTree(from, dir);
   const sha = await headCommit(market.root, env);
   return { ...(sha ? { sha } : {}), label: from };

@@ -10,7 +10,7 @@
  *   record names it.
  * A failure leaves the records, the settings and the cache as they were.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { dropRecord, putRecord, readRecords, recordMatches, recordsFile, type InstallRecord } from './install-records.js';
 import { findKnown, openMarketplace, type MarketplaceCopy } from './known-marketplaces.js';
@@ -85,7 +85,8 @@ async function updateOne(ctx: ManageContext, id: string, record: InstallRecord):
     const { market, entry } = findEntry(ctx, id);
     const pluginsDir = pluginsDirOf(ctx);
     const staged = await stagePlugin(market, entry, { pluginsDir, env: ctx.env });
-    if (staged.version === record.version && sameFolder(record.installPath, pluginsDir, market.name, entry.name, staged.version)) {
+    // As Claude Code: the same version is the latest (unless its files are gone).
+    if (staged.version === record.version && existsSync(record.installPath)) {
       staged.discard();
       return { id, scope: record.scope, current: record.version };
     }
@@ -95,10 +96,6 @@ async function updateOne(ctx: ManageContext, id: string, record: InstallRecord):
   } catch (err) {
     return { id, error: (err as Error).message };
   }
-}
-
-function sameFolder(installPath: string, pluginsDir: string, market: string, plugin: string, version: string): boolean {
-  return path.resolve(installPath) === path.join(pluginsDir, 'cache', market, plugin, version.replace(/[^\w.+-]/g, '-'));
 }
 
 /** Takes the plugin out of the scope: its record, its `enabledPlugins` entry, and its cache folder once nothing names it. */

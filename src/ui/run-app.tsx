@@ -58,9 +58,11 @@ export const runApp: AppEntry = async function runApp(opts, info) {
   let code = 0;
   while (next) {
     const run = await runSession(next, info, note);
-    note = undefined;
     code = run.code;
     next = run.switchTo && switchedOptions(next, run.switchTo);
+    note = run.switchTo?.fork
+      ? `A new session holding the conversation of ${path.basename(run.switchTo.file, '.jsonl')}, which stays as it was (/resume finds it).`
+      : undefined;
     if (next && process.stdout.isTTY) process.stdout.write('\x1b[2J\x1b[3J\x1b[H');
   }
   return code;

@@ -124,7 +124,8 @@ describe.skipIf(!TMUX)('saved sessions in the app', { timeout: 90_000 }, () => {
     tui.type('/branch');
     await tui.waitFor('/branch');
     tui.press('Enter');
-    await tui.waitFor('Resumed a session of 4 messages');
+    const branched = await tui.waitFor('Resumed a session of 4 messages');
+    expect(branched.replace(/[│\s]+/g, ' ')).toMatch(/A new session holding the conversation of [0-9a-f-]{36}, which stays as it was/);
     await tui.waitFor(READY);
     tui.type('branch prompt');
     await tui.waitFor('branch prompt');

@@ -1,8 +1,9 @@
 /**
  * Marketplaces and plugins fetched with git, through the built binary with a temporary HOME: local
  * bare repositories reached by file:// URLs, a tag and a branch, a plugin in a subfolder and one in
- * its own repository, an update that adds a command. No test reaches the network. (GitHub sources,
- * failures and removal are in test/unit/plugins/git-install.test.ts, in-process.)
+ * its own repository, an update that adds a command, a clone that fails and a plugin.json that
+ * does not fit. No test reaches the network. (GitHub sources, URL marketplaces, more failures and
+ * removal are in test/unit/plugins/git-install.test.ts, in-process.)
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -97,5 +98,33 @@ describe('git marketplaces', () => {
 
     expect(expectExit(await run(['plugin', 'update']), 0).stdout).toContain('review@team is already at the latest version (1.1.0, user scope).');
     expect(expectExit(await run(['plugin', 'marketplace', 'update', 'team']), 0).stdout).toBe('Updated the marketplace team (1 plugin).\n');
+  });
+});
+
+describe('failures through the binary', () => {
+  it('a clone that fails names the command and git’s message; a plugin.json that does not fit names the file and JSON path; neither changes anything', async () => {
+    const missing = `file://${repos('remote/none.git')}`;
+    const clone = expectExit(await run(['plugin', 'marketplace', 'add', missing]), 1);
+    expect(clone.stderr).toContain(`wicket plugin: cannot add the marketplace ${missing}: git clone --depth 1 --no-recurse-submodules -- ${missing} `);
+    expect(clone.stderr).toContain('does not appear to be a git repository');
+    expect(existsSync(plugins('known_marketplaces.json'))).toBe(false);
+
+    const team = teamMarket([{ name: 'bad', source: './plugins/bad' }])
+      .write({ 'plugins/bad/.claude-plugin/plugin.json': { name: 'bad', version: 2 } })
+      .commit('one')
+      .push();
+    expectExit(await run(['plugin', 'marketplace', 'add', team.url]), 0);
+    const bad = expectExit(await run(['plugin', 'install', 'bad@team']), 1);
+    expect(bad.stderr).toBe(
+      [
+        `wicket plugin: cannot install bad@team: ${plugins('marketplaces', 'team', 'plugins', 'bad', '.claude-plugin', 'plugin.json')} does not fit the format:`,
+        '  version: Invalid input: expected string, received number',
+        'Nothing was installed.',
+        '',
+      ].join('\n'),
+    );
+    expect(records()).toEqual({});
+    expect(userSettings().enabledPlugins).toBeUndefined();
+    expect(readdirSync(plugins('cache'))).toEqual([]);
   });
 });

@@ -4,6 +4,8 @@
  * fails, manifests that do not fit (each changes nothing), uninstalling and removing.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -66,6 +68,39 @@ describe('GitHub sources', () => {
   });
 });
 
+describe('a marketplace.json URL', () => {
+  it('is downloaded and kept as the file marketplaces/<name>; its plugins come from their repositories, never from folders of its own', async () => {
+    const gh = github('acme/gh-plugin')
+      .write({ '.claude-plugin/plugin.json': { name: 'gh', version: '2.1.0' } })
+      .commit('one')
+      .push();
+    const body = JSON.stringify({
+      name: 'web',
+      owner: { name: 'Web' },
+      plugins: [
+        { name: 'gh', source: { source: 'url', url: gh.url } },
+        { name: 'local', source: './local' },
+      ],
+    });
+    const server = createServer((req, res) => {
+      res.writeHead(req.url === '/marketplace.json' ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(req.url === '/marketplace.json' ? body : '{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/marketplace.json`;
+      expect(await addMarketplace(ctx, url)).toMatchObject({ name: 'web', installLocation: plugins('marketplaces', 'web') });
+      expect(json(plugins('known_marketplaces.json')).web.source).toEqual({ source: 'url', url });
+      expect(json(plugins('marketplaces', 'web')).plugins).toHaveLength(2);
+      expect(await installPlugin(ctx, 'gh@web', 'user')).toMatchObject({ version: '2.1.0' });
+      expect(await errorOf(installPlugin(ctx, 'local@web', 'user'))).toContain('"web" is a downloaded marketplace.json with no folders');
+      expect(await errorOf(addMarketplace(ctx, url.replace('marketplace.json', 'other.json')))).toContain('HTTP 404');
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe('failures change nothing', () => {
   it('a clone that fails names the git command and what git said', async () => {
     const missing = `file://${at('remote', 'none.git')}`;
@@ -86,6 +121,23 @@ describe('failures change nothing', () => {
     expect(records()).toEqual({});
     expect(userSettings().enabledPlugins).toBeUndefined();
     expect(readdirSync(plugins('cache'))).toEqual([]);
+  });
+
+  it('a repository that asks for credentials fails at once with git’s message, never a prompt', async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(401, { 'www-authenticate': 'Basic realm="git"' });
+      res.end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/team/market.git`;
+      const why = await errorOf(addMarketplace(ctx, url));
+      expect(why).toContain(`git clone --depth 1 --no-recurse-submodules -- ${url} `);
+      expect(why).toMatch(/could not read Username|terminal prompts disabled|Authentication failed/);
+      expect(existsSync(plugins('known_marketplaces.json'))).toBe(false);
+    } finally {
+      server.close();
+    }
   });
 
   it('a marketplace.json that does not fit names the file, the JSON path and what is wrong; an update keeps the copy there', async () => {

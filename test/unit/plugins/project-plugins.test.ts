@@ -1,9 +1,11 @@
 /** What settings declare (extraKnownMarketplaces) and enable (enabledPlugins) that this machine lacks, and adding it. */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManageContext } from '../../../src/plugins/manage-context.js';
+import { addMarketplace } from '../../../src/plugins/marketplace-manage.js';
+import { installPlugin } from '../../../src/plugins/plugin-install.js';
 import { addMissing, describeMissing, missingPlugins, rememberDeclined, wasDeclined } from '../../../src/plugins/project-plugins.js';
 
 let base: string;
@@ -69,5 +71,18 @@ describe('missingPlugins', () => {
     expect(await wasDeclined(wicketHome, ctx.cwd, m)).toBe(true);
     const more = missingPlugins(ctx, { extraKnownMarketplaces: declared(), enabledPlugins: { 'review@team': true } });
     expect(await wasDeclined(wicketHome, ctx.cwd, more)).toBe(false);
+  });
+});
+
+describe('a marketplace folder on disk', () => {
+  it('a plugin folder that links out of the marketplace is not copied', async () => {
+    write('secrets/.claude-plugin/plugin.json', { name: 'linked' });
+    write('market/.claude-plugin/marketplace.json', { name: 'team', owner: { name: 'T' }, plugins: [{ name: 'linked', source: './linked' }] });
+    symlinkSync(path.join(base, 'secrets'), path.join(base, 'market', 'linked'));
+    await addMarketplace(ctx, path.join(base, 'market'));
+    await expect(installPlugin(ctx, 'linked@team', 'user')).rejects.toThrow(
+      `its source (./linked) leads out of the marketplace folder ${path.join(base, 'market')}`,
+    );
+    expect(existsSync(path.join(ctx.home, '.claude', 'plugins', 'cache', 'team', 'linked'))).toBe(false);
   });
 });
