@@ -8,7 +8,7 @@ import { loadMcpConfig } from '../../mcp/config.js';
 import type { ElicitationHandler } from '../../mcp/elicitation.js';
 import { oauthStorePath } from '../../mcp/oauth-store.js';
 import { stdioSandbox } from '../../mcp/sandbox.js';
-import { mcpLimitsFromEnv, McpServers } from '../../mcp/servers.js';
+import { mcpLimitsFromEnv, McpServers, type McpServersOptions } from '../../mcp/servers.js';
 import type { Tool } from '../../base/tool.js';
 import { agentMcpEntries } from '../../mcp/agent-servers.js';
 import { toolSearchTool } from '../../tools/tool-search/index.js';
@@ -43,7 +43,24 @@ export function mcpServersFor(
     config.unapproved = config.unapproved.filter((n) => !names.has(n));
   }
   if (!config.servers.length && !config.disabled.length) return undefined;
+  return hookable(setup, new McpServers(config, serversOptions(setup, how)));
+}
+
+/** A session's MCP servers with none yet: the Agent SDK adds some later (mcp_set_servers). */
+export function emptyMcpServers(setup: Setup, how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler }): McpServers {
+  return hookable(setup, new McpServers({ servers: [], unapproved: [], disabled: [], warnings: [] }, serversOptions(setup, how)));
+}
+
+/** `type: "mcp_tool"` hooks call the servers once they connect. */
+function hookable(setup: Setup, servers: McpServers): McpServers {
+  if (setup.hookMcp) setup.hookMcp.target = servers;
+  return servers;
+}
+
+/** How the session's servers run: sandboxed as its commands are, with its limits and OAuth store. */
+function serversOptions(setup: Setup, how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler }): McpServersOptions {
   const o = setup.options;
+  const env = o.env;
   const sandbox = stdioSandbox({
     cwd: setup.cwd,
     projectRoot: setup.cwd,
@@ -54,20 +71,17 @@ export function mcpServersFor(
     settings: o.settings,
     rules: o.permission.rules,
   });
-  const servers = new McpServers(config, {
+  return {
     projectRoot: setup.cwd,
     env,
     sandbox,
     version: VERSION,
-    oauthStore: oauthStorePath(setup.options.wicketHome),
+    oauthStore: oauthStorePath(o.wicketHome),
     ...mcpLimitsFromEnv(env),
     holdUnapproved: how.holdUnapproved,
     onChange: how.onChange,
     ...(how.elicitation ? { elicitation: how.elicitation } : {}),
-  });
-  // `type: "mcp_tool"` hooks call the servers once they connect.
-  if (setup.hookMcp) setup.hookMcp.target = servers;
-  return servers;
+  };
 }
 
 /**
