@@ -8,7 +8,7 @@ import { sdkQuery, sdkRun, systemText } from '../../support/sdk-harness.js';
 const t = useApiAndProject();
 const SDK_LINE = "You are a Claude agent, built on Anthropic's Claude Agent SDK.";
 /** The first words of wicket's own system prompt. */
-const WICKET_PROMPT = /wicket/i;
+const WICKET_PROMPT = /You are wicket, a coding agent/;
 
 describe('the Agent SDK drives wicket', () => {
   it('a text answer: init, assistant, a complete result; the API got the SDK default prompt, not wicket’s', async () => {
