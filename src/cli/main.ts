@@ -12,7 +12,6 @@ import { FatalError, errorMessage } from '../base/errors.js';
 import { loadedOnDemand } from '../base/lib/import-module.js';
 import type { GitStatus } from '../base/git-status.js';
 import { randomUuid } from '../base/ids.js';
-import { resolveModel } from '../base/models.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed, openTranscript } from '../session/resume.js';
 import { McpConfigError } from '../mcp/config.js';
@@ -30,9 +29,10 @@ import { setupSession, type Setup } from '../core/setup/session-setup.js';
 import { stdinIsTerminal } from './stdin.js';
 import { promptSource, readPrompt } from './prompt-source.js';
 import { StdoutWriter } from './stdout.js';
+import { sdkModeWanted } from './sdk-flags.js';
 import type { SessionWorktree } from './worktree-session.js';
 import { safeModeWanted, setSafeMode } from '../settings/safe-mode.js';
-import { SettingsUnreadableError, stopMessage } from '../settings/problem.js';
+import { fallbackModels, settingsStop } from './run-common.js';
 
 export interface MainInfo {
   version: string;
@@ -95,6 +95,7 @@ async function runMode(opts: CliOptions, info: MainInfo): Promise<number> {
     const { runInteractive } = await import('./interactive.js');
     return runInteractive(opts, info);
   }
+  if (sdkModeWanted(opts)) return (await import('./sdk-mode.js')).runSdkMode(opts, info);
   return runPrint(opts, info);
 }
 
@@ -217,7 +218,10 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       followMcpTools(agent, mcp, opts.tools);
       for (const p of mcpProblems(mcp, 'print')) process.stderr.write(`wicket: warning: ${p}\n`);
     }
-    if (opts.permissionPromptTool) {
+    // `stdio` names the Agent SDK host, which only the SDK mode can ask: here a call that would ask is refused.
+    if (opts.permissionPromptTool === 'stdio')
+      io.err('wicket: warning: --permission-prompt-tool stdio needs --input-format stream-json; a call that would ask is refused\n');
+    else if (opts.permissionPromptTool) {
       if (!agent.tools.some((tool) => tool.name === opts.permissionPromptTool)) {
         process.stderr.write(
           `wicket: --permission-prompt-tool: there is no MCP tool ${opts.permissionPromptTool} (its server must be in .mcp.json or --mcp-config, and connected)\n`,
@@ -260,26 +264,6 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
   }
-}
-
-/**
- * A settings file that cannot be read stops the run before anything runs (any output format, as
- * Claude Code does for a settings error it cannot go on from: stderr only): exit 2, each problem as
- * `file:line:column: what is wrong`, and how to go on.
- */
-function settingsStop(err: unknown): number | undefined {
-  if (!(err instanceof SettingsUnreadableError)) return undefined;
-  process.stderr.write(stopMessage(err.problems, err.sources));
-  return 2;
-}
-
-/** --fallback-model (comma separated), else settings fallbackModel: where an overloaded model's requests go. */
-function fallbackModels(opts: CliOptions, setup: Setup): string[] {
-  const raw = opts.fallbackModel ?? (typeof setup.loaded.merged.fallbackModel === 'string' ? setup.loaded.merged.fallbackModel : '');
-  return raw
-    .split(',')
-    .map((m) => resolveModel(m.trim()))
-    .filter((m): m is string => Boolean(m));
 }
 
 async function runConfigCommand(args: string[]): Promise<number> {

@@ -52,6 +52,8 @@ const KEY_TYPES: Record<string, JsonType> = {
   showTurnDuration: 'boolean',
   forceLoginMethod: 'string',
   fileCheckpointingEnabled: 'boolean',
+  /** wicket's own: stream-json carries a gate_trace line before each tool result (as --include-gate-traces). */
+  includeGateTraces: 'boolean',
 };
 
 const PERMISSION_KEYS: Record<string, JsonType> = {

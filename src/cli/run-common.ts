@@ -1,0 +1,25 @@
+/** What print mode and the SDK mode share at start-up: the stop for unreadable settings, the fallback models. */
+import { resolveModel } from '../base/models.js';
+import type { CliOptions } from '../core/setup/options.js';
+import type { Setup } from '../core/setup/session-setup.js';
+import { SettingsUnreadableError, stopMessage } from '../settings/problem.js';
+
+/**
+ * A settings file that cannot be read stops the run before anything runs (any output format, as
+ * Claude Code does for a settings error it cannot go on from: stderr only): exit 2, each problem as
+ * `file:line:column: what is wrong`, and how to go on.
+ */
+export function settingsStop(err: unknown): number | undefined {
+  if (!(err instanceof SettingsUnreadableError)) return undefined;
+  process.stderr.write(stopMessage(err.problems, err.sources));
+  return 2;
+}
+
+/** --fallback-model (comma separated), else settings fallbackModel: where an overloaded model's requests go. */
+export function fallbackModels(opts: CliOptions, setup: Setup): string[] {
+  const raw = opts.fallbackModel ?? (typeof setup.loaded.merged.fallbackModel === 'string' ? setup.loaded.merged.fallbackModel : '');
+  return raw
+    .split(',')
+    .map((m) => resolveModel(m.trim()))
+    .filter((m): m is string => Boolean(m));
+}
