@@ -99,7 +99,7 @@ describe('can_use_tool', () => {
     expect(ruled).toMatchObject({ permission_suggestions: [], decision_reason_type: 'rule' });
   });
 
-  it('a deny refuses with the host’s message; interrupt: true ends the turn after the denial', async () => {
+  it('a deny refuses with the host’s message; interrupt: true ends the turn as it is answered', async () => {
     const order: string[] = [];
     const { session } = host(() => ({ behavior: 'deny', message: 'Bash is not allowed in this test.', interrupt: true }));
     const ask = canUseToolAsker({
@@ -110,8 +110,7 @@ describe('can_use_tool', () => {
     const answer = await ask(bashAsk, signal);
     order.push('answered');
     expect(answer).toEqual({ behavior: 'deny', message: 'Bash is not allowed in this test.', answeredBy: 'the SDK host (canUseTool)' });
-    await new Promise((r) => setImmediate(r));
-    expect(order).toEqual(['answered', 'interrupt']);
+    expect(order).toEqual(['interrupt', 'answered']);
   });
 
   it('an error answer, an answer that is neither allow nor deny, or a host that is gone: refusals', async () => {
