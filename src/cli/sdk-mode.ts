@@ -30,6 +30,7 @@ import { initializeAnswer, initLine, registerRequests } from '../sdk/requests.js
 import type { McpHolder, SdkContext } from '../sdk/context.js';
 import { printModeAskUser, gateTracesWanted } from './print-mode.js';
 import { fallbackModels, settingsStop } from './run-common.js';
+import { permissionPromptTool } from './permission-prompt-tool.js';
 import { expandTyped } from './prompt-source.js';
 import { StdoutWriter } from './stdout.js';
 import { unhonouredFlags } from './sdk-flags.js';
@@ -114,6 +115,15 @@ async function runSession(run: Run): Promise<number> {
   const mcp = await startMcp(run, setup, agent);
   const { messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir, true);
   const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
+  // `--permission-prompt-tool mcp__server__tool`: that MCP tool answers, as in print mode.
+  if (opts.permissionPromptTool && opts.permissionPromptTool !== 'stdio') {
+    if (!agent.tools.some((tool) => tool.name === opts.permissionPromptTool))
+      throw new FatalError(
+        'config',
+        `--permission-prompt-tool: there is no MCP tool ${opts.permissionPromptTool} (its server must be in .mcp.json or --mcp-config, and connected)`,
+      );
+    agent.askUser = permissionPromptTool(opts.permissionPromptTool, () => agent.tools);
+  }
   const guards = wireSdkGuards(session, agent);
   for (const n of guards.notes) note(`warning: ${n}`);
   const ctx = context(run, setup, agent, mcp, messages, debug, transcript);
