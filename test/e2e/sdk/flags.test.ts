@@ -98,8 +98,11 @@ describe('the SDK’s command line and stdin', () => {
 
   it('the end of input ends the run: a turn already read still runs, and the exit code follows the last result', async () => {
     t.api.script(reply().text('fine'), reply().error(400, { message: 'bad request' }));
-    const r = await t.run(SDK_ARGV, { stdin: initialize() + user('one') + user('two') });
+    const r = await t.run(SDK_ARGV, { stdin: initialize() + user('one') + user('two'), env: { CLAUDE_CODE_SDK_READS_SESSION_STATE: '1' } });
     expect(r.code).toBe(1);
+    // running → idle around each turn (the SDK asked for them).
+    const flow = r.lines<any>().flatMap((l) => (l.subtype === 'session_state_changed' ? [l.state] : l.type === 'result' ? ['result'] : []));
+    expect(flow).toEqual(['running', 'result', 'idle', 'running', 'result', 'idle']);
     const results = r.lines<any>().filter((l) => l.type === 'result');
     expect(results.map((x) => [x.subtype, x.is_error])).toEqual([
       ['success', false],

@@ -52,6 +52,8 @@ describe('streaming input', () => {
     const replays = run.messages.filter((m: any) => m.type === 'user' && m.isReplay) as any[];
     expect(replays.map((r) => r.uuid)).toEqual(ids);
     expect(run.messages.filter((m) => m.type === 'result').map((m: any) => m.result)).toEqual(['one', 'written', 'refused']);
+    // The SDK always passes --verbose: gate traces only come when asked for.
+    expect(run.kinds).not.toContain('system/gate_trace');
     expect(await t.project.read('a.txt')).toBe('A\n');
     expect(t.project.exists('b.txt')).toBe(false);
     const bodies = t.api.messageRequests().map((r) => r.body);
@@ -65,6 +67,7 @@ describe('streaming input', () => {
     t.api.script(reply().toolUse('Bash', { command: 'touch made.txt' }, { id: 'toolu_bash' }), reply().text('could not'));
     const asked: string[] = [];
     const run = await sdkRun(t, 'make a file', {
+      extraArgs: { 'include-gate-traces': null },
       canUseTool: async (name) => {
         asked.push(name);
         return { behavior: 'allow', updatedInput: {} };
@@ -78,5 +81,8 @@ describe('streaming input', () => {
     expect(result.is_error).toBe(true);
     expect(JSON.stringify(result)).toContain('--permission-prompt-tool stdio');
     expect(run.stderr).toContain('--permission-prompt-tool stdio');
+    const trace = run.messages.find((m: any) => m.type === 'system' && m.subtype === 'gate_trace') as any;
+    expect(trace.trace.at(-1)).toMatchObject({ gate: 'permission', verdict: 'denied' });
+    expect(JSON.stringify(trace.trace.at(-1))).toContain('the Agent SDK host (can_use_tool)');
   });
 });
