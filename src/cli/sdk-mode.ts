@@ -134,8 +134,9 @@ async function runSession(run: Run): Promise<number> {
   const opened = await openSession(setup, opts, messages, run.abort.signal);
   for (const w of opened.warnings) note(`warning: ${w}`);
   if (opened.title) transcript?.name(opened.title);
-  // A SessionStart hook's first message, and calls a hook deferred in a resumed session, run first.
+  // --agent's initialPrompt, a SessionStart hook's first message, and calls a hook deferred in a resumed session run first.
   const first: SdkUserLine[] = [];
+  if (setup.agent?.initialPrompt) first.push({ content: setup.agent.initialPrompt, uuid: randomUuid() });
   if (opened.initialUserMessage) first.push({ content: opened.initialUserMessage, uuid: randomUuid() });
   else if (unansweredToolUses(messages).length) first.push({ content: '', uuid: randomUuid() });
   const code = await ctx.turns.run(first);

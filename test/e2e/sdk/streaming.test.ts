@@ -85,4 +85,19 @@ describe('streaming input', () => {
     expect(trace.trace.at(-1)).toMatchObject({ gate: 'permission', verdict: 'denied' });
     expect(JSON.stringify(trace.trace.at(-1))).toContain('the Agent SDK host (can_use_tool)');
   });
+
+  it('PreToolUse hook callbacks this version cannot deliver: every tool call is refused (fail-closed), saying why', async () => {
+    t.api.script(reply().toolUse('Bash', { command: 'touch hooked.txt' }, { id: 'toolu_hooked' }), reply().text('stopped'));
+    const called: string[] = [];
+    const run = await sdkRun(t, 'make a file', {
+      allowedTools: ['Bash'],
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [async () => (called.push('PreToolUse'), {})] }] },
+    });
+    expect(run.error).toBeUndefined();
+    expect(t.project.exists('hooked.txt')).toBe(false);
+    const result = toolResultIn(t.api.messageRequests()[1]!.body, 'toolu_hooked');
+    expect(result.is_error).toBe(true);
+    expect(JSON.stringify(result)).toContain('hook callbacks, which this version of wicket cannot deliver');
+    expect(run.stderr).toContain('every tool call is refused');
+  });
 });
