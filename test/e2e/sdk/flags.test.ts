@@ -7,7 +7,9 @@ import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useApiAndProject } from '../../support/api-project.js';
 import { reply } from '../../support/fake-anthropic-server.js';
-import { expectExit } from '../../support/run-cli.js';
+import { spawn } from 'node:child_process';
+import { BIN_PATH, cliEnv, expectExit } from '../../support/run-cli.js';
+import { waitUntil } from '../../support/sdk-harness.js';
 
 const t = useApiAndProject({ files: { 'a.txt': 'alpha\n' } });
 const SDK_ARGV = ['--output-format', 'stream-json', '--verbose', '--input-format', 'stream-json'];
@@ -114,5 +116,16 @@ describe('the SDK’s command line and stdin', () => {
     expectExit(plain, 0);
     expect(plain.stderr).toContain('ignoring a stdin line that is not JSON');
     expect(JSON.stringify(t.api.messageRequests().at(-1)!.body.system)).toContain('You are wicket');
+  });
+
+  it('SIGTERM while waiting for the next line ends the session at once (143)', async () => {
+    const child = spawn(process.execPath, [BIN_PATH, ...SDK_ARGV], { cwd: t.project.dir, env: cliEnv({ home: t.project.home, baseUrl: t.api.url }) });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.stdin.write(initialize());
+    await waitUntil(() => out.includes('"control_response"'), 15_000, 'the initialize answer');
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
   });
 });
