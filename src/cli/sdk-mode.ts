@@ -32,6 +32,7 @@ import { initializeAnswer, initLine, registerRequests } from '../sdk/requests.js
 import type { McpHolder, SdkContext } from '../sdk/context.js';
 import { printModeAskUser, gateTracesWanted } from './print-mode.js';
 import { fallbackModels, settingsStop } from './run-common.js';
+import { permissionPromptTool } from './permission-prompt-tool.js';
 import { expandTyped } from './prompt-source.js';
 import { StdoutWriter } from './stdout.js';
 import { unhonouredFlags } from './sdk-flags.js';
@@ -116,6 +117,15 @@ async function runSession(run: Run): Promise<number> {
   const mcp = await startMcp(run, setup, agent);
   const { messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir, true);
   const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
+  // `--permission-prompt-tool mcp__server__tool`: that MCP tool answers, as in print mode.
+  if (opts.permissionPromptTool && opts.permissionPromptTool !== 'stdio') {
+    if (!agent.tools.some((tool) => tool.name === opts.permissionPromptTool))
+      throw new FatalError(
+        'config',
+        `--permission-prompt-tool: there is no MCP tool ${opts.permissionPromptTool} (its server must be in .mcp.json or --mcp-config, and connected)`,
+      );
+    agent.askUser = permissionPromptTool(opts.permissionPromptTool, () => agent.tools);
+  }
   const guards = wireSdkGuards(session, agent, {
     // A can_use_tool denial with `interrupt: true` ends the turn as the SDK's interrupt does.
     interrupt: () => ctx.turns.interrupt(false),
@@ -132,8 +142,9 @@ async function runSession(run: Run): Promise<number> {
   const opened = await openSession(setup, opts, messages, run.abort.signal);
   for (const w of opened.warnings) note(`warning: ${w}`);
   if (opened.title) transcript?.name(opened.title);
-  // A SessionStart hook's first message, and calls a hook deferred in a resumed session, run first.
+  // --agent's initialPrompt, a SessionStart hook's first message, and calls a hook deferred in a resumed session run first.
   const first: SdkUserLine[] = [];
+  if (setup.agent?.initialPrompt) first.push({ content: setup.agent.initialPrompt, uuid: randomUuid() });
   if (opened.initialUserMessage) first.push({ content: opened.initialUserMessage, uuid: randomUuid() });
   else if (unansweredToolUses(messages).length) first.push({ content: '', uuid: randomUuid() });
   const code = await ctx.turns.run(first);

@@ -81,6 +81,10 @@ export class TurnRunner {
 
   /** Runs the turns until the input ends (or the process is stopped); the exit code follows the last result. */
   async run(first: SdkUserLine[] = []): Promise<number> {
+    // A signal (or the reader gone) ends the session even while it waits for a line.
+    const stop = () => this.deps.queue.close();
+    if (this.deps.processSignal.aborted) stop();
+    this.deps.processSignal.addEventListener('abort', stop, { once: true });
     let code = 0;
     for (const line of first) code = await this.turn(line);
     for await (const line of this.deps.queue) {

@@ -19,8 +19,8 @@ export interface SdkRunResult {
   error?: Error;
   /** The CLI's stderr. */
   stderr: string;
-  /** The last result message. */
-  result?: Extract<SDKMessage, { type: 'result' }>;
+  /** The last result message (loosely typed: success and error results have different fields). */
+  result?: Record<string, any>;
   /** `type` or `type/subtype` of each message, for quick order checks. */
   kinds: string[];
 }
@@ -62,7 +62,7 @@ export async function collect(q: Query, stderr: () => string = () => '', onMessa
   } catch (e) {
     error = e instanceof Error ? e : new Error(String(e));
   }
-  const results = messages.filter((m): m is Extract<SDKMessage, { type: 'result' }> => m.type === 'result');
+  const results = messages.filter((m) => m.type === 'result') as Array<Record<string, any>>;
   return {
     messages,
     ...(error ? { error } : {}),

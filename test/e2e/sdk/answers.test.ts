@@ -103,4 +103,18 @@ describe('the Agent SDK drives wicket', () => {
     expect(run.error?.message).toBe('Claude Code returned an error result: API Error: 400 max_tokens: Field required');
     expect(t.api.messageRequests()).toHaveLength(1);
   });
+
+  it('system/init comes after the UserPromptSubmit hooks (--include-hook-events); jsonSchema gives structured_output', async () => {
+    await t.project.write(
+      '.claude/settings.json',
+      JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "PROMPT-CONTEXT"' }] }] } }),
+    );
+    t.api.script(reply().toolUse('StructuredOutput', { n: 3 }), reply().text('done'));
+    const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    const run = await sdkRun(t, 'count', { includeHookEvents: true, outputFormat: { type: 'json_schema', schema } });
+    const kinds = run.kinds.filter((k) => k.startsWith('system/'));
+    expect(kinds.slice(0, 3)).toEqual(['system/hook_started', 'system/hook_response', 'system/init']);
+    expect(run.result).toMatchObject({ subtype: 'success', structured_output: { n: 3 } });
+    expect(JSON.stringify(t.api.messageRequests()[0]!.body.messages)).toContain('PROMPT-CONTEXT');
+  });
 });

@@ -42,7 +42,7 @@ describe('interrupt and abort', () => {
     expect(run.kinds.filter((k) => k === 'system/init')).toHaveLength(2);
     const [, second] = t.api.messageRequests().map((r) => r.body);
     expect(toolResultIn(second, 'toolu_sleep')).toBeTruthy();
-    expect(JSON.stringify(second!.messages.at(-1))).toContain('again');
+    expect(JSON.stringify(second!.messages!.at(-1))).toContain('again');
   });
 
   it('AbortController: the iterator says aborted, and neither wicket nor its command is left behind', async () => {

@@ -52,6 +52,8 @@ describe('streaming input', () => {
     const replays = run.messages.filter((m: any) => m.type === 'user' && m.isReplay) as any[];
     expect(replays.map((r) => r.uuid)).toEqual(ids);
     expect(run.messages.filter((m) => m.type === 'result').map((m: any) => m.result)).toEqual(['one', 'written', 'refused']);
+    // The SDK always passes --verbose: gate traces only come when asked for.
+    expect(run.kinds).not.toContain('system/gate_trace');
     expect(await t.project.read('a.txt')).toBe('A\n');
     expect(t.project.exists('b.txt')).toBe(false);
     const bodies = t.api.messageRequests().map((r) => r.body);
@@ -61,22 +63,36 @@ describe('streaming input', () => {
     expect(JSON.stringify(toolResultIn(bodies[4], 'toolu_b'))).toMatch(/needs permission/);
   });
 
-  it('--permission-prompt-tool stdio (canUseTool) does not stop wicket; a call that would ask is refused with the reason', async () => {
-    t.api.script(reply().toolUse('Bash', { command: 'touch made.txt' }, { id: 'toolu_bash' }), reply().text('could not'));
+  it('--permission-prompt-tool stdio (canUseTool): a call that would ask is put to the program, whose answer decides', async () => {
+    t.api.script(reply().toolUse('Bash', { command: 'touch made.txt' }, { id: 'toolu_bash' }), reply().text('made'));
     const asked: string[] = [];
     const run = await sdkRun(t, 'make a file', {
-      canUseTool: async (name) => {
+      extraArgs: { 'include-gate-traces': null },
+      canUseTool: async (name, input) => {
         asked.push(name);
-        return { behavior: 'allow', updatedInput: {} };
+        return { behavior: 'allow', updatedInput: input };
       },
     });
     expect(run.error).toBeUndefined();
-    expect(run.result).toMatchObject({ subtype: 'success', result: 'could not' });
-    expect(run.result?.permission_denials).toEqual([{ tool_name: 'Bash', tool_use_id: 'toolu_bash', tool_input: { command: 'touch made.txt' } }]);
-    expect(t.project.exists('made.txt')).toBe(false);
-    const result = toolResultIn(t.api.messageRequests()[1]!.body, 'toolu_bash');
-    expect(result.is_error).toBe(true);
-    expect(JSON.stringify(result)).toContain('--permission-prompt-tool stdio');
-    expect(run.stderr).toContain('--permission-prompt-tool stdio');
+    expect(asked).toEqual(['Bash']);
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'made', permission_denials: [] });
+    expect(t.project.exists('made.txt')).toBe(true);
+    const trace = run.messages.find((m: any) => m.type === 'system' && m.subtype === 'gate_trace') as any;
+    expect(trace.trace.find((g: any) => g.gate === 'permission')).toMatchObject({
+      verdict: 'allowed',
+      detail: expect.stringContaining('the SDK host (canUseTool)'),
+    });
+  });
+
+  it('PreToolUse hook callbacks are asked; an empty answer lets the call go on', async () => {
+    t.api.script(reply().toolUse('Bash', { command: 'touch hooked.txt' }, { id: 'toolu_hooked' }), reply().text('made'));
+    const called: string[] = [];
+    const run = await sdkRun(t, 'make a file', {
+      allowedTools: ['Bash'],
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [async () => (called.push('PreToolUse'), {})] }] },
+    });
+    expect(run.error).toBeUndefined();
+    expect(called).toEqual(['PreToolUse']);
+    expect(t.project.exists('hooked.txt')).toBe(true);
   });
 });
