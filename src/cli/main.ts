@@ -188,7 +188,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       process.stderr.write(`wicket: ${err.message}\n`);
       return 1;
     }
-    for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
+    for (const w of [...(opts.notes ?? []), ...setup.loaded.warnings]) process.stderr.write(`wicket: warning: ${w}\n`);
     // The run ends once the model is done and no background task it started is still running.
     const agent: AgentOptions = {
       ...setup.options,
