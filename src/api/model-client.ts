@@ -5,7 +5,7 @@
  */
 import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import type { ApiMessage, ContentBlock } from '../base/events.js';
-import { FatalError, errorMessage } from '../base/errors.js';
+import { FatalError, errorMessage, type ApiErrorBody } from '../base/errors.js';
 import { baseURLProblem, postMessagesStream, type TransportConfig } from './http-transport.js';
 import { ApiTimeoutError, type ApiLimits } from './limits.js';
 import { withoutCacheMarks } from './prompt-caching.js';
@@ -290,13 +290,21 @@ function describeError(err: unknown): string {
 function toFatal(err: unknown, attempts: number): FatalError {
   const status = statusOf(err);
   const detail = err instanceof APIError ? (err.apiMessage ?? err.message) : errorMessage(err);
-  if (status === 401) return new FatalError('auth', `authentication failed (401): check ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (${detail})`, 401);
-  if (status === 403) return new FatalError('auth', `permission denied by the API (403): ${detail}`, 403);
-  if (status === 404) return new FatalError('not_found', `not found (404): check the model name and ANTHROPIC_BASE_URL (${detail})`, 404);
-  if (status === 400 || status === 413 || status === 422) return new FatalError('bad_request', `the API rejected the request (${status}): ${detail}`, status);
+  const api = err instanceof APIError && status !== undefined ? apiBody(err, detail) : undefined;
+  if (status === 401) return new FatalError('auth', `authentication failed (401): check ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (${detail})`, 401, api);
+  if (status === 403) return new FatalError('auth', `permission denied by the API (403): ${detail}`, 403, api);
+  if (status === 404) return new FatalError('not_found', `not found (404): check the model name and ANTHROPIC_BASE_URL (${detail})`, 404, api);
+  if (status === 400 || status === 413 || status === 422)
+    return new FatalError('bad_request', `the API rejected the request (${status}): ${detail}`, status, api);
   // A silent server: the limit that was passed, and how many times the request was tried.
   if (err instanceof ApiTimeoutError) return new FatalError('api', `${err.message}; tried ${attempts + 1} time${attempts ? 's' : ''}`);
   const tries = attempts > 0 ? ` after ${attempts + 1} attempts` : '';
   if (status === undefined) return new FatalError('api', `could not reach the API${tries}: ${detail}`);
-  return new FatalError('api', `the API failed${tries} (${status}): ${detail}`, status);
+  return new FatalError('api', `the API failed${tries} (${status}): ${detail}`, status, api);
+}
+
+/** The error response's own type and message (`{"type":"error","error":{"type":…,"message":…}}`). */
+function apiBody(err: APIError, detail: string): ApiErrorBody {
+  const type = (err.error as { error?: { type?: unknown } } | undefined)?.error?.type;
+  return { ...(typeof type === 'string' ? { type } : {}), message: detail };
 }

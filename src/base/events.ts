@@ -150,7 +150,8 @@ export type AgentEvent =
   | { type: 'warning'; message: string }
   /** The conversation was replaced by a summary; `messages` is the conversation now. */
   | { type: 'compact'; trigger: 'manual' | 'auto'; preTokens: number; summary: string; messages: ApiMessage[] }
-  | { type: 'error'; message: string }
+  /** `api`: the API's error response that ended the run (its HTTP status, type and message). */
+  | { type: 'error'; message: string; api?: { status: number; type?: string; message: string } }
   /** A hook named the session (UserPromptSubmit's `sessionTitle`). */
   | { type: 'session_title'; title: string }
   /** A tool started background work (a Bash command, a sub-agent). */

@@ -217,6 +217,11 @@ export interface Tool<I = any, O = any> {
   summary(input: I): string;
   /** Data for the person: diff, preview, counts. */
   display?(output: O, input: I): DisplayData;
+  /**
+   * The output as Claude Code hands it to PostToolUse hooks (`tool_response`), where the shapes
+   * differ (Edit and Write: `structuredPatch`, `originalFile`…); the output itself when absent.
+   */
+  toolResponse?(output: O, input: I): unknown;
   /** Optional change to shared state (read state, cwd), applied in call order. */
   contextChange?(output: O, input: I): ContextChange | undefined;
   /**

@@ -12,8 +12,6 @@ import { FatalError, errorMessage } from '../base/errors.js';
 import { loadedOnDemand } from '../base/lib/import-module.js';
 import type { GitStatus } from '../base/git-status.js';
 import { randomUuid } from '../base/ids.js';
-import { modelAllowed, resolveModel } from '../base/models.js';
-import { availableModels } from '../core/setup/model-choice.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed } from '../session/resume.js';
 import { cleanupSessions, resumedSessionNotes, sessionTranscript } from '../core/setup/session-files.js';
@@ -32,9 +30,10 @@ import { setupSession, type Setup } from '../core/setup/session-setup.js';
 import { stdinIsTerminal } from './stdin.js';
 import { promptSource, readPrompt } from './prompt-source.js';
 import { StdoutWriter } from './stdout.js';
+import { sdkModeWanted } from './sdk-flags.js';
 import type { SessionWorktree } from './worktree-session.js';
 import { safeModeWanted, setSafeMode } from '../settings/safe-mode.js';
-import { SettingsUnreadableError, stopMessage } from '../settings/problem.js';
+import { fallbackModels, settingsStop } from './run-common.js';
 
 export interface MainInfo {
   version: string;
@@ -100,6 +99,7 @@ async function runMode(opts: CliOptions, info: MainInfo): Promise<number> {
     const { runInteractive } = await import('./interactive.js');
     return runInteractive(opts, info);
   }
+  if (sdkModeWanted(opts)) return (await import('./sdk-mode.js')).runSdkMode(opts, info);
   return runPrint(opts, info);
 }
 
@@ -192,7 +192,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       process.stderr.write(`wicket: ${err.message}\n`);
       return 1;
     }
-    for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
+    for (const w of [...(opts.notes ?? []), ...setup.loaded.warnings]) process.stderr.write(`wicket: warning: ${w}\n`);
     // The run ends once the model is done and no background task it started is still running.
     const agent: AgentOptions = {
       ...setup.options,
@@ -225,7 +225,10 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       followMcpTools(agent, mcp, opts.tools);
       for (const p of mcpProblems(mcp, 'print')) process.stderr.write(`wicket: warning: ${p}\n`);
     }
-    if (opts.permissionPromptTool) {
+    // `stdio` names the Agent SDK host, which only the SDK mode can ask: here a call that would ask is refused.
+    if (opts.permissionPromptTool === 'stdio')
+      io.err('wicket: warning: --permission-prompt-tool stdio needs --input-format stream-json; a call that would ask is refused\n');
+    else if (opts.permissionPromptTool) {
       if (!agent.tools.some((tool) => tool.name === opts.permissionPromptTool)) {
         process.stderr.write(
           `wicket: --permission-prompt-tool: there is no MCP tool ${opts.permissionPromptTool} (its server must be in .mcp.json or --mcp-config, and connected)\n`,
@@ -252,7 +255,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 2;
     }
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
-    // Settings `verbose: true` is a standing --verbose (gate traces in stream-json).
+    // Settings `verbose: true` is a standing --verbose.
     const runOpts = setup.loaded.merged.verbose === true ? { ...opts, verbose: true } : opts;
     const code = await runPrintMode(runOpts, agent, prompts, messages, io, abort, {
       transcript,
@@ -277,35 +280,6 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
   }
-}
-
-/**
- * A settings file that cannot be read stops the run before anything runs (any output format, as
- * Claude Code does for a settings error it cannot go on from: stderr only): exit 2, each problem as
- * `file:line:column: what is wrong`, and how to go on.
- */
-function settingsStop(err: unknown): number | undefined {
-  if (!(err instanceof SettingsUnreadableError)) return undefined;
-  process.stderr.write(stopMessage(err.problems, err.sources));
-  return 2;
-}
-
-/**
- * --fallback-model (comma separated), else settings fallbackModel (a list, or the older single string):
- * where an overloaded model's requests go. Models settings availableModels does not allow are left out.
- */
-function fallbackModels(opts: CliOptions, setup: Setup): string[] {
-  const setting = setup.loaded.merged.fallbackModel;
-  const raw =
-    opts.fallbackModel ?? (Array.isArray(setting) ? setting.filter((m) => typeof m === 'string').join(',') : typeof setting === 'string' ? setting : '');
-  const models = raw
-    .split(',')
-    .map((m) => resolveModel(m.trim()))
-    .filter((m): m is string => Boolean(m));
-  const list = availableModels(setup.loaded.merged);
-  for (const m of models.filter((m) => !modelAllowed(m, list)))
-    process.stderr.write(`wicket: warning: fallback model ${m} is not in settings availableModels; left out\n`);
-  return models.filter((m) => modelAllowed(m, list));
 }
 
 async function runConfigCommand(args: string[]): Promise<number> {

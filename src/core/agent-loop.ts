@@ -272,7 +272,8 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
     const message = failure instanceof FatalError ? failure.message : `unexpected error: ${errorMessage(failure)}`;
     // A request too long for the model's context, with no reply at all: the loop may compact and retry.
     if (!final && !calls.length && !text && isContextOverflow(failure)) return { kind: 'error', text, message, overflow: true };
-    emit({ type: 'error', message });
+    const api = failure instanceof FatalError && failure.status !== undefined && failure.api ? { status: failure.status, ...failure.api } : undefined;
+    emit({ type: 'error', message, ...(api ? { api } : {}) });
     if (!calls.length && messages[messages.length - 1]?.role === 'assistant') appendUser(messages, '[The previous response failed]');
     return { kind: 'error', text, message, errorType: failureType(failure) };
   }

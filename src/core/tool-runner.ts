@@ -192,6 +192,8 @@ async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
   }
   if (out.decision === 'deny') {
     tracer.mark('hooks', 'denied', `${who}: ${out.reason ?? 'blocked'}`);
+    // Listed with the run's permission denials, as Claude Code lists a hook's.
+    env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason: out.reason ?? 'blocked by a PreToolUse hook' });
     return {
       kind: 'done',
       result: refusal('hooks', `Blocked by a PreToolUse hook: ${out.reason ?? 'no reason given'}`),
@@ -400,7 +402,7 @@ async function mapOutput(g: Gated, input: unknown, output: unknown, t0: number):
   }
   tracer.mark('map', 'passed');
   const post = await env.hooks.postToolUse(
-    { toolName: tool.name, toolInput: input, toolUseId: call.id, toolResponse: output, durationMs: Math.round(monotonicMs() - t0) },
+    { toolName: tool.name, toolInput: input, toolUseId: call.id, toolResponse: hookView(tool, output, input), durationMs: Math.round(monotonicMs() - t0) },
     ctx.signal,
   );
   if (post.updatedOutput) tracer.mark('post_hooks', 'rewritten', `output replaced by ${post.updatedOutput.hookName}`);
@@ -413,6 +415,15 @@ async function mapOutput(g: Gated, input: unknown, output: unknown, t0: number):
     ...(post.stop ? { stop: post.stop.reason } : {}),
     ...(result.isError && tool.name === 'Bash' ? { failed: true } : {}),
   });
+}
+
+/** What hooks see of the output (`tool_response`): the tool's Claude Code shape, when it has one. */
+function hookView(tool: Tool, output: unknown, input: unknown): unknown {
+  try {
+    return tool.toolResponse ? tool.toolResponse(output, input) : output;
+  } catch {
+    return output;
+  }
 }
 
 function withContext(text: string, extra?: string): string {

@@ -327,6 +327,66 @@ export class McpServers implements McpResourceSource {
     return { state, config, oauthStore: this.opts.oauthStore };
   }
 
+  /** Connects a server again (its lists are read again); a server turned off stays off. */
+  async reconnectServer(name: string): Promise<void> {
+    const state = this.known(name);
+    if (state.status === 'disabled') throw new Error(`the MCP server "${name}" is turned off`);
+    await this.reconnect(state);
+  }
+
+  /** Turns a server off (it disconnects and its tools go) or on again (it connects). */
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    const state = this.known(name);
+    if (!enabled) {
+      const conn = this.connections.get(name);
+      this.connections.delete(name);
+      this.toolsByServer.delete(name);
+      this.update(state, { status: 'disabled', error: 'turned off for this session', toolNames: [], resourceCount: undefined });
+      await conn?.close().catch(() => {});
+      return;
+    }
+    if (state.status === 'disabled' && this.configs.has(name)) await this.reconnect(state);
+  }
+
+  /** Adds servers (a name already there is replaced) and starts them; resolves when each has connected or failed. */
+  async addServers(entries: McpServerEntry[]): Promise<void> {
+    for (const e of entries) {
+      if (this.states.has(e.name)) await this.removeServer(e.name);
+      const detail = e.config ? (e.config.type === 'stdio' ? [e.config.command, ...e.config.args].join(' ') : e.config.url) : undefined;
+      const status: McpStatus = e.error ? 'failed' : 'pending';
+      this.states.set(e.name, {
+        name: e.name,
+        scope: e.scope,
+        source: e.source,
+        transport: e.config?.type,
+        detail,
+        status,
+        error: e.error,
+        toolNames: [],
+        skipped: [],
+      });
+      if (e.config) this.configs.set(e.name, e.config);
+    }
+    await this.start(entries.map((e) => e.name));
+  }
+
+  /** Disconnects a server and forgets it. */
+  async removeServer(name: string): Promise<void> {
+    const conn = this.connections.get(name);
+    this.connections.delete(name);
+    this.toolsByServer.delete(name);
+    this.states.delete(name);
+    this.configs.delete(name);
+    this.opts.onChange?.();
+    await conn?.close().catch(() => {});
+  }
+
+  private known(name: string): McpServerState {
+    const state = this.states.get(name);
+    if (!state) throw new Error(`no MCP server named "${name}"`);
+    return state;
+  }
+
   private async reconnect(state: McpServerState): Promise<void> {
     const old = this.connections.get(state.name);
     if (old) {

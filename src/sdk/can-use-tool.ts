@@ -57,8 +57,8 @@ async function readAnswer(answer: ControlPayload, req: PermissionRequest, deps: 
     return { behavior: 'allow', answeredBy: SDK_ANSWERER, ...(changed ? { updatedInput: updated } : {}) };
   }
   if (answer.behavior === 'deny') {
-    // The denial is recorded first; the turn ends right after, as Claude Code's interrupt does.
-    if (answer.interrupt === true && deps.interrupt) setImmediate(deps.interrupt);
+    // The turn ends as Claude Code's interrupt ends it; the call still gets this denial as its result.
+    if (answer.interrupt === true) deps.interrupt?.();
     const message = typeof answer.message === 'string' && answer.message.trim() ? answer.message : `${SDK_ANSWERER} said no`;
     return { behavior: 'deny', message, answeredBy: SDK_ANSWERER };
   }

@@ -45,6 +45,7 @@ export class ControlChannel {
   private readonly incoming = new Map<string, AbortController>();
   private readonly handlers = new Map<string, ControlHandler>();
   private closedReason: string | undefined;
+  private ready: Promise<void> | undefined;
 
   constructor(private readonly opts: ControlChannelOptions) {}
 
@@ -73,6 +74,21 @@ export class ControlChannel {
    *  a throw becomes an error response. Never blocks reading stdin. */
   onRequest(subtype: string, fn: ControlHandler): void {
     this.handlers.set(subtype, fn);
+  }
+
+  /**
+   * Requests whose handler is not registered yet wait for `ready` (the session is being set up), then
+   * are answered, or refused when still nobody answers them.
+   */
+  holdUntil(ready: Promise<unknown>): void {
+    const held = ready.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.ready = held;
+    void held.then(() => {
+      if (this.ready === held) this.ready = undefined;
+    });
   }
 
   /** Whether a handler answers this subtype. */
@@ -154,17 +170,22 @@ export class ControlChannel {
       this.answerError(requestId, new ControlError('Invalid control request: it has no subtype', 'invalid_request'));
       return;
     }
-    const handler = this.handlers.get(request.subtype);
-    if (!handler) {
-      this.answerError(requestId, new ControlError(`Unsupported control request subtype: ${request.subtype}`, 'unsupported_request'));
+    const subtype = request.subtype;
+    const ready = this.handlers.has(subtype) ? undefined : this.ready;
+    if (!ready && !this.handlers.has(subtype)) {
+      this.answerError(requestId, unsupported(subtype));
       return;
     }
     if (this.incoming.has(requestId)) return; // the same request delivered twice
     const ctl = new AbortController();
     this.incoming.set(requestId, ctl);
     // Run apart from the reader: a handler that waits never holds up the next line.
-    void Promise.resolve()
-      .then(() => handler(request, ctl.signal))
+    void Promise.resolve(ready)
+      .then(() => {
+        const handler = this.handlers.get(subtype);
+        if (!handler) throw unsupported(subtype);
+        return handler(request, ctl.signal);
+      })
       .then(
         (payload) => this.finishIncoming(requestId, ctl, () => this.opts.send(success(requestId, payload ?? {}))),
         (err: unknown) => this.finishIncoming(requestId, ctl, () => this.answerError(requestId, err)),
@@ -192,6 +213,10 @@ export class ControlChannel {
       response: { subtype: 'error', request_id: requestId, error: errorMessage(err) || 'request failed', ...(code ? { error_code: code } : {}) },
     });
   }
+}
+
+function unsupported(subtype: string): ControlError {
+  return new ControlError(`Unsupported control request subtype: ${subtype}`, 'unsupported_request');
 }
 
 function success(requestId: string, payload: ControlPayload): ControlPayload {

@@ -34,6 +34,10 @@ export interface LoadSettingsOptions {
   managedPath?: string;
   /** `--settings`: a file path or JSON text. */
   cliSettings?: string;
+  /** Settings an Agent SDK host sent in its `initialize` request (JSON text): a layer above `--settings`. */
+  hostSettings?: string;
+  /** Managed settings an Agent SDK host sent in `initialize` (JSON text): a policy layer, below the managed files. */
+  hostManagedSettings?: string;
   /** `--allowedTools` / `--disallowedTools`, already split. */
   cliAllowed?: string[];
   cliDisallowed?: string[];
@@ -141,7 +145,18 @@ function readLayers(opts: LoadSettingsOptions): Layer[] {
   const local = localSettingsPath(opts.cwd);
   if (wanted('local')) layers.push(layerFromResult('localSettings', local, readSettingsSource(local)));
   if (opts.cliSettings !== undefined) layers.push(cliSettingsLayer(opts.cliSettings, opts.cwd));
+  if (opts.hostSettings !== undefined)
+    layers.push(layerFromResult('cli', undefined, parseSettingsText(opts.hostSettings, 'initialize.settings', { settings: true }), 'initialize.settings'));
   if (opts.cliAllowed?.length || opts.cliDisallowed?.length) layers.push(cliRuleLayer(opts.cliAllowed ?? [], opts.cliDisallowed ?? []));
+  if (opts.hostManagedSettings !== undefined)
+    layers.push(
+      layerFromResult(
+        'managed',
+        undefined,
+        parseSettingsText(opts.hostManagedSettings, 'initialize.managedSettings', { settings: true }),
+        'initialize.managedSettings',
+      ),
+    );
   layers.push(...readManagedLayers(opts.managedPath ?? DEFAULT_MANAGED_SETTINGS));
   return layers;
 }

@@ -39,6 +39,12 @@ export const DOCUMENTED_OUTSIDE_SCHEMA: readonly string[] = [
   'promptSuggestionEnabled',
 ];
 
+/** wicket's own keys, which Claude Code ignores: known, checked by their readers. */
+export const WICKET_KEYS: readonly string[] = [
+  // stream-json carries a gate_trace line before each tool result (as --include-gate-traces).
+  'includeGateTraces',
+];
+
 /** Shapes older Claude Code versions wrote, which wicket still reads: not reported. */
 const OLDER_SHAPES: Record<string, (value: unknown) => boolean> = {
   // A single model (or a comma-separated list), before the fallback chain became a list.
@@ -47,7 +53,7 @@ const OLDER_SHAPES: Record<string, (value: unknown) => boolean> = {
 
 /** Every top-level key Claude Code documents. */
 export function knownSettingsKeys(): ReadonlySet<string> {
-  return new Set([...settingsSchemaLib().KNOWN_KEYS, ...DOCUMENTED_OUTSIDE_SCHEMA, '$schema']);
+  return new Set([...settingsSchemaLib().KNOWN_KEYS, ...DOCUMENTED_OUTSIDE_SCHEMA, ...WICKET_KEYS, '$schema']);
 }
 
 /** The environment variables the schema documents under `env`. */

@@ -147,7 +147,7 @@ describe('print mode', () => {
 
   it('streams init, assistant, user and result lines in stream-json', async () => {
     server.script(reply().toolUse('Nope', { x: 1 }), reply().text('done'));
-    const r = await run(['-p', 'go', '--output-format', 'stream-json', '--verbose']);
+    const r = await run(['-p', 'go', '--output-format', 'stream-json', '--verbose', '--include-gate-traces']);
     expectExit(r, 0);
     const lines = r.lines<any>();
     expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init', permissionMode: 'default' });
@@ -178,6 +178,8 @@ describe('print mode', () => {
     expectExit(r, 0);
     const retries = r.lines<any>().filter((l) => l.subtype === 'api_retry');
     expect(retries.map((x) => x.error_status)).toEqual([529, 429, 500]);
+    // The Agent SDK's error kinds, not the status line.
+    expect(retries.map((x) => x.error)).toEqual(['overloaded', 'rate_limit', 'server_error']);
     expect(r.lines<any>().at(-1).result).toBe('finally');
   });
 

@@ -218,7 +218,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     env: mergedEnv,
     maxTurns: opts.maxTurns,
     maxTokens: maxOutputTokens(mergedEnv),
-    thinkingBudget: thinkingBudget(mergedEnv, loaded.merged),
+    thinkingBudget: opts.thinkingBudget !== undefined ? budgetOrOff(opts.thinkingBudget) : thinkingBudget(mergedEnv, loaded.merged),
     effort,
     outputStyle: outputStyle.style?.name ?? 'default',
     maxToolConcurrency: Number.isInteger(maxConc) && maxConc > 0 ? maxConc : 10,
@@ -267,6 +267,8 @@ export function sessionSettings(opts: CliOptions, env: Record<string, string | u
     configDir: env.CLAUDE_CONFIG_DIR || undefined,
     managedPath: env.WICKET_MANAGED_SETTINGS || undefined,
     cliSettings: opts.settings,
+    ...(opts.hostSettings !== undefined ? { hostSettings: opts.hostSettings } : {}),
+    ...(opts.hostManagedSettings !== undefined ? { hostManagedSettings: opts.hostManagedSettings } : {}),
     cliAllowed: opts.allowedTools,
     cliDisallowed: opts.disallowedTools,
     ...(opts.settingSources ? { sources: opts.settingSources } : {}),
@@ -281,6 +283,11 @@ export function sessionSettings(opts: CliOptions, env: Record<string, string | u
 
 /** Claude Code's default thinking budget, used when settings turn thinking on without a number. */
 const DEFAULT_THINKING_BUDGET = 31_999;
+
+/** A budget as the API takes it: under 1024 tokens is thinking off. */
+export function budgetOrOff(n: number): number | undefined {
+  return n >= 1024 ? n : undefined;
+}
 
 /** MAX_THINKING_TOKENS (0 turns it off), else settings alwaysThinkingEnabled; undefined: no thinking. */
 export function thinkingBudget(env: Record<string, string | undefined>, settings: Record<string, unknown>): number | undefined {

@@ -146,6 +146,26 @@ describe('ControlChannel: the SDK asks wicket', () => {
     expect(sent).toEqual([]);
   });
 
+  it('while the session is set up, requests wait for their handlers (holdUntil), then are answered or refused', async () => {
+    const { ch, sent } = channel();
+    let ready!: () => void;
+    ch.holdUntil(new Promise<void>((r) => (ready = r)));
+    ch.receive({ type: 'control_request', request_id: 'early', request: { subtype: 'set_model', model: 'opus' } });
+    ch.receive({ type: 'control_request', request_id: 'never', request: { subtype: 'no_such_thing' } });
+    await tick();
+    expect(sent).toEqual([]);
+    ch.onRequest('set_model', (req) => ({ model: req.model }));
+    ready();
+    await tick();
+    expect(sent.map((m) => m.response)).toEqual([
+      { subtype: 'success', request_id: 'early', response: { model: 'opus' } },
+      { subtype: 'error', request_id: 'never', error: 'Unsupported control request subtype: no_such_thing', error_code: 'unsupported_request' },
+    ]);
+    // Once ready, an unknown request is refused at once.
+    ch.receive({ type: 'control_request', request_id: 'late', request: { subtype: 'nope' } });
+    expect(sent).toHaveLength(3);
+  });
+
   it('lines that are not control messages are left to the caller', () => {
     const { ch } = channel();
     expect(ch.receive({ type: 'user', message: { role: 'user', content: 'hi' } })).toBe(false);

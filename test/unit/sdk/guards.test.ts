@@ -5,7 +5,8 @@ import { HookCallbackUndelivered } from '../../../src/hooks/run-callback.js';
 import type { PermissionTarget } from '../../../src/core/permission-updates.js';
 import { canUseToolAsker } from '../../../src/sdk/can-use-tool.js';
 import type { ControlPayload } from '../../../src/sdk/control-channel.js';
-import { hookCallbackRunner, sdkGuards } from '../../../src/sdk/guards.js';
+import { hookCallbackRunner, sdkHookCallbacks } from '../../../src/sdk/hook-callbacks.js';
+import { sdkMcpServers } from '../../../src/sdk/mcp-links.js';
 import { SdkSession } from '../../../src/sdk/session.js';
 
 /** A session whose SDK side answers each of wicket's requests with `answer(request)` (an Error: an error response; undefined: no answer). */
@@ -98,7 +99,7 @@ describe('can_use_tool', () => {
     expect(ruled).toMatchObject({ permission_suggestions: [], decision_reason_type: 'rule' });
   });
 
-  it('a deny refuses with the host’s message; interrupt: true ends the turn after the denial', async () => {
+  it('a deny refuses with the host’s message; interrupt: true ends the turn as it is answered', async () => {
     const order: string[] = [];
     const { session } = host(() => ({ behavior: 'deny', message: 'Bash is not allowed in this test.', interrupt: true }));
     const ask = canUseToolAsker({
@@ -109,8 +110,7 @@ describe('can_use_tool', () => {
     const answer = await ask(bashAsk, signal);
     order.push('answered');
     expect(answer).toEqual({ behavior: 'deny', message: 'Bash is not allowed in this test.', answeredBy: 'the SDK host (canUseTool)' });
-    await new Promise((r) => setImmediate(r));
-    expect(order).toEqual(['answered', 'interrupt']);
+    expect(order).toEqual(['interrupt', 'answered']);
   });
 
   it('an error answer, an answer that is neither allow nor deny, or a host that is gone: refusals', async () => {
@@ -166,24 +166,25 @@ describe('SDK MCP servers and initialize', () => {
       sdkMcpServerManifests: { calc: { initializeResult: { protocolVersion: '2025-11-25' }, toolsListResult: { tools: [] } } },
       hooks: { PreToolUse: [{ matcher: 'Bash', hookCallbackIds: ['hook_0'] }], Nope: [] },
     };
-    const guards = sdkGuards(session);
-    expect(guards.hookGroups).toEqual([
+    const hooks = sdkHookCallbacks(session);
+    const servers = sdkMcpServers(session);
+    expect(hooks.groups).toEqual([
       { event: 'PreToolUse', matcher: 'Bash', hooks: [{ type: 'callback', callbackId: 'hook_0', onFailure: 'continue' }], source: 'sdk' },
     ]);
-    expect(guards.warnings).toEqual(['initialize: hooks.Nope: not a hook event; its callbacks never run']);
-    expect(guards.mcpServers.map((e) => [e.name, e.manifest])).toEqual([
+    expect(hooks.warnings).toEqual(['initialize: hooks.Nope: not a hook event; its callbacks never run']);
+    expect(servers.map((e) => [e.name, e.manifest])).toEqual([
       ['calc', { initializeResult: { protocolVersion: '2025-11-25' }, toolsListResult: { tools: [] } }],
       ['bare', undefined],
     ]);
     const call = { jsonrpc: '2.0' as const, id: 2, method: 'tools/call', params: { name: 'add' } };
-    expect(await guards.mcpServers[0]!.link.send(call, signal)).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [] } });
+    expect(await servers[0]!.link.send(call, signal)).toEqual({ jsonrpc: '2.0', id: 2, result: { content: [] } });
     expect(sent[0]!.request).toEqual({ subtype: 'mcp_message', server_name: 'calc', message: call });
   });
 
   it("the servers' own messages reach the connection that listens; an unknown server is an error", async () => {
     const { session, sent } = host();
     session.init = { subtype: 'initialize', sdkMcpServers: ['calc'] };
-    const [calc] = sdkGuards(session).mcpServers;
+    const [calc] = sdkMcpServers(session);
     calc!.link.listen!(async (m) => ({ jsonrpc: '2.0', id: 7, result: { got: m } }));
     session.channel.receive({ type: 'control_request', request_id: 'in1', request: { subtype: 'mcp_message', server_name: 'calc', message: { ping: 1 } } });
     session.channel.receive({ type: 'control_request', request_id: 'in2', request: { subtype: 'mcp_message', server_name: 'nope', message: {} } });
