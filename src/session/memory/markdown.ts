@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Token, Tokens } from 'marked';
-import { parseYamlBlock } from '../../settings/frontmatter-yaml.js';
+import { yamlLib } from '../../settings/yaml-lib.js';
 import { markedLib } from './marked-lib.js';
 import { pathPatterns } from './paths-globs.js';
 
@@ -22,8 +22,75 @@ export function splitFrontMatter(text: string): { content: string; globs?: strin
   if (!m) return { content: text };
   const content = bare.slice(m[0].length);
   if (!/(^|\n)\s*paths\s*:/.test(m[1] ?? '')) return { content };
-  const globs = pathPatterns(parseYamlBlock(m[1] ?? '').data.paths);
+  const globs = pathPatterns(frontMatterData(m[1] ?? '')?.paths);
   return globs ? { content, globs } : { content };
+}
+
+/**
+ * The front matter as YAML reads it; undefined when it is not YAML (then, as in Claude Code, the
+ * file has no `paths:` and applies everywhere). Leading tabs get a second chance as spaces. Plain
+ * `key: value` lines and lists are read without loading the YAML library.
+ */
+function frontMatterData(block: string): Record<string, unknown> | undefined {
+  const simple = simpleYaml(block);
+  if (simple) return simple;
+  const { parse } = yamlLib();
+  for (const text of [block, block.replace(/^\t+/gm, (tabs) => '  '.repeat(tabs.length))]) {
+    try {
+      const data = parse(text) as unknown;
+      return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+    } catch {
+      // not YAML as written
+    }
+  }
+  return undefined;
+}
+
+const KEY_LINE = /^([A-Za-z0-9_-]+):(?:[ \t]+(.*))?$/;
+const ITEM_LINE = /^[ \t]+-[ \t]+(.*)$/;
+
+/** `key: value` lines, `- item` lists under a key, and `[..]` lists of quoted strings; undefined for anything else. */
+function simpleYaml(block: string): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  let list: string[] | undefined;
+  for (const line of block.split('\n')) {
+    if (!line.trim()) continue;
+    const item = ITEM_LINE.exec(line);
+    const scalar = item ? simpleScalar(item[1] ?? '') : undefined;
+    if (item && list && typeof scalar === 'string') {
+      list.push(scalar);
+      continue;
+    }
+    const kv = KEY_LINE.exec(line);
+    if (!kv || item || kv[1]! in data) return undefined;
+    const raw = (kv[2] ?? '').trim();
+    if (!raw) {
+      list = [];
+      data[kv[1]!] = list;
+      continue;
+    }
+    const value = raw.startsWith('[') ? simpleList(raw) : simpleScalar(raw);
+    if (value === undefined) return undefined;
+    data[kv[1]!] = value;
+    list = undefined;
+  }
+  for (const [key, value] of Object.entries(data)) if (Array.isArray(value) && !value.length) data[key] = null;
+  return data;
+}
+
+function simpleScalar(raw: string): string | undefined {
+  const v = raw.trim();
+  // What YAML would read as a boolean, a null or a number goes to YAML.
+  if (/^(?:true|false|yes|no|on|off|null|~)$/i.test(v) || /^[-+.]?\d/.test(v)) return undefined;
+  if (/^"[^"\\]*"$/.test(v)) return v.slice(1, -1);
+  if (/^'[^']*'$/.test(v)) return v.slice(1, -1);
+  if (/^[^\s[\]{}"'&*!|>%@`#,?:-]/.test(v) && !/: |:$| #|\t/.test(v)) return v;
+  return undefined;
+}
+
+function simpleList(raw: string): string[] | undefined {
+  if (!/^\[\s*("[^"\\]*"\s*(,\s*"[^"\\]*"\s*)*)?\]$/.test(raw)) return undefined;
+  return JSON.parse(raw) as string[];
 }
 
 /** A top-level token and where it sits in the text (line ends made `\n`). */

@@ -98,9 +98,11 @@ function skipped(skip: (reason: string, extra?: Partial<SkippedFile>) => void, r
   return [];
 }
 
+/** The file's real path; undefined when there is nothing there (asked without an exception: most files looked for are missing). */
 function realOf(file: string): string | undefined {
+  if (!statSync(file, { throwIfNoEntry: false })) return undefined;
   try {
-    return realpathSync(file);
+    return realpathSync.native(file);
   } catch {
     return undefined;
   }
