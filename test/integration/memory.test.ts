@@ -76,6 +76,14 @@ describe('the start’s instruction files', () => {
     expect(r.stderr).toContain(`imports ${t.project.path('docs/guide.md,')}, which does not exist`);
   });
 
+  it('CLAUDE_CODE_DISABLE_CLAUDE_MDS=1 gives none, as in Claude Code', async () => {
+    await t.project.write('CLAUDE.md', 'Project: PROJECT-MARK.\n');
+    t.api.script(reply().text('ok'));
+    expectExit(await t.run(['-p', 'hello'], { env: { CLAUDE_CODE_DISABLE_CLAUDE_MDS: '1' } }), 0);
+    expect(JSON.stringify(t.api.requests)).not.toContain('PROJECT-MARK');
+    expect(blocks(bodies()[0]!.messages[0]!)).toEqual([expect.objectContaining({ text: 'hello' })]);
+  });
+
   it('AGENTS.md is read when the project has no CLAUDE.md, and not when it has one', async () => {
     await t.project.write('AGENTS.md', 'Agents: AGENTS-MARK.\n');
     t.api.script(reply().text('ok'), reply().text('ok'));
