@@ -70,7 +70,9 @@ export function setupInstructions(opts: Pick<CliOptions, 'bare' | 'safeMode' | '
     ...(memoryDir ? { autoMemoryDir: memoryDir } : {}),
     agentsMode: agentsModeOf(loaded.merged),
   });
-  for (const s of instructions.skipped()) if (s.reason === 'not found' && s.parent) loaded.warnings.push(`${s.parent} imports ${s.path}, which does not exist`);
+  for (const s of instructions.skipped())
+    if (s.reason.startsWith('not found') && s.parent)
+      loaded.warnings.push(`${s.parent} imports ${s.path}, which does not exist${s.reason.slice('not found'.length)}`);
   return { instructions, ...(memoryDir ? { memoryDir } : {}), rules };
 }
 

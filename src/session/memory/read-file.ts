@@ -60,7 +60,7 @@ export function readInstructionFile(file: string, type: MemoryType, ctx: ReadCon
   }
   const real = realOf(found);
   if (real === undefined) {
-    if (depth > 0) skip('not found');
+    if (depth > 0) skip(notFound(found));
     return [];
   }
   if (depth >= MAX_IMPORT_DEPTH) return skipped(skip, `imported more than ${MAX_IMPORT_DEPTH - 1} levels deep`);
@@ -91,6 +91,12 @@ export function readInstructionFile(file: string, type: MemoryType, ctx: ReadCon
     out.push(...readInstructionFile(target, type, ctx, { depth: depth + 1, parent: found, external }));
   }
   return out;
+}
+
+/** Why an import names nothing: a trailing punctuation mark is part of the path, as Claude Code reads it. */
+function notFound(file: string): string {
+  const mark = /[,.;:)\]]$/.exec(file)?.[0];
+  return mark && realOf(file.slice(0, -1)) ? `not found (the "${mark}" after it is part of the path; ${file.slice(0, -1)} exists)` : 'not found';
 }
 
 function skipped(skip: (reason: string, extra?: Partial<SkippedFile>) => void, reason: string, extra?: Partial<SkippedFile>): [] {
