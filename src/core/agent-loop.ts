@@ -29,7 +29,7 @@ import { runSubagent } from './subagent.js';
 import { noticeText, trackerFor } from './task-notices.js';
 import { warmUpWhileWaiting } from './warm-up.js';
 import { batchHook, cwdHook, failureType, hookEvents, stopHook } from './loop-hooks.js';
-import { instructionsForTouches, touchedFiles } from './instruction-touches.js';
+import { instructionsAfterCalls, rememberGiven } from './instruction-touches.js';
 
 const MAX_STOP_HOOK_BLOCKS = 8;
 
@@ -40,6 +40,7 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
   let finalText = '';
   const run = { autoCompactions: 0, overflowCompacted: false };
   for (const m of messages) if (m.role === 'user') collectUrls(textOf(m.content), opts.seenUrls);
+  rememberGiven(messages, opts);
   for (;;) {
     if (opts.signal.aborted) return yield done('aborted', turns, finalText);
     const compactFailure = yield* autoCompact(messages, opts, run);
@@ -304,7 +305,7 @@ async function collectResults(
     };
   });
   if (opts.signal.aborted) blocks.push({ type: 'text', text: '[Request interrupted by the user]' });
-  else blocks.push(...(await instructionsForTouches(touchedFiles(results.map(touchOf), opts.state.cwd, opts.homeDir), opts)));
+  else blocks.push(...(await instructionsAfterCalls(results, opts)));
   const batch = opts.signal.aborted ? {} : await batchHook(results, opts);
   if (batch.additionalContext) blocks.push({ type: 'text', text: `PostToolBatch hook context: ${batch.additionalContext}` });
   const message: ApiMessage = { role: 'user', content: blocks };
@@ -313,11 +314,6 @@ async function collectResults(
   for (const ev of hookEvents(opts.hooks)) emit(ev);
   const stop = results.find((r) => r.outcome.stop)?.outcome.stop ?? batch.stop;
   return stop ? { stop } : {};
-}
-
-/** A call as instruction files see it: the tool, its input, and whether it did its work. */
-function touchOf({ call, outcome }: { call: ToolCall; outcome: CallOutcome }) {
-  return { name: call.name, input: call.input, failed: Boolean(outcome.result.isError || outcome.denied || outcome.failed) };
 }
 
 function withSystemCache(opts: AgentOptions) {

@@ -6,7 +6,8 @@
  * and the others come again on their next touch.
  */
 import { resolveToolPath } from '../base/paths.js';
-import type { ContentBlock } from '../base/events.js';
+import type { ApiMessage, ContentBlock } from '../base/events.js';
+import type { CallOutcome, ToolCall } from '../base/tool.js';
 import type { LoadedInstructions } from '../hooks/types.js';
 import { MANAGED_SETTINGS_PATH } from '../session/memory/discover.js';
 import { type InstructionFile, type LoadReason, loadReasonOf } from '../session/memory/types.js';
@@ -26,6 +27,25 @@ export function touchedFiles(calls: ReadonlyArray<{ name: string; input: unknown
     if (typeof value === 'string' && value) out.push(resolveToolPath(value, cwd, home));
   }
   return out;
+}
+
+/** The reminders the finished calls' touches bring, for after their tool results. */
+export function instructionsAfterCalls(results: ReadonlyArray<{ call: ToolCall; outcome: CallOutcome }>, opts: Opts): Promise<ContentBlock[]> {
+  const calls = results.map(({ call, outcome }) => ({
+    name: call.name,
+    input: call.input,
+    failed: Boolean(outcome.result.isError || outcome.denied || outcome.failed),
+  }));
+  return instructionsForTouches(touchedFiles(calls, opts.state.cwd, opts.homeDir), opts);
+}
+
+/** A conversation that goes on: the reminders its messages already hold count as given. */
+export function rememberGiven(messages: readonly ApiMessage[], opts: Pick<Opts, 'instructions'>): void {
+  if (!opts.instructions) return;
+  const texts = messages.flatMap((m) =>
+    m.role === 'user' && typeof m.content !== 'string' ? m.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])) : [],
+  );
+  opts.instructions.remember(texts);
 }
 
 /** The reminders that touching `files` brings (text blocks for after the tool results); hooks hear of each file. */

@@ -163,11 +163,14 @@ function readLayers(opts: LoadSettingsOptions): Layer[] {
 
 /**
  * In a workspace the person has not trusted, the project files' `permissions.allow` and
- * `permissions.additionalDirectories` are left out, each file with one warning that says how to trust it.
+ * `permissions.additionalDirectories` (and the local file's `autoMemoryDirectory`) are left out, each
+ * file with one warning that says how to trust it.
  */
 function withholdUntrusted(layers: Layer[], opts: LoadSettingsOptions, warnings: string[]): void {
   const fromProject = layers.filter(
-    (l) => (l.source === 'projectSettings' || l.source === 'localSettings') && (l.rules.allow.length || permsOf(l).additionalDirectories !== undefined),
+    (l) =>
+      (l.source === 'projectSettings' || l.source === 'localSettings') &&
+      (l.rules.allow.length || permsOf(l).additionalDirectories !== undefined || (l.source === 'localSettings' && l.data.autoMemoryDirectory !== undefined)),
   );
   if (!fromProject.length) return;
   if ((opts.trusted ?? (() => isWorkspaceTrusted(opts)))()) return;
@@ -175,9 +178,12 @@ function withholdUntrusted(layers: Layer[], opts: LoadSettingsOptions, warnings:
     const left: string[] = [];
     if (layer.rules.allow.length) left.push(`${layer.rules.allow.length} permissions.allow ${layer.rules.allow.length === 1 ? 'entry' : 'entries'}`);
     if (permsOf(layer).additionalDirectories !== undefined) left.push('permissions.additionalDirectories');
+    // autoMemoryDirectory opens a folder to the file tools without asking: the same trust as allow rules.
+    if (layer.data.autoMemoryDirectory !== undefined && layer.source === 'localSettings') left.push('autoMemoryDirectory');
     layer.rules = { ...layer.rules, allow: [] };
     const { allow: _allow, additionalDirectories: _dirs, ...perms } = permsOf(layer);
-    layer.data = { ...layer.data, permissions: perms };
+    const { autoMemoryDirectory: _memory, ...rest } = layer.data;
+    layer.data = { ...rest, permissions: perms };
     warnings.push(
       `${layer.label}: ignoring ${left.join(' and ')}: this workspace has not been trusted. Trust it with \`wicket trust\` (for CI too: it records hasTrustDialogAccepted in ~/.claude.json, as Claude Code does), or run wicket here once without -p and answer "Yes, I trust this folder", or put the rules in your own settings`,
     );

@@ -76,6 +76,14 @@ describe('the start’s instruction files', () => {
     expect(r.stderr).toContain(`imports ${t.project.path('docs/guide.md,')}, which does not exist`);
   });
 
+  it('CLAUDE_CODE_DISABLE_CLAUDE_MDS=1 gives none, as in Claude Code', async () => {
+    await t.project.write('CLAUDE.md', 'Project: PROJECT-MARK.\n');
+    t.api.script(reply().text('ok'));
+    expectExit(await t.run(['-p', 'hello'], { env: { CLAUDE_CODE_DISABLE_CLAUDE_MDS: '1' } }), 0);
+    expect(JSON.stringify(t.api.requests)).not.toContain('PROJECT-MARK');
+    expect(blocks(bodies()[0]!.messages[0]!)).toEqual([expect.objectContaining({ text: 'hello' })]);
+  });
+
   it('AGENTS.md is read when the project has no CLAUDE.md, and not when it has one', async () => {
     await t.project.write('AGENTS.md', 'Agents: AGENTS-MARK.\n');
     t.api.script(reply().text('ok'), reply().text('ok'));
@@ -134,6 +142,60 @@ describe('files given on touch', () => {
       [t.project.path('pkg/CLAUDE.md'), 'Project', 'nested_traversal', t.project.path('pkg/x.py'), undefined, undefined],
       [t.project.path('.claude/rules/py.md'), 'Project', 'path_glob_match', t.project.path('pkg/x.py'), undefined, ['**/*.py']],
     ]);
+  });
+});
+
+describe('compaction', () => {
+  it('the start’s files head the summary too (hooks hear “compact”); a subfolder’s file comes again on its next touch', async () => {
+    const log = path.join(t.project.home, 'il.jsonl');
+    await t.project.write('CLAUDE.md', 'Root: ROOT-MARK.\n');
+    await t.project.write('pkg/CLAUDE.md', 'Package: PKG-MARK.\n');
+    await t.project.write('pkg/a.txt', 'a\n');
+    await t.project.write(
+      '.claude/settings.json',
+      JSON.stringify({ hooks: { InstructionsLoaded: [{ matcher: 'compact', hooks: [{ type: 'command', command: `cat >> ${log}; echo >> ${log}` }] }] } }),
+    );
+    t.api.script(
+      reply()
+        .toolUse('Read', { file_path: t.project.path('pkg/a.txt') })
+        .usage({ input_tokens: 9000 }),
+      reply().text('SUMMARY: read pkg/a.txt.'),
+      reply().toolUse('Read', { file_path: t.project.path('pkg/a.txt') }),
+      reply().text('done'),
+    );
+    expectExit(await t.run(['-p', 'read it', '--allowedTools', 'Read'], { env: { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '40000' } }), 0);
+    const [, , afterSummary, afterRead] = bodies();
+    const [instructions, summary] = blocks(afterSummary!.messages[0]!);
+    expect(instructions!.text).toContain('Root: ROOT-MARK.');
+    expect(summary!.text).toContain('SUMMARY: read pkg/a.txt.');
+    expect(afterResults(afterRead!).join('')).toContain('Package: PKG-MARK.');
+    const heard = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(heard.map((e) => [e.file_path, e.load_reason])).toEqual([[t.project.path('CLAUDE.md'), 'compact']]);
+  });
+});
+
+describe('sub-agents', () => {
+  it('a general-purpose sub-agent gets the instruction files in its first message; Explore gets only the managed ones', async () => {
+    const managed = path.join(t.project.home, 'managed', 'managed-settings.json');
+    await t.project.writeHome('managed/managed-settings.json', '{}');
+    await t.project.writeHome('managed/CLAUDE.md', 'Managed: MANAGED-MARK.\n');
+    await t.project.write('CLAUDE.md', 'Project: PROJECT-MARK.\n');
+    t.api.script(
+      reply().toolUse('Agent', { description: 'a', prompt: 'look around', subagent_type: 'general-purpose' }),
+      reply().text('general report'),
+      reply().toolUse('Agent', { description: 'b', prompt: 'search', subagent_type: 'Explore' }),
+      reply().text('explore report'),
+      reply().text('done'),
+    );
+    expectExit(await t.run(['-p', 'go'], { env: { WICKET_MANAGED_SETTINGS: managed } }), 0);
+    const [, general, , explore] = bodies();
+    const firstOf = (b: Body) => JSON.stringify(b.messages[0]);
+    expect(firstOf(general!)).toMatch(/MANAGED-MARK[\s\S]*PROJECT-MARK[\s\S]*look around/);
+    expect(firstOf(explore!)).toContain('MANAGED-MARK');
+    expect(firstOf(explore!)).not.toContain('PROJECT-MARK');
   });
 });
 

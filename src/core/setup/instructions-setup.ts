@@ -2,7 +2,8 @@
  * The session's instruction files (session/memory/) from its options and settings: where the
  * managed folder is, which setting sources count, `claudeMdExcludes`, Read deny rules, whether
  * imports from outside the project were approved, and auto memory (its folder is made, and Read,
- * Write and Edit are allowed there without asking). None with --bare or in safe mode.
+ * Write and Edit are allowed there without asking). None with --bare or in safe mode; with
+ * CLAUDE_CODE_DISABLE_CLAUDE_MDS=1 no file is given (as in Claude Code), auto memory's folder stays.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -45,6 +46,8 @@ export function setupInstructions(opts: Pick<CliOptions, 'bare' | 'safeMode' | '
   const memoryDir = memoryOn ? autoMemoryDir({ cwd, home, configDir, slug: w.slug, ...dirSetting(loaded) }) : undefined;
   if (memoryOn && !memoryDir) loaded.warnings.push(`autoMemoryDirectory "${loaded.autoMemoryDirectory}" is not an absolute folder; auto memory is off`);
   if (memoryDir && w.makeFolder !== false) makeFolder(memoryDir, loaded.warnings);
+  const rules = memoryDir ? memoryRules(memoryDir) : [];
+  if (truthy(env.CLAUDE_CODE_DISABLE_CLAUDE_MDS)) return { ...(memoryDir ? { memoryDir } : {}), rules };
   const wanted = (s: string) => !opts.settingSources || opts.settingSources.includes(s);
   const ctx = { cwd, projectRoot: cwd, homeDir: home };
   const instructions = new SessionInstructions({
@@ -67,8 +70,10 @@ export function setupInstructions(opts: Pick<CliOptions, 'bare' | 'safeMode' | '
     ...(memoryDir ? { autoMemoryDir: memoryDir } : {}),
     agentsMode: agentsModeOf(loaded.merged),
   });
-  for (const s of instructions.skipped()) if (s.reason === 'not found' && s.parent) loaded.warnings.push(`${s.parent} imports ${s.path}, which does not exist`);
-  return { instructions, ...(memoryDir ? { memoryDir } : {}), rules: memoryDir ? memoryRules(memoryDir) : [] };
+  for (const s of instructions.skipped())
+    if (s.reason.startsWith('not found') && s.parent)
+      loaded.warnings.push(`${s.parent} imports ${s.path}, which does not exist${s.reason.slice('not found'.length)}`);
+  return { instructions, ...(memoryDir ? { memoryDir } : {}), rules };
 }
 
 function dirSetting(loaded: LoadedSettings): { directory?: string } {

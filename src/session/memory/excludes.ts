@@ -31,7 +31,7 @@ function withRealPrefixes(patterns: string[]): string[] {
     const fixed = glob === -1 ? p : p.slice(0, glob);
     const dir = glob === -1 ? fixed : path.dirname(`${fixed}x`);
     try {
-      const real = realpathSync(dir);
+      const real = realpathSync.native(dir);
       if (real !== dir) out.push(real + p.slice(dir.length));
     } catch {
       // nothing there yet: the pattern as written

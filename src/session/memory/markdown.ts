@@ -1,11 +1,12 @@
 /**
  * The Markdown of an instruction file, read as Claude Code reads it: the front matter (a rule's
  * `paths:`) taken off, HTML comment blocks left out, and the `@path` imports found outside code
- * spans and fenced blocks. Files with no `<!--` and no `@` are never lexed.
+ * spans and fenced blocks. A file with no `<!--` and no `@` word that could name a path is never lexed.
  */
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import type { Token, Tokens } from 'marked';
-import { parseYamlBlock } from '../../settings/frontmatter-yaml.js';
+import { yamlLib } from '../../settings/yaml-lib.js';
 import { markedLib } from './marked-lib.js';
 import { pathPatterns } from './paths-globs.js';
 
@@ -14,6 +15,8 @@ const FRONT_MATTER = /^---\s*\n([\s\S]*?)---\s*\n?/;
 const COMMENT = /<!--[\s\S]*?-->/g;
 /** `@path` after the start of a text or a space; `\ ` keeps a space in the path. */
 const IMPORT = /(?:^|\s)@((?:[^\s\\]|\\ )+)/g;
+/** The word after every `@`, wherever it stands. */
+const ANY_AT = /@(?=((?:[^\s\\]|\\ )+))/g;
 
 /** The text after the front matter, and the `paths:` patterns (undefined: the file applies everywhere). */
 export function splitFrontMatter(text: string): { content: string; globs?: string[] } {
@@ -22,8 +25,75 @@ export function splitFrontMatter(text: string): { content: string; globs?: strin
   if (!m) return { content: text };
   const content = bare.slice(m[0].length);
   if (!/(^|\n)\s*paths\s*:/.test(m[1] ?? '')) return { content };
-  const globs = pathPatterns(parseYamlBlock(m[1] ?? '').data.paths);
+  const globs = pathPatterns(frontMatterData(m[1] ?? '')?.paths);
   return globs ? { content, globs } : { content };
+}
+
+/**
+ * The front matter as YAML reads it; undefined when it is not YAML (then, as in Claude Code, the
+ * file has no `paths:` and applies everywhere). Leading tabs get a second chance as spaces. Plain
+ * `key: value` lines and lists are read without loading the YAML library.
+ */
+function frontMatterData(block: string): Record<string, unknown> | undefined {
+  const simple = simpleYaml(block);
+  if (simple) return simple;
+  const { parse } = yamlLib();
+  for (const text of [block, block.replace(/^\t+/gm, (tabs) => '  '.repeat(tabs.length))]) {
+    try {
+      const data = parse(text) as unknown;
+      return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+    } catch {
+      // not YAML as written
+    }
+  }
+  return undefined;
+}
+
+const KEY_LINE = /^([A-Za-z0-9_-]+):(?:[ \t]+(.*))?$/;
+const ITEM_LINE = /^[ \t]+-[ \t]+(.*)$/;
+
+/** `key: value` lines, `- item` lists under a key, and `[..]` lists of quoted strings; undefined for anything else. */
+function simpleYaml(block: string): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  let list: string[] | undefined;
+  for (const line of block.split('\n')) {
+    if (!line.trim()) continue;
+    const item = ITEM_LINE.exec(line);
+    const scalar = item ? simpleScalar(item[1] ?? '') : undefined;
+    if (item && list && typeof scalar === 'string') {
+      list.push(scalar);
+      continue;
+    }
+    const kv = KEY_LINE.exec(line);
+    if (!kv || item || kv[1]! in data) return undefined;
+    const raw = (kv[2] ?? '').trim();
+    if (!raw) {
+      list = [];
+      data[kv[1]!] = list;
+      continue;
+    }
+    const value = raw.startsWith('[') ? simpleList(raw) : simpleScalar(raw);
+    if (value === undefined) return undefined;
+    data[kv[1]!] = value;
+    list = undefined;
+  }
+  for (const [key, value] of Object.entries(data)) if (Array.isArray(value) && !value.length) data[key] = null;
+  return data;
+}
+
+function simpleScalar(raw: string): string | undefined {
+  const v = raw.trim();
+  // What YAML would read as a boolean, a null or a number goes to YAML.
+  if (/^(?:true|false|yes|no|on|off|null|~)$/i.test(v) || /^[-+.]?\d/.test(v)) return undefined;
+  if (/^"[^"\\]*"$/.test(v)) return v.slice(1, -1);
+  if (/^'[^']*'$/.test(v)) return v.slice(1, -1);
+  if (/^[^\s[\]{}"'&*!|>%@`#,?:-]/.test(v) && !/: |:$| #|\t/.test(v)) return v;
+  return undefined;
+}
+
+function simpleList(raw: string): string[] | undefined {
+  if (!/^\[\s*("[^"\\]*"\s*(,\s*"[^"\\]*"\s*)*)?\]$/.test(raw)) return undefined;
+  return JSON.parse(raw) as string[];
 }
 
 /** A top-level token and where it sits in the text (line ends made `\n`). */
@@ -41,7 +111,15 @@ function lex(text: string, located?: Located): Token[] {
       return token;
     };
   }
-  return new Lexer({ gfm: false, tokenizer }).lex(text);
+  // marked's block rules are regular expressions of over a thousand characters. V8 first compiles
+  // a regular expression to bytecode and only later to machine code, and for these the bytecode
+  // is the slow one: the first file lexed took about 60 ms of CPU that way, under 20 compiled at once.
+  setFlagsFromString('--no-regexp-tier-up');
+  try {
+    return new Lexer({ gfm: false, tokenizer }).lex(text);
+  } finally {
+    setFlagsFromString('--regexp-tier-up');
+  }
 }
 
 /**
@@ -72,6 +150,9 @@ export function stripCommentBlocks(text: string): { content: string; tokens?: To
  */
 export function importsOf(text: string, file: string, home: string, tokens?: Token[]): string[] {
   if (!text.includes('@')) return [];
+  // Lexing only tells which `@` words are in code: with none that could name a path, it is not
+  // needed. Every `@` is looked at here, as a blockquote's `>@x` is `@x` once lexed.
+  if (!tokens && ![...text.matchAll(ANY_AT)].some((m) => importTarget(m[1] ?? ''))) return [];
   const found = new Set<string>();
   const scan = (s: string) => {
     for (const m of s.matchAll(IMPORT)) {

@@ -69,7 +69,7 @@ function inside(file: string, cwd: string): string {
   const abs = path.resolve(cwd, file);
   if (isInside(abs, cwd)) return abs;
   try {
-    const real = realpathSync(abs);
+    const real = realpathSync.native(abs);
     return isInside(real, cwd) ? real : abs;
   } catch {
     return abs;

@@ -60,7 +60,7 @@ export function readInstructionFile(file: string, type: MemoryType, ctx: ReadCon
   }
   const real = realOf(found);
   if (real === undefined) {
-    if (depth > 0) skip('not found');
+    if (depth > 0) skip(notFound(found));
     return [];
   }
   if (depth >= MAX_IMPORT_DEPTH) return skipped(skip, `imported more than ${MAX_IMPORT_DEPTH - 1} levels deep`);
@@ -93,14 +93,22 @@ export function readInstructionFile(file: string, type: MemoryType, ctx: ReadCon
   return out;
 }
 
+/** Why an import names nothing: a trailing punctuation mark is part of the path, as Claude Code reads it. */
+function notFound(file: string): string {
+  const mark = /[,.;:)\]]$/.exec(file)?.[0];
+  return mark && realOf(file.slice(0, -1)) ? `not found (the "${mark}" after it is part of the path; ${file.slice(0, -1)} exists)` : 'not found';
+}
+
 function skipped(skip: (reason: string, extra?: Partial<SkippedFile>) => void, reason: string, extra?: Partial<SkippedFile>): [] {
   skip(reason, extra);
   return [];
 }
 
+/** The file's real path; undefined when there is nothing there (asked without an exception: most files looked for are missing). */
 function realOf(file: string): string | undefined {
+  if (!statSync(file, { throwIfNoEntry: false })) return undefined;
   try {
-    return realpathSync(file);
+    return realpathSync.native(file);
   } catch {
     return undefined;
   }

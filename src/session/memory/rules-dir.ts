@@ -65,8 +65,9 @@ function kindOf(p: string): 'dir' | 'file' | undefined {
 }
 
 function realOf(p: string): string | undefined {
+  if (!statSync(p, { throwIfNoEntry: false })) return undefined;
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return undefined;
   }

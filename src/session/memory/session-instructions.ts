@@ -9,6 +9,9 @@ import { instructionsReport } from './report.js';
 import { instructionsText, reminder, touchReminders, withheldText } from './render.js';
 import type { Discovery, InstructionFile, SkippedFile } from './types.js';
 
+/** A reminder given on touch: `<system-reminder>\nContents of <path>:\n\n…`. */
+const TOUCH_REMINDER = /^<system-reminder>\nContents of (.+?):\n\n/;
+
 export interface TouchedInstructions {
   /** Texts to add after the tool results, in order. */
   blocks: string[];
@@ -106,6 +109,17 @@ export class ConversationInstructions {
       }
     }
     return { blocks: files.length || denied.length ? touchReminders(files, denied) : [], given };
+  }
+
+  /**
+   * A conversation that goes on (resumed, or the next prompt): the files its messages already hold
+   * (`Contents of <path>:` reminders) count as given.
+   */
+  remember(texts: Iterable<string>): void {
+    for (const text of texts) {
+      const m = TOUCH_REMINDER.exec(text);
+      if (m?.[1]) this.given.add(m[1]);
+    }
   }
 
   /** After a compaction: only the start's files count as given; files brought by touches come again. */

@@ -61,6 +61,18 @@ describe('@ imports', () => {
     expect(rel(t, discover(t).files).map((p) => path.basename(p))).toEqual(['CLAUDE.md', 'anchor.md', 'with space.md']);
   });
 
+  it('a blockquote’s >@file imports, in a list too (as in Claude Code); an address like team@file does not', () => {
+    const t = tree();
+    t.write(t.project, {
+      'CLAUDE.md': 'Contact a@b.md or team@quoted.md\n\n>@quoted.md\n\n- item\n  >@b.md\n',
+      'quoted.md': 'Q\n',
+      'b.md': 'B\n',
+    });
+    expect(rel(t, discover(t).files).map((p) => path.basename(p))).toEqual(['CLAUDE.md', 'quoted.md', 'b.md']);
+    t.write(t.project, { 'CLAUDE.md': 'Contact a@b.md or team@quoted.md\n' });
+    expect(rel(t, discover(t).files).map((p) => path.basename(p))).toEqual(['CLAUDE.md']);
+  });
+
   it('a missing file is noted, not given; a binary extension and a trailing comma are not text files', () => {
     const t = tree();
     t.write(t.project, { 'CLAUDE.md': 'see @nope.md, @logo.png and @data.json\n', 'logo.png': 'x', 'data.json': '{}' });

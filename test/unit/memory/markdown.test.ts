@@ -55,3 +55,37 @@ describe('paths: patterns', () => {
     expect(pathsCover(['**'], '/p', '/p')).toBe(false);
   });
 });
+
+describe('front matter read without the YAML library, and with it', () => {
+  it('gives the same paths: either way', () => {
+    const forms = [
+      'paths: "src/**/*.ts"',
+      'paths: src/**/*.ts',
+      "paths: 'src/**/*.ts'",
+      'paths: ["src/**/*.ts", "lib/*.js"]',
+      'paths:\n  - "src/**/*.ts"\n  - lib/*.js',
+      'description: Some rule — with a dash\npaths: ["docs/*.md", "README.md"]',
+      'paths: [src/**/*.ts, "lib/*.js"]',
+      'paths:\n\t- "src/**/*.ts"',
+      'paths: 123',
+      'paths:',
+    ];
+    const got = forms.map((f) => splitFrontMatter(`---\n${f}\n---\nbody\n`).globs);
+    expect(got).toEqual([
+      ['src/**/*.ts'],
+      ['src/**/*.ts'],
+      ['src/**/*.ts'],
+      ['src/**/*.ts', 'lib/*.js'],
+      ['src/**/*.ts', 'lib/*.js'],
+      ['docs/*.md', 'README.md'],
+      ['src/**/*.ts', 'lib/*.js'],
+      ['src/**/*.ts'],
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it('front matter that is not YAML gives no paths: the rule applies everywhere, as in Claude Code', () => {
+    expect(splitFrontMatter('---\ndescription: a: b\npaths: "src/**"\n---\nbody\n')).toEqual({ content: 'body\n' });
+  });
+});

@@ -68,6 +68,14 @@ describe('a touch', () => {
     expect(talk.forSubagent(true).touched([py]).given).toEqual([]);
   });
 
+  it('a conversation that goes on (resumed) does not get again what its messages already hold', () => {
+    const t = tree();
+    t.write(t.project, { 'a/CLAUDE.md': 'A text\n', 'a/f.txt': 'x' });
+    const talk = new SessionInstructions(where(t)).conversation();
+    talk.remember(['unrelated', `<system-reminder>\nContents of ${path.join(t.project, 'a', 'CLAUDE.md')}:\n\nA text\n\n</system-reminder>\n`]);
+    expect(talk.touched([path.join(t.project, 'a', 'f.txt')]).given).toEqual([]);
+  });
+
   it('comes as one reminder per file, joined by line ends, after the tool results', () => {
     const t = tree();
     t.write(t.project, { 'a/CLAUDE.md': 'A text\n', 'a/b/CLAUDE.md': 'no newline', 'a/b/f.txt': 'x' });
