@@ -66,6 +66,8 @@ export interface McpServerResource extends McpResourceInfo {
 export class McpServers implements McpResourceSource {
   private readonly states = new Map<string, McpServerState>();
   private readonly configs = new Map<string, McpTransportConfig>();
+  /** Servers whose entry says `alwaysLoad: true`. */
+  private readonly alwaysLoaded = new Set<string>();
   private readonly connections = new Map<string, McpConnection>();
   private readonly toolsByServer = new Map<string, Tool[]>();
   private readonly listListeners = new Set<(server: string, kind: McpListKind) => void>();
@@ -93,6 +95,7 @@ export class McpServers implements McpResourceSource {
         skipped: [],
       });
       if (e.config) this.configs.set(e.name, e.config);
+      if (e.alwaysLoad) this.alwaysLoaded.add(e.name);
     }
     this.resourceTools = [listResourcesTool(this, opts), readResourceTool(this, opts)];
     for (const e of config.disabled) {
@@ -335,7 +338,7 @@ export class McpServers implements McpResourceSource {
     const tools: Tool[] = [];
     const skipped: string[] = [];
     for (const info of conn.tools as McpToolInfo[]) {
-      const tool = mcpTool(state.name, info, conn, { maxOutputChars: this.opts.maxOutputChars });
+      const tool = mcpTool(state.name, info, conn, { maxOutputChars: this.opts.maxOutputChars, alwaysLoad: this.alwaysLoaded.has(state.name) });
       if (tool.name.length > MAX_TOOL_NAME || taken.has(tool.name)) skipped.push(tool.name);
       else {
         taken.add(tool.name);

@@ -138,3 +138,19 @@ describe('tool search off', () => {
     expect(r.lines<any>()[0].tools).not.toContain('ToolSearch');
   });
 });
+
+describe('a server entry with alwaysLoad: true', () => {
+  it('sends its tools with every request, in full, while tool search is on', async () => {
+    writeFileSync(
+      path.join(t.project.dir, '.mcp.json'),
+      JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [SERVER], alwaysLoad: true } } }),
+    );
+    t.api.script(reply().text('done'));
+    expectExit(await run(['-p', 'hi'], { ENABLE_TOOL_SEARCH: 'true' }), 0);
+    const [first] = t.api.messageRequests();
+    const mcp = toolsOf(first!).filter((x) => x.name.startsWith('mcp__'));
+    expect(mcp.map((x) => x.name).sort()).toEqual(MCP_TOOLS);
+    expect(mcp.every((x) => x.defer_loading === undefined)).toBe(true);
+    expect(firstMessageText(first!)).not.toContain('available-deferred-tools');
+  });
+});
