@@ -193,7 +193,8 @@ export interface Tool<I = any, O = any> {
   readonly inputJsonSchema?: Record<string, unknown>;
   /**
    * Left out of the request until ToolSearch loads it, when tool search is on (MCP tools, unless
-   * their server marks them `anthropic/alwaysLoad`). Its name is listed for the model meanwhile.
+   * their server marks them `anthropic/alwaysLoad` or its entry says `alwaysLoad: true`, and the MCP
+   * resource tools). Its name is listed for the model meanwhile.
    */
   readonly shouldDefer?: boolean;
   /** Words ToolSearch matches besides the name and description (an MCP tool's `anthropic/searchHint`). */

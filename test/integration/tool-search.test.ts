@@ -29,7 +29,8 @@ const toolsOf = (r: RecordedRequest) => (r.body.tools ?? []) as Tool[];
 const namesOf = (r: RecordedRequest) => toolsOf(r).map((x) => x.name);
 const betasOf = (r: RecordedRequest) => String(r.headers['anthropic-beta'] ?? '');
 const firstMessageText = (r: RecordedRequest) => JSON.stringify(r.body.messages![0]!.content);
-const LIST = `<available-deferred-tools>\n${MCP_TOOLS.join('\n')}\n</available-deferred-tools>`;
+// The MCP resource tools wait behind ToolSearch too (the test server has resources).
+const LIST = `<available-deferred-tools>\nListMcpResourcesTool\nReadMcpResourceTool\n${MCP_TOOLS.join('\n')}\n</available-deferred-tools>`;
 
 describe('tool search (ENABLE_TOOL_SEARCH=true)', () => {
   it('defers the MCP tools, lists them, loads one with ToolSearch, and runs it through the gates', async () => {
@@ -151,6 +152,7 @@ describe('a server entry with alwaysLoad: true', () => {
     const mcp = toolsOf(first!).filter((x) => x.name.startsWith('mcp__'));
     expect(mcp.map((x) => x.name).sort()).toEqual(MCP_TOOLS);
     expect(mcp.every((x) => x.defer_loading === undefined)).toBe(true);
-    expect(firstMessageText(first!)).not.toContain('available-deferred-tools');
+    // Only the resource tools still wait.
+    expect(firstMessageText(first!)).not.toContain('mcp__test__');
   });
 });
