@@ -36,6 +36,8 @@ export interface ModelRequest {
   fallbackModels?: readonly string[];
   /** Betas the request needs (`anthropic-beta`), besides the one thinking adds. */
   betas?: readonly string[];
+  /** Tools the API runs itself (`{ type: 'web_search_20250305', … }`), sent after `tools`. */
+  serverTools?: ReadonlyArray<Record<string, unknown>>;
   /** Set by the client: whether a request to this model goes without cache marks. */
   cachingOff?: (model: string) => boolean;
 }
@@ -61,6 +63,8 @@ export interface FinalMessage {
   usage: Usage;
   /** True when the stream dropped after tools had started and the message was cut to its complete blocks. */
   truncated: boolean;
+  /** Searches the API's web_search tool ran (billed apart from the tokens). */
+  webSearchRequests?: number;
 }
 
 export interface ModelClient {
@@ -122,7 +126,7 @@ async function* streamWithRetry(
         max_tokens: thinking ? Math.max(req.maxTokens, thinking + 8000) : req.maxTokens,
         system: req.system,
         messages: req.messages,
-        ...(req.tools.length ? { tools: req.tools } : {}),
+        ...(req.tools.length || req.serverTools?.length ? { tools: [...req.tools, ...(req.serverTools ?? [])] } : {}),
         ...(thinking ? { thinking: { type: 'enabled', budget_tokens: thinking } } : {}),
         ...(req.effort ? { output_config: { effort: req.effort } } : {}),
         stream: true,
@@ -256,6 +260,7 @@ function finalOf(acc: MessageAccumulator, truncated: boolean): FinalMessage {
     stopReason: truncated ? (hasTools ? 'tool_use' : 'end_turn') : acc.stopReason,
     usage: acc.usage,
     truncated,
+    ...(acc.webSearchRequests ? { webSearchRequests: acc.webSearchRequests } : {}),
   };
 }
 

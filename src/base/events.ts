@@ -96,7 +96,11 @@ export type ContentBlock =
       is_error?: boolean;
       cache_control?: { type: 'ephemeral' };
     }
-  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
+  /** A tool the API runs itself (web_search): in the answer to a request that offered one, never in the conversation. */
+  | { type: 'server_tool_use'; id: string; name: string; input: unknown }
+  /** What the API's web_search found: a list of results, or an error object. */
+  | { type: 'web_search_tool_result'; tool_use_id: string; content: unknown };
 
 /** A block of the system prompt. */
 export interface SystemBlock {

@@ -132,6 +132,11 @@ export interface ToolContext {
   worktreeHooks?: WorktreeHooks;
   /** Ask the configured small fast model a one-shot question (WebFetch). Optional in tests. */
   querySmallModel?: (prompt: string, opts: { signal: AbortSignal; system?: string }) => Promise<string>;
+  /**
+   * A web search by the API's server-side web_search tool, on the session's model (its usage and
+   * the searches are counted in the session's cost). Absent where the provider offers none.
+   */
+  searchWeb?: (query: WebSearchQuery, signal: AbortSignal) => Promise<WebSearchAnswer>;
 }
 
 /** Context for the permission decision: the same as ToolContext, minus the per-call abort signal. */
@@ -146,6 +151,22 @@ export interface PersonNeeded {
 
 /** Which list a rule came from. */
 export type RuleList = 'allow' | 'ask' | 'deny';
+
+/** One WebSearch call as the API's web_search tool gets it. */
+export interface WebSearchQuery {
+  query: string;
+  allowedDomains?: string[];
+  blockedDomains?: string[];
+  /** Searches the API may run for this call. */
+  maxUses: number;
+}
+
+export interface WebSearchAnswer {
+  /** Each search the API ran, with what it found (or the error it gave). */
+  searches: Array<{ query: string; results: Array<{ title: string; url: string; pageAge?: string }>; error?: string }>;
+  /** The model's text around the results. */
+  text: string;
+}
 
 /** What a tool's description may depend on. */
 export interface ToolDescriptionContext {
@@ -172,7 +193,8 @@ export interface Tool<I = any, O = any> {
   readonly inputJsonSchema?: Record<string, unknown>;
   /**
    * Left out of the request until ToolSearch loads it, when tool search is on (MCP tools, unless
-   * their server marks them `anthropic/alwaysLoad`). Its name is listed for the model meanwhile.
+   * their server marks them `anthropic/alwaysLoad` or its entry says `alwaysLoad: true`, and the MCP
+   * resource tools). Its name is listed for the model meanwhile.
    */
   readonly shouldDefer?: boolean;
   /** Words ToolSearch matches besides the name and description (an MCP tool's `anthropic/searchHint`). */

@@ -5,6 +5,7 @@
  * Yields AgentEvents; never prints, never exits. The caller's `messages` array is the conversation
  * and is left valid for the next prompt in every case.
  */
+import { searchWeb } from './web-search.js';
 import { askOnce } from '../api/ask-once.js';
 import type { FinalMessage } from '../api/model-client.js';
 import { costOf } from '../base/usage.js';
@@ -355,6 +356,7 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     seenUrls: opts.seenUrls,
     ...(opts.fileHistory ? { fileHistory: opts.fileHistory } : {}),
     querySmallModel: (prompt, o) => querySmallModel(opts, prompt, o, emit),
+    ...(opts.webSearch === false ? {} : { searchWeb: (q, signal) => searchWeb(opts, q, signal, emit) }),
     runGatedCall: (call, o) =>
       runCallOutsideTurn({ ...opts, askUser: o.askUser }, call, { tools: opts.tools, askUser: o.askUser, allow: o.allow, keepContext: true }),
     // The sub-agent's cost, denials and problems count as the session's (a background one's come with its notice).

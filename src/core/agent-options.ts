@@ -35,6 +35,8 @@ export interface AgentOptions {
   env: Record<string, string | undefined>;
   /** Tool-use round trips before stopping with max_turns. */
   maxTurns?: number;
+  /** false: the provider offers no web search (WebSearch is not offered either). */
+  webSearch?: boolean;
   maxTokens?: number;
   /** Extended thinking budget (MAX_THINKING_TOKENS, or settings alwaysThinkingEnabled); off when undefined. */
   thinkingBudget?: number;

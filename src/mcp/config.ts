@@ -39,6 +39,8 @@ export interface McpServerEntry {
   error?: string;
   /** Why it is turned off (disabledMcpjsonServers, or the allowedMcpServers / deniedMcpServers policy). */
   offReason?: string;
+  /** `alwaysLoad: true`: its tools are sent with every request instead of waiting behind ToolSearch. */
+  alwaysLoad?: boolean;
 }
 
 export interface McpConfigInput {
@@ -205,7 +207,10 @@ function entriesOf(servers: unknown, scope: McpScope, source: string, env: McpCo
   if (!isRecord(servers)) return [];
   return Object.entries(servers).map(([name, raw]) => {
     const parsed = parseServer(raw, env);
-    return 'error' in parsed ? { name, scope, source, error: parsed.error } : { name, scope, source, config: parsed.config };
+    if ('error' in parsed) return { name, scope, source, error: parsed.error };
+    const always = isRecord(raw) ? raw.alwaysLoad : undefined;
+    if (always !== undefined && typeof always !== 'boolean') return { name, scope, source, error: '"alwaysLoad" must be true or false' };
+    return { name, scope, source, config: parsed.config, ...(always ? { alwaysLoad: true } : {}) };
   });
 }
 

@@ -70,6 +70,8 @@ export class McpServers implements McpResourceSource {
   private readonly configs = new Map<string, McpTransportConfig>();
   /** The Agent SDK host's in-process servers, by name. */
   private readonly sdkEntries = new Map<string, SdkServerEntry>();
+  /** Servers whose entry says `alwaysLoad: true`. */
+  private readonly alwaysLoaded = new Set<string>();
   private readonly connections = new Map<string, McpConnection>();
   private readonly toolsByServer = new Map<string, Tool[]>();
   private readonly listListeners = new Set<(server: string, kind: McpListKind) => void>();
@@ -101,6 +103,8 @@ export class McpServers implements McpResourceSource {
       skipped: [],
     });
     if (e.config && !off) this.configs.set(e.name, e.config);
+    if (e.alwaysLoad) this.alwaysLoaded.add(e.name);
+    else this.alwaysLoaded.delete(e.name);
   }
 
   /**
@@ -447,7 +451,7 @@ export class McpServers implements McpResourceSource {
     const tools: Tool[] = [];
     const skipped: string[] = [];
     for (const info of conn.tools as McpToolInfo[]) {
-      const tool = mcpTool(state.name, info, conn, { maxOutputChars: this.opts.maxOutputChars });
+      const tool = mcpTool(state.name, info, conn, { maxOutputChars: this.opts.maxOutputChars, alwaysLoad: this.alwaysLoaded.has(state.name) });
       if (tool.name.length > MAX_TOOL_NAME || taken.has(tool.name)) skipped.push(tool.name);
       else {
         taken.add(tool.name);

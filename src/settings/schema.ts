@@ -63,9 +63,8 @@ export function documentedEnvVars(): readonly string[] {
 
 /** What the schema finds wrong in one file's data, one finding per place. */
 export function schemaFindings(data: Record<string, unknown>): SchemaFinding[] {
-  const { validate } = settingsSchemaLib();
-  if (validate(data)) return [];
-  const errors = (validate.errors ?? []).filter((e) => !olderShape(e, data));
+  const errors = schemaErrors(data).filter((e) => !olderShape(e, data));
+  if (!errors.length) return [];
   // An anyOf that fails reports each of its branches too: the anyOf alone says it.
   const anyOfs = errors.filter((e) => e.keyword === 'anyOf').map((e) => e.schemaPath);
   const kept = errors.filter((e) => !anyOfs.some((p) => e.schemaPath !== p && e.schemaPath.startsWith(`${p}/`)));
@@ -77,6 +76,19 @@ export function schemaFindings(data: Record<string, unknown>): SchemaFinding[] {
     if (seen.has(finding.message)) continue;
     seen.add(finding.message);
     out.push(finding);
+  }
+  return out;
+}
+
+/** Each present key's value checked by its own validator, the errors placed under the key. */
+function schemaErrors(data: Record<string, unknown>): SchemaError[] {
+  const { BY_KEY } = settingsSchemaLib();
+  const out: SchemaError[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    const check = Object.hasOwn(BY_KEY, key) ? BY_KEY[key] : undefined;
+    if (!check || check(value)) continue;
+    const at = `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    for (const e of check.errors ?? []) out.push({ ...e, instancePath: `${at}${e.instancePath}`, schemaPath: `#/properties${at}${e.schemaPath.slice(1)}` });
   }
   return out;
 }

@@ -1,10 +1,11 @@
 /**
  * The model knobs a session starts with: `CLAUDE_CODE_MAX_OUTPUT_TOKENS` (the requests' max_tokens)
  * and settings `availableModels` (the models anyone may pick: a session on another one does not
- * start, and fallback models outside the list are left out).
+ * start, and fallback models outside the list are left out), and whether the provider offers the API's
+ * web search (WebSearch).
  */
 import { FatalError } from '../../base/errors.js';
-import { positiveEnvNumber } from '../../base/env-number.js';
+import { envFlag, positiveEnvNumber } from '../../base/env-number.js';
 import { modelAllowed } from '../../base/models.js';
 
 /** Claude Code's default for models it does not know, and its cap for them. */
@@ -30,4 +31,9 @@ export function requireAvailable(model: string, settings: Record<string, unknown
     'config',
     `${what} ${model} is not in settings availableModels (${list?.join(', ') || 'an empty list'}): choose one of those with --model or ANTHROPIC_MODEL, or ask whoever manages the settings`,
   );
+}
+
+/** Whether the provider has the API's server-side web search: not Amazon Bedrock. */
+export function webSearchOffered(env: Record<string, string | undefined>): boolean {
+  return !envFlag(env.CLAUDE_CODE_USE_BEDROCK);
 }

@@ -16,7 +16,7 @@ import { hookAgentRunner } from '../hook-agent.js';
 import { DiskHistoryStore, MemoryHistoryStore } from '../file-history-store.js';
 import { randomUuid } from '../../base/ids.js';
 import { DEFAULT_MODEL, DEFAULT_SMALL_MODEL, pickEffort, pinModelAliases, resolveModel } from '../../base/models.js';
-import { maxOutputTokens, requireAvailable } from './model-choice.js';
+import { maxOutputTokens, requireAvailable, webSearchOffered } from './model-choice.js';
 import { buildSystemPrompt } from '../../session/system-prompt.js';
 import { attributionPrompt } from '../../session/attribution.js';
 import { TaskNotices } from '../task-notices.js';
@@ -123,6 +123,9 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   let tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter(
     (t) => t.name !== 'Skill' || (!opts.disableSlashCommands && modelSkills(cwd, configDir).length > 0),
   );
+  // WebSearch runs the API's own web search, which Amazon Bedrock does not offer.
+  const webSearch = webSearchOffered({ ...env, ...loaded.env });
+  if (!webSearch) tools = tools.filter((t) => t.name !== 'WebSearch');
   if (asAgent) tools = mainAgentTools(tools, asAgent);
   if (asAgent && !opts.bare && !opts.safeMode) addMainAgentHooks(loaded, asAgent);
   const schema = opts.jsonSchema ? parseJsonSchema(opts.jsonSchema) : undefined;
@@ -218,6 +221,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     env: mergedEnv,
     maxTurns: opts.maxTurns,
     maxTokens: maxOutputTokens(mergedEnv),
+    ...(webSearch ? {} : { webSearch: false }),
     thinkingBudget: opts.thinkingBudget !== undefined ? budgetOrOff(opts.thinkingBudget) : thinkingBudget(mergedEnv, loaded.merged),
     effort,
     outputStyle: outputStyle.style?.name ?? 'default',

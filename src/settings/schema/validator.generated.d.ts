@@ -1,4 +1,4 @@
-/** The settings validator made by scripts/settings-schema.mjs (ajv standalone code). */
+/** The settings validator made by scripts/settings-schema.mjs (ajv standalone code, one function per key). */
 export interface SchemaError {
   instancePath: string;
   schemaPath: string;
@@ -6,10 +6,11 @@ export interface SchemaError {
   params: Record<string, unknown>;
   message?: string;
 }
+export interface KeyValidator {
+  (value: unknown): boolean;
+  errors?: SchemaError[] | null;
+}
 export const KNOWN_KEYS: readonly string[];
 export const DOCUMENTED_ENV: readonly string[];
-export declare function validate(data: unknown): boolean;
-export declare namespace validate {
-  let errors: SchemaError[] | null | undefined;
-}
-export default validate;
+/** The validator of each top-level key's value. */
+export const BY_KEY: Readonly<Record<string, KeyValidator>>;
