@@ -15,7 +15,7 @@ import { describeProxy, proxyAgent, proxyFor, proxyProblem } from './proxy.js';
 import { eventsOf, safeJSON } from './sse-events.js';
 
 export { DEFAULT_BASE_URL };
-const API_VERSION = '2023-06-01';
+export const API_VERSION = '2023-06-01';
 /** An error body longer than this is cut: it only ever feeds one sentence. */
 const MAX_ERROR_BODY = 64 * 1024;
 

@@ -1,9 +1,12 @@
 /**
- * `wicket config`: which settings sources loaded, every rule with its origin, and the warnings. A
- * file that cannot be read as settings is shown as an error, and the command then exits with 2.
+ * `wicket config`: which settings sources loaded, every rule with its origin, and the warnings; then
+ * the model service the settings and environment choose (provider, region, endpoint, where the
+ * credentials come from, model ids), without sending anything. A file that cannot be read as
+ * settings is shown as an error, and the command then exits with 2.
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { describeProvider, modelPlan } from '../api/providers/index.js';
 import { loadSettings } from '../settings/load.js';
 import { formatSettingsReport } from '../settings/report.js';
 
@@ -15,6 +18,9 @@ export async function runConfig(_args: string[]): Promise<number> {
     configDir: env.CLAUDE_CONFIG_DIR || undefined,
     managedPath: env.WICKET_MANAGED_SETTINGS || undefined,
   });
-  process.stdout.write(`${formatSettingsReport(loaded).trimEnd()}\n`);
+  const merged = { ...env, ...loaded.env };
+  const settings = loaded.merged as Record<string, string | undefined>;
+  const provider = describeProvider(merged, settings, modelPlan(merged, merged.ANTHROPIC_MODEL || loaded.model));
+  process.stdout.write(`${formatSettingsReport(loaded).trimEnd()}\n\n${provider.join('\n')}\n`);
   return loaded.errors.length ? 2 : 0;
 }

@@ -15,6 +15,9 @@ import { asksLongContext, LONG_CONTEXT_BETA, providerModelId } from './models.js
 import { sdkClientOptions, sdkSend, type SdkClient, type SdkCommon } from './sdk-transport.js';
 import type { ModelTransport, TransportInfo } from '../transport.js';
 
+/** The version Bedrock's Messages requests carry in their body (the client keeps one the body has). */
+const BEDROCK_VERSION = 'bedrock-2023-05-31';
+
 export interface BedrockConfig {
   region: string;
   /** Where the region came from: AWS_REGION, AWS_DEFAULT_REGION, or the default. */
@@ -105,7 +108,8 @@ export function bedrockTransport(c: BedrockConfig, deps: ProviderDeps): ModelTra
       const model = String(body.model);
       const region = c.smallModelRegion && model === deps.smallModel ? c.smallModelRegion : c.region;
       const extra = asksLongContext(model) ? [LONG_CONTEXT_BETA] : [];
-      return sdkSend(await clientFor(region), { ...body, model: providerModelId('bedrock', model) }, signal, [...customBetas, ...betas, ...extra]);
+      const request = { ...body, model: providerModelId('bedrock', model), anthropic_version: BEDROCK_VERSION };
+      return sdkSend(await clientFor(region), request, signal, [...customBetas, ...betas, ...extra]);
     },
     async renewCredentials(err, _signal, onNotice) {
       if (!credentials || !isExpiredCredentials(err)) return false;

@@ -6,6 +6,7 @@
  */
 import { normalLimits, type ApiLimits } from '../limits.js';
 import { transportFetch } from '../fetch-adapter.js';
+import { API_VERSION } from '../http-transport.js';
 import { fromSdkError } from './sdk-errors.js';
 
 /** What wicket asks of a provider's SDK client: its `post`. */
@@ -31,7 +32,8 @@ export function sdkClientOptions(common: SdkCommon) {
       // Wicket's own limits (limits.ts) end a silent request first.
       timeout: limits.totalMs + 60_000,
       logLevel: 'off' as const,
-      defaultHeaders: { ...headers, ...(common.userAgent ? { 'user-agent': common.userAgent } : {}) },
+      // The Messages API version wicket speaks (http-transport.ts), not the client's newer default.
+      defaultHeaders: { ...headers, 'anthropic-version': API_VERSION, ...(common.userAgent ? { 'user-agent': common.userAgent } : {}) },
     },
     betas: (beta ?? '')
       .split(',')

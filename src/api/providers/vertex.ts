@@ -29,6 +29,8 @@ export interface VertexConfig {
 }
 
 export const DEFAULT_VERTEX_REGION = 'us-east5';
+/** The version Vertex's Messages requests carry in their body (the client keeps one the body has). */
+const VERTEX_VERSION = 'vertex-2023-10-16';
 
 export function vertexConfig(env: Record<string, string | undefined>, settings: CloudSettings): VertexConfig {
   const region = env.CLOUD_ML_REGION?.trim();
@@ -93,7 +95,8 @@ export function vertexTransport(c: VertexConfig, deps: ProviderDeps): ModelTrans
       const client = await clientFor(vertexRegionFor(c, model));
       if (credentials) credentials.notice = onNotice;
       const extra = asksLongContext(model) ? [LONG_CONTEXT_BETA] : [];
-      return sdkSend(client, { ...body, model: providerModelId('vertex', model) }, signal, [...customBetas, ...betas, ...extra]);
+      const request = { ...body, model: providerModelId('vertex', model), anthropic_version: VERTEX_VERSION };
+      return sdkSend(client, request, signal, [...customBetas, ...betas, ...extra]);
     },
     async renewCredentials(err, _signal, onNotice) {
       if (!credentials || !(err instanceof APIError) || err.status !== 401) return false;

@@ -1,5 +1,5 @@
 /** The built-in slash commands: /help /clear /compact /rewind /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /init, /add-dir, and those of session-info.ts). */
-import { DEFAULT_MODEL, EFFORT_LEVELS, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
+import { EFFORT_LEVELS, MODEL_FAMILIES, modelAliases, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
 import { modeLabel } from '../StatusLine.js';
 import { mcpCommand } from './mcp.js';
@@ -46,7 +46,11 @@ const model: SlashCommand = {
   source: 'builtin',
   run(args, s) {
     const name = args.trim();
-    if (!name) return { kind: 'info', text: `Model: ${s.options.model}\nAliases: sonnet, opus, haiku (default ${DEFAULT_MODEL}). Set with /model <name>.` };
+    if (!name)
+      return {
+        kind: 'info',
+        text: `Model: ${s.options.model}\nAliases: ${MODEL_FAMILIES.map((f) => `${f} = ${modelAliases()[f]}`).join(', ')}. Set with /model <name>.`,
+      };
     s.options.model = resolveModel(name) ?? name;
     return { kind: 'info', text: `Model set to ${s.options.model}` };
   },
@@ -74,21 +78,28 @@ const effort: SlashCommand = {
   },
 };
 
+/** The model service: provider, region, endpoint, and where the credentials came from. */
+function providerLines(o: SessionControl['options']): string[] {
+  const via = o.client.describe?.();
+  if (!via) return [`API            ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'}`];
+  return [`Provider       ${via.provider}${via.region ? `, region ${via.region}` : ''}`, `Endpoint       ${via.endpoint}`, `Credentials    ${via.credentials}`];
+}
+
 const status: SlashCommand = {
   name: 'status',
   description: 'Settings sources, model, working folder, mode',
   source: 'builtin',
   run(_args, s) {
     const o = s.options;
-    const key = o.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : o.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none';
     const lines = [
-      `Model          ${o.model}`,
+      `Model          ${o.model} (small: ${o.smallModel})`,
+      `Aliases        ${MODEL_FAMILIES.map((f) => `${f} = ${modelAliases()[f]}`).join(', ')}`,
       `Effort         ${o.effort ?? 'auto'}`,
       `Output style   ${o.outputStyle ?? 'default'}`,
       `Mode           ${modeLabel(o.permission.mode)}`,
       `Working folder ${o.state.cwd}`,
       ...(o.additionalDirs.length ? [`Also allowed   ${o.additionalDirs.join(', ')}`] : []),
-      `API            ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} (key from ${key})`,
+      ...providerLines(o),
       `Session        ${o.sessionId}${s.transcriptPath ? `\n               ${s.transcriptPath}` : ''}`,
       `Tools          ${o.tools.map((t) => t.name).join(', ') || '(none)'}`,
       'Settings sources (highest precedence first)',
