@@ -62,7 +62,8 @@ export async function runAuthCommand(setting: string, command: string, opts: Aut
   if (timedOut) throw new FatalError('auth', `${setting} did not finish within ${duration(opts.timeoutMs)}: the command "${command}" was stopped`);
   if (result.exitCode !== 0) {
     const why = typeof result.exitCode === 'number' ? `exit code ${result.exitCode}` : (result.shortMessage ?? 'it did not run');
-    const said = tail(String(result.stderr ?? '').trim() || stdout);
+    // Only stderr: what a credential command prints on stdout may be the secret itself.
+    const said = tail(String(result.stderr ?? '').trim());
     throw new FatalError('auth', `${setting} failed (${why})${said ? `: ${said}` : ''}`);
   }
   return stdout;

@@ -344,7 +344,7 @@ export interface MetadataServer {
  * AWS's container credentials (`AWS_CONTAINER_CREDENTIALS_FULL_URI` = `<url>/aws-credentials`).
  */
 export async function startFakeMetadata(opts: {
-  googleToken?: string;
+  googleToken?: string | (() => string);
   aws?: { accessKeyId: string; secretAccessKey: string; sessionToken: string };
 }): Promise<MetadataServer> {
   const hits: string[] = [];
@@ -363,7 +363,8 @@ export async function startFakeMetadata(opts: {
     if (!path.startsWith('/computeMetadata/v1/') || req.headers['metadata-flavor'] !== 'Google') return sendJson(res, 404, { error: 'not found' });
     const google = { 'metadata-flavor': 'Google' };
     if (path.endsWith('/service-accounts/default/token') && opts.googleToken) {
-      return sendJson(res, 200, { access_token: opts.googleToken, expires_in: 3599, token_type: 'Bearer' }, google);
+      const token = typeof opts.googleToken === 'function' ? opts.googleToken() : opts.googleToken;
+      return sendJson(res, 200, { access_token: token, expires_in: 3599, token_type: 'Bearer' }, google);
     }
     if (path.endsWith('/universe/universe-domain')) {
       res.writeHead(200, { 'content-type': 'text/plain', ...google });

@@ -111,7 +111,7 @@ export class AwsCredentials {
       : 'the AWS credential chain (AWS_ACCESS_KEY_ID…, AWS_PROFILE, ~/.aws, SSO, container and instance metadata)';
     return new FatalError(
       'auth',
-      `no AWS credentials for Bedrock from ${where}: ${errorMessage(err)}. Sign in (aws sso login, aws configure), set AWS_BEARER_TOKEN_BEDROCK, or set awsAuthRefresh or awsCredentialExport in the settings`,
+      `no AWS credentials for Bedrock from ${where}: ${errorMessage(err).replace(/\.+$/, '')}. Sign in (aws sso login, aws configure), set AWS_BEARER_TOKEN_BEDROCK, or set awsAuthRefresh or awsCredentialExport in the settings`,
     );
   }
 }

@@ -46,7 +46,7 @@ export class EntraCredentials {
     } catch (err) {
       throw new FatalError(
         'auth',
-        `no Microsoft Entra ID token for Foundry: ${errorMessage(err).split('\n')[0]}. Sign in (az login), set the AZURE_* variables of a service principal, or set ANTHROPIC_FOUNDRY_API_KEY`,
+        `no Microsoft Entra ID token for Foundry: ${(errorMessage(err).split('\n')[0] ?? '').replace(/\.+$/, '')}. Sign in (az login), set the AZURE_* variables of a service principal, or set ANTHROPIC_FOUNDRY_API_KEY`,
       );
     }
   };

@@ -83,7 +83,7 @@ export class GcpCredentials {
     if (err instanceof FatalError) return err;
     return new FatalError(
       'auth',
-      `no Google credentials for Vertex AI: ${errorMessage(err)}. Run gcloud auth application-default login, set GOOGLE_APPLICATION_CREDENTIALS, or set gcpAuthRefresh in the settings`,
+      `no Google credentials for Vertex AI: ${errorMessage(err).replace(/\.+$/, '')}. Run gcloud auth application-default login, set GOOGLE_APPLICATION_CREDENTIALS, or set gcpAuthRefresh in the settings`,
     );
   }
 
