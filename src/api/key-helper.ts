@@ -28,6 +28,7 @@ export class ApiKeyHelper {
   readonly timeoutMs: number;
   private run: Promise<string> | undefined;
   private fetchedAt = 0;
+  private running = false;
   private readonly now: () => number;
 
   constructor(
@@ -59,17 +60,25 @@ export class ApiKeyHelper {
   }
 
   private fresh(): Promise<string> {
-    if (this.run && this.now() - this.fetchedAt < this.ttlMs) return this.run;
-    this.fetchedAt = this.now();
+    // A run under way serves every request that waits; a finished one, until its key is older than the TTL.
+    if (this.run && (this.running || this.now() - this.fetchedAt < this.ttlMs)) return this.run;
+    this.running = true;
     const run = runAuthCommand('apiKeyHelper', this.command, { cwd: this.opts.cwd, env: this.opts.env, timeoutMs: this.timeoutMs }).then((out) => {
       const key = out.split(/\r?\n/).at(-1)?.trim() ?? '';
       if (!key) throw new FatalError('auth', 'apiKeyHelper printed no key: it must print the key on stdout');
       return key;
     });
-    // A failed run is not kept: the next request tries again.
-    run.catch(() => {
-      if (this.run === run) this.run = undefined;
-    });
+    run.then(
+      () => {
+        this.running = false;
+        this.fetchedAt = this.now();
+      },
+      // A failed run is not kept: the next request tries again.
+      () => {
+        this.running = false;
+        if (this.run === run) this.run = undefined;
+      },
+    );
     this.run = run;
     return run;
   }
