@@ -80,7 +80,7 @@ const effort: SlashCommand = {
 
 /** The model service: provider, region, endpoint, and where the credentials came from. */
 function providerLines(o: SessionControl['options']): string[] {
-  const via = o.client.describe?.();
+  const via = o.client?.describe?.();
   if (!via) return [`API            ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'}`];
   return [`Provider       ${via.provider}${via.region ? `, region ${via.region}` : ''}`, `Endpoint       ${via.endpoint}`, `Credentials    ${via.credentials}`];
 }

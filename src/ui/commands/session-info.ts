@@ -211,7 +211,7 @@ async function doctorChecks(s: SessionControl): Promise<Array<[boolean, string]>
   const o = s.options;
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const out: Array<[boolean, string]> = [[major > 20 || (major === 20 && minor >= 19), `Node ${process.versions.node} (20.19 or newer needed)`]];
-  const via = o.client.describe?.();
+  const via = o.client?.describe?.();
   if (via) {
     out.push([true, `credentials from ${via.credentials}`]);
     out.push([true, `${via.provider} at ${via.endpoint}${via.region ? ` (${via.region})` : ''}, model ${o.model}`]);
