@@ -6,7 +6,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { describeProvider, modelPlan } from '../api/providers/index.js';
+import { chooseProvider, describeProvider, modelPlan, providerWarnings } from '../api/providers/index.js';
 import { loadSettings } from '../settings/load.js';
 import { formatSettingsReport } from '../settings/report.js';
 
@@ -20,6 +20,7 @@ export async function runConfig(_args: string[]): Promise<number> {
   });
   const merged = { ...env, ...loaded.env };
   const settings = loaded.merged as Record<string, string | undefined>;
+  loaded.warnings.push(...providerWarnings(chooseProvider(merged), settings));
   const provider = describeProvider(merged, settings, modelPlan(merged, merged.ANTHROPIC_MODEL || loaded.model));
   process.stdout.write(`${formatSettingsReport(loaded).trimEnd()}\n\n${provider.join('\n')}\n`);
   return loaded.errors.length ? 2 : 0;

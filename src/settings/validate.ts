@@ -24,6 +24,7 @@ const KEY_TYPES: Record<string, JsonType> = {
   apiKeyHelper: 'string',
   awsAuthRefresh: 'string',
   awsCredentialExport: 'string',
+  gcpAuthRefresh: 'string',
   cleanupPeriodDays: 'number',
   includeCoAuthoredBy: 'boolean',
   attribution: 'object',

@@ -97,12 +97,14 @@ describe('Microsoft Foundry', () => {
     expect(r.stderr).not.toContain('wrong-key');
   });
 
-  it('builds the endpoint from ANTHROPIC_FOUNDRY_RESOURCE, and says what is missing without one', async () => {
-    project = await makeTmpProject({});
+  it('builds the endpoint from ANTHROPIC_FOUNDRY_RESOURCE, warns of the settings it does not use, and says what is missing', async () => {
+    project = await makeTmpProject({ userSettings: { apiKeyHelper: 'echo unused-key', forceLoginMethod: 'claudeai' } });
     const env = { ANTHROPIC_API_KEY: undefined, CLAUDE_CODE_USE_FOUNDRY: '1', ANTHROPIC_FOUNDRY_RESOURCE: 'team-resource' };
     const config = expectExit(await runCli(['config'], { cwd: project.dir, home: project.home, env }), 0).stdout;
     expect(config).toMatch(/endpoint\s+https:\/\/team-resource\.services\.ai\.azure\.com\/anthropic\/ \(ANTHROPIC_FOUNDRY_RESOURCE\)/);
     expect(config).toMatch(/credentials\s+Microsoft Entra ID/);
+    expect(config).toContain('apiKeyHelper is not used: the requests go to Microsoft Foundry (CLAUDE_CODE_USE_FOUNDRY)');
+    expect(config).toContain('forceLoginMethod "claudeai" is not supported');
     const r = await runCli(['-p', 'hi'], { cwd: project.dir, home: project.home, env: { ...env, ANTHROPIC_FOUNDRY_RESOURCE: undefined } });
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('Microsoft Foundry needs ANTHROPIC_FOUNDRY_RESOURCE');

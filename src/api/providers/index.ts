@@ -42,12 +42,25 @@ export function cloudTransport(choice: ProviderChoice, deps: CloudDeps): ModelTr
   return foundryTransport(foundryConfig(deps.env), common);
 }
 
-/** Warnings about the provider variables: several providers asked for at once. */
-export function providerWarnings(choice: ProviderChoice): string[] {
-  if (!choice.ignored.length) return [];
-  return [
-    `${choice.via} chooses ${PROVIDER_NAMES[choice.kind]}; ${choice.ignored.join(' and ')} ${choice.ignored.length > 1 ? 'are' : 'is'} set too and not followed`,
-  ];
+/**
+ * What the provider variables and credential settings leave undone, one warning each: several
+ * providers asked for at once, an apiKeyHelper a cloud does not use, a login method wicket has not.
+ */
+export function providerWarnings(choice: ProviderChoice, settings: { apiKeyHelper?: unknown; forceLoginMethod?: unknown }): string[] {
+  const out: string[] = [];
+  if (choice.ignored.length) {
+    out.push(
+      `${choice.via} chooses ${PROVIDER_NAMES[choice.kind]}; ${choice.ignored.join(' and ')} ${choice.ignored.length > 1 ? 'are' : 'is'} set too and not followed`,
+    );
+  }
+  if (choice.kind !== 'firstParty' && typeof settings.apiKeyHelper === 'string' && settings.apiKeyHelper.trim()) {
+    out.push(`apiKeyHelper is not used: the requests go to ${PROVIDER_NAMES[choice.kind]} (${choice.via}), with its own credentials`);
+  }
+  // "console" (API keys and their billing) is all wicket ever uses; a Claude.ai login it does not have.
+  if (settings.forceLoginMethod === 'claudeai') {
+    out.push('forceLoginMethod "claudeai" is not supported: wicket has no Claude.ai login; it uses ANTHROPIC_API_KEY, an apiKeyHelper or a cloud provider');
+  }
+  return out;
 }
 
 export interface ModelPlan {

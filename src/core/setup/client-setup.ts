@@ -7,7 +7,7 @@
 import { apiLimitsFromEnv } from '../../api/limits.js';
 import { ApiKeyHelper } from '../../api/key-helper.js';
 import { createModelClient, type ModelClient } from '../../api/model-client.js';
-import { chooseProvider, cloudTransport, PROVIDER_NAMES, providerAliases, providerWarnings, type ProviderChoice } from '../../api/providers/index.js';
+import { chooseProvider, cloudTransport, providerAliases, providerWarnings, type ProviderChoice } from '../../api/providers/index.js';
 import { retryPolicyFromEnv } from '../../api/retry.js';
 import { setModelAliases, type ModelAliases } from '../../base/models.js';
 import { VERSION } from '../../base/version.js';
@@ -15,6 +15,7 @@ import { VERSION } from '../../base/version.js';
 /** The settings keys the model client reads. */
 export interface ClientSettings {
   apiKeyHelper?: unknown;
+  forceLoginMethod?: unknown;
   awsAuthRefresh?: unknown;
   awsCredentialExport?: unknown;
   gcpAuthRefresh?: unknown;
@@ -31,11 +32,7 @@ export function useProvider(env: Record<string, string | undefined>, settings: C
   const choice = chooseProvider(env);
   const aliases = providerAliases(choice.kind, env);
   setModelAliases(aliases);
-  const warnings = providerWarnings(choice);
-  if (choice.kind !== 'firstParty' && text(settings.apiKeyHelper)) {
-    warnings.push(`apiKeyHelper is not used: the requests go to ${PROVIDER_NAMES[choice.kind]} (${choice.via}), with its own credentials`);
-  }
-  return { choice, aliases, warnings };
+  return { choice, aliases, warnings: providerWarnings(choice, settings) };
 }
 
 export function clientFromEnv(

@@ -9,6 +9,7 @@ import { FatalError } from '../../../src/base/errors.js';
 import { ApiTimeoutError } from '../../../src/api/limits.js';
 import { AwsCredentials, parseExported, type AwsIdentity } from '../../../src/api/providers/aws-credentials.js';
 import { chooseProvider, isTruthy } from '../../../src/api/providers/choose.js';
+import { providerWarnings } from '../../../src/api/providers/index.js';
 import { providerAliases, providerModelId, vertexRegionEnv } from '../../../src/api/providers/models.js';
 import { fromSdkError } from '../../../src/api/providers/sdk-errors.js';
 import { vertexConfig, vertexEndpoint, vertexRegionFor } from '../../../src/api/providers/vertex.js';
@@ -24,6 +25,16 @@ describe('choosing the provider', () => {
     expect(chooseProvider({ CLAUDE_CODE_USE_BEDROCK: '0', CLAUDE_CODE_USE_FOUNDRY: 'YES' }).kind).toBe('foundry');
     expect(['1', 'true', 'On', ' yes '].every(isTruthy)).toBe(true);
     expect(['0', 'false', '', 'no', undefined].some(isTruthy)).toBe(false);
+  });
+
+  it('warns once of each setting the choice leaves unused', () => {
+    const both = chooseProvider({ CLAUDE_CODE_USE_BEDROCK: '1', CLAUDE_CODE_USE_VERTEX: '1' });
+    expect(providerWarnings(both, { apiKeyHelper: 'get-key', forceLoginMethod: 'claudeai' })).toEqual([
+      'CLAUDE_CODE_USE_BEDROCK chooses Amazon Bedrock; CLAUDE_CODE_USE_VERTEX is set too and not followed',
+      'apiKeyHelper is not used: the requests go to Amazon Bedrock (CLAUDE_CODE_USE_BEDROCK), with its own credentials',
+      'forceLoginMethod "claudeai" is not supported: wicket has no Claude.ai login; it uses ANTHROPIC_API_KEY, an apiKeyHelper or a cloud provider',
+    ]);
+    expect(providerWarnings(chooseProvider({}), { apiKeyHelper: 'get-key', forceLoginMethod: 'console' })).toEqual([]);
   });
 });
 
