@@ -6,6 +6,7 @@
  */
 import { APIError } from '@anthropic-ai/sdk/core/error';
 import { postMessagesStream, type TransportConfig } from './http-transport.js';
+import { displayURL } from './display-url.js';
 import type { ApiKeyHelper } from './key-helper.js';
 
 export interface ModelTransport {
@@ -50,7 +51,7 @@ export function firstPartyTransport(config: TransportConfig, helper?: ApiKeyHelp
       : {}),
     describe: () => ({
       provider: 'Anthropic API',
-      endpoint: config.baseURL || 'https://api.anthropic.com',
+      endpoint: displayURL(config.baseURL || 'https://api.anthropic.com'),
       credentials: helper
         ? helper.describe()
         : [config.authToken && 'ANTHROPIC_AUTH_TOKEN', config.apiKey && 'ANTHROPIC_API_KEY'].filter(Boolean).join(' and '),

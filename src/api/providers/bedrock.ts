@@ -13,6 +13,7 @@ import { bedrockLib } from './bedrock-lib.js';
 import { isTruthy } from './choose.js';
 import { asksLongContext, LONG_CONTEXT_BETA, providerModelId } from './models.js';
 import { sdkClientOptions, sdkSend, type SdkClient, type SdkCommon } from './sdk-transport.js';
+import { displayURL } from '../display-url.js';
 import type { ModelTransport, TransportInfo } from '../transport.js';
 
 /** The version Bedrock's Messages requests carry in their body (the client keeps one the body has). */
@@ -117,7 +118,7 @@ export function bedrockTransport(c: BedrockConfig, deps: ProviderDeps): ModelTra
     },
     describe: (): TransportInfo => ({
       provider: 'Amazon Bedrock',
-      endpoint: bedrockEndpoint(c),
+      endpoint: displayURL(bedrockEndpoint(c)),
       region: `${c.region}${c.smallModelRegion ? ` (small model: ${c.smallModelRegion})` : ''}`,
       credentials: credentials && signs ? `${credentials.source}${c.awsAuthRefresh ? ', awsAuthRefresh when they expire' : ''}` : bedrockCredentialPlan(c),
     }),

@@ -13,6 +13,7 @@ import { EntraCredentials } from './entra-credentials.js';
 import { foundryLib } from './foundry-lib.js';
 import { asksLongContext, LONG_CONTEXT_BETA, providerModelId } from './models.js';
 import { sdkClientOptions, sdkSend, type SdkClient } from './sdk-transport.js';
+import { displayURL } from '../display-url.js';
 import type { ModelTransport, TransportInfo } from '../transport.js';
 
 export interface FoundryConfig {
@@ -75,7 +76,7 @@ export function foundryTransport(c: FoundryConfig, deps: ProviderDeps): ModelTra
     },
     describe: (): TransportInfo => ({
       provider: 'Microsoft Foundry',
-      endpoint,
+      endpoint: displayURL(endpoint),
       credentials: entra ? entra.source : foundryCredentialPlan(c),
     }),
   };

@@ -6,6 +6,7 @@
  */
 import type { ModelAliases } from '../../base/models.js';
 import { runAuthCommand } from '../auth-command.js';
+import { displayURL } from '../display-url.js';
 import type { ApiLimits } from '../limits.js';
 import type { ModelTransport } from '../transport.js';
 import { bedrockConfig, bedrockCredentialPlan, bedrockEndpoint, bedrockTransport, type CloudSettings } from './bedrock.js';
@@ -79,27 +80,29 @@ export function describeProvider(env: Record<string, string | undefined>, settin
   const lines = [`Model provider: ${PROVIDER_NAMES[choice.kind]}${choice.via ? ` (${choice.via})` : ''}`];
   const add = (label: string, value: string) => lines.push(`  ${label.padEnd(12)}${value}`);
   if (choice.kind === 'firstParty') {
-    add('endpoint', env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com');
+    add('endpoint', displayURL(env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'));
     const keys = [env.ANTHROPIC_AUTH_TOKEN && 'ANTHROPIC_AUTH_TOKEN', env.ANTHROPIC_API_KEY && 'ANTHROPIC_API_KEY'].filter(Boolean);
     add('credentials', keys.length ? keys.join(' and ') : settings.apiKeyHelper ? 'apiKeyHelper (settings)' : 'none: set ANTHROPIC_API_KEY');
   } else if (choice.kind === 'bedrock') {
     const c = bedrockConfig(env, settings);
     add('region', `${c.region} (${c.regionFrom})${c.smallModelRegion ? `; small model: ${c.smallModelRegion} (ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION)` : ''}`);
-    add('endpoint', `${bedrockEndpoint(c)}${c.baseURL ? ' (ANTHROPIC_BEDROCK_BASE_URL)' : ''}`);
+    add('endpoint', `${displayURL(bedrockEndpoint(c))}${c.baseURL ? ' (ANTHROPIC_BEDROCK_BASE_URL)' : ''}`);
     add('credentials', bedrockCredentialPlan(c));
   } else if (choice.kind === 'vertex') {
     const c = vertexConfig(env, settings);
     const own = Object.entries(c.modelRegions).map(([k, v]) => `${k}=${v}`);
     add('region', `${c.region} (${c.regionFrom})${own.length ? `; ${own.join(', ')}` : ''}`);
     add('project', c.projectId ? `${c.projectId} (ANTHROPIC_VERTEX_PROJECT_ID)` : "the credentials' own: set ANTHROPIC_VERTEX_PROJECT_ID");
-    add('endpoint', `${vertexEndpoint(c)}${c.baseURL ? ' (ANTHROPIC_VERTEX_BASE_URL)' : ''}`);
+    add('endpoint', `${displayURL(vertexEndpoint(c))}${c.baseURL ? ' (ANTHROPIC_VERTEX_BASE_URL)' : ''}`);
     add('credentials', vertexCredentialPlan(c));
   } else {
     const c = foundryConfig(env);
     const endpoint = foundryEndpoint(c);
     add(
       'endpoint',
-      endpoint ? `${endpoint} (${c.baseURL ? 'ANTHROPIC_FOUNDRY_BASE_URL' : 'ANTHROPIC_FOUNDRY_RESOURCE'})` : 'none: set ANTHROPIC_FOUNDRY_RESOURCE',
+      endpoint
+        ? `${displayURL(endpoint)} (${c.baseURL ? 'ANTHROPIC_FOUNDRY_BASE_URL' : 'ANTHROPIC_FOUNDRY_RESOURCE'})`
+        : 'none: set ANTHROPIC_FOUNDRY_RESOURCE',
     );
     add('credentials', foundryCredentialPlan(c));
   }

@@ -13,6 +13,7 @@ import { GcpCredentials } from './gcp-credentials.js';
 import { asksLongContext, LONG_CONTEXT_BETA, providerModelId, vertexRegionEnv } from './models.js';
 import { sdkClientOptions, sdkSend, type SdkClient } from './sdk-transport.js';
 import { vertexLib } from './vertex-lib.js';
+import { displayURL } from '../display-url.js';
 import type { ModelTransport, TransportInfo } from '../transport.js';
 
 export interface VertexConfig {
@@ -106,7 +107,7 @@ export function vertexTransport(c: VertexConfig, deps: ProviderDeps): ModelTrans
       const regions = Object.entries(c.modelRegions).map(([name, region]) => `${name}=${region}`);
       return {
         provider: 'Google Vertex AI',
-        endpoint: vertexEndpoint(c),
+        endpoint: displayURL(vertexEndpoint(c)),
         region: `${c.region}${regions.length ? ` (${regions.join(', ')})` : ''}`,
         credentials: credentials && credentials.source !== 'not looked for yet' ? credentials.source : vertexCredentialPlan(c),
       };

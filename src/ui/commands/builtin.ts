@@ -1,6 +1,7 @@
 /** The built-in slash commands: /help /clear /compact /rewind /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /init, /add-dir, and those of session-info.ts). */
 import { EFFORT_LEVELS, MODEL_FAMILIES, modelAliases, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
+import { displayURL } from '../../api/display-url.js';
 import { modeLabel } from '../StatusLine.js';
 import { mcpCommand } from './mcp.js';
 import { permissionsCommand } from './permissions.js';
@@ -81,7 +82,7 @@ const effort: SlashCommand = {
 /** The model service: provider, region, endpoint, and where the credentials came from. */
 function providerLines(o: SessionControl['options']): string[] {
   const via = o.client?.describe?.();
-  if (!via) return [`API            ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'}`];
+  if (!via) return [`API            ${displayURL(o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com')}`];
   return [`Provider       ${via.provider}${via.region ? `, region ${via.region}` : ''}`, `Endpoint       ${via.endpoint}`, `Credentials    ${via.credentials}`];
 }
 

@@ -12,6 +12,7 @@ import { chooseProvider, isTruthy } from '../../../src/api/providers/choose.js';
 import { providerWarnings } from '../../../src/api/providers/index.js';
 import { providerAliases, providerModelId, vertexRegionEnv } from '../../../src/api/providers/models.js';
 import { fromSdkError } from '../../../src/api/providers/sdk-errors.js';
+import { displayURL } from '../../../src/api/display-url.js';
 import { vertexConfig, vertexEndpoint, vertexRegionFor } from '../../../src/api/providers/vertex.js';
 
 describe('choosing the provider', () => {
@@ -174,5 +175,13 @@ describe('AWS credentials', () => {
     });
     expect(() => parseExported('AKIA... not json')).toThrow(/awsCredentialExport did not print JSON/);
     expect(() => parseExported('{"Credentials":{}}')).toThrow(/no Credentials.AccessKeyId/);
+  });
+});
+
+describe('URLs shown to the person', () => {
+  it('mask a user name and password, and leave the rest as given', () => {
+    expect(displayURL('https://team:s3cret@gateway.example/bedrock')).toBe('https://***@gateway.example/bedrock');
+    expect(displayURL('http://127.0.0.1:8080/v1')).toBe('http://127.0.0.1:8080/v1');
+    expect(displayURL('not a url')).toBe('not a url');
   });
 });
