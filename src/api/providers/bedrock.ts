@@ -12,7 +12,7 @@ import { AwsCredentials, type RunCommand } from './aws-credentials.js';
 import { bedrockLib } from './bedrock-lib.js';
 import { isTruthy } from './choose.js';
 import { asksLongContext, LONG_CONTEXT_BETA, providerModelId } from './models.js';
-import { sdkClientOptions, sdkSend, type SdkClient, type SdkCommon } from './sdk-transport.js';
+import { checkEndpoint, sdkClientOptions, sdkSend, type SdkClient, type SdkCommon } from './sdk-transport.js';
 import { displayURL } from '../display-url.js';
 import type { ModelTransport, TransportInfo } from '../transport.js';
 
@@ -79,6 +79,7 @@ export interface ProviderDeps extends SdkCommon {
 }
 
 export function bedrockTransport(c: BedrockConfig, deps: ProviderDeps): ModelTransport {
+  checkEndpoint(bedrockEndpoint(c), c.baseURL ? 'ANTHROPIC_BEDROCK_BASE_URL' : 'AWS_REGION');
   const { options, betas: customBetas } = sdkClientOptions(deps);
   const clients = new Map<string, Promise<SdkClient>>();
   let credentials: AwsCredentials | undefined;

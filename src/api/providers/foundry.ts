@@ -12,7 +12,7 @@ import { isTruthy } from './choose.js';
 import { EntraCredentials } from './entra-credentials.js';
 import { foundryLib } from './foundry-lib.js';
 import { asksLongContext, LONG_CONTEXT_BETA, providerModelId } from './models.js';
-import { sdkClientOptions, sdkSend, type SdkClient } from './sdk-transport.js';
+import { checkEndpoint, sdkClientOptions, sdkSend, type SdkClient } from './sdk-transport.js';
 import { displayURL } from '../display-url.js';
 import type { ModelTransport, TransportInfo } from '../transport.js';
 
@@ -49,6 +49,7 @@ export function foundryCredentialPlan(c: FoundryConfig): string {
 export function foundryTransport(c: FoundryConfig, deps: ProviderDeps): ModelTransport {
   const endpoint = foundryEndpoint(c);
   if (!endpoint) throw new FatalError('config', 'Microsoft Foundry needs ANTHROPIC_FOUNDRY_RESOURCE (the name of your resource) or ANTHROPIC_FOUNDRY_BASE_URL');
+  checkEndpoint(endpoint, c.baseURL ? 'ANTHROPIC_FOUNDRY_BASE_URL' : 'ANTHROPIC_FOUNDRY_RESOURCE');
   const { options, betas: customBetas } = sdkClientOptions(deps);
   let entra: EntraCredentials | undefined;
   let client: Promise<SdkClient> | undefined;

@@ -4,7 +4,9 @@
  * retries or time limits of its own (the model client's apply) and no console output; its events
  * and errors come back as the model client knows them.
  */
+import { FatalError } from '../../base/errors.js';
 import { normalLimits, type ApiLimits } from '../limits.js';
+import { proxyProblem } from '../proxy.js';
 import { transportFetch } from '../fetch-adapter.js';
 import { API_VERSION } from '../http-transport.js';
 import { fromSdkError } from './sdk-errors.js';
@@ -72,4 +74,20 @@ async function* events(stream: AsyncIterable<unknown>): AsyncGenerator<unknown> 
   } catch (err) {
     throw fromSdkError(err);
   }
+}
+
+/**
+ * Refuses, before any request, an endpoint that cannot be used: not a URL, not http or https, or
+ * whose proxy cannot be used. `variable` names where it came from.
+ */
+export function checkEndpoint(endpoint: string, variable: string): void {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new FatalError('config', `${variable} does not make a URL: ${endpoint}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FatalError('config', `${variable} must be an http or https URL, got ${url.protocol}//…`);
+  const problem = proxyProblem(url);
+  if (problem) throw new FatalError('config', problem);
 }

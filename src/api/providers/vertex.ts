@@ -11,7 +11,7 @@ import type { CloudSettings, ProviderDeps } from './bedrock.js';
 import { isTruthy } from './choose.js';
 import { GcpCredentials } from './gcp-credentials.js';
 import { asksLongContext, LONG_CONTEXT_BETA, providerModelId, vertexRegionEnv } from './models.js';
-import { sdkClientOptions, sdkSend, type SdkClient } from './sdk-transport.js';
+import { checkEndpoint, sdkClientOptions, sdkSend, type SdkClient } from './sdk-transport.js';
 import { vertexLib } from './vertex-lib.js';
 import { displayURL } from '../display-url.js';
 import type { ModelTransport, TransportInfo } from '../transport.js';
@@ -70,6 +70,7 @@ export function vertexCredentialPlan(c: VertexConfig): string {
 }
 
 export function vertexTransport(c: VertexConfig, deps: ProviderDeps): ModelTransport {
+  checkEndpoint(vertexEndpoint(c), c.baseURL ? 'ANTHROPIC_VERTEX_BASE_URL' : 'CLOUD_ML_REGION');
   const { options, betas: customBetas } = sdkClientOptions(deps);
   const clients = new Map<string, Promise<SdkClient>>();
   let credentials: GcpCredentials | undefined;

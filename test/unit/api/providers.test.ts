@@ -13,7 +13,9 @@ import { providerWarnings } from '../../../src/api/providers/index.js';
 import { providerAliases, providerModelId, vertexRegionEnv } from '../../../src/api/providers/models.js';
 import { fromSdkError } from '../../../src/api/providers/sdk-errors.js';
 import { displayURL } from '../../../src/api/display-url.js';
-import { vertexConfig, vertexEndpoint, vertexRegionFor } from '../../../src/api/providers/vertex.js';
+import { vertexConfig, vertexEndpoint, vertexRegionFor, vertexTransport } from '../../../src/api/providers/vertex.js';
+import { bedrockConfig, bedrockTransport } from '../../../src/api/providers/bedrock.js';
+import { foundryConfig, foundryTransport } from '../../../src/api/providers/foundry.js';
 
 describe('choosing the provider', () => {
   it('follows CLAUDE_CODE_USE_BEDROCK, then _VERTEX, then _FOUNDRY, and notes the ones not followed', () => {
@@ -183,5 +185,16 @@ describe('URLs shown to the person', () => {
     expect(displayURL('https://team:s3cret@gateway.example/bedrock')).toBe('https://***@gateway.example/bedrock');
     expect(displayURL('http://127.0.0.1:8080/v1')).toBe('http://127.0.0.1:8080/v1');
     expect(displayURL('not a url')).toBe('not a url');
+  });
+});
+
+describe("a provider's endpoint", () => {
+  const deps = { run: async () => '' };
+  it('is refused before any request when it is not an http or https URL, naming the variable', () => {
+    expect(() => bedrockTransport(bedrockConfig({ ANTHROPIC_BEDROCK_BASE_URL: 'bedrock.internal:443' }, {}), deps)).toThrow(
+      /ANTHROPIC_BEDROCK_BASE_URL must be an http or https URL/,
+    );
+    expect(() => foundryTransport(foundryConfig({ ANTHROPIC_FOUNDRY_RESOURCE: 'bad name' }), deps)).toThrow(/ANTHROPIC_FOUNDRY_RESOURCE does not make a URL/);
+    expect(() => vertexTransport(vertexConfig({ CLOUD_ML_REGION: 'us-east5' }, {}), deps)).not.toThrow();
   });
 });
