@@ -69,6 +69,18 @@ const LIBRARIES = {
     entry: () => 'src/settings/schema/validator.generated.js',
   },
   mcp: { loader: /src[\\/]mcp[\\/]sdk-lib\.ts$/, exported: 'async function mcpSdk()', entry: () => 'src/mcp/sdk-parts.ts' },
+  // The clouds' model clients, each for sessions on that provider only (src/api/providers/).
+  bedrock: {
+    loader: /src[\\/]api[\\/]providers[\\/]bedrock-lib\.ts$/,
+    exported: 'async function bedrockLib()',
+    entry: () => 'src/api/providers/bedrock-parts.ts',
+  },
+  vertex: { loader: /src[\\/]api[\\/]providers[\\/]vertex-lib\.ts$/, exported: 'async function vertexLib()', entry: () => 'src/api/providers/vertex-parts.ts' },
+  foundry: {
+    loader: /src[\\/]api[\\/]providers[\\/]foundry-lib\.ts$/,
+    exported: 'async function foundryLib()',
+    entry: () => 'src/api/providers/foundry-parts.ts',
+  },
   'web-tree-sitter': {
     loader: /src[\\/]tools[\\/]bash[\\/]tree-sitter-lib\.ts$/,
     exported: 'function treeSitterLib()',
@@ -190,6 +202,8 @@ for (const name of Object.keys(LIBRARIES)) {
     outdir: 'dist',
     ...cjs,
     define: cjsDefine,
+    // Licence comments go to dist/cli/<name>.cjs.LEGAL.txt: some hold non-ASCII names.
+    legalComments: 'external',
   });
   bundleHashes[name] = hashOf(assertAscii(`dist/cli/${name}.cjs`, readFileSync(new URL(`./dist/cli/${name}.cjs`, import.meta.url), 'utf8')));
 }

@@ -6,34 +6,32 @@
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 export const DEFAULT_SMALL_MODEL = 'claude-haiku-4-5';
 
-const ALIASES: Record<string, string> = {
-  sonnet: 'claude-sonnet-4-6',
-  opus: 'claude-opus-4-7',
-  haiku: 'claude-haiku-4-5',
-};
+export const MODEL_FAMILIES = ['opus', 'sonnet', 'haiku'] as const;
+export type ModelFamily = (typeof MODEL_FAMILIES)[number];
+export type ModelAliases = Readonly<Record<ModelFamily, string>>;
 
-/** `ANTHROPIC_DEFAULT_OPUS_MODEL` and its siblings: what each alias stands for in this session. */
-let pinned: Record<string, string> = {};
+/** What the aliases stand for on Anthropic's API. */
+export const FIRST_PARTY_ALIASES: ModelAliases = { sonnet: DEFAULT_MODEL, opus: 'claude-opus-4-7', haiku: DEFAULT_SMALL_MODEL };
 
-const PIN_VARS: Record<string, string> = {
-  opus: 'ANTHROPIC_DEFAULT_OPUS_MODEL',
-  sonnet: 'ANTHROPIC_DEFAULT_SONNET_MODEL',
-  haiku: 'ANTHROPIC_DEFAULT_HAIKU_MODEL',
-};
+/**
+ * What the aliases stand for in this process: the provider's own ids, with ANTHROPIC_DEFAULT_*_MODEL
+ * over them (api/providers/models.ts). The session's setup sets them once; every later alias (a
+ * flag, an agent's `model`, /model) resolves through them.
+ */
+let aliases: ModelAliases = FIRST_PARTY_ALIASES;
 
-/** Pins the aliases to the model ids the environment names (set up once per session). */
-export function pinModelAliases(env: Record<string, string | undefined>): void {
-  pinned = {};
-  for (const [alias, name] of Object.entries(PIN_VARS)) {
-    const id = env[name]?.trim();
-    if (id) pinned[alias] = id;
-  }
+export function setModelAliases(next: ModelAliases): void {
+  aliases = next;
 }
 
-/** An alias (sonnet, opus, haiku) as its model id (a pinned one first); anything else as given. */
+export function modelAliases(): ModelAliases {
+  return aliases;
+}
+
+/** An alias (sonnet, opus, haiku) as its model id in this session; anything else as given. */
 export function resolveModel(name: string | undefined): string | undefined {
   if (!name) return undefined;
-  return pinned[name] ?? ALIASES[name] ?? name;
+  return (MODEL_FAMILIES as readonly string[]).includes(name) ? aliases[name as ModelFamily] : name;
 }
 
 /**
@@ -46,7 +44,7 @@ export function modelAllowed(model: string, available: readonly string[] | undef
   return available.some((entry) => {
     const e = entry.trim();
     if (e === model || e === id || resolveModel(e) === id) return true;
-    return e in ALIASES && new RegExp(`(^|[-.])${e}([-.]|$)`).test(id);
+    return (MODEL_FAMILIES as readonly string[]).includes(e) && new RegExp(`(^|[-.])${e}([-.]|$)`).test(id);
   });
 }
 

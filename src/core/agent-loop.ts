@@ -215,7 +215,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
     for (;;) {
       const step = await stream.next();
       // The model has started answering (message_start and pings come before its first word).
-      if (step.done || (step.value.type !== 'raw' && step.value.type !== 'retry' && step.value.type !== 'fallback')) stopWarmUp();
+      if (step.done || !['raw', 'retry', 'fallback', 'notice'].includes(step.value.type)) stopWarmUp();
       if (step.done) {
         final = step.value;
         break;
@@ -227,6 +227,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
         emit({ type: 'assistant_delta', text: ev.text, ...(ev.restart ? { restart: true } : {}) });
       } else if (ev.type === 'thinking') emit({ type: 'thinking_delta', text: ev.text });
       else if (ev.type === 'retry') emit(ev);
+      else if (ev.type === 'notice') emit({ type: 'warning', message: ev.text });
       else if (ev.type === 'fallback') {
         // The rest of the session stays on the fallback model, as its cost does.
         opts.model = ev.model;

@@ -140,6 +140,7 @@ async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instr
       return final;
     }
     if (step.value.type === 'retry') how.emit?.(step.value);
+    else if (step.value.type === 'notice') how.emit?.({ type: 'warning', message: step.value.text });
   }
 }
 

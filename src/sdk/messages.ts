@@ -60,7 +60,7 @@ export function initMessage(agent: AgentOptions, mcpServers: McpServerStatus[], 
     output_style: agent.outputStyle ?? 'default',
     plugins: (plugins?.plugins ?? []).map((p) => ({ name: p.name, path: p.root, ...(p.version ? { version: p.version } : {}) })),
     ...(plugins?.errors.length ? { plugin_errors: plugins.errors } : {}),
-    apiKeySource: agent.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : agent.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
+    apiKeySource: apiKeySource(agent),
     ...(extras.additionalDirectories ? { original_cwd: agent.projectRoot, additional_directories: extras.additionalDirectories } : {}),
     wicket_version: typeof agent.env.npm_package_version === 'string' ? agent.env.npm_package_version : undefined,
   };
@@ -157,4 +157,13 @@ function taskLine(ev: AgentEvent, base: Line): Line | undefined {
     };
   }
   return undefined;
+}
+
+/** Where the key comes from, as Claude Code names it; a cloud's own credentials are no API key ('none'). */
+export function apiKeySource(agent: Pick<AgentOptions, 'client' | 'env'>): string {
+  const via = agent.client.describe?.();
+  if (via && via.provider !== 'Anthropic API') return 'none';
+  if (agent.env.ANTHROPIC_API_KEY) return 'ANTHROPIC_API_KEY';
+  if (agent.env.ANTHROPIC_AUTH_TOKEN) return 'ANTHROPIC_AUTH_TOKEN';
+  return via?.credentials.startsWith('apiKeyHelper') ? 'apiKeyHelper' : 'none';
 }

@@ -2,6 +2,8 @@
  * Every request the SDK's Query can send, answered: those below by their modules, initialize by
  * the session's start. A request with no handler gets an error (control-channel.ts), never silence.
  */
+import { chooseProvider } from '../api/providers/choose.js';
+import { apiKeySource } from './messages.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import { VERSION } from '../base/version.js';
 import type { ControlPayload } from './control-channel.js';
@@ -33,8 +35,8 @@ export function initializeAnswer(ctx: SdkContext, applied: AppliedFields, hooksA
     models: modelInfos(),
     account: {
       tokenSource: env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none',
-      apiKeySource: env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : 'none',
-      apiProvider: 'firstParty',
+      apiKeySource: apiKeySource(ctx.base),
+      apiProvider: chooseProvider(env).kind,
     },
     pid: process.pid,
     current_permission_mode: ctx.base.permission.mode,

@@ -3,7 +3,7 @@
  * schema, and the few its reference documents beyond them). A variable this table does not name is
  * "not supported": set, it warns (see support.ts for when).
  */
-import { cloud, later, no, type Support, yes } from './support-kinds.js';
+import { cloud, no, type Support, yes } from './support-kinds.js';
 
 /** Documented by Claude Code's environment-variable reference but not (yet) among the schema's `env` keys. */
 export const DOCUMENTED_ENV_OUTSIDE_SCHEMA: readonly string[] = [
@@ -15,9 +15,10 @@ export const DOCUMENTED_ENV_OUTSIDE_SCHEMA: readonly string[] = [
   'CLAUDE_STREAM_FIRST_BYTE_TIMEOUT_MS',
 ];
 
-const BEDROCK = later('Amazon Bedrock is being added to wicket; until then it does nothing');
-const VERTEX = later('Google Vertex AI is being added to wicket; until then it does nothing');
-const FOUNDRY = later('Microsoft Foundry is being added to wicket; until then it does nothing');
+const BEDROCK = yes('Amazon Bedrock: the provider, its region, endpoint and credentials');
+const VERTEX = yes('Google Vertex AI: the provider, its project, region, endpoint and credentials');
+const FOUNDRY = yes('Microsoft Foundry: the provider, its resource, endpoint and credentials');
+const MANTLE = no('Bedrock is reached through its runtime API, not Mantle');
 const OTEL = no('wicket exports no OpenTelemetry data');
 const NONE_TO_HIDE = (what: string) => yes(`wicket has no ${what}, so there is nothing to turn off`);
 
@@ -48,7 +49,7 @@ export const ENV_SUPPORT: Record<string, Support> = {
   HTTP_PROXY: yes('the proxy for http'),
   NO_PROXY: yes('hosts that bypass the proxy'),
   CLAUDE_CODE_PROXY_RESOLVES_HOSTS: yes('the proxy resolves names (wicket sends host names through CONNECT)'),
-  CLAUDE_CODE_API_KEY_HELPER_TTL_MS: later('apiKeyHelper is being added to wicket; until then it does nothing'),
+  CLAUDE_CODE_API_KEY_HELPER_TTL_MS: yes('how long a key from apiKeyHelper is used before the helper runs again'),
   // Models and tokens
   ANTHROPIC_MODEL: yes('the model, below --model'),
   ANTHROPIC_DEFAULT_MODEL: no('use ANTHROPIC_MODEL'),
@@ -133,9 +134,9 @@ export const ENV_SUPPORT: Record<string, Support> = {
   CLAUDE_CODE_SAFE_MODE: yes('same as --safe-mode'),
   CLAUDE_CODE_SIMPLE: no('use --bare'),
   CLAUDE_CODE_SIMPLE_SYSTEM_PROMPT: no('wicket’s system prompt is short already'),
-  CLAUDE_CODE_DISABLE_CLAUDE_MDS: no('use --bare or --safe-mode'),
-  CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD: no('--add-dir folders give file access only'),
-  CLAUDE_CODE_DISABLE_AUTO_MEMORY: later('auto memory is being added to wicket; until then it does nothing'),
+  CLAUDE_CODE_DISABLE_CLAUDE_MDS: yes('no CLAUDE.md, rules or AGENTS.md file is read'),
+  CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD: yes('--add-dir folders give their CLAUDE.md files and rules too'),
+  CLAUDE_CODE_DISABLE_AUTO_MEMORY: yes('1 turns auto memory off, 0 on'),
   CLAUDE_CODE_DISABLE_FILE_CHECKPOINTING: no('use settings fileCheckpointingEnabled: false'),
   CLAUDE_CODE_DISABLE_GIT_INSTRUCTIONS: yes('wicket’s prompt has no built-in git workflow, so there is nothing to remove'),
   CLAUDE_CODE_DISABLE_ATTACHMENTS: no('@ mentions attach files'),
@@ -225,13 +226,13 @@ export const ENV_SUPPORT: Record<string, Support> = {
   AWS_REGION: BEDROCK,
   AWS_BEARER_TOKEN_BEDROCK: BEDROCK,
   ANTHROPIC_BEDROCK_BASE_URL: BEDROCK,
-  ANTHROPIC_BEDROCK_MANTLE_BASE_URL: BEDROCK,
-  ANTHROPIC_BEDROCK_SERVICE_TIER: BEDROCK,
+  ANTHROPIC_BEDROCK_MANTLE_BASE_URL: MANTLE,
+  ANTHROPIC_BEDROCK_SERVICE_TIER: no('no service tier is sent to Bedrock'),
   ANTHROPIC_SMALL_FAST_MODEL_AWS_REGION: BEDROCK,
   CLAUDE_CODE_SKIP_BEDROCK_AUTH: BEDROCK,
-  CLAUDE_CODE_USE_MANTLE: BEDROCK,
-  CLAUDE_CODE_SKIP_MANTLE_AUTH: BEDROCK,
-  CLAUDE_ENABLE_BYTE_WATCHDOG_BEDROCK: BEDROCK,
+  CLAUDE_CODE_USE_MANTLE: MANTLE,
+  CLAUDE_CODE_SKIP_MANTLE_AUTH: MANTLE,
+  CLAUDE_ENABLE_BYTE_WATCHDOG_BEDROCK: no('the idle limit is always on (WICKET_API_IDLE_TIMEOUT_MS)'),
   CLAUDE_CODE_USE_VERTEX: VERTEX,
   CLOUD_ML_REGION: VERTEX,
   ANTHROPIC_VERTEX_PROJECT_ID: VERTEX,

@@ -3,7 +3,7 @@
  * the reference documents beyond it). docs/settings-support.md is made from this table and a test
  * keeps the two equal; a key the schema gains and this table does not name is "not supported".
  */
-import { cloud, later, no, type Support, yes } from './support-kinds.js';
+import { cloud, no, type Support, yes } from './support-kinds.js';
 
 export const SETTINGS_SUPPORT: Record<string, Support> = {
   // Permissions, hooks, environment
@@ -36,11 +36,11 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   // Context and memory
   autoCompactEnabled: yes('false turns automatic compaction off'),
   autoCompactWindow: yes('the window compaction is measured against'),
-  autoMemoryEnabled: later('auto memory is being added to wicket; until then the key does nothing'),
-  autoMemoryDirectory: later('auto memory is being added to wicket; until then the key does nothing'),
-  claudeMdExcludes: no('every CLAUDE.md file found is loaded'),
-  claudeMd: no('managed CLAUDE.md text is not added; use the managed CLAUDE.md file'),
-  cleanupPeriodDays: later('session clean-up is being added to wicket; until then transcripts are kept'),
+  autoMemoryEnabled: yes('false turns auto memory off'),
+  autoMemoryDirectory: yes('where auto memory lives (an absolute folder, ~ allowed)'),
+  claudeMdExcludes: yes('glob patterns of instruction files to leave out'),
+  claudeMd: yes('managed settings: instruction text given first, as the managed CLAUDE.md'),
+  cleanupPeriodDays: yes('sessions not written to for this many days are removed at start-up (default 30)'),
   fileCheckpointingEnabled: yes('false turns file checkpoints (and /rewind of files) off'),
   language: yes('the model answers in this language'),
   outputStyle: yes('built-in and custom output styles'),
@@ -69,7 +69,9 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   allowAllClaudeAiMcps: cloud('claude.ai connectors are never used'),
   // Plugins and skills
   enabledPlugins: yes('plugins installed by Claude Code load'),
-  extraKnownMarketplaces: no('declared marketplaces are not added; `wicket plugin marketplace add` adds one on disk'),
+  extraKnownMarketplaces: yes(
+    'marketplaces this machine lacks are offered at start-up (the app, in a trusted folder) or named with the command that adds them (print mode)',
+  ),
   strictKnownMarketplaces: no('marketplaces are not limited to a list'),
   blockedMarketplaces: no('marketplaces are not blocked by source'),
   skippedMarketplaces: cloud('Claude Code’s record of its own install prompts'),
@@ -126,10 +128,10 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   autoConnectIde: no('no IDE connection'),
   autoInstallIdeExtension: no('no IDE extension'),
   // Anthropic's services, sign-in and updates
-  apiKeyHelper: later('reaching the model through a key helper is being added to wicket; until then the key does nothing'),
-  awsAuthRefresh: later('Amazon Bedrock is being added to wicket; until then the key does nothing'),
-  awsCredentialExport: later('Amazon Bedrock is being added to wicket; until then the key does nothing'),
-  gcpAuthRefresh: later('Google Vertex AI is being added to wicket; until then the key does nothing'),
+  apiKeyHelper: yes('a command whose output is the API key; run again after its time-to-live or a 401'),
+  awsAuthRefresh: yes('run to sign in to AWS when Bedrock credentials are missing or refused'),
+  awsCredentialExport: yes('prints the AWS credentials Bedrock requests use'),
+  gcpAuthRefresh: yes('run to sign in to Google Cloud when Vertex AI credentials are missing or refused'),
   forceLoginMethod: cloud('wicket has no claude.ai or Console sign-in'),
   forceLoginOrgUUID: cloud('wicket has no claude.ai sign-in'),
   otelHeadersHelper: no('no OpenTelemetry export'),

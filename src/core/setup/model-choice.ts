@@ -5,7 +5,8 @@
  * web search (WebSearch).
  */
 import { FatalError } from '../../base/errors.js';
-import { envFlag, positiveEnvNumber } from '../../base/env-number.js';
+import { chooseProvider } from '../../api/providers/choose.js';
+import { positiveEnvNumber } from '../../base/env-number.js';
 import { modelAllowed } from '../../base/models.js';
 
 /** Claude Code's default for models it does not know, and its cap for them. */
@@ -35,5 +36,5 @@ export function requireAvailable(model: string, settings: Record<string, unknown
 
 /** Whether the provider has the API's server-side web search: not Amazon Bedrock. */
 export function webSearchOffered(env: Record<string, string | undefined>): boolean {
-  return !envFlag(env.CLAUDE_CODE_USE_BEDROCK);
+  return chooseProvider(env).kind !== 'bedrock';
 }

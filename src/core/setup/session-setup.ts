@@ -5,17 +5,14 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { createModelClient, type ModelClient } from '../../api/model-client.js';
-import { apiLimitsFromEnv } from '../../api/limits.js';
-import { promptCachingOff } from '../../api/prompt-caching.js';
-import { retryPolicyFromEnv } from '../../api/retry.js';
+import type { ModelClient } from '../../api/model-client.js';
 import type { AgentOptions } from '../agent-options.js';
 import type { GitStatus } from '../../base/git-status.js';
 import { FileHistory } from '../file-history.js';
 import { hookAgentRunner } from '../hook-agent.js';
 import { DiskHistoryStore, MemoryHistoryStore } from '../file-history-store.js';
 import { randomUuid } from '../../base/ids.js';
-import { DEFAULT_MODEL, DEFAULT_SMALL_MODEL, pickEffort, pinModelAliases, resolveModel } from '../../base/models.js';
+import { pickEffort, resolveModel } from '../../base/models.js';
 import { maxOutputTokens, requireAvailable, webSearchOffered } from './model-choice.js';
 import { buildSystemPrompt } from '../../session/system-prompt.js';
 import { attributionPrompt } from '../../session/attribution.js';
@@ -23,7 +20,6 @@ import { TaskNotices } from '../task-notices.js';
 import { continuedSessionId, resumeFile, sessionTranscriptPath } from '../../session/resume.js';
 import { fileHistoryDir, projectSlug } from '../../session/paths.js';
 import type { SessionPlaces } from '../../session/session-list.js';
-import { VERSION } from '../../base/version.js';
 import { createHooks, type HooksContext } from '../../hooks/create.js';
 import { noHooks, type Hooks } from '../../hooks/types.js';
 import type { McpHookHolder } from '../../hooks/run-mcp-tool.js';
@@ -56,6 +52,9 @@ import type { PluginSet } from '../../plugins/types.js';
 import type { CliOptions } from './options.js';
 import { setupInstructions } from './instructions-setup.js';
 import type { SessionInstructions } from '../../session/memory/session-instructions.js';
+import { clientFromEnv, useProvider } from './client-setup.js';
+
+export { parseCustomHeaders } from './client-setup.js';
 
 export interface Setup {
   options: Omit<AgentOptions, 'signal' | 'askUser'>;
@@ -131,18 +130,24 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const schema = opts.jsonSchema ? parseJsonSchema(opts.jsonSchema) : undefined;
   if (schema) tools = [...tools, structuredOutputTool(schema, () => mcpSdk().then((sdk) => sdk.Ajv))];
   const mergedEnv = { ...env, ...loaded.env };
-  pinModelAliases(mergedEnv);
+  // The provider (Anthropic's API, Bedrock, Vertex AI, Foundry) decides what the aliases stand for.
+  const provider = useProvider(mergedEnv, loaded.merged);
+  loaded.warnings.push(...provider.warnings);
   const model =
-    resolveModel(opts.model) ?? resolveModel(asAgent?.model) ?? resolveModel(mergedEnv.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
+    resolveModel(opts.model) ??
+    resolveModel(asAgent?.model) ??
+    resolveModel(mergedEnv.ANTHROPIC_MODEL) ??
+    resolveModel(loaded.model) ??
+    provider.aliases.sonnet;
   requireAvailable(model, loaded.merged);
-  const smallModel = resolveModel(mergedEnv.ANTHROPIC_SMALL_FAST_MODEL || mergedEnv.ANTHROPIC_DEFAULT_HAIKU_MODEL) ?? DEFAULT_SMALL_MODEL;
+  const smallModel = resolveModel(mergedEnv.ANTHROPIC_SMALL_FAST_MODEL) ?? provider.aliases.haiku;
   const places: SessionPlaces = { configDir, wicketHome, cwd };
   const resumed = resumeFile(opts, places);
   // A resumed session goes on under its own id (and file), unless --fork-session.
   const sessionId = continuedSessionId(opts, resumed) ?? randomUuid();
   // --effort, then CLAUDE_CODE_EFFORT_LEVEL, then the agent's, then settings effortLevel; 'auto' leaves it to the model.
   const effort = pickEffort(opts.effort, mergedEnv.CLAUDE_CODE_EFFORT_LEVEL, asAgent?.effort, loaded.merged.effortLevel);
-  const client = deps.client ?? clientFromEnv(mergedEnv);
+  const client = deps.client ?? clientFromEnv(mergedEnv, loaded.merged, { choice: provider.choice, cwd, smallModel });
   const additionalDirs = [...loaded.additionalDirectories, ...opts.addDir.map((d) => safeRealpath(path.resolve(cwd, d)))];
   const agentMemory = asAgent ? mainAgentMemory(asAgent, { projectDir: cwd, configDir, env: mergedEnv }, loaded.warnings) : { rules: [] };
   loaded.rules.allow.push(...agentMemory.rules);
@@ -316,32 +321,6 @@ export function visibleTools(all: readonly Tool[], rules: PermissionRules, only?
     if (only && !only.some((n) => n === t.name || t.aliases?.includes(n))) return false;
     return !rules.deny.some((r) => !r.error && r.specifier === undefined && ruleNamesTool(r.toolName, t.name, t.aliases));
   });
-}
-
-function clientFromEnv(env: Record<string, string | undefined>): ModelClient {
-  return createModelClient({
-    apiKey: env.ANTHROPIC_API_KEY || undefined,
-    authToken: env.ANTHROPIC_AUTH_TOKEN || undefined,
-    baseURL: env.ANTHROPIC_BASE_URL || undefined,
-    retry: retryPolicyFromEnv(env),
-    // API_TIMEOUT_MS and WICKET_API_IDLE_TIMEOUT_MS; a value that is not a positive number keeps the default.
-    limits: apiLimitsFromEnv(env),
-    userAgent: `wicket/${VERSION}`,
-    headers: parseCustomHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
-    cachingOff: (model) => promptCachingOff(env, model),
-  });
-}
-
-/** ANTHROPIC_CUSTOM_HEADERS: one `Name: Value` per line, as in Claude Code. Lines without a name are skipped. */
-export function parseCustomHeaders(text: string | undefined): Record<string, string> | undefined {
-  if (!text) return undefined;
-  const out: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    const name = colon > 0 ? line.slice(0, colon).trim() : '';
-    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out[name.toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  return Object.keys(out).length ? out : undefined;
 }
 
 function safeRealpath(p: string): string {

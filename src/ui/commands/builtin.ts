@@ -1,6 +1,7 @@
 /** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /reload-plugins, /init, /add-dir, and those of session-info.ts). */
-import { DEFAULT_MODEL, EFFORT_LEVELS, modelAllowed, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
+import { EFFORT_LEVELS, MODEL_FAMILIES, modelAliases, modelAllowed, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
+import { displayURL } from '../../api/display-url.js';
 import { modeLabel } from '../StatusLine.js';
 import { help } from './help.js';
 import { mcpCommand } from './mcp.js';
@@ -26,7 +27,11 @@ const model: SlashCommand = {
   source: 'builtin',
   run(args, s) {
     const name = args.trim();
-    if (!name) return { kind: 'info', text: `Model: ${s.options.model}\nAliases: sonnet, opus, haiku (default ${DEFAULT_MODEL}). Set with /model <name>.` };
+    if (!name)
+      return {
+        kind: 'info',
+        text: `Model: ${s.options.model}\nAliases: ${MODEL_FAMILIES.map((f) => `${f} = ${modelAliases()[f]}`).join(', ')}. Set with /model <name>.`,
+      };
     const chosen = resolveModel(name) ?? name;
     const list = s.options.settings.availableModels;
     const allowed = Array.isArray(list) ? list.filter((m): m is string => typeof m === 'string') : undefined;
@@ -59,21 +64,28 @@ const effort: SlashCommand = {
   },
 };
 
+/** The model service: provider, region, endpoint, and where the credentials came from. */
+function providerLines(o: SessionControl['options']): string[] {
+  const via = o.client?.describe?.();
+  if (!via) return [`API            ${displayURL(o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com')}`];
+  return [`Provider       ${via.provider}${via.region ? `, region ${via.region}` : ''}`, `Endpoint       ${via.endpoint}`, `Credentials    ${via.credentials}`];
+}
+
 const status: SlashCommand = {
   name: 'status',
   description: 'Settings sources, model, working folder, mode',
   source: 'builtin',
   run(_args, s) {
     const o = s.options;
-    const key = o.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : o.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none';
     const lines = [
-      `Model          ${o.model}`,
+      `Model          ${o.model} (small: ${o.smallModel})`,
+      `Aliases        ${MODEL_FAMILIES.map((f) => `${f} = ${modelAliases()[f]}`).join(', ')}`,
       `Effort         ${o.effort ?? 'auto'}`,
       `Output style   ${o.outputStyle ?? 'default'}`,
       `Mode           ${modeLabel(o.permission.mode)}`,
       `Working folder ${o.state.cwd}`,
       ...(o.additionalDirs.length ? [`Also allowed   ${o.additionalDirs.join(', ')}`] : []),
-      `API            ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} (key from ${key})`,
+      ...providerLines(o),
       `Session        ${o.sessionId}${s.transcriptPath ? `\n               ${s.transcriptPath}` : ''}`,
       `Tools          ${o.tools.map((t) => t.name).join(', ') || '(none)'}`,
       'Settings sources (highest precedence first)',

@@ -199,9 +199,15 @@ async function doctorChecks(s: SessionControl): Promise<Array<[boolean, string]>
   const o = s.options;
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const out: Array<[boolean, string]> = [[major > 20 || (major === 20 && minor >= 19), `Node ${process.versions.node} (20.19 or newer needed)`]];
-  const key = o.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : o.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : undefined;
-  out.push([key !== undefined, key ? `credentials from ${key}` : 'no credentials: set ANTHROPIC_API_KEY']);
-  out.push([true, `API ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'}, model ${o.model}`]);
+  const via = o.client?.describe?.();
+  if (via) {
+    out.push([true, `credentials from ${via.credentials}`]);
+    out.push([true, `${via.provider} at ${via.endpoint}${via.region ? ` (${via.region})` : ''}, model ${o.model}`]);
+  } else {
+    const key = o.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : o.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : undefined;
+    out.push([key !== undefined, key ? `credentials from ${key}` : 'no credentials: set ANTHROPIC_API_KEY']);
+    out.push([true, `API ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'}, model ${o.model}`]);
+  }
   try {
     const { rgPath } = await import('@vscode/ripgrep');
     out.push([existsSync(rgPath), `ripgrep ${existsSync(rgPath) ? 'at' : 'missing from'} ${rgPath}`]);
