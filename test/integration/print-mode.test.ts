@@ -444,7 +444,11 @@ describe('sessions', () => {
       'five',
     ]);
     const dir = path.join(project.home, '.claude', 'projects');
-    expect(readdirSync(path.join(dir, readdirSync(dir)[0]!)).sort()).toEqual([`${ids[0]}.jsonl`, `${forkId}.jsonl`].sort());
+    expect(
+      readdirSync(path.join(dir, readdirSync(dir)[0]!))
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual([`${ids[0]}.jsonl`, `${forkId}.jsonl`].sort());
   });
 });
 
