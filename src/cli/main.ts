@@ -255,9 +255,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 2;
     }
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
-    // Settings `verbose: true` is a standing --verbose.
-    const runOpts = setup.loaded.merged.verbose === true ? { ...opts, verbose: true } : opts;
-    const code = await runPrintMode(runOpts, agent, prompts, messages, io, abort, {
+    const code = await runPrintMode(opts, agent, prompts, messages, io, abort, {
       transcript,
       mcpServers,
       plugins: setup.plugins,
