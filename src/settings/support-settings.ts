@@ -95,7 +95,7 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
     'the app’s colours are for dark terminals (dark, dark-ansi, auto); the other themes warn',
     (v) => !['dark', 'dark-ansi', 'auto'].includes(String(v)),
   ),
-  verbose: yes('a standing --verbose: stream-json is always complete in wicket, as Claude Code\'s is with --verbose (gate traces come with includeGateTraces)'),
+  verbose: yes("a standing --verbose: stream-json is always complete in wicket, as Claude Code's is with --verbose (gate traces come with includeGateTraces)"),
   showTurnDuration: yes(
     'the app’s status line shows the time while the model works and no line after the turn: false is what it does; true warns',
     (v) => v !== false,
