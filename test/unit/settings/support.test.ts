@@ -17,6 +17,14 @@ describe('the support table', () => {
     expect(readFileSync(path.join(REPO_ROOT, 'docs', 'settings-support.md'), 'utf8')).toBe(supportTable());
   });
 
+  it('each row of the short table in the README is a row of the whole one', () => {
+    const table = supportTable();
+    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const rows = readme.split('\n').filter((l) => /^\| `[A-Za-z_]+` \|/.test(l));
+    expect(rows.length).toBeGreaterThan(20);
+    for (const row of rows) expect(table).toContain(row);
+  });
+
   it('names only keys and variables Claude Code documents, and every documented one has a row', () => {
     const keys = new Set(documentedSettings());
     expect(Object.keys(SETTINGS_SUPPORT).filter((k) => !keys.has(k))).toEqual([]);
