@@ -79,3 +79,14 @@ export type PermissionAnswer =
     };
 
 export type AskUser = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer>;
+
+/**
+ * What a PermissionRequest hook's answer may change beyond its call, done by the face that can:
+ * an allow's `updatedPermissions`, a deny's `interrupt`.
+ */
+export interface PermissionEffects {
+  /** Applies permission updates (the Agent SDK's `updatedPermissions` form); resolves with what could not be applied, in words. */
+  applyUpdates(updates: unknown[]): Promise<string[]>;
+  /** Ends the current turn as an interrupt does. */
+  interrupt(): void;
+}

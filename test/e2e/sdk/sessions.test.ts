@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { getSessionInfo, getSessionMessages, listSessions, renameSession, tagSession } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { toolResultIn, useApiAndProject } from '../../support/api-project.js';
+import { useApiAndProject } from '../../support/api-project.js';
 import { reply } from '../../support/fake-anthropic-server.js';
 import { sdkRun } from '../../support/sdk-harness.js';
 
