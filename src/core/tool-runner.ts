@@ -291,7 +291,7 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
   const preview = tool.summary(input);
   // Only the tool's own ask gives way to an allow rule: not an ask rule, a protected path, or a hook that asks.
   const ruleCanAllow = !hookAsks && (decision.by === 'tool default' || decision.by === 'symbolic link out of the workspace');
-  const heldOn = tool.permissionPaths?.(input, g.ctx)?.paths[0];
+  const heldOn = tool.askPath?.(input, g.ctx) ?? tool.permissionPaths?.(input, g.ctx)?.paths[0];
   const answer = await env.askUser(
     {
       toolUseId: call.id,
@@ -303,6 +303,8 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
       ruleCanAllow,
       askedBy: decision.by,
       ...(heldOn ? { blockedPath: heldOn } : {}),
+      ...(decision.askRule ? { askRule: decision.askRule } : {}),
+      ...(tool.mcpServer ? { mcpServer: tool.mcpServer } : {}),
     },
     signal,
   );
