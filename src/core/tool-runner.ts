@@ -33,6 +33,8 @@ export interface RunnerEnv {
    * one; it resolves once the message is complete). Undefined: defer is ignored with a warning.
    */
   canDefer?: () => Promise<boolean>;
+  /** Told before a call whose tool is not read-only starts (a snapshot of the project is taken once per prompt). Never rejects. */
+  beforeChange?: (toolName: string, input: unknown) => Promise<void>;
   /** Deferred tools whose definitions the model has not been given yet (it must load them with ToolSearch). */
   notLoaded?: ReadonlySet<string>;
 }
