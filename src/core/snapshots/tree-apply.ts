@@ -4,7 +4,7 @@
  * its bytes, its executable bit and its symlink target. Files are written atomically; the project's
  * `.git` is never touched (git never lists it), nor is a nested repository.
  */
-import { chmod, lstat, mkdir, readdir, rm, symlink, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage } from '../../base/errors.js';
 import { writeFileAtomic } from '../../base/fs/write-file-atomic.js';
@@ -75,7 +75,7 @@ async function removeEmptyParents(dir: string, root: string): Promise<void> {
   for (let d = dir; d !== root && isInside(d, root); d = path.dirname(d)) {
     const names = await readdir(d).catch(() => undefined);
     if (!names || names.length) return;
-    await rm(d, { recursive: false, force: true }).catch(() => undefined);
+    await rmdir(d).catch(() => undefined);
   }
 }
 
@@ -84,7 +84,7 @@ async function writeEntry(p: string, mode: string, bytes: Buffer): Promise<void>
   const st = await lstat(p).catch(() => undefined);
   if (st?.isDirectory()) {
     // A folder where a file was: only an empty one (its files created since were removed above) gives way.
-    await rm(p, { recursive: false, force: true }).catch(() => {
+    await rmdir(p).catch(() => {
       throw new Error(`${p} is a folder now that is not empty; it was left as it is`);
     });
   }
