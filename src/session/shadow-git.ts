@@ -152,7 +152,7 @@ export class ShadowRepo {
 
   /** The session's snapshots, oldest first. */
   async list(session: string): Promise<Snapshot[]> {
-    await this.ensure();
+    if (!existsSync(path.join(this.place.gitDir, 'HEAD'))) return [];
     const prefix = `refs/wicket/${refSession(session)}/`;
     const out = await this.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)%00%(contents)%00%00', prefix]);
     const snaps: Snapshot[] = [];

@@ -73,7 +73,7 @@ export class Rewinder {
       const fromSnap = snap ? await this.snapshotFiles(snap, fhPaths) : { files: [], covered: () => false };
       const edits = fh.ok ? fh.changes.filter((c) => !fromSnap.covered(c.path)).map(editFile) : [];
       const moved = snap ? headMoved(snap, await projectHead(this.snapshots!.root)) : undefined;
-      const files = [...fromSnap.files, ...edits].sort((a, b) => a.path.localeCompare(b.path));
+      const files = [...fromSnap.files, ...edits];
       return { ok: true, files, notRestorable: this.outside(id, files), ...(moved ? { moved } : {}) };
     } catch (err) {
       return { ok: false, reason: errorMessage(err) };
