@@ -64,7 +64,7 @@ const SHELL_CHANGES = [
 ].join(' && ');
 
 describe('wicket rewind after shell changes', () => {
-  it('restores every byte and mode bit the shell changed, lists what is outside, and the restore can be undone', async () => {
+  it('in a project that is not a git repository: restores every byte and mode bit the shell changed, lists what is outside, and the restore can be undone', async () => {
     execFileSync('chmod', ['755', t.project.path('tool.sh')]);
     execFileSync('chmod', ['600', t.project.path('a.txt')]);
     const before = tree(t.project.dir);
