@@ -94,11 +94,7 @@ export class ToolScheduler {
     e.state = 'running';
     const onAbort = () => e.controller.abort(this.signal.reason);
     this.signal.addEventListener('abort', onAbort, { once: true });
-    const prepared = e.prepared;
-    // Before the first call that may change files, the project is snapshotted (core/snapshots/).
-    const before =
-      this.env.beforeChange && !isReadOnly(prepared) ? this.env.beforeChange(prepared.tool.name, prepared.input).catch(() => undefined) : undefined;
-    (before ? before.then(() => executeCall(prepared, this.env, e.controller.signal)) : executeCall(prepared, this.env, e.controller.signal))
+    executeCall(e.prepared, this.env, e.controller.signal)
       .catch((err) => failedOutcome(e, err))
       .then((outcome) => {
         this.signal.removeEventListener('abort', onAbort);
@@ -154,14 +150,6 @@ export class ToolScheduler {
 function isSafe(p: Extract<Prepared, { kind: 'ready' }>): boolean {
   try {
     return p.tool.isConcurrencySafe(p.input) === true;
-  } catch {
-    return false;
-  }
-}
-
-function isReadOnly(p: Extract<Prepared, { kind: 'ready' }>): boolean {
-  try {
-    return p.tool.isReadOnly(p.input) === true;
   } catch {
     return false;
   }

@@ -43,6 +43,28 @@ export interface TreeChange {
 
 const LOCK_RETRIES = 20;
 
+/** The shadow's settings: a work tree given by GIT_WORK_TREE, git's stat and untracked caches, no hooks, no gc of its own. */
+const SHADOW_CONFIG = `[core]
+\tbare = false
+\tuntrackedCache = true
+\tfsmonitor = false
+\tautocrlf = false
+\tsafecrlf = false
+\tfileMode = true
+\tsymlinks = true
+\tquotePath = false
+\thooksPath = /dev/null
+[index]
+\tversion = 4
+[gc]
+\tauto = 0
+[commit]
+\tgpgSign = false
+[advice]
+\taddEmbeddedRepo = false
+\taddIgnoredFile = false
+`;
+
 /** `<wicket home>/snapshots`: one shadow repository per project. */
 export function snapshotsRoot(wicketHome: string): string {
   return path.join(wicketHome, 'snapshots');
@@ -89,23 +111,8 @@ export class ShadowRepo {
     if (!existsSync(path.join(gitDir, 'HEAD'))) {
       mkdirSync(gitDir, { recursive: true, mode: 0o700 });
       await runGit(['init', '-q', '--bare', gitDir], shadowEnv(undefined), gitDir);
-      const config: Array<[string, string]> = [
-        ['core.bare', 'false'],
-        ['core.untrackedCache', 'true'],
-        ['core.fsmonitor', 'false'],
-        ['core.autocrlf', 'false'],
-        ['core.safecrlf', 'false'],
-        ['core.fileMode', 'true'],
-        ['core.symlinks', 'true'],
-        ['core.quotePath', 'false'],
-        ['core.hooksPath', '/dev/null'],
-        ['index.version', '4'],
-        ['gc.auto', '0'],
-        ['commit.gpgSign', 'false'],
-        ['advice.addEmbeddedRepo', 'false'],
-        ['advice.addIgnoredFile', 'false'],
-      ];
-      for (const [k, v] of config) await runGit(['--git-dir', gitDir, 'config', k, v], shadowEnv(undefined), gitDir);
+      // git's own settings for the shadow, written at once (one `git config` per key costs a process each)
+      appendFileSync(path.join(gitDir, 'config'), SHADOW_CONFIG);
       // wicket's own folder inside the project is never part of a snapshot
       if (isInside(gitDir, this.workTree)) this.exclude([path.relative(this.workTree, path.dirname(path.dirname(gitDir)))]);
     }

@@ -115,6 +115,11 @@ describe('wicket rewind after shell changes', () => {
     const unstaged = git(['diff']);
     const before = tree(t.project.dir);
 
+    // A turn whose calls only read takes no snapshot.
+    shellSession('ls && cat a.txt');
+    expectExit(await t.run(['-p', 'look around']), 0);
+    expect(existsSync(path.join(t.project.wicketHome, 'snapshots'))).toBe(false);
+
     shellSession("sed -i 's/staged/SHELL/' a.txt && rm untracked.txt && echo more > created.txt");
     expectExit(await t.run(['-p', 'break the tree']), 0);
     expect(git(['status', '--porcelain'])).not.toBe(status);
