@@ -376,8 +376,18 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     ...(opts.taskNotices ? { backgroundTasks: trackerFor(opts.taskNotices, emit) } : {}),
     ...(opts.hooks.worktreeCreate ? { worktreeHooks: opts.hooks } : {}),
   } satisfies Omit<ToolContext, 'cwd' | 'readState' | 'signal' | 'toolUseId' | 'permissionMode'>;
-  const effects = opts.permissionEffects ? { permissionEffects: opts.permissionEffects } : {};
-  return { tools: opts.tools, state: opts.state, permission: opts.permission, hooks: opts.hooks, askUser: opts.askUser, ...effects, base, emit };
+  const snapshots = opts.snapshots;
+  return {
+    tools: opts.tools,
+    state: opts.state,
+    permission: opts.permission,
+    hooks: opts.hooks,
+    askUser: opts.askUser,
+    ...(opts.permissionEffects ? { permissionEffects: opts.permissionEffects } : {}),
+    base,
+    emit,
+    ...(snapshots ? { beforeChange: (name: string, input: unknown) => snapshots.beforeChange(name, input, opts.state.cwd) } : {}),
+  };
 }
 
 /** One-shot question to the small model through the same client (retries, usage and cost counted). */

@@ -9,6 +9,7 @@ import type { AskUser, PermissionEffects, PermissionRules } from '../base/permis
 import type { SessionState, Tool } from '../base/tool.js';
 import type { Effort } from '../base/models.js';
 import type { FileHistory } from './file-history.js';
+import type { Snapshots } from './snapshots/snapshots.js';
 import type { SystemBlock } from '../base/events.js';
 import type { TaskNotices } from './task-notices.js';
 import type { ConversationInstructions } from '../session/memory/session-instructions.js';
@@ -54,6 +55,8 @@ export interface AgentOptions {
   allowDefer?: boolean;
   /** The session's file checkpoints (undefined: checkpointing is off); sub-agents share it. */
   fileHistory?: FileHistory;
+  /** Snapshots of the whole project before a prompt's first change (undefined: off); sub-agents share them. */
+  snapshots?: Snapshots;
   /**
    * The conversation's background tasks: tools report what they start, and the notices of what ended
    * go to the model before its next request. Undefined: background work is never reported.

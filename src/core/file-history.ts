@@ -3,7 +3,8 @@
  * Edit, Write or NotebookEdit first changes a file after it, the file's state is saved (its bytes,
  * or the fact that it did not exist). The state of a file at checkpoint c is then the state saved
  * at the first checkpoint at or after c that changed it; a file no checkpoint since c changed is as
- * it was. Changes made by Bash or outside wicket are not seen, so they are not put back.
+ * it was. Changes made by Bash or outside wicket are not seen here: the snapshots of the whole
+ * project (core/snapshots/) cover them.
  *
  * A restore is recorded the same way (into the current checkpoint), so that it can be undone by a
  * restore to a later point. Rewound prompts keep their checkpoints: a restore to an earlier point
@@ -86,15 +87,19 @@ export class FileHistory implements FileHistoryRecorder {
     return this.serial(() => this.planNow(id));
   }
 
-  /** Puts every tracked file back to its state at checkpoint `id`; forgets what the model read of each one changed. */
-  restore(id: number, readState?: ReadState): Promise<RestoreReport> {
+  /**
+   * Puts every tracked file back to its state at checkpoint `id`; forgets what the model read of each
+   * one changed. `skip`: files restored another way (from a snapshot of the project).
+   */
+  restore(id: number, readState?: ReadState, skip?: (absPath: string) => boolean): Promise<RestoreReport> {
     return this.serial(async () => {
       const report: RestoreReport = { restored: [], deleted: [], failed: [] };
       const plan = await this.planNow(id);
       if (!plan.ok) return { ...report, refused: plan.reason };
+      const changes = skip ? plan.changes.filter((c) => !skip(c.path)) : plan.changes;
       // A restore is a change like the tools': saved first, so that a later restore can undo it.
-      if (!this.current && plan.changes.length) this.checkpoint();
-      for (const c of plan.changes) {
+      if (!this.current && changes.length) this.checkpoint();
+      for (const c of changes) {
         try {
           if (c.action !== 'unknown') await this.capture(c.path);
           await applyChange(c);

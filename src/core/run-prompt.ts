@@ -90,6 +90,7 @@ async function* runPromptInner(
   }
   if (run.checkpoint !== false) {
     const checkpoint = opts.fileHistory?.checkpoint();
+    if (checkpoint !== undefined) opts.snapshots?.begin(checkpoint);
     yield { type: 'prompt_checkpoint', prompt: run.shown ?? text, ...(checkpoint === undefined ? {} : { checkpoint }) };
   }
   // `@path` mentions: the files go along with the prompt (mentions.ts).

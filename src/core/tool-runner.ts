@@ -35,6 +35,8 @@ export interface RunnerEnv {
    * one; it resolves once the message is complete). Undefined: defer is ignored with a warning.
    */
   canDefer?: () => Promise<boolean>;
+  /** Told before a call whose tool is not read-only runs, once every gate let it (a snapshot of the project is taken once per prompt). */
+  beforeChange?: (toolName: string, input: unknown) => Promise<void>;
   /** Deferred tools whose definitions the model has not been given yet (it must load them with ToolSearch). */
   notLoaded?: ReadonlySet<string>;
 }
@@ -363,6 +365,15 @@ async function approvedRewrite(g: Gated, updated: unknown, who: string): Promise
   return { kind: 'continue', input: parsed.input };
 }
 
+/** The tool's own word; false when it cannot say (the parser of a command not ready, an error). */
+function readOnly(tool: Tool, input: unknown): boolean {
+  try {
+    return tool.isReadOnly(input) === true;
+  } catch {
+    return false;
+  }
+}
+
 function abortedResult(tracer: Tracer, gate: GateName): ModelResult {
   tracer.mark(gate, 'aborted', 'interrupted by the user');
   return { content: 'Interrupted by the user: the call did not run.', isError: true };
@@ -370,6 +381,8 @@ function abortedResult(tracer: Tracer, gate: GateName): ModelResult {
 
 async function finishExecution(g: Gated, input: unknown): Promise<CallOutcome> {
   const { tool, call, env, ctx, tracer, startedAt } = g;
+  // A call that may change files, allowed to run: the project is snapshotted first, once per prompt (core/snapshots/).
+  if (env.beforeChange && !readOnly(tool, input)) await env.beforeChange(tool.name, input).catch(() => undefined);
   const t0 = monotonicMs();
   let output: unknown;
   try {

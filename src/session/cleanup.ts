@@ -3,6 +3,7 @@
  * longer than that are removed, with what belongs to them: their folder beside them (sub-agents, large
  * tool results), their file checkpoints and their large outputs under wicket's folder. Transcripts an
  * older wicket kept in its own folder go the same way, and so do checkpoints no transcript names.
+ * Their snapshots of the project go after (shadow-prune.ts, which needs git and runs apart).
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -38,7 +38,7 @@ import { SessionPicker } from './SessionPicker.js';
 import { listSessions, type SessionPlaces } from '../session/session-list.js';
 import { previewLines } from './session-rows.js';
 import { type SessionSwitch, useSessionSwitch } from './hooks/use-session-switch.js';
-import { previewRestore } from './rewind-preview.js';
+import { previewRestore, rewinderFor } from './rewind-preview.js';
 import { statusLineSetting } from './status-command.js';
 import { StatusLine } from './StatusLine.js';
 import { theme as defaultTheme, type Theme } from './theme.js';
@@ -227,7 +227,7 @@ export function App(props: AppProps): React.ReactElement {
           ) : rewinding ? (
             <RewindDialog
               prompts={agent.prompts()}
-              preview={(i) => previewRestore(base.fileHistory, agent.prompts()[i]?.checkpoint, base.state.cwd)}
+              preview={(i) => previewRestore(rewinderFor(base), agent.prompts()[i]?.checkpoint, base.state.cwd)}
               maxRows={Math.max(6, dialogRows - 2)}
               onChoose={(i, choice) => {
                 setRewinding(false);

@@ -1,8 +1,9 @@
 /**
  * Esc Esc or /rewind: pick a prompt of this session, then what to restore to the point before it:
  * the code and the conversation, the conversation (the prompt comes back in the input), the code,
- * or nothing. Up/Down and Enter (or 1-4); Esc goes back a step. Only what Edit, Write and
- * NotebookEdit changed is restored: changes made by Bash or outside wicket are not tracked.
+ * or nothing. Up/Down and Enter (or 1-4); Esc goes back a step. The code is restored whatever tool
+ * changed it (a snapshot of the project covers the shell); files written outside the project are
+ * listed as not restorable, and a moved git HEAD is shown before the choice that confirms it.
  */
 import { Box, Text } from 'ink';
 import React, { useEffect, useRef, useState } from 'react';
@@ -16,6 +17,8 @@ import { useView } from './view-context.js';
 export interface RewindChoice {
   code: boolean;
   conversation: boolean;
+  /** The person saw that the project's git HEAD moved since, and restores the code anyway. */
+  force?: boolean;
 }
 
 export interface RewindDialogProps {
@@ -29,7 +32,8 @@ export interface RewindDialogProps {
   readonly maxRows?: number;
 }
 
-const NOT_TRACKED = 'Only changes made by Edit, Write and NotebookEdit are restored; changes made by Bash or outside wicket are not tracked.';
+const NOT_TRACKED =
+  'Files are restored whatever tool changed them; large ignored folders (node_modules/, dist/…), files over the size cap and files outside the project are not.';
 
 export function RewindDialog({ prompts, preview, onChoose, onCancel, maxRows = 10 }: RewindDialogProps): React.ReactElement {
   const [picked, setPicked] = useState<number | undefined>(undefined);
@@ -133,10 +137,13 @@ interface Option {
 function optionsFor(mark: PromptMark, preview: CodePreview | undefined): Option[] {
   const conversation = mark.at !== undefined;
   const code = preview?.kind === 'files' && preview.files.some((f) => f.action !== 'unknown');
+  const force = preview?.kind === 'files' && preview.moved !== undefined;
+  const anyway = force ? ' (git HEAD moved: anyway)' : '';
+  const extra = force ? { force: true } : {};
   return [
-    ...(code && conversation ? [{ label: 'Restore code and conversation', choice: { code: true, conversation: true } }] : []),
+    ...(code && conversation ? [{ label: `Restore code and conversation${anyway}`, choice: { code: true, conversation: true, ...extra } }] : []),
     ...(conversation ? [{ label: 'Restore conversation', choice: { code: false, conversation: true } }] : []),
-    ...(code ? [{ label: 'Restore code', choice: { code: true, conversation: false } }] : []),
+    ...(code ? [{ label: `Restore code${anyway}`, choice: { code: true, conversation: false, ...extra } }] : []),
     { label: 'Never mind' },
   ];
 }
@@ -213,7 +220,7 @@ function CodeLines({
 }): React.ReactElement {
   if (!preview) return <Text dimColor>Looking at the files…</Text>;
   if (preview.kind === 'unavailable') return <Text dimColor wrap="wrap">{`The code cannot be restored: ${preview.reason}.`}</Text>;
-  if (!preview.files.length) return <Text dimColor>No file was changed by Edit, Write or NotebookEdit since then: the code will be unchanged.</Text>;
+  if (!preview.files.length) return <Text dimColor>No file of the project changed since then: the code will be unchanged.</Text>;
   if (!choice?.code)
     return <Text dimColor>{`The code will be unchanged (${preview.files.length} file${preview.files.length === 1 ? '' : 's'} changed since then).`}</Text>;
   const shown = preview.files.slice(0, maxFiles);
@@ -226,6 +233,10 @@ function CodeLines({
         </Text>
       ))}
       {preview.files.length > shown.length ? <Text dimColor>{`  and ${preview.files.length - shown.length} more`}</Text> : null}
+      {preview.notRestorable?.length ? (
+        <Text color="yellow" wrap="truncate-end">{`Not restorable (written outside the project by a command): ${preview.notRestorable.join(', ')}`}</Text>
+      ) : null}
+      {preview.moved ? <Text color="yellow" wrap="wrap">{`Warning: ${preview.moved}; restoring puts back files of another state.`}</Text> : null}
     </Box>
   );
 }

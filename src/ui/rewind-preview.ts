@@ -1,15 +1,17 @@
 /**
  * What a rewind to a prompt would do to the code, for the rewind list and its confirmation: each
- * file the restore would change, with the lines changed since then (+added -removed).
+ * file the restore would change, whatever tool changed it (a snapshot of the project covers the
+ * shell), with the lines changed since then (+added -removed); the files written outside the
+ * project that cannot be put back; and whether the project's git state moved since.
  */
-import type { FileChange, FileHistory } from '../core/file-history.js';
-import { countChanges, diffHunks } from '../tools/fs/diff.js';
+import type { AgentOptions } from '../core/agent-options.js';
+import { Rewinder, type PlannedFile } from '../core/snapshots/rewinder.js';
 import { displayPath } from '../tools/fs/permissions.js';
 import { isInside } from '../base/paths.js';
 
 export interface FilePreview {
   path: string;
-  action: FileChange['action'];
+  action: PlannedFile['action'];
   added: number;
   removed: number;
   /** Why it cannot be put back, or why it cannot be read now. */
@@ -20,35 +22,42 @@ export interface FilePreview {
 
 export type CodePreview =
   /** The files a restore would change (none: the code is as it was then). */
-  | { kind: 'files'; files: FilePreview[] }
+  | { kind: 'files'; files: FilePreview[]; notRestorable?: string[]; moved?: string }
   /** The code cannot go back to this point: why. */
   | { kind: 'unavailable'; reason: string };
 
-/** The restore to `checkpoint` as a preview, paths shown relative to `cwd`. Never throws. */
-export async function previewRestore(history: FileHistory | undefined, checkpoint: number | undefined, cwd: string): Promise<CodePreview> {
-  if (!history) return { kind: 'unavailable', reason: 'file checkpointing is off (fileCheckpointingEnabled)' };
-  if (checkpoint === undefined) return { kind: 'unavailable', reason: 'no checkpoint was taken with this prompt' };
-  try {
-    const plan = await history.plan(checkpoint);
-    if (!plan.ok) return { kind: 'unavailable', reason: plan.reason };
-    return { kind: 'files', files: plan.changes.map((c) => fileLine(c, cwd)) };
-  } catch (err) {
-    return { kind: 'unavailable', reason: err instanceof Error ? err.message : String(err) };
-  }
+const rewinders = new WeakMap<object, Rewinder>();
+
+/** The session's code rewinder (one per session: it reuses the tree of the files now for a while). */
+export function rewinderFor(base: Pick<AgentOptions, 'fileHistory' | 'snapshots'>): Rewinder | undefined {
+  if (!base.fileHistory && !base.snapshots) return undefined;
+  let r = rewinders.get(base);
+  if (!r) rewinders.set(base, (r = new Rewinder(base.fileHistory, base.snapshots)));
+  return r;
 }
 
-function fileLine(c: FileChange, cwd: string): FilePreview {
-  // Changes made since then: from the state then to the state now.
-  const then = c.action === 'write' && c.then ? c.then.toString('utf8') : '';
-  const now = c.now ? c.now.toString('utf8') : '';
-  const { added, removed } = c.action === 'unknown' ? { added: 0, removed: 0 } : countChanges(diffHunks(then, now));
+/** The restore to `checkpoint` as a preview, paths shown relative to `cwd`. Never throws. */
+export async function previewRestore(rewinder: Rewinder | undefined, checkpoint: number | undefined, cwd: string): Promise<CodePreview> {
+  if (!rewinder) return { kind: 'unavailable', reason: 'file checkpointing is off (fileCheckpointingEnabled)' };
+  if (checkpoint === undefined) return { kind: 'unavailable', reason: 'no checkpoint was taken with this prompt' };
+  const plan = await rewinder.plan(checkpoint);
+  if (!plan.ok) return { kind: 'unavailable', reason: plan.reason };
   return {
-    path: displayPath(c.path, cwd),
-    action: c.action,
-    added,
-    removed,
-    ...(c.reason ? { reason: c.reason } : {}),
-    ...(isInside(c.path, cwd) ? {} : { outside: true }),
+    kind: 'files',
+    files: plan.files.map((f) => fileLine(f, cwd)),
+    ...(plan.notRestorable.length ? { notRestorable: plan.notRestorable.map((p) => displayPath(p, cwd)) } : {}),
+    ...(plan.moved ? { moved: plan.moved } : {}),
+  };
+}
+
+function fileLine(f: PlannedFile, cwd: string): FilePreview {
+  return {
+    path: displayPath(f.path, cwd),
+    action: f.action,
+    added: f.added ?? 0,
+    removed: f.removed ?? 0,
+    ...(f.reason ? { reason: f.reason } : {}),
+    ...(isInside(f.path, cwd) ? {} : { outside: true }),
   };
 }
 
@@ -56,7 +65,7 @@ function fileLine(c: FileChange, cwd: string): FilePreview {
 export function previewSummary(p: CodePreview | undefined, max = 2): string {
   if (!p) return '…';
   if (p.kind === 'unavailable') return `Code cannot be restored: ${p.reason}`;
-  if (!p.files.length) return 'No code changes';
+  if (!p.files.length) return p.notRestorable?.length ? `No code changes (${p.notRestorable.length} not restorable)` : 'No code changes';
   const shown = p.files.slice(0, max).map(fileLabel);
   return p.files.length > max ? `${shown.join(', ')} and ${p.files.length - max} more` : shown.join(', ');
 }

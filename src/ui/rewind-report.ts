@@ -1,5 +1,6 @@
 /** What a code restore did, in words for the transcript: how many files, which, and what failed. */
 import type { RestoreReport } from '../core/file-history.js';
+import type { CodeRestoreReport } from '../core/snapshots/rewinder.js';
 import { displayPath } from '../tools/fs/permissions.js';
 import { oneLine } from './rewind.js';
 
@@ -8,7 +9,7 @@ export interface ReportLine {
   tone: 'info' | 'warning';
 }
 
-export function restoreReport(report: RestoreReport, prompt: string, cwd: string): ReportLine[] {
+export function restoreReport(report: RestoreReport | CodeRestoreReport, prompt: string, cwd: string): ReportLine[] {
   const where = `before "${oneLine(prompt)}"`;
   if (report.refused) return [{ tone: 'warning', text: `The code was not restored ${where}: ${report.refused}.` }];
   const files = (paths: string[]) => paths.map((p) => displayPath(p, cwd)).join(', ');
@@ -25,7 +26,14 @@ export function restoreReport(report: RestoreReport, prompt: string, cwd: string
         : { tone: 'info', text: `The code was already as it was ${where}: nothing to restore.` },
   ];
   for (const f of report.failed) lines.push({ tone: 'warning', text: `Could not restore ${displayPath(f.path, cwd)}: ${f.reason}` });
+  const outside = 'notRestorable' in report ? report.notRestorable : [];
+  if (outside.length) lines.push({ tone: 'warning', text: `Not restorable (written outside the project by a command): ${files(outside)}` });
   return lines;
+}
+
+/** The rewind point of the files as they were just before a restore (undoing it). */
+export function undoText(prompt: string): string {
+  return `(before the rewind to before "${oneLine(prompt, 40)}")`;
 }
 
 function plural(n: number, word: string): string {

@@ -46,8 +46,8 @@ describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
     await tui.waitFor(/❯ first question/);
     tui.press('Enter');
     // No file changed: only the conversation can go back.
-    const confirm = await tui.waitFor('2. Never mind');
-    expect(confirm).toContain('No file was changed by Edit, Write or NotebookEdit since then');
+    const confirm = await tui.waitFor('No file of the project changed since then');
+    expect(confirm).toContain('2. Never mind');
     expect(confirm).not.toContain('Restore code');
     tui.press('Enter');
     await tui.waitFor('Rewound the conversation to before "first question"');
@@ -95,13 +95,13 @@ describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
     await tui.waitFor(/Ask wicket to do something/);
     await escEsc(tui);
     // Each prompt shows what restoring the code to before it would change.
-    const list = await tui.waitFor(/❯ edit the notes[^\n]*\n[^\n]*notes\.txt \+1 -1, extra\.txt \+1 -0 \(new\)/);
+    const list = await tui.waitFor(/❯ edit the notes[^\n]*\n[^\n]*extra\.txt \+1 -0 \(new\), notes\.txt \+1 -1/);
     expect(list).toContain('Restore the code and/or the conversation to the point before');
     tui.press('Enter');
     const confirm = await tui.waitFor('4. Never mind');
     expect(confirm).toMatch(/1\. Restore code and conversation[^\n]*\n[^\n]*2\. Restore conversation[^\n]*\n[^\n]*3\. Restore code/);
     expect(confirm).toContain('The code will be restored in 2 files');
-    expect(confirm).toContain('Only changes made by Edit, Write and NotebookEdit are restored');
+    expect(confirm).toContain('Files are restored whatever tool changed them');
     tui.press('Enter');
     await tui.waitFor(
       /Restored the code to before "edit the notes": 1 file restored \(notes\.txt\); 1 file deleted that did\s+not exist then \(extra\.txt\)\./,
@@ -151,6 +151,51 @@ describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
     expect(readFileSync(app, 'utf8')).toBe('original\n');
     // "Restore code" keeps the conversation.
     expect(tui.history()).not.toContain('Rewound the conversation');
+    api.assertNoViolations();
+  });
+
+  it('/rewind lists and restores what a Bash command changed, and the restore can be undone', async () => {
+    const project = await makeTmpProject({ files: { 'conf.txt': 'port=80\n', 'old.txt': 'old\n' }, settings: { permissions: { allow: ['Bash'] } } });
+    const api = await startFakeAnthropic();
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
+    api.script(
+      reply().toolUse('Bash', { command: "sed -i 's/80/8080/' conf.txt && rm old.txt && touch made.txt", description: 'reconfigure' }),
+      reply().text('Reconfigured.'),
+    );
+    const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url });
+    cleanups.push(() => tui.close());
+    await tui.waitFor('shift+tab to cycle');
+    tui.type('reconfigure it');
+    await tui.waitFor('reconfigure it');
+    tui.press('Enter');
+    await tui.waitFor('Reconfigured.');
+    expect(readFileSync(project.path('conf.txt'), 'utf8')).toBe('port=8080\n');
+    tui.type('/rewind');
+    await tui.waitFor('/rewind');
+    tui.press('Enter');
+    await tui.waitFor(/❯ reconfigure it[^\n]*\n[^\n]*conf\.txt \+1 -1, made\.txt \+0 -0 \(new\) and 1 more/);
+    tui.press('Enter');
+    const confirm = await tui.waitFor('4. Never mind');
+    expect(confirm).toContain('The code will be restored in 3 files');
+    tui.press('3');
+    await tui.waitFor(/Restored the code to before "reconfigure it": 2 files restored \(conf\.txt, old\.txt\); 1 file deleted/);
+    expect(readFileSync(project.path('conf.txt'), 'utf8')).toBe('port=80\n');
+    expect(readFileSync(project.path('old.txt'), 'utf8')).toBe('old\n');
+    expect(existsSync(project.path('made.txt'))).toBe(false);
+    // The files as they were before the restore are a rewind point of their own.
+    tui.type('/rewind');
+    await tui.waitFor('/rewind');
+    tui.press('Enter');
+    await tui.waitFor(/❯ \(before the rewind to before "reconfigure it"\)/);
+    tui.press('Enter');
+    await tui.waitFor('2. Never mind');
+    tui.press('1');
+    await tui.waitFor(/Restored the code to before "\(before the rewind/);
+    expect(readFileSync(project.path('conf.txt'), 'utf8')).toBe('port=8080\n');
+    expect(existsSync(project.path('made.txt'))).toBe(true);
     api.assertNoViolations();
   });
 });

@@ -8,6 +8,7 @@ import { RewindDialog, type RewindChoice } from '../../src/ui/RewindDialog.js';
 import { fileLabel, previewRestore, type CodePreview } from '../../src/ui/rewind-preview.js';
 import { restoreReport } from '../../src/ui/rewind-report.js';
 import { FileHistory } from '../../src/core/file-history.js';
+import { Rewinder } from '../../src/core/snapshots/rewinder.js';
 import { MemoryHistoryStore } from '../../src/core/file-history-store.js';
 import { writeAtomic } from '../../src/base/fs/atomic-write.js';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -63,7 +64,7 @@ describe('RewindDialog', () => {
     const frame = d.lastFrame()!;
     expect(frame).toContain('The code will be restored in 2 files:');
     expect(frame).toContain('Restore code and conversation');
-    expect(frame).toContain('Only changes made by Edit, Write and NotebookEdit are restored');
+    expect(frame).toContain('Files are restored whatever tool changed them');
     d.stdin.write('1');
     await waitFor(() => expect(d.onChoose).toHaveBeenCalledWith(0, { code: true, conversation: true }));
   });
@@ -113,7 +114,7 @@ describe('rewind preview and report', () => {
       await writeAtomic(path.join(cwd, 'a.txt'), Buffer.from('one\n2\nthree\n'), { history: h });
       await writeAtomic(path.join(cwd, 'new.txt'), Buffer.from('n\n'), { history: h });
       await writeAtomic(path.join(root, 'out.txt'), Buffer.from('y\n'), { history: h });
-      const p = await previewRestore(h, c, cwd);
+      const p = await previewRestore(new Rewinder(h, undefined), c, cwd);
       expect(p.kind === 'files' && p.files.map(fileLabel)).toEqual([
         'a.txt +2 -1',
         'new.txt +1 -0 (new)',

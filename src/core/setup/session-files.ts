@@ -7,6 +7,7 @@ import path from 'node:path';
 import { VERSION } from '../../base/version.js';
 import { cleanupDays, cleanupOldSessions } from '../../session/cleanup.js';
 import { currentBranch } from '../../session/paths.js';
+import { pruneSnapshots } from '../../session/shadow-prune.js';
 import { openTranscript } from '../../session/resume.js';
 import { resumeNotes } from '../../session/resume-notes.js';
 import type { SavedSession } from '../../session/transcript-read.js';
@@ -33,5 +34,10 @@ export function resumedSessionNotes(setup: Setup, saved: SavedSession): string[]
 /** Removes the sessions older than `cleanupPeriodDays`, keeping this one and the one it resumes. */
 export function cleanupSessions(setup: Setup): void {
   const keep = [setup.options.sessionId, ...(setup.resumeFile ? [path.basename(setup.resumeFile, '.jsonl')] : [])];
-  cleanupOldSessions({ configDir: setup.places.configDir, wicketHome: setup.places.wicketHome, keep }, cleanupDays(setup.loaded.merged.cleanupPeriodDays));
+  const days = cleanupDays(setup.loaded.merged.cleanupPeriodDays);
+  const removed = cleanupOldSessions({ configDir: setup.places.configDir, wicketHome: setup.places.wicketHome, keep }, days);
+  // The project snapshots go with their sessions, and each project's stays under its size cap (session/shadow-prune.ts).
+  void pruneSnapshots(setup.places.wicketHome, { removed, keep, cutoffMs: Date.now() - days * DAY_MS }).catch(() => undefined);
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;

@@ -9,6 +9,7 @@ import type { ModelClient } from '../../api/model-client.js';
 import type { AgentOptions } from '../agent-options.js';
 import type { GitStatus } from '../../base/git-status.js';
 import { FileHistory } from '../file-history.js';
+import { openSnapshots } from '../snapshots/open.js';
 import { hookAgentRunner } from '../hook-agent.js';
 import { DiskHistoryStore, MemoryHistoryStore } from '../file-history-store.js';
 import { randomUuid } from '../../base/ids.js';
@@ -234,6 +235,9 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     seenUrls: new Set<string>(),
     ...(memory.instructions ? { instructions: memory.instructions.conversation() } : {}),
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
+    ...(loaded.merged.fileCheckpointingEnabled === false || !opts.persistSession
+      ? {}
+      : openSnapshots({ wicketHome, root: cwd, home, sessionId, env: mergedEnv })),
     taskNotices: new TaskNotices(),
   };
   return {

@@ -21,7 +21,8 @@ import type { PendingAsk } from '../types.js';
 import { usePermissionQueue } from './use-permission-queue.js';
 import { compactedMarks, markPrompt, rewindTo, type PromptMark } from '../../base/prompt-marks.js';
 import { oneLine } from '../rewind.js';
-import { restoreReport } from '../rewind-report.js';
+import { restoreReport, undoText } from '../rewind-report.js';
+import { rewinderFor } from '../rewind-preview.js';
 
 /** A prompt waiting to run: what goes to the model, what the transcript shows, a command's allow rules, hook context. */
 interface Queued {
@@ -89,7 +90,7 @@ export interface AgentHandle extends ViewSnapshot {
    * both. Returns the prompt's text when the conversation went back (for the input); undefined
    * otherwise, or while a run goes.
    */
-  rewind(i: number, what: { code: boolean; conversation: boolean }): Promise<string | undefined>;
+  rewind(i: number, what: { code: boolean; conversation: boolean; force?: boolean }): Promise<string | undefined>;
 }
 
 export function useAgent(opts: UseAgentOptions): AgentHandle {
@@ -254,7 +255,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
 
   /** Esc Esc or /rewind: back to before prompt `i` (of `prompts()`); returns its text for the input when the conversation went back. */
   const rewind = useCallback(
-    async (i: number, what: { code: boolean; conversation: boolean }): Promise<string | undefined> => {
+    async (i: number, what: { code: boolean; conversation: boolean; force?: boolean }): Promise<string | undefined> => {
       const mark = prompts[i];
       if (!mark) return undefined;
       if (abortRef.current) {
@@ -263,9 +264,17 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
         return undefined;
       }
       const base = optsRef.current.base;
-      if (what.code && base.fileHistory && mark.checkpoint !== undefined) {
-        const report = await base.fileHistory.restore(mark.checkpoint, base.state.readState);
+      const rewinder = rewinderFor(base);
+      let undo: PromptMark | undefined;
+      if (what.code && rewinder && mark.checkpoint !== undefined) {
+        const report = await rewinder.restore(mark.checkpoint, { readState: base.state.readState, force: what.force === true });
         for (const line of restoreReport(report, mark.text, base.state.cwd)) view.add({ kind: 'info', ...line });
+        // The files as they were before the restore: a rewind point of their own, so the restore can be undone.
+        if (report.undo !== undefined && report.restored.length + report.deleted.length) undo = { text: undoText(mark.text), checkpoint: report.undo };
+      }
+      if (undo && (!what.conversation || mark.at === undefined)) {
+        optsRef.current.transcript?.checkpoint(undo.text, undo.checkpoint, true);
+        prompts.push(undo);
       }
       if (!what.conversation || mark.at === undefined) {
         flushNow();
@@ -273,6 +282,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       }
       rewindTo(messages, mark);
       prompts.splice(i);
+      if (undo) prompts.push(undo);
       optsRef.current.transcript?.restart(messages, 'rewind', prompts);
       view.add({
         kind: 'info',

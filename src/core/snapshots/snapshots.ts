@@ -1,0 +1,115 @@
+/**
+ * Snapshots of the whole project around a session's checkpoints (session/shadow-git.ts). Every
+ * prompt begins a checkpoint (core/file-history.ts); before the first call after it whose tool is not
+ * read-only (Bash, Edit, Write, an MCP tool…), the work tree is snapshotted and the snapshot named for
+ * that checkpoint. The project as it was at checkpoint c is then the first snapshot taken at or after
+ * c: nothing wicket ran changed it in between.
+ *
+ * Files a Bash call writes outside the project (when the command says which) are noted per
+ * checkpoint, so that a restore can name them as not restorable.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../../base/fs/write-file-atomic.js';
+import { refSession, type ShadowRepo, type Snapshot } from '../../session/shadow-git.js';
+import { writesOutside } from './outside-paths.js';
+import { projectHead } from './project-head.js';
+
+export class Snapshots {
+  private checkpoint: number | undefined;
+  private taken: Promise<Snapshot | undefined> | undefined;
+  private outside: Record<string, string[]> | undefined;
+  /** Why the last snapshot failed (shown by a restore that finds none). */
+  lastError: string | undefined;
+
+  constructor(
+    readonly repo: ShadowRepo,
+    readonly session: string,
+    private readonly homeDir: string,
+  ) {}
+
+  get root(): string {
+    return this.repo.workTree;
+  }
+
+  /** A prompt went in: its checkpoint is `id`; no snapshot is taken until something may change. */
+  begin(id: number): void {
+    this.checkpoint = id;
+    this.taken = undefined;
+  }
+
+  /**
+   * Before a call that is not read-only: snapshots the project once per checkpoint (every call waits
+   * for the same snapshot), and notes what a Bash command writes outside the project. Never throws.
+   */
+  async beforeChange(toolName: string, input: unknown, cwd: string): Promise<void> {
+    const id = this.checkpoint;
+    if (id === undefined) return;
+    this.taken ??= this.take(id).catch((err: unknown) => {
+      this.lastError = err instanceof Error ? err.message : String(err);
+      return undefined;
+    });
+    await this.taken;
+    const command = toolName === 'Bash' && input && typeof input === 'object' ? (input as { command?: unknown }).command : undefined;
+    if (typeof command === 'string') this.noteOutside(id, writesOutside(command, cwd, this.root, this.homeDir));
+  }
+
+  /** Snapshots the project now, named for checkpoint `id` (also used before a restore, so that it can be undone). */
+  async take(id: number): Promise<Snapshot> {
+    const head = await projectHead(this.root);
+    return this.repo.snapshot({ session: this.session, checkpoint: id, ...(head ? { head: head.head, branch: head.branch } : {}) });
+  }
+
+  /** The project as it was at checkpoint `id`: the first snapshot at or after it (undefined: none since). */
+  async at(id: number): Promise<Snapshot | undefined> {
+    return (await this.repo.list(this.session)).find((s) => s.checkpoint >= id);
+  }
+
+  /** Files written outside the project since checkpoint `id`, as far as the commands said. */
+  outsideSince(id: number): string[] {
+    const all = this.loadOutside();
+    const paths = Object.entries(all)
+      .filter(([cp]) => Number(cp) >= id)
+      .flatMap(([, p]) => p);
+    return [...new Set(paths)].sort();
+  }
+
+  private noteOutside(id: number, paths: readonly string[]): void {
+    if (!paths.length) return;
+    const all = this.loadOutside();
+    const known = new Set(all[id] ?? []);
+    const fresh = paths.filter((p) => !known.has(p));
+    if (!fresh.length) return;
+    all[id] = [...known, ...fresh];
+    try {
+      mkdirSync(path.dirname(this.outsideFile()), { recursive: true, mode: 0o700 });
+    } catch {
+      return;
+    }
+    void writeFileAtomic(this.outsideFile(), `${JSON.stringify(all)}\n`, { mode: 0o600 }).catch(() => undefined);
+  }
+
+  private loadOutside(): Record<string, string[]> {
+    if (this.outside) return this.outside;
+    try {
+      const raw = JSON.parse(readFileSync(this.outsideFile(), 'utf8')) as unknown;
+      const ok = raw && typeof raw === 'object' && !Array.isArray(raw);
+      const entries = ok ? Object.entries(raw as Record<string, unknown>) : [];
+      this.outside = Object.fromEntries(
+        entries.filter(([, v]) => Array.isArray(v)).map(([k, v]) => [k, (v as unknown[]).filter((p): p is string => typeof p === 'string')]),
+      );
+    } catch {
+      this.outside = {};
+    }
+    return this.outside;
+  }
+
+  private outsideFile(): string {
+    return outsideFile(this.repo.place.gitDir, this.session);
+  }
+}
+
+/** Where a session's notes of files written outside the project are kept, beside its snapshots. */
+export function outsideFile(gitDir: string, session: string): string {
+  return path.join(gitDir, 'wicket-outside', `${refSession(session)}.json`);
+}

@@ -1,0 +1,280 @@
+/**
+ * A shadow git repository per project, under wicket's state folder
+ * (`<wicket home>/snapshots/<project slug>/`), that keeps snapshots of the whole work tree. Git's
+ * objects are content-addressed, so an unchanged file costs nothing, and the shadow's own index keeps
+ * git's stat cache, so `git add -A` on an unchanged tree only compares file stats. The project's
+ * `.git`, its index and its refs are never touched (shadow-git-run.ts). What a snapshot leaves out is
+ * in shadow-exclude.ts.
+ *
+ * A snapshot is a commit (its message: the session, the checkpoint and the project's git HEAD then)
+ * named by `refs/wicket/<session>/<checkpoint>`.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { isInside } from '../base/paths.js';
+import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
+import { exactPattern, fileCapBytes, overCap, smallIgnored } from './shadow-exclude.js';
+import { nulFields, runGit, shadowEnv, type GitPlace, type GitRunOptions, type GitResult } from './shadow-git-run.js';
+import { projectSlug } from './paths.js';
+
+/** What a snapshot records besides the tree. */
+export interface SnapshotMeta {
+  session: string;
+  checkpoint: number;
+  /** The project's git HEAD commit then ('' when it had none); absent outside a git repository. */
+  head?: string;
+  /** The project's branch then (`refs/heads/…`, or `HEAD` when detached). */
+  branch?: string;
+}
+
+export interface Snapshot extends SnapshotMeta {
+  commit: string;
+  tree: string;
+}
+
+/** One path that differs between two trees: git's modes (`100644`, `100755`, `120000`, `160000`, `000000` when absent). */
+export interface TreeChange {
+  path: string;
+  oldMode: string;
+  newMode: string;
+  oldBlob: string;
+  newBlob: string;
+}
+
+const LOCK_RETRIES = 20;
+
+/** The shadow's settings: a work tree given by GIT_WORK_TREE, git's stat and untracked caches, no hooks, no gc of its own. */
+const SHADOW_CONFIG = `[core]
+\tbare = false
+\tuntrackedCache = true
+\tfsmonitor = false
+\tautocrlf = false
+\tsafecrlf = false
+\tfileMode = true
+\tsymlinks = true
+\tquotePath = false
+\thooksPath = /dev/null
+[index]
+\tversion = 4
+[gc]
+\tauto = 0
+[commit]
+\tgpgSign = false
+[advice]
+\taddEmbeddedRepo = false
+\taddIgnoredFile = false
+`;
+
+/** `<wicket home>/snapshots`: one shadow repository per project. */
+export function snapshotsRoot(wicketHome: string): string {
+  return path.join(wicketHome, 'snapshots');
+}
+
+/** A session id as a ref name part. */
+export function refSession(sessionId: string): string {
+  return sessionId.replace(/[^\w.-]/g, '_').replace(/^\.+/, '_') || 'default';
+}
+
+export class ShadowRepo {
+  readonly place: GitPlace;
+  private readonly env: NodeJS.ProcessEnv;
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    gitDir: string,
+    readonly workTree: string,
+    private readonly fileCap = fileCapBytes(),
+  ) {
+    this.place = { gitDir, workTree, indexFile: path.join(gitDir, 'index') };
+    this.env = shadowEnv(this.place);
+  }
+
+  static forProject(wicketHome: string, projectRoot: string): ShadowRepo {
+    return new ShadowRepo(path.join(snapshotsRoot(wicketHome), projectSlug(projectRoot)), projectRoot);
+  }
+
+  git(args: readonly string[], opts?: GitRunOptions): Promise<GitResult> {
+    return runGit(args, this.env, this.workTree, opts);
+  }
+
+  /** Creates the shadow repository on first use. */
+  ensure(): Promise<void> {
+    this.ready ??= this.init().catch((err) => {
+      this.ready = undefined;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  private async init(): Promise<void> {
+    const { gitDir } = this.place;
+    if (!existsSync(path.join(gitDir, 'HEAD'))) {
+      mkdirSync(gitDir, { recursive: true, mode: 0o700 });
+      await runGit(['init', '-q', '--bare', gitDir], shadowEnv(undefined), gitDir);
+      // git's own settings for the shadow, written at once (one `git config` per key costs a process each)
+      appendFileSync(path.join(gitDir, 'config'), SHADOW_CONFIG);
+      // wicket's own folder inside the project is never part of a snapshot
+      if (isInside(gitDir, this.workTree)) this.exclude([path.relative(this.workTree, path.dirname(path.dirname(gitDir)))]);
+    }
+  }
+
+  private exclude(rels: readonly string[]): void {
+    const file = path.join(this.place.gitDir, 'info', 'exclude');
+    mkdirSync(path.dirname(file), { recursive: true });
+    appendFileSync(file, rels.map((r) => `${exactPattern(r)}\n`).join(''));
+  }
+
+  /** Records the work tree as it is now in the shadow index and returns its tree. */
+  async writeTree(): Promise<string> {
+    await this.ensure();
+    const before = this.indexStamp();
+    const [added, ignored] = await Promise.all([
+      this.locked(['add', '-A', '-v', '--ignore-errors', '--', '.'], { okCodes: [0, 1] }),
+      this.git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']),
+    ]);
+    const big = overCap(this.workTree, added.stdout.toString('utf8'), this.fileCap);
+    if (big.length) {
+      this.exclude(big);
+      await this.locked(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: `${big.join('\0')}\0` });
+    }
+    const small = await smallIgnored(this.workTree, nulFields(ignored.stdout), this.fileCap);
+    if (small.length) {
+      await this.locked(['add', '-f', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: `${small.join('\0')}\0`, okCodes: [0, 1] });
+    }
+    const stamp = this.indexStamp();
+    const cached = this.lastTree();
+    if (stamp && stamp === before && cached?.stamp === stamp) return cached.tree;
+    const tree = (await this.locked(['write-tree'])).stdout.toString('utf8').trim();
+    if (stamp) await writeFileAtomic(path.join(this.place.gitDir, 'wicket-last-tree'), `${this.indexStamp()} ${tree}\n`).catch(() => undefined);
+    return tree;
+  }
+
+  /** Takes a snapshot and names it for `meta`'s session and checkpoint. */
+  async snapshot(meta: SnapshotMeta): Promise<Snapshot> {
+    const tree = await this.writeTree();
+    const commit = (await this.git(['commit-tree', tree], { input: JSON.stringify(meta) })).stdout.toString('utf8').trim();
+    await this.git(['update-ref', snapshotRef(meta.session, meta.checkpoint), commit]);
+    return { ...meta, commit, tree };
+  }
+
+  /** The session's snapshots, oldest first. */
+  async list(session: string): Promise<Snapshot[]> {
+    if (!existsSync(path.join(this.place.gitDir, 'HEAD'))) return [];
+    const prefix = `refs/wicket/${refSession(session)}/`;
+    const out = await this.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)%00%(contents)%00%00', prefix]);
+    const snaps: Snapshot[] = [];
+    for (const rec of out.stdout.toString('utf8').split('\0\0')) {
+      const [ref, commit, tree, body] = rec.replace(/^\n/, '').split('\0');
+      const checkpoint = Number(ref?.slice(prefix.length));
+      if (!ref || !commit || !tree || !Number.isSafeInteger(checkpoint)) continue;
+      snaps.push({ ...parseMeta(body ?? ''), session, checkpoint, commit, tree });
+    }
+    return snaps.sort((a, b) => a.checkpoint - b.checkpoint);
+  }
+
+  /** Paths that differ from tree `from` to tree `to`. */
+  async diff(from: string, to: string): Promise<TreeChange[]> {
+    const out = await this.git(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to]);
+    const f = nulFields(out.stdout);
+    const changes: TreeChange[] = [];
+    for (let i = 0; i + 1 < f.length; i += 2) {
+      const [oldMode, newMode, oldBlob, newBlob] = f[i]!.replace(/^:/, '').split(' ');
+      changes.push({ path: f[i + 1]!, oldMode: oldMode!, newMode: newMode!, oldBlob: oldBlob!, newBlob: newBlob! });
+    }
+    return changes;
+  }
+
+  /** Which of `rels` are in any of `trees`. */
+  async present(trees: readonly string[], rels: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    if (!rels.length) return found;
+    for (const tree of trees) {
+      const out = await this.git(['ls-tree', '-r', '-z', '--name-only', tree, '--', ...rels]);
+      for (const p of nulFields(out.stdout)) found.add(p);
+    }
+    return found;
+  }
+
+  /** Lines added and removed per path from `from` to `to` (undefined for binary files). */
+  async numstat(from: string, to: string): Promise<Map<string, { added: number; removed: number } | undefined>> {
+    const out = await this.git(['diff-tree', '-r', '-z', '--no-renames', '--numstat', from, to]);
+    const counts = new Map<string, { added: number; removed: number } | undefined>();
+    for (const rec of nulFields(out.stdout)) {
+      const [a, r, ...p] = rec.split('\t');
+      counts.set(p.join('\t'), a === '-' ? undefined : { added: Number(a), removed: Number(r) });
+    }
+    return counts;
+  }
+
+  /** The patch from `from` to `to`, as text. */
+  async patch(from: string, to: string): Promise<string> {
+    return (await this.git(['diff-tree', '-r', '-p', '--no-renames', '--no-color', '--no-ext-diff', from, to])).stdout.toString('utf8');
+  }
+
+  /** The bytes of blobs, read in one git process. */
+  async blobs(ids: readonly string[]): Promise<Map<string, Buffer>> {
+    const map = new Map<string, Buffer>();
+    if (!ids.length) return map;
+    const out = (await this.git(['cat-file', '--batch'], { input: `${[...new Set(ids)].join('\n')}\n` })).stdout;
+    let at = 0;
+    while (at < out.length) {
+      const nl = out.indexOf(10, at);
+      if (nl < 0) break;
+      const [id, type, size] = out.subarray(at, nl).toString('utf8').split(' ');
+      if (type === 'missing' || size === undefined) {
+        at = nl + 1;
+        continue;
+      }
+      const n = Number(size);
+      map.set(id!, out.subarray(nl + 1, nl + 1 + n));
+      at = nl + 1 + n + 1;
+    }
+    return map;
+  }
+
+  /** Runs a command that takes the shadow index's lock, waiting while another wicket holds it. */
+  private async locked(args: readonly string[], opts?: GitRunOptions): Promise<GitResult> {
+    for (let i = 0; ; i++) {
+      try {
+        return await this.git(args, opts);
+      } catch (err) {
+        if (i >= LOCK_RETRIES || !String((err as Error).message).includes('.lock')) throw err;
+        await new Promise((r) => setTimeout(r, 50 + i * 25));
+      }
+    }
+  }
+
+  private indexStamp(): string | undefined {
+    try {
+      const st = statSync(this.place.indexFile);
+      return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private lastTree(): { stamp: string; tree: string } | undefined {
+    try {
+      const [stamp, tree] = readFileSync(path.join(this.place.gitDir, 'wicket-last-tree'), 'utf8').trim().split(' ');
+      return stamp && tree ? { stamp, tree } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export function snapshotRef(session: string, checkpoint: number): string {
+  return `refs/wicket/${refSession(session)}/${checkpoint}`;
+}
+
+function parseMeta(body: string): Partial<SnapshotMeta> {
+  try {
+    const m = JSON.parse(body) as Record<string, unknown>;
+    return {
+      ...(typeof m.head === 'string' ? { head: m.head } : {}),
+      ...(typeof m.branch === 'string' ? { branch: m.branch } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
