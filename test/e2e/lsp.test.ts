@@ -93,6 +93,38 @@ describe('language servers through the binary', () => {
   );
 
   it(
+    'Python through pyright: the Edit that breaks the types hears of it, the fixing Edit does not',
+    async () => {
+      server = await startFakeAnthropic();
+      project = await makeTmpProject({ files: { 'app.py': 'def add(a: int, b: int) -> int:\n    return a + b\n\ntotal: int = add(1, 2)\n' } });
+      const app = project.path('app.py');
+      server.script(
+        reply().toolUse('Read', { file_path: app }),
+        reply().toolUse('Edit', { file_path: app, old_string: 'total: int', new_string: 'total: str' }),
+        reply().toolUse('Edit', { file_path: app, old_string: 'total: str', new_string: 'total: int' }),
+        reply().text('done'),
+      );
+      const r = expectExit(
+        await runCli(['-p', 'edit', '--permission-mode', 'acceptEdits'], {
+          cwd: project.dir,
+          home: project.home,
+          baseUrl: server.url,
+          env: { WICKET_LSP: undefined, PATH: `${BIN}${path.delimiter}${process.env.PATH}`, WICKET_LSP_DIAGNOSTICS_TIMEOUT_MS: '60000' },
+          timeoutMs: SLOW,
+        }),
+        0,
+      );
+      expect(r.stdout).toBe('done\n');
+      const seen = toolResults(server);
+      expect(seen.map((s) => s.isError)).toEqual([false, false, false]);
+      expect(seen[1]!.content).toContain('<new-diagnostics>');
+      expect(seen[1]!.content).toMatch(/app\.py:4:\d+: .*"int".*"str"/);
+      expect(seen[2]!.content).not.toContain('new-diagnostics');
+    },
+    SLOW,
+  );
+
+  it(
     'a server that crashes and one that is not installed are warnings once; the edits still work and the LSP tool says why',
     async () => {
       server = await startFakeAnthropic();
