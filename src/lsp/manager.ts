@@ -36,6 +36,8 @@ export class LspManager implements LspAccess {
   private pendingWarnings: string[] = [];
   /** Each document's errors as they stood before the change now under way. */
   private readonly baselines = new Map<string, Diagnostic[] | undefined>();
+  /** The diagnostics last had of each document, at which version. */
+  private readonly seen = new Map<string, { version: number; items: Diagnostic[] }>();
   private readonly onExit = () => {
     for (const s of this.running.values()) s.killNow();
   };
@@ -109,15 +111,16 @@ export class LspManager implements LspAccess {
         const s = this.serverOf(file);
         if (!s) return;
         const uri = pathToFileURL(file).href;
-        const known = s.server.diagnostics.current(uri);
-        if (s.server.isOpen(file) && known) {
-          this.baselines.set(uri, known);
-          return;
-        }
+        const wasOpen = s.server.isOpen(file);
         const mark = s.server.diagnostics.mark();
         const opened = await withinMs(s.server.sync(file, s.languageId), limit);
         if (!opened) return;
-        this.baselines.set(uri, await this.errorsOf(s.server, opened, mark, limit));
+        // What the last change left, when the file is still as it left it; else asked for (or waited for, once opened).
+        const last = this.seen.get(uri);
+        const known = last?.version === opened.version ? last.items : wasOpen && !s.server.canPull() ? s.server.diagnostics.current(uri) : undefined;
+        const items = known ?? (await this.errorsOf(s.server, opened, mark, limit));
+        if (items) this.seen.set(uri, { version: opened.version, items });
+        this.baselines.set(uri, items);
       }),
     );
   }
@@ -136,6 +139,7 @@ export class LspManager implements LspAccess {
         const synced = await withinMs(s.server.sync(file, s.languageId), limit);
         if (!synced) return { file, errors: [] };
         const after = await this.errorsOf(s.server, synced, mark, limit, signal);
+        if (after) this.seen.set(uri, { version: synced.version, items: after });
         return { file, errors: after ? newErrors(before, after) : [] };
       }),
     );

@@ -14,6 +14,7 @@ import type { LspServerConfig, LspServerStatus } from '../base/lsp.js';
 import { errorMessage } from '../base/errors.js';
 import { lspProtocolLib } from './protocol-lib.js';
 import { CLIENT_CAPABILITIES } from './capabilities.js';
+import { TS_SERVER_REQUEST } from './ts-pull.js';
 import { DiagnosticsStore, type Diagnostic } from './diagnostics-store.js';
 
 const DEFAULT_STARTUP_MS = 30_000;
@@ -152,6 +153,11 @@ export class LspServer {
     void this.conn.sendNotification('textDocument/didChange', { textDocument: { uri, version: doc.version }, contentChanges: [{ text: content }] });
     void this.conn.sendNotification('textDocument/didSave', { textDocument: { uri } });
     return { uri, version: doc.version };
+  }
+
+  /** Whether its diagnostics can be asked for (LSP pull, or tsserver's own request) rather than waited for. */
+  canPull(): boolean {
+    return this.pulls || this.commands.has(TS_SERVER_REQUEST);
   }
 
   isOpen(file: string): boolean {
