@@ -87,6 +87,8 @@ export interface LspAccess {
   beforeChange(files: readonly string[]): Promise<void>;
   /** Files changed: the server is told, and its new errors for them come back (waiting a bounded time). */
   afterChange(files: readonly string[], signal: AbortSignal): Promise<DiagnosticsReport | undefined>;
+  /** Files the servers have open whose content on disk is no longer what they were told (a command changed them). */
+  changedOpenFiles(): Promise<string[]>;
   /** Whether any server serves this file (configured, not known to be missing). */
   serves(file: string): boolean;
   query(q: LspQuery, signal: AbortSignal): Promise<LspAnswer>;

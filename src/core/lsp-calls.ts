@@ -1,7 +1,8 @@
 /**
  * The session's language servers around one call: a file the call is about to change is opened at
  * its current content (what the server says of it then is the baseline), and once the call changed
- * it, the errors it did not have before are appended to the result the model reads. A file Read
+ * it, the errors it did not have before are appended to the result the model reads (after a Bash
+ * command too, for the files a server has open that it changed). A file Read
  * starts its server, so the edit that follows finds it warm. A server that is missing or crashed
  * becomes a warning, never the call's error.
  */
@@ -24,6 +25,23 @@ export function changedFiles(tool: Tool, input: unknown, ctx: ToolContext): stri
 export async function beforeChange(ctx: ToolContext, files: readonly string[]): Promise<void> {
   if (!ctx.lsp || !files.length) return;
   await ctx.lsp.beforeChange(files).catch(() => undefined);
+}
+
+/**
+ * Files a Bash call changed that a language server has open (the only ones whose errors it knows
+ * before): found by reading them again after a command that is not read-only.
+ */
+export async function changedByCommand(tool: Tool, input: unknown, ctx: ToolContext): Promise<string[]> {
+  if (!ctx.lsp || tool.name !== 'Bash' || safeReadOnly(tool, input)) return [];
+  return ctx.lsp.changedOpenFiles().catch(() => []);
+}
+
+function safeReadOnly(tool: Tool, input: unknown): boolean {
+  try {
+    return tool.isReadOnly(input);
+  } catch {
+    return false;
+  }
 }
 
 /** The result with the new errors of the changed files appended, and their count for the person. */

@@ -18,7 +18,7 @@ import { monotonicMs } from '../base/clock.js';
 import { errorMessage, ToolError } from '../base/errors.js';
 import { Tracer } from './gate-tracer.js';
 import { formatInputIssues } from './input-errors.js';
-import { afterCall, beforeChange, changedFiles, withDiagnostics } from './lsp-calls.js';
+import { afterCall, beforeChange, changedByCommand, changedFiles, withDiagnostics } from './lsp-calls.js';
 
 /** What the runner needs from the session. */
 export interface RunnerEnv {
@@ -406,7 +406,8 @@ async function mapOutput(g: Gated, input: unknown, output: unknown, t0: number, 
     return done(refusal('map', `${tool.name} produced a result that could not be mapped: ${errorMessage(err)}`), tracer, startedAt, { failed: true });
   }
   tracer.mark('map', 'passed');
-  ({ result, display } = await withDiagnostics(ctx, changed, result, display));
+  const byCommand = await changedByCommand(tool, input, ctx);
+  ({ result, display } = await withDiagnostics(ctx, [...changed, ...byCommand], result, display));
   const post = await env.hooks.postToolUse(
     { toolName: tool.name, toolInput: input, toolUseId: call.id, toolResponse: hookView(tool, output, input), durationMs: Math.round(monotonicMs() - t0) },
     ctx.signal,

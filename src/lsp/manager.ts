@@ -60,6 +60,11 @@ export class LspManager implements LspAccess {
     this.pendingWarnings.push(text);
   }
 
+  async changedOpenFiles(): Promise<string[]> {
+    const running = [...this.running.values()].filter((s) => s.status === 'running');
+    return (await Promise.all(running.map((s) => s.changedDocs()))).flat();
+  }
+
   serves(file: string): boolean {
     const found = serverFor(this.o.servers, file);
     return Boolean(found && !this.missing.has(found.config.name));
@@ -133,7 +138,7 @@ export class LspManager implements LspAccess {
         const s = this.serverOf(file);
         if (!s) return { file, errors: [] };
         const uri = pathToFileURL(file).href;
-        const before = this.baselines.get(uri) ?? s.server.diagnostics.current(uri);
+        const before = this.baselines.get(uri) ?? this.seen.get(uri)?.items ?? s.server.diagnostics.current(uri);
         this.baselines.delete(uri);
         const mark = s.server.diagnostics.mark();
         const synced = await withinMs(s.server.sync(file, s.languageId), limit);

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ProtocolConnection } from 'vscode-languageserver-protocol';
 import type { LspServerConfig, LspServerStatus } from '../base/lsp.js';
 import { errorMessage } from '../base/errors.js';
@@ -158,6 +158,17 @@ export class LspServer {
   /** Whether its diagnostics can be asked for (LSP pull, or tsserver's own request) rather than waited for. */
   canPull(): boolean {
     return this.pulls || this.commands.has(TS_SERVER_REQUEST);
+  }
+
+  /** Open documents whose file on disk now holds something else. */
+  async changedDocs(): Promise<string[]> {
+    const out: string[] = [];
+    for (const [uri, doc] of this.docs) {
+      const file = fileURLToPath(uri);
+      const now = await readFile(file, 'utf8').catch(() => undefined);
+      if (now !== undefined && now !== doc.text) out.push(file);
+    }
+    return out;
   }
 
   isOpen(file: string): boolean {

@@ -112,6 +112,7 @@ function fakeLsp(report?: DiagnosticsReport): LspAccess & { log: string[] } {
     beforeChange: async (files) => void log.push(`before ${files.join(',')}`),
     afterChange: async (files) => (log.push(`after ${files.join(',')}`), report),
     serves: (f) => f.endsWith('.ts'),
+    changedOpenFiles: async () => ['/tmp/src/open.ts'],
     query: async () => ({ kind: 'text', text: '' }),
     servers: () => [],
     takeWarnings: () => {
@@ -164,6 +165,15 @@ describe('the gate runner around a change', () => {
     await runWith(env, 'Read', { file: '/tmp/src/c.ts' });
     expect(lsp.log.slice(2)).toEqual(['before /tmp/src/b.ts', 'touched /tmp/src/c.ts']);
     expect(events.filter((e) => e.type === 'warning')).toEqual([{ type: 'warning', message: 'Language server "x" unavailable: x is not installed' }]);
+  });
+
+  it('a command that is not read-only: the open files it changed are checked after it', async () => {
+    const lsp = fakeLsp({ lines: ['src/open.ts:1:1: broken'], count: 1 });
+    const { env } = fakeEnv({ tools: [writer('Bash')] });
+    env.base = { ...env.base, lsp };
+    const out = await runWith(env, 'Bash', { file: 'make build' });
+    expect(out.result.content).toContain('src/open.ts:1:1: broken');
+    expect(lsp.log).toEqual(['after /tmp/src/open.ts']);
   });
 
   it('no new errors: the result is the tool’s own', async () => {
