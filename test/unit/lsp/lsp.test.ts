@@ -13,6 +13,9 @@ import { parseLspServers } from '../../../src/plugins/lsp.js';
 import { formatAnswer } from '../../../src/tools/lsp/format.js';
 import { lspServerLines } from '../../../src/ui/commands/lsp.js';
 import { fakeEnv } from '../core/fake-tools.js';
+import { lspTool } from '../../../src/tools/lsp/index.js';
+import { emptyRules } from '../../../src/base/permission-types.js';
+import { parseRule } from '../../../src/base/rule-parse.js';
 
 const diag = (line: number, message: string, severity = 1, code?: number) => ({
   range: { start: { line, character: 4 }, end: { line, character: 9 } },
@@ -186,6 +189,21 @@ describe('the gate runner around a change', () => {
 });
 
 describe('the LSP tool’s answer and /lsp', () => {
+  it('passes the gates: a Read deny rule on its file refuses it before any server is asked', async () => {
+    const rules = emptyRules();
+    rules.deny.push(parseRule('Read(//tmp/secret.ts)', 'projectSettings'));
+    const { env } = fakeEnv({ tools: [lspTool], rules });
+    const lsp = fakeLsp();
+    let asked = 0;
+    env.base = { ...env.base, lsp: { ...lsp, query: async () => (asked++, { kind: 'text', text: 'secret' }) } };
+    const out = await runWith(env, 'LSP', { operation: 'hover', filePath: '/tmp/secret.ts', line: 1, character: 1 });
+    expect(out.result.isError).toBe(true);
+    expect(String(out.result.content)).toContain('Read(//tmp/secret.ts)');
+    expect(asked).toBe(0);
+    expect(lspTool.isReadOnly({ operation: 'hover', filePath: 'x' })).toBe(true);
+    expect(lspTool.isConcurrencySafe({ operation: 'hover', filePath: 'x' })).toBe(true);
+  });
+
   it('places are path:line:col lines relative to the working folder; those in hidden files are counted, never named', () => {
     const out = formatAnswer(
       {
