@@ -1,18 +1,18 @@
 /**
  * The session's language servers: one per server configuration and workspace folder, started on the
  * first file it serves, stopped with the session. A server that is not installed or dies is a
- * warning, once, and its files go without; nothing here ends a turn.
+ * warning, once, and its files go without; nothing here ends a turn. The client itself (server.ts,
+ * queries.ts) sits in the protocol library's bundle: a session that starts no server never loads it.
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { DiagnosticsReport, LspAccess, LspAnswer, LspQuery, LspServerConfig, LspServerState } from '../base/lsp.js';
 import { findCommand } from './find-command.js';
 import { serverFor } from './config.js';
-import { LspServer } from './server.js';
+import type { LspServer } from './server.js';
 import { diagnosticsReport, newErrors } from './new-errors.js';
 import type { Diagnostic } from './diagnostics-store.js';
-import { answerQuery } from './queries.js';
-import { TS_SERVER_REQUEST, tsserverDiagnostics } from './ts-pull.js';
+import { lspProtocolLib } from './protocol-lib.js';
 
 export interface LspManagerOptions {
   /** Every configured server, in the order they are chosen. */
@@ -90,7 +90,7 @@ export class LspManager implements LspAccess {
         );
         return undefined;
       }
-      server = new LspServer(config, { executable, folder, env: this.o.env });
+      server = new (lspProtocolLib().LspServer)(config, { executable, folder, env: this.o.env });
       this.running.set(key, server);
     }
     if (server.status === 'crashed' || server.status === 'stopped') return undefined;
@@ -156,14 +156,7 @@ export class LspManager implements LspAccess {
    * tsserver's own request through typescript-language-server), else waited for.
    */
   private async errorsOf(server: LspServer, doc: { uri: string; version: number }, mark: number, limit: number, signal?: AbortSignal) {
-    const pulled = await bounded(limit, signal, async (sig) => {
-      if (server.pulls) {
-        const r = await server.request<{ kind?: string; items?: Diagnostic[] }>('textDocument/diagnostic', { textDocument: { uri: doc.uri } }, sig);
-        if (r?.kind === 'full' && Array.isArray(r.items)) return r.items;
-      }
-      if (server.commands.has(TS_SERVER_REQUEST)) return tsserverDiagnostics((m, p, s) => server.request(m, p, s), doc.uri, sig);
-      return undefined;
-    });
+    const pulled = server.canPull() ? await bounded(limit, signal, (sig) => server.pullDiagnostics(doc.uri, sig)) : undefined;
     return pulled ?? server.diagnostics.waitAfter(doc.uri, mark, doc.version, limit, signal);
   }
 
@@ -178,7 +171,7 @@ export class LspManager implements LspAccess {
     const doc = await s.server.sync(q.file, s.languageId);
     if (!doc)
       return { kind: 'unavailable', reason: `The language server "${found.config.name}" could not open ${q.file}: ${s.server.error ?? 'it did not start'}.` };
-    return answerQuery(s.server, q, doc, signal, (d, uri) =>
+    return lspProtocolLib().answerQuery(s.server, q, doc, signal, (d, uri) =>
       this.errorsOf(s.server, d, 0, this.o.diagnosticsTimeoutMs, signal).then((x) => x ?? s.server.diagnostics.current(uri)),
     );
   }

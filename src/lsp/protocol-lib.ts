@@ -1,5 +1,5 @@
 /**
- * The language server protocol library, loaded on first use. The main bundle swaps this module for
+ * The language server client and its protocol library, loaded on first use. The main bundle swaps this module for
  * one that loads its own bundle from V8's code cache (build.mjs), so a session that starts no
  * language server never reads it; running the sources, it is a plain import.
  */

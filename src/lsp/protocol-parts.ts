@@ -1,5 +1,7 @@
 /**
- * The parts of vscode-languageserver-protocol (and vscode-jsonrpc under it) the client uses. It is the
- * entry of a bundle of its own (build.mjs), loaded only when a session starts a language server.
+ * The language server client: vscode-languageserver-protocol (and vscode-jsonrpc under it) and
+ * wicket's client on it (one server process, the LSP tool's requests). It is the entry of a bundle of
+ * its own (build.mjs), loaded only when a session starts a language server.
  */
-export { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+export { LspServer } from './server.js';
+export { answerQuery } from './queries.js';

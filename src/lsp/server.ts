@@ -12,9 +12,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ProtocolConnection } from 'vscode-languageserver-protocol';
 import type { LspServerConfig, LspServerStatus } from '../base/lsp.js';
 import { errorMessage } from '../base/errors.js';
-import { lspProtocolLib } from './protocol-lib.js';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 import { CLIENT_CAPABILITIES } from './capabilities.js';
-import { TS_SERVER_REQUEST } from './ts-pull.js';
+import { TS_SERVER_REQUEST, tsserverDiagnostics } from './ts-pull.js';
 import { DiagnosticsStore, type Diagnostic } from './diagnostics-store.js';
 
 const DEFAULT_STARTUP_MS = 30_000;
@@ -61,7 +61,6 @@ export class LspServer {
   }
 
   private async launch(): Promise<boolean> {
-    const { createProtocolConnection, StreamMessageReader, StreamMessageWriter } = lspProtocolLib();
     const child = spawn(this.deps.executable, this.config.args, {
       cwd: this.deps.folder,
       env: { ...this.deps.env, ...this.config.env },
@@ -158,6 +157,16 @@ export class LspServer {
   /** Whether its diagnostics can be asked for (LSP pull, or tsserver's own request) rather than waited for. */
   canPull(): boolean {
     return this.pulls || this.commands.has(TS_SERVER_REQUEST);
+  }
+
+  /** The document's diagnostics asked for (LSP pull, else tsserver's request); undefined when it cannot or did not answer. */
+  async pullDiagnostics(uri: string, signal: AbortSignal): Promise<Diagnostic[] | undefined> {
+    if (this.pulls) {
+      const r = await this.request<{ kind?: string; items?: Diagnostic[] }>('textDocument/diagnostic', { textDocument: { uri } }, signal);
+      if (r?.kind === 'full' && Array.isArray(r.items)) return r.items;
+    }
+    if (this.commands.has(TS_SERVER_REQUEST)) return tsserverDiagnostics((m, p, s) => this.request(m, p, s), uri, signal);
+    return undefined;
   }
 
   /** Open documents whose file on disk now holds something else. */
