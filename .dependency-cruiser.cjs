@@ -19,6 +19,8 @@ const LINE = [
   'tools',
   'mcp',
   'plugins',
+  // the language servers (their config comes from settings and plugins; tools reach them through ToolContext)
+  'lsp',
   // the session
   'core',
 ];

@@ -68,6 +68,8 @@ const LIBRARIES = {
     exported: 'function settingsSchemaLib()',
     entry: () => 'src/settings/schema/validator.generated.js',
   },
+  // The language server protocol, for sessions that start a language server only.
+  'lsp-protocol': { loader: /src[\\/]lsp[\\/]protocol-lib\.ts$/, exported: 'function lspProtocolLib()', entry: () => 'src/lsp/protocol-parts.ts' },
   mcp: { loader: /src[\\/]mcp[\\/]sdk-lib\.ts$/, exported: 'async function mcpSdk()', entry: () => 'src/mcp/sdk-parts.ts' },
   // The clouds' model clients, each for sessions on that provider only (src/api/providers/).
   bedrock: {

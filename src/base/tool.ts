@@ -19,6 +19,7 @@ import type { Usage } from './usage.js';
 import type { FileHistoryRecorder } from './fs/atomic-write.js';
 import type { TaskTracker } from './tasks.js';
 import type { WorktreeHooks } from './worktree-hooked.js';
+import type { LspAccess } from './lsp.js';
 
 /** A progress update while a tool runs (Bash output tail, bytes fetched…). */
 export interface ToolProgress {
@@ -137,6 +138,8 @@ export interface ToolContext {
    * the searches are counted in the session's cost). Absent where the provider offers none.
    */
   searchWeb?: (query: WebSearchQuery, signal: AbortSignal) => Promise<WebSearchAnswer>;
+  /** The session's language servers (the LSP tool, diagnostics after edits); absent when they are off. */
+  lsp?: LspAccess;
 }
 
 /** Context for the permission decision: the same as ToolContext, minus the per-call abort signal. */

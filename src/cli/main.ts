@@ -154,6 +154,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   const stdout = new StdoutWriter({ onGone: () => abort.abort('EPIPE') });
   process.stderr.on('error', () => {});
   let closeMcp: () => Promise<void> | undefined = () => undefined;
+  let stopLsp: () => Promise<void> | undefined = () => undefined;
   let stopWatching = () => {};
   try {
     let setup: Setup | undefined;
@@ -175,6 +176,8 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 1;
     }
     const home = process.env.HOME ?? homedir();
+    const lsp = setup.options.lsp;
+    stopLsp = () => lsp?.stop();
     stopWatching = watchSettingsSoon(
       opts,
       setup,
@@ -283,6 +286,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
   } finally {
     stopWatching();
     await closeMcp();
+    await stopLsp();
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
   }

@@ -114,6 +114,7 @@ async function runSession(run: Run): Promise<number> {
   const debug = debugLog(opts, (s) => void process.stderr.write(s));
   const setup = makeSetup(run, debug);
   run.cleanup.push(watchSettingsSoon(opts, setup, { env: process.env, home: process.env.HOME ?? homedir(), note }, SETTINGS_WATCH_DELAY_MS));
+  run.cleanup.push(() => setup.options.lsp?.stop());
   const agent = agentOptions(run, setup);
   const mcp = await startMcp(run, setup, agent);
   const saved = loadResumed(setup.resumeFile, true);

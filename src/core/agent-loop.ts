@@ -375,6 +375,7 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     connectAgentServers,
     ...(opts.taskNotices ? { backgroundTasks: trackerFor(opts.taskNotices, emit) } : {}),
     ...(opts.hooks.worktreeCreate ? { worktreeHooks: opts.hooks } : {}),
+    ...(opts.lsp ? { lsp: opts.lsp } : {}),
   } satisfies Omit<ToolContext, 'cwd' | 'readState' | 'signal' | 'toolUseId' | 'permissionMode'>;
   const snapshots = opts.snapshots;
   return {

@@ -11,6 +11,7 @@ import type { Effort } from '../base/models.js';
 import type { FileHistory } from './file-history.js';
 import type { Snapshots } from './snapshots/snapshots.js';
 import type { SystemBlock } from '../base/events.js';
+import type { LspAccess } from '../base/lsp.js';
 import type { TaskNotices } from './task-notices.js';
 import type { ConversationInstructions } from '../session/memory/session-instructions.js';
 
@@ -74,6 +75,8 @@ export interface AgentOptions {
    * message of each request, and on touch after tool results. Undefined: none (--bare, safe mode).
    */
   instructions?: ConversationInstructions;
+  /** The session's language servers; undefined when they are off (WICKET_LSP=0). Sub-agents share them. */
+  lsp?: LspAccess;
   /** URLs seen in the conversation (WebFetch allows these); the loop adds to it. */
   seenUrls: Set<string>;
   signal: AbortSignal;

@@ -18,6 +18,7 @@ import { monotonicMs } from '../base/clock.js';
 import { errorMessage, ToolError } from '../base/errors.js';
 import { Tracer } from './gate-tracer.js';
 import { formatInputIssues } from './input-errors.js';
+import { afterCall, beforeChange, changedByCommand, changedFiles, withDiagnostics } from './lsp-calls.js';
 
 /** What the runner needs from the session. */
 export interface RunnerEnv {
@@ -384,6 +385,8 @@ async function finishExecution(g: Gated, input: unknown): Promise<CallOutcome> {
   // A call that may change files, allowed to run: the project is snapshotted first, once per prompt (core/snapshots/).
   if (env.beforeChange && !readOnly(tool, input)) await env.beforeChange(tool.name, input).catch(() => undefined);
   const t0 = monotonicMs();
+  const changing = changedFiles(tool, input, ctx);
+  await beforeChange(ctx, changing);
   let output: unknown;
   try {
     output = await drainCall(tool.call(input, ctx), (p) => env.emit({ type: 'tool_progress', toolUseId: call.id, message: p.message, data: p.data }));
@@ -404,7 +407,9 @@ async function finishExecution(g: Gated, input: unknown): Promise<CallOutcome> {
   tracer.mark('execute', 'passed');
   // An approved plan ends plan mode (ExitPlanMode asks the person; their yes is the approval).
   if (isPlanApproval(tool.name, output) && env.permission.mode === 'plan') env.permission.mode = 'default';
-  return mapOutput(g, input, output, t0);
+  const outcome = await mapOutput(g, input, output, t0, changing);
+  afterCall(tool, input, ctx, env.emit);
+  return outcome;
 }
 
 function cancelMessage(signal: AbortSignal): string {
@@ -413,7 +418,7 @@ function cancelMessage(signal: AbortSignal): string {
   return 'Interrupted by the user.';
 }
 
-async function mapOutput(g: Gated, input: unknown, output: unknown, t0: number): Promise<CallOutcome> {
+async function mapOutput(g: Gated, input: unknown, output: unknown, t0: number, changed: readonly string[]): Promise<CallOutcome> {
   const { tool, call, env, ctx, tracer, startedAt } = g;
   let result: ModelResult;
   let display: DisplayData | undefined;
@@ -427,6 +432,8 @@ async function mapOutput(g: Gated, input: unknown, output: unknown, t0: number):
     return done(refusal('map', `${tool.name} produced a result that could not be mapped: ${errorMessage(err)}`), tracer, startedAt, { failed: true });
   }
   tracer.mark('map', 'passed');
+  const byCommand = await changedByCommand(tool, input, ctx);
+  ({ result, display } = await withDiagnostics(ctx, [...changed, ...byCommand], result, display));
   const post = await env.hooks.postToolUse(
     { toolName: tool.name, toolInput: input, toolUseId: call.id, toolResponse: hookView(tool, output, input), durationMs: Math.round(monotonicMs() - t0) },
     ctx.signal,

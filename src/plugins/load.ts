@@ -10,6 +10,7 @@ import { pluginHookGroups } from './hooks.js';
 import { enabledPluginIds, InstalledPlugins } from './installed.js';
 import { readPlugin } from './manifest.js';
 import { pluginMcpEntries } from './mcp.js';
+import { pluginLspServers } from './lsp.js';
 import { NO_PLUGINS, type LoadedPlugin, type PluginError, type PluginSet } from './types.js';
 
 export interface PluginSources {
@@ -65,7 +66,15 @@ export function loadPlugins(src: PluginSources): PluginSet {
   }
   const hooks = pluginHookGroups(plugins);
   const mcp = pluginMcpEntries(plugins, src.env);
-  return { plugins, errors: [...errors, ...hooks.errors, ...mcp.errors], warnings: hooks.warnings, hooks: hooks.groups, mcpServers: mcp.entries };
+  const lsp = pluginLspServers(plugins, src.env);
+  return {
+    plugins,
+    errors: [...errors, ...hooks.errors, ...mcp.errors, ...lsp.errors],
+    warnings: hooks.warnings,
+    hooks: hooks.groups,
+    mcpServers: mcp.entries,
+    lspServers: lsp.servers,
+  };
 }
 
 /** One line per problem, for stderr in print mode and the notes of the app. */

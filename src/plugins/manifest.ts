@@ -26,7 +26,7 @@ export interface PluginOrigin {
   entry?: Record<string, unknown>;
 }
 
-const COMPONENT_KEYS = ['commands', 'agents', 'skills', 'outputStyles', 'hooks', 'mcpServers'] as const;
+const COMPONENT_KEYS = ['commands', 'agents', 'skills', 'outputStyles', 'hooks', 'mcpServers', 'lspServers'] as const;
 
 export function readPlugin(root: string, origin: PluginOrigin): { plugin?: LoadedPlugin; errors: PluginError[] } {
   const label = origin.id ?? origin.fallbackName;
@@ -85,6 +85,7 @@ function componentPaths(root: string, m: Record<string, unknown>, report: Report
     outputStyles: folders(root, m.outputStyles, 'output-styles', 'replace', report),
     hooks: configs(root, m.hooks, path.join('hooks', 'hooks.json'), 'hooks', report),
     mcpServers: configs(root, m.mcpServers, '.mcp.json', 'mcpServers', report),
+    lspServers: configs(root, m.lspServers, '.lsp.json', 'lspServers', report),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { HookGroup } from '../base/hook-config.js';
 import type { McpServerEntry } from '../mcp/config.js';
+import type { LspServerConfig } from '../base/lsp.js';
 
 /** A config file of the plugin, or an object written inline in its manifest (hooks, MCP servers). */
 export type ConfigSource = { file: string } | { inline: Record<string, unknown>; where: string };
@@ -17,6 +18,7 @@ export interface ComponentPaths {
   outputStyles: string[];
   hooks: ConfigSource[];
   mcpServers: ConfigSource[];
+  lspServers: ConfigSource[];
 }
 
 export interface LoadedPlugin {
@@ -54,6 +56,8 @@ export interface PluginSet {
   hooks: HookGroup[];
   /** MCP servers of every plugin, named `plugin:<plugin>:<server>`. */
   mcpServers: McpServerEntry[];
+  /** Language servers of every plugin, named `plugin:<plugin>:<server>`. */
+  lspServers?: LspServerConfig[];
 }
 
 export const NO_PLUGINS: PluginSet = Object.freeze({ plugins: [], errors: [], warnings: [], hooks: [], mcpServers: [] }) as PluginSet;

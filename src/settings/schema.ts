@@ -43,6 +43,10 @@ export const DOCUMENTED_OUTSIDE_SCHEMA: readonly string[] = [
 export const WICKET_KEYS: readonly string[] = [
   // stream-json carries a gate_trace line before each tool result (as --include-gate-traces).
   'includeGateTraces',
+  // false: edits get no language server diagnostics appended (lsp/session.ts).
+  'lspDiagnostics',
+  // How long an edit waits for a language server's diagnostics, in milliseconds.
+  'lspDiagnosticsTimeoutMs',
 ];
 
 /** Shapes older Claude Code versions wrote, which wicket still reads: not reported. */

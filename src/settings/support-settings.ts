@@ -42,6 +42,8 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   claudeMd: yes('managed settings: instruction text given first, as the managed CLAUDE.md'),
   cleanupPeriodDays: yes('sessions not written to for this many days are removed at start-up (default 30)'),
   fileCheckpointingEnabled: yes('false turns file checkpoints (and /rewind of files) off'),
+  lspDiagnostics: yes('wicket’s own: false appends no language server errors to Edit, Write and NotebookEdit results'),
+  lspDiagnosticsTimeoutMs: yes('wicket’s own: how long an edit waits for the language server’s errors (default 1500)'),
   language: yes('the model answers in this language'),
   outputStyle: yes('built-in and custom output styles'),
   // Git and plans

@@ -17,6 +17,7 @@ import { taskOutputTool, taskStopTool } from './tasks/index.js';
 import { todoWriteTool } from './todo-write/index.js';
 import { agentTool } from './agent/index.js';
 import { skillTool } from './skill/index.js';
+import { lspTool } from './lsp/index.js';
 
 export const BUILTIN_TOOLS: Tool[] = [
   bashTool,
@@ -34,6 +35,7 @@ export const BUILTIN_TOOLS: Tool[] = [
   todoWriteTool,
   agentTool,
   skillTool,
+  lspTool,
 ];
 
 export function findTool(tools: readonly Tool[], name: string): Tool | undefined {

@@ -193,6 +193,7 @@ async function runSession(opts: CliOptions, info: { version: string }, trustNote
   stopWatching();
   await base.hooks.sessionEnd?.({ reason: switchTo ? 'resume' : 'prompt_input_exit' }).catch(() => undefined);
   await mcp?.close();
+  await base.lsp?.stop();
   if (transcript && !switchTo) out.write(`\nResume this session with: wicket --resume ${base.sessionId}\n`);
   return { code: 0, ...(switchTo ? { switchTo } : {}) };
 }

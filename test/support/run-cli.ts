@@ -1,7 +1,7 @@
 /**
  * Runs the BUILT binary (`bin/wicket.js` → `dist/`, so `npm run build` first) as a child process,
  * with a minimal clean environment: the program sees only PATH, a temporary HOME, a fake API key, the
- * fake server's URL, CI=true, WICKET_HOME=<home>/.wicket and NO_COLOR=1, plus `env` overrides
+ * fake server's URL, CI=true, WICKET_HOME=<home>/.wicket, NO_COLOR=1 and WICKET_LSP=0, plus `env` overrides
  * (an override set to `undefined` removes the variable, e.g. `{ ANTHROPIC_API_KEY: undefined }`).
  * Without `baseUrl`, ANTHROPIC_BASE_URL points at a closed local port, so a test can never reach the
  * real API.
@@ -74,6 +74,8 @@ export function cliEnv(opts: Pick<RunCliOptions, 'home' | 'env' | 'baseUrl'>): R
     CI: 'true',
     WICKET_HOME: join(opts.home, '.wicket'),
     NO_COLOR: '1',
+    // Language servers found on the PATH stay off unless a test turns them on (WICKET_LSP: undefined).
+    WICKET_LSP: '0',
     ...opts.env,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));

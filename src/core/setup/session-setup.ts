@@ -54,6 +54,9 @@ import type { CliOptions } from './options.js';
 import { setupInstructions } from './instructions-setup.js';
 import type { SessionInstructions } from '../../session/memory/session-instructions.js';
 import { clientFromEnv, useProvider } from './client-setup.js';
+import { createLspSession } from '../../lsp/session.js';
+import type { LspAccess } from '../../base/lsp.js';
+import { isWorkspaceTrusted } from '../../settings/trust.js';
 
 export { parseCustomHeaders } from './client-setup.js';
 
@@ -155,6 +158,9 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const memory = setupInstructions(opts, { cwd, home, configDir, env: mergedEnv, loaded, additionalDirs, slug: projectSlug });
   loaded.rules.allow.push(...memory.rules);
   const permission = { mode, rules: loaded.rules };
+  const lsp = sessionLsp(opts, { cwd, home, additionalDirs, env: mergedEnv, settings: loaded.merged, plugins, trusted: deps.trusted });
+  loaded.warnings.push(...lsp.warnings);
+  if (!lsp.lsp) tools = tools.filter((t) => t.name !== 'LSP');
   const transcriptPath = sessionTranscriptPath(places, sessionId, resumed);
   const state = { cwd, readState: new ReadState() };
   // Hooks read the live options (/effort changes the level mid-session).
@@ -239,6 +245,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
       ? {}
       : openSnapshots({ wicketHome, root: cwd, home, sessionId, env: mergedEnv })),
     taskNotices: new TaskNotices(),
+    ...(lsp.lsp ? { lsp: lsp.lsp } : {}),
   };
   return {
     loaded,
@@ -292,6 +299,31 @@ export function sessionSettings(opts: CliOptions, env: Record<string, string | u
   if (loaded.errors.length) throw new SettingsUnreadableError(loaded.errors, opts.settingSources);
   loaded.warnings.push(...supportWarnings(loaded.merged, env));
   return loaded;
+}
+
+/** The session's language servers: off with --bare (no plugins or project files either) and WICKET_LSP=0. */
+function sessionLsp(
+  opts: CliOptions,
+  o: {
+    cwd: string;
+    home: string;
+    additionalDirs: string[];
+    env: Record<string, string | undefined>;
+    settings: Record<string, unknown>;
+    plugins: PluginSet;
+    trusted?: () => boolean;
+  },
+): { lsp?: LspAccess; warnings: string[] } {
+  if (opts.bare) return { warnings: [] };
+  const trusted = (o.trusted ?? (() => isWorkspaceTrusted({ cwd: o.cwd, home: o.home, configDir: o.env.CLAUDE_CONFIG_DIR || undefined })))();
+  return createLspSession({
+    projectRoot: o.cwd,
+    additionalDirs: o.additionalDirs,
+    env: o.env,
+    settings: o.settings,
+    pluginServers: o.plugins.lspServers ?? [],
+    trusted: trusted && !opts.safeMode,
+  });
 }
 
 /** Claude Code's default thinking budget, used when settings turn thinking on without a number. */

@@ -1,10 +1,11 @@
-/** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /reload-plugins, /init, /add-dir, and those of session-info.ts). */
+/** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /permissions, /mcp, /lsp, /plugin, /reload-plugins, /init, /add-dir, and those of session-info.ts). */
 import { EFFORT_LEVELS, MODEL_FAMILIES, modelAliases, modelAllowed, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
 import { displayURL } from '../../api/display-url.js';
 import { modeLabel } from '../StatusLine.js';
 import { help } from './help.js';
 import { mcpCommand } from './mcp.js';
+import { lspCommand } from './lsp.js';
 import { permissionsCommand } from './permissions.js';
 import { pluginCommand, reloadPluginsCommand } from './plugin.js';
 import { addDirCommand, initCommand } from './project.js';
@@ -174,6 +175,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   cost,
   trace,
   mcpCommand,
+  lspCommand,
   pluginCommand,
   reloadPluginsCommand,
   ...SESSION_INFO_COMMANDS,

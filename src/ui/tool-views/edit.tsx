@@ -8,7 +8,10 @@ import { ResultLine, resultText, showPath, str, type ToolRenderer } from './comm
 function EditResult({ tool }: Parameters<NonNullable<ToolRenderer['Result']>>[0]): React.ReactElement {
   const { rows, theme } = useView();
   const diff = tool.display?.diff;
-  const summary = tool.display?.summary ?? resultText(tool.result).split('\n')[0] ?? '';
+  const said = tool.display?.summary ?? resultText(tool.result).split('\n')[0] ?? '';
+  const errors = typeof tool.display?.diagnostics === 'number' ? tool.display.diagnostics : 0;
+  // The language server's new errors after this change (core/lsp-calls.ts), as the model got them.
+  const summary = errors ? `${said} · ${errors} new error${errors === 1 ? '' : 's'} from the language server` : said;
   return (
     <Box flexDirection="column">
       <ResultLine dim>{summary}</ResultLine>

@@ -44,6 +44,7 @@ describe('--plugin-dir', () => {
           outputStyles: [at('p/hello/output-styles')],
           hooks: [{ file: at('p/hello/hooks/hooks.json') }],
           mcpServers: [{ file: at('p/hello/.mcp.json') }],
+          lspServers: [],
         },
       },
     ]);

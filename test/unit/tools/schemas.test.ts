@@ -26,6 +26,7 @@ describe('tool schemas', () => {
       'TodoWrite',
       'Agent',
       'Skill',
+      'LSP',
     ]);
     expect(findTool(BUILTIN_TOOLS, 'BashOutput')?.name).toBe('TaskOutput');
     expect(findTool(BUILTIN_TOOLS, 'KillShell')?.name).toBe('TaskStop');

@@ -1,0 +1,29 @@
+/**
+ * The LSP tool's answer as the model reads it: one `path:line:col` line per place (paths relative to
+ * the working folder), with what is there; places in files a Read deny rule hides are left out and
+ * counted, never named.
+ */
+import type { LspAnswer } from '../../base/lsp.js';
+import { displayPath } from '../fs/permissions.js';
+
+export const MAX_LSP_LINES = 200;
+
+export interface LspOutput {
+  text: string;
+  /** How many places the answer named (after those hidden were left out). */
+  results: number;
+  unavailable?: boolean;
+}
+
+export function formatAnswer(answer: LspAnswer, o: { cwd: string; hidden?: (absPath: string) => boolean }): LspOutput {
+  if (answer.kind === 'unavailable') return { text: answer.reason, results: 0, unavailable: true };
+  if (answer.kind === 'text') return { text: answer.text, results: 0 };
+  const shown = o.hidden ? answer.items.filter((i) => !o.hidden!(i.path)) : answer.items;
+  const hiddenCount = answer.items.length - shown.length;
+  const lines = shown.slice(0, MAX_LSP_LINES).map((i) => `${displayPath(i.path, o.cwd)}:${i.line}:${i.character}${i.label ? `  ${i.label}` : ''}`);
+  if (shown.length > MAX_LSP_LINES) lines.push(`… ${shown.length - MAX_LSP_LINES} more not shown`);
+  if (hiddenCount)
+    lines.push(`(${hiddenCount} result${hiddenCount === 1 ? '' : 's'} in files a permission rule hides ${hiddenCount === 1 ? 'is' : 'are'} left out)`);
+  if (!shown.length && !hiddenCount) lines.push('No results.');
+  return { text: lines.join('\n'), results: shown.length };
+}
