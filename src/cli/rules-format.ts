@@ -52,7 +52,9 @@ export function formatReplay(report: ReplayReport, cwd: string): string {
   const [was, now] = report.compared === 'current-vs-candidate' ? ['current', 'candidate'] : ['recorded', 'now'];
   const lines: string[] = [];
   for (const f of report.flips) {
-    lines.push(`${f.before.decision} → ${f.after.decision}  ${callText(f)}  (session ${f.call.sessionId.slice(0, 8)}${f.call.timestamp ? `, ${f.call.timestamp}` : ''})`);
+    lines.push(
+      `${f.before.decision} → ${f.after.decision}  ${callText(f)}  (session ${f.call.sessionId.slice(0, 8)}${f.call.timestamp ? `, ${f.call.timestamp}` : ''})`,
+    );
     lines.push(`    ${was}: ${sideText(f.before, cwd)}`);
     lines.push(`    ${now}: ${sideText(f.after, cwd)}`);
   }

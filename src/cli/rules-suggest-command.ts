@@ -7,7 +7,7 @@ import { dryEnv } from '../core/policy/dry-env.js';
 import { projectPlaces, sinceTime } from '../core/policy/places.js';
 import { recordedCalls } from '../core/policy/recorded.js';
 import { suggestAllowRules, type Proposal } from '../core/policy/suggest.js';
-import { RULES_USAGE, settingsProblems } from './rules-command.js';
+import { RULES_USAGE, settingsProblems } from './rules-common.js';
 
 export function formatProposals(proposals: readonly Proposal[]): string {
   if (!proposals.length) return 'No allow rule to suggest: no call was approved often enough that the current settings would still ask about.\n';

@@ -11,7 +11,7 @@ import { dryEnv } from '../core/policy/dry-env.js';
 import { projectPlaces, sinceTime } from '../core/policy/places.js';
 import { recordedCalls } from '../core/policy/recorded.js';
 import { replay } from '../core/policy/replay.js';
-import { RULES_USAGE, settingsProblems } from './rules-command.js';
+import { RULES_USAGE, settingsProblems } from './rules-common.js';
 import { formatReplay, replayJson } from './rules-format.js';
 
 export async function runRulesTest(args: string[]): Promise<number> {

@@ -62,7 +62,6 @@ function dryTool(tool: Tool, notes: string[]): Tool {
     }
     return { ok: true };
   };
-  // biome-ignore lint/correctness/useYield: it stops before anything runs
   dry.call = async function* () {
     throw new WouldRun();
   };

@@ -53,8 +53,23 @@ export function decisionFromResult(text: string, isError: boolean): Recorded {
   if (!isError) return 'ran';
   if (/<tool_use_error>\[(find|parse|validate)\]|InputValidationError|^No such tool/m.test(text)) return 'refused';
   if (/doesn't want to proceed|the user said no|was rejected/i.test(text)) return 'ask';
-  if (/<tool_use_error>\[(permission|hooks)\]|Permission to use .* (was|has been) denied|haven't granted it yet|Blocked by a PreToolUse hook/i.test(text)) return 'deny';
+  if (/<tool_use_error>\[(permission|hooks)\]|Permission to use .* (was|has been) denied|haven't granted it yet|Blocked by a PreToolUse hook/i.test(text))
+    return 'deny';
   return 'ran';
+}
+
+/**
+ * The decision Claude Code writes beside a tool result (`permissionDecision`: `decision` accept or
+ * reject, `source` config, user, hook…): a person's answer is an ask.
+ */
+export function decisionFromRecord(d: unknown): { recorded: Recorded; approved?: boolean; by?: string } | undefined {
+  if (!d || typeof d !== 'object') return undefined;
+  const { decision, source, ruleSource } = d as Record<string, unknown>;
+  if (typeof decision !== 'string') return undefined;
+  const accepted = decision === 'accept' || decision === 'allow';
+  const by = [source, ruleSource].filter((x) => typeof x === 'string').join(' ') || undefined;
+  if (source === 'user') return { recorded: 'ask', approved: accepted, ...(by ? { by } : {}) };
+  return { recorded: accepted ? 'allow' : 'deny', ...(by ? { by } : {}) };
 }
 
 /** The decision a wicket gate trace records. */
@@ -76,7 +91,7 @@ export function decisionFromTrace(trace: GateTrace): { recorded: Recorded; by?: 
 export function callsOfEntries(sessionId: string, entries: readonly Entry[], filter: RecordedFilter = {}): RecordedCall[] {
   const calls = new Map<string, RecordedCall>();
   const results = new Map<string, Recorded>();
-  const traces = new Map<string, ReturnType<typeof decisionFromTrace>>();
+  const traces = new Map<string, { recorded: Recorded; by?: string; approved?: boolean }>();
   for (const e of entries) {
     if (e.type === WICKET_RECORD.gateTrace && typeof e.toolUseId === 'string' && Array.isArray(e.trace)) {
       traces.set(e.toolUseId, decisionFromTrace(e.trace as GateTrace));
@@ -89,9 +104,10 @@ export function callsOfEntries(sessionId: string, entries: readonly Entry[], fil
         calls.set(b.id, { sessionId, toolUseId: b.id, name: b.name, input: b.input ?? {}, ...(timestamp ? { timestamp } : {}), recorded: 'unknown' });
       }
     } else if (e.type === 'user') {
-      for (const b of blocks(e)) {
-        if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') results.set(b.tool_use_id, decisionFromResult(resultText(b), b.is_error === true));
-      }
+      const own = blocks(e).filter((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string');
+      for (const b of own) results.set(b.tool_use_id as string, decisionFromResult(resultText(b), b.is_error === true));
+      const told = own.length === 1 ? decisionFromRecord(e.permissionDecision) : undefined;
+      if (told && !traces.has(own[0]!.tool_use_id as string)) traces.set(own[0]!.tool_use_id as string, told);
     }
   }
   const out: RecordedCall[] = [];
@@ -102,8 +118,7 @@ export function callsOfEntries(sessionId: string, entries: readonly Entry[], fil
     if (trace && trace.recorded !== 'unknown') {
       const { by, approved } = trace;
       out.push({ ...c, recorded: trace.recorded, ...(by ? { recordedBy: by } : {}), ...(approved !== undefined ? { approved } : {}) });
-    }
-    else out.push({ ...c, recorded: result, ...(result === 'ask' ? { approved: false } : {}) });
+    } else out.push({ ...c, recorded: result, ...(result === 'ask' ? { approved: false } : {}) });
   }
   return out;
 }

@@ -69,7 +69,8 @@ export async function replay(calls: readonly RecordedCall[], current: DryEnv, ca
       continue;
     }
     decisions[a.decision]++;
-    if (differs(call.recorded, a.decision)) flips.push({ call, before: { decision: call.recorded, ...(call.recordedBy ? { by: call.recordedBy } : {}) }, after: side(a) });
+    if (differs(call.recorded, a.decision))
+      flips.push({ call, before: { decision: call.recorded, ...(call.recordedBy ? { by: call.recordedBy } : {}) }, after: side(a) });
   }
   return {
     compared: next ? 'current-vs-candidate' : 'recorded-vs-current',
