@@ -3,6 +3,7 @@
  * many approved calls it covers and the riskiest of them. It prints; it saves nothing.
  */
 import { parseArgs } from 'node:util';
+import { memoizeRealPaths } from '../permissions/real-path.js';
 import { dryEnv } from '../core/policy/dry-env.js';
 import { projectPlaces, sinceTime } from '../core/policy/places.js';
 import { recordedCalls } from '../core/policy/recorded.js';
@@ -21,6 +22,8 @@ export function formatProposals(proposals: readonly Proposal[]): string {
 }
 
 export async function runRulesSuggest(args: string[]): Promise<number> {
+  // This process judges many calls and runs none: a path's real location is looked up once.
+  memoizeRealPaths();
   const { values } = parseArgs({ args, options: { since: { type: 'string' }, min: { type: 'string' }, json: { type: 'boolean' } } });
   const sinceMs = values.since === undefined ? undefined : sinceTime(values.since);
   const min = values.min === undefined ? 2 : Number(values.min);

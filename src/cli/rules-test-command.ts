@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { memoizeRealPaths } from '../permissions/real-path.js';
 import { dryEnv } from '../core/policy/dry-env.js';
 import { projectPlaces, sinceTime } from '../core/policy/places.js';
 import { recordedCalls } from '../core/policy/recorded.js';
@@ -15,6 +16,8 @@ import { RULES_USAGE, settingsProblems } from './rules-common.js';
 import { formatReplay, replayJson } from './rules-format.js';
 
 export async function runRulesTest(args: string[]): Promise<number> {
+  // This process judges many calls and runs none: a path's real location is looked up once.
+  memoizeRealPaths();
   const { values } = parseArgs({
     args,
     options: {

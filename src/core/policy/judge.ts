@@ -44,16 +44,14 @@ export interface Verdict {
 
 const NOT_ASKED = 'dry run (nobody asked)';
 
-class WouldRun extends Error {
-  constructor() {
-    super('dry run: the call stops before it runs');
-  }
-}
+/** Thrown where the tool would run; one instance (judging thousands of calls need not capture a stack each). */
+const WOULD_RUN = new Error('dry run: the call stops before it runs');
 
-/** The tool, its validation noted instead of obeyed and its execution replaced by a stop. */
-function dryTool(tool: Tool, notes: string[]): Tool {
+/** The tool, its validation noted instead of obeyed (or skipped) and its execution replaced by a stop. */
+function dryTool(tool: Tool, notes: string[], validate: boolean): Tool {
   const dry: Tool = Object.create(tool);
   dry.validateInput = async (input, ctx) => {
+    if (!validate) return { ok: true };
     try {
       const v = (await tool.validateInput?.(input, ctx)) ?? { ok: true };
       if (!v.ok) notes.push(`validate: ${v.message}`);
@@ -63,17 +61,53 @@ function dryTool(tool: Tool, notes: string[]): Tool {
     return { ok: true };
   };
   dry.call = async function* () {
-    throw new WouldRun();
+    throw WOULD_RUN;
   };
   return dry;
 }
 
-export async function judgeCall(env: DryEnv, call: { id?: string; name: string; input: unknown }): Promise<Verdict> {
+const warmed = new WeakMap<DryEnv, Promise<unknown>>();
+
+/** The tools' parsers loaded once (Bash's matches rules only once its parser is ready). */
+function warm(env: DryEnv): Promise<unknown> {
+  let w = warmed.get(env);
+  if (!w) {
+    w = Promise.all(env.tools.map((t) => t.warmUp?.().catch(() => {})));
+    warmed.set(env, w);
+  }
+  return w;
+}
+
+export interface JudgeOptions {
+  /**
+   * Run the tools' own validation and note what it says (default true). Its answer depends on the
+   * files as they are now and never changes the decision: a replay of many calls leaves it out.
+   */
+  validate?: boolean;
+}
+
+const unvalidated = new WeakMap<DryEnv, Tool[]>();
+
+/** The env's tools made dry: once per env when validation is off (nothing is noted then), else per call. */
+function dryTools(env: DryEnv, notes: string[], validate: boolean): Tool[] {
+  if (validate) return env.tools.map((t) => dryTool(t, notes, true));
+  let tools = unvalidated.get(env);
+  if (!tools) {
+    tools = env.tools.map((t) => dryTool(t, [], false));
+    unvalidated.set(env, tools);
+  }
+  return tools;
+}
+
+const never = new AbortController().signal;
+
+export async function judgeCall(env: DryEnv, call: { id?: string; name: string; input: unknown }, opts: JudgeOptions = {}): Promise<Verdict> {
+  await warm(env);
   const notes: string[] = [];
   let reason: string | undefined;
   let suggestions: string[] | undefined;
   const runner: RunnerEnv = {
-    tools: env.tools.map((t) => dryTool(t, notes)),
+    tools: dryTools(env, notes, opts.validate !== false),
     state: dryState(env),
     permission: { mode: env.mode, rules: env.rules },
     hooks: env.hooks,
@@ -88,7 +122,7 @@ export async function judgeCall(env: DryEnv, call: { id?: string; name: string; 
     },
   };
   const prepared = prepareCall({ id: call.id ?? 'dry', name: call.name, input: call.input }, runner);
-  const trace = prepared.kind === 'done' ? prepared.outcome.trace : (await executeCall(prepared, runner, new AbortController().signal)).trace;
+  const trace = prepared.kind === 'done' ? prepared.outcome.trace : (await executeCall(prepared, runner, never)).trace;
   if (reason === undefined && prepared.kind === 'done') reason = trace[trace.length - 1]?.detail;
   return { ...readTrace(trace, env), ...(reason ? { reason } : {}), ...(suggestions ? { suggestions } : {}), trace, notes };
 }

@@ -5,7 +5,7 @@
  * ran was allowed by a rule or approved by a person: such a call is `ran`.
  */
 import type { GateTrace } from '../../base/events.js';
-import { readEntries } from '../../session/transcript-read.js';
+import { readFileSync } from 'node:fs';
 import { sessionFiles, type SessionPlaces } from '../../session/session-list.js';
 import { WICKET_RECORD } from '../../session/transcript.js';
 
@@ -123,6 +123,24 @@ export function callsOfEntries(sessionId: string, entries: readonly Entry[], fil
   return out;
 }
 
+/** The records that can hold a call, its result or its trace; other lines (attachments, snapshots) are not parsed at all. */
+const CALL_LINE = /"tool_use"|"tool_result"|"wicket-gate-trace"/;
+
+/** A transcript's records that bear on calls; a torn line is skipped. */
+export function callEntries(file: string): Entry[] {
+  const out: Entry[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!CALL_LINE.test(line)) continue;
+    try {
+      const entry = JSON.parse(line);
+      if (entry && typeof entry === 'object' && !Array.isArray(entry)) out.push(entry);
+    } catch {
+      // a torn line after a crash
+    }
+  }
+  return out;
+}
+
 /** Every recorded call of the project's sessions (newest session first), as the filter narrows them. */
 export function recordedCalls(places: SessionPlaces, filter: RecordedFilter = {}): RecordedCall[] {
   const files = sessionFiles(places).filter(
@@ -130,7 +148,7 @@ export function recordedCalls(places: SessionPlaces, filter: RecordedFilter = {}
   );
   return files.flatMap((f) => {
     try {
-      return callsOfEntries(f.id, readEntries(f.file), filter);
+      return callsOfEntries(f.id, callEntries(f.file), filter);
     } catch {
       return [];
     }
