@@ -148,6 +148,36 @@ describe('PermissionDialog', () => {
     await waitFor(() => expect(b.onAnswer).toHaveBeenCalledWith({ behavior: 'deny', interrupt: true }));
   });
 
+  /** The frame's text without its border and line breaks (a long label wraps). */
+  const flat = (frame: string | undefined) => (frame ?? '').replace(/[│╭╮╰╯─]/g, ' ').replace(/\s+/g, ' ');
+
+  it('on answer 2, ←/→ choose where the rule is kept: the shared project file, the session, everywhere', async () => {
+    const a = open(bash);
+    await tick();
+    a.stdin.write(keys.down);
+    await waitFor(() => expect(flat(a.lastFrame())).toContain('where: this session · this project (shared) · this project (only you)'));
+    a.stdin.write(keys.left);
+    await waitFor(() => expect(flat(a.lastFrame())).toContain('Bash(npm test:*) (saved to .claude/settings.json)'));
+    a.stdin.write(keys.enter);
+    await waitFor(() => expect(a.onAnswer).toHaveBeenCalledWith({ behavior: 'allow', remember: ['Bash(npm test:*)'], rememberIn: 'projectSettings' }));
+    const b = open(bash);
+    await tick();
+    b.stdin.write(keys.down);
+    await tick();
+    b.stdin.write(keys.left);
+    await tick();
+    b.stdin.write(keys.left);
+    await waitFor(() => expect(flat(b.lastFrame())).toContain('Bash(npm test:*) (for this session only)'));
+    b.stdin.write('2');
+    await waitFor(() => expect(b.onAnswer).toHaveBeenCalledWith({ behavior: 'allow', remember: ['Bash(npm test:*)'], rememberIn: 'session' }));
+    const c = open(bash);
+    await tick();
+    c.stdin.write(keys.down);
+    await tick();
+    c.stdin.write(keys.right);
+    await waitFor(() => expect(flat(c.lastFrame())).toContain('(saved to ~/.claude/settings.json)'));
+  });
+
   it("an MCP tool's input is shown once", () => {
     const { lastFrame } = open({
       toolUseId: 'toolu_m',
