@@ -7,8 +7,9 @@
  * typed after 3 is the person's next message. One request at a time; `waiting` counts the others.
  */
 import { Box, Text } from 'ink';
-import React, { useMemo, useRef, useState } from 'react';
+import React, { useEffect, useMemo, useRef, useState } from 'react';
 import type { PermissionAnswer, PermissionRequest, RuleScope } from '../base/permission-types.js';
+import type { Coverage } from '../core/policy/coverage.js';
 import { DiffView } from './DiffView.js';
 import * as B from './input-buffer.js';
 import { useKeys } from './key-router.js';
@@ -28,6 +29,8 @@ export interface PermissionDialogProps {
   readonly maxPreviewRows?: number;
   /** Where "don't ask again" rules are saved, for the label. */
   readonly rulesFile?: string;
+  /** What the suggested rules would have allowed among this project's past calls (shown with answer 2). */
+  readonly pastCalls?: (toolName: string, rules: readonly string[]) => Promise<Coverage>;
 }
 
 interface Choice {
@@ -51,6 +54,7 @@ export function PermissionDialog(props: PermissionDialogProps): React.ReactEleme
   const [scope, setScope] = useState(DEFAULT_SCOPE);
   const choices = useMemo(() => choicesFor(request, scopePlace(scope, rulesFile)), [request, rulesFile, scope]);
   const { selected, typing } = useDialogKeys(request, choices, props.onAnswer, { scope, setScope });
+  const coverage = usePastCalls(request, props.pastCalls);
 
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.color('warn')} paddingX={1}>
@@ -76,6 +80,11 @@ export function PermissionDialog(props: PermissionDialogProps): React.ReactEleme
         );
       })}
       {choices[selected]?.key === '2' && typing === undefined ? <ScopeLine scope={scope} /> : null}
+      {choices[selected]?.key === '2' && typing === undefined && coverage ? (
+        <Text dimColor wrap="wrap">
+          {coverageText(coverage)}
+        </Text>
+      ) : null}
       {typing !== undefined ? <ReasonField value={typing} /> : null}
     </Box>
   );
@@ -141,6 +150,29 @@ function choicesFor(request: PermissionRequest, place: string): Choice[] {
   if (request.suggestions.length) out.push({ key: '2', label: `Yes, and don't ask again for ${request.suggestions.join(', ')} (${place})` });
   out.push({ key: '3', label: 'No, and tell wicket what to do instead (esc)' });
   return out;
+}
+
+/** The past calls the suggested rules would have allowed, once known (nothing while they are looked up, or when that fails). */
+function usePastCalls(request: PermissionRequest, pastCalls: PermissionDialogProps['pastCalls']): Coverage | undefined {
+  const [coverage, setCoverage] = useState<Coverage | undefined>(undefined);
+  useEffect(() => {
+    if (!pastCalls || !request.suggestions.length) return;
+    let live = true;
+    pastCalls(request.toolName, request.suggestions).then(
+      (c) => live && setCoverage(c),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [request, pastCalls]);
+  return coverage;
+}
+
+function coverageText(c: Coverage): string {
+  if (!c.count) return "     Among this project's past calls, it would have allowed none that asked.";
+  const shown = c.examples.map((e) => (e.length > 60 ? `${e.slice(0, 57)}...` : e)).join(' | ');
+  return `     Among this project's past calls, it would also have allowed ${c.count} without asking: ${shown}${c.count > c.examples.length ? ' | ...' : ''}`;
 }
 
 function ScopeLine({ scope }: { scope: number }): React.ReactElement {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { render } from 'ink-testing-library';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { PermissionAnswer, PermissionRequest } from '../../src/base/permission-types.js';
-import { PermissionDialog } from '../../src/ui/PermissionDialog.js';
+import { PermissionDialog, type PermissionDialogProps } from '../../src/ui/PermissionDialog.js';
 import { makeTheme } from '../../src/ui/theme.js';
 import { ViewContext } from '../../src/ui/view-context.js';
 import { keys, tick, waitFor } from './helpers.js';
@@ -21,12 +21,12 @@ const bash: PermissionRequest = {
   suggestions: ['Bash(npm test:*)'],
 };
 
-function open(request: PermissionRequest, waiting = 0) {
+function open(request: PermissionRequest, waiting = 0, pastCalls?: PermissionDialogProps['pastCalls']) {
   const onAnswer = vi.fn<(a: PermissionAnswer) => void>();
   const info = { columns: 90, rows: 30, cwd: dir, theme: makeTheme({ NO_COLOR: '1' }) };
   const r = render(
     <ViewContext.Provider value={info}>
-      <PermissionDialog request={request} onAnswer={onAnswer} waiting={waiting} />
+      <PermissionDialog request={request} onAnswer={onAnswer} waiting={waiting} {...(pastCalls ? { pastCalls } : {})} />
     </ViewContext.Provider>,
   );
   return { ...r, onAnswer };
@@ -176,6 +176,18 @@ describe('PermissionDialog', () => {
     await tick();
     c.stdin.write(keys.right);
     await waitFor(() => expect(flat(c.lastFrame())).toContain('(saved to ~/.claude/settings.json)'));
+  });
+
+  it('with answer 2 chosen, shows what the rule would have allowed among past calls', async () => {
+    const pastCalls = vi.fn(async () => ({ count: 4, examples: ['npm test -- a', 'npm test -- b', 'npm test -- c'] }));
+    const r = open(bash, 0, pastCalls);
+    await tick();
+    expect(pastCalls).toHaveBeenCalledWith('Bash', ['Bash(npm test:*)']);
+    expect(flat(r.lastFrame())).not.toContain('past calls');
+    r.stdin.write(keys.down);
+    await waitFor(() =>
+      expect(flat(r.lastFrame())).toContain('it would also have allowed 4 without asking: npm test -- a | npm test -- b | npm test -- c | ...'),
+    );
   });
 
   it("an MCP tool's input is shown once", () => {
