@@ -68,12 +68,17 @@ export interface PermissionRequest {
   mcpServer?: { name: string; source: string };
 }
 
+/** Where a "don't ask again" rule is kept: for this session only, or in a settings file (default: the local project one). */
+export type RuleScope = 'session' | 'localSettings' | 'projectSettings' | 'userSettings';
+
 /** The person's answer. */
 export type PermissionAnswer =
   | {
       behavior: 'allow';
       /** rules to add for the rest of the session (and persist) */
       remember?: string[];
+      /** Where `remember` is kept; absent: the project's local settings file. */
+      rememberIn?: RuleScope;
       /** The call's input, changed by whoever answered (a permission prompt tool); checked again before it runs. */
       updatedInput?: unknown;
       /** Who answered when it was not a person (the Agent SDK host): the trace names it. */

@@ -52,6 +52,8 @@ export interface LoadSettingsOptions {
   safeMode?: boolean;
   /** User, project or local files the person chose to go on without while they cannot be read (a fixed file loads again). */
   without?: readonly string[];
+  /** A file read in place of the project's shared `.claude/settings.json` (a candidate policy, `wicket rules test --settings`). */
+  projectSettingsFile?: string;
 }
 
 export interface SettingsSourceInfo {
@@ -140,7 +142,7 @@ function readLayers(opts: LoadSettingsOptions): Layer[] {
   const wanted = (s: string) => !opts.sources || opts.sources.includes(s);
   const user = userSettingsPath(opts.home, opts.configDir);
   if (wanted('user')) layers.push(layerFromResult('userSettings', user, readSettingsSource(user)));
-  const project = projectSettingsPath(opts.cwd);
+  const project = opts.projectSettingsFile ?? projectSettingsPath(opts.cwd);
   if (wanted('project') && path.resolve(project) !== path.resolve(user)) layers.push(layerFromResult('projectSettings', project, readSettingsSource(project)));
   const local = localSettingsPath(opts.cwd);
   if (wanted('local')) layers.push(layerFromResult('localSettings', local, readSettingsSource(local)));

@@ -21,7 +21,12 @@ export async function addLocalAllowRule(projectRoot: string, rule: string): Prom
 
 /** Adds `rule` to `permissions.<list>` of the local settings file, unless it is already there. */
 export async function addLocalRule(projectRoot: string, list: 'allow' | 'ask' | 'deny', rule: string): Promise<void> {
-  await updateLocalSettings(projectRoot, (data, file) => {
+  await addRuleToFile(localSettingsPath(projectRoot), list, rule);
+}
+
+/** Adds `rule` to `permissions.<list>` of a settings file (the shared project one, the user's…), unless it is already there. */
+export async function addRuleToFile(settingsFile: string, list: 'allow' | 'ask' | 'deny', rule: string): Promise<void> {
+  await updateSettingsFile(settingsFile, (data, file) => {
     const perms = data.permissions ?? (data.permissions = {});
     if (!isObject(perms)) throw new Error(`${file}: "permissions" is not an object; the rule ${rule} was not saved`);
     const rules = perms[list] ?? (perms[list] = []);

@@ -30,6 +30,7 @@ import type { ElicitationQueue } from './elicitation-queue.js';
 import { McpApprovalDialog } from './McpApprovalDialog.js';
 import type { McpSession } from './mcp-session.js';
 import { PermissionDialog } from './PermissionDialog.js';
+import { pastCallsAllowedBy } from '../core/policy/coverage.js';
 import { PluginScreen } from './PluginScreen.js';
 import type { PluginSession } from './plugin-session.js';
 import { PromptInput } from './PromptInput.js';
@@ -97,6 +98,11 @@ export function frameBudget(rows: number, promptLines: number, hints: number, di
 
 export function App(props: AppProps): React.ReactElement {
   const { base, theme = defaultTheme } = props;
+  // What a "don't ask again" rule would have allowed among this project's past calls (its home and settings as the session's).
+  const pastCalls = useCallback(
+    (toolName: string, rules: readonly string[]) => pastCallsAllowedBy({ cwd: base.projectRoot, env: { ...base.env, HOME: base.homeDir } }, toolName, rules),
+    [base],
+  );
   const { exit } = useApp();
   const { columns, rows } = useTerminalSize();
   const agent = useAgent({
@@ -213,6 +219,7 @@ export function App(props: AppProps): React.ReactElement {
               waiting={agent.asks.length - 1}
               onAnswer={(a) => agent.answer(ask, a)}
               maxPreviewRows={Math.max(3, dialogRows - 12)}
+              pastCalls={pastCalls}
             />
           ) : elicit ? (
             <ElicitationDialog

@@ -1,12 +1,15 @@
 /**
  * The inline permission prompt: what the call would do, why it asks, and three answers: 1 Yes,
  * 2 Yes and don't ask again for <rule>, 3 No and tell wicket what to do instead (a text field).
+ * On answer 2, ←/→ choose where the rule is kept: this session, the project (shared), the project
+ * (only this person: the default), or everywhere (the user's settings).
  * Keys 1/2/3, arrows + Enter; Esc answers No. "No" stops the turn (the app ends the run); the text
  * typed after 3 is the person's next message. One request at a time; `waiting` counts the others.
  */
 import { Box, Text } from 'ink';
-import React, { useMemo, useRef, useState } from 'react';
-import type { PermissionAnswer, PermissionRequest } from '../base/permission-types.js';
+import React, { useEffect, useMemo, useRef, useState } from 'react';
+import type { PermissionAnswer, PermissionRequest, RuleScope } from '../base/permission-types.js';
+import type { Coverage } from '../core/policy/coverage.js';
 import { DiffView } from './DiffView.js';
 import * as B from './input-buffer.js';
 import { useKeys } from './key-router.js';
@@ -26,6 +29,8 @@ export interface PermissionDialogProps {
   readonly maxPreviewRows?: number;
   /** Where "don't ask again" rules are saved, for the label. */
   readonly rulesFile?: string;
+  /** What the suggested rules would have allowed among this project's past calls (shown with answer 2). */
+  readonly pastCalls?: (toolName: string, rules: readonly string[]) => Promise<Coverage>;
 }
 
 interface Choice {
@@ -33,12 +38,23 @@ interface Choice {
   label: string;
 }
 
+/** Where answer 2 may keep its rule, in the order ←/→ walk them. */
+const SCOPES: ReadonlyArray<{ scope: RuleScope; name: string; place?: string }> = [
+  { scope: 'session', name: 'this session' },
+  { scope: 'projectSettings', name: 'this project (shared)', place: '.claude/settings.json' },
+  { scope: 'localSettings', name: 'this project (only you)' },
+  { scope: 'userSettings', name: 'everywhere (your user settings)', place: '~/.claude/settings.json' },
+];
+const DEFAULT_SCOPE = 2;
+
 export function PermissionDialog(props: PermissionDialogProps): React.ReactElement {
   const { request, waiting = 0, maxPreviewRows = 20, rulesFile = '.claude/settings.local.json' } = props;
   const { cwd, theme } = useView();
   const preview = useMemo(() => buildPreview(request, cwd), [request, cwd]);
-  const choices = useMemo(() => choicesFor(request, rulesFile), [request, rulesFile]);
-  const { selected, typing } = useDialogKeys(request, choices, props.onAnswer);
+  const [scope, setScope] = useState(DEFAULT_SCOPE);
+  const choices = useMemo(() => choicesFor(request, scopePlace(scope, rulesFile)), [request, rulesFile, scope]);
+  const { selected, typing } = useDialogKeys(request, choices, props.onAnswer, { scope, setScope });
+  const coverage = usePastCalls(request, props.pastCalls);
 
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.color('warn')} paddingX={1}>
@@ -63,13 +79,25 @@ export function PermissionDialog(props: PermissionDialogProps): React.ReactEleme
           </Box>
         );
       })}
+      {choices[selected]?.key === '2' && typing === undefined ? <ScopeLine scope={scope} /> : null}
+      {choices[selected]?.key === '2' && typing === undefined && coverage ? (
+        <Text dimColor wrap="wrap">
+          {coverageText(coverage)}
+        </Text>
+      ) : null}
       {typing !== undefined ? <ReasonField value={typing} /> : null}
     </Box>
   );
 }
 
 /** 1/2/3, arrows + Enter, Esc; after 3, a text field for what to do instead. Answers once. */
-function useDialogKeys(request: PermissionRequest, choices: Choice[], onAnswer: (a: PermissionAnswer) => void): { selected: number; typing?: B.Buffer } {
+function useDialogKeys(
+  request: PermissionRequest,
+  choices: Choice[],
+  onAnswer: (a: PermissionAnswer) => void,
+  where: { scope: number; setScope: (n: number) => void },
+): { selected: number; typing?: B.Buffer } {
+  const scopeNow = useRef(where.scope);
   const [selected, setSelectedState] = useState(0);
   const [typing, setTypingState] = useState<B.Buffer | undefined>(undefined);
   // Keys can arrive before React subscribes the new handler: keep the state in refs too.
@@ -80,8 +108,10 @@ function useDialogKeys(request: PermissionRequest, choices: Choice[], onAnswer: 
   const answer = useAnswerOnce<PermissionAnswer>(onAnswer);
   const pick = (key: Choice['key']) => {
     if (key === '1') answer({ behavior: 'allow' });
-    else if (key === '2' && request.suggestions.length) answer({ behavior: 'allow', remember: [...request.suggestions] });
-    else if (key === '3') setTyping(B.emptyBuffer);
+    else if (key === '2' && request.suggestions.length) {
+      const rememberIn = SCOPES[scopeNow.current]!.scope;
+      answer({ behavior: 'allow', remember: [...request.suggestions], ...(rememberIn === 'localSettings' ? {} : { rememberIn }) });
+    } else if (key === '3') setTyping(B.emptyBuffer);
   };
   // "No" stops the turn; what the person types instead becomes the next prompt.
   const no = (instead?: string) => answer({ behavior: 'deny', interrupt: true, ...(instead?.trim() ? { message: instead.trim() } : {}) });
@@ -97,6 +127,10 @@ function useDialogKeys(request: PermissionRequest, choices: Choice[], onAnswer: 
     }
     if (key.escape) return no();
     if (input === '1' || input === '2' || input === '3') return pick(input);
+    if ((key.leftArrow || key.rightArrow) && choices[sel.current]?.key === '2') {
+      scopeNow.current = (scopeNow.current + (key.rightArrow ? 1 : SCOPES.length - 1)) % SCOPES.length;
+      return where.setScope(scopeNow.current);
+    }
     if (key.upArrow) setSelected((sel.current + choices.length - 1) % choices.length);
     else if (key.downArrow || key.tab) setSelected((sel.current + 1) % choices.length);
     else if (key.return) pick(choices[sel.current]!.key);
@@ -104,11 +138,55 @@ function useDialogKeys(request: PermissionRequest, choices: Choice[], onAnswer: 
   return { selected, ...(typing ? { typing } : {}) };
 }
 
-function choicesFor(request: PermissionRequest, rulesFile: string): Choice[] {
+/** Where answer 2 keeps its rule, for its label. */
+function scopePlace(scope: number, rulesFile: string): string {
+  const s = SCOPES[scope]!;
+  if (s.scope === 'session') return 'for this session only';
+  return `saved to ${s.place ?? rulesFile}`;
+}
+
+function choicesFor(request: PermissionRequest, place: string): Choice[] {
   const out: Choice[] = [{ key: '1', label: 'Yes' }];
-  if (request.suggestions.length) out.push({ key: '2', label: `Yes, and don't ask again for ${request.suggestions.join(', ')} (saved to ${rulesFile})` });
+  if (request.suggestions.length) out.push({ key: '2', label: `Yes, and don't ask again for ${request.suggestions.join(', ')} (${place})` });
   out.push({ key: '3', label: 'No, and tell wicket what to do instead (esc)' });
   return out;
+}
+
+/** The past calls the suggested rules would have allowed, once known (nothing while they are looked up, or when that fails). */
+function usePastCalls(request: PermissionRequest, pastCalls: PermissionDialogProps['pastCalls']): Coverage | undefined {
+  const [coverage, setCoverage] = useState<Coverage | undefined>(undefined);
+  useEffect(() => {
+    if (!pastCalls || !request.suggestions.length) return;
+    let live = true;
+    pastCalls(request.toolName, request.suggestions).then(
+      (c) => live && setCoverage(c),
+      () => {},
+    );
+    return () => {
+      live = false;
+    };
+  }, [request, pastCalls]);
+  return coverage;
+}
+
+function coverageText(c: Coverage): string {
+  if (!c.count) return "     Among this project's past calls, it would have allowed none that asked.";
+  const shown = c.examples.map((e) => (e.length > 60 ? `${e.slice(0, 57)}...` : e)).join(' | ');
+  return `     Among this project's past calls, it would also have allowed ${c.count} without asking: ${shown}${c.count > c.examples.length ? ' | ...' : ''}`;
+}
+
+function ScopeLine({ scope }: { scope: number }): React.ReactElement {
+  const { theme } = useView();
+  return (
+    <Text dimColor wrap="wrap">
+      {'     ←/→ where: '}
+      {SCOPES.map((s, i) => (
+        <Text key={s.scope} color={i === scope ? theme.color('accent') : undefined} bold={i === scope}>
+          {`${i ? ' · ' : ''}${s.name}`}
+        </Text>
+      ))}
+    </Text>
+  );
 }
 
 function ReasonField({ value }: { value: B.Buffer }): React.ReactElement {

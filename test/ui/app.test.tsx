@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { render } from 'ink-testing-library';
@@ -125,6 +125,21 @@ describe('App', () => {
     const saved = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.local.json'), 'utf8'));
     expect(saved.permissions.allow).toEqual(['Poke(bear)']);
     expect(app.base.permission.rules.allow.map((r) => r.raw)).toEqual(['Poke(bear)']);
+  });
+
+  it('"don\'t ask again" with ← saves the rule in the shared .claude/settings.json instead', async () => {
+    const app = start([[{ tool: 'Poke', input: { what: 'bear' } }], [{ text: 'poked it' }]]);
+    await app.send('poke the bear');
+    await waitFor(() => expect(app.frame()).toContain("2. Yes, and don't ask again for Poke(bear)"));
+    app.stdin.write(keys.down);
+    await tick();
+    app.stdin.write(keys.left);
+    await waitFor(() => expect(app.frame().replace(/\s+/g, ' ')).toContain('Poke(bear) (saved to .claude/settings.json)'));
+    app.stdin.write(keys.enter);
+    await waitFor(() => expect(app.frame()).toContain("Won't ask again for Poke(bear)"));
+    const saved = JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8'));
+    expect(saved.permissions.allow).toEqual(['Poke(bear)']);
+    expect(existsSync(path.join(dir, '.claude', 'settings.local.json'))).toBe(false);
   });
 
   it('"No" with a reason stops the turn; the reason is the next prompt, after the rejected call', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { render } from 'ink-testing-library';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { PermissionAnswer, PermissionRequest } from '../../src/base/permission-types.js';
-import { PermissionDialog } from '../../src/ui/PermissionDialog.js';
+import { PermissionDialog, type PermissionDialogProps } from '../../src/ui/PermissionDialog.js';
 import { makeTheme } from '../../src/ui/theme.js';
 import { ViewContext } from '../../src/ui/view-context.js';
 import { keys, tick, waitFor } from './helpers.js';
@@ -21,12 +21,12 @@ const bash: PermissionRequest = {
   suggestions: ['Bash(npm test:*)'],
 };
 
-function open(request: PermissionRequest, waiting = 0) {
+function open(request: PermissionRequest, waiting = 0, pastCalls?: PermissionDialogProps['pastCalls']) {
   const onAnswer = vi.fn<(a: PermissionAnswer) => void>();
   const info = { columns: 90, rows: 30, cwd: dir, theme: makeTheme({ NO_COLOR: '1' }) };
   const r = render(
     <ViewContext.Provider value={info}>
-      <PermissionDialog request={request} onAnswer={onAnswer} waiting={waiting} />
+      <PermissionDialog request={request} onAnswer={onAnswer} waiting={waiting} {...(pastCalls ? { pastCalls } : {})} />
     </ViewContext.Provider>,
   );
   return { ...r, onAnswer };
@@ -146,6 +146,48 @@ describe('PermissionDialog', () => {
     await tick();
     b.stdin.write(keys.esc);
     await waitFor(() => expect(b.onAnswer).toHaveBeenCalledWith({ behavior: 'deny', interrupt: true }));
+  });
+
+  /** The frame's text without its border and line breaks (a long label wraps). */
+  const flat = (frame: string | undefined) => (frame ?? '').replace(/[│╭╮╰╯─]/g, ' ').replace(/\s+/g, ' ');
+
+  it('on answer 2, ←/→ choose where the rule is kept: the shared project file, the session, everywhere', async () => {
+    const a = open(bash);
+    await tick();
+    a.stdin.write(keys.down);
+    await waitFor(() => expect(flat(a.lastFrame())).toContain('where: this session · this project (shared) · this project (only you)'));
+    a.stdin.write(keys.left);
+    await waitFor(() => expect(flat(a.lastFrame())).toContain('Bash(npm test:*) (saved to .claude/settings.json)'));
+    a.stdin.write(keys.enter);
+    await waitFor(() => expect(a.onAnswer).toHaveBeenCalledWith({ behavior: 'allow', remember: ['Bash(npm test:*)'], rememberIn: 'projectSettings' }));
+    const b = open(bash);
+    await tick();
+    b.stdin.write(keys.down);
+    await tick();
+    b.stdin.write(keys.left);
+    await tick();
+    b.stdin.write(keys.left);
+    await waitFor(() => expect(flat(b.lastFrame())).toContain('Bash(npm test:*) (for this session only)'));
+    b.stdin.write('2');
+    await waitFor(() => expect(b.onAnswer).toHaveBeenCalledWith({ behavior: 'allow', remember: ['Bash(npm test:*)'], rememberIn: 'session' }));
+    const c = open(bash);
+    await tick();
+    c.stdin.write(keys.down);
+    await tick();
+    c.stdin.write(keys.right);
+    await waitFor(() => expect(flat(c.lastFrame())).toContain('(saved to ~/.claude/settings.json)'));
+  });
+
+  it('with answer 2 chosen, shows what the rule would have allowed among past calls', async () => {
+    const pastCalls = vi.fn(async () => ({ count: 4, examples: ['npm test -- a', 'npm test -- b', 'npm test -- c'] }));
+    const r = open(bash, 0, pastCalls);
+    await tick();
+    expect(pastCalls).toHaveBeenCalledWith('Bash', ['Bash(npm test:*)']);
+    expect(flat(r.lastFrame())).not.toContain('past calls');
+    r.stdin.write(keys.down);
+    await waitFor(() =>
+      expect(flat(r.lastFrame())).toContain('it would also have allowed 4 without asking: npm test -- a | npm test -- b | npm test -- c | ...'),
+    );
   });
 
   it("an MCP tool's input is shown once", () => {

@@ -6,15 +6,15 @@
 import { useCallback, useState, type MutableRefObject } from 'react';
 import { errorMessage } from '../../base/errors.js';
 import type { AgentOptions } from '../../core/agent-options.js';
-import type { AskUser, PermissionAnswer, PermissionRequest } from '../../base/permission-types.js';
-import { localSettingsPath } from '../../settings/paths.js';
-import { addLocalRule } from '../../settings/persist.js';
+import type { AskUser, PermissionAnswer, PermissionRequest, RuleScope } from '../../base/permission-types.js';
+import { localSettingsPath, projectSettingsPath, userSettingsPath } from '../../settings/paths.js';
+import { addLocalRule, addRuleToFile } from '../../settings/persist.js';
 import type { AgentView } from '../agent-state.js';
 import type { PendingAsk } from '../types.js';
 
 /** What the queue reads of the agent's options (use-agent.ts's UseAgentOptions). */
 interface QueueOptions {
-  base: Pick<AgentOptions, 'projectRoot' | 'hooks'>;
+  base: Pick<AgentOptions, 'projectRoot' | 'hooks'> & Partial<Pick<AgentOptions, 'homeDir' | 'env'>>;
   persistRule?: (rule: string) => Promise<void>;
 }
 
@@ -27,10 +27,18 @@ export function usePermissionQueue(
   const [asks, setAsks] = useState<PendingAsk[]>([]);
 
   const saveRules = useCallback(
-    (rules: string[]) => {
+    (rules: string[], scope: RuleScope = 'localSettings') => {
       const o = opts.current;
-      const file = localSettingsPath(o.base.projectRoot);
-      const save = o.persistRule ?? ((rule: string) => addLocalRule(o.base.projectRoot, 'allow', rule));
+      if (scope === 'session') {
+        for (const rule of rules) view.add({ kind: 'info', tone: 'info', text: `Won't ask again for ${rule} in this session` });
+        return schedule();
+      }
+      const file = scopeFile(scope, o.base);
+      const local = scope === 'localSettings';
+      const save =
+        local && o.persistRule
+          ? o.persistRule
+          : (rule: string) => (local ? addLocalRule(o.base.projectRoot, 'allow', rule) : addRuleToFile(file, 'allow', rule));
       void (async () => {
         for (const rule of rules) {
           try {
@@ -55,7 +63,7 @@ export function usePermissionQueue(
             signal.removeEventListener('abort', onAbort);
             setAsks((q) => q.filter((a) => a !== entry));
             view.setWaiting(request.toolUseId, false);
-            if (answer.behavior === 'allow' && answer.remember?.length) saveRules(answer.remember);
+            if (answer.behavior === 'allow' && answer.remember?.length) saveRules(answer.remember, answer.rememberIn);
             schedule();
             resolve(answer);
           },
@@ -73,4 +81,11 @@ export function usePermissionQueue(
   );
 
   return { asks, askUser };
+}
+
+/** The settings file of a scope: the project's shared or local one, or the user's. */
+function scopeFile(scope: Exclude<RuleScope, 'session'>, base: QueueOptions['base']): string {
+  if (scope === 'projectSettings') return projectSettingsPath(base.projectRoot);
+  if (scope === 'localSettings') return localSettingsPath(base.projectRoot);
+  return userSettingsPath(base.homeDir ?? process.env.HOME ?? '', base.env?.CLAUDE_CONFIG_DIR || undefined);
 }
