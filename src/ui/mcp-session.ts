@@ -33,8 +33,12 @@ export class McpSession {
     followMcpTools(agent, servers);
   }
 
-  /** Starts every server that needs no answer. */
+  private started = false;
+
+  /** Starts every server that needs no answer (once; the app calls it after its first frame, a run before it). */
   start(): void {
+    if (this.started) return;
+    this.started = true;
     this.starts.push(this.servers.start().then(() => useMcpTools(this.agent, this.servers, this.only)));
   }
 
@@ -100,6 +104,7 @@ export class McpSession {
 
   /** Resolves once no server is waiting for an answer or still starting. */
   async ready(): Promise<void> {
+    this.start();
     await this.approvals;
     for (let seen = 0; seen < this.starts.length; ) {
       const batch = this.starts.slice(seen);

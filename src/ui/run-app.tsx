@@ -33,6 +33,7 @@ import { itemsFromMessages } from './resume-items.js';
 import { ElicitationQueue } from './elicitation-queue.js';
 import { McpSession } from './mcp-session.js';
 import { SetupError } from './SetupError.js';
+import { yogaReady } from './lib/yoga-ready.js';
 import { askBrokenSettings } from './SettingsErrorDialog.js';
 import { askTrust } from './TrustDialog.js';
 import { isWorkspaceTrusted, saveWorkspaceTrust, trustFolder } from '../settings/trust.js';
@@ -41,6 +42,7 @@ const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
 export const runApp: AppEntry = async function runApp(opts, info) {
+  await yogaReady;
   const trust = await trustWorkspace();
   if (!trust.yes) return 1;
   if (!(await settingsReadable(opts))) return 2;
@@ -67,7 +69,6 @@ export const runApp: AppEntry = async function runApp(opts, info) {
   } catch (err) {
     return showSetupError(err);
   }
-  mcp?.start();
   const base = setup.options;
   const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...setup.loaded.warnings, ...(trust.note ? [trust.note] : [])];
   if (debugOn) {
@@ -119,6 +120,11 @@ export const runApp: AppEntry = async function runApp(opts, info) {
   if (out.isTTY) out.write(BRACKETED_PASTE_ON);
   // Kitty's keyboard protocol (kitty, WezTerm, ghostty, once the terminal confirms it) tells Shift+Enter from Enter.
   const instance = render(app, { exitOnCtrlC: false, maxFps: 30, kittyKeyboard: { mode: 'auto' } });
+  // What the first frame does not need starts after it: MCP servers (their processes), Markdown.
+  setImmediate(() => {
+    info.firstFrame?.();
+    mcp?.start();
+  });
   setTimeout(() => void preloadMarkdown().catch(() => undefined), 50);
   try {
     await instance.waitUntilExit();
