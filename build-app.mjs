@@ -114,3 +114,29 @@ export const fastSegmenter = {
     });
   },
 };
+
+// Ink wraps text with wrap-ansi without trimming (to keep indentation); when a word ends exactly at
+// the edge, wrap-ansi then starts the next row with the space between the words (" project…" in a
+// dialog). That space is left out; any other space stays as written. The build fails if wrap-ansi changes.
+const WRAP_ANSI = /node_modules[\\/]wrap-ansi[\\/]index\.js$/;
+export const wrapWithoutStraySpace = {
+  name: 'wrap-without-stray-space',
+  setup(b) {
+    b.onLoad({ filter: WRAP_ANSI }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      let source = await readFile(args.path, 'utf8');
+      for (const [from, to] of [
+        ['\t\tif (index !== 0) {\n', '\t\tif (index !== 0) {\n\t\t\tlet continuedRow = false;\n'],
+        [
+          "\t\t\t\trows.push('');\n\t\t\t\trowLength = 0;\n\t\t\t}\n",
+          "\t\t\t\trows.push('');\n\t\t\t\trowLength = 0;\n\t\t\t\tcontinuedRow = true;\n\t\t\t}\n",
+        ],
+        ['if (rowLength > 0 || options.trim === false) {', 'if (rowLength > 0 || (options.trim === false && !continuedRow)) {'],
+      ]) {
+        if (!source.includes(from)) throw new Error(`${args.path}: expected ${JSON.stringify(from)}`);
+        source = source.replace(from, to);
+      }
+      return { contents: source, loader: 'js' };
+    });
+  },
+};

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { appInline, fastSegmenter, fastStringWidth, inkWithoutDevtools, segmented, yogaWithoutTopLevelAwait } from './build-app.mjs';
+import { appInline, fastSegmenter, fastStringWidth, inkWithoutDevtools, segmented, wrapWithoutStraySpace, yogaWithoutTopLevelAwait } from './build-app.mjs';
 import { builtinsOnce } from './build-builtins.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
@@ -164,6 +164,7 @@ await build({
     appInline,
     fastStringWidth,
     fastSegmenter,
+    wrapWithoutStraySpace,
     yogaWithoutTopLevelAwait,
     inkWithoutDevtools,
   ],

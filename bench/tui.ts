@@ -16,7 +16,7 @@ import { build, type Plugin } from 'esbuild';
 import * as buildApp from '../build-app.mjs';
 import { claudeCode, hasTmux, type Launch, timeToPrompt } from './startup-helper.js';
 
-const { fastSegmenter, fastStringWidth } = buildApp as { fastSegmenter: Plugin; fastStringWidth: Plugin };
+const { fastSegmenter, fastStringWidth, wrapWithoutStraySpace } = buildApp as Record<'fastSegmenter' | 'fastStringWidth' | 'wrapWithoutStraySpace', Plugin>;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..');
 const work = mkdtempSync(path.join(tmpdir(), 'wicket-bench-tui-'));
@@ -41,6 +41,7 @@ async function bundleScenario(): Promise<string> {
     plugins: [
       fastStringWidth,
       fastSegmenter,
+      wrapWithoutStraySpace,
       {
         name: 'stub-react-devtools',
         setup(b) {
