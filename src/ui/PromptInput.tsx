@@ -54,7 +54,13 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
   }, isActive);
 
   return (
-    <Box borderStyle="round" borderColor={theme.color('muted')} borderLeft={false} borderRight={false} flexDirection="column">
+    <Box
+      borderStyle="round"
+      borderColor={theme.color(value.text.startsWith('!') ? 'bash' : 'muted')}
+      borderLeft={false}
+      borderRight={false}
+      flexDirection="column"
+    >
       <BufferView value={value} placeholder={placeholder} maxLines={maxLines} showCursor={isActive} />
     </Box>
   );

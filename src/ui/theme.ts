@@ -4,7 +4,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 
-export type ColorName = 'accent' | 'user' | 'tool' | 'ok' | 'warn' | 'error' | 'muted' | 'added' | 'removed' | 'mode';
+export type ColorName = 'accent' | 'user' | 'tool' | 'ok' | 'warn' | 'error' | 'muted' | 'added' | 'removed' | 'mode' | 'bash';
 
 const PALETTE: Record<ColorName, string> = {
   accent: 'cyan',
@@ -17,6 +17,7 @@ const PALETTE: Record<ColorName, string> = {
   added: 'green',
   removed: 'red',
   mode: 'yellow',
+  bash: '#ff87d7',
 };
 
 export interface Theme {

@@ -19,6 +19,7 @@ import { AgentView, type ViewSnapshot } from '../agent-state.js';
 import { markdownReady, preloadMarkdown } from '../markdown-text.js';
 import type { PendingAsk } from '../types.js';
 import { usePermissionQueue } from './use-permission-queue.js';
+import { shellJob } from './shell-job.js';
 import { compactedMarks, markPrompt, rewindTo, type PromptMark } from '../../base/prompt-marks.js';
 import { oneLine } from '../rewind.js';
 import { restoreReport } from '../rewind-report.js';
@@ -29,6 +30,8 @@ interface Queued {
   shown: string;
   allowedTools: readonly string[];
   context?: string;
+  /** A `!` command: run through the Bash tool's gates, no model request. */
+  shell?: string;
 }
 
 /** A run with no prompt: the model goes on with the notices of background tasks that ended. */
@@ -73,6 +76,8 @@ export interface AgentHandle extends ViewSnapshot {
   /** Runs a prompt now, or after the current run when one is going. */
   /** `allowedTools`: a custom command's allow rules, for the run this prompt starts; `context`: hook text that goes with the prompt. */
   submit(prompt: string, shown?: string, allowedTools?: readonly string[], context?: string): void;
+  /** `!command`: runs it through the Bash tool's gates now, or after the current run; no model request. */
+  shell(command: string): void;
   /** Whether a run is going, right now (the rendered status may lag a key press behind). */
   busy(): boolean;
   interrupt(): void;
@@ -159,9 +164,13 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       const { shown, allowedTools } = q;
       const controller = new AbortController();
       abortRef.current = controller;
-      if (!wake) view.add({ kind: 'user', text: shown });
+      if (!wake && q.shell === undefined) view.add({ kind: 'user', text: shown });
       view.startRun();
       flushNow();
+      if (q.shell !== undefined) {
+        await shellJob(optsRef.current.base, q.shell, controller.signal, { view, messages, transcript: optsRef.current.transcript });
+        return next(controller);
+      }
       await optsRef.current.ready?.();
       const agent: AgentOptions = { ...optsRef.current.base, askUser, signal: controller.signal };
       const revoke = grantAllowedTools(agent.permission.rules, allowedTools);
@@ -179,16 +188,20 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       }
       revoke();
       messages.splice(0, messages.length, ...working);
-      abortRef.current = undefined;
-      flushNow();
-      const next = queue.current.shift();
-      setQueued(queue.current.length);
-      if (next) void run(next);
-      // A notice that came after the run's last request (not after an interrupt: it waits for the next prompt).
-      else if (!controller.signal.aborted && optsRef.current.base.taskNotices?.hasPending()) void run(WAKE, true);
+      next(controller);
     },
     [view, askUser, flushNow, consume, messages],
   );
+
+  /** After a job: the next queued one, or a run for notices that came after the last request (not after an interrupt). */
+  function next(controller: AbortController): void {
+    abortRef.current = undefined;
+    flushNow();
+    const queued = queue.current.shift();
+    setQueued(queue.current.length);
+    if (queued) void runRef.current(queued);
+    else if (!controller.signal.aborted && optsRef.current.base.taskNotices?.hasPending()) void runRef.current(WAKE, true);
+  }
   const runRef = useRef(run);
   runRef.current = run;
 
@@ -203,15 +216,27 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   const submit = useCallback(
     (prompt: string, shown?: string, allowedTools: readonly string[] = [], context?: string) => {
       const q: Queued = { prompt, shown: shown ?? prompt, allowedTools, ...(context ? { context } : {}) };
-      if (abortRef.current) {
-        queue.current.push(q);
-        setQueued(queue.current.length);
-        return;
-      }
-      void run(q);
+      enqueue(q);
     },
     [run],
   );
+
+  /** `!command`: through the Bash tool's gates now, or after the current run. */
+  const shell = useCallback(
+    (command: string) => {
+      enqueue({ prompt: '', shown: `! ${command}`, allowedTools: [], shell: command });
+    },
+    [run],
+  );
+
+  function enqueue(q: Queued): void {
+    if (abortRef.current) {
+      queue.current.push(q);
+      setQueued(queue.current.length);
+      return;
+    }
+    void runRef.current(q);
+  }
 
   const interrupt = useCallback(() => {
     queue.current = [];
@@ -324,6 +349,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     view,
     messages,
     submit,
+    shell,
     busy,
     interrupt,
     answer,

@@ -1,6 +1,7 @@
 /**
- * What Enter does with the prompt: slash commands run here (built-in or custom), anything else goes
- * to the model. Every submitted line is added to the project's history.
+ * What Enter does with the prompt: slash commands run here (built-in or custom), `!command` runs
+ * through the Bash tool's gates (shell-command.ts), anything else goes to the model. Every submitted
+ * line is added to the project's history.
  */
 import { useStdout } from 'ink';
 import type { McpSession } from '../mcp-session.js';
@@ -11,6 +12,7 @@ import { findCommand, parseSlash, runCommand, type CommandResult, type SessionCo
 import { expansionOf, gateExpansion } from '../../commands/expansion-gate.js';
 import { appendHistory, type HistoryCursor } from '../history.js';
 import * as B from '../input-buffer.js';
+import { shellCommandOf } from '../shell-command.js';
 import type { AgentHandle } from './use-agent.js';
 
 export interface SubmitDeps {
@@ -106,6 +108,8 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     if (d.historyFile) appendHistory(d.historyFile, text);
     d.setBuffer(B.emptyBuffer);
     if (text.startsWith('/') && slash(text)) return;
+    const command = shellCommandOf(text);
+    if (command !== undefined) return d.agent.shell(command);
     d.agent.submit(text, raw.text.trim());
   };
 }
