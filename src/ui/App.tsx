@@ -18,7 +18,9 @@ import { KeyRouterContext, useKeyRouter } from './key-router.js';
 import { useAgent } from './hooks/use-agent.js';
 import { useElicitations, useMcpApprovals, useMcpPromptCommands, useMcpResources } from './hooks/use-mcp.js';
 import { useStatusCommand } from './hooks/use-status-command.js';
+import { useAppActions } from './hooks/use-app-actions.js';
 import { useAppKeys } from './hooks/use-app-keys.js';
+import { useKeymap } from './hooks/use-keymap.js';
 import { useSubmit } from './hooks/use-submit.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import * as B from './input-buffer.js';
@@ -136,7 +138,19 @@ export function App(props: AppProps): React.ReactElement {
     props.elicitations?.cancelAll();
     agent.interrupt();
   }, [agent, props.elicitations]);
-  const notice = useAppKeys({
+  const keymap = useKeymap(props.configDir, (w) => agent.info(w, 'warning'));
+  const actions = useAppActions({
+    env: base.env,
+    cwd: props.cwd,
+    buffer,
+    setBuffer,
+    history,
+    info: agent.info,
+    redraw: useCallback(() => setStaticKey((k) => k + 1), []),
+  });
+  const { notice, onKey } = useAppKeys({
+    ...actions,
+    keymap,
     buffer,
     setBuffer,
     dialogOpen,
@@ -149,6 +163,7 @@ export function App(props: AppProps): React.ReactElement {
     searching: searching || rewinding,
     openSearch: () => setSearching(true),
     openRewind,
+    submit,
   });
   useInitialPrompt(props.initialPrompt, submit);
 
@@ -158,68 +173,77 @@ export function App(props: AppProps): React.ReactElement {
   };
   const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || rewinding);
   const agentColors = useMemo(() => agentColorsOf(loadAgentDefinitions(props.cwd, props.configDir)), [props.cwd, props.configDir]);
-  const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme, agentColors }), [columns, rows, props.cwd, theme, agentColors]);
+  const verbose = actions.transcript;
+  const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme, agentColors, verbose }), [columns, rows, props.cwd, theme, agentColors, verbose]);
   const ask = agent.asks[0];
-  const keys = useKeyRouter();
+  const keys = useKeyRouter(onKey);
 
   return (
     <KeyRouterContext.Provider value={keys}>
       <ViewContext.Provider value={viewInfo}>
         <Transcript key={staticKey} items={agent.items} />
-        <LiveArea live={agent.live} maxRows={liveRows} />
-        <Box flexDirection="column" marginTop={1}>
-          {approval && !ask ? (
-            <McpApprovalDialog key={approval.server.name} server={approval.server} waiting={approval.waiting} onAnswer={approval.onAnswer} />
-          ) : ask ? (
-            <PermissionDialog
-              key={ask.request.toolUseId}
-              request={ask.request}
-              waiting={agent.asks.length - 1}
-              onAnswer={(a) => agent.answer(ask, a)}
-              maxPreviewRows={Math.max(3, dialogRows - 12)}
-            />
-          ) : elicit ? (
-            <ElicitationDialog
-              key={elicit.id}
-              request={elicit.request}
-              waiting={elicit.waiting}
-              onAnswer={elicit.onAnswer}
-              maxFieldRows={Math.max(3, dialogRows - 10)}
-            />
-          ) : rewinding ? (
-            <RewindDialog
-              prompts={agent.prompts()}
-              preview={(i) => previewRestore(base.fileHistory, agent.prompts()[i]?.checkpoint, base.state.cwd)}
-              maxRows={Math.max(6, dialogRows - 2)}
-              onChoose={(i, choice) => {
-                setRewinding(false);
-                void agent.rewind(i, choice).then((text) => {
-                  if (text !== undefined) setBuffer(B.fromText(text));
-                });
-              }}
-              onCancel={() => setRewinding(false)}
-            />
-          ) : searching ? (
-            <HistorySearch
-              entries={history.all}
-              onDone={(entry) => {
-                if (entry !== undefined) setBuffer(B.fromText(entry));
-                setSearching(false);
-              }}
-            />
-          ) : (
-            <PromptInput
-              value={buffer}
-              onChange={setBuffer}
-              onSubmit={submit}
-              onHistory={onHistory}
-              placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'}
-            />
-          )}
-          {!ask && hints.length ? <Hints hints={hints} /> : null}
-          {statusRows.length ? <CustomStatus rows={statusRows} padding={statusSetting?.padding ?? 0} /> : null}
-          <StatusLine status={agent.status} model={base.model} mode={base.permission.mode} notice={notice} queued={agent.queued} />
-        </Box>
+        {verbose ? (
+          <Box marginTop={1}>
+            <Text dimColor>Showing the full transcript · ctrl+o or esc to go back</Text>
+          </Box>
+        ) : null}
+        {verbose ? null : <LiveArea live={agent.live} maxRows={liveRows} />}
+        {verbose ? null : (
+          <Box flexDirection="column" marginTop={1}>
+            {approval && !ask ? (
+              <McpApprovalDialog key={approval.server.name} server={approval.server} waiting={approval.waiting} onAnswer={approval.onAnswer} />
+            ) : ask ? (
+              <PermissionDialog
+                key={ask.request.toolUseId}
+                request={ask.request}
+                waiting={agent.asks.length - 1}
+                onAnswer={(a) => agent.answer(ask, a)}
+                maxPreviewRows={Math.max(3, dialogRows - 12)}
+              />
+            ) : elicit ? (
+              <ElicitationDialog
+                key={elicit.id}
+                request={elicit.request}
+                waiting={elicit.waiting}
+                onAnswer={elicit.onAnswer}
+                maxFieldRows={Math.max(3, dialogRows - 10)}
+              />
+            ) : rewinding ? (
+              <RewindDialog
+                prompts={agent.prompts()}
+                preview={(i) => previewRestore(base.fileHistory, agent.prompts()[i]?.checkpoint, base.state.cwd)}
+                maxRows={Math.max(6, dialogRows - 2)}
+                onChoose={(i, choice) => {
+                  setRewinding(false);
+                  void agent.rewind(i, choice).then((text) => {
+                    if (text !== undefined) setBuffer(B.fromText(text));
+                  });
+                }}
+                onCancel={() => setRewinding(false)}
+              />
+            ) : searching ? (
+              <HistorySearch
+                entries={history.all}
+                onDone={(entry) => {
+                  if (entry !== undefined) setBuffer(B.fromText(entry));
+                  setSearching(false);
+                }}
+              />
+            ) : (
+              <PromptInput
+                value={buffer}
+                onChange={setBuffer}
+                onSubmit={submit}
+                onHistory={onHistory}
+                attachPasted={actions.attachPath}
+                placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'}
+              />
+            )}
+            {!ask && hints.length ? <Hints hints={hints} /> : null}
+            {statusRows.length ? <CustomStatus rows={statusRows} padding={statusSetting?.padding ?? 0} /> : null}
+            <StatusLine status={agent.status} model={base.model} mode={base.permission.mode} notice={notice} queued={agent.queued} />
+          </Box>
+        )}
       </ViewContext.Provider>
     </KeyRouterContext.Provider>
   );

@@ -4,9 +4,9 @@
  * Controlled: the buffer lives in the parent; Esc, Ctrl-C, Ctrl-D and Shift+Tab are the parent's.
  */
 import { Box, Text, type Key } from 'ink';
-import React, { useRef } from 'react';
+import React, { useContext, useRef } from 'react';
 import * as B from './input-buffer.js';
-import { useKeys } from './key-router.js';
+import { KeyRouterContext, useKeys } from './key-router.js';
 import { symbols } from './theme.js';
 import { useView } from './view-context.js';
 
@@ -20,6 +20,8 @@ export interface PromptInputProps {
   readonly placeholder?: string;
   /** Lines shown at most; the view follows the cursor. */
   readonly maxLines?: number;
+  /** A pasted text the app takes as something else (an image file's path): the buffer with it, or undefined. */
+  readonly attachPasted?: (text: string, b: B.Buffer) => B.Buffer | undefined;
 }
 
 const PASTE_START = '[200~';
@@ -34,6 +36,7 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
   const propsRef = useRef(props);
   propsRef.current = props;
 
+  const router = useContext(KeyRouterContext);
   useKeys((input, key) => {
     const p = propsRef.current;
     const set = (next: B.Buffer | undefined) => {
@@ -42,7 +45,8 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
       p.onChange(next);
     };
     if (pasting.current !== undefined || input === PASTE_START || input.startsWith(PASTE_START)) {
-      handlePaste(input, key, pasting, set, latest.current);
+      handlePaste(input, key, pasting, set, latest.current, p.attachPasted);
+      if (router) router.pasting = pasting.current !== undefined;
       return;
     }
     const result = handleKey(input, key, latest.current, p);
@@ -68,7 +72,14 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
 
 type KeyResult = B.Buffer | undefined | 'submit' | { then: B.Buffer };
 
-function handlePaste(input: string, key: Key, pasting: React.MutableRefObject<string | undefined>, set: (b: B.Buffer) => void, current: B.Buffer): void {
+function handlePaste(
+  input: string,
+  key: Key,
+  pasting: React.MutableRefObject<string | undefined>,
+  set: (b: B.Buffer) => void,
+  current: B.Buffer,
+  attach?: (text: string, b: B.Buffer) => B.Buffer | undefined,
+): void {
   let chunk = input.startsWith(PASTE_START) ? input.slice(PASTE_START.length) : input;
   if (pasting.current === undefined) pasting.current = '';
   if (key.return && !chunk) chunk = '\n';
@@ -79,7 +90,7 @@ function handlePaste(input: string, key: Key, pasting: React.MutableRefObject<st
   }
   const text = pasting.current + chunk.slice(0, end);
   pasting.current = undefined;
-  set(B.paste(current, text));
+  set(attach?.(text, current) ?? B.paste(current, text));
 }
 
 /** One key → the next buffer, 'submit', or undefined (ignored). */
@@ -133,7 +144,12 @@ function typed(input: string, b: B.Buffer): KeyResult {
   if (input.length === 1) return B.insert(b, input);
   const breaks = (input.match(/[\r\n]/g) ?? []).length;
   const trailingEnter = breaks === 1 && /\r$/.test(input);
-  if (trailingEnter) return { then: B.insert(b, input.slice(0, -1)) };
+  if (trailingEnter) {
+    const typedText = input.slice(0, -1);
+    // `\` then Enter, read together on a busy start: a new line, as when they come one by one.
+    if (`${b.text.slice(0, b.cursor)}${typedText}`.endsWith('\\')) return B.insert(B.insert(b, typedText.slice(0, -1)), '\n');
+    return { then: B.insert(b, typedText) };
+  }
   if (breaks > 0 || input.length > B.LARGE_PASTE_CHARS) return B.paste(b, input);
   return B.insert(b, input);
 }

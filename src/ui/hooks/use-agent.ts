@@ -11,7 +11,7 @@ import type { AgentOptions } from '../../core/agent-options.js';
 import { compactConversation } from '../../core/compact.js';
 import { appendUser, unansweredToolUses } from '../../base/conversation.js';
 import { errorMessage } from '../../base/errors.js';
-import type { AgentEvent, ApiMessage } from '../../base/events.js';
+import type { AgentEvent, ApiMessage, ContentBlock } from '../../base/events.js';
 import type { PermissionAnswer } from '../../base/permission-types.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
 import { runPrompt } from '../../core/run-prompt.js';
@@ -26,7 +26,8 @@ import { restoreReport } from '../rewind-report.js';
 
 /** A prompt waiting to run: what goes to the model, what the transcript shows, a command's allow rules, hook context. */
 interface Queued {
-  prompt: string;
+  /** Text, or text and image blocks (images pasted into the prompt). */
+  prompt: string | ContentBlock[];
   shown: string;
   allowedTools: readonly string[];
   context?: string;
@@ -75,7 +76,7 @@ export interface AgentHandle extends ViewSnapshot {
   messages: ApiMessage[];
   /** Runs a prompt now, or after the current run when one is going. */
   /** `allowedTools`: a custom command's allow rules, for the run this prompt starts; `context`: hook text that goes with the prompt. */
-  submit(prompt: string, shown?: string, allowedTools?: readonly string[], context?: string): void;
+  submit(prompt: string | ContentBlock[], shown?: string, allowedTools?: readonly string[], context?: string): void;
   /** `!command`: runs it through the Bash tool's gates now, or after the current run; no model request. */
   shell(command: string): void;
   /** Whether a run is going, right now (the rendered status may lag a key press behind). */
@@ -214,8 +215,8 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   }, []);
 
   const submit = useCallback(
-    (prompt: string, shown?: string, allowedTools: readonly string[] = [], context?: string) => {
-      const q: Queued = { prompt, shown: shown ?? prompt, allowedTools, ...(context ? { context } : {}) };
+    (prompt: string | ContentBlock[], shown?: string, allowedTools: readonly string[] = [], context?: string) => {
+      const q: Queued = { prompt, shown: shown ?? (typeof prompt === 'string' ? prompt : ''), allowedTools, ...(context ? { context } : {}) };
       enqueue(q);
     },
     [run],

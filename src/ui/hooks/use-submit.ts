@@ -6,6 +6,7 @@
 import { useStdout } from 'ink';
 import type { McpSession } from '../mcp-session.js';
 import type { AgentOptions } from '../../core/agent-options.js';
+import type { ContentBlock } from '../../base/events.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
 import { findCommand, parseSlash, runCommand, type CommandResult, type SessionControl, type SlashCommand } from '../commands/index.js';
@@ -110,7 +111,14 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     if (text.startsWith('/') && slash(text)) return;
     const command = shellCommandOf(text);
     if (command !== undefined) return d.agent.shell(command);
-    d.agent.submit(text, raw.text.trim());
+    const images = B.images(raw);
+    if (!images.length) return d.agent.submit(text, raw.text.trim());
+    // Claude Code's shape: the text (with its `[Image #N]`), then each image.
+    const blocks: ContentBlock[] = [
+      { type: 'text', text },
+      ...images.map((i) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: i.mediaType, data: i.data } })),
+    ];
+    d.agent.submit(blocks, raw.text.trim());
   };
 }
 
