@@ -44,6 +44,8 @@ const KEY_TYPES: Record<string, JsonType> = {
   autoMemoryEnabled: 'boolean',
   plansDirectory: 'string',
   theme: 'string',
+  editorMode: 'string',
+  preferredNotifChannel: 'string',
   verbose: 'boolean',
   enabledPlugins: 'object',
   extraKnownMarketplaces: 'object',

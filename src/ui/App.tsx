@@ -11,9 +11,8 @@ import type { PromptMark } from '../base/prompt-marks.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { LoadedSettings } from '../settings/load.js';
 import type { SlashCommand } from './commands/index.js';
-import { hintsFor, type Hint } from './completions.js';
+import { hintsFor } from './completions.js';
 import { HistoryCursor } from './history.js';
-import { HistorySearch } from './HistorySearch.js';
 import { KeyRouterContext, useKeyRouter } from './key-router.js';
 import { useAgent } from './hooks/use-agent.js';
 import { useElicitations, useMcpApprovals, useMcpPromptCommands, useMcpResources } from './hooks/use-mcp.js';
@@ -25,20 +24,21 @@ import { useSubmit } from './hooks/use-submit.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import * as B from './input-buffer.js';
 import { LiveArea } from './LiveArea.js';
-import { ElicitationDialog } from './ElicitationDialog.js';
 import type { ElicitationQueue } from './elicitation-queue.js';
-import { McpApprovalDialog } from './McpApprovalDialog.js';
 import type { McpSession } from './mcp-session.js';
-import { PermissionDialog } from './PermissionDialog.js';
-import { PromptInput } from './PromptInput.js';
-import { RewindDialog } from './RewindDialog.js';
 import { previewRestore } from './rewind-preview.js';
 import { statusLineSetting } from './status-command.js';
 import { StatusLine } from './StatusLine.js';
-import { theme as defaultTheme, type Theme } from './theme.js';
+import { makeTheme, type Theme } from './theme.js';
+import { ActiveInput } from './ActiveInput.js';
+import { usePreferences } from './hooks/use-preferences.js';
+import { useConfigScreen } from './hooks/use-config-screen.js';
+import type { PickerSpec } from './hooks/use-submit.js';
+import type { VimMode } from './vim.js';
 import { Transcript } from './Transcript.js';
 import type { NewItem } from './types.js';
-import { loadAgentDefinitions, type AgentDefinition } from '../tools/agent/definitions.js';
+import { loadAgentDefinitions } from '../tools/agent/definitions.js';
+import { agentColorsOf, CustomStatus, Hints, useInitialPrompt } from './app-parts.js';
 import { ViewContext } from './view-context.js';
 
 export interface AppProps {
@@ -84,7 +84,7 @@ export function frameBudget(rows: number, promptLines: number, hints: number, di
 }
 
 export function App(props: AppProps): React.ReactElement {
-  const { base, theme = defaultTheme } = props;
+  const { base } = props;
   const { exit } = useApp();
   const { columns, rows } = useTerminalSize();
   const agent = useAgent({
@@ -131,8 +131,29 @@ export function App(props: AppProps): React.ReactElement {
     else if (agent.prompts().length) setRewinding(true);
     else agent.info('Nothing to rewind yet.');
   };
-  const submit = useSubmit({ ...props, commands, agent, history, setBuffer, quit, openRewind, onCleared: () => setStaticKey((k) => k + 1) });
-  const dialogOpen = agent.asks.length > 0 || approval !== undefined || elicit !== undefined;
+  const home = base.homeDir;
+  const configDirOverride = base.env.CLAUDE_CONFIG_DIR || undefined;
+  const { prefs, control: preferences } = usePreferences(base.settings, { home, configDir: configDirOverride }, (w) => agent.info(w, 'warning'));
+  const [picker, setPicker] = useState<PickerSpec | undefined>(undefined);
+  const [configOpen, setConfigOpen] = useState(false);
+  const [vimMode, setVimMode] = useState<VimMode>('insert');
+  const submit = useSubmit({
+    ...props,
+    commands,
+    agent,
+    history,
+    setBuffer,
+    quit,
+    openRewind,
+    onCleared: () => setStaticKey((k) => k + 1),
+    openPicker: setPicker,
+    openConfig: () => setConfigOpen(true),
+    preferences,
+    home,
+    ...(configDirOverride ? { configDirOverride } : {}),
+  });
+  const config = useConfigScreen(configOpen, () => setConfigOpen(false), { base, preferences, home, configDirOverride, info: agent.info });
+  const dialogOpen = agent.asks.length > 0 || approval !== undefined || elicit !== undefined || picker !== undefined || configOpen;
   // An interrupt ends the run's calls, and with them what their servers asked.
   const interrupt = useCallback(() => {
     props.elicitations?.cancelAll();
@@ -164,6 +185,8 @@ export function App(props: AppProps): React.ReactElement {
     openSearch: () => setSearching(true),
     openRewind,
     submit,
+    vimInsert: prefs.editorMode === 'vim' && vimMode === 'insert',
+    openModelPicker: () => submit(B.fromText('/model')),
   });
   useInitialPrompt(props.initialPrompt, submit);
 
@@ -173,7 +196,8 @@ export function App(props: AppProps): React.ReactElement {
   };
   const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || rewinding);
   const agentColors = useMemo(() => agentColorsOf(loadAgentDefinitions(props.cwd, props.configDir)), [props.cwd, props.configDir]);
-  const verbose = actions.transcript;
+  const verbose = actions.transcript || prefs.verbose;
+  const theme = useMemo(() => props.theme ?? makeTheme(process.env, prefs.theme), [props.theme, prefs.theme]);
   const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme, agentColors, verbose }), [columns, rows, props.cwd, theme, agentColors, verbose]);
   const ask = agent.asks[0];
   const keys = useKeyRouter(onKey);
@@ -190,104 +214,66 @@ export function App(props: AppProps): React.ReactElement {
         {verbose ? null : <LiveArea live={agent.live} maxRows={liveRows} />}
         {verbose ? null : (
           <Box flexDirection="column" marginTop={1}>
-            {approval && !ask ? (
-              <McpApprovalDialog key={approval.server.name} server={approval.server} waiting={approval.waiting} onAnswer={approval.onAnswer} />
-            ) : ask ? (
-              <PermissionDialog
-                key={ask.request.toolUseId}
-                request={ask.request}
-                waiting={agent.asks.length - 1}
-                onAnswer={(a) => agent.answer(ask, a)}
-                maxPreviewRows={Math.max(3, dialogRows - 12)}
-              />
-            ) : elicit ? (
-              <ElicitationDialog
-                key={elicit.id}
-                request={elicit.request}
-                waiting={elicit.waiting}
-                onAnswer={elicit.onAnswer}
-                maxFieldRows={Math.max(3, dialogRows - 10)}
-              />
-            ) : rewinding ? (
-              <RewindDialog
-                prompts={agent.prompts()}
-                preview={(i) => previewRestore(base.fileHistory, agent.prompts()[i]?.checkpoint, base.state.cwd)}
-                maxRows={Math.max(6, dialogRows - 2)}
-                onChoose={(i, choice) => {
-                  setRewinding(false);
-                  void agent.rewind(i, choice).then((text) => {
-                    if (text !== undefined) setBuffer(B.fromText(text));
-                  });
-                }}
-                onCancel={() => setRewinding(false)}
-              />
-            ) : searching ? (
-              <HistorySearch
-                entries={history.all}
-                onDone={(entry) => {
-                  if (entry !== undefined) setBuffer(B.fromText(entry));
-                  setSearching(false);
-                }}
-              />
-            ) : (
-              <PromptInput
-                value={buffer}
-                onChange={setBuffer}
-                onSubmit={submit}
-                onHistory={onHistory}
-                attachPasted={actions.attachPath}
-                placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'}
-              />
-            )}
+            <ActiveInput
+              {...(approval ? { approval } : {})}
+              {...(ask ? { ask } : {})}
+              waiting={agent.asks.length - 1}
+              answer={agent.answer}
+              {...(elicit ? { elicit } : {})}
+              {...(picker ? { picker } : {})}
+              closePicker={() => setPicker(undefined)}
+              {...(config ? { config } : {})}
+              {...(rewinding
+                ? {
+                    rewind: {
+                      prompts: agent.prompts(),
+                      preview: (i: number) => previewRestore(base.fileHistory, agent.prompts()[i]?.checkpoint, base.state.cwd),
+                      maxRows: Math.max(6, dialogRows - 2),
+                      onChoose: (i: number, choice: { code: boolean; conversation: boolean }) => {
+                        setRewinding(false);
+                        void agent.rewind(i, choice).then((text) => {
+                          if (text !== undefined) setBuffer(B.fromText(text));
+                        });
+                      },
+                      onCancel: () => setRewinding(false),
+                    },
+                  }
+                : {})}
+              {...(searching
+                ? {
+                    search: {
+                      entries: history.all,
+                      onDone: (entry: string | undefined) => {
+                        if (entry !== undefined) setBuffer(B.fromText(entry));
+                        setSearching(false);
+                      },
+                    },
+                  }
+                : {})}
+              prompt={{
+                value: buffer,
+                onChange: setBuffer,
+                onSubmit: submit,
+                onHistory,
+                attachPasted: actions.attachPath,
+                vim: prefs.editorMode === 'vim',
+                onVimMode: setVimMode,
+                placeholder: agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands',
+              }}
+              dialogRows={dialogRows}
+            />
             {!ask && hints.length ? <Hints hints={hints} /> : null}
             {statusRows.length ? <CustomStatus rows={statusRows} padding={statusSetting?.padding ?? 0} /> : null}
-            <StatusLine status={agent.status} model={base.model} mode={base.permission.mode} notice={notice} queued={agent.queued} />
+            <StatusLine
+              status={agent.status}
+              model={base.model}
+              mode={base.permission.mode}
+              notice={notice ?? (prefs.editorMode === 'vim' ? `-- ${vimMode.toUpperCase()} --` : undefined)}
+              queued={agent.queued}
+            />
           </Box>
         )}
       </ViewContext.Provider>
     </KeyRouterContext.Provider>
-  );
-}
-
-/** Sub-agent types → the color their definition gives them. */
-function agentColorsOf(defs: readonly AgentDefinition[]): Record<string, string> {
-  return Object.fromEntries(defs.flatMap((d) => (d.color ? [[d.name, d.color]] : [])));
-}
-
-/** `wicket "prompt"`: sent once, right after the first render. */
-function useInitialPrompt(prompt: string | undefined, submit: (b: B.Buffer) => void): void {
-  const sent = useRef(false);
-  useEffect(() => {
-    if (sent.current || !prompt?.trim()) return;
-    sent.current = true;
-    submit(B.fromText(prompt));
-  }, []);
-}
-
-/** The rows of the settings' status line command (ANSI colours pass through). */
-function CustomStatus({ rows, padding }: { rows: string[]; padding: number }): React.ReactElement {
-  return (
-    <Box flexDirection="column" paddingLeft={padding}>
-      {rows.map((r, i) => (
-        <Text key={i} wrap="truncate-end">
-          {r}
-        </Text>
-      ))}
-    </Box>
-  );
-}
-
-/** Slash commands or `@` resources matching what is typed; Tab takes the first. */
-function Hints({ hints }: { hints: Hint[] }): React.ReactElement {
-  const width = Math.max(...hints.map((h) => h.label.length)) + 1;
-  return (
-    <Box flexDirection="column">
-      {hints.map((h) => (
-        <Text key={h.label} wrap="truncate-end">
-          <Text bold>{h.label.padEnd(width)}</Text>
-          <Text dimColor>{` ${h.description}`}</Text>
-        </Text>
-      ))}
-    </Box>
   );
 }

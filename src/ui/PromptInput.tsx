@@ -8,6 +8,7 @@ import React, { useContext, useRef } from 'react';
 import * as B from './input-buffer.js';
 import { KeyRouterContext, useKeys } from './key-router.js';
 import { symbols } from './theme.js';
+import { initialVim, vimKey, type VimMode, type VimState } from './vim.js';
 import { useView } from './view-context.js';
 
 export interface PromptInputProps {
@@ -22,6 +23,9 @@ export interface PromptInputProps {
   readonly maxLines?: number;
   /** A pasted text the app takes as something else (an image file's path): the buffer with it, or undefined. */
   readonly attachPasted?: (text: string, b: B.Buffer) => B.Buffer | undefined;
+  /** Vim keys (editorMode "vim"), and who hears the mode change (the status line). */
+  readonly vim?: boolean;
+  readonly onVimMode?: (mode: VimMode) => void;
 }
 
 const PASTE_START = '[200~';
@@ -33,6 +37,7 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
   const latest = useRef(value);
   latest.current = value;
   const pasting = useRef<string | undefined>(undefined);
+  const vim = useRef<VimState>(initialVim);
   const propsRef = useRef(props);
   propsRef.current = props;
 
@@ -48,6 +53,16 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
       handlePaste(input, key, pasting, set, latest.current, p.attachPasted);
       if (router) router.pasting = pasting.current !== undefined;
       return;
+    }
+    if (p.vim) {
+      const v = vimKey(vim.current, input, key, latest.current);
+      if (v.kind !== 'pass') {
+        if (v.state.mode !== vim.current.mode) p.onVimMode?.(v.state.mode);
+        vim.current = v.state;
+        if (v.kind === 'submit') p.onSubmit(latest.current);
+        else set(v.buffer);
+        return;
+      }
     }
     const result = handleKey(input, key, latest.current, p);
     if (result === 'submit') p.onSubmit(latest.current);

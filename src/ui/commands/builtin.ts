@@ -1,8 +1,9 @@
 /** The built-in slash commands: /help /clear /compact /rewind /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /init, /add-dir, and those of session-info.ts). */
-import { DEFAULT_MODEL, EFFORT_LEVELS, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
+import { EFFORT_LEVELS, modelTakesEffort, parseEffort } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
 import { modeLabel } from '../StatusLine.js';
 import { help } from './help.js';
+import { configCommand, modelCommand, themeCommand, vimCommand } from './preferences.js';
 import { mcpCommand } from './mcp.js';
 import { permissionsCommand } from './permissions.js';
 import { pluginCommand } from './plugin.js';
@@ -16,19 +17,6 @@ const clear: SlashCommand = {
   description: 'Start a new conversation (clears the screen)',
   source: 'builtin',
   run: () => ({ kind: 'clear' }),
-};
-
-const model: SlashCommand = {
-  name: 'model',
-  argumentHint: '[name]',
-  description: 'Show or set the model (sonnet, opus, haiku or a full id)',
-  source: 'builtin',
-  run(args, s) {
-    const name = args.trim();
-    if (!name) return { kind: 'info', text: `Model: ${s.options.model}\nAliases: sonnet, opus, haiku (default ${DEFAULT_MODEL}). Set with /model <name>.` };
-    s.options.model = resolveModel(name) ?? name;
-    return { kind: 'info', text: `Model set to ${s.options.model}` };
-  },
 };
 
 const effort: SlashCommand = {
@@ -147,8 +135,11 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   rewind,
   initCommand,
   addDirCommand,
-  model,
+  modelCommand,
   effort,
+  configCommand,
+  themeCommand,
+  vimCommand,
   permissionsCommand,
   status,
   cost,

@@ -5,6 +5,8 @@ import type { Totals } from '../../core/run-prompt.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { McpServerState } from '../../mcp/servers.js';
 import type { TraceEntry } from '../types.js';
+import type { PreferencesControl } from '../hooks/use-preferences.js';
+import type { PickOption } from '../SelectDialog.js';
 
 /** The session as commands see it. `options` is the live object: changing `model` or `permission` takes effect at once. */
 export interface SessionControl {
@@ -31,6 +33,11 @@ export interface SessionControl {
   mcpSignOut?: (name: string) => Promise<{ text: string } | { error: string }>;
   /** The terminal's width, for commands that lay out columns. */
   columns?: number;
+  /** The person's home, and CLAUDE_CONFIG_DIR when set (where user settings are saved). */
+  home?: string;
+  configDirOverride?: string;
+  /** Theme, editor mode, notifications… changed now and saved (use-preferences.ts). */
+  preferences?: PreferencesControl;
   /** A line in the transcript, for what a command learns after it returned. */
   note?: (text: string, tone?: 'info' | 'warning' | 'error') => void;
 }
@@ -41,7 +48,11 @@ export type CommandResult =
   | { kind: 'clear' }
   | { kind: 'rewind' }
   | { kind: 'compact'; instructions?: string }
-  | { kind: 'exit' };
+  | { kind: 'exit' }
+  /** A list to choose from; the choice is run as `pick` and its result applied. */
+  | { kind: 'pick'; title: string; options: PickOption[]; selected?: number; pick: (value: string) => CommandResult | Promise<CommandResult> }
+  /** The settings screen. */
+  | { kind: 'config' };
 
 export interface SlashCommand {
   name: string;

@@ -56,6 +56,8 @@ export interface AppKeyDeps {
   /** A history entry (a key bound to history:previous / history:next). */
   history: (dir: -1 | 1) => void;
   openModelPicker?: () => void;
+  /** Vim keys in INSERT mode: Esc goes to the prompt (to NORMAL mode), not to interrupt. */
+  vimInsert?: boolean;
 }
 
 /** The status line's notice ("Press Ctrl-C again to exit"), and the handler the key router calls first. */
@@ -140,6 +142,7 @@ export function useAppKeys(d: AppKeyDeps): { notice: string | undefined; onKey: 
     if (s.searching) return false;
     const stroke = strokeOf(input, key);
     if (!stroke) return false;
+    if (s.vimInsert && stroke.key === 'escape' && !s.dialogOpen && !s.transcript) return false;
     const contexts = s.transcript
       ? ['Transcript', 'Global']
       : s.dialogOpen

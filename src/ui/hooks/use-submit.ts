@@ -15,6 +15,8 @@ import { appendHistory, type HistoryCursor } from '../history.js';
 import * as B from '../input-buffer.js';
 import { shellCommandOf } from '../shell-command.js';
 import type { AgentHandle } from './use-agent.js';
+import type { PreferencesControl } from './use-preferences.js';
+import type { PickOption } from '../SelectDialog.js';
 
 export interface SubmitDeps {
   base: Omit<AgentOptions, 'signal' | 'askUser'>;
@@ -34,6 +36,20 @@ export interface SubmitDeps {
   openRewind: () => void;
   /** After /clear wiped the screen: start a fresh transcript. */
   onCleared: () => void;
+  /** A list to choose from (/model, /theme). */
+  openPicker: (spec: PickerSpec) => void;
+  /** The settings screen (/config). */
+  openConfig: () => void;
+  preferences?: PreferencesControl;
+  home?: string;
+  configDirOverride?: string;
+}
+
+export interface PickerSpec {
+  title: string;
+  options: PickOption[];
+  selected?: number;
+  onDone: (value: string | undefined) => void;
 }
 
 export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
@@ -53,11 +69,27 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     ...(d.mcp ? mcpControl(d.mcp, d.agent.info) : {}),
     note: d.agent.info,
     columns: stdout.columns,
+    ...(d.preferences ? { preferences: d.preferences } : {}),
+    ...(d.home ? { home: d.home } : {}),
+    ...(d.configDirOverride ? { configDirOverride: d.configDirOverride } : {}),
   });
 
-  const apply = (text: string, result: CommandResult, context?: string) => {
+  const apply = (text: string, result: CommandResult, context?: string, echo = true) => {
     if (result.kind === 'prompt') d.agent.submit(result.text, text, result.allowedTools, context ?? result.context);
-    else if (result.kind === 'exit') d.quit();
+    else if (result.kind === 'pick') {
+      if (echo) d.agent.view.add({ kind: 'user', text });
+      d.openPicker({
+        title: result.title,
+        options: result.options,
+        ...(result.selected !== undefined ? { selected: result.selected } : {}),
+        onDone: (value) => {
+          if (value !== undefined) void Promise.resolve(result.pick(value)).then((next) => apply(text, next, undefined, false));
+        },
+      });
+    } else if (result.kind === 'config') {
+      if (echo) d.agent.view.add({ kind: 'user', text });
+      d.openConfig();
+    } else if (result.kind === 'exit') d.quit();
     else if (result.kind === 'rewind') d.openRewind();
     else if (result.kind === 'compact') {
       if (d.agent.busy()) return d.agent.info('Interrupt the current run (esc) before /compact.', 'warning');
@@ -68,7 +100,7 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
       stdout.write('\x1b[2J\x1b[3J\x1b[H');
       d.onCleared();
     } else {
-      d.agent.view.add({ kind: 'user', text });
+      if (echo) d.agent.view.add({ kind: 'user', text });
       d.agent.info(result.text, result.tone ?? 'info');
     }
   };
