@@ -337,7 +337,8 @@ async function approvedRewrite(g: Gated, updated: unknown, who: string): Promise
     return { kind: 'done', result: refusal('permission', `${who} approved the call with a changed input that is not valid:\n${invalid}`) };
   }
   const again = await decidePermission({ tool, input: parsed.input, ctx, rules: rulesNow(env), mode: env.permission.mode });
-  if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by !== 'tool default')) {
+  const answered = tool.answersInInput && again.behavior === 'ask' && again.by === 'always asks';
+  if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by !== 'tool default' && !answered)) {
     return denied(g, parsed.input, `${who} changed the input, and then ${again.by}`, again.reason);
   }
   tracer.mark('permission', 'allowed', `${who} (with a changed input)`);
