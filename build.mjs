@@ -61,7 +61,27 @@ const LIBRARIES = {
   // The MCP client, for sessions with MCP servers only.
   // YAML, for agent files' frontmatter.
   yaml: { loader: /src[\\/]settings[\\/]yaml-lib\.ts$/, exported: 'function yamlLib()' },
+  // The Markdown lexer, for instruction files that hold `@` imports or HTML comments.
+  marked: { loader: /src[\\/]session[\\/]memory[\\/]marked-lib\.ts$/, exported: 'function markedLib()' },
+  // The settings validator made from SchemaStore's schema (scripts/settings-schema.mjs), for runs that read a settings file.
+  'settings-schema': {
+    loader: /src[\\/]settings[\\/]schema-lib\.ts$/,
+    exported: 'function settingsSchemaLib()',
+    entry: () => 'src/settings/schema/validator.generated.js',
+  },
   mcp: { loader: /src[\\/]mcp[\\/]sdk-lib\.ts$/, exported: 'async function mcpSdk()', entry: () => 'src/mcp/sdk-parts.ts' },
+  // The clouds' model clients, each for sessions on that provider only (src/api/providers/).
+  bedrock: {
+    loader: /src[\\/]api[\\/]providers[\\/]bedrock-lib\.ts$/,
+    exported: 'async function bedrockLib()',
+    entry: () => 'src/api/providers/bedrock-parts.ts',
+  },
+  vertex: { loader: /src[\\/]api[\\/]providers[\\/]vertex-lib\.ts$/, exported: 'async function vertexLib()', entry: () => 'src/api/providers/vertex-parts.ts' },
+  foundry: {
+    loader: /src[\\/]api[\\/]providers[\\/]foundry-lib\.ts$/,
+    exported: 'async function foundryLib()',
+    entry: () => 'src/api/providers/foundry-parts.ts',
+  },
   'web-tree-sitter': {
     loader: /src[\\/]tools[\\/]bash[\\/]tree-sitter-lib\.ts$/,
     exported: 'function treeSitterLib()',
@@ -204,6 +224,8 @@ for (const name of Object.keys(LIBRARIES)) {
     outdir: 'dist',
     ...cjs,
     define: cjsDefine,
+    // Licence comments go to dist/cli/<name>.cjs.LEGAL.txt: some hold non-ASCII names.
+    legalComments: 'external',
   });
   bundleHashes[name] = hashOf(assertAscii(`dist/cli/${name}.cjs`, readFileSync(new URL(`./dist/cli/${name}.cjs`, import.meta.url), 'utf8')));
 }

@@ -7,7 +7,7 @@
  * alternately with `node -e 0`, whose median at the same moments is printed beside it: on a busy
  * machine Node's own start moves by tens of milliseconds, and "over node" stays put.
  */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,6 +86,16 @@ async function main(): Promise<void> {
     // project has used its tools (the first line is a fresh install's).
     const again = await measureWithScript(server, () => server.script(reply().text('Hello from the bench.')), ['-p', 'hi'], project, env);
     console.log(`one text turn, after those: ${fmt(again.run)}  (${besides(again)}; the cache now holds the tools' code too)`);
+    // A project with a settings file: the file is checked against Claude Code's schema (its
+    // validator is a bundle of its own, loaded only when a settings file exists).
+    mkdirSync(path.join(project, '.claude'), { recursive: true });
+    writeFileSync(
+      path.join(project, '.claude', 'settings.json'),
+      JSON.stringify({ permissions: { allow: ['Read', 'Bash(npm test)'], deny: ['Read(./.env)'] }, env: { NODE_ENV: 'development' }, model: 'sonnet' }),
+    );
+    const withSettings = await measureWithScript(server, () => server.script(reply().text('Hello from the bench.')), ['-p', 'hi'], project, env);
+    console.log(`one text turn, settings file: ${fmt(withSettings.run)}  (${besides(withSettings)}; the file checked against the schema)`);
+    rmSync(path.join(project, '.claude'), { recursive: true, force: true });
     await certificateLines(server, project, env);
   } finally {
     await server.close();

@@ -15,7 +15,7 @@ import { describeProxy, proxyAgent, proxyFor, proxyProblem } from './proxy.js';
 import { eventsOf, safeJSON } from './sse-events.js';
 
 export { DEFAULT_BASE_URL };
-const API_VERSION = '2023-06-01';
+export const API_VERSION = '2023-06-01';
 /** An error body longer than this is cut: it only ever feeds one sentence. */
 const MAX_ERROR_BODY = 64 * 1024;
 
@@ -129,13 +129,17 @@ function agentFor(protocol: string): http.Agent {
   return agent;
 }
 
-/** Sends the request; resolves with the response once its headers arrive, and the watch that goes on timing it. */
-async function send(
+/**
+ * Sends the request; resolves with the response once its headers arrive, and the watch that goes on
+ * timing it. The providers' clients send through it too (fetch-adapter.ts).
+ */
+export async function send(
   url: URL,
   headers: Record<string, string>,
   payload: Buffer,
   limits: ApiLimits,
   signal: AbortSignal,
+  method = 'POST',
 ): Promise<{ res: IncomingMessage; watch: RequestWatch }> {
   const { request } = clientModule(url.protocol);
   const proxy = proxyFor(url);
@@ -154,7 +158,7 @@ async function send(
       reject(err);
     };
     const watch = new RequestWatch(limits, (err) => (res ? res.destroy(err) : stop(err)), via);
-    const req = request(url, { method: 'POST', headers, agent } satisfies RequestOptions, (response) => {
+    const req = request(url, { method, headers, agent } satisfies RequestOptions, (response) => {
       res = response;
       watch.headers();
       response.on('error', () => {}); // surfaces through the stream's iterator

@@ -17,13 +17,16 @@ type Partial =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'redacted_thinking'; data: string }
-  | { type: 'tool_use'; id: string; name: string; json: string; input: unknown };
+  | { type: 'tool_use'; id: string; name: string; json: string; input: unknown; server?: boolean }
+  | { type: 'web_search_tool_result'; tool_use_id: string; content: unknown };
 
 export class MessageAccumulator {
   id = '';
   model = '';
   stopReason: string | null = null;
   usage: Usage = emptyUsage();
+  /** Searches the API's web_search tool ran for this message (usage.server_tool_use). */
+  webSearchRequests = 0;
   private readonly blocks: Array<Partial | undefined> = [];
   private readonly done = new Set<number>();
 
@@ -45,6 +48,7 @@ export class MessageAccumulator {
       case 'message_delta':
         if (event.delta?.stop_reason !== undefined) this.stopReason = event.delta.stop_reason;
         this.usage = mergeUsage(this.usage, event.usage);
+        this.webSearchRequests = event.usage?.server_tool_use?.web_search_requests ?? this.webSearchRequests;
         return {};
       default:
         return {};
@@ -71,6 +75,11 @@ export class MessageAccumulator {
     const b = this.blocks[index];
     this.done.add(index);
     if (!b || b.type !== 'tool_use') return {};
+    // A server tool's call is the API's to run: its input is kept, and nothing runs here.
+    if (b.server) {
+      b.input = parseOr(b.json, b.input ?? {});
+      return {};
+    }
     const text = b.json.trim();
     if (text === '') {
       b.input = b.input ?? {};
@@ -89,7 +98,7 @@ export class MessageAccumulator {
   completedToolUses(): CompletedToolUse[] {
     const out: CompletedToolUse[] = [];
     this.blocks.forEach((b, i) => {
-      if (b?.type === 'tool_use' && this.done.has(i)) out.push({ id: b.id, name: b.name, input: b.input });
+      if (b?.type === 'tool_use' && !b.server && this.done.has(i)) out.push({ id: b.id, name: b.name, input: b.input });
     });
     return out;
   }
@@ -103,7 +112,8 @@ export class MessageAccumulator {
         if (b.text) out.push({ type: 'text', text: b.text });
       } else if (b.type === 'thinking') out.push({ type: 'thinking', thinking: b.thinking, signature: b.signature });
       else if (b.type === 'redacted_thinking') out.push({ type: 'redacted_thinking', data: b.data });
-      else out.push({ type: 'tool_use', id: b.id, name: b.name, input: b.input ?? {} });
+      else if (b.type === 'web_search_tool_result') out.push({ type: 'web_search_tool_result', tool_use_id: b.tool_use_id, content: b.content });
+      else out.push({ type: b.server ? 'server_tool_use' : 'tool_use', id: b.id, name: b.name, input: b.input ?? {} });
     });
     return out;
   }
@@ -120,9 +130,25 @@ function startBlock(block: any): Partial | undefined {
   if (block.type === 'redacted_thinking') return { type: 'redacted_thinking', data: block.data ?? '' };
   if (block.type === 'tool_use' || block.type === 'server_tool_use') {
     const hasInput = block.input && typeof block.input === 'object' && Object.keys(block.input).length > 0;
-    return { type: 'tool_use', id: block.id, name: block.name, json: hasInput ? JSON.stringify(block.input) : '', input: undefined };
+    return {
+      type: 'tool_use',
+      id: block.id,
+      name: block.name,
+      json: hasInput ? JSON.stringify(block.input) : '',
+      input: undefined,
+      ...(block.type === 'server_tool_use' ? { server: true } : {}),
+    };
   }
+  if (block.type === 'web_search_tool_result') return { type: 'web_search_tool_result', tool_use_id: block.tool_use_id, content: block.content };
   return undefined;
+}
+
+function parseOr(json: string, fallback: unknown): unknown {
+  try {
+    return json.trim() ? JSON.parse(json) : fallback;
+  } catch {
+    return fallback;
+  }
 }
 
 function mergeUsage(a: Usage, b: any): Usage {

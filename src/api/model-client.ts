@@ -1,15 +1,22 @@
 /**
  * The model client: one streamed Messages API request, with retries that never show text twice and
  * never run a tool twice. The SDK decodes the stream and types the errors; the request goes over
- * Node's http client (http-transport.ts), and the retries are ours (visible as `retry` events).
+ * Node's http client (http-transport.ts) to Anthropic's API, or through a cloud provider's client
+ * (providers/), and the retries are ours (visible as `retry` events) whichever it is. A request
+ * refused for its credentials is tried once more when the transport could renew them (the
+ * apiKeyHelper run again, a cloud's refresh command).
  */
 import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import type { ApiMessage, ContentBlock } from '../base/events.js';
-import { FatalError, errorMessage } from '../base/errors.js';
-import { baseURLProblem, postMessagesStream, type TransportConfig } from './http-transport.js';
+import { FatalError, errorMessage, type ApiErrorBody } from '../base/errors.js';
+import { baseURLProblem } from './http-transport.js';
+import type { ApiKeyHelper } from './key-helper.js';
 import { ApiTimeoutError, type ApiLimits } from './limits.js';
+import { withoutCacheMarks } from './prompt-caching.js';
 import { MessageAccumulator, type CompletedToolUse } from './message-accumulator.js';
+import { awaitWithNotices, Notices } from './notices.js';
 import { isRetryableStatus, parseRetryAfter, retryDelay, sleep, type RetryPolicy } from './retry.js';
+import { firstPartyTransport, type ModelTransport, type TransportInfo } from './transport.js';
 import type { Usage } from '../base/usage.js';
 
 export interface ApiTool {
@@ -35,6 +42,10 @@ export interface ModelRequest {
   fallbackModels?: readonly string[];
   /** Betas the request needs (`anthropic-beta`), besides the one thinking adds. */
   betas?: readonly string[];
+  /** Tools the API runs itself (`{ type: 'web_search_20250305', … }`), sent after `tools`. */
+  serverTools?: ReadonlyArray<Record<string, unknown>>;
+  /** Set by the client: whether a request to this model goes without cache marks. */
+  cachingOff?: (model: string) => boolean;
 }
 
 /** Overloaded answers in a row before the request moves to the next fallback model. */
@@ -48,7 +59,9 @@ export type ClientEvent =
   | { type: 'tool_use'; toolUse: CompletedToolUse }
   | { type: 'retry'; attempt: number; maxRetries: number; delayMs: number; status?: number; error: string }
   /** The model stayed overloaded: this request, and the caller's next ones, go to `model`. */
-  | { type: 'fallback'; from: string; model: string; error: string };
+  | { type: 'fallback'; from: string; model: string; error: string }
+  /** A line a credential command printed while the request waited for it (a sign-in link, a code). */
+  | { type: 'notice'; text: string };
 
 export interface FinalMessage {
   id: string;
@@ -58,10 +71,14 @@ export interface FinalMessage {
   usage: Usage;
   /** True when the stream dropped after tools had started and the message was cut to its complete blocks. */
   truncated: boolean;
+  /** Searches the API's web_search tool ran (billed apart from the tokens). */
+  webSearchRequests?: number;
 }
 
 export interface ModelClient {
   stream(req: ModelRequest, signal: AbortSignal): AsyncGenerator<ClientEvent, FinalMessage, void>;
+  /** Which service, region and credentials the requests use (absent on test doubles). */
+  describe?(): TransportInfo;
 }
 
 export interface ClientConfig {
@@ -74,27 +91,35 @@ export interface ClientConfig {
   userAgent?: string;
   /** Extra request headers (ANTHROPIC_CUSTOM_HEADERS). */
   headers?: Record<string, string>;
+  /** Whether a request to this model goes without cache marks (DISABLE_PROMPT_CACHING…). */
+  cachingOff?: (model: string) => boolean;
+  /** The apiKeyHelper setting, used when neither ANTHROPIC_AUTH_TOKEN nor ANTHROPIC_API_KEY is set. */
+  keyHelper?: ApiKeyHelper;
+  /** A cloud provider's transport (providers/) instead of Anthropic's API. */
+  transport?: ModelTransport;
 }
 
 export function createModelClient(config: ClientConfig): ModelClient {
-  if (!config.apiKey && !config.authToken) {
-    throw new FatalError('auth', 'no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)');
+  const transport = config.transport ?? anthropicTransport(config);
+  const cachingOff = config.cachingOff;
+  return {
+    stream: (req, signal) => streamWithRetry(transport, config.retry, cachingOff ? { ...req, cachingOff } : req, signal),
+    describe: () => transport.describe(),
+  };
+}
+
+function anthropicTransport(config: ClientConfig): ModelTransport {
+  if (!config.apiKey && !config.authToken && !config.keyHelper) {
+    throw new FatalError('auth', 'no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, or an apiKeyHelper in the settings)');
   }
   const problem = baseURLProblem(config.baseURL);
   if (problem) throw new FatalError('config', problem);
-  const transport: TransportConfig = {
-    apiKey: config.apiKey,
-    authToken: config.authToken,
-    baseURL: config.baseURL,
-    limits: config.limits,
-    userAgent: config.userAgent,
-    headers: config.headers,
-  };
-  return { stream: (req, signal) => streamWithRetry(transport, config.retry, req, signal) };
+  const { apiKey, authToken, baseURL, limits, userAgent, headers } = config;
+  return firstPartyTransport({ apiKey, authToken, baseURL, limits, userAgent, headers }, apiKey || authToken ? undefined : config.keyHelper);
 }
 
 async function* streamWithRetry(
-  transport: TransportConfig,
+  transport: ModelTransport,
   policy: RetryPolicy,
   req: ModelRequest,
   signal: AbortSignal,
@@ -103,6 +128,8 @@ async function* streamWithRetry(
   let model = req.model;
   const fallbacks = [...(req.fallbackModels ?? [])].filter((m) => m !== model);
   let overloaded = 0;
+  const notices = new Notices();
+  let renewed = false;
   for (let attempt = 0; ; attempt++) {
     const acc = new MessageAccumulator();
     shown.seen = 0;
@@ -110,20 +137,21 @@ async function* streamWithRetry(
     let toolsStarted = 0;
     try {
       const thinking = req.thinkingBudget && req.thinkingBudget >= 1024 ? req.thinkingBudget : undefined;
-      const body = {
+      const full = {
         model,
         // With thinking on, max_tokens must exceed the thinking budget and leave room for the answer.
         max_tokens: thinking ? Math.max(req.maxTokens, thinking + 8000) : req.maxTokens,
         system: req.system,
         messages: req.messages,
-        ...(req.tools.length ? { tools: req.tools } : {}),
+        ...(req.tools.length || req.serverTools?.length ? { tools: [...req.tools, ...(req.serverTools ?? [])] } : {}),
         ...(thinking ? { thinking: { type: 'enabled', budget_tokens: thinking } } : {}),
         ...(req.effort ? { output_config: { effort: req.effort } } : {}),
         stream: true,
       };
+      const body = req.cachingOff?.(model) ? withoutCacheMarks(full) : full;
       // Thinking between tool calls needs the interleaved-thinking beta.
       const betas = [...(thinking && req.tools.length ? ['interleaved-thinking-2025-05-14'] : []), ...(req.betas ?? [])];
-      const stream = await postMessagesStream(transport, body, signal, betas);
+      const stream = yield* awaitWithNotices(transport.send(body, signal, betas, notices.push), notices);
       for await (const event of abortable(stream as AsyncIterable<any>, signal)) {
         const out = acc.push(event);
         yield { type: 'raw', event };
@@ -144,11 +172,21 @@ async function* streamWithRetry(
       return finalOf(acc, false);
     } catch (err) {
       if (signal.aborted) throw err;
+      // A credentials problem a person must fix (a failing key helper, no cloud credentials).
+      if (err instanceof FatalError) throw err;
       if (toolsStarted > 0) {
         // Tools already ran from this stream: keep the complete blocks instead of asking again.
         const shorter = shorterText(shown);
         if (shorter) yield shorter;
         return finalOf(acc, true);
+      }
+      // Refused credentials are renewed once per request, and the request sent again at once.
+      if (!renewed && transport.renewCredentials) {
+        renewed = yield* awaitWithNotices(transport.renewCredentials(err, signal, notices.push), notices);
+        if (renewed) {
+          attempt--;
+          continue;
+        }
       }
       const status = statusOf(err);
       overloaded = isOverloaded(err) ? overloaded + 1 : 0;
@@ -160,7 +198,7 @@ async function* streamWithRetry(
         yield { type: 'fallback', from, model, error: describeError(err) };
         continue;
       }
-      if (!isRetryableStatus(status) || attempt >= policy.maxRetries) throw toFatal(err, attempt);
+      if (!isRetryableStatus(status) || attempt >= policy.maxRetries) throw toFatal(err, attempt, transport.describe());
       const delayMs = retryDelay(attempt + 1, policy, parseRetryAfter(headersOf(err)));
       yield { type: 'retry', attempt: attempt + 1, maxRetries: policy.maxRetries, delayMs, status, error: describeError(err) };
       await sleep(delayMs, signal);
@@ -249,6 +287,7 @@ function finalOf(acc: MessageAccumulator, truncated: boolean): FinalMessage {
     stopReason: truncated ? (hasTools ? 'tool_use' : 'end_turn') : acc.stopReason,
     usage: acc.usage,
     truncated,
+    ...(acc.webSearchRequests ? { webSearchRequests: acc.webSearchRequests } : {}),
   };
 }
 
@@ -280,16 +319,28 @@ function describeError(err: unknown): string {
 }
 
 /** One clear sentence for the person, never a stack trace. */
-function toFatal(err: unknown, attempts: number): FatalError {
+function toFatal(err: unknown, attempts: number, via: TransportInfo): FatalError {
   const status = statusOf(err);
   const detail = err instanceof APIError ? (err.apiMessage ?? err.message) : errorMessage(err);
-  if (status === 401) return new FatalError('auth', `authentication failed (401): check ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (${detail})`, 401);
-  if (status === 403) return new FatalError('auth', `permission denied by the API (403): ${detail}`, 403);
-  if (status === 404) return new FatalError('not_found', `not found (404): check the model name and ANTHROPIC_BASE_URL (${detail})`, 404);
-  if (status === 400 || status === 413 || status === 422) return new FatalError('bad_request', `the API rejected the request (${status}): ${detail}`, status);
+  const api = err instanceof APIError && status !== undefined ? apiBody(err, detail) : undefined;
+  const firstParty = via.provider === 'Anthropic API';
+  if (status === 401) return new FatalError('auth', `authentication failed (401): check the credentials from ${via.credentials} (${detail})`, 401, api);
+  if (status === 403) return new FatalError('auth', `permission denied by ${firstParty ? 'the API' : via.provider} (403): ${detail}`, 403, api);
+  if (status === 404) {
+    const where = firstParty ? 'ANTHROPIC_BASE_URL' : `that ${via.provider} offers it${via.region ? ` in ${via.region}` : ''}`;
+    return new FatalError('not_found', `not found (404): check the model name and ${where} (${detail})`, 404, api);
+  }
+  if (status === 400 || status === 413 || status === 422)
+    return new FatalError('bad_request', `the API rejected the request (${status}): ${detail}`, status, api);
   // A silent server: the limit that was passed, and how many times the request was tried.
   if (err instanceof ApiTimeoutError) return new FatalError('api', `${err.message}; tried ${attempts + 1} time${attempts ? 's' : ''}`);
   const tries = attempts > 0 ? ` after ${attempts + 1} attempts` : '';
   if (status === undefined) return new FatalError('api', `could not reach the API${tries}: ${detail}`);
-  return new FatalError('api', `the API failed${tries} (${status}): ${detail}`, status);
+  return new FatalError('api', `the API failed${tries} (${status}): ${detail}`, status, api);
+}
+
+/** The error response's own type and message (`{"type":"error","error":{"type":…,"message":…}}`). */
+function apiBody(err: APIError, detail: string): ApiErrorBody {
+  const type = (err.error as { error?: { type?: unknown } } | undefined)?.error?.type;
+  return { ...(typeof type === 'string' ? { type } : {}), message: detail };
 }

@@ -25,11 +25,18 @@ export class ToolError extends Error {
 
 export type FatalCode = 'auth' | 'bad_request' | 'not_found' | 'api' | 'config' | 'aborted' | 'internal';
 
+/** What the API itself said in an error response: its `error.type` and `error.message`. */
+export interface ApiErrorBody {
+  type?: string;
+  message: string;
+}
+
 export class FatalError extends Error {
   constructor(
     readonly code: FatalCode,
     message: string,
     readonly status?: number,
+    readonly api?: ApiErrorBody,
   ) {
     super(message);
     this.name = 'FatalError';

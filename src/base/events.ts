@@ -96,7 +96,11 @@ export type ContentBlock =
       is_error?: boolean;
       cache_control?: { type: 'ephemeral' };
     }
-  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } };
+  | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
+  /** A tool the API runs itself (web_search): in the answer to a request that offered one, never in the conversation. */
+  | { type: 'server_tool_use'; id: string; name: string; input: unknown }
+  /** What the API's web_search found: a list of results, or an error object. */
+  | { type: 'web_search_tool_result'; tool_use_id: string; content: unknown };
 
 /** A block of the system prompt. */
 export interface SystemBlock {
@@ -150,7 +154,8 @@ export type AgentEvent =
   | { type: 'warning'; message: string }
   /** The conversation was replaced by a summary; `messages` is the conversation now. */
   | { type: 'compact'; trigger: 'manual' | 'auto'; preTokens: number; summary: string; messages: ApiMessage[] }
-  | { type: 'error'; message: string }
+  /** `api`: the API's error response that ended the run (its HTTP status, type and message). */
+  | { type: 'error'; message: string; api?: { status: number; type?: string; message: string } }
   /** A hook named the session (UserPromptSubmit's `sessionTitle`). */
   | { type: 'session_title'; title: string }
   /** A tool started background work (a Bash command, a sub-agent). */

@@ -98,11 +98,29 @@ export interface AgentHook extends HandlerCommon {
   model?: string;
 }
 
-export type HookHandler = CommandHook | HttpHook | PromptHook | AgentHook | McpToolHook;
+/**
+ * A function of the program that drives wicket through the Agent SDK (the `hooks` of its
+ * `initialize` request): the event's JSON goes to it as a `hook_callback` request, and its answer is
+ * read as a command hook's JSON output. It never comes from a settings file.
+ */
+export interface CallbackHook extends HandlerCommon {
+  type: 'callback';
+  /** The id the program gave the function (`hook_0`). */
+  callbackId: string;
+  /**
+   * What a callback that fails does (an error answer, an answer that is not a JSON object, no answer
+   * in time): 'continue' (the default) reports it and goes on; 'block' blocks what the event guards,
+   * as a command hook's exit code 2 does. A callback that cannot be delivered at all blocks either way.
+   */
+  onFailure?: 'continue' | 'block';
+}
 
-/** What a handler runs, in words: its command, `POST <url>`, `prompt "<text>"`, `agent "<text>"` or `mcp_tool <server>/<tool>`. */
+export type HookHandler = CommandHook | HttpHook | PromptHook | AgentHook | McpToolHook | CallbackHook;
+
+/** What a handler runs, in words: its command, `POST <url>`, `prompt "<text>"`, `agent "<text>"`, `mcp_tool <server>/<tool>` or `callback <id>`. */
 export function describeHandler(h: HookHandler): string {
   if (h.type === 'mcp_tool') return `mcp_tool ${h.server}/${h.tool}`;
+  if (h.type === 'callback') return `callback ${h.callbackId}`;
   return h.type === 'command' ? h.command : h.type === 'http' ? `POST ${h.url}` : `${h.type} ${JSON.stringify(h.prompt)}`;
 }
 
@@ -116,7 +134,8 @@ export interface HookGroup {
   /** Undefined, '' and '*' match everything. */
   matcher?: string;
   hooks: HookHandler[];
-  source: RuleSource | 'plugin';
+  /** `sdk`: the program that drives wicket through the Agent SDK registered it (its initialize request). */
+  source: RuleSource | 'plugin' | 'sdk';
   sourcePath?: string;
   /** A plugin's hooks: the plugin's name, and what their environment adds (CLAUDE_PLUGIN_ROOT). */
   plugin?: string;

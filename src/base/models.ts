@@ -6,16 +6,46 @@
 export const DEFAULT_MODEL = 'claude-sonnet-4-6';
 export const DEFAULT_SMALL_MODEL = 'claude-haiku-4-5';
 
-const ALIASES: Record<string, string> = {
-  sonnet: 'claude-sonnet-4-6',
-  opus: 'claude-opus-4-7',
-  haiku: 'claude-haiku-4-5',
-};
+export const MODEL_FAMILIES = ['opus', 'sonnet', 'haiku'] as const;
+export type ModelFamily = (typeof MODEL_FAMILIES)[number];
+export type ModelAliases = Readonly<Record<ModelFamily, string>>;
 
-/** An alias (sonnet, opus, haiku) as its model id; anything else as given. */
+/** What the aliases stand for on Anthropic's API. */
+export const FIRST_PARTY_ALIASES: ModelAliases = { sonnet: DEFAULT_MODEL, opus: 'claude-opus-4-7', haiku: DEFAULT_SMALL_MODEL };
+
+/**
+ * What the aliases stand for in this process: the provider's own ids, with ANTHROPIC_DEFAULT_*_MODEL
+ * over them (api/providers/models.ts). The session's setup sets them once; every later alias (a
+ * flag, an agent's `model`, /model) resolves through them.
+ */
+let aliases: ModelAliases = FIRST_PARTY_ALIASES;
+
+export function setModelAliases(next: ModelAliases): void {
+  aliases = next;
+}
+
+export function modelAliases(): ModelAliases {
+  return aliases;
+}
+
+/** An alias (sonnet, opus, haiku) as its model id in this session; anything else as given. */
 export function resolveModel(name: string | undefined): string | undefined {
   if (!name) return undefined;
-  return ALIASES[name] ?? name;
+  return (MODEL_FAMILIES as readonly string[]).includes(name) ? aliases[name as ModelFamily] : name;
+}
+
+/**
+ * Settings `availableModels`: whether `model` may be used. An entry is an alias or a model id; an
+ * alias allows what it resolves to, and a family name (`opus`) also allows that family's other ids.
+ */
+export function modelAllowed(model: string, available: readonly string[] | undefined): boolean {
+  if (!available) return true;
+  const id = resolveModel(model) ?? model;
+  return available.some((entry) => {
+    const e = entry.trim();
+    if (e === model || e === id || resolveModel(e) === id) return true;
+    return (MODEL_FAMILIES as readonly string[]).includes(e) && new RegExp(`(^|[-.])${e}([-.]|$)`).test(id);
+  });
 }
 
 export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;

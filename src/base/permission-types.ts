@@ -41,6 +41,12 @@ export interface PermissionRequest {
   ruleCanAllow?: boolean;
   /** Diff, command or URL, for the prompt. */
   preview?: string;
+  /** Who made the call ask, as the trace names it (`tool default`, `ask rule Bash(rm *) [projectSettings]`, `protected path`). */
+  askedBy?: string;
+  /** The file the call is held on, when it names one (its first path). */
+  blockedPath?: string;
+  /** The sub-agent making the call, when one is. */
+  agentId?: string;
 }
 
 /** The person's answer. */
@@ -51,6 +57,8 @@ export type PermissionAnswer =
       remember?: string[];
       /** The call's input, changed by whoever answered (a permission prompt tool); checked again before it runs. */
       updatedInput?: unknown;
+      /** Who answered when it was not a person (the Agent SDK host): the trace names it. */
+      answeredBy?: string;
     }
   | {
       behavior: 'deny';

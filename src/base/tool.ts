@@ -132,6 +132,11 @@ export interface ToolContext {
   worktreeHooks?: WorktreeHooks;
   /** Ask the configured small fast model a one-shot question (WebFetch). Optional in tests. */
   querySmallModel?: (prompt: string, opts: { signal: AbortSignal; system?: string }) => Promise<string>;
+  /**
+   * A web search by the API's server-side web_search tool, on the session's model (its usage and
+   * the searches are counted in the session's cost). Absent where the provider offers none.
+   */
+  searchWeb?: (query: WebSearchQuery, signal: AbortSignal) => Promise<WebSearchAnswer>;
 }
 
 /** Context for the permission decision: the same as ToolContext, minus the per-call abort signal. */
@@ -147,20 +152,49 @@ export interface PersonNeeded {
 /** Which list a rule came from. */
 export type RuleList = 'allow' | 'ask' | 'deny';
 
+/** One WebSearch call as the API's web_search tool gets it. */
+export interface WebSearchQuery {
+  query: string;
+  allowedDomains?: string[];
+  blockedDomains?: string[];
+  /** Searches the API may run for this call. */
+  maxUses: number;
+}
+
+export interface WebSearchAnswer {
+  /** Each search the API ran, with what it found (or the error it gave). */
+  searches: Array<{ query: string; results: Array<{ title: string; url: string; pageAge?: string }>; error?: string }>;
+  /** The model's text around the results. */
+  text: string;
+}
+
+/** What a tool's description may depend on. */
+export interface ToolDescriptionContext {
+  cwd: string;
+  platform: string;
+  configDir?: string;
+  projectRoot?: string;
+  /** The session's environment (Bash's limits come from BASH_* variables). */
+  env?: Record<string, string | undefined>;
+  /** The merged settings. */
+  settings?: Record<string, unknown>;
+}
+
 export interface Tool<I = any, O = any> {
   /** PascalCase name the model sees, e.g. `Read`. */
   readonly name: string;
   /** Older names accepted from the model and in rules (e.g. `BashOutput` for `TaskOutput`). */
   readonly aliases?: readonly string[];
   /** The description the model reads. */
-  description(ctx: { cwd: string; platform: string; configDir?: string; projectRoot?: string }): string;
+  description(ctx: ToolDescriptionContext): string;
   /** Single source of the TS input type and the JSON Schema sent to the API. Use z.strictObject. */
   readonly inputSchema: z.ZodType<I>;
   /** The JSON Schema sent to the API when it does not come from `inputSchema` (an MCP server's own). */
   readonly inputJsonSchema?: Record<string, unknown>;
   /**
    * Left out of the request until ToolSearch loads it, when tool search is on (MCP tools, unless
-   * their server marks them `anthropic/alwaysLoad`). Its name is listed for the model meanwhile.
+   * their server marks them `anthropic/alwaysLoad` or its entry says `alwaysLoad: true`, and the MCP
+   * resource tools). Its name is listed for the model meanwhile.
    */
   readonly shouldDefer?: boolean;
   /** Words ToolSearch matches besides the name and description (an MCP tool's `anthropic/searchHint`). */
@@ -210,6 +244,11 @@ export interface Tool<I = any, O = any> {
   summary(input: I): string;
   /** Data for the person: diff, preview, counts. */
   display?(output: O, input: I): DisplayData;
+  /**
+   * The output as Claude Code hands it to PostToolUse hooks (`tool_response`), where the shapes
+   * differ (Edit and Write: `structuredPatch`, `originalFile`…); the output itself when absent.
+   */
+  toolResponse?(output: O, input: I): unknown;
   /** Optional change to shared state (read state, cwd), applied in call order. */
   contextChange?(output: O, input: I): ContextChange | undefined;
   /**
@@ -273,6 +312,8 @@ export interface SubagentSpec {
   allow?: ParsedRule[];
   /** Problems found while starting it, reported as warnings when it starts. */
   warnings?: string[];
+  /** It is given none of the project's and the user's instruction files (Explore, Plan): only the managed ones. */
+  omitInstructions?: boolean;
 }
 
 /** An agent definition's MCP servers (frontmatter `mcpServers`), as the Agent tool hands them to the session. */

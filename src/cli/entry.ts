@@ -3,6 +3,7 @@
 // then runs the main bundle from V8's code cache (code-cache.ts).
 import { adoptExtraCA } from '../api/extra-ca.js';
 import { startPreconnect } from '../api/preconnect.js';
+import { chooseProvider } from '../api/providers/choose.js';
 import { startGitStatus } from '../base/git-status.js';
 import { installBundleLoader, installImporter, loadedOnDemand } from '../base/lib/import-module.js';
 import { VERSION as version } from '../base/version.js';
@@ -36,8 +37,9 @@ async function run(): Promise<void> {
   // after one Bash call. Changing a V8 flag, though, makes V8 reject the code cache of every Node
   // module loaded afterwards, so the modules every run needs are loaded first.
   for (const m of EVERY_RUN_BUILTINS) process.getBuiltinModule(m);
-  // The handshake with the API overlaps loading the code (`wicket config` and `wicket mcp` never talk to it).
-  if (argv[0] !== 'config' && argv[0] !== 'mcp') startPreconnect(process.env.ANTHROPIC_BASE_URL);
+  // The handshake with the API overlaps loading the code (`wicket config` and `wicket mcp` never talk to it,
+  // nor does a session on a cloud provider).
+  if (argv[0] !== 'config' && argv[0] !== 'mcp' && chooseProvider(process.env).kind === 'firstParty') startPreconnect(process.env.ANTHROPIC_BASE_URL);
   process.getBuiltinModule('node:v8').setFlagsFromString('--liftoff-only');
   // git runs on another core while the code loads; the system prompt needs its answer.
   const git = startGitStatus(process.cwd());

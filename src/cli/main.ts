@@ -12,9 +12,9 @@ import { FatalError, errorMessage } from '../base/errors.js';
 import { loadedOnDemand } from '../base/lib/import-module.js';
 import type { GitStatus } from '../base/git-status.js';
 import { randomUuid } from '../base/ids.js';
-import { resolveModel } from '../base/models.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
-import { loadResumed, openTranscript } from '../session/resume.js';
+import { loadResumed } from '../session/resume.js';
+import { cleanupSessions, resumedSessionNotes, sessionTranscript } from '../core/setup/session-files.js';
 import { McpConfigError } from '../mcp/config.js';
 import { elicitationFlow, setSessionElicitation, type ElicitationHandler } from '../mcp/elicitation.js';
 import type { McpServers } from '../mcp/servers.js';
@@ -30,9 +30,10 @@ import { setupSession, type Setup } from '../core/setup/session-setup.js';
 import { stdinIsTerminal } from './stdin.js';
 import { promptSource, readPrompt } from './prompt-source.js';
 import { StdoutWriter } from './stdout.js';
+import { sdkModeWanted } from './sdk-flags.js';
 import type { SessionWorktree } from './worktree-session.js';
 import { safeModeWanted, setSafeMode } from '../settings/safe-mode.js';
-import { SettingsUnreadableError, stopMessage } from '../settings/problem.js';
+import { fallbackModels, settingsStop } from './run-common.js';
 
 export interface MainInfo {
   version: string;
@@ -98,6 +99,7 @@ async function runMode(opts: CliOptions, info: MainInfo): Promise<number> {
     const { runInteractive } = await import('./interactive.js');
     return runInteractive(opts, info);
   }
+  if (sdkModeWanted(opts)) return (await import('./sdk-mode.js')).runSdkMode(opts, info);
   return runPrint(opts, info);
 }
 
@@ -190,7 +192,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       process.stderr.write(`wicket: ${err.message}\n`);
       return 1;
     }
-    for (const w of setup.loaded.warnings) process.stderr.write(`wicket: warning: ${w}\n`);
+    for (const w of [...(opts.notes ?? []), ...setup.loaded.warnings]) process.stderr.write(`wicket: warning: ${w}\n`);
     // The run ends once the model is done and no background task it started is still running.
     const agent: AgentOptions = {
       ...setup.options,
@@ -211,8 +213,11 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       expand: async (text: string) => (await mcpReady, servers.expandPrompt(text)),
     };
     const given = await readPrompt(opts, setup);
-    const { messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir, true);
-    const transcript = opts.persistSession ? openTranscript(setup, messages, opts.name, marks) : undefined;
+    const saved = loadResumed(setup.resumeFile, true);
+    const messages = saved.messages;
+    const transcript = opts.persistSession ? sessionTranscript(setup, saved, 'sdk-cli', opts.name) : undefined;
+    for (const n of resumedSessionNotes(setup, saved)) process.stderr.write(`wicket: ${n}\n`);
+
     const io = { out: (s: string) => stdout.write(s), err: (s: string) => void process.stderr.write(s) };
     if (mcp) {
       await mcpReady;
@@ -220,7 +225,10 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       followMcpTools(agent, mcp, opts.tools);
       for (const p of mcpProblems(mcp, 'print')) process.stderr.write(`wicket: warning: ${p}\n`);
     }
-    if (opts.permissionPromptTool) {
+    // `stdio` names the Agent SDK host, which only the SDK mode can ask: here a call that would ask is refused.
+    if (opts.permissionPromptTool === 'stdio')
+      io.err('wicket: warning: --permission-prompt-tool stdio needs --input-format stream-json; a call that would ask is refused\n');
+    else if (opts.permissionPromptTool) {
       if (!agent.tools.some((tool) => tool.name === opts.permissionPromptTool)) {
         process.stderr.write(
           `wicket: --permission-prompt-tool: there is no MCP tool ${opts.permissionPromptTool} (its server must be in .mcp.json or --mcp-config, and connected)\n`,
@@ -247,8 +255,17 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 2;
     }
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
-    const code = await runPrintMode(opts, agent, prompts, messages, io, abort, { transcript, mcpServers, plugins: setup.plugins, ...(debug ? { debug } : {}) });
+    // Settings `verbose: true` is a standing --verbose.
+    const runOpts = setup.loaded.merged.verbose === true ? { ...opts, verbose: true } : opts;
+    const code = await runPrintMode(runOpts, agent, prompts, messages, io, abort, {
+      transcript,
+      mcpServers,
+      plugins: setup.plugins,
+      ...(debug ? { debug } : {}),
+    });
     await elicitation?.settled();
+    // Sessions older than cleanupPeriodDays go once the run is done: the first request does not wait for it.
+    cleanupSessions(setup);
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
     for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
     await stdout.flushed();
@@ -263,26 +280,6 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     process.off('SIGINT', onInt);
     process.off('SIGTERM', onTerm);
   }
-}
-
-/**
- * A settings file that cannot be read stops the run before anything runs (any output format, as
- * Claude Code does for a settings error it cannot go on from: stderr only): exit 2, each problem as
- * `file:line:column: what is wrong`, and how to go on.
- */
-function settingsStop(err: unknown): number | undefined {
-  if (!(err instanceof SettingsUnreadableError)) return undefined;
-  process.stderr.write(stopMessage(err.problems, err.sources));
-  return 2;
-}
-
-/** --fallback-model (comma separated), else settings fallbackModel: where an overloaded model's requests go. */
-function fallbackModels(opts: CliOptions, setup: Setup): string[] {
-  const raw = opts.fallbackModel ?? (typeof setup.loaded.merged.fallbackModel === 'string' ? setup.loaded.merged.fallbackModel : '');
-  return raw
-    .split(',')
-    .map((m) => resolveModel(m.trim()))
-    .filter((m): m is string => Boolean(m));
 }
 
 async function runConfigCommand(args: string[]): Promise<number> {

@@ -271,5 +271,6 @@ function scopeLabel(scope: McpScope): string {
     project: 'Project config (.mcp.json)',
     user: 'User config (all projects)',
     plugin: 'Plugin',
+    sdk: 'The Agent SDK host (in-process)',
   }[scope];
 }

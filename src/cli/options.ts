@@ -46,11 +46,16 @@ export function buildProgram(version: string): Command {
     .addOption(new Option('--input-format <format>', 'print-mode input').choices(['text', 'stream-json']).default('text'))
     .option('--include-partial-messages', 'stream-json: include raw streaming events')
     .option('--include-hook-events', 'stream-json: report each hook starting and finishing')
-    .option('--verbose', 'more output (stream-json includes gate traces)')
+    .option('--verbose', 'more output')
+    .option('--include-gate-traces', 'stream-json: a gate_trace line before each tool result (also settings includeGateTraces)')
     .option('--max-turns <n>', 'stop after this many tool-use round trips')
     .option('--max-budget-usd <usd>', 'stop when the estimated cost exceeds this')
     .option('--model <model>', 'model id or alias (sonnet, opus, haiku)')
     .option('--fallback-model <models>', 'print mode: the model(s) to switch to when the model stays overloaded (comma separated)')
+    .option('--max-thinking-tokens <n>', 'extended thinking with this budget of tokens (0: off)')
+    .addOption(new Option('--thinking <mode>', 'extended thinking: adaptive, enabled or disabled').choices(['adaptive', 'enabled', 'disabled']))
+    .option('--betas <betas...>', 'API beta headers (comma separated; API-key sessions)')
+    .option('--await-initialize', 'stream-json: wait for the initialize request before starting (the Agent SDK sends it)')
     .option('--effort <level>', 'how much effort the model puts in: low, medium, high, xhigh, max (or auto)')
     .option('--allowedTools, --allowed-tools <rules...>', 'allow rules, e.g. "Bash(git log *)" Read')
     .option('--disallowedTools, --disallowed-tools <rules...>', 'deny rules; a bare tool name removes the tool')
@@ -102,6 +107,22 @@ export function buildProgram(version: string): Command {
   return p;
 }
 
+/** Claude Code's default budget when thinking is on without a number. */
+const DEFAULT_THINKING_BUDGET = 31_999;
+
+/** --max-thinking-tokens N (0: off) and --thinking: the budget, 0 for off, undefined when neither is given. */
+function thinkingOption(raw: Record<string, any>): number | undefined {
+  if (raw.maxThinkingTokens !== undefined) {
+    const n = Number(raw.maxThinkingTokens);
+    if (!Number.isInteger(n) || n < 0)
+      throw new UsageError(`--max-thinking-tokens must be a whole number (0 turns thinking off), got ${raw.maxThinkingTokens}`);
+    return n;
+  }
+  if (raw.thinking === 'disabled') return 0;
+  if (raw.thinking === 'adaptive' || raw.thinking === 'enabled') return DEFAULT_THINKING_BUDGET;
+  return undefined;
+}
+
 export function normalizeOptions(raw: Record<string, any>, prompt: string | undefined, readFile: (f: string) => string): CliOptions {
   const int = (v: unknown, name: string): number | undefined => {
     if (v === undefined) return undefined;
@@ -110,7 +131,11 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     return n;
   };
   let mode: PermissionMode | undefined;
-  if (raw.permissionMode !== undefined) {
+  const notes: string[] = [];
+  if (raw.permissionMode === 'auto') {
+    // Claude Code's auto mode has a model decide; wicket asks as in default mode, which never allows more.
+    notes.push('--permission-mode auto is not available in wicket: default is used');
+  } else if (raw.permissionMode !== undefined) {
     mode = parsePermissionMode(String(raw.permissionMode));
     if (!mode) throw new UsageError(`--permission-mode must be one of default, acceptEdits, plan, bypassPermissions, dontAsk; got ${raw.permissionMode}`);
   }
@@ -120,8 +145,13 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
   if (raw.effort !== undefined && !parseEffort(raw.effort)) {
     throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')} or auto; got ${raw.effort}`);
   }
+  const thinking = thinkingOption(raw);
   return {
     print: Boolean(raw.print),
+    ...(notes.length ? { notes } : {}),
+    ...(thinking !== undefined ? { thinkingBudget: thinking } : {}),
+    ...(raw.betas ? { betas: splitToolList(raw.betas) } : {}),
+    includeGateTraces: Boolean(raw.includeGateTraces),
     ...(prompt !== undefined ? { prompt } : {}),
     outputFormat: raw.outputFormat,
     inputFormat: raw.inputFormat,

@@ -71,7 +71,7 @@ export async function promptSource(
   return { ...(list.length ? { prompts: fromList(list) } : {}), allowedTools: expanded.allowedTools, notices: expanded.notices };
 }
 
-interface Expanded {
+export interface Expanded {
   prompt: string;
   context?: string;
   error?: string;
@@ -80,7 +80,7 @@ interface Expanded {
 }
 
 /** `-p "/name args"` runs the custom command or skill `name`, `/mcp__server__prompt` the MCP prompt; other text stays as it is. */
-async function expandTyped(
+export async function expandTyped(
   typed: string,
   env: { opts: CliOptions; setup: Setup; agent: AgentOptions; mcpPrompts?: McpPrompts | undefined },
 ): Promise<Expanded> {

@@ -1,9 +1,3 @@
-/**
- * -w/--worktree [name]: the whole session works in a worktree of its own, made before the session
- * starts and closed after it ends. The WorktreeCreate and WorktreeRemove hooks of the settings (and
- * plugins) make and remove it when configured; git does otherwise.
- */
-import path from 'node:path';
 import { homedir } from 'node:os';
 import { startsFresh, worktreeMissing, type Worktree } from '../base/git-worktree.js';
 import { randomUuid } from '../base/ids.js';
@@ -11,9 +5,10 @@ import { closeWorktree, makeWorktree } from '../base/worktree-hooked.js';
 import { createHooks, type SettingsHooks } from '../hooks/create.js';
 import { usePlugins } from '../plugins/session.js';
 import type { LoadedSettings } from '../settings/load.js';
-import { wicketHomeDir } from '../settings/paths.js';
+import { userConfigDir } from '../settings/paths.js';
+import { transcriptFile } from '../session/paths.js';
 import type { CliOptions } from '../core/setup/options.js';
-import { projectSlug, sessionSettings } from '../core/setup/session-setup.js';
+import { sessionSettings } from '../core/setup/session-setup.js';
 
 export interface SessionWorktree {
   wt: Worktree;
@@ -53,12 +48,11 @@ function worktreeHooks(opts: CliOptions, loaded: LoadedSettings, cwd: string, ho
   usePlugins(opts, loaded, { cwd, home, env: process.env });
   if (!opts.sessionId && !opts.continue && opts.resume === undefined) opts.sessionId = randomUuid();
   const sessionId = opts.sessionId ?? '';
-  const wicketHome = wicketHomeDir(home, process.env);
   return createHooks(loaded, {
     sessionId,
     cwd,
     projectRoot: cwd,
-    transcriptPath: path.join(wicketHome, 'sessions', projectSlug(cwd), `${sessionId}.jsonl`),
+    transcriptPath: transcriptFile(userConfigDir(home, process.env.CLAUDE_CONFIG_DIR || undefined), cwd, sessionId),
     getPermissionMode: () => (opts.dangerouslySkipPermissions ? 'bypassPermissions' : (opts.permissionMode ?? loaded.defaultMode ?? 'default')),
     env: { ...process.env, ...loaded.env },
   });

@@ -5,6 +5,7 @@
  * Yields AgentEvents; never prints, never exits. The caller's `messages` array is the conversation
  * and is left valid for the next prompt in every case.
  */
+import { searchWeb } from './web-search.js';
 import { askOnce } from '../api/ask-once.js';
 import type { FinalMessage } from '../api/model-client.js';
 import { costOf } from '../base/usage.js';
@@ -29,6 +30,7 @@ import { runSubagent } from './subagent.js';
 import { noticeText, trackerFor } from './task-notices.js';
 import { warmUpWhileWaiting } from './warm-up.js';
 import { batchHook, cwdHook, failureType, hookEvents, stopHook } from './loop-hooks.js';
+import { instructionsAfterCalls, rememberGiven } from './instruction-touches.js';
 
 const MAX_STOP_HOOK_BLOCKS = 8;
 
@@ -39,6 +41,7 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
   let finalText = '';
   const run = { autoCompactions: 0, overflowCompacted: false };
   for (const m of messages) if (m.role === 'user') collectUrls(textOf(m.content), opts.seenUrls);
+  rememberGiven(messages, opts);
   for (;;) {
     if (opts.signal.aborted) return yield done('aborted', turns, finalText);
     const compactFailure = yield* autoCompact(messages, opts, run);
@@ -212,7 +215,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
     for (;;) {
       const step = await stream.next();
       // The model has started answering (message_start and pings come before its first word).
-      if (step.done || (step.value.type !== 'raw' && step.value.type !== 'retry' && step.value.type !== 'fallback')) stopWarmUp();
+      if (step.done || !['raw', 'retry', 'fallback', 'notice'].includes(step.value.type)) stopWarmUp();
       if (step.done) {
         final = step.value;
         break;
@@ -224,6 +227,7 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
         emit({ type: 'assistant_delta', text: ev.text, ...(ev.restart ? { restart: true } : {}) });
       } else if (ev.type === 'thinking') emit({ type: 'thinking_delta', text: ev.text });
       else if (ev.type === 'retry') emit(ev);
+      else if (ev.type === 'notice') emit({ type: 'warning', message: ev.text });
       else if (ev.type === 'fallback') {
         // The rest of the session stays on the fallback model, as its cost does.
         opts.model = ev.model;
@@ -271,7 +275,8 @@ async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<
     const message = failure instanceof FatalError ? failure.message : `unexpected error: ${errorMessage(failure)}`;
     // A request too long for the model's context, with no reply at all: the loop may compact and retry.
     if (!final && !calls.length && !text && isContextOverflow(failure)) return { kind: 'error', text, message, overflow: true };
-    emit({ type: 'error', message });
+    const api = failure instanceof FatalError && failure.status !== undefined && failure.api ? { status: failure.status, ...failure.api } : undefined;
+    emit({ type: 'error', message, ...(api ? { api } : {}) });
     if (!calls.length && messages[messages.length - 1]?.role === 'assistant') appendUser(messages, '[The previous response failed]');
     return { kind: 'error', text, message, errorType: failureType(failure) };
   }
@@ -302,6 +307,7 @@ async function collectResults(
     };
   });
   if (opts.signal.aborted) blocks.push({ type: 'text', text: '[Request interrupted by the user]' });
+  else blocks.push(...(await instructionsAfterCalls(results, opts)));
   const batch = opts.signal.aborted ? {} : await batchHook(results, opts);
   if (batch.additionalContext) blocks.push({ type: 'text', text: `PostToolBatch hook context: ${batch.additionalContext}` });
   const message: ApiMessage = { role: 'user', content: blocks };
@@ -351,6 +357,7 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     seenUrls: opts.seenUrls,
     ...(opts.fileHistory ? { fileHistory: opts.fileHistory } : {}),
     querySmallModel: (prompt, o) => querySmallModel(opts, prompt, o, emit),
+    ...(opts.webSearch === false ? {} : { searchWeb: (q, signal) => searchWeb(opts, q, signal, emit) }),
     runGatedCall: (call, o) =>
       runCallOutsideTurn({ ...opts, askUser: o.askUser }, call, { tools: opts.tools, askUser: o.askUser, allow: o.allow, keepContext: true }),
     // The sub-agent's cost, denials and problems count as the session's (a background one's come with its notice).

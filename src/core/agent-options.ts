@@ -11,6 +11,7 @@ import type { Effort } from '../base/models.js';
 import type { FileHistory } from './file-history.js';
 import type { SystemBlock } from '../base/events.js';
 import type { TaskNotices } from './task-notices.js';
+import type { ConversationInstructions } from '../session/memory/session-instructions.js';
 
 export interface AgentOptions {
   client: ModelClient;
@@ -34,6 +35,8 @@ export interface AgentOptions {
   env: Record<string, string | undefined>;
   /** Tool-use round trips before stopping with max_turns. */
   maxTurns?: number;
+  /** false: the provider offers no web search (WebSearch is not offered either). */
+  webSearch?: boolean;
   maxTokens?: number;
   /** Extended thinking budget (MAX_THINKING_TOKENS, or settings alwaysThinkingEnabled); off when undefined. */
   thinkingBudget?: number;
@@ -61,6 +64,11 @@ export interface AgentOptions {
   strictCompaction?: boolean;
   /** When the model is done while background tasks run, wait for them (print mode, sub-agents). */
   waitForBackground?: boolean;
+  /**
+   * The instruction files (CLAUDE.md, rules, auto memory): given at the head of the first user
+   * message of each request, and on touch after tool results. Undefined: none (--bare, safe mode).
+   */
+  instructions?: ConversationInstructions;
   /** URLs seen in the conversation (WebFetch allows these); the loop adds to it. */
   seenUrls: Set<string>;
   signal: AbortSignal;

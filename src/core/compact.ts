@@ -11,6 +11,7 @@ import { monotonicMs } from '../base/clock.js';
 import { contextWindowOf, effortFor } from '../base/models.js';
 import { appendUser } from '../base/conversation.js';
 import { requestParts } from './model-request.js';
+import { instructionsAfterCompaction } from './instruction-touches.js';
 import { errorMessage, FatalError } from '../base/errors.js';
 import type { AgentEvent, ApiMessage } from '../base/events.js';
 
@@ -75,6 +76,7 @@ export async function compactConversation(
   const next: ApiMessage[] = [{ role: 'user', content: [{ type: 'text', text: `${CONTINUATION_PREFIX}\n\n${summary.trim()}` }] }];
   if (held) appendUser(next, typeof held.content === 'string' ? held.content : held.content);
   messages.splice(0, messages.length, ...next);
+  await instructionsAfterCompaction(opts);
   await opts.hooks.postCompact?.({ trigger: how.trigger, summary: summary.trim() }, opts.signal).catch(() => undefined);
   return { ok: true, summary: summary.trim(), preTokens: how.preTokens, messages: next };
 }
@@ -138,6 +140,7 @@ async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instr
       return final;
     }
     if (step.value.type === 'retry') how.emit?.(step.value);
+    else if (step.value.type === 'notice') how.emit?.({ type: 'warning', message: step.value.text });
   }
 }
 

@@ -13,6 +13,7 @@ import type { ContentBlock } from '../base/events.js';
 import { isReadResourceTool, READ_RESOURCE_TOOL, type ReadResourceTool } from '../mcp/resource-tools.js';
 import { resolveToolPath } from '../base/paths.js';
 import { readTool } from '../tools/read/index.js';
+import { instructionsForTouches } from './instruction-touches.js';
 
 /** At most this many mentions (files and resources) per prompt. */
 const MAX_MENTIONS = 10;
@@ -41,6 +42,7 @@ export async function attachMentions(text: string, opts: AgentOptions): Promise<
   const blocks: ContentBlock[] = [];
   const reader = opts.tools.find((t) => t.name === READ_RESOURCE_TOOL);
   const servers = isReadResourceTool(reader) ? reader.servers() : [];
+  const read: string[] = [];
   for (const [i, raw] of findMentions(text).entries()) {
     const resource = resourceMention(raw, servers);
     const file = resolveToolPath(raw, opts.state.cwd, opts.homeDir);
@@ -55,7 +57,10 @@ export async function attachMentions(text: string, opts: AgentOptions): Promise<
       { tools: [readTool], askUser: async () => ({ behavior: 'allow' }) },
     );
     blocks.push(...attached(outcome, raw, `Contents of @${raw} (attached by the person, already read):`));
+    if (!outcome.denied && !outcome.result.isError) read.push(file);
   }
+  // The instruction files of the folders the mentioned files are in come with them.
+  blocks.push(...(await instructionsForTouches(read, opts)));
   return blocks;
 }
 

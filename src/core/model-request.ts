@@ -13,6 +13,7 @@ import { loadedToolNames, prepareMessages } from '../tools/tool-search/reference
 import type { AgentOptions } from './agent-options.js';
 import { withCacheBreakpoint } from '../base/conversation.js';
 import type { ApiMessage } from '../base/events.js';
+import type { ToolDescriptionContext } from '../base/tool.js';
 
 export interface RequestParts {
   tools: ApiTool[];
@@ -22,9 +23,10 @@ export interface RequestParts {
   notLoaded: ReadonlySet<string>;
 }
 
-type Agent = Pick<AgentOptions, 'tools' | 'env' | 'model' | 'state' | 'homeDir' | 'projectRoot'>;
+type Agent = Pick<AgentOptions, 'tools' | 'env' | 'model' | 'state' | 'homeDir' | 'projectRoot' | 'instructions' | 'settings'>;
 
-export function requestParts(messages: readonly ApiMessage[], opts: Agent): RequestParts {
+export function requestParts(conversation: readonly ApiMessage[], opts: Agent): RequestParts {
+  const messages = withInstructions(conversation, opts.instructions?.startBlocks() ?? []);
   const env = toolDescriptionEnv(opts);
   const definitionChars = (t: (typeof opts.tools)[number]) => t.name.length + t.description(env).length + JSON.stringify(inputJsonSchema(t)).length;
   if (!toolSearchOn({ env: opts.env, model: opts.model, tools: opts.tools, definitionChars })) {
@@ -46,10 +48,21 @@ export function requestParts(messages: readonly ApiMessage[], opts: Agent): Requ
   return { tools, messages: withCacheBreakpoint(prepareMessages(messages, parts)), betas: [TOOL_SEARCH_BETA], notLoaded: new Set(waiting.map((t) => t.name)) };
 }
 
+/**
+ * The instruction files go at the head of the first user message of every request, as Claude Code
+ * sends them (not in the system prompt, and not in the saved conversation: they are read afresh).
+ */
+export function withInstructions(messages: readonly ApiMessage[], blocks: readonly string[]): readonly ApiMessage[] {
+  const first = messages[0];
+  if (!blocks.length || first?.role !== 'user') return messages;
+  const content = typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content;
+  return [{ ...first, content: [...blocks.map((text) => ({ type: 'text' as const, text })), ...content] }, ...messages.slice(1)];
+}
+
 /** What tool descriptions may depend on: the working directory, the platform, the project, where user files live. */
-export function toolDescriptionEnv(opts: Pick<AgentOptions, 'state' | 'homeDir' | 'env' | 'projectRoot'>): {
-  cwd: string;
-  platform: string;
+export function toolDescriptionEnv(
+  opts: Pick<AgentOptions, 'state' | 'homeDir' | 'env' | 'projectRoot'> & { settings?: Record<string, unknown> },
+): ToolDescriptionContext & {
   configDir: string;
   projectRoot: string;
 } {
@@ -58,5 +71,7 @@ export function toolDescriptionEnv(opts: Pick<AgentOptions, 'state' | 'homeDir' 
     platform: process.platform,
     configDir: userConfigDir(opts.homeDir, opts.env.CLAUDE_CONFIG_DIR || undefined),
     projectRoot: opts.projectRoot,
+    env: opts.env,
+    ...(opts.settings ? { settings: opts.settings } : {}),
   };
 }

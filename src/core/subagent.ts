@@ -63,11 +63,15 @@ export async function runSubagent(
     effort: spec.effort ?? parent.effort,
     tools: subagentTools(parent.tools, spec),
     system: spec.system,
+    // Its own record of the instruction files it was given; Explore and Plan get the managed ones only.
+    ...(parent.instructions ? { instructions: parent.instructions.forSubagent(spec.omitInstructions === true) } : {}),
     state: { cwd: spec.cwd ?? parent.state.cwd, readState: new ReadState(), ...(spec.allow?.length ? { turnAllow: [...spec.allow] } : {}) },
     // Its own mode when its definition sets one; otherwise the session's, live (Shift+Tab applies).
     permission:
       spec.permissionMode && parent.permission.mode !== 'bypassPermissions' ? { mode: spec.permissionMode, rules: parent.permission.rules } : parent.permission,
     hooks: { ...hooks, stop: undefined },
+    // Whoever answers a permission request learns which sub-agent asks.
+    askUser: (request, s) => parent.askUser({ ...request, agentId }, s),
     maxTurns: spec.maxTurns,
     seenUrls: new Set(parent.seenUrls),
     // Its own background work reports to it, and it waits for that work before it reports.

@@ -192,6 +192,8 @@ async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
   }
   if (out.decision === 'deny') {
     tracer.mark('hooks', 'denied', `${who}: ${out.reason ?? 'blocked'}`);
+    // Listed with the run's permission denials, as Claude Code lists a hook's.
+    env.emit({ type: 'permission_denied', toolUseId: call.id, name: tool.name, input, reason: out.reason ?? 'blocked by a PreToolUse hook' });
     return {
       kind: 'done',
       result: refusal('hooks', `Blocked by a PreToolUse hook: ${out.reason ?? 'no reason given'}`),
@@ -284,6 +286,7 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
   const preview = tool.summary(input);
   // Only the tool's own ask gives way to an allow rule: not an ask rule, a protected path, or a hook that asks.
   const ruleCanAllow = !hookAsks && (decision.by === 'tool default' || decision.by === 'symbolic link out of the workspace');
+  const heldOn = tool.permissionPaths?.(input, g.ctx)?.paths[0];
   const answer = await env.askUser(
     {
       toolUseId: call.id,
@@ -293,16 +296,19 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
       reason: `${unpunctuated(decision.reason)} (${decision.by})`,
       suggestions: decision.suggestions,
       ruleCanAllow,
+      askedBy: decision.by,
+      ...(heldOn ? { blockedPath: heldOn } : {}),
     },
     signal,
   );
   if (answer.behavior === 'allow') {
-    if (answer.updatedInput !== undefined) return approvedRewrite(g, answer.updatedInput, 'the answer');
+    if (answer.updatedInput !== undefined) return approvedRewrite(g, answer.updatedInput, answer.answeredBy ?? 'the answer');
     if (answer.remember?.length) {
       const { parseRule } = await import('../base/rule-parse.js');
       for (const r of answer.remember) env.permission.rules.allow.push(parseRule(r, 'session'));
     }
-    tracer.mark('permission', 'allowed', `asked (${decision.by}) → answer: yes${answer.remember?.length ? `, always ${answer.remember.join(', ')}` : ''}`);
+    const who = answer.answeredBy ? `${answer.answeredBy}: yes` : 'answer: yes';
+    tracer.mark('permission', 'allowed', `asked (${decision.by}) → ${who}${answer.remember?.length ? `, always ${answer.remember.join(', ')}` : ''}`);
     return { kind: 'continue' };
   }
   // Nobody was asked (print mode, a hook's check): the answer's own words, and the trace says who gave them.
@@ -397,7 +403,7 @@ async function mapOutput(g: Gated, input: unknown, output: unknown, t0: number):
   }
   tracer.mark('map', 'passed');
   const post = await env.hooks.postToolUse(
-    { toolName: tool.name, toolInput: input, toolUseId: call.id, toolResponse: output, durationMs: Math.round(monotonicMs() - t0) },
+    { toolName: tool.name, toolInput: input, toolUseId: call.id, toolResponse: hookView(tool, output, input), durationMs: Math.round(monotonicMs() - t0) },
     ctx.signal,
   );
   if (post.updatedOutput) tracer.mark('post_hooks', 'rewritten', `output replaced by ${post.updatedOutput.hookName}`);
@@ -410,6 +416,15 @@ async function mapOutput(g: Gated, input: unknown, output: unknown, t0: number):
     ...(post.stop ? { stop: post.stop.reason } : {}),
     ...(result.isError && tool.name === 'Bash' ? { failed: true } : {}),
   });
+}
+
+/** What hooks see of the output (`tool_response`): the tool's Claude Code shape, when it has one. */
+function hookView(tool: Tool, output: unknown, input: unknown): unknown {
+  try {
+    return tool.toolResponse ? tool.toolResponse(output, input) : output;
+  } catch {
+    return output;
+  }
 }
 
 function withContext(text: string, extra?: string): string {

@@ -33,6 +33,7 @@ import type { HookRunOptions } from './run-command.js';
 import { defaultTimeoutSec, handlerKey, hookResponse, runHandler } from './run-handler.js';
 import { withoutAgentHooks, type AgentHookDeps, type HookAgentRunner } from './run-agent.js';
 import type { McpHookHolder } from './run-mcp-tool.js';
+import type { HookCallbackRunner } from './run-callback.js';
 import type { AskModel } from './run-prompt.js';
 import { withoutNoticesOf, worktreePathOf } from './worktree.js';
 import { suggestionsPayload } from './payload.js';
@@ -63,6 +64,8 @@ export interface HooksContext {
   envFileDir?: string;
   /** The MCP servers `type: "mcp_tool"` hooks call, once the session has them; without them such hooks fail (non-blocking). */
   mcp?: McpHookHolder;
+  /** Delivers `type: "callback"` hooks (the Agent SDK host's) and brings back their answers. */
+  hookCallback?: HookCallbackRunner;
 }
 
 /** What createHooks needs from the loaded settings. */
@@ -223,7 +226,14 @@ class HookGate implements SettingsHooks {
   instructionsLoaded: SettingsHooks['instructionsLoaded'] = async (files, signal) => {
     if (!this.plan('InstructionsLoaded', undefined).length) return;
     for (const f of files()) {
-      const extra = { file_path: f.filePath, memory_type: f.memoryType, load_reason: f.loadReason };
+      const extra = {
+        file_path: f.filePath,
+        memory_type: f.memoryType,
+        load_reason: f.loadReason,
+        ...(f.globs ? { globs: f.globs } : {}),
+        ...(f.triggerFilePath ? { trigger_file_path: f.triggerFilePath } : {}),
+        ...(f.parentFilePath ? { parent_file_path: f.parentFilePath } : {}),
+      };
       this.showBlocking(await this.run('InstructionsLoaded', f.loadReason, extra, { signal }));
     }
   };

@@ -9,11 +9,14 @@ import { runHttpHook } from './run-http.js';
 import { runMcpToolHook, type McpHookHolder } from './run-mcp-tool.js';
 import { runPromptHook, type AskModel } from './run-prompt.js';
 import { runAgentHook, type AgentHookDeps } from './run-agent.js';
+import { runCallbackHook, type HookCallbackRunner } from './run-callback.js';
 import type { HookLifecycleEvent } from './types.js';
 
 export interface HandlerDeps extends AgentHookDeps {
   askModel?: AskModel | undefined;
   mcp?: McpHookHolder | undefined;
+  /** Delivers `type: "callback"` hooks to the SDK host; without it they block (they cannot be delivered). */
+  hookCallback?: HookCallbackRunner | undefined;
 }
 
 const DEFAULT_TIMEOUT_SEC = 600;
@@ -38,6 +41,8 @@ export function runHandler(h: HookHandler, event: string, stdin: string, deps: H
       return runAgentHook(h, event, stdin, deps, opts);
     case 'mcp_tool':
       return runMcpToolHook(h, stdin, deps.mcp, opts);
+    case 'callback':
+      return runCallbackHook(h, event, stdin, deps.hookCallback, opts);
   }
 }
 
@@ -53,6 +58,8 @@ export function handlerKey(hook: HookHandler): string {
       return JSON.stringify([hook.type, hook.prompt, hook.model ?? null]);
     case 'mcp_tool':
       return JSON.stringify([hook.type, hook.server, hook.tool, hook.input ?? null]);
+    case 'callback':
+      return JSON.stringify([hook.type, hook.callbackId]);
   }
 }
 

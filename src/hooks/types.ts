@@ -144,8 +144,14 @@ export type ToolResultContentLike =
 
 export interface LoadedInstructions {
   filePath: string;
-  memoryType: 'User' | 'Project' | 'Local';
-  loadReason: 'session_start';
+  memoryType: 'User' | 'Project' | 'Local' | 'Managed';
+  loadReason: 'session_start' | 'nested_traversal' | 'path_glob_match' | 'include' | 'compact';
+  /** A rule's `paths:` patterns. */
+  globs?: string[];
+  /** The file whose touch brought it (given on touch). */
+  triggerFilePath?: string;
+  /** The file that imports it. */
+  parentFilePath?: string;
 }
 
 export type ConfigSource = 'user_settings' | 'project_settings' | 'local_settings' | 'policy_settings';

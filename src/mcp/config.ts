@@ -13,7 +13,8 @@ import path from 'node:path';
 import { globalConfigPath } from '../settings/paths.js';
 import { parseSettingsText } from '../settings/read.js';
 
-export type McpScope = 'dynamic' | 'local' | 'project' | 'user' | 'plugin';
+/** `sdk`: an Agent SDK host's in-process server (its initialize request names it; never from a file). */
+export type McpScope = 'dynamic' | 'local' | 'project' | 'user' | 'plugin' | 'sdk';
 
 export type McpTransportConfig =
   /** `sandbox: false`: runs outside the sandbox when sandbox.enabled is on (mcp/sandbox.ts). */
@@ -38,6 +39,8 @@ export interface McpServerEntry {
   error?: string;
   /** Why it is turned off (disabledMcpjsonServers, or the allowedMcpServers / deniedMcpServers policy). */
   offReason?: string;
+  /** `alwaysLoad: true`: its tools are sent with every request instead of waiting behind ToolSearch. */
+  alwaysLoad?: boolean;
 }
 
 export interface McpConfigInput {
@@ -204,7 +207,10 @@ function entriesOf(servers: unknown, scope: McpScope, source: string, env: McpCo
   if (!isRecord(servers)) return [];
   return Object.entries(servers).map(([name, raw]) => {
     const parsed = parseServer(raw, env);
-    return 'error' in parsed ? { name, scope, source, error: parsed.error } : { name, scope, source, config: parsed.config };
+    if ('error' in parsed) return { name, scope, source, error: parsed.error };
+    const always = isRecord(raw) ? raw.alwaysLoad : undefined;
+    if (always !== undefined && typeof always !== 'boolean') return { name, scope, source, error: '"alwaysLoad" must be true or false' };
+    return { name, scope, source, config: parsed.config, ...(always ? { alwaysLoad: true } : {}) };
   });
 }
 

@@ -54,11 +54,7 @@ const EXIT_GRACE_MS = 300;
 
 export async function connectServer(config: McpTransportConfig, opts: McpConnectOptions): Promise<McpConnection> {
   const sdk = await mcpSdk();
-  const elicitation = opts.elicitation ? { elicitation: { form: {}, url: {} } } : {};
-  const client = new sdk.Client({ name: 'wicket', version: opts.version }, { capabilities: { roots: {}, ...elicitation } });
-  const root = { uri: pathToFileURL(opts.projectRoot).href, name: path.basename(opts.projectRoot) };
-  client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: [root] }));
-  if (opts.elicitation) answerElicitations(sdk, client, opts.name ?? '', opts.elicitation);
+  const client = newClient(sdk, opts);
   const boxed = config.type === 'stdio' && opts.sandbox ? await inSandbox(config, opts.sandbox) : undefined;
   const started = boxed && config.type === 'stdio' ? { ...config, command: boxed.command, args: boxed.args } : config;
   const { transport, stderrTail } = makeTransport(sdk, await withHelperHeaders(started, opts), opts, storedAuth(config, opts));
@@ -81,19 +77,39 @@ export async function connectServer(config: McpTransportConfig, opts: McpConnect
       await cleanUp();
     }
   };
-  let lists: Lists;
-  let initial: Pick<McpConnection, McpListKind>;
+  let listed: Listed;
   try {
-    await withTimeout(client.connect(transport, { timeout: opts.timeoutMs }), opts.timeoutMs);
-    lists = listers(client, opts.timeoutMs);
-    const [tools, prompts, resources] = await Promise.all([lists.tools(), lists.prompts().catch(() => []), lists.resources().catch(() => [])]);
-    initial = { tools, prompts, resources };
+    listed = await connectAndList(client, transport, opts.timeoutMs);
   } catch (err) {
     await close().catch(() => {});
     if ((config.type === 'http' || config.type === 'sse') && isUnauthorized(sdk, err)) throw new McpAuthRequiredError(`${config.url} needs authentication`);
     throw new Error(describeFailure(err, config, opts.timeoutMs, stderrTail()));
   }
-  return connection(sdk, client, lists, initial, { toolTimeoutMs: opts.toolTimeoutMs, close, onLost: (l) => void lostListeners.push(l) });
+  return connection(sdk, client, listed.lists, listed.initial, { toolTimeoutMs: opts.toolTimeoutMs, close, onLost: (l) => void lostListeners.push(l) });
+}
+
+/** The client wicket connects with: it offers the project folder as its root, and elicitation when someone can answer. */
+export function newClient(sdk: Sdk, opts: Pick<McpConnectOptions, 'version' | 'projectRoot' | 'elicitation' | 'name'>): InstanceType<Sdk['Client']> {
+  const elicitation = opts.elicitation ? { elicitation: { form: {}, url: {} } } : {};
+  const client = new sdk.Client({ name: 'wicket', version: opts.version }, { capabilities: { roots: {}, ...elicitation } });
+  const root = { uri: pathToFileURL(opts.projectRoot).href, name: path.basename(opts.projectRoot) };
+  client.setRequestHandler(sdk.ListRootsRequestSchema, async () => ({ roots: [root] }));
+  if (opts.elicitation) answerElicitations(sdk, client, opts.name ?? '', opts.elicitation);
+  return client;
+}
+
+type Listed = { lists: Lists; initial: Pick<McpConnection, McpListKind> };
+
+/** Initialises the connection within the time allowed, then lists what the server offers. */
+export async function connectAndList(
+  client: InstanceType<Sdk['Client']>,
+  transport: Parameters<InstanceType<Sdk['Client']>['connect']>[0],
+  timeoutMs: number,
+): Promise<Listed> {
+  await withTimeout(client.connect(transport, { timeout: timeoutMs }), timeoutMs);
+  const lists = listers(client, timeoutMs);
+  const [tools, prompts, resources] = await Promise.all([lists.tools(), lists.prompts().catch(() => []), lists.resources().catch(() => [])]);
+  return { lists, initial: { tools, prompts, resources } };
 }
 
 /** The server's command line, in the sandbox unless it may not be (then the reason is the failure). */
@@ -106,7 +122,7 @@ async function inSandbox(config: Extract<McpTransportConfig, { type: 'stdio' }>,
 }
 
 /** The connection over a client that has connected and listed what the server offers. */
-function connection(
+export function connection(
   sdk: Sdk,
   client: InstanceType<Sdk['Client']>,
   lists: Lists,
@@ -265,6 +281,11 @@ export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 class TimeoutError extends Error {}
+
+/** Whether the connection failed on its time limit (withTimeout's, or the SDK's own request timeout). */
+export function isTimeout(err: unknown): boolean {
+  return err instanceof TimeoutError || /timed out/i.test((err as Error | undefined)?.message ?? '');
+}
 
 /** What fetch's "fetch failed" wraps: the system error code (ECONNREFUSED…) or the deepest message. */
 function rootCause(err: unknown): string {

@@ -64,6 +64,8 @@ interface ListOutput {
 export function listResourcesTool(source: McpResourceSource, opts: ResourceToolOptions): Tool<ListInput, ListOutput> {
   return defineTool<ListInput, ListOutput>({
     name: LIST_RESOURCES_TOOL,
+    // Like the MCP tools, waits behind ToolSearch when tool search is on (as in Claude Code).
+    shouldDefer: true,
     description: () => LIST_DESCRIPTION,
     inputSchema: lazySchema((z) => z.strictObject({ server: z.string().optional() })),
     inputJsonSchema: {
@@ -128,6 +130,7 @@ export function isReadResourceTool(tool: Tool | undefined): tool is ReadResource
 export function readResourceTool(source: McpResourceSource, opts: ResourceToolOptions): ReadResourceTool {
   const tool = defineTool<ReadInput, ReadOutput>({
     name: READ_RESOURCE_TOOL,
+    shouldDefer: true,
     description: () => READ_DESCRIPTION,
     inputSchema: lazySchema((z) => z.strictObject({ server: z.string(), uri: z.string() })),
     inputJsonSchema: {

@@ -4,13 +4,14 @@
  * offers resources). Servers start together; one that fails (or is slow to start) costs the others
  * nothing. A server that says its lists changed has them listed again, and the listeners are told.
  */
-import type { McpConfig, McpScope, McpTransportConfig } from './config.js';
+import type { McpConfig, McpScope, McpServerEntry, McpTransportConfig } from './config.js';
 import { connectServer, McpAuthRequiredError, type McpConnectOptions } from './connect.js';
 import type { McpCallResult, McpConnection, McpListKind, McpResourceContents, McpResourceInfo, McpToolInfo } from './types.js';
 import { signIn, signOut, type RemoteConfig } from './oauth-login.js';
 import { hasStoredTokens } from './oauth-store.js';
 import { listResourcesTool, readResourceTool, type McpResourceSource } from './resource-tools.js';
 import { mcpTool, mcpToolName } from './tool.js';
+import { connectSdkServer, type SdkServerEntry } from './sdk-server.js';
 import { splitArgs } from '../commands/custom-commands.js';
 import type { Tool } from '../base/tool.js';
 
@@ -44,6 +45,7 @@ export interface McpServersOptions extends McpConnectOptions {
   onChange?: () => void;
   /** Injected in tests. */
   connect?: typeof connectServer;
+  connectSdk?: typeof connectSdkServer;
 }
 
 const MAX_TOOL_NAME = 64;
@@ -66,6 +68,10 @@ export interface McpServerResource extends McpResourceInfo {
 export class McpServers implements McpResourceSource {
   private readonly states = new Map<string, McpServerState>();
   private readonly configs = new Map<string, McpTransportConfig>();
+  /** The Agent SDK host's in-process servers, by name. */
+  private readonly sdkEntries = new Map<string, SdkServerEntry>();
+  /** Servers whose entry says `alwaysLoad: true`. */
+  private readonly alwaysLoaded = new Set<string>();
   private readonly connections = new Map<string, McpConnection>();
   private readonly toolsByServer = new Map<string, Tool[]>();
   private readonly listListeners = new Set<(server: string, kind: McpListKind) => void>();
@@ -77,35 +83,82 @@ export class McpServers implements McpResourceSource {
     config: McpConfig,
     private readonly opts: McpServersOptions,
   ) {
-    for (const e of config.servers) {
-      const held = opts.holdUnapproved && config.unapproved.includes(e.name);
-      const status: McpStatus = e.error ? 'failed' : held ? 'needs-approval' : 'pending';
-      const detail = e.config ? (e.config.type === 'stdio' ? [e.config.command, ...e.config.args].join(' ') : e.config.url) : undefined;
-      this.states.set(e.name, {
-        name: e.name,
-        scope: e.scope,
-        source: e.source,
-        transport: e.config?.type,
-        detail,
-        status,
-        error: e.error,
-        toolNames: [],
-        skipped: [],
-      });
-      if (e.config) this.configs.set(e.name, e.config);
-    }
+    for (const e of config.servers) this.add(e, opts.holdUnapproved && config.unapproved.includes(e.name));
     this.resourceTools = [listResourcesTool(this, opts), readResourceTool(this, opts)];
-    for (const e of config.disabled) {
+    for (const e of config.disabled) this.add(e, false, true);
+  }
+
+  /** A server's state (and configuration, when it has one to start with). */
+  private add(e: McpServerEntry, held: boolean, off = false): void {
+    const status: McpStatus = off ? 'disabled' : e.error ? 'failed' : held ? 'needs-approval' : 'pending';
+    const detail = !off && e.config ? (e.config.type === 'stdio' ? [e.config.command, ...e.config.args].join(' ') : e.config.url) : undefined;
+    this.states.set(e.name, {
+      name: e.name,
+      scope: e.scope,
+      source: e.source,
+      ...(off ? {} : { transport: e.config?.type, detail }),
+      status,
+      error: off ? (e.offReason ?? 'turned off by disabledMcpjsonServers') : e.error,
+      toolNames: [],
+      skipped: [],
+    });
+    if (e.config && !off) this.configs.set(e.name, e.config);
+    if (e.alwaysLoad) this.alwaysLoaded.add(e.name);
+    else this.alwaysLoaded.delete(e.name);
+  }
+
+  /**
+   * Makes the servers of `scope` those of `config` (the plugins' servers, reloaded): one no longer
+   * listed, or listed with another configuration, is closed and dropped; a new one starts. Resolves
+   * once the new ones have connected or failed.
+   */
+  async replaceScope(scope: McpScope, config: Pick<McpConfig, 'servers' | 'disabled'>): Promise<{ added: string[]; removed: string[] }> {
+    const off = new Set(config.disabled.map((e) => e.name));
+    const wanted = new Map([...config.servers, ...config.disabled].filter((e) => e.scope === scope).map((e) => [e.name, e]));
+    const removed: string[] = [];
+    for (const state of [...this.states.values()].filter((s) => s.scope === scope)) {
+      const next = wanted.get(state.name);
+      const same = next && !off.has(next.name) && state.status !== 'disabled' && JSON.stringify(next.config) === JSON.stringify(this.configs.get(state.name));
+      if (same) {
+        wanted.delete(state.name);
+        continue;
+      }
+      const conn = this.connections.get(state.name);
+      this.connections.delete(state.name);
+      this.states.delete(state.name);
+      this.configs.delete(state.name);
+      this.toolsByServer.delete(state.name);
+      await conn?.close().catch(() => {});
+      removed.push(state.name);
+    }
+    for (const e of wanted.values()) this.add(e, false, off.has(e.name));
+    this.opts.onChange?.();
+    await this.start([...wanted.keys()]);
+    return { added: [...wanted.keys()], removed };
+  }
+
+  /**
+   * The Agent SDK host's in-process servers (its initialize request): started with the others, and
+   * in place of a configured server of the same name. Returns the names they replaced.
+   */
+  addSdkServers(entries: SdkServerEntry[]): string[] {
+    const replaced: string[] = [];
+    for (const e of entries) {
+      if (this.states.has(e.name)) replaced.push(e.name);
+      this.configs.delete(e.name);
+      this.states.delete(e.name);
+      this.sdkEntries.set(e.name, e);
       this.states.set(e.name, {
         name: e.name,
-        scope: e.scope,
-        source: e.source,
-        status: 'disabled',
-        error: e.offReason ?? 'turned off by disabledMcpjsonServers',
+        scope: 'sdk',
+        source: 'sdk',
+        detail: 'in-process (Agent SDK host)',
+        status: 'pending',
         toolNames: [],
         skipped: [],
       });
     }
+    return replaced;
   }
 
   get size(): number {
@@ -278,6 +331,66 @@ export class McpServers implements McpResourceSource {
     return { state, config, oauthStore: this.opts.oauthStore };
   }
 
+  /** Connects a server again (its lists are read again); a server turned off stays off. */
+  async reconnectServer(name: string): Promise<void> {
+    const state = this.known(name);
+    if (state.status === 'disabled') throw new Error(`the MCP server "${name}" is turned off`);
+    await this.reconnect(state);
+  }
+
+  /** Turns a server off (it disconnects and its tools go) or on again (it connects). */
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    const state = this.known(name);
+    if (!enabled) {
+      const conn = this.connections.get(name);
+      this.connections.delete(name);
+      this.toolsByServer.delete(name);
+      this.update(state, { status: 'disabled', error: 'turned off for this session', toolNames: [], resourceCount: undefined });
+      await conn?.close().catch(() => {});
+      return;
+    }
+    if (state.status === 'disabled' && this.configs.has(name)) await this.reconnect(state);
+  }
+
+  /** Adds servers (a name already there is replaced) and starts them; resolves when each has connected or failed. */
+  async addServers(entries: McpServerEntry[]): Promise<void> {
+    for (const e of entries) {
+      if (this.states.has(e.name)) await this.removeServer(e.name);
+      const detail = e.config ? (e.config.type === 'stdio' ? [e.config.command, ...e.config.args].join(' ') : e.config.url) : undefined;
+      const status: McpStatus = e.error ? 'failed' : 'pending';
+      this.states.set(e.name, {
+        name: e.name,
+        scope: e.scope,
+        source: e.source,
+        transport: e.config?.type,
+        detail,
+        status,
+        error: e.error,
+        toolNames: [],
+        skipped: [],
+      });
+      if (e.config) this.configs.set(e.name, e.config);
+    }
+    await this.start(entries.map((e) => e.name));
+  }
+
+  /** Disconnects a server and forgets it. */
+  async removeServer(name: string): Promise<void> {
+    const conn = this.connections.get(name);
+    this.connections.delete(name);
+    this.toolsByServer.delete(name);
+    this.states.delete(name);
+    this.configs.delete(name);
+    this.opts.onChange?.();
+    await conn?.close().catch(() => {});
+  }
+
+  private known(name: string): McpServerState {
+    const state = this.states.get(name);
+    if (!state) throw new Error(`no MCP server named "${name}"`);
+    return state;
+  }
+
   private async reconnect(state: McpServerState): Promise<void> {
     const old = this.connections.get(state.name);
     if (old) {
@@ -297,11 +410,14 @@ export class McpServers implements McpResourceSource {
 
   private async startOne(state: McpServerState): Promise<void> {
     const config = this.configs.get(state.name);
-    if (!config) return;
+    const sdkEntry = this.sdkEntries.get(state.name);
+    if (!config && !sdkEntry) return;
     this.update(state, { status: 'pending', error: undefined });
-    const signedIn = () => (config.type !== 'stdio' && this.opts.oauthStore ? hasStoredTokens(this.opts.oauthStore, state.name, config.url) : undefined);
+    const signedIn = () =>
+      config && config.type !== 'stdio' && this.opts.oauthStore ? hasStoredTokens(this.opts.oauthStore, state.name, config.url) : undefined;
     try {
-      const conn = await (this.opts.connect ?? connectServer)(config, { ...this.opts, name: state.name });
+      const opts = { ...this.opts, name: state.name };
+      const conn = sdkEntry ? await (this.opts.connectSdk ?? connectSdkServer)(sdkEntry, opts) : await (this.opts.connect ?? connectServer)(config!, opts);
       if (this.closed) {
         await conn.close();
         return this.update(state, { status: 'failed', error: 'the session ended before it connected' });
@@ -335,7 +451,7 @@ export class McpServers implements McpResourceSource {
     const tools: Tool[] = [];
     const skipped: string[] = [];
     for (const info of conn.tools as McpToolInfo[]) {
-      const tool = mcpTool(state.name, info, conn, { maxOutputChars: this.opts.maxOutputChars });
+      const tool = mcpTool(state.name, info, conn, { maxOutputChars: this.opts.maxOutputChars, alwaysLoad: this.alwaysLoaded.has(state.name) });
       if (tool.name.length > MAX_TOOL_NAME || taken.has(tool.name)) skipped.push(tool.name);
       else {
         taken.add(tool.name);

@@ -16,6 +16,8 @@ import { objectSchema, type InputValidator } from '../base/schema-check.js';
 export interface McpToolOptions {
   /** Characters of output the model may receive (MAX_MCP_OUTPUT_TOKENS × 4). */
   maxOutputChars: number;
+  /** The server's entry says `alwaysLoad: true`: its tools are never deferred. */
+  alwaysLoad?: boolean;
 }
 
 /** Tool descriptions longer than this are cut, as in Claude Code. */
@@ -41,7 +43,7 @@ export function mcpTool(server: string, info: McpToolInfo, target: McpCallTarget
   const hint = info._meta?.['anthropic/searchHint'];
   return defineTool<Input, McpCallResult>({
     name,
-    shouldDefer: info._meta?.['anthropic/alwaysLoad'] !== true,
+    shouldDefer: !opts.alwaysLoad && info._meta?.['anthropic/alwaysLoad'] !== true,
     ...(typeof hint === 'string' && hint.trim() ? { searchHint: hint.replace(/\s+/g, ' ').trim() } : {}),
     description: () => (description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}…` : description),
     inputSchema: lazySchema((z) => z.looseObject({})),

@@ -11,7 +11,7 @@ import { pathForms } from './real-path.js';
 /** Folders whose whole content is protected. Multi-segment entries match consecutive segments. */
 export const PROTECTED_DIRS: readonly string[] = ['.git', '.config/git', '.vscode', '.idea', '.husky', '.cargo', '.devcontainer', '.yarn', '.mvn', '.claude'];
 
-/** Inside `.claude/`, these may be written freely: worktrees, and agents' memory folders. */
+/** Inside `.claude/`, these may be written freely: worktrees, and agents' memory folders (and auto memory, below). */
 const CLAUDE_DIR_EXCEPTIONS = ['worktrees', 'agent-memory', 'agent-memory-local'];
 
 export const PROTECTED_FILES: readonly string[] = [
@@ -85,6 +85,8 @@ function reasonFor(p: string): string | undefined {
       if (!parts.every((part, j) => segments[i + j] === part)) continue;
       const next = segments[i + parts.length];
       if (dir === '.claude' && next !== undefined && CLAUDE_DIR_EXCEPTIONS.includes(next)) continue;
+      // Auto memory: `.claude/projects/<project>/memory/…` is the model's own notes (Claude Code lets it write there).
+      if (dir === '.claude' && next === 'projects' && segments[i + 3] === 'memory' && segments.length > i + 4) continue;
       return `${dir}/ is a protected folder`;
     }
   }

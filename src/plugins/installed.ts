@@ -8,9 +8,10 @@
  *   read where it points), or `marketplaces/<marketplace>/`; its `.claude-plugin/marketplace.json`
  *   lists `plugins: [{"name", "source": "./path", …}]`, and a relative source is a folder of the
  *   marketplace (under `metadata.pluginRoot` for a bare name).
- * Nothing is downloaded or cloned: a plugin found nowhere on disk is an error that says so. A
- * marketplace that settings `extraKnownMarketplaces` only declare is not used: Claude Code asks the
- * person before adding one, and `known_marketplaces.json` is where it records that they agreed.
+ * Nothing is downloaded or cloned while a session starts: a plugin found nowhere on disk is an error
+ * that says how to install it (`wicket plugin install`). A marketplace that settings
+ * `extraKnownMarketplaces` only declare is not used: the person is asked before one is added
+ * (project-plugins.ts), and `known_marketplaces.json` is where that they agreed is recorded.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
@@ -58,9 +59,7 @@ export class InstalledPlugins {
       recorded?.error ?? `it is not in ${this.recordsFile}`,
       listed?.error ?? (market ? `the marketplace "${market}" is not on disk` : 'no marketplace is named (use name@marketplace)'),
     ];
-    return {
-      error: `plugin "${id}" is enabled but not installed: ${why.join(', and ')}. Install it with Claude Code (claude plugin install ${id}); wicket does not download plugins`,
-    };
+    return { error: `plugin "${id}" is enabled but not installed: ${why.join(', and ')}. Install it: wicket plugin install ${id}` };
   }
 
   /** `name` alone names the one recorded plugin of that name, whatever its marketplace. */
@@ -112,7 +111,9 @@ export class InstalledPlugins {
       if (!out.some((o) => o.file === file)) out.push({ root, file });
     };
     const known = this.knownMarketplace(market);
-    if (typeof known?.installLocation === 'string') add(path.resolve(known.installLocation));
+    const location = typeof known?.installLocation === 'string' ? path.resolve(known.installLocation) : undefined;
+    // A downloaded marketplace.json is a file: its plugins come from elsewhere, never from folders of its own.
+    if (location) add(location, isFile(location) ? location : undefined);
     const source = known?.source;
     if (isObject(source) && typeof source.path === 'string') {
       const p = path.resolve(this.lookup.cwd, source.path);
@@ -139,12 +140,20 @@ function pluginFolder(id: string, entry: Record<string, unknown>, root: string, 
   if (typeof source !== 'string') {
     const kind = isObject(source) ? String(source.source ?? 'remote') : typeof source;
     const from = isObject(source) ? String(source.repo ?? source.url ?? source.package ?? '') : '';
-    return { error: `its marketplace entry fetches it from a ${kind} source${from ? ` (${from})` : ''}, which is not on disk` };
+    return { error: `its marketplace entry fetches it from a ${kind} source${from ? ` (${from})` : ''}, which is not installed yet` };
   }
   const bare = !source.startsWith('./') && !source.startsWith('../');
   const dir = path.resolve(root, bare && pluginRoot ? pluginRoot : '', source);
   if (!isDir(dir)) return { error: `its marketplace entry points at ${dir}, which is not there` };
   return { root: dir, id, entry };
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isDir(p: string): boolean {

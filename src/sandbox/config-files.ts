@@ -1,8 +1,8 @@
 /**
  * Files outside the usual configuration names that wicket reads as configuration or runs, so the
  * sandbox keeps them read-only when they lie in a writable folder: the user's config folder
- * (`~/.claude` or CLAUDE_CONFIG_DIR), `~/.claude.json`, wicket's own folder (`~/.wicket` or
- * WICKET_HOME: transcripts a `-c` run loads), the managed policy, every settings file a rule came
+ * (`~/.claude` or CLAUDE_CONFIG_DIR, with the session transcripts a `-c` run loads), `~/.claude.json`,
+ * wicket's own folder (`~/.wicket` or WICKET_HOME: checkpoints, older transcripts), the managed policy, every settings file a rule came
  * from, and the scripts that hooks, the status line, the credential helpers and stdio MCP servers
  * name on their command lines (`node scripts/check.js`, `"$CLAUDE_PROJECT_DIR"/hooks/lint.sh`).
  * Only the file a command names is covered, not what that file loads in turn.

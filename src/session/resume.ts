@@ -1,13 +1,14 @@
 /**
- * Which saved session a run continues (`--continue`: the latest in this project; `--resume <id>`),
- * and under which id it goes on: the same one, appending to its file, as Claude Code does; a new
- * one with `--fork-session` (or `--session-id`), whose file then starts with the history it continues.
+ * Which saved session a run continues (`--continue`: the latest in this project; `--resume <id or
+ * name>`), and under which id it goes on: the same one, appending to its file, as Claude Code does; a
+ * new one with `--fork-session` (or `--session-id`), whose file then starts with the history it continues.
  */
 import path from 'node:path';
 import { FatalError } from '../base/errors.js';
-import type { ApiMessage } from '../base/events.js';
-import type { PromptMark } from '../base/prompt-marks.js';
-import { latestSession, loadSession, TranscriptWriter, type SavedSession } from './transcript.js';
+import { legacySessionsRoot, transcriptFile } from './paths.js';
+import { findSession, latestSessionFile, type SessionPlaces } from './session-list.js';
+import { loadSession, type SavedSession } from './transcript-read.js';
+import { TranscriptWriter, type TranscriptMeta } from './transcript.js';
 
 export interface ResumeOptions {
   continue: boolean;
@@ -16,10 +17,14 @@ export interface ResumeOptions {
   sessionId?: string;
 }
 
-/** The session file a run continues, or undefined for a fresh session. */
-export function resumeFile(opts: ResumeOptions, sessionsDir: string): string | undefined {
-  if (typeof opts.resume === 'string') return path.join(sessionsDir, `${opts.resume}.jsonl`);
-  if (opts.continue || opts.resume === true) return latestSession(sessionsDir);
+/** The session file a run continues, or undefined for a fresh session. An id or name that matches none is an error. */
+export function resumeFile(opts: ResumeOptions, places: SessionPlaces): string | undefined {
+  if (typeof opts.resume === 'string') {
+    const file = findSession(opts.resume, places);
+    if (!file) throw new FatalError('config', `no saved session "${opts.resume}" (by id or name) for ${places.cwd} or any other project`);
+    return file;
+  }
+  if (opts.continue || opts.resume === true) return latestSessionFile(places);
   return undefined;
 }
 
@@ -30,28 +35,50 @@ export function continuedSessionId(opts: ResumeOptions, file: string | undefined
 }
 
 /** The resumed conversation and its rewind points; `keepDeferred` (print mode) keeps a call a hook deferred, to be run now. */
-export function loadResumed(file: string | undefined, opts: ResumeOptions, sessionsDir: string, keepDeferred = false): SavedSession {
-  if (!file) return { messages: [], marks: [] };
+export function loadResumed(file: string | undefined, keepDeferred = false): SavedSession {
+  if (!file) return { messages: [], marks: [], chain: [], leaf: null };
   try {
     return loadSession(file, { keepDeferred });
-  } catch {
-    throw new FatalError('config', `no saved session ${typeof opts.resume === 'string' ? `${opts.resume} ` : ''}in ${sessionsDir}`);
+  } catch (err) {
+    throw new FatalError('config', `the saved session ${file} cannot be read: ${(err as Error).message}`);
   }
 }
 
 /**
- * The session's file: the resumed one, appended to; or a new one, which starts with the history the
- * run continues (a fork) and its rewind points, so that resuming it later brings all of it back.
+ * The file the session writes: the resumed one when it goes on under its id (unless an older wicket
+ * wrote it, in its own folder); else `<config dir>/projects/<slug>/<id>.jsonl`.
+ */
+export function sessionTranscriptPath(places: SessionPlaces, sessionId: string, resumed: string | undefined): string {
+  const legacy = resumed !== undefined && !path.relative(legacySessionsRoot(places.wicketHome), resumed).startsWith('..');
+  if (resumed && !legacy && path.basename(resumed, '.jsonl') === sessionId) return resumed;
+  return transcriptFile(places.configDir, places.cwd, sessionId);
+}
+
+export interface TranscriptSetup {
+  /** The file the session writes (sessionTranscriptPath). */
+  transcriptPath: string;
+  resumeFile?: string;
+  options: { sessionId: string };
+}
+
+/**
+ * The session's file: the resumed one, appended to, going on from where it stood; or a new one in
+ * this project's folder, which starts with the history the run continues (a fork, or a session an
+ * older wicket wrote elsewhere) and its rewind points, so that resuming it later brings all of it back.
  */
 export function openTranscript(
-  setup: { sessionsDir: string; resumeFile?: string; cwd: string; options: { sessionId: string } },
-  history: readonly ApiMessage[],
+  setup: TranscriptSetup,
+  meta: Omit<TranscriptMeta, 'sessionId'>,
+  saved: Pick<SavedSession, 'messages' | 'marks' | 'chain' | 'leaf'>,
   name?: string,
-  marks: readonly PromptMark[] = [],
 ): TranscriptWriter {
-  const file = path.join(setup.sessionsDir, `${setup.options.sessionId}.jsonl`);
-  const writer = new TranscriptWriter(file, setup.options.sessionId, setup.cwd);
-  if (history.length && file !== setup.resumeFile) writer.restart(history, 'fork', marks);
+  const continues = setup.resumeFile === setup.transcriptPath;
+  const writer = new TranscriptWriter(
+    setup.transcriptPath,
+    { ...meta, sessionId: setup.options.sessionId },
+    continues ? { leaf: saved.leaf, chain: saved.chain } : undefined,
+  );
+  if (!continues && saved.messages.length) writer.restart(saved.messages, 'fork', saved.marks);
   if (name?.trim()) writer.name(name.trim());
   return writer;
 }

@@ -1,12 +1,12 @@
 /**
- * The system prompt: short and ours. Environment facts (cwd, platform, date, git) and the CLAUDE.md
- * memory files. `--system-prompt` replaces our base text; `--append-system-prompt` adds to it.
+ * The system prompt: short and ours. Environment facts (cwd, platform, date, git) and where auto
+ * memory is kept. `--system-prompt` replaces our base text; `--append-system-prompt` adds to it.
+ * The instruction files (CLAUDE.md and the rest) are not here: they come at the head of the first
+ * user message, as Claude Code sends them (session/memory/).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { isoTime } from '../base/clock.js';
 import type { SystemBlock } from '../base/events.js';
-import { gitStatusSync, repositoryRoot, statusWithout, type GitStatus } from '../base/git-status.js';
+import { gitStatusSync, statusWithout, type GitStatus } from '../base/git-status.js';
 
 const INTRO = `You are wicket, a coding agent working in the user's terminal on the project in the working directory.
 You act only through the tools you are given; every call is checked against the user's permission rules before it runs.`;
@@ -28,14 +28,16 @@ export interface PromptOptions {
   now?: Date;
   systemPrompt?: string;
   appendSystemPrompt?: string;
-  /** Skip CLAUDE.md discovery (--bare). */
-  noMemory?: boolean;
+  /** The auto memory folder, when auto memory is on: the prompt says how to keep it. */
+  autoMemoryDir?: string;
   /** Git facts found already (null: not a repository); asked from git when absent. */
   git?: GitStatus | null;
   /** Paths the Read deny rules hide: left out of the git status. */
   hidden?: (absPath: string) => boolean;
   /** Settings `language`: the language to answer the person in. */
   language?: string;
+  /** What commits and pull requests end with (attribution.ts); empty: nothing said. */
+  attribution?: string;
   /** The output style's text, last in the prompt; without keepCodingInstructions it replaces the coding instructions. */
   outputStyle?: { prompt: string; keepCodingInstructions: boolean };
 }
@@ -44,10 +46,10 @@ export function buildSystemPrompt(opts: PromptOptions): SystemBlock[] {
   const style = opts.outputStyle?.prompt ? opts.outputStyle : undefined;
   const base = style && !style.keepCodingInstructions ? INTRO : BASE;
   const parts = [opts.systemPrompt ?? base, environmentSection(opts)];
-  const memory = opts.noMemory ? '' : memorySection(opts);
-  if (memory) parts.push(memory);
+  if (opts.autoMemoryDir) parts.push(autoMemorySection(opts.autoMemoryDir));
   if (opts.language?.trim())
     parts.push(`Always respond to the user in ${opts.language.trim()}. Code, commands, file contents and identifiers stay as they are.`);
+  if (opts.attribution) parts.push(opts.attribution);
   if (opts.appendSystemPrompt) parts.push(opts.appendSystemPrompt);
   if (style) parts.push(style.prompt);
   return [{ type: 'text', text: parts.join('\n\n') }];
@@ -67,37 +69,13 @@ function environmentSection(opts: PromptOptions): string {
   return lines.join('\n');
 }
 
-/** The memory files in load order: user, then project root → cwd (CLAUDE.md, .claude/CLAUDE.md, CLAUDE.local.md). */
-export function memoryFiles(opts: Pick<PromptOptions, 'cwd' | 'projectRoot' | 'configDir'>): string[] {
-  const files = [path.join(opts.configDir, 'CLAUDE.md')];
-  const root = findRoot(opts.cwd);
-  const dirs: string[] = [];
-  for (let d = opts.cwd; ; d = path.dirname(d)) {
-    dirs.unshift(d);
-    if (d === root || path.dirname(d) === d) break;
-  }
-  for (const d of dirs) {
-    files.push(path.join(d, 'CLAUDE.md'), path.join(d, '.claude', 'CLAUDE.md'), path.join(d, 'CLAUDE.local.md'));
-  }
-  return [...new Set(files)].filter((f) => existsSync(f));
-}
-
-function findRoot(cwd: string): string {
-  return repositoryRoot(cwd) ?? cwd;
-}
-
-function memorySection(opts: PromptOptions): string {
-  const chunks: string[] = [];
-  for (const file of memoryFiles(opts)) {
-    try {
-      const text = readFileSync(file, 'utf8')
-        .replace(/<!--[\s\S]*?-->/g, '')
-        .trim();
-      if (text) chunks.push(`Contents of ${file}:\n\n${text.slice(0, 40_000)}`);
-    } catch {
-      // unreadable memory file: skip
-    }
-  }
-  if (!chunks.length) return '';
-  return `<memory>\nInstructions from the user's CLAUDE.md files. Follow them; they override defaults.\n\n${chunks.join('\n\n')}\n</memory>`;
+/** How to keep the auto memory folder (the start of its MEMORY.md comes with the instruction files). */
+function autoMemorySection(dir: string): string {
+  return `# Memory
+You have a persistent memory folder for this project: ${dir}
+It already exists and is kept between conversations. Its index, MEMORY.md, comes to you at the start of each conversation (its first 200 lines), with the instruction files.
+- Save what will still matter in later conversations and that the code and its history do not say: who the user is and how they like to work, corrections and confirmed approaches (with the reason), goals and constraints of the work, pointers to outside resources.
+- One memory per file, a short Markdown file with front matter (\`name\`, \`description\`, \`type\`: user, feedback, project or reference); then one line for it in MEMORY.md: \`- [Title](file.md) — what it is for\`. MEMORY.md holds only these lines.
+- Update or delete a memory that turns out wrong rather than adding another. Do not save secrets, or what only matters for the current task.
+- Read, Write and Edit work in that folder without asking.`;
 }

@@ -1,63 +1,185 @@
 /**
- * The session, written as it happens: one JSON object per line under ~/.wicket/sessions/<project>/.
- * Messages (for --continue/--resume), the prompts' rewind points and each call's gate trace (who
- * stopped this, and why).
+ * The session, written as it happens, in Claude Code's transcript format (session/paths.ts has where):
+ * one JSON object per line. Each message is a `user` or `assistant` record whose `parentUuid` names
+ * the record before it, so the conversation is the chain that ends at the newest record; a rewind
+ * points the next record back into the chain, a compaction starts a new chain at a `system`
+ * `compact_boundary` record, `-n`/`/rename` write a `custom-title` record. Claude Code, the Agent SDK
+ * and wicket all read the same file.
+ *
+ * wicket's own records (a prompt's rewind point and file checkpoint, each call's gate trace, how a
+ * run ended, where the rewind points start over) are lines of types of its own, `wicket-*`, which
+ * carry no `uuid` and are not part of any chain: Claude Code passes over record types it does not
+ * know, and resumes and lists the session as if they were not there.
  */
-import { mkdirSync, openSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { isoTime } from '../base/clock.js';
-import { unansweredToolUses } from '../base/conversation.js';
 import type { AgentEvent, ApiMessage } from '../base/events.js';
-import { randomUuid } from '../base/ids.js';
-import { compactedMarks, markPrompt, type PromptMark } from '../base/prompt-marks.js';
+import { randomHex, randomUuid } from '../base/ids.js';
+import type { PromptMark } from '../base/prompt-marks.js';
+import type { Usage } from '../base/usage.js';
+
+/** What every record of the session says about where it was written. */
+export interface TranscriptMeta {
+  sessionId: string;
+  /** The working folder now (it can move during a session). */
+  cwd: () => string;
+  version: string;
+  gitBranch?: string;
+  /** The model, for assistant messages written again without their own (a fork's history). */
+  model: string;
+  /** `cli` for the app, `sdk-cli` for print mode, as Claude Code marks them (`claude -c` skips the latter). */
+  entrypoint: 'cli' | 'sdk-cli';
+}
+
+/** An assistant message as the API returned it. */
+export type AssistantMessage = ApiMessage & { id?: string; model?: string; stop_reason?: string | null; usage?: Usage };
+
+/** The record types wicket writes for itself; Claude Code ignores them. */
+export const WICKET_RECORD = {
+  checkpoint: 'wicket-checkpoint',
+  gateTrace: 'wicket-gate-trace',
+  end: 'wicket-end',
+  reset: 'wicket-reset',
+} as const;
+
+export interface ChainLine {
+  uuid: string;
+  message: ApiMessage;
+}
 
 export class TranscriptWriter {
   /** Opened for appending on the first line and kept: one open per line cost more than the write. */
   private fd: number | undefined;
   private failed = false;
+  /** The newest record of the conversation: the next one's parent. */
+  private parent: string | null;
+  /** The message records of the conversation, oldest first (to find where a rewind goes back to). */
+  private chain: ChainLine[] = [];
+
   constructor(
     readonly file: string,
-    private readonly sessionId: string,
-    private readonly cwd: string,
-  ) {}
+    private readonly meta: TranscriptMeta,
+    /** The chain a resumed session goes on from: its records' uuids and messages. */
+    resumed?: { leaf: string | null; chain: ChainLine[] },
+  ) {
+    this.parent = resumed?.leaf ?? null;
+    if (resumed) this.chain = [...resumed.chain];
+  }
+
+  get sessionId(): string {
+    return this.meta.sessionId;
+  }
 
   private write(entry: Record<string, unknown>): void {
     if (this.failed) return;
     try {
       if (this.fd === undefined) {
-        mkdirSync(path.dirname(this.file), { recursive: true });
-        this.fd = openSync(this.file, 'a');
+        mkdirSync(path.dirname(this.file), { recursive: true, mode: 0o700 });
+        this.fd = openSync(this.file, 'a', 0o600);
       }
-      const line = JSON.stringify({ ...entry, uuid: randomUuid(), sessionId: this.sessionId, timestamp: isoTime(), cwd: this.cwd });
-      writeSync(this.fd, `${line}\n`);
+      writeSync(this.fd, `${JSON.stringify(entry)}\n`);
     } catch {
       // a transcript that cannot be written must never stop the work
       this.failed = this.fd === undefined;
     }
   }
 
-  message(message: ApiMessage): void {
-    this.write({ type: message.role, message });
+  /** A record of the conversation's chain: it follows the newest one and becomes the newest. */
+  private chained(type: string, fields: Record<string, unknown>, message?: ApiMessage): string {
+    const uuid = randomUuid();
+    const m = this.meta;
+    this.write({
+      parentUuid: this.parent,
+      isSidechain: false,
+      userType: 'external',
+      cwd: m.cwd(),
+      sessionId: m.sessionId,
+      version: m.version,
+      ...(m.gitBranch ? { gitBranch: m.gitBranch } : {}),
+      entrypoint: m.entrypoint,
+      type,
+      ...fields,
+      uuid,
+      timestamp: isoTime(),
+    });
+    this.parent = uuid;
+    if (message) this.chain.push({ uuid, message });
+    return uuid;
   }
 
-  /** -n/--name: the session's name, as Claude Code keeps it (a `custom-title` line). */
+  private own(type: string, fields: Record<string, unknown>): void {
+    this.write({ type, ...fields, sessionId: this.meta.sessionId, timestamp: isoTime() });
+  }
+
+  /** A message of the conversation (an assistant one keeps the API's id, model, stop reason and usage). */
+  message(message: AssistantMessage): void {
+    if (message.role === 'user') {
+      this.chained('user', { message: { role: 'user', content: message.content } }, { role: 'user', content: message.content });
+      return;
+    }
+    const body = {
+      id: message.id ?? `msg_${randomHex(12)}`,
+      type: 'message',
+      role: 'assistant',
+      model: message.model ?? this.meta.model,
+      content: message.content,
+      stop_reason: message.stop_reason ?? null,
+      stop_sequence: null,
+      usage: message.usage ?? { input_tokens: 0, output_tokens: 0 },
+    };
+    this.chained('assistant', { message: body }, { role: 'assistant', content: message.content });
+  }
+
+  /** -n/--name and /rename: the session's name, as Claude Code keeps it (a `custom-title` record). */
   name(title: string): void {
-    this.write({ type: 'custom-title', customTitle: title, sessionId: this.sessionId });
+    this.write({ type: 'custom-title', customTitle: title, sessionId: this.meta.sessionId });
   }
 
-  /** A rewind point: the prompt that goes in next, and its file checkpoint. */
+  /** A rewind point: the prompt that goes in next (after the newest record), and its file checkpoint. */
   checkpoint(prompt: string, checkpoint: number | undefined, codeOnly = false): void {
-    this.write({ type: 'prompt_checkpoint', prompt, ...(checkpoint === undefined ? {} : { checkpoint }), ...(codeOnly ? { code_only: true } : {}) });
+    this.own(WICKET_RECORD.checkpoint, {
+      prompt,
+      leafUuid: this.parent,
+      ...(checkpoint === undefined ? {} : { checkpoint }),
+      ...(codeOnly ? { codeOnly: true } : {}),
+    });
   }
 
   /**
    * The conversation was replaced (a rewind, a fork): a resumed session starts from `messages`, with
-   * the rewind points `marks` where they were (a prompt that joined a user message splits it).
+   * the rewind points `marks` where they were. When `messages` begin the conversation written so far,
+   * the next record points back to where they end (Claude Code's way of going back); otherwise they
+   * are written again as a new chain.
    */
   restart(messages: readonly ApiMessage[], reason: string, marks: readonly PromptMark[] = []): void {
-    this.write({ type: 'conversation_reset', reason });
+    const kept = keptLines(this.chain, messages);
+    if (kept !== undefined) {
+      this.chain = this.chain.slice(0, kept);
+      this.parent = this.chain[kept - 1]?.uuid ?? null;
+    } else {
+      this.parent = null;
+      this.chain = [];
+    }
+    // The conversation now ends here, whether or not a record follows.
+    this.own(WICKET_RECORD.reset, { reason, leafUuid: this.parent });
     for (const m of marks) if (m.at === undefined && m.checkpoint !== undefined) this.checkpoint(m.text, m.checkpoint, true);
     const placed = marks.filter((m) => m.at !== undefined);
+    if (kept !== undefined) for (const m of placed) this.ownMarkAt(m);
+    else this.rewrite(messages, placed);
+  }
+
+  /** A rewind point placed in a conversation already written: after the record where its prompt went in. */
+  private ownMarkAt(mark: PromptMark): void {
+    const lines = linesUpTo(this.chain, mark.at!, mark.blocks);
+    this.own(WICKET_RECORD.checkpoint, {
+      prompt: mark.text,
+      leafUuid: lines === 0 ? null : (this.chain[lines - 1]?.uuid ?? null),
+      ...(mark.checkpoint === undefined ? {} : { checkpoint: mark.checkpoint }),
+    });
+  }
+
+  private rewrite(messages: readonly ApiMessage[], placed: readonly PromptMark[]): void {
     messages.forEach((msg, i) => {
       for (const m of placed) if (m.at === i && m.blocks === undefined) this.checkpoint(m.text, m.checkpoint);
       const inside = placed.filter((m) => m.at === i + 1 && m.blocks !== undefined).sort((a, b) => a.blocks! - b.blocks!);
@@ -74,97 +196,75 @@ export class TranscriptWriter {
     for (const m of placed) if (m.at === messages.length && m.blocks === undefined) this.checkpoint(m.text, m.checkpoint);
   }
 
+  /** A compaction: a new chain starts at a `compact_boundary` record, with the summary (and a prompt it held back). */
+  private compacted(ev: Extract<AgentEvent, { type: 'compact' }>): void {
+    const logicalParentUuid = this.parent;
+    this.parent = null;
+    this.chain = [];
+    this.chained('system', {
+      subtype: 'compact_boundary',
+      content: 'Conversation compacted',
+      isMeta: false,
+      level: 'info',
+      logicalParentUuid,
+      compactMetadata: { trigger: ev.trigger, preTokens: ev.preTokens },
+    });
+    ev.messages.forEach((m, i) => {
+      if (i > 0 || m.role !== 'user') return this.message(m);
+      this.chained('user', { message: { role: 'user', content: m.content }, isCompactSummary: true, isVisibleInTranscriptOnly: true }, m);
+    });
+  }
+
   /** Records what matters from the event stream. */
   onEvent(ev: AgentEvent): void {
     if (ev.type === 'prompt_checkpoint') this.checkpoint(ev.prompt, ev.checkpoint);
-    else if (ev.type === 'assistant_message') this.message({ role: 'assistant', content: ev.message.content });
+    else if (ev.type === 'assistant_message') this.message(ev.message);
     else if (ev.type === 'tool_results_message') this.message(ev.message);
     else if (ev.type === 'session_title') this.name(ev.title);
     // A background task's notice, as it went into the conversation (a resumed session merges it into its user message).
     else if (ev.type === 'task_notification' && ev.text) this.message({ role: 'user', content: [{ type: 'text', text: ev.text }] });
     else if (ev.type === 'tool_result')
-      this.write({ type: 'gate_trace', tool_use_id: ev.toolUseId, tool_name: ev.name, trace: ev.trace, is_error: ev.result.isError ?? false });
+      this.own(WICKET_RECORD.gateTrace, { toolUseId: ev.toolUseId, toolName: ev.name, trace: ev.trace, isError: ev.result.isError ?? false });
     else if (ev.type === 'done')
-      this.write({ type: 'end', reason: ev.reason, num_turns: ev.numTurns, ...(ev.deferredToolUse ? { deferred_tool_use: ev.deferredToolUse } : {}) });
-    else if (ev.type === 'compact') {
-      // A resumed session starts from here: the summary (and a prompt it held back) replace what came before.
-      this.write({ type: 'compact_boundary', trigger: ev.trigger, pre_tokens: ev.preTokens });
-      for (const m of ev.messages) this.message(m);
-    }
+      this.own(WICKET_RECORD.end, { reason: ev.reason, numTurns: ev.numTurns, ...(ev.deferredToolUse ? { deferredToolUse: ev.deferredToolUse } : {}) });
+    else if (ev.type === 'compact') this.compacted(ev);
   }
 }
 
-/** A saved session: its messages, and the prompts it can be rewound to (oldest first). */
-export interface SavedSession {
-  messages: ApiMessage[];
-  marks: PromptMark[];
-}
-
-/** Messages of a saved session, cut so that the conversation is valid (no unanswered tool_use at the end). */
-export function loadTranscript(file: string): ApiMessage[] {
-  return loadSession(file).messages;
-}
-
-/**
- * A saved session with its rewind points, each placed where its prompt went into the messages. The
- * messages are cut so that the conversation is valid (no unanswered tool_use at the end) — unless
- * `keepDeferred` and the session ended on a call a hook deferred, which then stays open for the
- * resumed run to answer.
- */
-export function loadSession(file: string, opts: { keepDeferred?: boolean } = {}): SavedSession {
-  const messages: ApiMessage[] = [];
-  let marks: PromptMark[] = [];
-  let deferredId: string | undefined;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const entry = JSON.parse(line);
-      if (entry.type === 'end') deferredId = entry.deferred_tool_use?.id;
-      else if (entry.type === 'user' || entry.type === 'assistant') deferredId = undefined;
-      if (entry.type === 'conversation_reset') {
-        messages.length = 0;
-        marks = [];
-      } else if (entry.type === 'compact_boundary') {
-        messages.length = 0;
-        compactedMarks(marks);
-      } else if (entry.type === 'prompt_checkpoint' && typeof entry.prompt === 'string') {
-        const checkpoint = typeof entry.checkpoint === 'number' ? entry.checkpoint : undefined;
-        if (entry.code_only !== true) marks.push(markPrompt(messages, entry.prompt, checkpoint));
-        else if (checkpoint !== undefined) marks.push({ text: entry.prompt, checkpoint });
-      } else if ((entry.type === 'user' || entry.type === 'assistant') && entry.message) appendMessage(messages, entry.message);
-    } catch {
-      // a torn last line after a crash: skip it
-    }
-  }
-  const open = unansweredToolUses(messages);
-  const keepOpen = opts.keepDeferred && deferredId !== undefined && open.length === 1 && open[0] === deferredId;
-  while (!keepOpen && messages.length && unansweredToolUses(messages).length) messages.pop();
-  // A prompt whose messages were cut off with a torn end keeps only its checkpoint.
-  marks = marks.flatMap((m) =>
-    m.at === undefined || m.at <= messages.length ? [m] : m.checkpoint === undefined ? [] : [{ text: m.text, checkpoint: m.checkpoint }],
-  );
-  return { messages, marks };
-}
-
-/** Consecutive user lines are one message (a prompt that joined tool results is written apart). */
-function appendMessage(messages: ApiMessage[], message: ApiMessage): void {
+/** Consecutive user records are one message (a prompt that joined tool results is written apart). */
+export function appendMessage(messages: ApiMessage[], message: ApiMessage): void {
   const last = messages[messages.length - 1];
   if (last && last.role === message.role && message.role === 'user') {
     const prev = typeof last.content === 'string' ? [{ type: 'text' as const, text: last.content }] : last.content;
     const next = typeof message.content === 'string' ? [{ type: 'text' as const, text: message.content }] : message.content;
     last.content = [...prev, ...next];
-  } else messages.push(message);
+  } else messages.push({ role: message.role, content: message.content });
 }
 
-/** The most recently written session file in a project folder, if any. */
-export function latestSession(dir: string): string | undefined {
-  try {
-    const files = readdirSync(dir)
-      .filter((f) => f.endsWith('.jsonl'))
-      .map((f) => ({ f, t: statSync(path.join(dir, f)).mtimeMs }))
-      .sort((a, b) => b.t - a.t);
-    return files[0] ? path.join(dir, files[0].f) : undefined;
-  } catch {
-    return undefined;
+/** How many records of `chain` make exactly `messages`; undefined when they are not its beginning. */
+function keptLines(chain: readonly ChainLine[], messages: readonly ApiMessage[]): number | undefined {
+  if (!messages.length) return 0;
+  const want = JSON.stringify(messages);
+  const merged: ApiMessage[] = [];
+  let best: number | undefined;
+  for (let i = 0; i < chain.length; i++) {
+    appendMessage(merged, structuredClone(chain[i]!.message));
+    if (merged.length === messages.length && JSON.stringify(merged) === want) best = i + 1;
+    if (merged.length > messages.length) break;
   }
+  return best;
+}
+
+/** How many records of `chain` come before a prompt placed at message `at` (after `blocks` blocks of a user message). */
+function linesUpTo(chain: readonly ChainLine[], at: number, blocks: number | undefined): number {
+  const merged: ApiMessage[] = [];
+  const wantBlocks = blocks ?? 0;
+  for (let i = 0; i < chain.length; i++) {
+    const count = merged.length;
+    const last = merged[count - 1];
+    const lastBlocks = last && last.role === 'user' ? (typeof last.content === 'string' ? 1 : last.content.length) : 0;
+    if (blocks === undefined ? count === at : count === at && lastBlocks === wantBlocks) return i;
+    appendMessage(merged, structuredClone(chain[i]!.message));
+  }
+  return chain.length;
 }

@@ -34,6 +34,10 @@ export interface LoadSettingsOptions {
   managedPath?: string;
   /** `--settings`: a file path or JSON text. */
   cliSettings?: string;
+  /** Settings an Agent SDK host sent in its `initialize` request (JSON text): a layer above `--settings`. */
+  hostSettings?: string;
+  /** Managed settings an Agent SDK host sent in `initialize` (JSON text): a policy layer, below the managed files. */
+  hostManagedSettings?: string;
   /** `--allowedTools` / `--disallowedTools`, already split. */
   cliAllowed?: string[];
   cliDisallowed?: string[];
@@ -80,6 +84,10 @@ export interface LoadedSettings {
   disableBypassPermissions: boolean;
   /** Why hooks are off or limited, for the report. */
   hookPolicy?: 'disableAllHooks' | 'allowManagedHooksOnly' | 'safeMode';
+  /** `autoMemoryDirectory`, from any source but the shared project file (which must not move where the model may write). */
+  autoMemoryDirectory?: string;
+  /** The managed policy's `claudeMd`: instructions it gives every session. */
+  managedClaudeMd?: string;
 }
 
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
@@ -115,7 +123,15 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
     hooks,
     disableBypassPermissions,
     ...(hookPolicy ? { hookPolicy } : {}),
+    ...memoryKeys(byPrecedence),
   };
+}
+
+/** The memory keys that only some sources may set. */
+function memoryKeys(byPrecedence: Layer[]): Pick<LoadedSettings, 'autoMemoryDirectory' | 'managedClaudeMd'> {
+  const dir = byPrecedence.find((l) => l.source !== 'projectSettings' && typeof l.data.autoMemoryDirectory === 'string')?.data.autoMemoryDirectory;
+  const claudeMd = byPrecedence.find((l) => l.source === 'managed' && typeof l.data.claudeMd === 'string')?.data.claudeMd;
+  return { ...(typeof dir === 'string' ? { autoMemoryDirectory: dir } : {}), ...(typeof claudeMd === 'string' ? { managedClaudeMd: claudeMd } : {}) };
 }
 
 /** All layers, lowest precedence first. */
@@ -129,18 +145,32 @@ function readLayers(opts: LoadSettingsOptions): Layer[] {
   const local = localSettingsPath(opts.cwd);
   if (wanted('local')) layers.push(layerFromResult('localSettings', local, readSettingsSource(local)));
   if (opts.cliSettings !== undefined) layers.push(cliSettingsLayer(opts.cliSettings, opts.cwd));
+  if (opts.hostSettings !== undefined)
+    layers.push(layerFromResult('cli', undefined, parseSettingsText(opts.hostSettings, 'initialize.settings', { settings: true }), 'initialize.settings'));
   if (opts.cliAllowed?.length || opts.cliDisallowed?.length) layers.push(cliRuleLayer(opts.cliAllowed ?? [], opts.cliDisallowed ?? []));
+  if (opts.hostManagedSettings !== undefined)
+    layers.push(
+      layerFromResult(
+        'managed',
+        undefined,
+        parseSettingsText(opts.hostManagedSettings, 'initialize.managedSettings', { settings: true }),
+        'initialize.managedSettings',
+      ),
+    );
   layers.push(...readManagedLayers(opts.managedPath ?? DEFAULT_MANAGED_SETTINGS));
   return layers;
 }
 
 /**
  * In a workspace the person has not trusted, the project files' `permissions.allow` and
- * `permissions.additionalDirectories` are left out, each file with one warning that says how to trust it.
+ * `permissions.additionalDirectories` (and the local file's `autoMemoryDirectory`) are left out, each
+ * file with one warning that says how to trust it.
  */
 function withholdUntrusted(layers: Layer[], opts: LoadSettingsOptions, warnings: string[]): void {
   const fromProject = layers.filter(
-    (l) => (l.source === 'projectSettings' || l.source === 'localSettings') && (l.rules.allow.length || permsOf(l).additionalDirectories !== undefined),
+    (l) =>
+      (l.source === 'projectSettings' || l.source === 'localSettings') &&
+      (l.rules.allow.length || permsOf(l).additionalDirectories !== undefined || (l.source === 'localSettings' && l.data.autoMemoryDirectory !== undefined)),
   );
   if (!fromProject.length) return;
   if ((opts.trusted ?? (() => isWorkspaceTrusted(opts)))()) return;
@@ -148,9 +178,12 @@ function withholdUntrusted(layers: Layer[], opts: LoadSettingsOptions, warnings:
     const left: string[] = [];
     if (layer.rules.allow.length) left.push(`${layer.rules.allow.length} permissions.allow ${layer.rules.allow.length === 1 ? 'entry' : 'entries'}`);
     if (permsOf(layer).additionalDirectories !== undefined) left.push('permissions.additionalDirectories');
+    // autoMemoryDirectory opens a folder to the file tools without asking: the same trust as allow rules.
+    if (layer.data.autoMemoryDirectory !== undefined && layer.source === 'localSettings') left.push('autoMemoryDirectory');
     layer.rules = { ...layer.rules, allow: [] };
     const { allow: _allow, additionalDirectories: _dirs, ...perms } = permsOf(layer);
-    layer.data = { ...layer.data, permissions: perms };
+    const { autoMemoryDirectory: _memory, ...rest } = layer.data;
+    layer.data = { ...rest, permissions: perms };
     warnings.push(
       `${layer.label}: ignoring ${left.join(' and ')}: this workspace has not been trusted. Trust it with \`wicket trust\` (for CI too: it records hasTrustDialogAccepted in ~/.claude.json, as Claude Code does), or run wicket here once without -p and answer "Yes, I trust this folder", or put the rules in your own settings`,
     );

@@ -1,70 +1,14 @@
 /**
  * Shape checks for one settings file (corpus/malformed.tsv kinds type-error, misplaced-key,
- * unknown-key). Keys wicket does not know are kept untouched; a known key with the wrong JSON type is
- * dropped from what is merged (so no later reader meets an object where it expects a string); keys
- * that belong to another place or another program get a hint. Each problem is one warning. The keys
- * that carry rules or guards are checked first, by guards.ts: a wrong type there is an error that
- * keeps the whole file out (and stops the session), never a warning.
+ * unknown-key). Every value is checked against Claude Code's published schema (schema.ts): a key of
+ * the wrong JSON type is dropped from what is merged (so no later reader meets an object where it
+ * expects a string), and every other mismatch is a warning with its JSON path. Keys the schema does
+ * not know are kept untouched, with a warning; keys that belong to another place or another program
+ * get a hint. The keys that carry rules or guards are checked first, by guards.ts: a wrong type
+ * there is an error that keeps the whole file out (and stops the session), never a warning.
  */
-import { typeName } from './hooks.js';
 import { ALL_CLAUDE_HOOK_EVENTS } from '../base/hook-config.js';
-
-type JsonType = 'string' | 'number' | 'boolean' | 'object' | 'array' | 'string|array' | 'string|object';
-
-/** Known keys whose type we check (reference/claude-code.md §1.3). Other keys pass through. */
-const KEY_TYPES: Record<string, JsonType> = {
-  permissions: 'object',
-  hooks: 'object',
-  env: 'object',
-  model: 'string',
-  fallbackModel: 'string',
-  availableModels: 'array',
-  effortLevel: 'string',
-  outputStyle: 'string',
-  apiKeyHelper: 'string',
-  awsAuthRefresh: 'string',
-  awsCredentialExport: 'string',
-  cleanupPeriodDays: 'number',
-  includeCoAuthoredBy: 'boolean',
-  attribution: 'object',
-  disableAllHooks: 'boolean',
-  allowManagedHooksOnly: 'boolean',
-  allowManagedPermissionRulesOnly: 'boolean',
-  statusLine: 'object',
-  sandbox: 'object',
-  enableAllProjectMcpServers: 'boolean',
-  enabledMcpjsonServers: 'array',
-  disabledMcpjsonServers: 'array',
-  allowedMcpServers: 'array',
-  deniedMcpServers: 'array',
-  respectGitignore: 'boolean',
-  alwaysThinkingEnabled: 'boolean',
-  autoCompactEnabled: 'boolean',
-  autoCompactWindow: 'number',
-  autoMemoryEnabled: 'boolean',
-  plansDirectory: 'string',
-  theme: 'string',
-  editorMode: 'string',
-  preferredNotifChannel: 'string',
-  verbose: 'boolean',
-  enabledPlugins: 'object',
-  extraKnownMarketplaces: 'object',
-  language: 'string',
-  spinnerTipsEnabled: 'boolean',
-  showTurnDuration: 'boolean',
-  forceLoginMethod: 'string',
-  fileCheckpointingEnabled: 'boolean',
-};
-
-const PERMISSION_KEYS: Record<string, JsonType> = {
-  allow: 'array',
-  ask: 'array',
-  deny: 'array',
-  defaultMode: 'string',
-  additionalDirectories: 'array',
-  disableBypassPermissionsMode: 'string',
-  disableAutoMode: 'string',
-};
+import { knownSettingsKeys, schemaFindings } from './schema.js';
 
 /** Keys from other formats seen in real files, with where the setting really goes. */
 const FOREIGN_KEYS: Record<string, string> = {
@@ -90,19 +34,23 @@ export interface CheckedSettings {
 }
 
 export function checkSettings(data: Record<string, unknown>, label: string): CheckedSettings {
-  const clean: Record<string, unknown> = {};
   const warnings: string[] = [];
+  const known = knownSettingsKeys();
   for (const [key, value] of Object.entries(data)) {
     const problem = topLevelProblem(key, value);
     if (problem) warnings.push(`${label}: ${problem}`);
-    const expected = KEY_TYPES[key];
-    if (expected && !hasType(value, expected)) {
-      warnings.push(`${label}: "${key}" must be ${article(expected)}, found ${typeName(value)}; ignored`);
-      continue;
-    }
-    clean[key] = value;
+    else if (!known.has(key)) warnings.push(`${label}: unknown key "${key}" (not a Claude Code setting); ignored`);
   }
-  if (isObject(clean.permissions)) clean.permissions = checkPermissions(clean.permissions, label, warnings);
+  const clean: Record<string, unknown> = { ...data };
+  if (isObject(clean.permissions)) clean.permissions = { ...clean.permissions };
+  for (const finding of schemaFindings(data)) {
+    warnings.push(`${label}: ${finding.message}${finding.drop ? '; ignored' : ''}`);
+    if (!finding.drop) continue;
+    const [top, sub] = finding.path;
+    if (sub === undefined) delete clean[top as string];
+    else delete (clean[top as string] as Record<string, unknown>)[sub as string];
+  }
+  if (isObject(clean.permissions)) clean.permissions = checkDirectories(clean.permissions, label, warnings);
   if (isObject(clean.env)) clean.env = checkEnv(clean.env, label, warnings);
   return { clean, warnings };
 }
@@ -117,29 +65,13 @@ function topLevelProblem(key: string, value: unknown): string | undefined {
   return undefined;
 }
 
-function checkPermissions(perms: Record<string, unknown>, label: string, warnings: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(perms)) {
-    const expected = PERMISSION_KEYS[key];
-    if (!expected) {
-      warnings.push(`${label}: permissions.${key} is not a known permissions key; ignored`);
-      out[key] = value;
-      continue;
-    }
-    if (!hasType(value, expected)) {
-      warnings.push(`${label}: permissions.${key} must be ${article(expected)}, found ${typeName(value)}; ignored`);
-      continue;
-    }
-    if (key === 'additionalDirectories') {
-      const dirs = (value as unknown[]).filter((d): d is string => typeof d === 'string' && d.trim() !== '');
-      if (dirs.length !== (value as unknown[]).length)
-        warnings.push(`${label}: permissions.additionalDirectories holds entries that are not paths; those are ignored`);
-      out[key] = dirs;
-      continue;
-    }
-    out[key] = value;
-  }
-  return out;
+/** `permissions.additionalDirectories` keeps only the entries that are paths. */
+function checkDirectories(perms: Record<string, unknown>, label: string, warnings: string[]): Record<string, unknown> {
+  const list = perms.additionalDirectories;
+  if (!Array.isArray(list)) return perms;
+  const dirs = list.filter((d): d is string => typeof d === 'string' && d.trim() !== '');
+  if (dirs.length !== list.length) warnings.push(`${label}: permissions.additionalDirectories holds entries that are not paths; those are ignored`);
+  return { ...perms, additionalDirectories: dirs };
 }
 
 /** Numbers and booleans in `env` are turned into strings (what a shell would see); anything else is dropped. */
@@ -157,22 +89,6 @@ function checkEnv(env: Record<string, unknown>, label: string, warnings: string[
   if (coerced.length) warnings.push(`${label}: env has ${coerced.length} non-string value(s) (${coerced.join(', ')}); used as strings`);
   if (dropped.length) warnings.push(`${label}: env value(s) for ${dropped.join(', ')} are not strings, numbers or booleans; ignored`);
   return out;
-}
-
-function hasType(value: unknown, expected: JsonType): boolean {
-  return expected.split('|').some((t) => {
-    if (t === 'array') return Array.isArray(value);
-    if (t === 'object') return isObject(value);
-    if (t === 'number') return typeof value === 'number' && Number.isFinite(value);
-    return typeof value === t;
-  });
-}
-
-function article(t: JsonType): string {
-  return t
-    .split('|')
-    .map((x) => (x === 'array' || x === 'object' ? `an ${x}` : `a ${x}`))
-    .join(' or ');
 }
 
 export function isObject(v: unknown): v is Record<string, unknown> {

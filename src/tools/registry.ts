@@ -11,6 +11,7 @@ import { editTool } from './edit/index.js';
 import { writeTool } from './write/index.js';
 import { notebookEditTool } from './notebook-edit/index.js';
 import { webFetchTool } from './web-fetch/index.js';
+import { webSearchTool } from './web-search/index.js';
 import { bashTool } from './bash/index.js';
 import { taskOutputTool, taskStopTool } from './tasks/index.js';
 import { todoWriteTool } from './todo-write/index.js';
@@ -26,6 +27,7 @@ export const BUILTIN_TOOLS: Tool[] = [
   writeTool,
   notebookEditTool,
   webFetchTool,
+  webSearchTool,
   taskOutputTool,
   taskStopTool,
   exitPlanModeTool,

@@ -1,8 +1,8 @@
 /**
  * What takes the keys under the transcript, first one first: an MCP server's approval, a
  * permission prompt (a question or a plan of the model has a dialog of its own), an MCP server's
- * request for input, a list to choose from, the settings, the rewind list, the history search, or
- * the prompt.
+ * request for input, where a `#` line goes, a list to choose from, the settings, the rewind list, the
+ * session picker, the plugin screen, the history search, or the prompt.
  */
 import React from 'react';
 import type { PermissionAnswer } from '../base/permission-types.js';
@@ -11,6 +11,9 @@ import { ElicitationDialog } from './ElicitationDialog.js';
 import { HistorySearch, type HistorySearchProps } from './HistorySearch.js';
 import type { PickerSpec } from './hooks/use-submit.js';
 import { McpApprovalDialog } from './McpApprovalDialog.js';
+import { MemoryDialog, type MemoryDialogProps } from './MemoryDialog.js';
+import { PluginScreen, type PluginScreenProps } from './PluginScreen.js';
+import { SessionPicker, type SessionPickerProps } from './SessionPicker.js';
 import { PermissionDialog } from './PermissionDialog.js';
 import { PromptInput, type PromptInputProps } from './PromptInput.js';
 import { RewindDialog, type RewindDialogProps } from './RewindDialog.js';
@@ -25,10 +28,13 @@ export interface ActiveInputProps {
   waiting: number;
   answer: (ask: PendingAsk, a: PermissionAnswer) => void;
   elicit?: ReturnType<typeof useElicitations>;
+  memory?: MemoryDialogProps;
   picker?: PickerSpec;
   closePicker: () => void;
   config?: ConfigDialogProps;
   rewind?: RewindDialogProps;
+  sessions?: SessionPickerProps;
+  plugins?: PluginScreenProps;
   search?: HistorySearchProps;
   prompt: PromptInputProps;
   dialogRows: number;
@@ -58,6 +64,7 @@ export function ActiveInput(p: ActiveInputProps): React.ReactElement {
         maxFieldRows={Math.max(3, p.dialogRows - 10)}
       />
     );
+  if (p.memory) return <MemoryDialog {...p.memory} />;
   if (picker)
     return (
       <SelectDialog
@@ -72,6 +79,8 @@ export function ActiveInput(p: ActiveInputProps): React.ReactElement {
     );
   if (p.config) return <ConfigDialog {...p.config} />;
   if (p.rewind) return <RewindDialog {...p.rewind} />;
+  if (p.sessions) return <SessionPicker {...p.sessions} />;
+  if (p.plugins) return <PluginScreen {...p.plugins} />;
   if (p.search) return <HistorySearch {...p.search} />;
   return <PromptInput {...p.prompt} />;
 }

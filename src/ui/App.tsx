@@ -21,6 +21,11 @@ import { useAppActions } from './hooks/use-app-actions.js';
 import { useAppKeys } from './hooks/use-app-keys.js';
 import { useKeymap } from './hooks/use-keymap.js';
 import { useSubmit } from './hooks/use-submit.js';
+import { useMemory } from './hooks/use-memory.js';
+import { type SessionSwitch, useSessionSwitch } from './hooks/use-session-switch.js';
+import type { PluginSession } from './plugin-session.js';
+import { listSessions, type SessionPlaces } from '../session/session-list.js';
+import { previewLines } from './session-rows.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import * as B from './input-buffer.js';
 import { LiveArea } from './LiveArea.js';
@@ -38,7 +43,7 @@ import type { VimMode } from './vim.js';
 import { Transcript } from './Transcript.js';
 import type { NewItem } from './types.js';
 import { loadAgentDefinitions } from '../tools/agent/definitions.js';
-import { agentColorsOf, CustomStatus, Hints, useInitialPrompt } from './app-parts.js';
+import { agentColorsOf, CustomStatus, Hints, useInitialPrompt, usePluginCommands } from './app-parts.js';
 import { ViewContext } from './view-context.js';
 
 export interface AppProps {
@@ -72,6 +77,12 @@ export interface AppProps {
   readonly openUrl?: (url: string) => void;
   /** Lines that arrive while the app runs (settings reloaded), shown as info. */
   readonly infoFeed?: { subscribe(show: (text: string) => void): () => void };
+  /** Where saved sessions are, for /resume. */
+  readonly places?: SessionPlaces;
+  /** /resume and /branch: the app ends and runs again on this session. */
+  readonly onSwitch?: (to: SessionSwitch) => void;
+  /** The session's plugins: the /plugin screen and /reload-plugins. */
+  readonly plugins?: PluginSession;
 }
 
 /** Rows of the bottom part and of the live area: the live frame must stay shorter than the terminal
@@ -104,7 +115,8 @@ export function App(props: AppProps): React.ReactElement {
   const elicit = useElicitations(props.elicitations, agent.info, props.openUrl ?? (() => undefined));
   useEffect(() => props.infoFeed?.subscribe((text) => agent.info(text)), [props.infoFeed]);
   const mcpPrompts = useMcpPromptCommands(props.mcp);
-  const commands = useMemo(() => (mcpPrompts.length ? [...props.commands, ...mcpPrompts] : props.commands), [props.commands, mcpPrompts]);
+  const baseCommands = usePluginCommands(props.commands, props.plugins);
+  const commands = useMemo(() => (mcpPrompts.length ? [...baseCommands, ...mcpPrompts] : baseCommands), [baseCommands, mcpPrompts]);
   const resources = useMcpResources(props.mcp);
   const statusSetting = useMemo(() => statusLineSetting(props.loaded.merged), [props.loaded]);
   const statusRows = useStatusCommand(statusSetting, {
@@ -125,6 +137,7 @@ export function App(props: AppProps): React.ReactElement {
   }, [agent, exit]);
   const [searching, setSearching] = useState(false);
   const [rewinding, setRewinding] = useState(false);
+  const [browsing, setBrowsing] = useState(false);
   const hints = useMemo(() => hintsFor(buffer.text, commands, resources), [commands, resources, buffer.text]);
   const openRewind = () => {
     if (agent.busy()) agent.info('Interrupt the current run (esc) before rewinding.', 'warning');
@@ -137,6 +150,8 @@ export function App(props: AppProps): React.ReactElement {
   const [picker, setPicker] = useState<PickerSpec | undefined>(undefined);
   const [configOpen, setConfigOpen] = useState(false);
   const [vimMode, setVimMode] = useState<VimMode>('insert');
+  const memory = useMemory(base, props.cwd, props.configDir, agent.info);
+  const sessions = useSessionSwitch({ places: props.places, transcript: props.transcript, agent, onSwitch: props.onSwitch, quit });
   const submit = useSubmit({
     ...props,
     commands,
@@ -145,7 +160,11 @@ export function App(props: AppProps): React.ReactElement {
     setBuffer,
     quit,
     openRewind,
+    openResume: sessions.openResume,
+    branch: sessions.branch,
+    ...(props.plugins ? { openPlugins: () => setBrowsing(true) } : {}),
     onCleared: () => setStaticKey((k) => k + 1),
+    memory,
     openPicker: setPicker,
     openConfig: () => setConfigOpen(true),
     preferences,
@@ -153,7 +172,9 @@ export function App(props: AppProps): React.ReactElement {
     ...(configDirOverride ? { configDirOverride } : {}),
   });
   const config = useConfigScreen(configOpen, () => setConfigOpen(false), { base, preferences, home, configDirOverride, info: agent.info });
-  const dialogOpen = agent.asks.length > 0 || approval !== undefined || elicit !== undefined || picker !== undefined || configOpen;
+  const dialogOpen =
+    agent.asks.length > 0 || approval !== undefined || elicit !== undefined || memory.pending !== undefined || picker !== undefined || configOpen;
+  const screenOpen = rewinding || sessions.picking || browsing;
   // An interrupt ends the run's calls, and with them what their servers asked.
   const interrupt = useCallback(() => {
     props.elicitations?.cancelAll();
@@ -181,7 +202,7 @@ export function App(props: AppProps): React.ReactElement {
     hints,
     permission: base.permission,
     allowBypass: props.allowBypass,
-    searching: searching || rewinding,
+    searching: searching || screenOpen,
     openSearch: () => setSearching(true),
     openRewind,
     submit,
@@ -194,7 +215,7 @@ export function App(props: AppProps): React.ReactElement {
     const entry = dir === -1 ? history.up(cur.text) : history.down();
     return entry === undefined ? undefined : B.fromText(entry);
   };
-  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || rewinding);
+  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || screenOpen);
   const agentColors = useMemo(() => agentColorsOf(loadAgentDefinitions(props.cwd, props.configDir)), [props.cwd, props.configDir]);
   const verbose = actions.transcript || prefs.verbose;
   const theme = useMemo(() => props.theme ?? makeTheme(process.env, prefs.theme), [props.theme, prefs.theme]);
@@ -220,6 +241,7 @@ export function App(props: AppProps): React.ReactElement {
               waiting={agent.asks.length - 1}
               answer={agent.answer}
               {...(elicit ? { elicit } : {})}
+              {...(memory.pending ? { memory: { note: memory.pending.note, targets: memory.pending.targets, onChoose: memory.choose } } : {})}
               {...(picker ? { picker } : {})}
               closePicker={() => setPicker(undefined)}
               {...(config ? { config } : {})}
@@ -236,6 +258,32 @@ export function App(props: AppProps): React.ReactElement {
                         });
                       },
                       onCancel: () => setRewinding(false),
+                    },
+                  }
+                : {})}
+              {...(sessions.picking && props.places
+                ? {
+                    sessions: {
+                      load: (all: boolean) => listSessions(props.places!, all),
+                      preview: previewLines,
+                      cwd: props.cwd,
+                      current: base.sessionId,
+                      onChoose: sessions.choose,
+                      onCancel: sessions.cancel,
+                      maxRows: Math.max(8, dialogRows),
+                    },
+                  }
+                : {})}
+              {...(browsing && props.plugins
+                ? {
+                    plugins: {
+                      ctx: props.plugins.manageContext,
+                      active: () => props.plugins!.active(),
+                      maxRows: dialogRows,
+                      onClose: (changed: boolean) => {
+                        setBrowsing(false);
+                        if (changed) agent.info('Plugins changed: /reload-plugins brings the changes into this session.');
+                      },
                     },
                   }
                 : {})}

@@ -24,6 +24,8 @@ export function SetupError({ message, code, theme = defaultTheme }: SetupErrorPr
           <Text color={theme.color('accent')}>{'  export ANTHROPIC_API_KEY=sk-ant-…'}</Text>
           <Text dimColor>{'  or ANTHROPIC_AUTH_TOKEN=… for a gateway that takes a bearer token'}</Text>
           <Text dimColor>{'  ANTHROPIC_BASE_URL=… points wicket at a proxy or another Messages API server'}</Text>
+          <Text dimColor>{'  or an "apiKeyHelper" command in settings that prints the key'}</Text>
+          <Text dimColor>{'  or CLAUDE_CODE_USE_BEDROCK=1, CLAUDE_CODE_USE_VERTEX=1 or CLAUDE_CODE_USE_FOUNDRY=1 for your cloud'}</Text>
           <Text dimColor>{'  (the "env" key of .claude/settings.json works too)'}</Text>
         </Box>
       ) : null}

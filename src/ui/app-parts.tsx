@@ -1,9 +1,18 @@
-/** Small pieces of the app's screen and start: the hints under the prompt, the status command's rows, the first prompt. */
+/** Small pieces of the app's screen and start: the hints under the prompt, the status command's rows, the first prompt, the commands after /reload-plugins. */
 import { Box, Text } from 'ink';
-import React, { useEffect, useRef } from 'react';
+import React, { useEffect, useRef, useState } from 'react';
 import type { AgentDefinition } from '../tools/agent/definitions.js';
+import type { SlashCommand } from './commands/index.js';
 import type { Hint } from './completions.js';
 import * as B from './input-buffer.js';
+import type { PluginSession } from './plugin-session.js';
+
+/** The app's commands, listed again after /reload-plugins (plugins bring commands and skills). */
+export function usePluginCommands(initial: SlashCommand[], plugins: PluginSession | undefined): SlashCommand[] {
+  const [commands, setCommands] = useState(initial);
+  useEffect(() => plugins?.onReload(() => setCommands(plugins.commands())), [plugins]);
+  return commands;
+}
 
 /** Sub-agent types → the color their definition gives them. */
 export function agentColorsOf(defs: readonly AgentDefinition[]): Record<string, string> {

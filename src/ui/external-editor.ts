@@ -1,20 +1,50 @@
 /**
- * Ctrl+G: the prompt in the person's editor ($VISUAL, else $EDITOR, else vi), as Claude Code opens
- * it. The text goes to a file of its own; the terminal is handed over (raw mode and bracketed paste
- * off) while the editor runs, and taken back after; what the file then holds becomes the prompt.
+ * The person's editor ($VISUAL, else $EDITOR, else vi), as Claude Code opens it, while the app waits:
+ * the terminal is handed over (raw mode and bracketed paste off) while the editor runs, and taken back
+ * after. `openInEditor` opens a file (/memory: the folder is made when missing, the file by the editor
+ * when saved); `editInEditor` opens the prompt (Ctrl+G) in a file of its own and gives back what it
+ * then holds.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { shellQuote } from '../sandbox/index.js';
 
 export type EditorOutcome = { text: string } | { error: string };
 
 /** The editor command line, as the person's shell would read it. */
-export function editorCommand(env: Record<string, string | undefined>): string {
+export function editorOf(env: Record<string, string | undefined>): string {
   return env.VISUAL?.trim() || env.EDITOR?.trim() || 'vi';
 }
 
+/** Runs the editor on `file` with the terminal handed over; a reason when it could not run or failed. */
+function runEditor(file: string, env: Record<string, string | undefined>, setRawMode?: (on: boolean) => void): string | undefined {
+  const editor = editorOf(env);
+  setRawMode?.(false);
+  if (process.stdout.isTTY) process.stdout.write('\x1b[?2004l');
+  try {
+    const run = spawnSync(`${editor} ${shellQuote(file)}`, { stdio: 'inherit', shell: true, env: { ...process.env, ...env } as NodeJS.ProcessEnv });
+    if (run.error) return `${editor} could not start: ${run.error.message}`;
+    if (run.status !== 0) return `${editor} ended with code ${run.status ?? run.signal}`;
+    return undefined;
+  } finally {
+    setRawMode?.(true);
+    if (process.stdout.isTTY) process.stdout.write('\x1b[?2004h');
+  }
+}
+
+/** Opens `file` in the editor; a reason when it could not run or failed. */
+export function openInEditor(file: string, env: Record<string, string | undefined>, setRawMode?: (on: boolean) => void): string | undefined {
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+  } catch (err) {
+    return `${path.dirname(file)} could not be made: ${(err as NodeJS.ErrnoException).code ?? String(err)}`;
+  }
+  return runEditor(file, env, setRawMode);
+}
+
+/** Ctrl+G: the prompt's text edited in the editor; the prompt is unchanged when the editor fails. */
 export function editInEditor(text: string, env: Record<string, string | undefined>): EditorOutcome {
   const dir = mkdtempSync(path.join(tmpdir(), 'wicket-prompt-'));
   const file = path.join(dir, 'prompt.md');
@@ -22,18 +52,12 @@ export function editInEditor(text: string, env: Record<string, string | undefine
   const raw = stdin.isTTY === true && stdin.isRaw === true;
   try {
     writeFileSync(file, text, { mode: 0o600 });
-    if (raw) stdin.setRawMode(false);
-    if (process.stdout.isTTY) process.stdout.write('\x1b[?2004l');
-    const editor = editorCommand(env);
-    const r = spawnSync('sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit', env: { ...process.env, ...env } });
-    if (r.error) return { error: `${editor} could not start: ${r.error.message}` };
-    if (r.status !== 0) return { error: `${editor} exited with ${r.status ?? r.signal}; the prompt is unchanged` };
+    const failed = runEditor(file, env, raw ? (on) => stdin.setRawMode(on) : undefined);
+    if (failed) return { error: `${failed}; the prompt is unchanged` };
     return { text: readFileSync(file, 'utf8').replace(/\n$/, '') };
   } catch (err) {
     return { error: (err as Error).message };
   } finally {
-    if (raw) stdin.setRawMode(true);
-    if (process.stdout.isTTY) process.stdout.write('\x1b[?2004h');
     rmSync(dir, { recursive: true, force: true });
   }
 }

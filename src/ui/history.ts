@@ -4,7 +4,7 @@
  */
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { projectSlug } from '../core/setup/session-setup.js';
+import { projectSlug } from '../session/paths.js';
 
 const MAX_ENTRIES = 500;
 const MAX_ENTRY_CHARS = 20_000;

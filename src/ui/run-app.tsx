@@ -14,8 +14,6 @@ import { openBrowser } from '../mcp/open-browser.js';
 import { sessionSettings, setupSession, type Setup } from '../core/setup/session-setup.js';
 import { problemFiles, SettingsUnreadableError } from '../settings/problem.js';
 import { errorMessage, FatalError } from '../base/errors.js';
-import type { ApiMessage } from '../base/events.js';
-import type { PromptMark } from '../base/prompt-marks.js';
 import { debugLog, type DebugLog } from '../core/setup/debug-log.js';
 import { watchSettings } from '../core/setup/settings-reload.js';
 import { openSession } from '../core/setup/session-open.js';
@@ -23,8 +21,15 @@ import type { AppEntry } from '../core/setup/options.js';
 import { createHooks } from '../hooks/create.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { elicitationFlow, setSessionElicitation } from '../mcp/elicitation.js';
-import { loadResumed, openTranscript } from '../session/resume.js';
+import { loadResumed } from '../session/resume.js';
+import type { SavedSession } from '../session/transcript-read.js';
+import { cleanupSessions, resumedSessionNotes, sessionTranscript } from '../core/setup/session-files.js';
 import { App } from './App.js';
+import { pickSession } from './SessionPicker.js';
+import { previewLines } from './session-rows.js';
+import type { SessionSwitch } from './hooks/use-session-switch.js';
+import { listSessions } from '../session/session-list.js';
+import { userConfigDir, wicketHomeDir } from '../settings/paths.js';
 import { BUILTIN_COMMANDS } from './commands/builtin.js';
 import { allCommands } from './commands/index.js';
 import { historyFile, loadHistory } from './history.js';
@@ -32,10 +37,12 @@ import { preloadMarkdown } from './markdown-text.js';
 import { itemsFromMessages } from './resume-items.js';
 import { ElicitationQueue } from './elicitation-queue.js';
 import { McpSession } from './mcp-session.js';
+import { PluginSession } from './plugin-session.js';
 import { SetupError } from './SetupError.js';
 import { yogaReady } from './lib/yoga-ready.js';
 import { askBrokenSettings } from './SettingsErrorDialog.js';
 import { askTrust } from './TrustDialog.js';
+import { offerProjectPlugins } from './ProjectPluginsDialog.js';
 import { isWorkspaceTrusted, saveWorkspaceTrust, trustFolder } from '../settings/trust.js';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
@@ -46,9 +53,57 @@ export const runApp: AppEntry = async function runApp(opts, info) {
   const trust = await trustWorkspace();
   if (!trust.yes) return 1;
   if (!(await settingsReadable(opts))) return 2;
+  // `-r` without an id: the picker first; leaving it ends here.
+  if (opts.resume === true && !(await chooseSession(opts))) return 0;
+  let next: CliOptions | undefined = opts;
+  let note = trust.note;
+  let code = 0;
+  while (next) {
+    const run = await runSession(next, info, note);
+    code = run.code;
+    next = run.switchTo && switchedOptions(next, run.switchTo);
+    note = run.switchTo?.fork
+      ? `A new session holding the conversation of ${path.basename(run.switchTo.file, '.jsonl')}, which stays as it was (/resume finds it).`
+      : undefined;
+    if (next && process.stdout.isTTY) process.stdout.write('\x1b[2J\x1b[3J\x1b[H');
+  }
+  return code;
+};
+
+/** /resume or /branch ended the app: it runs again on that session (a branch: a new session holding it). */
+function switchedOptions(opts: CliOptions, to: SessionSwitch): CliOptions {
+  const { sessionId: _id, prompt: _prompt, name: _name, ...rest } = opts;
+  return { ...rest, resume: to.file, forkSession: to.fork, continue: false };
+}
+
+/** `wicket -r` in the app: the picker of this project's sessions; false when the person left it. */
+async function chooseSession(opts: CliOptions): Promise<boolean> {
+  const home = process.env.HOME ?? homedir();
+  const places = {
+    configDir: userConfigDir(home, process.env.CLAUDE_CONFIG_DIR || undefined),
+    wicketHome: wicketHomeDir(home, process.env),
+    cwd: realpathSync(process.cwd()),
+  };
+  const choice = await pickSession({
+    load: (all) => listSessions(places, all),
+    preview: previewLines,
+    cwd: places.cwd,
+    maxRows: Math.max(8, (process.stdout.rows ?? 24) - 2),
+  });
+  if (!choice) return false;
+  opts.resume = choice.session.file;
+  opts.forkSession = opts.forkSession || choice.fork;
+  return true;
+}
+
+async function runSession(
+  opts: CliOptions,
+  info: { version: string; firstFrame?: () => void },
+  trustNote: string | undefined,
+): Promise<{ code: number; switchTo?: SessionSwitch }> {
+  const pluginNotes = await projectPlugins(opts);
   let setup: Setup;
-  let messages: ApiMessage[];
-  let marks: PromptMark[];
+  let saved: SavedSession;
   let mcp: McpSession | undefined;
   const elicitations = new ElicitationQueue();
   let debug: DebugLog | undefined;
@@ -60,28 +115,34 @@ export const runApp: AppEntry = async function runApp(opts, info) {
       trusted: () => true,
       ...(debugOn ? { onHookEvent: (e: HookLifecycleEvent) => debug?.hook(e) } : {}),
     });
-    ({ messages, marks } = loadResumed(setup.resumeFile, opts, setup.sessionsDir));
+    saved = loadResumed(setup.resumeFile);
     const hooks = setup.options.hooks;
     const elicitation = elicitationFlow({ hooks: () => hooks, ask: elicitations.ask, onComplete: (server, id) => elicitations.completed(server, id) });
     setSessionElicitation(elicitation);
-    const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed(), elicitation });
+    // Always made in the app: /reload-plugins may bring the first server.
+    const servers = mcpServersFor(opts, setup, { holdUnapproved: true, onChange: () => mcp?.changed(), elicitation, always: true });
     mcp = servers && new McpSession(servers, setup.options, setup.cwd, opts.tools);
   } catch (err) {
-    return showSetupError(err);
+    return { code: await showSetupError(err) };
   }
   const base = setup.options;
-  const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...setup.loaded.warnings, ...(trust.note ? [trust.note] : [])];
+  const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...pluginNotes, ...setup.loaded.warnings, ...(trustNote ? [trustNote] : [])];
   if (debugOn) {
     const file = opts.debugFile ?? path.join(base.wicketHome, 'debug', `${base.sessionId}.txt`);
     debug = appDebugLog(opts.debug, file);
     notes.push(`Debug log: ${file}`);
   }
+  const { messages, marks } = saved;
   const resumed = itemsFromMessages(messages);
   if (messages.length)
     notes.push(`Resumed a session of ${messages.length} messages${resumed.hidden ? ` (the last ${resumed.items.length} items are shown)` : ''}.`);
+  notes.push(...resumedSessionNotes(setup, saved));
+  // Sessions older than cleanupPeriodDays go once the app is on screen.
+  const started = setup;
+  setTimeout(() => cleanupSessions(started), 300).unref();
   const opened = await openSession(setup, opts, messages, new AbortController().signal);
   notes.push(...opened.warnings);
-  const transcript = opts.persistSession ? openTranscript(setup, messages, opened.title ?? opts.name, marks) : undefined;
+  const transcript = opts.persistSession ? sessionTranscript(setup, saved, 'cli', opened.title ?? opts.name) : undefined;
   const infoFeed = new InfoFeed();
   const stopWatching = watchSettings(opts, setup, {
     env: process.env,
@@ -90,6 +151,9 @@ export const runApp: AppEntry = async function runApp(opts, info) {
     note: (n) => infoFeed.show(n),
   });
   const hist = historyFile(base.wicketHome, setup.cwd);
+  let switchTo: SessionSwitch | undefined;
+  const listCommands = () => (opts.disableSlashCommands ? BUILTIN_COMMANDS : allCommands(setup.cwd, setup.configDir));
+  const plugins = new PluginSession(opts, setup, process.env, listCommands, mcp);
   const app = (
     <App
       base={base}
@@ -97,7 +161,7 @@ export const runApp: AppEntry = async function runApp(opts, info) {
       cwd={setup.cwd}
       configDir={setup.configDir}
       version={info.version}
-      commands={opts.disableSlashCommands ? BUILTIN_COMMANDS : allCommands(setup.cwd, setup.configDir)}
+      commands={listCommands()}
       allowBypass={opts.allowDangerouslySkipPermissions || base.permission.mode === 'bypassPermissions'}
       transcript={transcript}
       onEvent={debug ? (ev) => debug.event(ev) : undefined}
@@ -112,6 +176,11 @@ export const runApp: AppEntry = async function runApp(opts, info) {
       elicitations={elicitations}
       openUrl={(url) => openBrowser(url, base.env)}
       infoFeed={infoFeed}
+      places={setup.places}
+      onSwitch={(to) => {
+        switchTo = to;
+      }}
+      plugins={plugins}
     />
   );
   // Resumed items are written once, at the first frame: render them as Markdown.
@@ -132,11 +201,11 @@ export const runApp: AppEntry = async function runApp(opts, info) {
     if (out.isTTY) out.write(BRACKETED_PASTE_OFF);
   }
   stopWatching();
-  await base.hooks.sessionEnd?.({ reason: 'prompt_input_exit' }).catch(() => undefined);
+  await base.hooks.sessionEnd?.({ reason: switchTo ? 'resume' : 'prompt_input_exit' }).catch(() => undefined);
   await mcp?.close();
-  if (transcript) out.write(`\nResume this session with: wicket --resume ${base.sessionId}\n`);
-  return 0;
-};
+  if (transcript && !switchTo) out.write(`\nResume this session with: wicket --resume ${base.sessionId}\n`);
+  return { code: 0, ...(switchTo ? { switchTo } : {}) };
+}
 
 /** Lines for the app from outside a run; those sent before it listens wait for it. */
 class InfoFeed {
@@ -200,6 +269,19 @@ async function settingsReadable(opts: CliOptions): Promise<boolean> {
       if (!(await askBrokenSettings(err.problems))) return false;
       opts.withoutSettings = [...(opts.withoutSettings ?? []), ...problemFiles(err.problems)];
     }
+  }
+}
+
+/** In a trusted folder (the app's are), the plugins the settings name and this machine lacks are offered before the session starts. */
+async function projectPlugins(opts: CliOptions): Promise<string[]> {
+  if (opts.bare || opts.safeMode) return [];
+  const env = process.env;
+  const ctx = { cwd: realpathSync(process.cwd()), home: env.HOME ?? homedir(), ...(env.CLAUDE_CONFIG_DIR ? { configDir: env.CLAUDE_CONFIG_DIR } : {}), env };
+  try {
+    const merged = sessionSettings(opts, env, ctx.cwd, ctx.home, () => true).merged;
+    return await offerProjectPlugins(ctx, merged, wicketHomeDir(ctx.home, env));
+  } catch (err) {
+    return [`The plugins the settings name could not be added: ${errorMessage(err)}`];
   }
 }
 

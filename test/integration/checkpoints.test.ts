@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileHistory } from '../../src/core/file-history.js';
 import { DiskHistoryStore } from '../../src/core/file-history-store.js';
-import { loadSession } from '../../src/session/transcript.js';
-import { projectSlug } from '../../src/core/setup/session-setup.js';
+import { loadSession } from '../../src/session/transcript-read.js';
+import { transcriptFile } from '../../src/session/paths.js';
 import { useApiAndProject } from '../support/api-project.js';
 import { reply } from '../support/fake-anthropic-server.js';
 import { expectExit } from '../support/run-cli.js';
@@ -40,7 +40,7 @@ describe('file checkpoints in print mode', () => {
     expect(readFileSync(path.join(dir, manifest.checkpoints[0].files[t.project.path('a.ts')].backup), 'utf8')).toBe('export const a = 1;\n');
 
     // The transcript names the checkpoint of the prompt; restoring to it puts both files back.
-    const saved = loadSession(path.join(t.project.wicketHome, 'sessions', projectSlug(t.project.dir), `${id}.jsonl`));
+    const saved = loadSession(transcriptFile(path.join(t.project.home, '.claude'), t.project.dir, id));
     expect(saved.marks).toEqual([{ text: 'change a and make b', checkpoint: manifest.checkpoints[0].id, at: 0 }]);
     const report = await new FileHistory(new DiskHistoryStore(dir)).restore(saved.marks[0]!.checkpoint!);
     expect(report).toEqual({ restored: [t.project.path('a.ts')], deleted: [t.project.path('b.txt')], failed: [] });
@@ -62,6 +62,6 @@ describe('file checkpoints in print mode', () => {
     expectExit(r, 0);
     expect(r.json<{ is_error: boolean }>().is_error).toBe(false);
     expect(existsSync(path.join(t.project.wicketHome, 'file-history'))).toBe(false);
-    expect(readdirSync(path.join(t.project.wicketHome, 'sessions'))).toHaveLength(1);
+    expect(readdirSync(path.join(t.project.home, '.claude', 'projects'))).toHaveLength(1);
   });
 });

@@ -41,7 +41,7 @@ describe('script flags', () => {
   it('-n names the session in its file', async () => {
     t.api.script(reply().text('ok'));
     expectExit(await t.run(['-p', 'hi', '-n', 'release prep']), 0);
-    const dir = path.join(t.project.home, '.wicket', 'sessions');
+    const dir = path.join(t.project.home, '.claude', 'projects');
     const slug = readdirSync(dir)[0]!;
     const text = readFileSync(path.join(dir, slug, readdirSync(path.join(dir, slug))[0]!), 'utf8');
     expect(text).toContain('"type":"custom-title","customTitle":"release prep"');

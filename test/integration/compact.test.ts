@@ -98,7 +98,7 @@ describe('automatic compaction', () => {
       reply().text('resumed'),
     );
     expectExit(await run(['-p', 'read', '--allowedTools', 'Read']), 0);
-    const dir = path.join(t.project.wicketHome, 'sessions');
+    const dir = path.join(t.project.home, '.claude', 'projects');
     const [slug] = readdirSync(dir);
     const [file] = readdirSync(path.join(dir, slug!));
     expectExit(await run(['-p', 'and now?', '--resume', file!.replace(/\.jsonl$/, '')]), 0);

@@ -128,7 +128,7 @@ describe('PostToolUse output replaced', () => {
     const mask = JSON.stringify({ hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: 'API_KEY=[masked]' } });
     await settings({ PostToolUse: [{ matcher: 'Read', hooks: [recorder('PostToolUse', mask)] }] });
     t.api.script(reply().toolUse('Read', { file_path: t.project.path('secret.env') }, { id: 'toolu_s' }), reply().text('It holds a masked key.'));
-    const r = await t.run(['-p', 'read it', '--output-format', 'stream-json', '--verbose']);
+    const r = await t.run(['-p', 'read it', '--output-format', 'stream-json', '--verbose', '--include-gate-traces']);
     expectExit(r, 0);
     const sent = JSON.stringify(bodies()[1]!.messages.at(-1));
     expect(sent).toContain('API_KEY=[masked]');
@@ -157,7 +157,7 @@ describe('InstructionsLoaded and SessionStart titles', () => {
     await settings({ [event]: [{ hooks: [recorder(event, title)] }] });
     t.api.script(reply().text('ok'));
     expectExit(await t.run(['-p', 'hi']), 0);
-    const dir = path.join(t.project.home, '.wicket', 'sessions');
+    const dir = path.join(t.project.home, '.claude', 'projects');
     const slug = readdirSync(dir)[0]!;
     const text = readFileSync(path.join(dir, slug, readdirSync(path.join(dir, slug))[0]!), 'utf8');
     expect(text).toContain('"type":"custom-title","customTitle":"Parser rework"');

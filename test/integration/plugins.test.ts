@@ -122,7 +122,7 @@ describe('plugins in print mode', () => {
     const r = await run(['-p', 'hi', '--output-format', 'stream-json', '--verbose']);
     expectExit(r, 0);
     expect(r.stderr).toContain('wicket: warning: plugin "ghost@nowhere" is enabled but not installed');
-    expect(r.stderr).toContain('wicket does not download plugins');
+    expect(r.stderr).toContain('Install it: wicket plugin install ghost@nowhere');
     expect(r.stderr).not.toContain('off@nowhere');
     const init = r.lines<any>()[0];
     expect(init.plugins).toEqual([]);

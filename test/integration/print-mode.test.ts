@@ -147,7 +147,7 @@ describe('print mode', () => {
 
   it('streams init, assistant, user and result lines in stream-json', async () => {
     server.script(reply().toolUse('Nope', { x: 1 }), reply().text('done'));
-    const r = await run(['-p', 'go', '--output-format', 'stream-json', '--verbose']);
+    const r = await run(['-p', 'go', '--output-format', 'stream-json', '--verbose', '--include-gate-traces']);
     expectExit(r, 0);
     const lines = r.lines<any>();
     expect(lines[0]).toMatchObject({ type: 'system', subtype: 'init', permissionMode: 'default' });
@@ -178,6 +178,8 @@ describe('print mode', () => {
     expectExit(r, 0);
     const retries = r.lines<any>().filter((l) => l.subtype === 'api_retry');
     expect(retries.map((x) => x.error_status)).toEqual([529, 429, 500]);
+    // The Agent SDK's error kinds, not the status line.
+    expect(retries.map((x) => x.error)).toEqual(['overloaded', 'rate_limit', 'server_error']);
     expect(r.lines<any>().at(-1).result).toBe('finally');
   });
 
@@ -388,15 +390,15 @@ describe('sessions', () => {
     const path = await import('node:path');
     server.script(reply().toolUse('Nope', {}), reply().text('first answer'));
     expectExit(await run(['-p', 'one']), 0);
-    const dir = path.join(project.home, '.wicket', 'sessions');
+    const dir = path.join(project.home, '.claude', 'projects');
     const [slug] = readdirSync(dir);
     const [file] = readdirSync(path.join(dir, slug!));
     const entries = readFileSync(path.join(dir, slug!, file!), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    const trace = entries.find((e) => e.type === 'gate_trace');
-    expect(trace).toMatchObject({ tool_name: 'Nope', is_error: true });
+    const trace = entries.find((e) => e.type === 'wicket-gate-trace');
+    expect(trace).toMatchObject({ toolName: 'Nope', isError: true });
     expect(trace.trace[0]).toMatchObject({ gate: 'find', verdict: 'refused' });
     server.script(reply().text('second answer'));
     expectExit(await run(['-p', 'two', '--continue']), 0);
@@ -441,8 +443,12 @@ describe('sessions', () => {
       'a4',
       'five',
     ]);
-    const dir = path.join(project.home, '.wicket', 'sessions');
-    expect(readdirSync(path.join(dir, readdirSync(dir)[0]!)).sort()).toEqual([`${ids[0]}.jsonl`, `${forkId}.jsonl`].sort());
+    const dir = path.join(project.home, '.claude', 'projects');
+    expect(
+      readdirSync(path.join(dir, readdirSync(dir)[0]!))
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort(),
+    ).toEqual([`${ids[0]}.jsonl`, `${forkId}.jsonl`].sort());
   });
 });
 

@@ -22,6 +22,8 @@ const t = useApiAndProject({
 type Body = { system?: Array<{ text: string }>; tools: Array<{ name: string; description: string }>; messages: Array<{ role: string; content: any }> };
 const first = () => t.api.messageRequests()[0]!.body as Body;
 const systemText = () => (first().system ?? []).map((b) => b.text).join('\n');
+/** The whole first request: the instruction files come in its first user message. */
+const requestText = () => JSON.stringify(first());
 
 /** Project settings with a hook, an output style, a deny rule and the project's MCP server approved; a managed policy with its own hook. */
 function customize(): { projectMark: string; managedMark: string; managed: string } {
@@ -46,7 +48,7 @@ describe('safe mode', () => {
     t.api.script(reply().text('ok'));
     const r = await t.run(['-p', 'hi'], { env: { WICKET_MANAGED_SETTINGS: c.managed } });
     expectExit(r, 0);
-    expect(systemText()).toContain('MEMORY-MARKER');
+    expect(JSON.stringify(first().messages[0])).toContain('MEMORY-MARKER');
     expect(systemText()).toContain('STYLE-MARKER');
     const names = first().tools.map((x) => x.name);
     expect(names).toEqual(expect.arrayContaining(['Skill', 'mcp__test__echo']));
@@ -59,7 +61,7 @@ describe('safe mode', () => {
     t.api.script(reply().toolUse('Read', { file_path: t.project.path('secret.txt') }, { id: 'toolu_s' }), reply().text('done'));
     const r = await t.run(['-p', 'hi', '--safe-mode', '--allowedTools', 'Read'], { env: { WICKET_MANAGED_SETTINGS: c.managed } });
     expectExit(r, 0);
-    expect(systemText()).not.toContain('MEMORY-MARKER');
+    expect(requestText()).not.toContain('MEMORY-MARKER');
     expect(systemText()).not.toContain('STYLE-MARKER');
     const names = first().tools.map((x) => x.name);
     expect(names).toEqual(expect.arrayContaining(['Read', 'Edit', 'Bash', 'Agent']));
@@ -79,7 +81,7 @@ describe('safe mode', () => {
     t.api.script(reply().text('ok'));
     const r = await t.run(['-p', '/greet Ada'], { env: { CLAUDE_CODE_SAFE_MODE: '1' } });
     expectExit(r, 0);
-    expect(systemText()).not.toContain('MEMORY-MARKER');
+    expect(requestText()).not.toContain('MEMORY-MARKER');
     expect(JSON.stringify(first().messages[0])).not.toContain('Say hello to Ada');
   });
 

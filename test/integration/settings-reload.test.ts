@@ -6,15 +6,18 @@ import { expectExit } from '../support/run-cli.js';
 
 const t = useApiAndProject();
 
-/** The second tool call is asked for only after the test changed the settings, a second into the run. */
+/** The second tool call is asked for only after the test changed the settings, while the first one runs. */
 async function runWhileChanging(settingsBefore: object, settingsAfter: object) {
   await t.project.write('.claude/settings.json', JSON.stringify(settingsBefore));
   t.api.script(
-    reply().toolUse('Bash', { command: 'sleep 1.5' }, { id: 'toolu_wait' }),
+    reply().toolUse('Bash', { command: 'sleep 3' }, { id: 'toolu_wait' }),
     reply().toolUse('Bash', { command: 'touch made.txt' }, { id: 'toolu_touch' }),
     reply().text('done'),
   );
   const run = t.run(['-p', 'go', '--allowedTools', 'Bash(sleep:*)', '--output-format', 'json']);
+  // Change the file once the run is under way (its first request came in, however slow the machine is to start it)
+  // and print mode's watch has begun (half a second after the session is set up).
+  while (t.api.messageRequests().length === 0) await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, 900));
   await t.project.write('.claude/settings.json', JSON.stringify(settingsAfter));
   return run;

@@ -29,7 +29,8 @@ const toolsOf = (r: RecordedRequest) => (r.body.tools ?? []) as Tool[];
 const namesOf = (r: RecordedRequest) => toolsOf(r).map((x) => x.name);
 const betasOf = (r: RecordedRequest) => String(r.headers['anthropic-beta'] ?? '');
 const firstMessageText = (r: RecordedRequest) => JSON.stringify(r.body.messages![0]!.content);
-const LIST = `<available-deferred-tools>\n${MCP_TOOLS.join('\n')}\n</available-deferred-tools>`;
+// The MCP resource tools wait behind ToolSearch too (the test server has resources).
+const LIST = `<available-deferred-tools>\nListMcpResourcesTool\nReadMcpResourceTool\n${MCP_TOOLS.join('\n')}\n</available-deferred-tools>`;
 
 describe('tool search (ENABLE_TOOL_SEARCH=true)', () => {
   it('defers the MCP tools, lists them, loads one with ToolSearch, and runs it through the gates', async () => {
@@ -136,5 +137,22 @@ describe('tool search off', () => {
     expect(betasOf(req)).not.toContain(BETA);
     expect(firstMessageText(req)).not.toContain('available-deferred-tools');
     expect(r.lines<any>()[0].tools).not.toContain('ToolSearch');
+  });
+});
+
+describe('a server entry with alwaysLoad: true', () => {
+  it('sends its tools with every request, in full, while tool search is on', async () => {
+    writeFileSync(
+      path.join(t.project.dir, '.mcp.json'),
+      JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [SERVER], alwaysLoad: true } } }),
+    );
+    t.api.script(reply().text('done'));
+    expectExit(await run(['-p', 'hi'], { ENABLE_TOOL_SEARCH: 'true' }), 0);
+    const [first] = t.api.messageRequests();
+    const mcp = toolsOf(first!).filter((x) => x.name.startsWith('mcp__'));
+    expect(mcp.map((x) => x.name).sort()).toEqual(MCP_TOOLS);
+    expect(mcp.every((x) => x.defer_loading === undefined)).toBe(true);
+    // Only the resource tools still wait.
+    expect(firstMessageText(first!)).not.toContain('mcp__test__');
   });
 });

@@ -144,7 +144,7 @@ describe('what the person and the scripts see', () => {
 
   it('stream-json output: the gate trace says no one could be asked, the result keeps permission_denials', async () => {
     script(reply().toolUse('Bash', { command: 'npm test' }, { id: 'toolu_bash' }));
-    const r = await t.run(['-p', 'go', '--output-format', 'stream-json', '--verbose']);
+    const r = await t.run(['-p', 'go', '--output-format', 'stream-json', '--verbose', '--include-gate-traces']);
     expectExit(r, 0);
     const lines = r.lines<any>();
     const trace = lines.find((l) => l.subtype === 'gate_trace' && l.tool_use_id === 'toolu_bash');

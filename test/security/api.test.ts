@@ -58,8 +58,8 @@ describe('a silent API is abandoned and retried, then the answer is used', () =>
     const r = await run(['-p', 'hi', '--output-format', 'stream-json', '--verbose']);
     expectExit(r, 0);
     const retry = r.lines<any>().find((l) => l.subtype === 'api_retry');
-    expect(retry).toMatchObject({ type: 'system', attempt: 1, max_retries: 2, error_status: null });
-    expect(retry.error).toMatch(IDLE_MID_ANSWER);
+    expect(retry).toMatchObject({ type: 'system', attempt: 1, max_retries: 2, error_status: null, error: 'unknown' });
+    expect(retry.error_message).toMatch(IDLE_MID_ANSWER);
     expect(r.lines<any>().at(-1)).toMatchObject({ type: 'result', is_error: false, result: 'answered' });
   });
 
@@ -151,7 +151,7 @@ describe('every try fails: a clear sentence and exit 1, bounded in time', () => 
     expect(r.code).toBe(1);
     const retries = r.lines<any>().filter((l) => l.subtype === 'api_retry');
     expect(retries.map((l) => l.attempt)).toEqual([1, 2]);
-    for (const l of retries) expect(l.error).toMatch(IDLE_BEFORE_HEADERS);
+    for (const l of retries) expect(l.error_message).toMatch(IDLE_BEFORE_HEADERS);
     const result = r.lines<any>().at(-1);
     expect(result).toMatchObject({ type: 'result', is_error: true });
     expect(result.errors[0]).toMatch(/before its response headers \(WICKET_API_IDLE_TIMEOUT_MS\); tried 3 times$/);

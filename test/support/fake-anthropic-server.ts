@@ -64,11 +64,19 @@ type Step =
   | { kind: 'text'; text: string; newBlock: boolean }
   | { kind: 'thinking'; text: string; signature?: string }
   | { kind: 'tool_use'; name: string; input: unknown; id?: string; stallMidInput?: boolean }
+  | { kind: 'web_search'; query: string; results: WebSearchResult[] | { error_code: string } }
   | { kind: 'delay'; ms: number }
   | { kind: 'trickle'; what: 'ping' | 'comment'; everyMs: number; forMs?: number }
   | { kind: 'drop' }
   | { kind: 'hang' }
   | { kind: 'stream_error'; type: string; message: string };
+
+/** One result of the API's web_search tool. */
+export interface WebSearchResult {
+  title: string;
+  url: string;
+  page_age?: string;
+}
 
 /** One assistant turn (or failure), built fluently. Steps run in the order they are added. */
 export class ReplyBuilder {
@@ -94,6 +102,14 @@ export class ReplyBuilder {
    */
   toolUse(name: string, input: unknown, opts: { id?: string; stallMidInput?: boolean } = {}): this {
     return this.push({ kind: 'tool_use', name, input, id: opts.id, stallMidInput: opts.stallMidInput });
+  }
+  /**
+   * A search by the API's server-side web_search tool, as the real API streams it: a `server_tool_use`
+   * block (its input as JSON deltas), then a `web_search_tool_result` block with the results (or an
+   * error object); the message's usage counts it in `server_tool_use.web_search_requests`.
+   */
+  webSearch(query: string, results: WebSearchResult[] | { error_code: string }): this {
+    return this.push({ kind: 'web_search', query, results });
   }
   /** Read the request, then send nothing at all: no status line, no headers (until the client gives up). */
   hangBeforeHeaders(): this {
@@ -194,7 +210,9 @@ type Action =
 type OutBlock =
   | { type: 'text'; text: string }
   | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'tool_use'; id: string; name: string; input: unknown };
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'server_tool_use'; id: string; name: string; input: unknown }
+  | { type: 'web_search_tool_result'; tool_use_id: string; content: unknown };
 
 interface Plan {
   actions: Action[];
@@ -238,7 +256,15 @@ function inputUsage(turn: ReplyBuilder, ctx: PlanContext) {
 
 function outputTokens(content: OutBlock[]): number {
   const chars = content.reduce(
-    (n, b) => n + (b.type === 'text' ? b.text.length : b.type === 'thinking' ? b.thinking.length : JSON.stringify(b.input).length),
+    (n, b) =>
+      n +
+      (b.type === 'text'
+        ? b.text.length
+        : b.type === 'thinking'
+          ? b.thinking.length
+          : b.type === 'web_search_tool_result'
+            ? 0
+            : JSON.stringify(b.input).length),
     0,
   );
   return Math.max(1, Math.ceil(chars / 4));
@@ -263,6 +289,7 @@ function plan(turn: ReplyBuilder, ctx: PlanContext): Plan {
   ev('ping', {});
   let cur: OutBlock | undefined;
   let signature: string | undefined;
+  let searches = 0;
   const close = () => {
     if (cur?.type === 'thinking') {
       cur.signature = signature ?? `Fake${ctx.nextId('sig')}==`;
@@ -300,6 +327,20 @@ function plan(turn: ReplyBuilder, ctx: PlanContext): Plan {
         return { actions, message };
       }
       close();
+    } else if (s.kind === 'web_search') {
+      const id = ctx.nextId('srvtoolu_01');
+      const use = start({ type: 'server_tool_use', id, name: 'web_search', input: {} });
+      use.input = { query: s.query };
+      for (const part of ['', ...chunk(JSON.stringify(use.input))]) delta({ type: 'input_json_delta', partial_json: part });
+      start({
+        type: 'web_search_tool_result',
+        tool_use_id: id,
+        content: Array.isArray(s.results)
+          ? s.results.map((r) => ({ type: 'web_search_result', encrypted_content: 'fake', ...r }))
+          : { type: 'web_search_tool_result_error', ...s.results },
+      });
+      close();
+      searches++;
     } else if (s.kind === 'delay') {
       actions.push({ type: 'delay', ms: s.ms });
     } else if (s.kind === 'trickle') {
@@ -317,7 +358,8 @@ function plan(turn: ReplyBuilder, ctx: PlanContext): Plan {
   close();
   const output_tokens = turn.usageOverride.output_tokens ?? outputTokens(content);
   const stop_reason = turn.stopReasonOverride ?? (content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
-  ev('message_delta', { delta: { stop_reason, stop_sequence: null }, usage: { output_tokens } });
+  const server = searches ? { server_tool_use: { web_search_requests: searches } } : {};
+  ev('message_delta', { delta: { stop_reason, stop_sequence: null }, usage: { output_tokens, ...server } });
   ev('message_stop', {});
   actions.push({ type: 'end' });
   return { actions, message: { ...message, content, stop_reason, usage: { ...(message.usage as object), output_tokens } } };

@@ -4,8 +4,8 @@
  * long to start. A schema built with anything else does not type-check, so nothing missing here
  * can be reached at run time.
  */
-import { array, boolean, enum as zodEnum, looseObject, number, strictObject, string, toJSONSchema } from 'zod';
+import { array, boolean, discriminatedUnion, enum as zodEnum, literal, looseObject, number, record, strictObject, string, toJSONSchema, union } from 'zod';
 
-export const z = { array, boolean, enum: zodEnum, looseObject, number, strictObject, string, toJSONSchema };
+export const z = { array, boolean, discriminatedUnion, enum: zodEnum, literal, looseObject, number, record, strictObject, string, toJSONSchema, union };
 
 export type Zod = typeof z;

@@ -8,7 +8,8 @@ import { loadMcpConfig } from '../../mcp/config.js';
 import type { ElicitationHandler } from '../../mcp/elicitation.js';
 import { oauthStorePath } from '../../mcp/oauth-store.js';
 import { stdioSandbox } from '../../mcp/sandbox.js';
-import { mcpLimitsFromEnv, McpServers } from '../../mcp/servers.js';
+import { mcpLimitsFromEnv, McpServers, type McpServersOptions } from '../../mcp/servers.js';
+import type { SdkServerEntry } from '../../mcp/sdk-server.js';
 import type { Tool } from '../../base/tool.js';
 import { agentMcpEntries } from '../../mcp/agent-servers.js';
 import { toolSearchTool } from '../../tools/tool-search/index.js';
@@ -16,11 +17,11 @@ import { isDeferred, TOOL_SEARCH, toolSearchMode } from '../../tools/tool-search
 import type { CliOptions } from './options.js';
 import { visibleTools, type Setup } from './session-setup.js';
 
-/** Undefined when no server is configured anywhere. Throws McpConfigError for a bad --mcp-config. */
+/** Undefined when no server is configured anywhere (unless `always`). Throws McpConfigError for a bad --mcp-config. */
 export function mcpServersFor(
   opts: Pick<CliOptions, 'mcpConfig' | 'strictMcpConfig'>,
   setup: Setup,
-  how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler },
+  how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler; sdkServers?: SdkServerEntry[]; always?: boolean },
 ): McpServers | undefined {
   const env = setup.options.env;
   const config = loadMcpConfig({
@@ -42,8 +43,30 @@ export function mcpServersFor(
     config.servers = [...config.servers.filter((e) => !names.has(e.name)), ...own.entries];
     config.unapproved = config.unapproved.filter((n) => !names.has(n));
   }
-  if (!config.servers.length && !config.disabled.length) return undefined;
+  const sdkServers = how.sdkServers ?? [];
+  if (!config.servers.length && !config.disabled.length && !sdkServers.length && !how.always) return undefined;
+  const servers = new McpServers(config, serversOptions(setup, how));
+  // The Agent SDK host's in-process servers (initialize's sdkMcpServers) take the place of configured ones of the same name.
+  for (const name of servers.addSdkServers(sdkServers))
+    setup.loaded.warnings.push(`MCP server "${name}": the SDK host's in-process server of that name is used instead`);
+  return hookable(setup, servers);
+}
+
+/** A session's MCP servers with none yet: the Agent SDK adds some later (mcp_set_servers). */
+export function emptyMcpServers(setup: Setup, how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler }): McpServers {
+  return hookable(setup, new McpServers({ servers: [], unapproved: [], disabled: [], warnings: [] }, serversOptions(setup, how)));
+}
+
+/** `type: "mcp_tool"` hooks call the servers once they connect. */
+function hookable(setup: Setup, servers: McpServers): McpServers {
+  if (setup.hookMcp) setup.hookMcp.target = servers;
+  return servers;
+}
+
+/** How the session's servers run: sandboxed as its commands are, with its limits and OAuth store. */
+function serversOptions(setup: Setup, how: { holdUnapproved: boolean; onChange?: () => void; elicitation?: ElicitationHandler }): McpServersOptions {
   const o = setup.options;
+  const env = o.env;
   const sandbox = stdioSandbox({
     cwd: setup.cwd,
     projectRoot: setup.cwd,
@@ -54,20 +77,17 @@ export function mcpServersFor(
     settings: o.settings,
     rules: o.permission.rules,
   });
-  const servers = new McpServers(config, {
+  return {
     projectRoot: setup.cwd,
     env,
     sandbox,
     version: VERSION,
-    oauthStore: oauthStorePath(setup.options.wicketHome),
+    oauthStore: oauthStorePath(o.wicketHome),
     ...mcpLimitsFromEnv(env),
     holdUnapproved: how.holdUnapproved,
     onChange: how.onChange,
     ...(how.elicitation ? { elicitation: how.elicitation } : {}),
-  });
-  // `type: "mcp_tool"` hooks call the servers once they connect.
-  if (setup.hookMcp) setup.hookMcp.target = servers;
-  return servers;
+  };
 }
 
 /**

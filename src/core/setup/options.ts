@@ -13,6 +13,14 @@ export interface CliOptions {
   /** --include-hook-events: stream-json reports each hook starting and finishing. */
   includeHookEvents: boolean;
   verbose: boolean;
+  /** --include-gate-traces: stream-json carries a gate_trace line before each tool result. */
+  includeGateTraces?: boolean;
+  /** --max-thinking-tokens / --thinking: the thinking budget (0: off); undefined leaves it to the environment and settings. */
+  thinkingBudget?: number;
+  /** --betas: beta headers asked for by the command line. */
+  betas?: string[];
+  /** Notes for stderr about flags taken in a weaker form (`--permission-mode auto`). */
+  notes?: string[];
   maxTurns?: number;
   maxBudgetUsd?: number;
   model?: string;
@@ -29,6 +37,10 @@ export interface CliOptions {
   appendSystemPrompt?: string;
   addDir: string[];
   settings?: string;
+  /** Settings an Agent SDK host sent in `initialize` (JSON text): a layer above --settings. */
+  hostSettings?: string;
+  /** Managed settings an Agent SDK host sent in `initialize` (JSON text): a policy layer. */
+  hostManagedSettings?: string;
   settingSources?: string[];
   /** Not a flag: settings files the person chose, in the app, to go on without while they cannot be read. */
   withoutSettings?: string[];

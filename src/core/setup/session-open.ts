@@ -1,11 +1,10 @@
 /**
  * What opens a session, the same in print mode and in the app: Setup hooks (--init, --init-only's
- * trigger, --maintenance), InstructionsLoaded hooks (one per CLAUDE.md loaded), then SessionStart hooks, then, for a new conversation, the skills of the
+ * trigger, --maintenance), InstructionsLoaded hooks (one per instruction file loaded), then SessionStart hooks, then, for a new conversation, the skills of the
  * agent the session runs as (--agent). Their text joins the conversation; the warnings are returned.
  */
-import path from 'node:path';
 import { appendUser } from '../../base/conversation.js';
-import { memoryFiles } from '../../session/system-prompt.js';
+import { hookRecord } from '../instruction-touches.js';
 import type { LoadedInstructions } from '../../hooks/types.js';
 import type { ApiMessage } from '../../base/events.js';
 import { inlineBashRunner } from '../inline-bash.js';
@@ -40,12 +39,7 @@ export async function openSession(setup: Setup, opts: CliOptions, messages: ApiM
   return { warnings: skills.warnings, ...title };
 }
 
-/** The memory files the session's system prompt holds, for InstructionsLoaded hooks. */
+/** The instruction files the session starts with, for InstructionsLoaded hooks (auto memory is not one of them). */
 function loadedInstructions(setup: Setup): LoadedInstructions[] {
-  const files = memoryFiles({ cwd: setup.cwd, projectRoot: setup.options.projectRoot, configDir: setup.configDir });
-  return files.map((filePath) => ({
-    filePath,
-    memoryType: path.dirname(filePath) === path.resolve(setup.configDir) ? 'User' : path.basename(filePath) === 'CLAUDE.local.md' ? 'Local' : 'Project',
-    loadReason: 'session_start',
-  }));
+  return (setup.instructions?.files() ?? []).flatMap((f) => hookRecord(f, 'session_start'));
 }

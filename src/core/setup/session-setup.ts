@@ -5,23 +5,26 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { createModelClient, type ModelClient } from '../../api/model-client.js';
-import { apiLimitsFromEnv } from '../../api/limits.js';
-import { retryPolicyFromEnv } from '../../api/retry.js';
+import type { ModelClient } from '../../api/model-client.js';
 import type { AgentOptions } from '../agent-options.js';
 import type { GitStatus } from '../../base/git-status.js';
 import { FileHistory } from '../file-history.js';
 import { hookAgentRunner } from '../hook-agent.js';
 import { DiskHistoryStore, MemoryHistoryStore } from '../file-history-store.js';
 import { randomUuid } from '../../base/ids.js';
-import { DEFAULT_MODEL, DEFAULT_SMALL_MODEL, pickEffort, resolveModel } from '../../base/models.js';
+import { pickEffort, resolveModel } from '../../base/models.js';
+import { maxOutputTokens, requireAvailable, webSearchOffered } from './model-choice.js';
 import { buildSystemPrompt } from '../../session/system-prompt.js';
+import { attributionPrompt } from '../../session/attribution.js';
 import { TaskNotices } from '../task-notices.js';
-import { continuedSessionId, resumeFile } from '../../session/resume.js';
-import { VERSION } from '../../base/version.js';
+import { continuedSessionId, resumeFile, sessionTranscriptPath } from '../../session/resume.js';
+import { fileHistoryDir, projectSlug } from '../../session/paths.js';
+import type { SessionPlaces } from '../../session/session-list.js';
 import { createHooks, type HooksContext } from '../../hooks/create.js';
 import { noHooks, type Hooks } from '../../hooks/types.js';
 import type { McpHookHolder } from '../../hooks/run-mcp-tool.js';
+import type { HookCallbackRunner } from '../../hooks/run-callback.js';
+import type { HookGroup } from '../../base/hook-config.js';
 import type { PermissionMode } from '../../base/permission-modes.js';
 import { ruleNamesTool } from '../../base/rule-parse.js';
 import { readDeniedCheck } from '../../permissions/path-rules.js';
@@ -29,6 +32,7 @@ import { readDenyPatterns } from '../../permissions/search-deny.js';
 import type { AskUser, PermissionRules } from '../../base/permission-types.js';
 import { loadSettings, type LoadedSettings } from '../../settings/load.js';
 import { SettingsUnreadableError } from '../../settings/problem.js';
+import { supportWarnings } from '../../settings/support.js';
 import { askOnce } from '../../api/ask-once.js';
 import { costOf } from '../../base/usage.js';
 import { sessionEnvDir } from '../../tools/bash/session-env.js';
@@ -46,6 +50,11 @@ import type { Tool } from '../../base/tool.js';
 import { usePlugins } from '../../plugins/session.js';
 import type { PluginSet } from '../../plugins/types.js';
 import type { CliOptions } from './options.js';
+import { setupInstructions } from './instructions-setup.js';
+import type { SessionInstructions } from '../../session/memory/session-instructions.js';
+import { clientFromEnv, useProvider } from './client-setup.js';
+
+export { parseCustomHeaders } from './client-setup.js';
 
 export interface Setup {
   options: Omit<AgentOptions, 'signal' | 'askUser'>;
@@ -54,14 +63,20 @@ export interface Setup {
   plugins: PluginSet;
   cwd: string;
   configDir: string;
-  /** The saved sessions of this project. */
-  sessionsDir: string;
+  /** Where the saved sessions are: Claude Code's folder, wicket's, and this project. */
+  places: SessionPlaces;
   /** The session file this run continues (--continue, --resume). */
   resumeFile?: string;
+  /** The file this session writes: the resumed one when it goes on under its id, else a new one in this project's folder. */
+  transcriptPath: string;
   /** --agent: the agent the session runs as. */
   agent?: AgentDefinition;
   /** Where the session's MCP servers go once made, for `mcp_tool` hooks. */
   hookMcp?: McpHookHolder;
+  /** The instruction files (CLAUDE.md, rules, auto memory); undefined with --bare and in safe mode. */
+  instructions?: SessionInstructions;
+  /** The auto memory folder, when auto memory is on. */
+  memoryDir?: string;
 }
 
 export interface SetupDeps {
@@ -77,6 +92,8 @@ export interface SetupDeps {
   onHookEvent?: HooksContext['onHookEvent'];
   /** The app's answer to the trust dialog; else the saved trust (settings/trust.ts). */
   trusted?: () => boolean;
+  /** An Agent SDK host's hook callbacks (its initialize request): they run whatever the settings say of hooks. */
+  sdkHooks?: { groups: HookGroup[]; run: HookCallbackRunner };
 }
 
 /** What the hook factory learns about the session (the settings hooks' own context, minus the tools). */
@@ -105,54 +122,73 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   let tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter(
     (t) => t.name !== 'Skill' || (!opts.disableSlashCommands && modelSkills(cwd, configDir).length > 0),
   );
+  // WebSearch runs the API's own web search, which Amazon Bedrock does not offer.
+  const webSearch = webSearchOffered({ ...env, ...loaded.env });
+  if (!webSearch) tools = tools.filter((t) => t.name !== 'WebSearch');
   if (asAgent) tools = mainAgentTools(tools, asAgent);
   if (asAgent && !opts.bare && !opts.safeMode) addMainAgentHooks(loaded, asAgent);
   const schema = opts.jsonSchema ? parseJsonSchema(opts.jsonSchema) : undefined;
   if (schema) tools = [...tools, structuredOutputTool(schema, () => mcpSdk().then((sdk) => sdk.Ajv))];
-  const model = resolveModel(opts.model) ?? resolveModel(asAgent?.model) ?? resolveModel(env.ANTHROPIC_MODEL) ?? resolveModel(loaded.model) ?? DEFAULT_MODEL;
-  const smallModel = resolveModel(env.ANTHROPIC_SMALL_FAST_MODEL || env.ANTHROPIC_DEFAULT_HAIKU_MODEL) ?? DEFAULT_SMALL_MODEL;
-  const sessionsDir = path.join(wicketHome, 'sessions', projectSlug(cwd));
-  const resumed = resumeFile(opts, sessionsDir);
+  const mergedEnv = { ...env, ...loaded.env };
+  // The provider (Anthropic's API, Bedrock, Vertex AI, Foundry) decides what the aliases stand for.
+  const provider = useProvider(mergedEnv, loaded.merged);
+  loaded.warnings.push(...provider.warnings);
+  const model =
+    resolveModel(opts.model) ??
+    resolveModel(asAgent?.model) ??
+    resolveModel(mergedEnv.ANTHROPIC_MODEL) ??
+    resolveModel(loaded.model) ??
+    provider.aliases.sonnet;
+  requireAvailable(model, loaded.merged);
+  const smallModel = resolveModel(mergedEnv.ANTHROPIC_SMALL_FAST_MODEL) ?? provider.aliases.haiku;
+  const places: SessionPlaces = { configDir, wicketHome, cwd };
+  const resumed = resumeFile(opts, places);
   // A resumed session goes on under its own id (and file), unless --fork-session.
   const sessionId = continuedSessionId(opts, resumed) ?? randomUuid();
-  const mergedEnv = { ...env, ...loaded.env };
   // --effort, then CLAUDE_CODE_EFFORT_LEVEL, then the agent's, then settings effortLevel; 'auto' leaves it to the model.
   const effort = pickEffort(opts.effort, mergedEnv.CLAUDE_CODE_EFFORT_LEVEL, asAgent?.effort, loaded.merged.effortLevel);
-  const client = deps.client ?? clientFromEnv(mergedEnv);
+  const client = deps.client ?? clientFromEnv(mergedEnv, loaded.merged, { choice: provider.choice, cwd, smallModel });
   const additionalDirs = [...loaded.additionalDirectories, ...opts.addDir.map((d) => safeRealpath(path.resolve(cwd, d)))];
   const agentMemory = asAgent ? mainAgentMemory(asAgent, { projectDir: cwd, configDir, env: mergedEnv }, loaded.warnings) : { rules: [] };
   loaded.rules.allow.push(...agentMemory.rules);
+  const memory = setupInstructions(opts, { cwd, home, configDir, env: mergedEnv, loaded, additionalDirs, slug: projectSlug });
+  loaded.rules.allow.push(...memory.rules);
   const permission = { mode, rules: loaded.rules };
-  const transcriptPath = path.join(wicketHome, 'sessions', projectSlug(cwd), `${sessionId}.jsonl`);
+  const transcriptPath = sessionTranscriptPath(places, sessionId, resumed);
   const state = { cwd, readState: new ReadState() };
   // Hooks read the live options (/effort changes the level mid-session).
   const live: { options?: Setup['options'] } = {};
   const hookMcp: McpHookHolder = {};
   const factory = deps.hooksFactory ?? ((l: LoadedSettings, info: HookInfo) => createHooks(l, { ...info, tools, getCwd: () => state.cwd }));
-  const hooks = opts.bare
-    ? noHooks
-    : factory(loaded, {
-        sessionId,
-        cwd,
-        projectRoot: cwd,
-        transcriptPath,
-        getPermissionMode: () => permission.mode,
-        getEffort: () => live.options?.effort,
-        env: mergedEnv,
-        // Prompt hooks ask the small fast model, or the model the hook names.
-        askModel: async (prompt, o) => {
-          const model = resolveModel(o.model) ?? smallModel;
-          const started = Date.now();
-          const { text, final } = await askOnce(client, { model, prompt, system: o.system }, o.signal);
-          o.onUsage?.({ usage: final.usage, costUsd: costOf(model, final.usage), model, apiDurationMs: Date.now() - started });
-          return text;
-        },
-        // Agent hooks run a short read-only sub-agent on the session's options.
-        runAgent: hookAgentRunner(() => live.options, transcriptPath),
-        envFileDir: sessionEnvDir(wicketHome, sessionId),
-        mcp: hookMcp,
-        ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}),
-      });
+  // The SDK host's callbacks join the settings' groups (a settings reload keeps them); --bare leaves only them.
+  const sdkGroups = deps.sdkHooks?.groups ?? [];
+  loaded.hooks.push(...sdkGroups);
+  const hooks =
+    opts.bare && !sdkGroups.length
+      ? noHooks
+      : factory(opts.bare ? { ...loaded, hooks: sdkGroups } : loaded, {
+          sessionId,
+          cwd,
+          projectRoot: cwd,
+          transcriptPath,
+          getPermissionMode: () => permission.mode,
+          getEffort: () => live.options?.effort,
+          env: mergedEnv,
+          // Prompt hooks ask the small fast model, or the model the hook names.
+          askModel: async (prompt, o) => {
+            const model = resolveModel(o.model) ?? smallModel;
+            const started = Date.now();
+            const { text, final } = await askOnce(client, { model, prompt, system: o.system }, o.signal);
+            o.onUsage?.({ usage: final.usage, costUsd: costOf(model, final.usage), model, apiDurationMs: Date.now() - started });
+            return text;
+          },
+          // Agent hooks run a short read-only sub-agent on the session's options.
+          runAgent: hookAgentRunner(() => live.options, transcriptPath),
+          envFileDir: sessionEnvDir(wicketHome, sessionId),
+          mcp: hookMcp,
+          ...(deps.onHookEvent ? { onHookEvent: deps.onHookEvent } : {}),
+          ...(deps.sdkHooks ? { hookCallback: deps.sdkHooks.run } : {}),
+        });
   // The main conversation's output style (sub-agents keep their own prompts).
   const outputStyle = opts.bare || opts.safeMode ? {} : resolveOutputStyle(loaded.merged.outputStyle, cwd, configDir);
   if (outputStyle.error) loaded.warnings.push(outputStyle.error);
@@ -164,10 +200,11 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     systemPrompt: opts.systemPrompt ?? asAgent?.systemPrompt,
     appendSystemPrompt:
       [opts.appendSystemPrompt, agentMemory.prompt, schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined].filter(Boolean).join('\n\n') || undefined,
-    noMemory: opts.bare || opts.safeMode,
+    ...(memory.memoryDir ? { autoMemoryDir: memory.memoryDir } : {}),
     git: deps.git,
     hidden: readDeniedCheck({ rules: loaded.rules, cwd, projectRoot: cwd, homeDir: home }),
     ...(typeof loaded.merged.language === 'string' ? { language: loaded.merged.language } : {}),
+    attribution: attributionPrompt(loaded.merged),
     ...(outputStyle.style ? { outputStyle: outputStyle.style } : {}),
   });
   const maxConc = Number(env.WICKET_MAX_TOOL_CONCURRENCY || env.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY || 10);
@@ -188,11 +225,14 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     settings,
     env: mergedEnv,
     maxTurns: opts.maxTurns,
-    thinkingBudget: thinkingBudget(mergedEnv, loaded.merged),
+    maxTokens: maxOutputTokens(mergedEnv),
+    ...(webSearch ? {} : { webSearch: false }),
+    thinkingBudget: opts.thinkingBudget !== undefined ? budgetOrOff(opts.thinkingBudget) : thinkingBudget(mergedEnv, loaded.merged),
     effort,
     outputStyle: outputStyle.style?.name ?? 'default',
     maxToolConcurrency: Number.isInteger(maxConc) && maxConc > 0 ? maxConc : 10,
     seenUrls: new Set<string>(),
+    ...(memory.instructions ? { instructions: memory.instructions.conversation() } : {}),
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
     taskNotices: new TaskNotices(),
   };
@@ -201,10 +241,13 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     plugins,
     cwd,
     configDir,
-    sessionsDir,
+    places,
+    transcriptPath,
     hookMcp,
     ...(resumed ? { resumeFile: resumed } : {}),
     ...(asAgent ? { agent: asAgent } : {}),
+    ...(memory.instructions ? { instructions: memory.instructions } : {}),
+    ...(memory.memoryDir ? { memoryDir: memory.memoryDir } : {}),
     options: live.options,
   };
 }
@@ -216,7 +259,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
  */
 function openFileHistory(wicketHome: string, sessionId: string, opts: CliOptions, resumed: string | undefined): FileHistory {
   if (!opts.persistSession) return new FileHistory(new MemoryHistoryStore());
-  const dirOf = (id: string) => path.join(wicketHome, 'file-history', id.replace(/[^\w.-]/g, '_') || 'default');
+  const dirOf = (id: string) => fileHistoryDir(wicketHome, id);
   const parent = resumed ? path.basename(resumed, '.jsonl') : undefined;
   return new FileHistory(new DiskHistoryStore(dirOf(sessionId), parent && parent !== sessionId ? dirOf(parent) : undefined));
 }
@@ -233,6 +276,8 @@ export function sessionSettings(opts: CliOptions, env: Record<string, string | u
     configDir: env.CLAUDE_CONFIG_DIR || undefined,
     managedPath: env.WICKET_MANAGED_SETTINGS || undefined,
     cliSettings: opts.settings,
+    ...(opts.hostSettings !== undefined ? { hostSettings: opts.hostSettings } : {}),
+    ...(opts.hostManagedSettings !== undefined ? { hostManagedSettings: opts.hostManagedSettings } : {}),
     cliAllowed: opts.allowedTools,
     cliDisallowed: opts.disallowedTools,
     ...(opts.settingSources ? { sources: opts.settingSources } : {}),
@@ -241,11 +286,17 @@ export function sessionSettings(opts: CliOptions, env: Record<string, string | u
     ...(opts.withoutSettings ? { without: opts.withoutSettings } : {}),
   });
   if (loaded.errors.length) throw new SettingsUnreadableError(loaded.errors, opts.settingSources);
+  loaded.warnings.push(...supportWarnings(loaded.merged, env));
   return loaded;
 }
 
 /** Claude Code's default thinking budget, used when settings turn thinking on without a number. */
 const DEFAULT_THINKING_BUDGET = 31_999;
+
+/** A budget as the API takes it: under 1024 tokens is thinking off. */
+export function budgetOrOff(n: number): number | undefined {
+  return n >= 1024 ? n : undefined;
+}
 
 /** MAX_THINKING_TOKENS (0 turns it off), else settings alwaysThinkingEnabled; undefined: no thinking. */
 export function thinkingBudget(env: Record<string, string | undefined>, settings: Record<string, unknown>): number | undefined {
@@ -272,43 +323,12 @@ export function visibleTools(all: readonly Tool[], rules: PermissionRules, only?
   });
 }
 
-function clientFromEnv(env: Record<string, string | undefined>): ModelClient {
-  return createModelClient({
-    apiKey: env.ANTHROPIC_API_KEY || undefined,
-    authToken: env.ANTHROPIC_AUTH_TOKEN || undefined,
-    baseURL: env.ANTHROPIC_BASE_URL || undefined,
-    retry: retryPolicyFromEnv(env),
-    // API_TIMEOUT_MS and WICKET_API_IDLE_TIMEOUT_MS; a value that is not a positive number keeps the default.
-    limits: apiLimitsFromEnv(env),
-    userAgent: `wicket/${VERSION}`,
-    headers: parseCustomHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
-  });
-}
-
-/** ANTHROPIC_CUSTOM_HEADERS: one `Name: Value` per line, as in Claude Code. Lines without a name are skipped. */
-export function parseCustomHeaders(text: string | undefined): Record<string, string> | undefined {
-  if (!text) return undefined;
-  const out: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    const name = colon > 0 ? line.slice(0, colon).trim() : '';
-    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out[name.toLowerCase()] = line.slice(colon + 1).trim();
-  }
-  return Object.keys(out).length ? out : undefined;
-}
-
 function safeRealpath(p: string): string {
   try {
     return realpathSync(p);
   } catch {
     return p;
   }
-}
-
-/** A folder name for a project path: non-alphanumerics become '-'. */
-export function projectSlug(cwd: string): string {
-  const slug = cwd.replace(/[^a-zA-Z0-9]/g, '-');
-  return slug.length > 200 ? slug.slice(0, 200) : slug;
 }
 
 export type { AskUser };

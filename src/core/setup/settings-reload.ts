@@ -125,7 +125,8 @@ function apply(setup: Setup, fresh: LoadedSettings, home: string): void {
     const own = loaded.rules[list].filter((r) => r.source === 'session');
     loaded.rules[list].splice(0, loaded.rules[list].length, ...fresh.rules[list], ...own);
   }
-  const pluginHooks = loaded.hooks.filter((g) => g.plugin !== undefined || g.agent !== undefined);
+  // Plugins', agents' and the Agent SDK host's hooks come from elsewhere: they stay.
+  const pluginHooks = loaded.hooks.filter((g) => g.plugin !== undefined || g.agent !== undefined || g.source === 'sdk');
   loaded.hooks.splice(0, loaded.hooks.length, ...fresh.hooks, ...pluginHooks);
   loaded.merged = fresh.merged;
   const settings = options.settings as Record<string, unknown>;

@@ -61,6 +61,8 @@ let pluginAgentDefinitions: () => AgentDefinition[] = () => [];
 
 export function setPluginAgents(agents: () => AgentDefinition[]): void {
   pluginAgentDefinitions = agents;
+  // Plugins reloaded (/reload-plugins): the agent types are read again.
+  loaded.clear();
 }
 
 /**

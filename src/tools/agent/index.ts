@@ -128,12 +128,14 @@ function specFor(def: AgentDefinition, input: AgentInput, ctx: ToolContext) {
     permissionMode: def.permissionMode,
     maxTurns: def.maxTurns,
     effort: def.effort,
+    // Explore and Plan work without the project's and the user's instruction files, as in Claude Code.
+    omitInstructions: def.name === 'Explore' || def.name === 'Plan',
   };
 }
 
 /**
- * Its own instructions, with the environment of `cwd`, (for file-defined and general agents) the
- * CLAUDE.md files, and its persistent memory, kept for the project in `projectDir`.
+ * Its own instructions, with the environment of `cwd` and its persistent memory, kept for the
+ * project in `projectDir` (the instruction files come with its first message: core/subagent.ts).
  */
 function systemFor(def: AgentDefinition, ctx: ToolContext, cwd: string, projectDir: string) {
   const configDir = userConfigOf(ctx);
@@ -144,7 +146,6 @@ function systemFor(def: AgentDefinition, ctx: ToolContext, cwd: string, projectD
     homeDir: ctx.homeDir,
     configDir,
     systemPrompt: def.systemPrompt || undefined,
-    noMemory: def.name === 'Explore' || def.name === 'Plan',
     hidden: readDeniedCheck({ ...ctx, cwd }),
     ...(memory ? { appendSystemPrompt: memory } : {}),
   });

@@ -1,10 +1,8 @@
 /** What the model reads about Bash. */
+import { bashLimits } from './limits.js';
 
-export const DEFAULT_TIMEOUT_MS = 120_000;
-export const MAX_TIMEOUT_MS = 600_000;
-export const MODEL_OUTPUT_LIMIT = 30_000;
-
-export function bashDescription(ctx: { cwd: string; platform: string }): string {
+export function bashDescription(ctx: { cwd: string; platform: string; env?: Record<string, string | undefined>; settings?: Record<string, unknown> }): string {
+  const { defaultTimeoutMs, maxTimeoutMs, outputChars } = bashLimits(ctx.env, ctx.settings);
   return `Runs a bash command and returns its output (stdout and stderr interleaved as produced).
 
 - Each call is a separate \`bash -c\` process in the working directory (now ${ctx.cwd}). A \`cd\` carries over
@@ -14,9 +12,9 @@ export function bashDescription(ctx: { cwd: string; platform: string }): string 
   Glob instead of find/ls patterns, Edit/Write instead of sed -i or echo > file.
 - Quote paths that contain spaces. Chain dependent commands with \`&&\`; run independent read-only commands
   as separate calls so they can run in parallel.
-- \`timeout\` is in milliseconds: default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}. On timeout or interruption
+- \`timeout\` is in milliseconds: default ${defaultTimeoutMs}, at most ${maxTimeoutMs}. On timeout or interruption
   the whole process group is stopped and the output so far is returned.
-- Output over ${MODEL_OUTPUT_LIMIT} characters is saved in full to a file; you get its head and tail and the
+- Output over ${outputChars} characters is saved in full to a file; you get its head and tail and the
   file's path, to Read or Grep the rest. Colour codes are removed and progress lines collapsed.
 - \`run_in_background: true\` starts a long-running command (a server, a watcher) and returns at once with
   a task id and an output file; read new output with TaskOutput and stop it with TaskStop. Do not append

@@ -15,7 +15,8 @@ import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './c
 import { bashPermissionPaths, criticalRemoval, settingsPathDeny } from './file-access.js';
 import { scriptsPathDeny, scriptsTreeRead } from './script-files.js';
 import { treeReadDenial } from './tree-access.js';
-import { bashDescription, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from './description.js';
+import { bashDescription } from './description.js';
+import { bashLimits, callTimeout, type BashLimits } from './limits.js';
 import { matchBashRules } from './match.js';
 import { initBashParser, isBashParserReady, parseScript } from './parse.js';
 import { outputFilePath, runForeground, type Detached, type RunResult } from './run.js';
@@ -28,7 +29,7 @@ export { initBashParser } from './parse.js';
 export const bashInputSchema = lazySchema((z) =>
   z.strictObject({
     command: z.string().describe('The command to run'),
-    timeout: z.number().optional().describe(`Optional timeout in milliseconds (max ${MAX_TIMEOUT_MS}, default ${DEFAULT_TIMEOUT_MS})`),
+    timeout: z.number().optional().describe('Optional timeout in milliseconds (the default and the maximum are in the description)'),
     description: z.string().optional().describe('Clear, concise description of what this command does in 5-10 words, in active voice'),
     run_in_background: z.boolean().optional().describe('Set to true to run this command in the background. Use TaskOutput to read the output later.'),
     dangerouslyDisableSandbox: z.boolean().optional().describe('Set to true to run this command outside the sandbox (the user is asked every time)'),
@@ -58,6 +59,8 @@ export interface BashOutput {
   backgroundTaskId?: string;
   /** Exit code 1 means "nothing found" here (grep, diff, test…), not failure. */
   benignExit?: boolean;
+  /** The time limit it ran with. */
+  timeoutMs?: number;
 }
 
 const MAX_COMMAND_BYTES = 100 * 1024;
@@ -87,7 +90,7 @@ export const bashTool = defineTool<BashInput, BashOutput>({
   },
 
   async validateInput(input, ctx) {
-    const problem = inputProblem(input);
+    const problem = inputProblem(input, bashLimits(ctx.env, ctx.settings));
     if (problem) return { ok: false, message: problem };
     await initBashParser();
     const decision = await sandboxFor(input, ctx);
@@ -136,6 +139,8 @@ export const bashTool = defineTool<BashInput, BashOutput>({
     const launch = sandbox || hookEnv ? { prefix: sandbox?.prefix ?? [], preamble: `${sandbox?.preamble ?? ''}${hookEnv}` } : undefined;
     const notes = decision.kind === 'unsandboxed' ? [decision.note] : [];
     const outputFile = outputFilePath(ctx.wicketHome, ctx.sessionId, ctx.toolUseId);
+    const limits = bashLimits(ctx.env, ctx.settings);
+    const timeoutMs = callTimeout(input.timeout, limits);
     if (input.run_in_background) {
       const task = startBackgroundTask({
         command: input.command,
@@ -145,7 +150,7 @@ export const bashTool = defineTool<BashInput, BashOutput>({
         ...(input.description ? { description: input.description } : {}),
         ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
       });
-      trackBashTask(task, ctx.backgroundTasks, ctx.toolUseId, clampTimeout(input.timeout));
+      trackBashTask(task, ctx.backgroundTasks, ctx.toolUseId, timeoutMs);
       if (sandbox) void task.settled.then(() => finishSandbox(sandbox, outputFile));
       return backgroundOutput(task.id, outputFile, ctx.cwd, notes, sandbox !== undefined);
     }
@@ -154,7 +159,8 @@ export const bashTool = defineTool<BashInput, BashOutput>({
     try {
       result = yield* runForeground({
         command: input.command,
-        timeoutMs: clampTimeout(input.timeout),
+        timeoutMs,
+        outputChars: limits.outputChars,
         cwdContext: ctx,
         env: ctx.env,
         signal: ctx.signal,
@@ -164,7 +170,7 @@ export const bashTool = defineTool<BashInput, BashOutput>({
     } finally {
       if (sandbox && !('detached' in result!)) after = await sandbox.finish();
     }
-    if ('detached' in result) return sentToBackground(result, input, ctx, outputFile, { sandbox, notes });
+    if ('detached' in result) return sentToBackground(result, input, ctx, outputFile, { sandbox, notes, timeoutMs });
     const { nextCwd, outputTooLarge, durationMs, ...rest } = result;
     if (outputTooLarge) notes.push('The command was stopped because its output grew past the limit.');
     if (sandbox) notes.push(...sandboxNotes(result.exitCode, Date.now() - durationMs), ...after);
@@ -172,6 +178,7 @@ export const bashTool = defineTool<BashInput, BashOutput>({
       ...rest,
       notes: [...notes, ...rest.notes],
       sandboxed: sandbox !== undefined,
+      timeoutMs,
       ...(nextCwd !== ctx.cwd ? { newCwd: nextCwd } : {}),
       ...(result.exitCode === 1 && isBenignExitOne(input.command) ? { benignExit: true } : {}),
     };
@@ -184,8 +191,7 @@ export const bashTool = defineTool<BashInput, BashOutput>({
       };
     }
     const parts = [output.stdout];
-    const timeoutMs = clampTimeout(input.timeout);
-    if (output.timedOut) parts.push(`Command timed out after ${timeoutMs} ms; its process group was stopped.`);
+    if (output.timedOut) parts.push(`Command timed out after ${output.timeoutMs ?? input.timeout} ms; its process group was stopped.`);
     else if (output.interrupted) parts.push('Command was interrupted; its process group was stopped.');
     parts.push(...output.notes);
     const failed = output.exitCode !== 0;
@@ -223,15 +229,15 @@ export const bashTool = defineTool<BashInput, BashOutput>({
   },
 });
 
-export function inputProblem(input: BashInput): string | undefined {
+export function inputProblem(input: BashInput, limits: BashLimits = bashLimits(undefined)): string | undefined {
   if (input.command.trim() === '') return 'command is empty: pass the shell command to run';
   if (input.command.includes('\0')) return 'command contains a NUL byte, which bash cannot run';
   if (Buffer.byteLength(input.command) > MAX_COMMAND_BYTES) {
     return `command is ${Buffer.byteLength(input.command)} bytes, over the ${MAX_COMMAND_BYTES}-byte limit: write a script file and run that`;
   }
   const t = input.timeout;
-  if (t !== undefined && (!Number.isFinite(t) || t < 1 || t > MAX_TIMEOUT_MS)) {
-    return `timeout must be between 1 and ${MAX_TIMEOUT_MS} ms (got ${t})`;
+  if (t !== undefined && (!Number.isFinite(t) || t < 1 || t > limits.maxTimeoutMs)) {
+    return `timeout must be between 1 and ${limits.maxTimeoutMs} ms (got ${t}; BASH_MAX_TIMEOUT_MS sets the maximum)`;
   }
   return undefined;
 }
@@ -254,11 +260,11 @@ function sentToBackground(
   input: BashInput,
   ctx: ToolContext,
   outputFile: string,
-  o: { sandbox: SandboxLaunch | undefined; notes: string[] },
+  o: { sandbox: SandboxLaunch | undefined; notes: string[]; timeoutMs: number },
 ): BashOutput {
   const { proc, startedAt, cwd, notes } = r.detached;
   const task = adoptBackgroundTask(proc, { command: input.command, outputFile, startedAt, ...(input.description ? { description: input.description } : {}) });
-  trackBashTask(task, ctx.backgroundTasks, ctx.toolUseId, clampTimeout(input.timeout));
+  trackBashTask(task, ctx.backgroundTasks, ctx.toolUseId, o.timeoutMs);
   const sandbox = o.sandbox;
   if (sandbox) void task.settled.then(() => finishSandbox(sandbox, outputFile));
   const out = backgroundOutput(task.id, outputFile, cwd, [...o.notes, ...notes], sandbox !== undefined);
@@ -285,11 +291,6 @@ function backgroundOutput(id: string, outputFile: string, cwd: string, notes: st
     sandboxed,
     backgroundTaskId: id,
   };
-}
-
-function clampTimeout(t: number | undefined): number {
-  if (t === undefined || !Number.isFinite(t)) return DEFAULT_TIMEOUT_MS;
-  return Math.min(MAX_TIMEOUT_MS, Math.max(1, Math.floor(t)));
 }
 
 function isBenignExitOne(command: string): boolean {

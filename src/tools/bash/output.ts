@@ -1,12 +1,12 @@
 /**
  * Command output, from the file it was written to, in bounded memory: at most a few hundred KB are
  * ever read, whatever the command printed. The model gets colour codes stripped and carriage-return
- * progress collapsed; past MODEL_OUTPUT_LIMIT characters, the head and the tail with the file's path.
+ * progress collapsed; past the limit (BASH_MAX_OUTPUT_LENGTH, 30,000 characters by default), the head and the tail with the file's path.
  * The person gets the tail with colours kept.
  */
 import { open, rm, stat, truncate } from '../../base/fs/lazy-fs.js';
 import stripAnsi from 'strip-ansi';
-import { MODEL_OUTPUT_LIMIT } from './description.js';
+import { MODEL_OUTPUT_LIMIT } from './limits.js';
 
 /** Files up to this size are read whole; larger ones only by head and tail. */
 const WHOLE_READ_BYTES = 256 * 1024;
@@ -14,7 +14,7 @@ const EDGE_BYTES = 64 * 1024;
 const DISPLAY_BYTES = 4 * 1024;
 
 export interface CollectedOutput {
-  /** For the model: clean, at most about MODEL_OUTPUT_LIMIT characters. */
+  /** For the model: clean, at most about the limit's characters. */
   text: string;
   /** For the person: the last lines, colours kept. */
   display: string;
@@ -40,26 +40,28 @@ export function cleanForModel(text: string): string {
 }
 
 /** Read the finished output file, cut the working-directory marker off, and decide what to keep. */
-export async function collectOutput(file: string, marker: string, opts: { keepFile?: boolean } = {}): Promise<CollectedOutput> {
+export async function collectOutput(file: string, marker: string, opts: { keepFile?: boolean; limit?: number } = {}): Promise<CollectedOutput> {
+  const limit = opts.limit ?? MODEL_OUTPUT_LIMIT;
+  const edge = Math.max(EDGE_BYTES, limit);
   const cwd = await takeMarker(file, marker);
   const totalBytes = (await stat(file)).size;
   const displayRaw = await readRange(file, Math.max(0, totalBytes - DISPLAY_BYTES), DISPLAY_BYTES);
   const display = collapseCarriageReturns(totalBytes > DISPLAY_BYTES ? dropFirstLine(displayRaw) : displayRaw).trimEnd();
   if (totalBytes <= WHOLE_READ_BYTES) {
     const text = cleanForModel(await readRange(file, 0, totalBytes)).trimEnd();
-    if (text.length <= MODEL_OUTPUT_LIMIT) {
+    if (text.length <= limit) {
       if (!opts.keepFile) await rm(file, { force: true });
       return { text, display, totalBytes, ...(cwd ? { cwd } : {}) };
     }
-    return { text: headAndTail(text, text, totalBytes, file), display, totalBytes, outputFile: file, ...(cwd ? { cwd } : {}) };
+    return { text: headAndTail(text, text, totalBytes, file, limit), display, totalBytes, outputFile: file, ...(cwd ? { cwd } : {}) };
   }
-  const head = cleanForModel(await readRange(file, 0, EDGE_BYTES));
-  const tail = cleanForModel(dropFirstLine(await readRange(file, totalBytes - EDGE_BYTES, EDGE_BYTES))).trimEnd();
-  return { text: headAndTail(head, tail, totalBytes, file), display, totalBytes, outputFile: file, ...(cwd ? { cwd } : {}) };
+  const head = cleanForModel(await readRange(file, 0, edge));
+  const tail = cleanForModel(dropFirstLine(await readRange(file, totalBytes - edge, edge))).trimEnd();
+  return { text: headAndTail(head, tail, totalBytes, file, limit), display, totalBytes, outputFile: file, ...(cwd ? { cwd } : {}) };
 }
 
-function headAndTail(head: string, tail: string, totalBytes: number, file: string): string {
-  const half = Math.floor(MODEL_OUTPUT_LIMIT / 2);
+function headAndTail(head: string, tail: string, totalBytes: number, file: string, limit: number): string {
+  const half = Math.floor(limit / 2);
   const h = cutAtLine(head.slice(0, half), 'end');
   const t = cutAtLine(tail.slice(-half), 'start');
   return `${h}\n\n[… output truncated: ${totalBytes} bytes in all. The full output is saved in ${file}; Read it with offset/limit or Grep it …]\n\n${t}`;

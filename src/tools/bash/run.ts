@@ -16,6 +16,8 @@ import { delay, launchShell, type ShellProcess } from './spawn.js';
 export interface RunOptions {
   command: string;
   timeoutMs: number;
+  /** Characters of output the model reads (BASH_MAX_OUTPUT_LENGTH). */
+  outputChars?: number;
   cwdContext: CwdContext;
   env: Record<string, string | undefined>;
   signal: AbortSignal;
@@ -104,7 +106,7 @@ export async function* runForeground(opts: RunOptions): AsyncGenerator<ToolProgr
   if (state.detached && !state.finished) return { detached: { proc, startedAt: started, cwd: start.cwd, notes } };
   const exit = await proc.exited;
   proc.release();
-  const out = await collectOutput(opts.outputFile, proc.marker);
+  const out = await collectOutput(opts.outputFile, proc.marker, opts.outputChars ? { limit: opts.outputChars } : {});
   const next = nextCwd(out.cwd, start.cwd, opts.cwdContext);
   if (next.note) notes.push(next.note);
   return {

@@ -35,6 +35,8 @@ export interface EditOutput {
   snippet: Snippet;
   /** The version now on disk (the file counts as read at it). */
   version: FileVersion;
+  /** The text before the edit (null for a file it created): hooks see it as `originalFile`. */
+  originalFile: string | null;
 }
 
 export const editTool = defineTool<EditInput, EditOutput>({
@@ -70,6 +72,7 @@ export const editTool = defineTool<EditInput, EditOutput>({
       hunks: diffHunks(plan.oldText, plan.newText),
       snippet: snippetAround(plan.newText, plan.firstLine, plan.newLineCount),
       version,
+      originalFile: plan.created ? null : plan.oldText,
     };
   },
 
@@ -81,6 +84,16 @@ export const editTool = defineTool<EditInput, EditOutput>({
   },
 
   summary: (input) => `Edit ${input.file_path}${input.replace_all ? ' (replace all)' : ''}`,
+
+  toolResponse: (out, input) => ({
+    filePath: out.filePath,
+    oldString: input.old_string,
+    newString: input.new_string,
+    originalFile: out.originalFile,
+    structuredPatch: out.hunks,
+    userModified: false,
+    replaceAll: input.replace_all === true,
+  }),
 
   display(out) {
     const { added, removed } = countChanges(out.hunks);

@@ -1,10 +1,12 @@
 /**
  * ExitPlanMode: in plan mode, the model presents its plan and asks the person to approve it. The tool
- * itself changes nothing; approval is the permission prompt (checkPermissions always asks). Once the
+ * changes nothing in the project; approval is the permission prompt (checkPermissions always asks). Once the
  * call ran — i.e. the person said yes — its output is `{ approved: true }`, and the loop leaves plan
- * mode (see `isPlanApproval`). A "no" comes back to the model as a denial it can act on.
+ * mode (see `isPlanApproval`). A "no" comes back to the model as a denial it can act on. An approved
+ * plan is kept as a file in the plans folder (plan-file.ts, settings `plansDirectory`).
  */
 import { defineTool, lazySchema } from '../../base/tool.js';
+import { savePlan } from './plan-file.js';
 
 export interface ExitPlanModeInput {
   plan: string;
@@ -13,6 +15,8 @@ export interface ExitPlanModeInput {
 export interface ExitPlanModeOutput {
   approved: true;
   plan: string;
+  /** Where the plan was saved. */
+  file?: string;
 }
 
 const inputSchema = lazySchema((z) =>
@@ -42,12 +46,15 @@ export const exitPlanModeTool = defineTool<ExitPlanModeInput, ExitPlanModeOutput
     return { behavior: 'ask', reason: 'approve this plan to leave plan mode and let changes begin', suggestions: [] };
   },
   // eslint-disable-next-line require-yield
-  async *call(input) {
-    return { approved: true, plan: input.plan };
+  async *call(input, ctx) {
+    // The plan is kept even when its file cannot be written: the approval is what counts.
+    const file = await savePlan(input.plan, ctx).catch(() => undefined);
+    return { approved: true, plan: input.plan, ...(file ? { file } : {}) };
   },
   toModelResult(output) {
+    const saved = output.file ? ` It is saved in ${output.file}.` : '';
     return {
-      content: `The user approved your plan. Plan mode is off: you can now start making the changes.\n\n## Approved plan\n${output.plan}`,
+      content: `The user approved your plan. Plan mode is off: you can now start making the changes.${saved}\n\n## Approved plan\n${output.plan}`,
     };
   },
   summary(input) {
@@ -55,7 +62,7 @@ export const exitPlanModeTool = defineTool<ExitPlanModeInput, ExitPlanModeOutput
     return `Plan: ${first.trim().slice(0, 100)}`;
   },
   display(output) {
-    return { summary: 'Plan approved', preview: output.plan };
+    return { summary: output.file ? `Plan approved (saved in ${output.file})` : 'Plan approved', preview: output.plan };
   },
 });
 

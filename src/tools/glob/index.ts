@@ -6,7 +6,7 @@ import { monotonicMs } from '../../base/clock.js';
 import path from 'node:path';
 import { realpath, stat } from '../../base/fs/lazy-fs.js';
 import type { z } from 'zod';
-import { displayPath, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
+import { displayPath, gitignoreFlags, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
 import { searchDeny } from '../ripgrep/deny.js';
 import { searchPermission } from '../ripgrep/permission.js';
 import { defineTool, type ToolContext, lazySchema } from '../../base/tool.js';
@@ -73,6 +73,7 @@ export const globTool = defineTool<GlobInput, GlobOutput>({
     const walkable = p.walkDir === p.root || (await isDirectory(p.walkDir)) ? p : { ...p, walkDir: p.root };
     const found = await searchGlob(walkable, {
       projectRoot: ctx.projectRoot,
+      extraFlags: gitignoreFlags(ctx.settings),
       deny: searchDeny(ctx),
       signal: ctx.signal,
       timeoutMs: SEARCH_TIMEOUT_MS,

@@ -17,6 +17,8 @@ import { globMatcher, type GlobPlan } from './pattern.js';
 
 export interface GlobSearchOptions {
   projectRoot: string;
+  /** Flags added to rg's (gitignoreFlags). */
+  extraFlags?: readonly string[];
   /** The Read deny rules: patterns for rg and a check of every path found (see ripgrep/deny.ts). */
   deny?: SearchDeny;
   /** Deny patterns relative to the project root, when no `deny` is given. */
@@ -38,8 +40,14 @@ export interface GlobSearchResult {
 }
 
 /** The arguments for `rg --files` over `target` (relative to rg's cwd). */
-export function globArgs(target: string, denyGlobs: readonly string[], atProjectRoot: boolean, rgCwdDenyGlobs: readonly string[] = []): string[] {
-  return [...BASE_FLAGS, '--files', '--null', '--no-messages', ...excludeGlobs(denyGlobs, atProjectRoot, rgCwdDenyGlobs), '--', target];
+export function globArgs(
+  target: string,
+  denyGlobs: readonly string[],
+  atProjectRoot: boolean,
+  rgCwdDenyGlobs: readonly string[] = [],
+  extraFlags: readonly string[] = [],
+): string[] {
+  return [...BASE_FLAGS, ...extraFlags, '--files', '--null', '--no-messages', ...excludeGlobs(denyGlobs, atProjectRoot, rgCwdDenyGlobs), '--', target];
 }
 
 const toPosix = path.sep === '/' ? (p: string) => p : (p: string) => p.split(path.sep).join('/');
@@ -53,7 +61,7 @@ export async function searchGlob(plan: GlobPlan, opts: GlobSearchOptions): Promi
   let total = 0;
 
   const result = await runRg({
-    args: globArgs(loc.target, opts.deny?.projectGlobs ?? opts.denyGlobs ?? [], loc.atProjectRoot, opts.deny?.globsAt(loc.cwd)),
+    args: globArgs(loc.target, opts.deny?.projectGlobs ?? opts.denyGlobs ?? [], loc.atProjectRoot, opts.deny?.globsAt(loc.cwd), opts.extraFlags),
     cwd: loc.cwd,
     signal: opts.signal,
     timeoutMs: opts.timeoutMs,

@@ -36,6 +36,8 @@ export interface GrepArgsOptions {
   atProjectRoot: boolean;
   /** Deny patterns already relative to rg's working directory. */
   rgCwdDenyGlobs?: readonly string[];
+  /** Flags added to rg's (gitignoreFlags). */
+  extraFlags?: readonly string[];
 }
 
 /** Longest line printed in content mode; rg shows a preview of longer ones. */
@@ -68,7 +70,7 @@ function modeFlags(input: GrepArgsInput): string[] {
 }
 
 export function grepArgs(input: GrepArgsInput, opts: GrepArgsOptions): string[] {
-  const args = [...BASE_FLAGS, '--color', 'never', '--no-messages', '--engine', 'auto'];
+  const args = [...BASE_FLAGS, ...(opts.extraFlags ?? []), '--color', 'never', '--no-messages', '--engine', 'auto'];
   if (opts.sorted) args.push('--sort', 'path');
   args.push(...modeFlags(input));
   if (input['-i']) args.push('--ignore-case');

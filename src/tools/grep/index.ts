@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { Zod } from '../../base/lib/zod-parts.js';
 import { ToolError } from '../../base/errors.js';
 import { resolveToolPath } from '../../base/paths.js';
-import { SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
+import { gitignoreFlags, SEARCH_TIMEOUT_MS } from '../ripgrep/common.js';
 import { searchDeny } from '../ripgrep/deny.js';
 import { searchPermission } from '../ripgrep/permission.js';
 import { defineTool, lazySchema } from '../../base/tool.js';
@@ -96,7 +96,16 @@ export const grepTool = defineTool<GrepInput, GrepOutput>({
     const limit = input.head_limit ?? DEFAULT_HEAD_LIMIT;
     const found = await searchGrep(
       { input, absTarget: realRoot, targetIsDir, offset, limit, maxChars: MAX_RESULT_CHARS },
-      { projectRoot: ctx.projectRoot, cwd: ctx.cwd, denyGlobs: deny.projectGlobs, deny, signal: ctx.signal, timeoutMs: SEARCH_TIMEOUT_MS, env: ctx.env },
+      {
+        projectRoot: ctx.projectRoot,
+        cwd: ctx.cwd,
+        denyGlobs: deny.projectGlobs,
+        deny,
+        signal: ctx.signal,
+        timeoutMs: SEARCH_TIMEOUT_MS,
+        env: ctx.env,
+        extraFlags: gitignoreFlags(ctx.settings),
+      },
     );
     return {
       ...found,

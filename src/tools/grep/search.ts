@@ -22,6 +22,8 @@ import { formatContent, parseContentLine, parseCountLine, SEPARATOR } from './li
 
 export interface GrepSearchOptions {
   projectRoot: string;
+  /** Flags added to rg's (gitignoreFlags). */
+  extraFlags?: readonly string[];
   /** The working directory paths are shown relative to. */
   cwd: string;
   denyGlobs: readonly string[];
@@ -111,6 +113,7 @@ function rgOptions(run: Run, sorted: boolean) {
       denyGlobs: run.opts.denyGlobs,
       atProjectRoot: run.loc.atProjectRoot,
       rgCwdDenyGlobs: run.rgCwdDenyGlobs,
+      ...(run.opts.extraFlags ? { extraFlags: run.opts.extraFlags } : {}),
     }),
     cwd: run.loc.cwd,
     signal: run.opts.signal,

@@ -20,6 +20,14 @@ export const SEARCH_TIMEOUT_MS = 30_000;
 export const BASE_FLAGS: readonly string[] = ['--no-config', '--hidden', '--no-require-git'];
 
 /**
+ * Settings `respectGitignore: false`: .gitignore (and git's own excludes) no longer hide files from
+ * Glob and Grep; .ignore and .rgignore still do, and so do the Read deny rules.
+ */
+export function gitignoreFlags(settings: Record<string, unknown> | undefined): string[] {
+  return settings?.respectGitignore === false ? ['--no-ignore-vcs'] : [];
+}
+
+/**
  * The settings key under which the permission layer hands over the `Read(...)` deny rules, as
  * gitignore-style patterns relative to the project root: `secrets/**` (anchored there), `.env` or
  * `**\/secrets/**` (any depth); matched without regard to case. Matching a denied path is the

@@ -4,10 +4,12 @@
  *   `auto`, `auto:N`         → on only when the deferrable tools' definitions take N% (default 10)
  *                              of the model's context window or more
  *   `false`, `auto:100`      → off: every tool is sent in full, and ToolSearch is not offered
- * Unset, a gateway (an ANTHROPIC_BASE_URL other than api.anthropic.com) turns it off: it may not
- * understand `defer_loading` and `tool_reference`; setting the variable turns it on there too.
+ * Unset, a gateway (an ANTHROPIC_BASE_URL other than api.anthropic.com) or a cloud provider
+ * (Bedrock, Vertex AI, Foundry) turns it off: it may not understand `defer_loading` and
+ * `tool_reference`; setting the variable turns it on there too.
  * CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS turns it off, and so do models older than Claude 4.
  */
+import { chooseProvider } from '../../api/providers/choose.js';
 import { contextWindowOf } from '../../base/models.js';
 import type { Tool } from '../../base/tool.js';
 
@@ -31,7 +33,7 @@ export function toolSearchMode(env: Env): ToolSearchMode {
   const disabled = env.CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS?.trim();
   if (disabled && truthy(disabled)) return { kind: 'off' };
   const value = env.ENABLE_TOOL_SEARCH?.trim() ?? '';
-  if (!value) return isFirstPartyBaseURL(env.ANTHROPIC_BASE_URL) ? { kind: 'on' } : { kind: 'off' };
+  if (!value) return chooseProvider(env).kind === 'firstParty' && isFirstPartyBaseURL(env.ANTHROPIC_BASE_URL) ? { kind: 'on' } : { kind: 'off' };
   if (value.toLowerCase() === 'auto') return { kind: 'auto', percent: DEFAULT_AUTO_PERCENT };
   const auto = /^auto:(.*)$/i.exec(value);
   if (auto) {

@@ -29,6 +29,8 @@ export interface WriteOutput {
   lineCount: number;
   hunks: DiffHunk[];
   version: FileVersion;
+  /** The text it replaced (null for a file it created): hooks see it as `originalFile`. */
+  originalFile: string | null;
 }
 
 export const writeTool = defineTool<WriteInput, WriteOutput>({
@@ -64,6 +66,7 @@ export const writeTool = defineTool<WriteInput, WriteOutput>({
       lineCount: plan.newText === '' ? 0 : plan.newText.replace(/\n$/, '').split('\n').length,
       hunks: diffHunks(plan.oldText, plan.newText),
       version,
+      originalFile: plan.created ? null : plan.oldText,
     };
   },
 
@@ -73,6 +76,16 @@ export const writeTool = defineTool<WriteInput, WriteOutput>({
   },
 
   summary: (input) => `Write ${input.file_path}`,
+
+  toolResponse: (out, input) => ({
+    type: out.type,
+    filePath: out.filePath,
+    content: input.content,
+    // Claude Code gives a new file no patch.
+    structuredPatch: out.type === 'create' ? [] : out.hunks,
+    originalFile: out.originalFile,
+    userModified: false,
+  }),
 
   display(out) {
     const { added, removed } = countChanges(out.hunks);

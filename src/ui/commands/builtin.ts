@@ -1,14 +1,16 @@
-/** The built-in slash commands: /help /clear /compact /rewind /model /effort /status /cost /trace /exit (and /permissions, /mcp, /plugin, /init, /add-dir, and those of session-info.ts). */
-import { EFFORT_LEVELS, modelTakesEffort, parseEffort } from '../../base/models.js';
+/** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /config /theme /vim, /permissions, /mcp, /plugin, /reload-plugins, /init, /add-dir, and those of session-info.ts). */
+import { EFFORT_LEVELS, MODEL_FAMILIES, modelAliases, modelTakesEffort, parseEffort } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
+import { displayURL } from '../../api/display-url.js';
 import { modeLabel } from '../StatusLine.js';
 import { help } from './help.js';
 import { configCommand, modelCommand, themeCommand, vimCommand } from './preferences.js';
 import { mcpCommand } from './mcp.js';
 import { permissionsCommand } from './permissions.js';
-import { pluginCommand } from './plugin.js';
+import { pluginCommand, reloadPluginsCommand } from './plugin.js';
 import { addDirCommand, initCommand } from './project.js';
 import { SESSION_INFO_COMMANDS } from './session-info.js';
+import { branchCommand, resumeCommand } from './sessions.js';
 import type { SessionControl, SlashCommand } from './types.js';
 
 const clear: SlashCommand = {
@@ -41,21 +43,28 @@ const effort: SlashCommand = {
   },
 };
 
+/** The model service: provider, region, endpoint, and where the credentials came from. */
+function providerLines(o: SessionControl['options']): string[] {
+  const via = o.client?.describe?.();
+  if (!via) return [`API            ${displayURL(o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com')}`];
+  return [`Provider       ${via.provider}${via.region ? `, region ${via.region}` : ''}`, `Endpoint       ${via.endpoint}`, `Credentials    ${via.credentials}`];
+}
+
 const status: SlashCommand = {
   name: 'status',
   description: 'Settings sources, model, working folder, mode',
   source: 'builtin',
   run(_args, s) {
     const o = s.options;
-    const key = o.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : o.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : 'none';
     const lines = [
-      `Model          ${o.model}`,
+      `Model          ${o.model} (small: ${o.smallModel})`,
+      `Aliases        ${MODEL_FAMILIES.map((f) => `${f} = ${modelAliases()[f]}`).join(', ')}`,
       `Effort         ${o.effort ?? 'auto'}`,
       `Output style   ${o.outputStyle ?? 'default'}`,
       `Mode           ${modeLabel(o.permission.mode)}`,
       `Working folder ${o.state.cwd}`,
       ...(o.additionalDirs.length ? [`Also allowed   ${o.additionalDirs.join(', ')}`] : []),
-      `API            ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'} (key from ${key})`,
+      ...providerLines(o),
       `Session        ${o.sessionId}${s.transcriptPath ? `\n               ${s.transcriptPath}` : ''}`,
       `Tools          ${o.tools.map((t) => t.name).join(', ') || '(none)'}`,
       'Settings sources (highest precedence first)',
@@ -133,6 +142,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   clear,
   compact,
   rewind,
+  resumeCommand,
+  branchCommand,
   initCommand,
   addDirCommand,
   modelCommand,
@@ -146,6 +157,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   trace,
   mcpCommand,
   pluginCommand,
+  reloadPluginsCommand,
   ...SESSION_INFO_COMMANDS,
   exit,
 ];

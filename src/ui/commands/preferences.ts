@@ -2,19 +2,37 @@
  * /config, /theme, /vim and /model: the settings a person changes from the app, saved to the user
  * settings file as Claude Code saves them ("saved as your default for new sessions" for /model).
  */
-import { DEFAULT_MODEL, resolveModel } from '../../base/models.js';
+import { DEFAULT_MODEL, modelAliases, modelAllowed, resolveModel } from '../../base/models.js';
 import { saveUserSetting, shortPath, THEMES, type ThemeName } from '../preferences.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';
 
-const MODELS = [
-  { value: 'sonnet', label: 'Sonnet', description: `${resolveModel('sonnet')} · the default` },
-  { value: 'opus', label: 'Opus', description: `${resolveModel('opus')} · for the hardest work` },
-  { value: 'haiku', label: 'Haiku', description: `${resolveModel('haiku')} · the fastest` },
-];
+/** The aliases as this session's provider resolves them (set at session start, so read at call time). */
+function models(): Array<{ value: string; label: string; description: string }> {
+  const a = modelAliases();
+  return [
+    { value: 'sonnet', label: 'Sonnet', description: `${a.sonnet} · the default` },
+    { value: 'opus', label: 'Opus', description: `${a.opus} · for the hardest work` },
+    { value: 'haiku', label: 'Haiku', description: `${a.haiku} · the fastest` },
+  ];
+}
+
+/** Settings `availableModels`, when set: the only models a person may choose. */
+function availableModels(s: SessionControl): string[] | undefined {
+  const list = s.options.settings.availableModels;
+  return Array.isArray(list) ? list.filter((m): m is string => typeof m === 'string') : undefined;
+}
 
 /** Sets the session's model and saves it as the default for new sessions. */
 async function setModel(name: string, s: SessionControl): Promise<CommandResult> {
-  s.options.model = resolveModel(name) ?? name;
+  const chosen = resolveModel(name) ?? name;
+  const allowed = availableModels(s);
+  if (!modelAllowed(chosen, allowed))
+    return {
+      kind: 'info',
+      tone: 'warning',
+      text: `${chosen} is not in settings availableModels (${allowed?.join(', ')}): the model stays ${s.options.model}.`,
+    };
+  s.options.model = chosen;
   if (!s.home) return { kind: 'info', text: `Model set to ${s.options.model}` };
   try {
     await saveUserSetting('model', name, { home: s.home, configDir: s.configDirOverride });
@@ -32,8 +50,10 @@ export const modelCommand: SlashCommand = {
   run(args, s) {
     const name = args.trim();
     if (name) return setModel(name, s);
-    const current = MODELS.findIndex((m) => resolveModel(m.value) === s.options.model);
-    const options = current >= 0 ? MODELS : [...MODELS, { value: s.options.model, label: s.options.model, description: 'the current model' }];
+    const allowed = availableModels(s);
+    const list = models().filter((m) => modelAllowed(m.value, allowed));
+    const current = list.findIndex((m) => resolveModel(m.value) === s.options.model);
+    const options = current >= 0 ? list : [...list, { value: s.options.model, label: s.options.model, description: 'the current model' }];
     return {
       kind: 'pick',
       title: `Select a model (now ${s.options.model}; the default is ${DEFAULT_MODEL})`,

@@ -1,13 +1,12 @@
 /**
- * Slash commands that show or change the session: /context /export /memory /hooks /agents /tasks
+ * Slash commands that show or change the session: /context /export /hooks /agents /tasks
  * /plan /rename /doctor.
  */
-import { accessSync, constants, existsSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { ApiMessage } from '../../base/events.js';
 import { contextWindowOf } from '../../base/models.js';
-import { memoryFiles } from '../../session/system-prompt.js';
 import { describeHandler, isAsyncHandler } from '../../base/hook-config.js';
 import { loadAgentDefinitions } from '../../tools/agent/definitions.js';
 import { getBackgroundTask, listBackgroundTasks, stopBackgroundTask, taskLabel } from '../../tools/tasks/registry.js';
@@ -15,6 +14,7 @@ import { bwrapAvailability } from '../../sandbox/bwrap.js';
 import { requestParts } from '../../core/model-request.js';
 import { requireModule } from '../../base/lib/import-module.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';
+import { memoryCommand } from './memory.js';
 
 /** Characters per token, for estimates where the API's count is not at hand. */
 const CHARS_PER_TOKEN = 4;
@@ -86,18 +86,6 @@ export const exportCommand: SlashCommand = {
     } catch (err) {
       return { kind: 'info', tone: 'error', text: `Could not write ${file}: ${(err as Error).message}` };
     }
-  },
-};
-
-export const memoryCommand: SlashCommand = {
-  name: 'memory',
-  description: 'The CLAUDE.md memory files this session loaded',
-  source: 'builtin',
-  run(_args, s) {
-    const files = memoryFiles({ cwd: s.options.state.cwd, projectRoot: s.options.projectRoot, configDir: s.configDir });
-    if (!files.length) return { kind: 'info', text: 'No memory files. /init writes a CLAUDE.md for this project.' };
-    const lines = files.map((f) => `  ${f} (${statSync(f, { throwIfNoEntry: false })?.size ?? 0} bytes)`);
-    return { kind: 'info', text: ['Memory files (loaded at start, in this order; edit them in your editor):', ...lines].join('\n') };
   },
 };
 
@@ -212,9 +200,15 @@ async function doctorChecks(s: SessionControl): Promise<Array<[boolean, string]>
   const o = s.options;
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   const out: Array<[boolean, string]> = [[major > 20 || (major === 20 && minor >= 19), `Node ${process.versions.node} (20.19 or newer needed)`]];
-  const key = o.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : o.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : undefined;
-  out.push([key !== undefined, key ? `credentials from ${key}` : 'no credentials: set ANTHROPIC_API_KEY']);
-  out.push([true, `API ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'}, model ${o.model}`]);
+  const via = o.client?.describe?.();
+  if (via) {
+    out.push([true, `credentials from ${via.credentials}`]);
+    out.push([true, `${via.provider} at ${via.endpoint}${via.region ? ` (${via.region})` : ''}, model ${o.model}`]);
+  } else {
+    const key = o.env.ANTHROPIC_API_KEY ? 'ANTHROPIC_API_KEY' : o.env.ANTHROPIC_AUTH_TOKEN ? 'ANTHROPIC_AUTH_TOKEN' : undefined;
+    out.push([key !== undefined, key ? `credentials from ${key}` : 'no credentials: set ANTHROPIC_API_KEY']);
+    out.push([true, `API ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'}, model ${o.model}`]);
+  }
   try {
     const { rgPath } = requireModule<typeof import('@vscode/ripgrep')>('@vscode/ripgrep');
     out.push([existsSync(rgPath), `ripgrep ${existsSync(rgPath) ? 'at' : 'missing from'} ${rgPath}`]);
@@ -245,6 +239,8 @@ function writable(dir: string): boolean {
     if (path.dirname(d) === d) return false;
   }
 }
+
+export { memoryCommand };
 
 export const SESSION_INFO_COMMANDS = [
   contextCommand,

@@ -40,6 +40,10 @@ export interface SessionControl {
   preferences?: PreferencesControl;
   /** A line in the transcript, for what a command learns after it returned. */
   note?: (text: string, tone?: 'info' | 'warning' | 'error') => void;
+  /** The app can show the plugin screen (/plugin answers `{ kind: 'plugins' }`). */
+  openPlugins?: boolean;
+  /** /reload-plugins: the plugins read again; what loaded, and whether something did not. */
+  reloadPlugins?: () => Promise<{ text: string; warning?: boolean }>;
 }
 
 export type CommandResult =
@@ -47,7 +51,14 @@ export type CommandResult =
   | { kind: 'prompt'; text: string; allowedTools?: readonly string[]; context?: string }
   | { kind: 'clear' }
   | { kind: 'rewind' }
+  /** /resume: the picker, or the session named by `query` (an id or a name). */
+  | { kind: 'resume'; query?: string }
+  /** /branch: go on in a new session that holds this conversation. */
+  | { kind: 'branch' }
+  | { kind: 'plugins' }
   | { kind: 'compact'; instructions?: string }
+  /** Open the file in the person's editor; the instruction files are read again after. */
+  | { kind: 'edit'; file: string }
   | { kind: 'exit' }
   /** A list to choose from; the choice is run as `pick` and its result applied. */
   | { kind: 'pick'; title: string; options: PickOption[]; selected?: number; pick: (value: string) => CommandResult | Promise<CommandResult> }

@@ -5,6 +5,7 @@
  */
 import { useStdout } from 'ink';
 import type { McpSession } from '../mcp-session.js';
+import type { PluginSession } from '../plugin-session.js';
 import type { AgentOptions } from '../../core/agent-options.js';
 import type { ContentBlock } from '../../base/events.js';
 import type { LoadedSettings } from '../../settings/load.js';
@@ -17,6 +18,7 @@ import { shellCommandOf } from '../shell-command.js';
 import type { AgentHandle } from './use-agent.js';
 import type { PreferencesControl } from './use-preferences.js';
 import type { PickOption } from '../SelectDialog.js';
+import type { MemoryHandle } from './use-memory.js';
 
 export interface SubmitDeps {
   base: Omit<AgentOptions, 'signal' | 'askUser'>;
@@ -34,6 +36,14 @@ export interface SubmitDeps {
   mcp?: McpSession;
   /** /rewind: open the rewind list. */
   openRewind: () => void;
+  /** /resume: the picker, or the session named. */
+  openResume: (query?: string) => void;
+  /** /branch: go on in a new session holding this conversation. */
+  branch: () => void;
+  /** /plugin: open the plugin screen (absent: /plugin answers with text). */
+  openPlugins?: () => void;
+  /** The session's plugins, for /reload-plugins. */
+  plugins?: PluginSession;
   /** After /clear wiped the screen: start a fresh transcript. */
   onCleared: () => void;
   /** A list to choose from (/model, /theme). */
@@ -43,6 +53,8 @@ export interface SubmitDeps {
   preferences?: PreferencesControl;
   home?: string;
   configDirOverride?: string;
+  /** `# text` and /memory: the instruction files by hand. */
+  memory?: Pick<MemoryHandle, 'remember' | 'edit'>;
 }
 
 export interface PickerSpec {
@@ -51,6 +63,9 @@ export interface PickerSpec {
   selected?: number;
   onDone: (value: string | undefined) => void;
 }
+
+/** `# text`, one line: a line of memory (`## …`, `#!…` and the like go to the model). */
+const MEMORY_LINE = /^#(?![#!])\s*(\S.*)$/;
 
 export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
   const { stdout } = useStdout();
@@ -67,12 +82,19 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     messages: d.agent.messages,
     ...(d.transcript ? { rename: (name: string) => d.transcript?.name(name) } : {}),
     ...(d.mcp ? mcpControl(d.mcp, d.agent.info) : {}),
+    ...(d.openPlugins ? { openPlugins: true } : {}),
+    ...(d.plugins ? { reloadPlugins: () => reload(d.plugins!) } : {}),
     note: d.agent.info,
     columns: stdout.columns,
     ...(d.preferences ? { preferences: d.preferences } : {}),
     ...(d.home ? { home: d.home } : {}),
     ...(d.configDirOverride ? { configDirOverride: d.configDirOverride } : {}),
   });
+
+  const reload = async (plugins: PluginSession): Promise<{ text: string; warning?: boolean }> => {
+    if (d.agent.busy()) return { text: 'Interrupt the current run (esc) before /reload-plugins.', warning: true };
+    return plugins.reload();
+  };
 
   const apply = (text: string, result: CommandResult, context?: string, echo = true) => {
     if (result.kind === 'prompt') d.agent.submit(result.text, text, result.allowedTools, context ?? result.context);
@@ -91,6 +113,9 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
       d.openConfig();
     } else if (result.kind === 'exit') d.quit();
     else if (result.kind === 'rewind') d.openRewind();
+    else if (result.kind === 'resume') d.openResume(result.query);
+    else if (result.kind === 'branch') d.branch();
+    else if (result.kind === 'plugins') d.openPlugins?.();
     else if (result.kind === 'compact') {
       if (d.agent.busy()) return d.agent.info('Interrupt the current run (esc) before /compact.', 'warning');
       void d.agent.compact(result.instructions);
@@ -99,6 +124,9 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
       d.agent.clear();
       stdout.write('\x1b[2J\x1b[3J\x1b[H');
       d.onCleared();
+    } else if (result.kind === 'edit') {
+      if (d.memory) d.memory.edit(result.file);
+      else d.agent.info(`Open ${result.file} in your editor.`);
     } else {
       if (echo) d.agent.view.add({ kind: 'user', text });
       d.agent.info(result.text, result.tone ?? 'info');
@@ -143,6 +171,8 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     if (text.startsWith('/') && slash(text)) return;
     const command = shellCommandOf(text);
     if (command !== undefined) return d.agent.shell(command);
+    const line = MEMORY_LINE.exec(text);
+    if (line?.[1] && !text.includes('\n') && d.memory?.remember(line[1].trim())) return;
     const images = B.images(raw);
     if (!images.length) return d.agent.submit(text, raw.text.trim());
     // Claude Code's shape: the text (with its `[Image #N]`), then each image.

@@ -15,7 +15,7 @@ import { genericView } from './generic.js';
 import { readView } from './read.js';
 import { globView, grepView } from './search.js';
 import { todoView } from './todo.js';
-import { webFetchView } from './web-fetch.js';
+import { webFetchView, webSearchView } from './web-fetch.js';
 
 const planView: ToolRenderer = {
   title: () => '',
@@ -48,6 +48,7 @@ const RENDERERS: Record<string, ToolRenderer> = {
   Grep: grepView,
   Glob: globView,
   WebFetch: webFetchView,
+  WebSearch: webSearchView,
   ExitPlanMode: planView,
   TodoWrite: todoView,
   Agent: agentView,

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSystemPrompt, memoryFiles } from '../../../src/session/system-prompt.js';
+import { buildSystemPrompt } from '../../../src/session/system-prompt.js';
 
 function tree() {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-sp-')));
@@ -22,20 +22,22 @@ function tree() {
 }
 
 describe('system prompt', () => {
-  it('loads memory files from user, then project root down to the cwd', () => {
-    const t = tree();
-    const files = memoryFiles({ cwd: t.sub, projectRoot: t.sub, configDir: t.configDir }).map((f) => path.relative(path.dirname(t.home), f));
-    expect(files).toEqual(['home/.claude/CLAUDE.md', 'proj/CLAUDE.md', 'proj/.claude/CLAUDE.md', 'proj/CLAUDE.local.md', 'proj/pkg/app/CLAUDE.md']);
-  });
-
-  it('includes cwd, platform, date, git facts and memory; strips HTML comments', () => {
+  it('includes cwd, platform, date and git facts; the instruction files are not in it', () => {
     const t = tree();
     const [block] = buildSystemPrompt({ cwd: t.proj, projectRoot: t.proj, homeDir: t.home, configDir: t.configDir, now: new Date('2026-01-02T03:04:05Z') });
     expect(block!.text).toContain(`Working directory: ${t.proj}`);
     expect(block!.text).toContain("Today's date: 2026-01-02");
     expect(block!.text).toContain('Platform: ');
-    expect(block!.text).toContain('project memory');
-    expect(block!.text).not.toContain('hidden comment');
+    expect(block!.text).not.toContain('project memory');
+  });
+
+  it('says where auto memory is kept when it is on', () => {
+    const t = tree();
+    const dir = path.join(t.home, '.claude', 'projects', 'p', 'memory');
+    const [on] = buildSystemPrompt({ cwd: t.proj, projectRoot: t.proj, homeDir: t.home, configDir: t.configDir, autoMemoryDir: dir });
+    expect(on!.text).toContain(`# Memory\nYou have a persistent memory folder for this project: ${dir}`);
+    const [off] = buildSystemPrompt({ cwd: t.proj, projectRoot: t.proj, homeDir: t.home, configDir: t.configDir });
+    expect(off!.text).not.toContain('# Memory');
   });
 
   it('--system-prompt replaces the base text and --append-system-prompt adds to it', () => {
@@ -87,7 +89,6 @@ describe('the git status leaves out what the Read deny rules hide', () => {
       projectRoot: '/p',
       homeDir: '/h',
       configDir: '/h/.claude',
-      noMemory: true,
       git: { branch: 'main', status },
       hidden,
     });
@@ -98,7 +99,6 @@ describe('the git status leaves out what the Read deny rules hide', () => {
       projectRoot: '/p',
       homeDir: '/h',
       configDir: '/h/.claude',
-      noMemory: true,
       git: { branch: 'main', status: ' M secret/x' },
       hidden,
     });

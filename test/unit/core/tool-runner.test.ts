@@ -88,6 +88,32 @@ describe('tool runner gates', () => {
     expect(out.trace.at(-1)!.detail).toContain('guard.sh');
   });
 
+  it('hooks: a deny is listed with the permission denials', async () => {
+    const { env, events } = fakeEnv({
+      tools: [fakeTool({ name: 'R' })],
+      hooks: hooksWith({ kind: 'continue', decision: 'deny', reason: 'no', hookName: 'h' }),
+    });
+    await run(env, 'R', { id: 'x' });
+    expect(events.filter((e) => e.type === 'permission_denied')).toEqual([
+      { type: 'permission_denied', toolUseId: 't1', name: 'R', input: { id: 'x' }, reason: 'no' },
+    ]);
+  });
+
+  it('permission: the request says who made it ask; an answer that names who gave it is in the trace', async () => {
+    const ask = { behavior: 'ask' as const, reason: 'R writes', suggestions: ['R'] };
+    let seen: unknown;
+    const { env } = fakeEnv({
+      tools: [fakeTool({ name: 'R', verdict: ask })],
+      answer: (req) => ((seen = req), { behavior: 'allow', answeredBy: 'the SDK host (canUseTool)' }),
+    });
+    const out = await run(env, 'R', { id: 'x' });
+    expect(seen).toMatchObject({ toolName: 'R', askedBy: 'tool default', suggestions: ['R'] });
+    expect(out.trace.find((r) => r.gate === 'permission')).toMatchObject({
+      verdict: 'allowed',
+      detail: 'asked (tool default) → the SDK host (canUseTool): yes',
+    });
+  });
+
   it('hooks: a rewritten input is parsed and validated again, and permission judges the rewrite', async () => {
     const log: string[] = [];
     const tool = fakeTool({ name: 'R', validate: (i) => (i.id === 'bad' ? 'bad id' : undefined) });

@@ -131,6 +131,25 @@ describe('McpServers: statuses', () => {
     expect(started).toEqual([]);
   });
 
+  it('replaceScope swaps one scope’s servers: a kept one stays connected, a gone or changed one is closed, a new one starts', async () => {
+    const [keep, gone, changed, fresh, changedNow] = ['keep', 'gone', 'changed', 'fresh', 'changed2'].map((n) => fakeConnection([`${n}_tool`]));
+    const { connect, started } = connector({ keep: keep!, gone: gone!, changed: changed!, fresh: fresh!, changed2: changedNow!, user: fakeConnection(['u']) });
+    const plugin = (name: string, command = name) => entry(name, { scope: 'plugin', config: stdio(command) });
+    const servers = new McpServers(config([entry('user'), plugin('keep'), plugin('gone'), plugin('changed')]), options(connect));
+    await servers.start();
+    const result = await servers.replaceScope('plugin', { servers: [plugin('keep'), plugin('changed', 'changed2'), plugin('fresh')], disabled: [] });
+    expect(result).toEqual({ added: ['changed', 'fresh'], removed: ['gone', 'changed'] });
+    expect([keep!.closed, gone!.closed, changed!.closed]).toEqual([0, 1, 1]);
+    expect(started).toEqual(['user', 'keep', 'gone', 'changed', 'changed2', 'fresh']);
+    expect(servers.list().map((s) => [s.name, s.status])).toEqual([
+      ['user', 'connected'],
+      ['keep', 'connected'],
+      ['changed', 'connected'],
+      ['fresh', 'connected'],
+    ]);
+    expect(servers.tools().map((t) => t.name)).toEqual(['mcp__user__u', 'mcp__keep__keep_tool', 'mcp__changed__changed2_tool', 'mcp__fresh__fresh_tool']);
+  });
+
   it('a server that failed can be started again by name', async () => {
     const outcomes: Record<string, FakeConnection | Error> = { a: new Error('refused') };
     const { connect } = connector(outcomes);
@@ -140,6 +159,27 @@ describe('McpServers: statuses', () => {
     outcomes.a = fakeConnection(['t']);
     await servers.start(['a']);
     expect(servers.list()[0]).toMatchObject({ status: 'connected', error: undefined, toolNames: ['mcp__a__t'] });
+  });
+});
+
+describe("McpServers: the Agent SDK host's in-process servers", () => {
+  it('start with the others, through their own link, in place of a configured server of the same name', async () => {
+    const { connect, started } = connector({ a: fakeConnection(['read']) });
+    const viaSdk: string[] = [];
+    const connectSdk: NonNullable<McpServersOptions['connectSdk']> = async (e) => (viaSdk.push(e.name), fakeConnection(['add']));
+    const servers = new McpServers(config([entry('a'), entry('calc')]), options(connect, { connectSdk }));
+    const link = { send: async () => undefined };
+    expect(
+      servers.addSdkServers([
+        { name: 'calc', link },
+        { name: 'other', link },
+      ]),
+    ).toEqual(['calc']);
+    await servers.start();
+    expect(started).toEqual(['a']);
+    expect(viaSdk.sort()).toEqual(['calc', 'other']);
+    expect(servers.tools().map((t) => t.name)).toEqual(['mcp__a__read', 'mcp__calc__add', 'mcp__other__add']);
+    expect(servers.list().find((s) => s.name === 'calc')).toMatchObject({ scope: 'sdk', source: 'sdk', status: 'connected' });
   });
 });
 

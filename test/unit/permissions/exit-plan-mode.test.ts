@@ -51,7 +51,7 @@ describe('ExitPlanMode', () => {
       const plan = '## Plan\n1. Add a test\n2. Fix the bug';
       const r = await tryRunTool(exitPlanModeTool, { plan }, env.ctx);
       if (!r.ok) throw new Error(r.message);
-      expect(r.output).toEqual({ approved: true, plan });
+      expect(r.output).toMatchObject({ approved: true, plan });
       expect(isPlanApproval('ExitPlanMode', r.output)).toBe(true);
       expect(isPlanApproval('Read', r.output)).toBe(false);
       expect(isPlanApproval('ExitPlanMode', { approved: false })).toBe(false);

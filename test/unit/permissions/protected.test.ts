@@ -48,6 +48,8 @@ describe('protected paths', () => {
     '/p/.claude/worktrees/feature/src/a.ts',
     '/p/.claude/agent-memory/rev/MEMORY.md',
     '/h/.claude/agent-memory-local/rev/notes.md',
+    '/h/.claude/projects/-p/memory/MEMORY.md',
+    '/h/.claude/projects/-p/memory/topics/testing.md',
     '/p/gitconfig',
     '/p/.github/workflows/ci.yml',
     '/p/config/git',
@@ -56,6 +58,12 @@ describe('protected paths', () => {
     '/p/.gitignore',
   ])('%s is not protected', (p) => {
     expect(isProtectedPath(p, {})).toBe(false);
+  });
+
+  it('only the auto memory folder of .claude/projects/ is open, not the folder itself or its transcripts', () => {
+    expect(isProtectedPath('/h/.claude/projects/-p/session.jsonl')).toBe(true);
+    expect(isProtectedPath('/h/.claude/projects/-p/memory')).toBe(true);
+    expect(isProtectedPath('/h/.claude/settings.json')).toBe(true);
   });
 
   it('a worktree keeps its own .git protected', () => {

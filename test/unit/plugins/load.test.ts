@@ -192,7 +192,7 @@ describe('enabledPlugins', () => {
       {
         plugin: 'ghost@nowhere',
         type: 'plugin-not-found',
-        message: `plugin "ghost@nowhere" is enabled but not installed: it is not in ${at('config/plugins/installed_plugins.json')}, and the marketplace "nowhere" is not on disk. Install it with Claude Code (claude plugin install ghost@nowhere); wicket does not download plugins`,
+        message: `plugin "ghost@nowhere" is enabled but not installed: it is not in ${at('config/plugins/installed_plugins.json')}, and the marketplace "nowhere" is not on disk. Install it: wicket plugin install ghost@nowhere`,
       },
     ]);
     expect(pluginProblems(set)).toEqual([set.errors[0]!.message]);
@@ -240,7 +240,7 @@ describe('enabledPlugins', () => {
     write('config/plugins/marketplaces/mk/loose/cmds/go.md', 'go');
     const set = load({ enabled: { 'remote@mk': true, 'absent@mk': true, 'loose@mk': true } });
     expect(set.errors.map((e) => e.plugin)).toEqual(['remote@mk', 'absent@mk']);
-    expect(set.errors[0]!.message).toContain('fetches it from a github source (acme/remote), which is not on disk');
+    expect(set.errors[0]!.message).toContain('fetches it from a github source (acme/remote), which is not installed yet');
     expect(set.errors[1]!.message).toContain('lists no plugin named absent');
     expect(set.plugins).toMatchObject([{ name: 'loose', paths: { commands: [at('config/plugins/marketplaces/mk/loose/cmds/go.md')] } }]);
   });

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { appendUser } from '../../../src/base/conversation.js';
 import type { ApiMessage } from '../../../src/base/events.js';
-import { loadSession, loadTranscript, TranscriptWriter } from '../../../src/session/transcript.js';
+import { TranscriptWriter } from '../../../src/session/transcript.js';
+import { loadSession as loadSaved, loadTranscript } from '../../../src/session/transcript-read.js';
 import { runPrompt } from '../../../src/core/run-prompt.js';
 import { emptyUsage } from '../../../src/base/usage.js';
 import type { ModelClient } from '../../../src/api/model-client.js';
@@ -56,7 +57,7 @@ describe('transcript restarts', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'wicket-transcript-'));
     dirs.push(dir);
     const file = path.join(dir, 's.jsonl');
-    const w = new TranscriptWriter(file, 's', dir);
+    const w = writerFor(file);
     w.message({ role: 'user', content: 'one' });
     w.message({ role: 'assistant', content: [{ type: 'text', text: 'a' }] });
     w.restart(
@@ -67,14 +68,24 @@ describe('transcript restarts', () => {
       'rewind',
     );
     w.message({ role: 'user', content: 'after' });
-    expect(readFileSync(file, 'utf8')).toContain('"type":"conversation_reset","reason":"rewind"');
-    expect(loadTranscript(file).map((m) => (typeof m.content === 'string' ? m.content : m.content.map((b) => ('text' in b ? b.text : '')).join('')))).toEqual([
-      'kept',
-      'k',
-      'after',
-    ]);
+    expect(readFileSync(file, 'utf8')).toContain('"type":"wicket-reset","reason":"rewind"');
+    expect(
+      loadTranscript(file).map((m: ApiMessage) =>
+        typeof m.content === 'string' ? m.content : m.content.map((b: any) => ('text' in b ? b.text : '')).join(''),
+      ),
+    ).toEqual(['kept', 'k', 'after']);
   });
 });
+
+function writerFor(file: string): TranscriptWriter {
+  return new TranscriptWriter(file, { sessionId: 's', cwd: () => path.dirname(file), version: 'test', model: 'm', entrypoint: 'cli' });
+}
+
+/** The conversation and rewind points of a saved session. */
+function loadSession(file: string): { messages: ApiMessage[]; marks: PromptMark[] } {
+  const { messages, marks } = loadSaved(file);
+  return { messages, marks };
+}
 
 function tmpFile(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'wicket-transcript-'));
@@ -105,7 +116,7 @@ function textClient(text: string): ModelClient {
 
 /** Runs prompts through runPrompt as the app does, writing the transcript; returns the live marks. */
 async function session(file: string, start: ApiMessage[], prompts: string[]): Promise<{ messages: ApiMessage[]; marks: PromptMark[] }> {
-  const w = new TranscriptWriter(file, 's', path.dirname(file));
+  const w = writerFor(file);
   for (const m of start) w.message(m);
   const messages = structuredClone(start);
   const marks: PromptMark[] = [];
@@ -145,7 +156,7 @@ describe('rewind points in the transcript', () => {
   it('a restart keeps the remaining marks where they were, splitting a message a prompt joined', async () => {
     const file = tmpFile();
     const live = await session(file, TOOL_ROUND, ['next', 'after']);
-    const w = new TranscriptWriter(file, 's', path.dirname(file));
+    const w = writerFor(file);
     w.restart(live.messages, 'rewind', live.marks);
     expect(loadSession(file)).toEqual(live);
     // Rewound to before "after": what is left is saved with its own mark.
@@ -158,7 +169,7 @@ describe('rewind points in the transcript', () => {
   it('after a compaction the earlier prompts keep only their checkpoints (the code can go back, the conversation cannot)', async () => {
     const file = tmpFile();
     const live = await session(file, [], ['one']);
-    const w = new TranscriptWriter(file, 's', path.dirname(file));
+    const w = writerFor(file);
     w.onEvent({ type: 'compact', trigger: 'manual', preTokens: 10, summary: 's', messages: [{ role: 'user', content: 'summary' }] });
     let saved = loadSession(file);
     expect(saved.marks).toEqual([{ text: '/one', checkpoint: live.marks[0]!.checkpoint }]);
@@ -170,7 +181,7 @@ describe('rewind points in the transcript', () => {
 
   it('a blocked prompt is no rewind point; a print-mode retry nudge is none either', async () => {
     const file = tmpFile();
-    const w = new TranscriptWriter(file, 's', path.dirname(file));
+    const w = writerFor(file);
     const messages: ApiMessage[] = [];
     const blocked = agentOptions(textClient('ok'), { hooks: { ...noHooks, userPromptSubmit: async () => ({ block: 'no' }) } });
     for await (const ev of runPrompt(messages, 'x', blocked, { onUserMessage: (m) => w.message(m) })) w.onEvent(ev);

@@ -64,12 +64,12 @@ describe('loadSettings: sources and precedence', () => {
     expect(l.merged.statusLine).toEqual({ type: 'command', command: 'u' });
   });
 
-  it('keeps keys it does not use, unchanged', () => {
+  it('keeps keys it does not use, unchanged, and names the one Claude Code does not document', () => {
     writeJson(d.projectFile, { enabledPlugins: { 'x@y': true }, someFutureKey: { deep: [1, 2] } });
     const l = load(d);
     expect(l.merged.enabledPlugins).toEqual({ 'x@y': true });
     expect(l.merged.someFutureKey).toEqual({ deep: [1, 2] });
-    expect(l.warnings).toEqual([]);
+    expect(l.warnings).toEqual([`${d.projectFile}: unknown key "someFutureKey" (not a Claude Code setting); ignored`]);
   });
 
   it('CLAUDE_CONFIG_DIR moves the user settings', () => {

@@ -29,7 +29,7 @@ const EXPECTED: Record<string, [string, Outcome, string]> = {
   'env-object-value.json': ['type-error', 'warn', 'env value(s) for NESTED are not strings'],
   'permissions-array.json': ['type-error', 'stop', '1:18: permissions must be an object, found a list'],
   'allow-string.json': ['type-error', 'stop', '1:29: permissions.allow must be a list of rule strings, found a string ("Bash(npm test:*)")'],
-  'cleanup-days-string.json': ['type-error', 'warn', '"cleanupPeriodDays" must be a number, found a string'],
+  'cleanup-days-string.json': ['type-error', 'warn', '"cleanupPeriodDays" must be an integer, found a string'],
   'additional-dirs-bad.json': ['type-error', 'warn', 'additionalDirectories holds entries that are not paths'],
   'defaultmode-top-level.json': ['misplaced-key', 'warn', '"defaultMode" at top level belongs under "permissions"'],
   'disable-bypass-top-level.json': ['misplaced-key', 'warn', '"disableBypassPermissionsMode" at top level belongs under "permissions"'],

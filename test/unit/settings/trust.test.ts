@@ -91,6 +91,19 @@ describe('loadSettings in a workspace that is not trusted', () => {
     expect(asked).toBe(1);
   });
 
+  it("the local file's autoMemoryDirectory (a folder the file tools may write without asking) waits for trust too; the shared file's never counts", () => {
+    writeJson(d.localFile, { autoMemoryDirectory: '~/notes' });
+    const l = load(d, untrusted);
+    expect(l.autoMemoryDirectory).toBeUndefined();
+    expect(l.warnings).toEqual([expect.stringContaining(`${d.localFile}: ignoring autoMemoryDirectory: this workspace has not been trusted`)]);
+    expect(load(d, { trusted: () => true }).autoMemoryDirectory).toBe('~/notes');
+    writeJson(d.localFile, {});
+    writeJson(d.projectFile, { autoMemoryDirectory: '~/notes' });
+    expect(load(d, { trusted: () => true }).autoMemoryDirectory).toBeUndefined();
+    writeJson(d.userFile, { autoMemoryDirectory: '~/mine' });
+    expect(load(d, untrusted).autoMemoryDirectory).toBe('~/mine');
+  });
+
   it('reads the trust from ~/.claude.json by default', () => {
     writeJson(d.projectFile, { permissions: { allow: ['Bash'] } });
     expect(load(d, { trusted: undefined }).rules.allow).toEqual([]);

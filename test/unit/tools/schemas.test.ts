@@ -19,6 +19,7 @@ describe('tool schemas', () => {
       'Write',
       'NotebookEdit',
       'WebFetch',
+      'WebSearch',
       'TaskOutput',
       'TaskStop',
       'ExitPlanMode',

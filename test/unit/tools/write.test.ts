@@ -46,6 +46,25 @@ describe('Write', () => {
     expect(r.display?.diff).toBe('--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n-old line\n+new line\n same\n');
   });
 
+  it('hooks see it as Claude Code gives it: a new file without a patch, an overwrite with its patch and the text it replaced', async () => {
+    const created = await writeOk(env.file('n.txt'), 'one\n');
+    expect(writeTool.toolResponse!(created.output, { file_path: env.file('n.txt'), content: 'one\n' })).toEqual({
+      type: 'create',
+      filePath: env.file('n.txt'),
+      content: 'one\n',
+      structuredPatch: [],
+      originalFile: null,
+      userModified: false,
+    });
+    await read('n.txt');
+    const updated = await writeOk(env.file('n.txt'), 'two\n');
+    expect(writeTool.toolResponse!(updated.output, { file_path: env.file('n.txt'), content: 'two\n' })).toMatchObject({
+      type: 'update',
+      originalFile: 'one\n',
+      structuredPatch: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: ['-one', '+two'] }],
+    });
+  });
+
   it('refuses to overwrite a file that was never read', async () => {
     writeFileSync(env.file('a.txt'), 'keep\n');
     expect(await write(env.file('a.txt'), 'lose')).toMatchObject({

@@ -1,0 +1,40 @@
+/**
+ * The model knobs a session starts with: `CLAUDE_CODE_MAX_OUTPUT_TOKENS` (the requests' max_tokens)
+ * and settings `availableModels` (the models anyone may pick: a session on another one does not
+ * start, and fallback models outside the list are left out), and whether the provider offers the API's
+ * web search (WebSearch).
+ */
+import { FatalError } from '../../base/errors.js';
+import { chooseProvider } from '../../api/providers/choose.js';
+import { positiveEnvNumber } from '../../base/env-number.js';
+import { modelAllowed } from '../../base/models.js';
+
+/** Claude Code's default for models it does not know, and its cap for them. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
+export const MAX_OUTPUT_TOKENS_CAP = 128_000;
+
+export function maxOutputTokens(env: Record<string, string | undefined>): number {
+  const n = positiveEnvNumber(env.CLAUDE_CODE_MAX_OUTPUT_TOKENS);
+  return n === undefined ? DEFAULT_MAX_OUTPUT_TOKENS : Math.min(Math.floor(n), MAX_OUTPUT_TOKENS_CAP);
+}
+
+/** Settings `availableModels` as a list, when it is one. */
+export function availableModels(settings: Record<string, unknown>): string[] | undefined {
+  const list = settings.availableModels;
+  return Array.isArray(list) ? list.filter((m): m is string => typeof m === 'string') : undefined;
+}
+
+/** Throws when `model` is not one settings `availableModels` allows. */
+export function requireAvailable(model: string, settings: Record<string, unknown>, what = 'the model'): void {
+  const list = availableModels(settings);
+  if (modelAllowed(model, list)) return;
+  throw new FatalError(
+    'config',
+    `${what} ${model} is not in settings availableModels (${list?.join(', ') || 'an empty list'}): choose one of those with --model or ANTHROPIC_MODEL, or ask whoever manages the settings`,
+  );
+}
+
+/** Whether the provider has the API's server-side web search: not Amazon Bedrock. */
+export function webSearchOffered(env: Record<string, string | undefined>): boolean {
+  return chooseProvider(env).kind !== 'bedrock';
+}

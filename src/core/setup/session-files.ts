@@ -1,0 +1,37 @@
+/**
+ * The session's files, the same in print mode and in the app: its transcript (where, and what each
+ * record says of the session), the notes a resumed session starts with, and the removal of sessions
+ * older than `cleanupPeriodDays`.
+ */
+import path from 'node:path';
+import { VERSION } from '../../base/version.js';
+import { cleanupDays, cleanupOldSessions } from '../../session/cleanup.js';
+import { currentBranch } from '../../session/paths.js';
+import { openTranscript } from '../../session/resume.js';
+import { resumeNotes } from '../../session/resume-notes.js';
+import type { SavedSession } from '../../session/transcript-read.js';
+import type { TranscriptWriter } from '../../session/transcript.js';
+import type { Setup } from './session-setup.js';
+
+/** The transcript the session writes: `cli` marks the app's sessions, `sdk-cli` print mode's, as Claude Code does. */
+export function sessionTranscript(setup: Setup, saved: SavedSession, entrypoint: 'cli' | 'sdk-cli', name?: string): TranscriptWriter {
+  const state = setup.options.state;
+  const branch = currentBranch(setup.cwd);
+  return openTranscript(
+    setup,
+    { cwd: () => state.cwd, version: VERSION, model: setup.options.model, entrypoint, ...(branch ? { gitBranch: branch } : {}) },
+    saved,
+    name,
+  );
+}
+
+/** What the person is told before the first prompt of a resumed session (another folder, files changed since). */
+export function resumedSessionNotes(setup: Setup, saved: SavedSession): string[] {
+  return setup.resumeFile ? resumeNotes(saved, setup.cwd) : [];
+}
+
+/** Removes the sessions older than `cleanupPeriodDays`, keeping this one and the one it resumes. */
+export function cleanupSessions(setup: Setup): void {
+  const keep = [setup.options.sessionId, ...(setup.resumeFile ? [path.basename(setup.resumeFile, '.jsonl')] : [])];
+  cleanupOldSessions({ configDir: setup.places.configDir, wicketHome: setup.places.wicketHome, keep }, cleanupDays(setup.loaded.merged.cleanupPeriodDays));
+}

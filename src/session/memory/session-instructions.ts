@@ -1,0 +1,134 @@
+/**
+ * A session's instruction files: found once at the start (discover.ts) and found again when one
+ * changes through /memory or `#`; each conversation (the main one, each sub-agent's) keeps which files
+ * it was given, so a file that a touch brings is given once, until a compaction starts over.
+ */
+import { discoverInstructions, type DiscoverOptions } from './discover.js';
+import { filesForTouch, waitingRules } from './nested.js';
+import { instructionsReport } from './report.js';
+import { instructionsText, reminder, touchReminders, withheldText } from './render.js';
+import type { Discovery, InstructionFile, SkippedFile } from './types.js';
+
+/** A reminder given on touch: `<system-reminder>\nContents of <path>:\n\n…`. */
+const TOUCH_REMINDER = /^<system-reminder>\nContents of (.+?):\n\n/;
+
+export interface TouchedInstructions {
+  /** Texts to add after the tool results, in order. */
+  blocks: string[];
+  /** Each file given, and the file whose touch brought it. */
+  given: Array<{ file: InstructionFile; trigger: string }>;
+}
+
+export class SessionInstructions {
+  private found: Discovery;
+
+  constructor(readonly options: DiscoverOptions) {
+    this.found = discoverInstructions(options);
+  }
+
+  /** The start's files, in the order the model reads them. */
+  files(): readonly InstructionFile[] {
+    return this.found.files;
+  }
+
+  /** The files left out, and why. */
+  skipped(): readonly SkippedFile[] {
+    return this.found.skipped;
+  }
+
+  /** The rules with `paths:` that wait for a matching file. */
+  waiting(): InstructionFile[] {
+    return waitingRules(this.options);
+  }
+
+  /** What was loaded, why and how large; what waits; what was left out (`wicket config`, /memory). */
+  report(): string[] {
+    return instructionsReport({
+      files: this.files(),
+      waiting: this.waiting(),
+      skipped: this.skipped(),
+      ...(this.options.autoMemoryDir ? { memoryDir: this.options.autoMemoryDir } : {}),
+    });
+  }
+
+  /** Reads the files again (one was edited); the next request carries them. */
+  reload(): void {
+    this.found = discoverInstructions(this.options);
+  }
+
+  /** A conversation's view: `omitted` gives only the managed files (Explore and Plan sub-agents). */
+  conversation(omitted = false): ConversationInstructions {
+    return new ConversationInstructions(this, omitted);
+  }
+}
+
+export class ConversationInstructions {
+  private given = new Set<string>();
+
+  constructor(
+    readonly session: SessionInstructions,
+    private readonly omitted: boolean,
+  ) {
+    this.startOver();
+  }
+
+  /** The files the conversation starts with. */
+  startFiles(): readonly InstructionFile[] {
+    const all = this.session.files();
+    return this.omitted ? all.filter((f) => f.type === 'Managed') : all;
+  }
+
+  /** The texts at the head of the first user message: the files, then the note on files kept out. */
+  startBlocks(): string[] {
+    const text = instructionsText(this.startFiles());
+    const denied = this.omitted ? [] : this.session.skipped().filter((s) => s.denied);
+    const note = withheldText(denied);
+    return [...(text ? [reminder(text)] : []), ...(note ? [reminder(note)] : [])];
+  }
+
+  /**
+   * The files that touching `paths` brings and the conversation has not been given (nor read by
+   * itself, `seen`); they count as given from now on.
+   */
+  touched(paths: readonly string[], seen: (file: string) => boolean = () => false): TouchedInstructions {
+    if (this.omitted || !paths.length) return { blocks: [], given: [] };
+    const files: InstructionFile[] = [];
+    const denied: SkippedFile[] = [];
+    const given: TouchedInstructions['given'] = [];
+    for (const trigger of paths) {
+      const skipped: SkippedFile[] = [];
+      for (const file of filesForTouch(trigger, this.session.options, skipped)) {
+        if (this.given.has(file.path) || seen(file.path)) continue;
+        this.given.add(file.path);
+        files.push(file);
+        given.push({ file, trigger });
+      }
+      for (const s of skipped.filter((s) => s.denied && !this.given.has(`denied:${s.path}`))) {
+        this.given.add(`denied:${s.path}`);
+        denied.push(s);
+      }
+    }
+    return { blocks: files.length || denied.length ? touchReminders(files, denied) : [], given };
+  }
+
+  /**
+   * A conversation that goes on (resumed, or the next prompt): the files its messages already hold
+   * (`Contents of <path>:` reminders) count as given.
+   */
+  remember(texts: Iterable<string>): void {
+    for (const text of texts) {
+      const m = TOUCH_REMINDER.exec(text);
+      if (m?.[1]) this.given.add(m[1]);
+    }
+  }
+
+  /** After a compaction: only the start's files count as given; files brought by touches come again. */
+  startOver(): void {
+    this.given = new Set(this.session.files().map((f) => f.path));
+  }
+
+  /** A sub-agent's own view (its own record of what it was given). */
+  forSubagent(omitted: boolean): ConversationInstructions {
+    return this.session.conversation(omitted);
+  }
+}
