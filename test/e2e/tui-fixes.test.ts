@@ -39,7 +39,7 @@ describe.skipIf(!hasTmux())('the app as a Claude Code user expects it', { timeou
     await send(tui, 'write b');
     await tui.waitFor('● The rules forbid it.');
     expect(api.messageRequests()).toHaveLength(2);
-    expect(JSON.stringify(api.messageRequests()[1]!.body.messages)).toContain('deny rule');
+    expect(JSON.stringify(api.messageRequests()[1]!.body.messages)).toContain('denied by the rule Edit');
     expect(project.exists('b.txt')).toBe(false);
     expect(await project.read('a.txt')).toBe('one\n');
   });
@@ -49,7 +49,7 @@ describe.skipIf(!hasTmux())('the app as a Claude Code user expects it', { timeou
     const { tui } = await openApp(
       cleanups,
       { files: { [`.claude/commands/${long}.md`]: '---\ndescription: Does the long thing and explains at length what it does\n---\nDo it' } },
-      { columns: 80, rows: 60 },
+      { columns: 80, rows: 90 },
     );
     await send(tui, '/help');
     const screen = await tui.waitFor('Custom commands');

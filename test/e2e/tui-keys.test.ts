@@ -142,6 +142,7 @@ describe.skipIf(!hasTmux())('keys of the app', { timeout: 60_000 }, () => {
     api.script(reply().text('Two images.'));
     await tui.waitFor('shift+tab to cycle');
     tui.type('look at ');
+    await tui.waitFor('look at');
     await pause(150);
     tui.press('C-v');
     await tui.waitFor('[Image #1]');

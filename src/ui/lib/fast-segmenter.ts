@@ -45,11 +45,26 @@ function* units(input: string): Generator<Segment> {
   for (let index = 0; index < input.length; index++) yield { segment: input[index]!, index, input };
 }
 
-export function graphemeSegmenter(locales?: string | string[], options?: Intl.SegmenterOptions): { segment(input: string): Iterable<Segment> } {
+/** What `segment` gives, as Intl.Segmenter's Segments: iterable, and `containing(index)` (slice-ansi asks it). */
+interface Segments extends Iterable<Segment> {
+  containing(index?: number): Segment | undefined;
+}
+
+function unitSegments(input: string): Segments {
+  return {
+    [Symbol.iterator]: () => units(input),
+    containing(index = 0) {
+      const i = Math.trunc(index);
+      return i >= 0 && i < input.length ? { segment: input[i]!, index: i, input } : undefined;
+    },
+  };
+}
+
+export function graphemeSegmenter(locales?: string | string[], options?: Intl.SegmenterOptions): { segment(input: string): Segments } {
   let real: Intl.Segmenter | undefined;
   return {
-    segment(input: string): Iterable<Segment> {
-      if (allAlone(input)) return units(input);
+    segment(input: string): Segments {
+      if (allAlone(input)) return unitSegments(input);
       real ??= new Intl.Segmenter(locales, options);
       return real.segment(input);
     },
