@@ -16,6 +16,7 @@ import { PluginScreen, type PluginScreenProps } from './PluginScreen.js';
 import { SessionPicker, type SessionPickerProps } from './SessionPicker.js';
 import { PermissionDialog } from './PermissionDialog.js';
 import { PromptInput, type PromptInputProps } from './PromptInput.js';
+import { QuestionDialog, questionsOf } from './QuestionDialog.js';
 import { RewindDialog, type RewindDialogProps } from './RewindDialog.js';
 import { SelectDialog } from './SelectDialog.js';
 import type { PendingAsk } from './types.js';
@@ -44,6 +45,8 @@ export function ActiveInput(p: ActiveInputProps): React.ReactElement {
   const { approval, ask, elicit, picker } = p;
   if (approval && !ask)
     return <McpApprovalDialog key={approval.server.name} server={approval.server} waiting={approval.waiting} onAnswer={approval.onAnswer} />;
+  if (ask && ask.request.toolName === 'AskUserQuestion' && questionsOf(ask.request.input))
+    return <QuestionDialog key={ask.request.toolUseId} request={ask.request} onAnswer={(a) => p.answer(ask, a)} />;
   if (ask)
     return (
       <PermissionDialog

@@ -23,6 +23,7 @@ describe('tool schemas', () => {
       'TaskOutput',
       'TaskStop',
       'ExitPlanMode',
+      'AskUserQuestion',
       'TodoWrite',
       'Agent',
       'Skill',
