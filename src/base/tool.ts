@@ -232,6 +232,8 @@ export interface Tool<I = any, O = any> {
    * `answers`): an approval with a changed input is not asked again for the person-only reason.
    */
   readonly answersInInput?: boolean;
+  /** Text the permission prompt shows under the summary (ExitPlanMode: the plan, read from its file). */
+  askPreview?(input: I, ctx: PermissionContext): string | undefined;
   /** The tool's default verdict when no rule and no mode decided. */
   checkPermissions(input: I, ctx: PermissionContext): Promise<ToolPermissionVerdict>;
 

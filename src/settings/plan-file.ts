@@ -119,3 +119,14 @@ export function plansDirectory(w: Omit<PlanFileWhere, 'sessionId'>): { dir: stri
 export function planFilePath(w: PlanFileWhere): string {
   return path.join(plansDirectory(w).dir, `${planSlug(w.sessionId)}.md`);
 }
+
+/** The plan file of the session a tool call belongs to. */
+export function sessionPlanFile(ctx: {
+  sessionId: string;
+  projectRoot: string;
+  homeDir: string;
+  env: Record<string, string | undefined>;
+  settings: Record<string, unknown>;
+}): string {
+  return planFilePath({ sessionId: ctx.sessionId, projectRoot: ctx.projectRoot, homeDir: ctx.homeDir, env: ctx.env, settings: ctx.settings });
+}

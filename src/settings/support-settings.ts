@@ -48,7 +48,7 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   attribution: yes('commit and pr texts are what the model ends its commits and pull requests with; empty means none'),
   includeCoAuthoredBy: yes('true: commits and pull requests end with "Generated with wicket"; false: no attribution'),
   includeGitInstructions: no('wicket’s prompt has no built-in commit or pull request workflow to remove'),
-  plansDirectory: yes('approved plans are saved there (relative to the project; default ~/.claude/plans)'),
+  plansDirectory: yes('plan mode keeps the plan file there (relative to the project and inside it; default ~/.claude/plans)'),
   prUrlTemplate: no('wicket shows no pull request badge'),
   worktree: yes('baseRef; sparsePaths, symlinkDirectories and bgIsolation are not supported (each warns)'),
   // Search and files

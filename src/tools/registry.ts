@@ -4,6 +4,7 @@
  */
 import type { Tool } from '../base/tool.js';
 import { askUserQuestionTool } from './ask-user-question/index.js';
+import { enterPlanModeTool } from './enter-plan-mode/index.js';
 import { exitPlanModeTool } from './exit-plan-mode/index.js';
 import { globTool } from './glob/index.js';
 import { grepTool } from './grep/index.js';
@@ -31,6 +32,7 @@ export const BUILTIN_TOOLS: Tool[] = [
   webSearchTool,
   taskOutputTool,
   taskStopTool,
+  enterPlanModeTool,
   exitPlanModeTool,
   askUserQuestionTool,
   todoWriteTool,

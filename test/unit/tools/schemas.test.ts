@@ -22,6 +22,7 @@ describe('tool schemas', () => {
       'WebSearch',
       'TaskOutput',
       'TaskStop',
+      'EnterPlanMode',
       'ExitPlanMode',
       'AskUserQuestion',
       'TodoWrite',
