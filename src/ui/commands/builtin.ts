@@ -10,6 +10,7 @@ import { permissionsCommand } from './permissions.js';
 import { pluginCommand, reloadPluginsCommand } from './plugin.js';
 import { addDirCommand, initCommand } from './project.js';
 import { SESSION_INFO_COMMANDS } from './session-info.js';
+import { EVERYDAY_COMMANDS } from './everyday.js';
 import { branchCommand, resumeCommand } from './sessions.js';
 import type { SessionControl, SlashCommand } from './types.js';
 
@@ -159,6 +160,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   pluginCommand,
   reloadPluginsCommand,
   ...SESSION_INFO_COMMANDS,
+  ...EVERYDAY_COMMANDS,
   exit,
 ];
 
