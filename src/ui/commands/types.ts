@@ -29,6 +29,8 @@ export interface SessionControl {
   mcpServers?: readonly McpServerState[];
   /** Starts signing in to a remote MCP server: the URL to open, or why not (the end is reported later). */
   mcpSignIn?: (name: string) => Promise<{ url: string } | { error: string } | { done: string }>;
+  /** /mcp reconnect | enable | disable <server>. */
+  mcpControl?: (name: string, verb: 'reconnect' | 'enable' | 'disable') => Promise<{ text: string } | { error: string }>;
   /** Clears a remote MCP server's stored authentication. */
   mcpSignOut?: (name: string) => Promise<{ text: string } | { error: string }>;
   /** The terminal's width, for commands that lay out columns. */

@@ -184,9 +184,10 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
   };
 }
 
-function mcpControl(mcp: McpSession, info: AgentHandle['info']): Pick<SessionControl, 'mcpServers' | 'mcpSignIn' | 'mcpSignOut'> {
+function mcpControl(mcp: McpSession, info: AgentHandle['info']): Pick<SessionControl, 'mcpServers' | 'mcpSignIn' | 'mcpSignOut' | 'mcpControl'> {
   return {
     mcpServers: mcp.servers.list(),
+    mcpControl: (name, verb) => mcp.control(name, verb),
     mcpSignIn: (name) => mcp.signIn(name, info),
     mcpSignOut: (name) => mcp.signOut(name),
   };
