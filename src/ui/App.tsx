@@ -22,6 +22,7 @@ import { useAppKeys } from './hooks/use-app-keys.js';
 import { useKeymap } from './hooks/use-keymap.js';
 import { useSubmit } from './hooks/use-submit.js';
 import { useMemory } from './hooks/use-memory.js';
+import { useNotifications } from './hooks/use-notifications.js';
 import { type SessionSwitch, useSessionSwitch } from './hooks/use-session-switch.js';
 import type { PluginSession } from './plugin-session.js';
 import { listSessions, type SessionPlaces } from '../session/session-list.js';
@@ -210,6 +211,14 @@ export function App(props: AppProps): React.ReactElement {
     openModelPicker: () => submit(B.fromText('/model')),
   });
   useInitialPrompt(props.initialPrompt, submit);
+  useNotifications({
+    working: agent.status.working,
+    asks: agent.asks.length,
+    channel: prefs.preferredNotifChannel,
+    env: base.env,
+    hooks: base.hooks,
+    home: base.homeDir,
+  });
 
   const onHistory = (dir: -1 | 1, cur: B.Buffer): B.Buffer | undefined => {
     const entry = dir === -1 ? history.up(cur.text) : history.down();
