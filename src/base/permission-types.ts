@@ -21,7 +21,22 @@ export type PermissionDecision =
       /** dontAsk mode denied a call that would have asked: `allowWith` when an allow rule could let it run (the suggested rules, maybe none). */
       unasked?: { allowWith?: string[] };
     }
-  | { behavior: 'ask'; by: string; reason: string; suggestions: string[] };
+  | {
+      behavior: 'ask';
+      by: string;
+      reason: string;
+      suggestions: string[];
+      /** The ask rule that made the call ask, when one did. */
+      askRule?: MatchedAskRule;
+    };
+
+/** An ask rule as a permission request names it (Claude Code's `matched_ask_rule`). */
+export interface MatchedAskRule {
+  /** Where the rule comes from (`projectSettings`, `session`, …). */
+  source: string;
+  toolName: string;
+  ruleContent?: string;
+}
 
 /** What the front end is asked when a call needs a person. */
 export interface PermissionRequest {
@@ -47,6 +62,10 @@ export interface PermissionRequest {
   blockedPath?: string;
   /** The sub-agent making the call, when one is. */
   agentId?: string;
+  /** The ask rule that made the call ask, when one did. */
+  askRule?: MatchedAskRule;
+  /** For an MCP tool: its server and where the server's definition came from (`sdk`, `user`, `project`, `plugin`, …). */
+  mcpServer?: { name: string; source: string };
 }
 
 /** The person's answer. */
@@ -81,3 +100,14 @@ export type PermissionAnswer =
     };
 
 export type AskUser = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer>;
+
+/**
+ * What a PermissionRequest hook's answer may change beyond its call, done by the face that can:
+ * an allow's `updatedPermissions`, a deny's `interrupt`.
+ */
+export interface PermissionEffects {
+  /** Applies permission updates (the Agent SDK's `updatedPermissions` form); resolves with what could not be applied, in words. */
+  applyUpdates(updates: unknown[]): Promise<string[]>;
+  /** Ends the current turn as an interrupt does. */
+  interrupt(): void;
+}

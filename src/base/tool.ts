@@ -215,6 +215,10 @@ export interface Tool<I = any, O = any> {
    * are matched centrally. Tools without paths leave it out.
    */
   permissionPaths?(input: I, ctx: PermissionContext): PermissionPaths | undefined;
+  /** The file a permission prompt names when permissionPaths names none (the first a Bash command writes, else reads). */
+  askPath?(input: I, ctx: PermissionContext): string | undefined;
+  /** For an MCP tool: its server and where the server's definition came from (`sdk`, `user`, `project`, `plugin`, …). */
+  mcpServer?: { name: string; source: string };
   /**
    * For tools with their own rule specifiers (Bash commands, WebFetch domains): the first rule of
    * `rules` (all naming this tool and carrying a specifier) that applies to this input, or undefined.

@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { CommanderError } from 'commander';
 import { grantAllowedTools } from '../commands/custom-commands.js';
 import type { AgentOptions } from '../core/agent-options.js';
+import { permissionEffects } from '../core/permission-updates.js';
 import { unansweredToolUses } from '../base/conversation.js';
 import { FatalError, errorMessage } from '../base/errors.js';
 import { loadedOnDemand } from '../base/lib/import-module.js';
@@ -203,6 +204,12 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       waitForBackground: true,
       strictCompaction: true,
     };
+    // A PermissionRequest hook's updatedPermissions apply to the run; its interrupt ends the run.
+    agent.permissionEffects = permissionEffects(agent, {
+      canBypass: !setup.loaded.disableBypassPermissions && (opts.dangerouslySkipPermissions || opts.allowDangerouslySkipPermissions),
+      ...(process.env.CLAUDE_CONFIG_DIR ? { configDir: process.env.CLAUDE_CONFIG_DIR } : {}),
+      interrupt: () => abort.abort(new Error('interrupted')),
+    });
     // The servers start while the prompt is read; the model sees their tools from the first request.
     const mcpReady = mcp?.start();
     closeMcp = () => mcp?.close();
@@ -255,9 +262,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 2;
     }
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
-    // Settings `verbose: true` is a standing --verbose.
-    const runOpts = setup.loaded.merged.verbose === true ? { ...opts, verbose: true } : opts;
-    const code = await runPrintMode(runOpts, agent, prompts, messages, io, abort, {
+    const code = await runPrintMode(opts, agent, prompts, messages, io, abort, {
       transcript,
       mcpServers,
       plugins: setup.plugins,

@@ -7,8 +7,6 @@ import type { CliOptions } from '../core/setup/options.js';
 export function unhonouredFlags(opts: CliOptions): string[] {
   const out: string[] = [];
   if (opts.betas?.length) out.push(`--betas ${opts.betas.join(',')}: wicket sends its own beta headers only; these are not sent`);
-  if (opts.permissionPromptTool === 'stdio')
-    out.push('--permission-prompt-tool stdio: this version of wicket cannot ask the SDK host (can_use_tool); a call that would ask is refused');
   return out;
 }
 

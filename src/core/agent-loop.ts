@@ -376,7 +376,8 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     ...(opts.taskNotices ? { backgroundTasks: trackerFor(opts.taskNotices, emit) } : {}),
     ...(opts.hooks.worktreeCreate ? { worktreeHooks: opts.hooks } : {}),
   } satisfies Omit<ToolContext, 'cwd' | 'readState' | 'signal' | 'toolUseId' | 'permissionMode'>;
-  return { tools: opts.tools, state: opts.state, permission: opts.permission, hooks: opts.hooks, askUser: opts.askUser, base, emit };
+  const effects = opts.permissionEffects ? { permissionEffects: opts.permissionEffects } : {};
+  return { tools: opts.tools, state: opts.state, permission: opts.permission, hooks: opts.hooks, askUser: opts.askUser, ...effects, base, emit };
 }
 
 /** One-shot question to the small model through the same client (retries, usage and cost counted). */

@@ -5,7 +5,7 @@
 import type { ModelClient } from '../api/model-client.js';
 import type { Hooks } from '../hooks/types.js';
 import type { PermissionMode } from '../base/permission-modes.js';
-import type { AskUser, PermissionRules } from '../base/permission-types.js';
+import type { AskUser, PermissionEffects, PermissionRules } from '../base/permission-types.js';
 import type { SessionState, Tool } from '../base/tool.js';
 import type { Effort } from '../base/models.js';
 import type { FileHistory } from './file-history.js';
@@ -31,6 +31,8 @@ export interface AgentOptions {
   permission: { mode: PermissionMode; rules: PermissionRules };
   hooks: Hooks;
   askUser: AskUser;
+  /** Applies a PermissionRequest hook's updatedPermissions and interrupt; undefined: they are ignored with a warning. */
+  permissionEffects?: PermissionEffects;
   settings: Record<string, unknown>;
   env: Record<string, string | undefined>;
   /** Tool-use round trips before stopping with max_turns. */

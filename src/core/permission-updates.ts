@@ -12,7 +12,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../base/errors.js';
 import { parsePermissionMode, type PermissionMode } from '../base/permission-modes.js';
-import type { PermissionRules } from '../base/permission-types.js';
+import type { PermissionEffects, PermissionRules } from '../base/permission-types.js';
 import { parseRule, type RuleSource } from '../base/rule-parse.js';
 import { localSettingsPath, projectSettingsPath, userSettingsPath } from '../settings/paths.js';
 import { updateSettingsFile } from '../settings/persist.js';
@@ -166,4 +166,31 @@ function realOrSelf(p: string): string {
   } catch {
     return p;
   }
+}
+
+/** The session whose permissions a PermissionRequest hook's answer changes (the loop's options). */
+export interface PermissionSession {
+  permission: PermissionTarget['permission'];
+  additionalDirs: string[];
+  projectRoot: string;
+  homeDir: string;
+  state: { cwd: string };
+}
+
+/**
+ * What a PermissionRequest hook's answer does beyond its call: `updatedPermissions` applied to this
+ * session (read when applied: turns may run on copies of the options, sharing this state), and
+ * `interrupt` handed to the face.
+ */
+export function permissionEffects(s: PermissionSession, o: { canBypass: boolean; configDir?: string; interrupt: () => void }): PermissionEffects {
+  const target = (): PermissionTarget => ({
+    permission: s.permission,
+    additionalDirs: s.additionalDirs,
+    projectRoot: s.projectRoot,
+    cwd: s.state.cwd,
+    homeDir: s.homeDir,
+    canBypass: o.canBypass,
+    ...(o.configDir ? { configDir: o.configDir } : {}),
+  });
+  return { applyUpdates: async (updates) => (await applyPermissionUpdates(updates, target())).warnings, interrupt: o.interrupt };
 }

@@ -9,7 +9,7 @@ import type { Hooks } from '../hooks/types.js';
 import { decidePermission, pathDenyRule } from '../permissions/decide.js';
 import { permissionDenial, rejectedByPerson, unpunctuated } from '../permissions/denial-text.js';
 import type { PermissionMode } from '../base/permission-modes.js';
-import type { AskUser, PermissionDecision, PermissionRules } from '../base/permission-types.js';
+import type { AskUser, PermissionDecision, PermissionEffects, PermissionRules } from '../base/permission-types.js';
 import { drainCall, type CallOutcome, type ContextChange, type SessionState, type Tool, type ToolCall, type ToolContext } from '../base/tool.js';
 import type { AgentEvent, DisplayData, GateName, GateTrace, ModelResult } from '../base/events.js';
 import { isPlanApproval } from '../tools/exit-plan-mode/index.js';
@@ -27,6 +27,8 @@ export interface RunnerEnv {
   permission: { mode: PermissionMode; rules: PermissionRules };
   hooks: Hooks;
   askUser: AskUser;
+  /** What a PermissionRequest hook's updatedPermissions and interrupt do. */
+  permissionEffects?: PermissionEffects;
   base: Omit<ToolContext, 'cwd' | 'readState' | 'signal' | 'toolUseId' | 'permissionMode'>;
   emit: (event: AgentEvent) => void;
   /**
@@ -280,16 +282,19 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
   );
   if (hookAnswer) {
     if (hookAnswer.behavior === 'allow') {
+      if (hookAnswer.updatedPermissions) await applyHookUpdates(env, hookAnswer.updatedPermissions);
       if (hookAnswer.updatedInput !== undefined) return approvedRewrite(g, hookAnswer.updatedInput, 'PermissionRequest hook');
       tracer.mark('permission', 'allowed', `PermissionRequest hook (asked by ${decision.by})`);
       return { kind: 'continue' };
     }
+    // The turn ends as an interrupt ends it; the call still gets this denial as its result.
+    if (hookAnswer.interrupt) env.permissionEffects?.interrupt();
     return denied(g, input, 'PermissionRequest hook', hookAnswer.message ?? 'a PermissionRequest hook said no');
   }
   const preview = tool.summary(input);
   // Only the tool's own ask gives way to an allow rule: not an ask rule, a protected path, or a hook that asks.
   const ruleCanAllow = !hookAsks && (decision.by === 'tool default' || decision.by === 'symbolic link out of the workspace');
-  const heldOn = tool.permissionPaths?.(input, g.ctx)?.paths[0];
+  const heldOn = tool.askPath?.(input, g.ctx) ?? tool.permissionPaths?.(input, g.ctx)?.paths[0];
   const shown = tool.askPreview?.(input, g.ctx);
   const answer = await env.askUser(
     {
@@ -303,6 +308,8 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
       askedBy: decision.by,
       ...(heldOn ? { blockedPath: heldOn } : {}),
       ...(shown ? { preview: shown } : {}),
+      ...(decision.askRule ? { askRule: decision.askRule } : {}),
+      ...(tool.mcpServer ? { mcpServer: tool.mcpServer } : {}),
     },
     signal,
   );
@@ -325,6 +332,12 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
   if (answer.interrupt) return rejected(g, input, decision.by);
   const why = answer.message ? `the user said no and wrote: ${answer.message}` : `${unpunctuated(decision.reason)}; the user was asked and said no`;
   return denied(g, input, `asked (${decision.by}) → answer: no`, why);
+}
+
+/** A PermissionRequest hook's updatedPermissions, applied before its call runs; what cannot be is said. */
+async function applyHookUpdates(env: RunnerEnv, updates: unknown[]): Promise<void> {
+  const problems = env.permissionEffects ? await env.permissionEffects.applyUpdates(updates) : ['this mode of wicket does not apply them; ignored'];
+  for (const p of problems) env.emit({ type: 'warning', message: `PermissionRequest hook updatedPermissions: ${p}` });
 }
 
 /** The person said no and stopped the turn: the model is told to wait for them. */

@@ -181,6 +181,10 @@ export interface PermissionHookAnswer {
   behavior: 'allow' | 'deny';
   message?: string;
   updatedInput?: unknown;
+  /** An allow's permission updates (as the Agent SDK's `updatedPermissions`), applied before the call runs. */
+  updatedPermissions?: unknown[];
+  /** A deny that also ends the turn. */
+  interrupt?: boolean;
 }
 
 /** PermissionRequest: `hookSpecificOutput.decision.behavior`; a deny from any hook wins. */
@@ -189,13 +193,15 @@ export function combinePermissionRequest(verdicts: HookVerdict[]): PermissionHoo
   for (const v of verdicts) {
     const d = specific(v.json).decision;
     if (typeof d !== 'object' || d === null) continue;
-    const { behavior, message, updatedInput } = d as Record<string, unknown>;
+    const { behavior, message, updatedInput, updatedPermissions, interrupt } = d as Record<string, unknown>;
     if (behavior !== 'allow' && behavior !== 'deny') continue;
     if (answer?.behavior === 'deny') break;
     answer = { behavior };
     const text = stringField(message);
     if (text) answer.message = capText(text);
     if (behavior === 'allow' && typeof updatedInput === 'object' && updatedInput !== null) answer.updatedInput = updatedInput;
+    if (behavior === 'allow' && Array.isArray(updatedPermissions) && updatedPermissions.length) answer.updatedPermissions = updatedPermissions;
+    if (behavior === 'deny' && interrupt === true) answer.interrupt = true;
   }
   return answer;
 }

@@ -98,9 +98,16 @@ function failed(hook: CallbackHook, event: string, f: Failure, timeoutMs: number
   return { exitCode: 1, stderr: `${name} failed: ${f.why}; its answer was treated as empty` };
 }
 
-/** The runner's answer, or a rejection once the signal ends (a runner that ignores its signal cannot hold the hook past its timeout). */
+/**
+ * The runner's answer, or a rejection once the signal ends (a runner that ignores its signal cannot
+ * hold the hook past its timeout). The runner's own later failure is then handled here: a run
+ * interrupted while its hooks start must not leave a rejection nobody awaits.
+ */
 function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+  if (signal.aborted) {
+    p.catch(() => undefined);
+    return Promise.reject(signal.reason);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

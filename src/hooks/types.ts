@@ -48,7 +48,7 @@ export interface Hooks extends WorktreeHooks {
   permissionRequest?(
     call: ToolHookCall & { suggestions: string[] },
     signal: AbortSignal,
-  ): Promise<{ behavior: 'allow' | 'deny'; message?: string; updatedInput?: unknown } | undefined>;
+  ): Promise<{ behavior: 'allow' | 'deny'; message?: string; updatedInput?: unknown; updatedPermissions?: unknown[]; interrupt?: boolean } | undefined>;
   /** UserPromptSubmit: block the prompt or add context. */
   userPromptSubmit?(prompt: string, signal: AbortSignal): Promise<{ block?: string; additionalContext?: string; stop?: string; sessionTitle?: string }>;
   /** Stop: a hook may force the model to go on (`block` reason goes to the model). */

@@ -451,7 +451,8 @@ export class McpServers implements McpResourceSource {
     const tools: Tool[] = [];
     const skipped: string[] = [];
     for (const info of conn.tools as McpToolInfo[]) {
-      const tool = mcpTool(state.name, info, conn, { maxOutputChars: this.opts.maxOutputChars, alwaysLoad: this.alwaysLoaded.has(state.name) });
+      const opts = { maxOutputChars: this.opts.maxOutputChars, alwaysLoad: this.alwaysLoaded.has(state.name), source: state.scope };
+      const tool = mcpTool(state.name, info, conn, opts);
       if (tool.name.length > MAX_TOOL_NAME || taken.has(tool.name)) skipped.push(tool.name);
       else {
         taken.add(tool.name);

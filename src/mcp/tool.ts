@@ -18,6 +18,8 @@ export interface McpToolOptions {
   maxOutputChars: number;
   /** The server's entry says `alwaysLoad: true`: its tools are never deferred. */
   alwaysLoad?: boolean;
+  /** Where the server's definition came from (its scope: `sdk`, `user`, `project`, `plugin`, …). */
+  source?: string;
 }
 
 /** Tool descriptions longer than this are cut, as in Claude Code. */
@@ -43,6 +45,7 @@ export function mcpTool(server: string, info: McpToolInfo, target: McpCallTarget
   const hint = info._meta?.['anthropic/searchHint'];
   return defineTool<Input, McpCallResult>({
     name,
+    ...(opts.source ? { mcpServer: { name: server, source: opts.source } } : {}),
     shouldDefer: !opts.alwaysLoad && info._meta?.['anthropic/alwaysLoad'] !== true,
     ...(typeof hint === 'string' && hint.trim() ? { searchHint: hint.replace(/\s+/g, ' ').trim() } : {}),
     description: () => (description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION)}…` : description),

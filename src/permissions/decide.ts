@@ -48,7 +48,10 @@ export async function decidePermission(args: DecideArgs): Promise<PermissionDeci
       reason: unaskedDenial(DONT_ASK, PERSON_ONLY, `the rule ${formatRule(ask)} asks first`),
     };
   }
-  if (ask) return { behavior: 'ask', by: `ask rule ${describeRule(ask)}`, reason: `the rule ${formatRule(ask)} asks first`, suggestions: [] };
+  if (ask) {
+    const askRule = { source: ask.source, toolName: ask.toolName, ...(ask.specifier !== undefined ? { ruleContent: ask.specifier } : {}) };
+    return { behavior: 'ask', by: `ask rule ${describeRule(ask)}`, reason: `the rule ${formatRule(ask)} asks first`, suggestions: [], askRule };
+  }
   const person = args.tool.requiresPerson?.(args.input, args.ctx);
   const personal = typeof person === 'string' ? { reason: person } : person;
   if (personal && mode === 'dontAsk')

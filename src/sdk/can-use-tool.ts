@@ -11,7 +11,7 @@ import path from 'node:path';
 import { errorMessage } from '../base/errors.js';
 import { isInWorkspace } from '../base/paths.js';
 import type { PermissionMode } from '../base/permission-modes.js';
-import type { AskUser, PermissionAnswer, PermissionRequest } from '../base/permission-types.js';
+import type { AskUser, MatchedAskRule, PermissionAnswer, PermissionRequest } from '../base/permission-types.js';
 import { parseRule } from '../base/rule-parse.js';
 import { applyPermissionUpdates, type PermissionTarget } from '../core/permission-updates.js';
 import type { ControlPayload } from './control-channel.js';
@@ -76,9 +76,15 @@ export function requestBody(req: PermissionRequest, target: Pick<PermissionTarge
     ...(req.blockedPath ? { blocked_path: req.blockedPath } : {}),
     decision_reason: req.reason,
     decision_reason_type: reasonType(req),
+    ...(req.askRule ? { matched_ask_rule: askRuleField(req.askRule) } : {}),
+    ...(req.mcpServer ? { mcp_server: { name: req.mcpServer.name, source: req.mcpServer.source } } : {}),
     tool_use_id: req.toolUseId,
     ...(req.agentId ? { agent_id: req.agentId } : {}),
   };
+}
+
+function askRuleField(rule: MatchedAskRule): ControlPayload {
+  return { source: rule.source, tool_name: rule.toolName, ...(rule.ruleContent !== undefined ? { rule_content: rule.ruleContent } : {}) };
 }
 
 /**

@@ -6,6 +6,7 @@
  * that would ask once it is. A guard that cannot be delivered fails closed: the call is refused.
  */
 import type { AgentOptions } from '../core/agent-options.js';
+import { permissionEffects, type PermissionTarget } from '../core/permission-updates.js';
 import { canUseToolAsker } from './can-use-tool.js';
 import type { SdkSession } from './session.js';
 
@@ -31,19 +32,22 @@ export interface GuardDeps {
 
 export function wireSdkGuards(session: SdkSession, agent: AgentOptions, deps: GuardDeps = {}): WiredGuards {
   const notes: string[] = [];
+  const where = { canBypass: deps.canBypass === true, ...(deps.configDir ? { configDir: deps.configDir } : {}) };
+  // The turns run on copies of these options; the permission state and folders are shared.
+  const target = (): PermissionTarget => ({
+    permission: agent.permission,
+    additionalDirs: agent.additionalDirs,
+    projectRoot: agent.projectRoot,
+    cwd: agent.state.cwd,
+    homeDir: agent.homeDir,
+    ...where,
+  });
+  // A PermissionRequest hook (a callback or a command) changes the permissions and ends the turn as canUseTool does.
+  agent.permissionEffects = permissionEffects(agent, { ...where, interrupt: () => deps.interrupt?.() });
   if (session.permissionPromptStdio) {
     agent.askUser = canUseToolAsker({
       request: (body, signal) => session.channel.request('can_use_tool', body, { signal }),
-      // The turns run on copies of these options; the permission state and folders are shared.
-      target: () => ({
-        permission: agent.permission,
-        additionalDirs: agent.additionalDirs,
-        projectRoot: agent.projectRoot,
-        cwd: agent.state.cwd,
-        homeDir: agent.homeDir,
-        canBypass: deps.canBypass === true,
-        ...(deps.configDir ? { configDir: deps.configDir } : {}),
-      }),
+      target,
       ...(deps.interrupt ? { interrupt: deps.interrupt } : {}),
       ...(deps.note ? { warn: deps.note } : {}),
     });

@@ -48,7 +48,7 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   attribution: yes('commit and pr texts are what the model ends its commits and pull requests with; empty means none'),
   includeCoAuthoredBy: yes('true: commits and pull requests end with "Generated with wicket"; false: no attribution'),
   includeGitInstructions: no('wicket’s prompt has no built-in commit or pull request workflow to remove'),
-  plansDirectory: yes('plan mode keeps the plan file there (relative to the project and inside it; default ~/.claude/plans)'),
+  plansDirectory: yes('approved plans are saved there (relative to the project; default ~/.claude/plans)'),
   prUrlTemplate: no('wicket shows no pull request badge'),
   worktree: yes('baseRef; sparsePaths, symlinkDirectories and bgIsolation are not supported (each warns)'),
   // Search and files
@@ -95,7 +95,7 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
     'the app’s colours are for dark terminals (dark, dark-ansi, auto); the other themes warn',
     (v) => !['dark', 'dark-ansi', 'auto'].includes(String(v)),
   ),
-  verbose: yes('a standing --verbose: gate traces in stream-json'),
+  verbose: yes("a standing --verbose: stream-json is always complete in wicket, as Claude Code's is with --verbose (gate traces come with includeGateTraces)"),
   showTurnDuration: yes(
     'the app’s status line shows the time while the model works and no line after the turn: false is what it does; true warns',
     (v) => v !== false,

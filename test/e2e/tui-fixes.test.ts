@@ -52,7 +52,7 @@ describe.skipIf(!hasTmux())('the app as a Claude Code user expects it', { timeou
       { columns: 80, rows: 90 },
     );
     await send(tui, '/help');
-    const screen = await tui.waitFor('Custom commands');
+    const screen = await tui.waitFor(`/${long}`);
     const lines = screen.split('\n');
     const i = lines.findIndex((l) => l.includes(`/${long}`));
     expect(lines[i + 1]).toMatch(/^ {20,}Does the long thing/);

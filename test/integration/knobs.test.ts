@@ -73,8 +73,8 @@ describe('settings that shape the session', () => {
     expect(system).toContain('Add no attribution to pull requests');
   });
 
-  it('verbose: true in settings puts gate traces in stream-json without --verbose', async () => {
-    writeSettings({ verbose: true, permissions: { allow: ['Read'] } });
+  it('includeGateTraces: true in settings puts gate traces in stream-json without --include-gate-traces', async () => {
+    writeSettings({ verbose: true, includeGateTraces: true, permissions: { allow: ['Read'] } });
     t.api.script(reply().toolUse('Read', { file_path: path.join(t.project.dir, 'a.txt') }), reply().text('done'));
     const r = expectExit(await run(['-p', 'read it', '--output-format', 'stream-json']), 0);
     expect(r.lines<{ subtype?: string }>().some((l) => l.subtype === 'gate_trace')).toBe(true);

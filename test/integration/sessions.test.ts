@@ -138,7 +138,9 @@ describe('cleanupPeriodDays', () => {
     age(transcriptFile(configDir(), t.project.dir, b), 12);
     await t.project.write('.claude/settings.json', JSON.stringify({ cleanupPeriodDays: 10 }));
     await session('three', 'c3', ['--resume', b]);
-    const left = readdirSync(projectSessionsDir(configDir(), t.project.dir)).sort();
+    const left = readdirSync(projectSessionsDir(configDir(), t.project.dir))
+      .filter((f) => f.endsWith('.jsonl'))
+      .sort();
     expect(left).toEqual([`${b}.jsonl`]);
     expect(existsSync(history)).toBe(false);
   });

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { useApiAndProject } from '../support/api-project.js';
 import { reply } from '../support/fake-anthropic-server.js';
+import { startFakeBedrock } from '../support/fake-clouds.js';
 import { expectExit } from '../support/run-cli.js';
 
 const t = useApiAndProject();
@@ -78,8 +79,22 @@ describe('WebSearch', () => {
   });
 
   it('is not offered where the provider has no web search (Amazon Bedrock)', async () => {
-    t.api.script(reply().text('hi'));
-    expectExit(await t.run(['-p', 'hi'], { env: { CLAUDE_CODE_USE_BEDROCK: '1' } }), 0);
-    expect(bodies()[0]!.tools?.some((tool) => tool.name === 'WebSearch')).toBe(false);
+    const front = await startFakeBedrock(t.api, { region: 'us-west-2', apiKeys: ['bedrock-api-key'] });
+    try {
+      t.api.script(reply().text('hi'));
+      const env = {
+        ANTHROPIC_API_KEY: undefined,
+        CLAUDE_CODE_USE_BEDROCK: '1',
+        AWS_REGION: 'us-west-2',
+        ANTHROPIC_BEDROCK_BASE_URL: front.url,
+        AWS_EC2_METADATA_DISABLED: 'true',
+        AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key',
+      };
+      expectExit(await t.run(['-p', 'hi'], { env }), 0);
+      expect(front.requests.length).toBeGreaterThan(0);
+      expect(bodies()[0]!.tools?.some((tool) => tool.name === 'WebSearch')).toBe(false);
+    } finally {
+      await front.close();
+    }
   });
 });

@@ -161,6 +161,12 @@ export function bashPermissionPaths(a: Analysis, ctx: PermissionContext): Permis
   return { access, paths: [...new Set(known.map((f) => f.path!))] };
 }
 
+/** The file a permission prompt names for the line: the first it writes, else the first it reads. */
+export function bashAskPath(a: Analysis, ctx: PermissionContext): string | undefined {
+  const known = fileAccesses(a, ctx).filter((f) => f.path !== undefined);
+  return (known.find((f) => f.access === 'write') ?? known[0])?.path;
+}
+
 /**
  * Read(...)/Edit(...) deny rules from the merged settings, applied to every file the line touches
  * (the engine only applies them to lines that bashPermissionPaths describes). A path only known at

@@ -12,7 +12,7 @@ import { defineTool, lazySchema, type ToolContext } from '../../base/tool.js';
 import { analyzeBash } from './analyze.js';
 import type { Analysis } from './analysis.js';
 import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './classify.js';
-import { bashPermissionPaths, criticalRemoval, settingsPathDeny } from './file-access.js';
+import { bashAskPath, bashPermissionPaths, criticalRemoval, settingsPathDeny } from './file-access.js';
 import { scriptsPathDeny, scriptsTreeRead } from './script-files.js';
 import { treeReadDenial } from './tree-access.js';
 import { bashDescription } from './description.js';
@@ -101,6 +101,11 @@ export const bashTool = defineTool<BashInput, BashOutput>({
   permissionPaths(input, ctx) {
     const a = analysisOf(input.command);
     return a && bashPermissionPaths(a, ctx);
+  },
+
+  askPath(input, ctx) {
+    const a = analysisOf(input.command);
+    return a && bashAskPath(a, ctx);
   },
 
   matchRules(input, rules, list, ctx) {

@@ -78,7 +78,8 @@ describe('the SDK’s command line and stdin', () => {
     expect(JSON.stringify(second!.messages)).toContain('first');
     // What wicket cannot honour, each said once.
     expect(count(r.stderr, '--betas')).toBe(1);
-    expect(count(r.stderr, '--permission-prompt-tool stdio')).toBe(1);
+    // can_use_tool is answered: the flag is honoured, so nothing is said of it.
+    expect(count(r.stderr, '--permission-prompt-tool stdio')).toBe(0);
   });
 
   it('--thinking=disabled and --tools=Read,Grep, then --thinking=adaptive with --tools= and --permission-mode=auto (said, default used)', async () => {

@@ -192,6 +192,24 @@ describe('callback hooks through the gate', () => {
     expect(await out).toEqual({ kind: 'continue' });
   });
 
+  it("a run interrupted before its callback starts: the runner's refusal is handled, nothing is left unawaited", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const abort = new AbortController();
+      abort.abort(new Error('interrupted'));
+      // As the control channel does: a request made with an aborted signal is refused at once.
+      const refusing: HookCallbackRunner = (_r, s) => Promise.reject(s.reason);
+      const { hooks } = gate({ PostToolUse: [{ hookCallbackIds: ['p'] }] }, refusing);
+      await hooks.postToolUse({ ...bash('sleep 9'), toolResponse: 'interrupted', durationMs: 1 }, abort.signal);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('{async: true} decides nothing', async () => {
     const { runner } = recording(() => ({ async: true, asyncTimeout: 100 }));
     const { hooks } = gate({ PreToolUse: [{ hookCallbackIds: ['a'] }] }, runner);

@@ -17,6 +17,14 @@ describe('the support table', () => {
     expect(readFileSync(path.join(REPO_ROOT, 'docs', 'settings-support.md'), 'utf8')).toBe(supportTable());
   });
 
+  it('each row of the short table in the README is a row of the whole one', () => {
+    const table = supportTable();
+    const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+    const rows = readme.split('\n').filter((l) => /^\| `[A-Za-z_]+` \|/.test(l));
+    expect(rows.length).toBeGreaterThan(20);
+    for (const row of rows) expect(table).toContain(row);
+  });
+
   it('names only keys and variables Claude Code documents, and every documented one has a row', () => {
     const keys = new Set(documentedSettings());
     expect(Object.keys(SETTINGS_SUPPORT).filter((k) => !keys.has(k))).toEqual([]);
@@ -81,12 +89,12 @@ describe('supportWarnings', () => {
 
   it('variables: Claude Code’s own warn from the shell or settings env, once; generic ones only from settings env', () => {
     const w = supportWarnings(
-      { env: { CLAUDE_CODE_SHELL_PREFIX: 'x', AWS_REGION: 'eu-west-1' } },
-      { CLAUDE_CODE_SHELL_PREFIX: 'x', AWS_REGION: 'us-east-1', OTEL_METRICS_EXPORTER: 'otlp', BASH_MAX_OUTPUT_LENGTH: '10' },
+      { env: { CLAUDE_CODE_SHELL_PREFIX: 'x', CLAUDE_CODE_USE_MANTLE: '1' } },
+      { CLAUDE_CODE_SHELL_PREFIX: 'x', CLAUDE_CODE_USE_MANTLE: '1', AWS_REGION: 'us-east-1', OTEL_METRICS_EXPORTER: 'otlp', BASH_MAX_OUTPUT_LENGTH: '10' },
     );
     expect(w).toHaveLength(2);
     expect(w[0]).toContain('CLAUDE_CODE_SHELL_PREFIX (settings env)');
-    expect(w[1]).toContain('AWS_REGION (settings env)');
+    expect(w[1]).toContain('CLAUDE_CODE_USE_MANTLE (settings env)');
     expect(supportWarnings({}, { DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', CLAUDE_CODE_OAUTH_TOKEN: 't' })).toEqual([]);
   });
 });
