@@ -123,7 +123,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     (t) => t.name !== 'Skill' || (!opts.disableSlashCommands && modelSkills(cwd, configDir).length > 0),
   );
   // In print mode nobody answers a question or approves a plan unless a permission prompt tool (or the SDK host's canUseTool) does.
-  if (opts.print && !opts.permissionPromptTool) tools = tools.filter((t) => !PERSON_TOOLS.includes(t.name));
+  if ((opts.print || opts.inputFormat === 'stream-json') && !opts.permissionPromptTool) tools = tools.filter((t) => !PERSON_TOOLS.includes(t.name));
   // WebSearch runs the API's own web search, which Amazon Bedrock does not offer.
   const webSearch = webSearchOffered({ ...env, ...loaded.env });
   if (!webSearch) tools = tools.filter((t) => t.name !== 'WebSearch');
