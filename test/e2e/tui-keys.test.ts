@@ -97,8 +97,9 @@ describe.skipIf(!hasTmux())('keys of the app', { timeout: 60_000 }, () => {
     await tui.waitFor('● First answer.');
     await tui.waitFor('shift+tab to cycle');
     tui.press('C-r');
+    await tui.waitFor('search history:');
     tui.type('alpha');
-    await tui.waitFor(/alpha prompt to find/);
+    await tui.waitFor(/search history: alpha/);
     tui.press('Enter');
     tui.press('Enter');
     await tui.waitFor('● Second answer.');
