@@ -1,11 +1,12 @@
 // Bundles src/ into dist/ with esbuild: a tiny entry that answers --version before anything heavy
-// loads, the main bundle (CommonJS, run from V8's code cache), and the Ink app, loaded only by the
-// interactive mode.
+// loads, and the main bundle (CommonJS, run from V8's code cache) with the Ink app in it, evaluated
+// only by the interactive mode; libraries that few runs need are bundles of their own.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { appInline, fastSegmenter, fastStringWidth, inkWithoutDevtools, segmented, wrapWithoutStraySpace, yogaWithoutTopLevelAwait } from './build-app.mjs';
 import { builtinsOnce } from './build-builtins.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
@@ -88,8 +89,14 @@ const LIBRARIES = {
     exported: 'function treeSitterLib()',
     entry: () => createRequire(import.meta.url).resolve('web-tree-sitter'),
   },
+  // The app's Markdown (marked, marked-terminal, cli-highlight): loaded after the first frame.
+  markdown: {
+    loader: /src[\\/]ui[\\/]lib[\\/]markdown-lib\.ts$/,
+    exported: 'async function markdownLib()',
+    entry: () => 'src/ui/lib/markdown-parts.ts',
+  },
 };
-// The loaders swapped: one whose file moved would match nothing, and its library would land in the main bundle.
+// The loaders swapped, per bundle: one whose file moved would match nothing, and its library would land in the bundle.
 const swapped = new Set();
 const librariesApart = {
   name: 'libraries-apart',
@@ -160,32 +167,47 @@ const cjs = {
   banner: { js: 'var __wicket_import_meta_url=require("node:url").pathToFileURL(__filename).href;' },
 };
 const cjsDefine = { ...define, 'import.meta.url': '__wicket_import_meta_url' };
-const esmRequire = { js: "import{createRequire as __wcr}from'node:module';const require=__wcr(import.meta.url);" };
 
 // 0. Facts computed once here instead of at every start: the built-in tools' JSON Schemas (from
 //    their zod schemas) and the --help text.
 const { toolSchemas, helpText } = await buildTimeFacts();
 
-// 1. Everything but the Ink app, as one CommonJS file: the entry runs it from V8's code cache.
+// 1. Everything, as one CommonJS file: the entry runs it from V8's code cache. The Ink app is in it
+//    unevaluated until the interactive mode starts (appInline, build-app.mjs).
 await build({
   ...common,
   entryPoints: { 'cli/main': 'src/cli/main.ts' },
   outdir: 'dist',
   ...cjs,
-  plugins: [...common.plugins, librariesApart, lazyCommanderChildProcess],
+  plugins: [
+    ...common.plugins,
+    librariesApart,
+    lazyCommanderChildProcess,
+    appInline,
+    fastStringWidth,
+    fastSegmenter,
+    wrapWithoutStraySpace,
+    yogaWithoutTopLevelAwait,
+    inkWithoutDevtools,
+  ],
   define: { ...cjsDefine, WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
 });
+if (![...segmented].some((f) => /ansi-tokenize/.test(f)))
+  throw new Error("Ink's tokenizer (@alcalzone/ansi-tokenize) no longer makes an Intl.Segmenter where build-app.mjs expects it");
 const unswapped = Object.keys(LIBRARIES).filter((name) => !swapped.has(name));
 if (unswapped.length) throw new Error(`no module of the main bundle matched the loader of ${unswapped.join(', ')}: fix its path in LIBRARIES`);
 const mainSource = readFileSync(new URL('./dist/cli/main.cjs', import.meta.url), 'utf8');
 // A script compiled from the code cache loses its import() handler on Node 20: imports of modules
 // outside the bundle go through importModule (src/base/lib/import-module.ts), whose fallback is the one
 // import() allowed here.
-const imports = [...mainSource.matchAll(/(?<![\w$.])import\(/g)];
-if (!dev && imports.length !== 1) {
-  const near = imports.map((m) => mainSource.slice(m.index - 60, m.index + 30)).join('\n');
-  throw new Error(`dist/cli/main.cjs has ${imports.length} import() calls; only importModule's may remain:\n${near}`);
+function assertOneImport(file, source) {
+  const imports = [...source.matchAll(/(?<![\w$.])import\(/g)];
+  if (!dev && imports.length !== 1) {
+    const near = imports.map((m) => source.slice(m.index - 60, m.index + 30)).join('\n');
+    throw new Error(`${file} has ${imports.length} import() calls; only importModule's may remain:\n${near}`);
+  }
 }
+assertOneImport('dist/cli/main.cjs', mainSource);
 const hashOf = (source) => createHash('sha256').update(source).digest('hex').slice(0, 16);
 // The code-cache loader reads bundles as latin1: that is exact only for pure ASCII. (esbuild escapes
 // every non-ASCII character in code; a --dev build keeps comments, whose text does not matter.)
@@ -209,18 +231,6 @@ for (const name of Object.keys(LIBRARIES)) {
   });
   bundleHashes[name] = hashOf(assertAscii(`dist/cli/${name}.cjs`, readFileSync(new URL(`./dist/cli/${name}.cjs`, import.meta.url), 'utf8')));
 }
-
-// 2. The Ink app, as ES modules (Ink and its layout engine use top-level await); split so the
-//    Markdown renderer loads only when a reply has Markdown.
-await build({
-  ...common,
-  entryPoints: { 'ui/run-app': 'src/ui/run-app.tsx' },
-  outdir: 'dist',
-  splitting: true,
-  format: 'esm',
-  define,
-  banner: esmRequire,
-});
 
 // 3. The tiny entry, CommonJS like bin/wicket.js: --version before anything loads, then the main bundle.
 await build({

@@ -83,6 +83,8 @@ export type PermissionAnswer =
       updatedInput?: unknown;
       /** Who answered when it was not a person (the Agent SDK host): the trace names it. */
       answeredBy?: string;
+      /** The mode the session goes on in once the call ran (ExitPlanMode's approval: acceptEdits or default). */
+      mode?: 'default' | 'acceptEdits';
     }
   | {
       behavior: 'deny';

@@ -234,6 +234,13 @@ export interface Tool<I = any, O = any> {
    * `refuseInBypass`, bypassPermissions mode (where a person would not be asked) refuses the call.
    */
   requiresPerson?(input: I, ctx: PermissionContext): string | PersonNeeded | undefined;
+  /**
+   * The person's answer comes as the call's input, changed by their dialog (AskUserQuestion's
+   * `answers`): an approval with a changed input is not asked again for the person-only reason.
+   */
+  readonly answersInInput?: boolean;
+  /** Text the permission prompt shows under the summary (ExitPlanMode: the plan, read from its file). */
+  askPreview?(input: I, ctx: PermissionContext): string | undefined;
   /** The tool's default verdict when no rule and no mode decided. */
   checkPermissions(input: I, ctx: PermissionContext): Promise<ToolPermissionVerdict>;
 

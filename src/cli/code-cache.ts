@@ -29,9 +29,13 @@ export interface LoadedBundle {
   saveCache(loaded?: ReadonlySet<string>): void;
 }
 
-export function loadBundle(file: string, hash: string): LoadedBundle {
+/**
+ * `flavor`: caches kept apart by how the run goes (the interactive app's first frame compiles other
+ * functions than print mode, and a cache read costs by its size): `app`, or none for the others.
+ */
+export function loadBundle(file: string, hash: string, flavor?: string): LoadedBundle {
   const base = path.basename(file, '.cjs');
-  const name = `${base}-${hash}.v8cache`;
+  const name = `${base}-${hash}${flavor ? `-${flavor}` : ''}.v8cache`;
   const dirs = [path.join(path.dirname(file), '.cache'), path.join(process.env.WICKET_HOME || path.join(homedir(), '.wicket'), 'cache')];
   let found: string | undefined;
   let cachedData: Buffer | undefined;
@@ -57,7 +61,7 @@ export function loadBundle(file: string, hash: string): LoadedBundle {
     saveCache(loaded = new Set()) {
       const unseen = [...loaded].filter((m) => !seen.includes(m));
       if (cache === 'used' && unseen.length === 0) return;
-      writeCache(dirs, { base, name }, script, [...(cache === 'used' ? seen : []), ...unseen].sort());
+      writeCache(dirs, { base, name, hash }, script, [...(cache === 'used' ? seen : []), ...unseen].sort());
     },
   };
 }
@@ -79,7 +83,7 @@ function readQuietly(file: string): Buffer | undefined {
   }
 }
 
-function writeCache(dirs: string[], { base, name }: { base: string; name: string }, script: Script, seen: string[]): void {
+function writeCache(dirs: string[], { base, name, hash }: { base: string; name: string; hash: string }, script: Script, seen: string[]): void {
   let data: Buffer;
   try {
     data = script.createCachedData();
@@ -94,7 +98,7 @@ function writeCache(dirs: string[], { base, name }: { base: string; name: string
       renameSync(tmp, path.join(dir, name));
       writeFileSync(tmp, JSON.stringify(seen));
       renameSync(tmp, path.join(dir, `${name}.json`));
-      removeOthers(dir, base, name);
+      removeOthers(dir, base, hash);
       return;
     } catch {
       // Not writable (a shared install): try the next place. A missing cache only costs speed.
@@ -107,10 +111,11 @@ function writeCache(dirs: string[], { base, name }: { base: string; name: string
   }
 }
 
-/** Caches of older builds of the same bundle are never read again. */
-function removeOthers(dir: string, base: string, keep: string): void {
-  const older = new RegExp(`^${base.replace(/[^\w]/g, '\\$&')}-[0-9a-f]+\\.v8cache(\\.json)?$`);
+/** Caches of older builds of the same bundle (any flavor) are never read again. */
+function removeOthers(dir: string, base: string, hash: string): void {
+  const older = new RegExp(`^${base.replace(/[^\w]/g, '\\$&')}-([0-9a-f]+)(-\\w+)?\\.v8cache(\\.json)?$`);
   for (const f of readdirSync(dir)) {
-    if (f !== keep && f !== `${keep}.json` && older.test(f)) rmSync(path.join(dir, f), { force: true });
+    const m = older.exec(f);
+    if (m && m[1] !== hash) rmSync(path.join(dir, f), { force: true });
   }
 }

@@ -48,21 +48,22 @@ async function run(): Promise<void> {
   const { loadBundle } = await import('./code-cache.js');
   const path = process.getBuiltinModule('node:path');
   const libraries: LoadedBundle[] = [];
+  // The app and print mode compile different code: each keeps a cache of its own.
+  const flavor = likelyInteractive(argv) ? 'app' : undefined;
   installBundleLoader((name) => {
-    const lib = loadBundle(path.join(__dirname, `${name}.cjs`), WICKET_BUNDLE_HASHES[name] ?? 'none');
+    const lib = loadBundle(path.join(__dirname, `${name}.cjs`), WICKET_BUNDLE_HASHES[name] ?? 'none', flavor);
     libraries.push(lib);
     return lib.exports;
   });
-  const bundle = loadBundle(path.join(__dirname, 'main.cjs'), WICKET_BUNDLE_HASHES.main ?? 'none');
+  const bundle = loadBundle(path.join(__dirname, 'main.cjs'), WICKET_BUNDLE_HASHES.main ?? 'none', flavor);
   const info: MainInfo = { version, git, saveCodeCache: () => bundle.saveCache(loadedOnDemand()) };
   const main = bundle.exports.main as (argv: string[], info: MainInfo) => Promise<number>;
   const code = await main(argv, info);
-  // The interactive app changes V8's flags, and a cache made under other flags is rejected: it saved
-  // the main bundle's cache before it did (saveCodeCache).
-  if (!info.interactive) {
-    bundle.saveCache(loadedOnDemand());
-    for (const lib of libraries) lib.saveCache();
-  }
+  // The interactive app changes V8's flags after its first frame, and a cache made under other flags
+  // is rejected: it saved the main bundle's cache before it did (saveCodeCache). The libraries it
+  // loaded since (Markdown) are loaded under the new flags at every start, so their caches hold.
+  if (!info.interactive) bundle.saveCache(loadedOnDemand());
+  for (const lib of libraries) lib.saveCache();
   // Exit once output is flushed: idle keep-alive sockets and timers must not hold the process open.
   process.exitCode = code;
   const exit = () => process.exit(code);
@@ -71,4 +72,11 @@ async function run(): Promise<void> {
     out.once('drain', exit);
     out.once('error', exit); // the reader went away: nothing left to wait for
   } else setImmediate(exit);
+}
+
+/** Whether the run is likely to open the app (a guess from argv and stdin; a wrong guess costs only a cache miss). */
+function likelyInteractive(args: readonly string[]): boolean {
+  if (['config', 'mcp', 'plugin', 'trust'].includes(args[0] ?? '')) return false;
+  if (args.some((a) => a === '-p' || a === '--print' || a.startsWith('--output-format') || a.startsWith('--input-format'))) return false;
+  return process.getBuiltinModule('node:tty').isatty(0);
 }

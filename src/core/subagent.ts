@@ -15,10 +15,14 @@ import { appendUser } from '../base/conversation.js';
 import { randomUuid } from '../base/ids.js';
 import { TaskNotices } from './task-notices.js';
 import { hookEvents } from './loop-hooks.js';
+import { PERSON_TOOLS } from '../tools/registry.js';
+
+const NOT_FOR_SUBAGENTS = new Set(['Agent', ...PERSON_TOOLS]);
 
 /**
  * The tools a sub-agent gets from the session's, by name (`Bash(git *)` counts as Bash), with the
- * tools of the MCP servers it names whatever its list says, then its own tools; never Agent.
+ * tools of the MCP servers it names whatever its list says, then its own tools; never Agent, nor the
+ * tools only the person answers (a sub-agent's questions and plans would not reach them).
  */
 export function subagentTools(all: readonly Tool[], spec: Pick<SubagentSpec, 'toolNames' | 'disallowedTools' | 'mcpServers' | 'extraTools'>): Tool[] {
   const bare = (n: string) => n.replace(/\(.*$/, '').trim();
@@ -28,7 +32,9 @@ export function subagentTools(all: readonly Tool[], spec: Pick<SubagentSpec, 'to
   const servers = (spec.mcpServers ?? []).map((s) => `mcp__${s}`);
   const own = (spec.extraTools ?? []).filter((t) => !named(t, banned));
   const ownNames = new Set(own.map((t) => t.name));
-  const inherited = all.filter((t) => t.name !== 'Agent' && !ownNames.has(t.name) && (!wanted || named(t, wanted) || named(t, servers)) && !named(t, banned));
+  const inherited = all.filter(
+    (t) => !NOT_FOR_SUBAGENTS.has(t.name) && !ownNames.has(t.name) && (!wanted || named(t, wanted) || named(t, servers)) && !named(t, banned),
+  );
   const out = [...inherited, ...own];
   // MCP tools that wait for ToolSearch bring it along.
   const search = all.find((t) => t.name === TOOL_SEARCH);

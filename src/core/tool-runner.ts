@@ -13,6 +13,7 @@ import type { AskUser, PermissionDecision, PermissionEffects, PermissionRules } 
 import { drainCall, type CallOutcome, type ContextChange, type SessionState, type Tool, type ToolCall, type ToolContext } from '../base/tool.js';
 import type { AgentEvent, DisplayData, GateName, GateTrace, ModelResult } from '../base/events.js';
 import { isPlanApproval } from '../tools/exit-plan-mode/index.js';
+import { isPlanEntry } from '../tools/enter-plan-mode/index.js';
 import { findTool } from '../tools/registry.js';
 import { monotonicMs } from '../base/clock.js';
 import { errorMessage, ToolError } from '../base/errors.js';
@@ -156,6 +157,8 @@ function validatedNote(tool: Tool, input: unknown, ctx: ToolContext): ['passed' 
 
 /** One call on its way through gates 3–7: what every gate function needs. */
 interface Gated {
+  /** The mode the person chose to go on in, when they approved a plan. */
+  nextMode?: 'default' | 'acceptEdits';
   tool: Tool;
   call: ToolCall;
   env: RunnerEnv;
@@ -295,6 +298,7 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
   // Only the tool's own ask gives way to an allow rule: not an ask rule, a protected path, or a hook that asks.
   const ruleCanAllow = !hookAsks && (decision.by === 'tool default' || decision.by === 'symbolic link out of the workspace');
   const heldOn = tool.askPath?.(input, g.ctx) ?? tool.permissionPaths?.(input, g.ctx)?.paths[0];
+  const shown = tool.askPreview?.(input, g.ctx);
   const answer = await env.askUser(
     {
       toolUseId: call.id,
@@ -306,12 +310,14 @@ async function askPerson(g: Gated, input: unknown, decision: Extract<PermissionD
       ruleCanAllow,
       askedBy: decision.by,
       ...(heldOn ? { blockedPath: heldOn } : {}),
+      ...(shown ? { preview: shown } : {}),
       ...(decision.askRule ? { askRule: decision.askRule } : {}),
       ...(tool.mcpServer ? { mcpServer: tool.mcpServer } : {}),
     },
     signal,
   );
   if (answer.behavior === 'allow') {
+    if (answer.mode) g.nextMode = answer.mode;
     if (answer.updatedInput !== undefined) return approvedRewrite(g, answer.updatedInput, answer.answeredBy ?? 'the answer');
     if (answer.remember?.length) {
       const { parseRule } = await import('../base/rule-parse.js');
@@ -359,7 +365,8 @@ async function approvedRewrite(g: Gated, updated: unknown, who: string): Promise
     return { kind: 'done', result: refusal('permission', `${who} approved the call with a changed input that is not valid:\n${invalid}`) };
   }
   const again = await decidePermission({ tool, input: parsed.input, ctx, rules: rulesNow(env), mode: env.permission.mode });
-  if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by !== 'tool default')) {
+  const answered = tool.answersInInput && again.behavior === 'ask' && again.by === 'always asks';
+  if (again.behavior === 'deny' || (again.behavior === 'ask' && again.by !== 'tool default' && !answered)) {
     return denied(g, parsed.input, `${who} changed the input, and then ${again.by}`, again.reason);
   }
   tracer.mark('permission', 'allowed', `${who} (with a changed input)`);
@@ -405,8 +412,10 @@ async function finishExecution(g: Gated, input: unknown): Promise<CallOutcome> {
     });
   }
   tracer.mark('execute', 'passed');
-  // An approved plan ends plan mode (ExitPlanMode asks the person; their yes is the approval).
-  if (isPlanApproval(tool.name, output) && env.permission.mode === 'plan') env.permission.mode = 'default';
+  // An approved plan ends plan mode in the mode the person chose (ExitPlanMode asks them; their yes is the approval).
+  if (isPlanApproval(tool.name, output) && env.permission.mode === 'plan') env.permission.mode = g.nextMode ?? 'default';
+  // The model entered plan mode itself.
+  if (isPlanEntry(tool.name, output)) env.permission.mode = 'plan';
   const outcome = await mapOutput(g, input, output, t0, changing);
   afterCall(tool, input, ctx, env.emit);
   return outcome;

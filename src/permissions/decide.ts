@@ -14,6 +14,8 @@ import { allowHint, DONT_ASK, PERSON_ONLY, unaskedDenial, unpunctuated } from '.
 import { matchPathRules } from './path-rules.js';
 import { pathForms, realPathDeep } from './real-path.js';
 import { protectedReason } from './protected.js';
+import { sessionPlanFile } from '../settings/plan-file.js';
+import { userConfigDir } from '../settings/paths.js';
 import { formatRule, ruleNamesTool, type ParsedRule } from '../base/rule-parse.js';
 import type { PermissionDecision, PermissionRules } from '../base/permission-types.js';
 
@@ -77,6 +79,7 @@ function decideByMode(args: DecideArgs): PermissionDecision | undefined {
   const { tool, input, mode } = args;
   if (mode === 'bypassPermissions') return { behavior: 'allow', by: 'mode bypassPermissions' };
   if (mode === 'plan' && !tool.isReadOnly(input)) {
+    if (writesPlanFile(args)) return { behavior: 'allow', by: 'mode plan (the plan file)' };
     return {
       behavior: 'deny',
       by: 'mode plan',
@@ -84,6 +87,21 @@ function decideByMode(args: DecideArgs): PermissionDecision | undefined {
     };
   }
   return undefined;
+}
+
+/** Plan mode's one writable file: the session's plan file, written by Write or Edit. */
+function writesPlanFile(args: DecideArgs): boolean {
+  if (args.tool.name !== 'Write' && args.tool.name !== 'Edit') return false;
+  const paths = args.tool.permissionPaths?.(args.input, args.ctx);
+  if (!paths || paths.paths.length !== 1) return false;
+  const file = sessionPlanFile(args.ctx);
+  if (path.resolve(paths.paths[0]!) !== file) return false;
+  // Not a symbolic link (one placed there could lead anywhere), in a folder that really is in the
+  // project or the user's config folder.
+  const dir = realPathDeep(path.dirname(file));
+  if (realPathDeep(file) !== path.join(dir, path.basename(file))) return false;
+  const roots = [args.ctx.projectRoot, userConfigDir(args.ctx.homeDir, args.ctx.env.CLAUDE_CONFIG_DIR || undefined)].map(realPathDeep);
+  return roots.some((r) => isInside(dir, r));
 }
 
 function acceptEdits(args: DecideArgs): PermissionDecision | undefined {

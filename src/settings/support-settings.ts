@@ -120,7 +120,7 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   showThinkingSummaries: no('thinking is shown as the model sends it'),
   respondToBashCommands: no('the app has no ! shell mode'),
   defaultShell: no('commands run in bash'),
-  preferredNotifChannel: no('Notification hooks are how wicket notifies'),
+  preferredNotifChannel: yes('the app notifies through it when a turn ends or a permission prompt waits: bell, OSC 9, OSC 99, OSC 777 or none'),
   awaySummaryEnabled: no('no session recap'),
   promptSuggestionEnabled: no('no prompt suggestions'),
   askUserQuestionTimeout: no('wicket has no AskUserQuestion tool'),

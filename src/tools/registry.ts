@@ -3,6 +3,8 @@
  * Each tool module adds itself to BUILTIN_TOOLS here.
  */
 import type { Tool } from '../base/tool.js';
+import { askUserQuestionTool } from './ask-user-question/index.js';
+import { enterPlanModeTool } from './enter-plan-mode/index.js';
 import { exitPlanModeTool } from './exit-plan-mode/index.js';
 import { globTool } from './glob/index.js';
 import { grepTool } from './grep/index.js';
@@ -31,12 +33,20 @@ export const BUILTIN_TOOLS: Tool[] = [
   webSearchTool,
   taskOutputTool,
   taskStopTool,
+  enterPlanModeTool,
   exitPlanModeTool,
+  askUserQuestionTool,
   todoWriteTool,
   agentTool,
   skillTool,
   lspTool,
 ];
+
+/**
+ * The tools only a person (or an SDK host standing for one) answers: print mode without a permission
+ * prompt tool leaves them out, as Claude Code does, and sub-agents never get them.
+ */
+export const PERSON_TOOLS: readonly string[] = ['AskUserQuestion', 'EnterPlanMode', 'ExitPlanMode'];
 
 export function findTool(tools: readonly Tool[], name: string): Tool | undefined {
   return tools.find((t) => t.name === name) ?? tools.find((t) => t.aliases?.includes(name));

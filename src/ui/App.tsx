@@ -11,41 +11,41 @@ import type { PromptMark } from '../base/prompt-marks.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { LoadedSettings } from '../settings/load.js';
 import type { SlashCommand } from './commands/index.js';
-import { hintsFor, type Hint } from './completions.js';
+import { hintsFor } from './completions.js';
 import { HistoryCursor } from './history.js';
-import { HistorySearch } from './HistorySearch.js';
 import { KeyRouterContext, useKeyRouter } from './key-router.js';
 import { useAgent } from './hooks/use-agent.js';
 import { useElicitations, useMcpApprovals, useMcpPromptCommands, useMcpResources } from './hooks/use-mcp.js';
 import { useStatusCommand } from './hooks/use-status-command.js';
+import { useAppActions } from './hooks/use-app-actions.js';
 import { useAppKeys } from './hooks/use-app-keys.js';
+import { useKeymap } from './hooks/use-keymap.js';
 import { useSubmit } from './hooks/use-submit.js';
 import { useMemory } from './hooks/use-memory.js';
-import { MemoryDialog } from './MemoryDialog.js';
+import { useNotifications } from './hooks/use-notifications.js';
+import { type SessionSwitch, useSessionSwitch } from './hooks/use-session-switch.js';
+import type { PluginSession } from './plugin-session.js';
+import { listSessions, type SessionPlaces } from '../session/session-list.js';
+import { previewLines } from './session-rows.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import * as B from './input-buffer.js';
 import { LiveArea } from './LiveArea.js';
-import { ElicitationDialog } from './ElicitationDialog.js';
 import type { ElicitationQueue } from './elicitation-queue.js';
-import { McpApprovalDialog } from './McpApprovalDialog.js';
 import type { McpSession } from './mcp-session.js';
-import { PermissionDialog } from './PermissionDialog.js';
 import { pastCallsAllowedBy } from '../core/policy/coverage.js';
-import { PluginScreen } from './PluginScreen.js';
-import type { PluginSession } from './plugin-session.js';
-import { PromptInput } from './PromptInput.js';
-import { RewindDialog } from './RewindDialog.js';
-import { SessionPicker } from './SessionPicker.js';
-import { listSessions, type SessionPlaces } from '../session/session-list.js';
-import { previewLines } from './session-rows.js';
-import { type SessionSwitch, useSessionSwitch } from './hooks/use-session-switch.js';
 import { previewRestore, rewinderFor } from './rewind-preview.js';
 import { statusLineSetting } from './status-command.js';
 import { StatusLine } from './StatusLine.js';
-import { theme as defaultTheme, type Theme } from './theme.js';
+import { makeTheme, type Theme } from './theme.js';
+import { ActiveInput } from './ActiveInput.js';
+import { usePreferences } from './hooks/use-preferences.js';
+import { useConfigScreen } from './hooks/use-config-screen.js';
+import type { PickerSpec } from './hooks/use-submit.js';
+import type { VimMode } from './vim.js';
 import { Transcript } from './Transcript.js';
 import type { NewItem } from './types.js';
-import { loadAgentDefinitions, type AgentDefinition } from '../tools/agent/definitions.js';
+import { loadAgentDefinitions } from '../tools/agent/definitions.js';
+import { agentColorsOf, CustomStatus, Hints, useInitialPrompt, usePluginCommands } from './app-parts.js';
 import { ViewContext } from './view-context.js';
 
 export interface AppProps {
@@ -97,7 +97,7 @@ export function frameBudget(rows: number, promptLines: number, hints: number, di
 }
 
 export function App(props: AppProps): React.ReactElement {
-  const { base, theme = defaultTheme } = props;
+  const { base } = props;
   // What a "don't ask again" rule would have allowed among this project's past calls (its home and settings as the session's).
   const pastCalls = useCallback(
     (toolName: string, rules: readonly string[]) => pastCallsAllowedBy({ cwd: base.projectRoot, env: { ...base.env, HOME: base.homeDir } }, toolName, rules),
@@ -151,6 +151,12 @@ export function App(props: AppProps): React.ReactElement {
     else if (agent.prompts().length) setRewinding(true);
     else agent.info('Nothing to rewind yet.');
   };
+  const home = base.homeDir;
+  const configDirOverride = base.env.CLAUDE_CONFIG_DIR || undefined;
+  const { prefs, control: preferences } = usePreferences(base.settings, { home, configDir: configDirOverride }, (w) => agent.info(w, 'warning'));
+  const [picker, setPicker] = useState<PickerSpec | undefined>(undefined);
+  const [configOpen, setConfigOpen] = useState(false);
+  const [vimMode, setVimMode] = useState<VimMode>('insert');
   const memory = useMemory(base, props.cwd, props.configDir, agent.info);
   const sessions = useSessionSwitch({ places: props.places, transcript: props.transcript, agent, onSwitch: props.onSwitch, quit });
   const submit = useSubmit({
@@ -166,14 +172,34 @@ export function App(props: AppProps): React.ReactElement {
     ...(props.plugins ? { openPlugins: () => setBrowsing(true) } : {}),
     onCleared: () => setStaticKey((k) => k + 1),
     memory,
+    openPicker: setPicker,
+    openConfig: () => setConfigOpen(true),
+    preferences,
+    home,
+    ...(configDirOverride ? { configDirOverride } : {}),
   });
-  const dialogOpen = agent.asks.length > 0 || approval !== undefined || elicit !== undefined || memory.pending !== undefined;
+  const config = useConfigScreen(configOpen, () => setConfigOpen(false), { base, preferences, home, configDirOverride, info: agent.info });
+  const dialogOpen =
+    agent.asks.length > 0 || approval !== undefined || elicit !== undefined || memory.pending !== undefined || picker !== undefined || configOpen;
+  const screenOpen = rewinding || sessions.picking || browsing;
   // An interrupt ends the run's calls, and with them what their servers asked.
   const interrupt = useCallback(() => {
     props.elicitations?.cancelAll();
     agent.interrupt();
   }, [agent, props.elicitations]);
-  const notice = useAppKeys({
+  const keymap = useKeymap(props.configDir, (w) => agent.info(w, 'warning'));
+  const actions = useAppActions({
+    env: base.env,
+    cwd: props.cwd,
+    buffer,
+    setBuffer,
+    history,
+    info: agent.info,
+    redraw: useCallback(() => setStaticKey((k) => k + 1), []),
+  });
+  const { notice, onKey } = useAppKeys({
+    ...actions,
+    keymap,
     buffer,
     setBuffer,
     dialogOpen,
@@ -183,159 +209,135 @@ export function App(props: AppProps): React.ReactElement {
     hints,
     permission: base.permission,
     allowBypass: props.allowBypass,
-    searching: searching || rewinding || sessions.picking || browsing,
+    searching: searching || screenOpen,
     openSearch: () => setSearching(true),
     openRewind,
+    submit,
+    vimInsert: prefs.editorMode === 'vim' && vimMode === 'insert',
+    openModelPicker: () => submit(B.fromText('/model')),
   });
   useInitialPrompt(props.initialPrompt, submit);
+  useNotifications({
+    working: agent.status.working,
+    asks: agent.asks.length,
+    channel: prefs.preferredNotifChannel,
+    env: base.env,
+    hooks: base.hooks,
+    home: base.homeDir,
+  });
 
   const onHistory = (dir: -1 | 1, cur: B.Buffer): B.Buffer | undefined => {
     const entry = dir === -1 ? history.up(cur.text) : history.down();
     return entry === undefined ? undefined : B.fromText(entry);
   };
-  const { liveRows, dialogRows } = frameBudget(
-    rows,
-    buffer.text.split('\n').length,
-    hints.length + statusRows.length,
-    dialogOpen || rewinding || sessions.picking || browsing,
-  );
+  const { liveRows, dialogRows } = frameBudget(rows, buffer.text.split('\n').length, hints.length + statusRows.length, dialogOpen || screenOpen);
   const agentColors = useMemo(() => agentColorsOf(loadAgentDefinitions(props.cwd, props.configDir)), [props.cwd, props.configDir]);
-  const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme, agentColors }), [columns, rows, props.cwd, theme, agentColors]);
+  const verbose = actions.transcript || prefs.verbose;
+  const theme = useMemo(() => props.theme ?? makeTheme(process.env, prefs.theme), [props.theme, prefs.theme]);
+  const viewInfo = useMemo(() => ({ columns, rows, cwd: props.cwd, theme, agentColors, verbose }), [columns, rows, props.cwd, theme, agentColors, verbose]);
   const ask = agent.asks[0];
-  const keys = useKeyRouter();
+  const keys = useKeyRouter(onKey);
 
   return (
     <KeyRouterContext.Provider value={keys}>
       <ViewContext.Provider value={viewInfo}>
         <Transcript key={staticKey} items={agent.items} />
-        <LiveArea live={agent.live} maxRows={liveRows} />
-        <Box flexDirection="column" marginTop={1}>
-          {approval && !ask ? (
-            <McpApprovalDialog key={approval.server.name} server={approval.server} waiting={approval.waiting} onAnswer={approval.onAnswer} />
-          ) : ask ? (
-            <PermissionDialog
-              key={ask.request.toolUseId}
-              request={ask.request}
+        {verbose ? (
+          <Box marginTop={1}>
+            <Text dimColor>Showing the full transcript · ctrl+o or esc to go back</Text>
+          </Box>
+        ) : null}
+        {verbose ? null : <LiveArea live={agent.live} maxRows={liveRows} />}
+        {verbose ? null : (
+          <Box flexDirection="column" marginTop={1}>
+            <ActiveInput
+              {...(approval ? { approval } : {})}
+              {...(ask ? { ask } : {})}
               waiting={agent.asks.length - 1}
-              onAnswer={(a) => agent.answer(ask, a)}
-              maxPreviewRows={Math.max(3, dialogRows - 12)}
+              answer={agent.answer}
               pastCalls={pastCalls}
-            />
-          ) : elicit ? (
-            <ElicitationDialog
-              key={elicit.id}
-              request={elicit.request}
-              waiting={elicit.waiting}
-              onAnswer={elicit.onAnswer}
-              maxFieldRows={Math.max(3, dialogRows - 10)}
-            />
-          ) : memory.pending ? (
-            <MemoryDialog note={memory.pending.note} targets={memory.pending.targets} onChoose={memory.choose} />
-          ) : rewinding ? (
-            <RewindDialog
-              prompts={agent.prompts()}
-              preview={(i) => previewRestore(rewinderFor(base), agent.prompts()[i]?.checkpoint, base.state.cwd)}
-              maxRows={Math.max(6, dialogRows - 2)}
-              onChoose={(i, choice) => {
-                setRewinding(false);
-                void agent.rewind(i, choice).then((text) => {
-                  if (text !== undefined) setBuffer(B.fromText(text));
-                });
+              {...(elicit ? { elicit } : {})}
+              {...(memory.pending ? { memory: { note: memory.pending.note, targets: memory.pending.targets, onChoose: memory.choose } } : {})}
+              {...(picker ? { picker } : {})}
+              closePicker={() => setPicker(undefined)}
+              {...(config ? { config } : {})}
+              {...(rewinding
+                ? {
+                    rewind: {
+                      prompts: agent.prompts(),
+                      preview: (i: number) => previewRestore(rewinderFor(base), agent.prompts()[i]?.checkpoint, base.state.cwd),
+                      maxRows: Math.max(6, dialogRows - 2),
+                      onChoose: (i: number, choice: { code: boolean; conversation: boolean }) => {
+                        setRewinding(false);
+                        void agent.rewind(i, choice).then((text) => {
+                          if (text !== undefined) setBuffer(B.fromText(text));
+                        });
+                      },
+                      onCancel: () => setRewinding(false),
+                    },
+                  }
+                : {})}
+              {...(sessions.picking && props.places
+                ? {
+                    sessions: {
+                      load: (all: boolean) => listSessions(props.places!, all),
+                      preview: previewLines,
+                      cwd: props.cwd,
+                      current: base.sessionId,
+                      onChoose: sessions.choose,
+                      onCancel: sessions.cancel,
+                      maxRows: Math.max(8, dialogRows),
+                    },
+                  }
+                : {})}
+              {...(browsing && props.plugins
+                ? {
+                    plugins: {
+                      ctx: props.plugins.manageContext,
+                      active: () => props.plugins!.active(),
+                      maxRows: dialogRows,
+                      onClose: (changed: boolean) => {
+                        setBrowsing(false);
+                        if (changed) agent.info('Plugins changed: /reload-plugins brings the changes into this session.');
+                      },
+                    },
+                  }
+                : {})}
+              {...(searching
+                ? {
+                    search: {
+                      entries: history.all,
+                      onDone: (entry: string | undefined) => {
+                        if (entry !== undefined) setBuffer(B.fromText(entry));
+                        setSearching(false);
+                      },
+                    },
+                  }
+                : {})}
+              prompt={{
+                value: buffer,
+                onChange: setBuffer,
+                onSubmit: submit,
+                onHistory,
+                attachPasted: actions.attachPath,
+                vim: prefs.editorMode === 'vim',
+                onVimMode: setVimMode,
+                placeholder: agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands',
               }}
-              onCancel={() => setRewinding(false)}
+              dialogRows={dialogRows}
             />
-          ) : sessions.picking && props.places ? (
-            <SessionPicker
-              load={(all) => listSessions(props.places!, all)}
-              preview={previewLines}
-              cwd={props.cwd}
-              current={base.sessionId}
-              onChoose={sessions.choose}
-              onCancel={sessions.cancel}
-              maxRows={Math.max(8, dialogRows)}
+            {!ask && hints.length ? <Hints hints={hints} /> : null}
+            {statusRows.length ? <CustomStatus rows={statusRows} padding={statusSetting?.padding ?? 0} /> : null}
+            <StatusLine
+              status={agent.status}
+              model={base.model}
+              mode={base.permission.mode}
+              notice={notice ?? (prefs.editorMode === 'vim' ? `-- ${vimMode.toUpperCase()} --` : undefined)}
+              queued={agent.queued}
             />
-          ) : browsing && props.plugins ? (
-            <PluginScreen
-              ctx={props.plugins.manageContext}
-              active={() => props.plugins!.active()}
-              maxRows={dialogRows}
-              onClose={(changed) => {
-                setBrowsing(false);
-                if (changed) agent.info('Plugins changed: /reload-plugins brings the changes into this session.');
-              }}
-            />
-          ) : searching ? (
-            <HistorySearch
-              entries={history.all}
-              onDone={(entry) => {
-                if (entry !== undefined) setBuffer(B.fromText(entry));
-                setSearching(false);
-              }}
-            />
-          ) : (
-            <PromptInput
-              value={buffer}
-              onChange={setBuffer}
-              onSubmit={submit}
-              onHistory={onHistory}
-              placeholder={agent.status.working ? 'Type to queue a message' : 'Ask wicket to do something · /help for commands'}
-            />
-          )}
-          {!ask && hints.length ? <Hints hints={hints} /> : null}
-          {statusRows.length ? <CustomStatus rows={statusRows} padding={statusSetting?.padding ?? 0} /> : null}
-          <StatusLine status={agent.status} model={base.model} mode={base.permission.mode} notice={notice} queued={agent.queued} />
-        </Box>
+          </Box>
+        )}
       </ViewContext.Provider>
     </KeyRouterContext.Provider>
-  );
-}
-
-/** The app's commands, listed again after /reload-plugins (plugins bring commands and skills). */
-function usePluginCommands(initial: SlashCommand[], plugins: PluginSession | undefined): SlashCommand[] {
-  const [commands, setCommands] = useState(initial);
-  useEffect(() => plugins?.onReload(() => setCommands(plugins.commands())), [plugins]);
-  return commands;
-}
-
-/** Sub-agent types → the color their definition gives them. */
-function agentColorsOf(defs: readonly AgentDefinition[]): Record<string, string> {
-  return Object.fromEntries(defs.flatMap((d) => (d.color ? [[d.name, d.color]] : [])));
-}
-
-/** `wicket "prompt"`: sent once, right after the first render. */
-function useInitialPrompt(prompt: string | undefined, submit: (b: B.Buffer) => void): void {
-  const sent = useRef(false);
-  useEffect(() => {
-    if (sent.current || !prompt?.trim()) return;
-    sent.current = true;
-    submit(B.fromText(prompt));
-  }, []);
-}
-
-/** The rows of the settings' status line command (ANSI colours pass through). */
-function CustomStatus({ rows, padding }: { rows: string[]; padding: number }): React.ReactElement {
-  return (
-    <Box flexDirection="column" paddingLeft={padding}>
-      {rows.map((r, i) => (
-        <Text key={i} wrap="truncate-end">
-          {r}
-        </Text>
-      ))}
-    </Box>
-  );
-}
-
-/** Slash commands or `@` resources matching what is typed; Tab takes the first. */
-function Hints({ hints }: { hints: Hint[] }): React.ReactElement {
-  const width = Math.max(...hints.map((h) => h.label.length)) + 1;
-  return (
-    <Box flexDirection="column">
-      {hints.map((h) => (
-        <Text key={h.label} wrap="truncate-end">
-          <Text bold>{h.label.padEnd(width)}</Text>
-          <Text dimColor>{` ${h.description}`}</Text>
-        </Text>
-      ))}
-    </Box>
   );
 }

@@ -106,15 +106,22 @@ function useDialogKeys(
   const setSelected = (n: number) => setSelectedState((sel.current = n));
   const setTyping = (b: B.Buffer | undefined) => setTypingState((text.current = b));
   const answer = useAnswerOnce<PermissionAnswer>(onAnswer);
+  const plan = request.toolName === 'ExitPlanMode';
   const pick = (key: Choice['key']) => {
-    if (key === '1') answer({ behavior: 'allow' });
+    // A plan is approved with the mode to go on in: 1 accepts edits, 2 asks for each.
+    if (plan && key !== '3') answer({ behavior: 'allow', mode: key === '1' ? 'acceptEdits' : 'default' });
+    else if (key === '1') answer({ behavior: 'allow' });
     else if (key === '2' && request.suggestions.length) {
       const rememberIn = SCOPES[scopeNow.current]!.scope;
       answer({ behavior: 'allow', remember: [...request.suggestions], ...(rememberIn === 'localSettings' ? {} : { rememberIn }) });
     } else if (key === '3') setTyping(B.emptyBuffer);
   };
   // "No" stops the turn; what the person types instead becomes the next prompt.
-  const no = (instead?: string) => answer({ behavior: 'deny', interrupt: true, ...(instead?.trim() ? { message: instead.trim() } : {}) });
+  // A plan the person wants changed goes back to the model with what to change, and planning goes on.
+  const no = (instead?: string) =>
+    plan && instead?.trim()
+      ? answer({ behavior: 'deny', message: instead.trim() })
+      : answer({ behavior: 'deny', interrupt: true, ...(instead?.trim() ? { message: instead.trim() } : {}) });
   useKeys((input, key) => {
     const buf = text.current;
     if (buf !== undefined) {
@@ -146,6 +153,12 @@ function scopePlace(scope: number, rulesFile: string): string {
 }
 
 function choicesFor(request: PermissionRequest, place: string): Choice[] {
+  if (request.toolName === 'ExitPlanMode')
+    return [
+      { key: '1', label: 'Yes, and auto-accept edits' },
+      { key: '2', label: 'Yes, and manually approve edits' },
+      { key: '3', label: 'No, keep planning (tell wicket what to change)' },
+    ];
   const out: Choice[] = [{ key: '1', label: 'Yes' }];
   if (request.suggestions.length) out.push({ key: '2', label: `Yes, and don't ask again for ${request.suggestions.join(', ')} (${place})` });
   out.push({ key: '3', label: 'No, and tell wicket what to do instead (esc)' });

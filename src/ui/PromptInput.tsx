@@ -4,10 +4,11 @@
  * Controlled: the buffer lives in the parent; Esc, Ctrl-C, Ctrl-D and Shift+Tab are the parent's.
  */
 import { Box, Text, type Key } from 'ink';
-import React, { useRef } from 'react';
+import React, { useContext, useRef } from 'react';
 import * as B from './input-buffer.js';
-import { useKeys } from './key-router.js';
+import { KeyRouterContext, useKeys } from './key-router.js';
 import { symbols } from './theme.js';
+import { initialVim, vimKey, type VimMode, type VimState } from './vim.js';
 import { useView } from './view-context.js';
 
 export interface PromptInputProps {
@@ -20,6 +21,11 @@ export interface PromptInputProps {
   readonly placeholder?: string;
   /** Lines shown at most; the view follows the cursor. */
   readonly maxLines?: number;
+  /** A pasted text the app takes as something else (an image file's path): the buffer with it, or undefined. */
+  readonly attachPasted?: (text: string, b: B.Buffer) => B.Buffer | undefined;
+  /** Vim keys (editorMode "vim"), and who hears the mode change (the status line). */
+  readonly vim?: boolean;
+  readonly onVimMode?: (mode: VimMode) => void;
 }
 
 const PASTE_START = '[200~';
@@ -31,9 +37,11 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
   const latest = useRef(value);
   latest.current = value;
   const pasting = useRef<string | undefined>(undefined);
+  const vim = useRef<VimState>(initialVim);
   const propsRef = useRef(props);
   propsRef.current = props;
 
+  const router = useContext(KeyRouterContext);
   useKeys((input, key) => {
     const p = propsRef.current;
     const set = (next: B.Buffer | undefined) => {
@@ -42,8 +50,19 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
       p.onChange(next);
     };
     if (pasting.current !== undefined || input === PASTE_START || input.startsWith(PASTE_START)) {
-      handlePaste(input, key, pasting, set, latest.current);
+      handlePaste(input, key, pasting, set, latest.current, p.attachPasted);
+      if (router) router.pasting = pasting.current !== undefined;
       return;
+    }
+    if (p.vim) {
+      const v = vimKey(vim.current, input, key, latest.current);
+      if (v.kind !== 'pass') {
+        if (v.state.mode !== vim.current.mode) p.onVimMode?.(v.state.mode);
+        vim.current = v.state;
+        if (v.kind === 'submit') p.onSubmit(latest.current);
+        else set(v.buffer);
+        return;
+      }
     }
     const result = handleKey(input, key, latest.current, p);
     if (result === 'submit') p.onSubmit(latest.current);
@@ -54,7 +73,13 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
   }, isActive);
 
   return (
-    <Box borderStyle="round" borderColor={theme.color('muted')} borderLeft={false} borderRight={false} flexDirection="column">
+    <Box
+      borderStyle="round"
+      borderColor={theme.color(value.text.startsWith('!') ? 'bash' : 'muted')}
+      borderLeft={false}
+      borderRight={false}
+      flexDirection="column"
+    >
       <BufferView value={value} placeholder={placeholder} maxLines={maxLines} showCursor={isActive} />
     </Box>
   );
@@ -62,7 +87,14 @@ export function PromptInput(props: PromptInputProps): React.ReactElement {
 
 type KeyResult = B.Buffer | undefined | 'submit' | { then: B.Buffer };
 
-function handlePaste(input: string, key: Key, pasting: React.MutableRefObject<string | undefined>, set: (b: B.Buffer) => void, current: B.Buffer): void {
+function handlePaste(
+  input: string,
+  key: Key,
+  pasting: React.MutableRefObject<string | undefined>,
+  set: (b: B.Buffer) => void,
+  current: B.Buffer,
+  attach?: (text: string, b: B.Buffer) => B.Buffer | undefined,
+): void {
   let chunk = input.startsWith(PASTE_START) ? input.slice(PASTE_START.length) : input;
   if (pasting.current === undefined) pasting.current = '';
   if (key.return && !chunk) chunk = '\n';
@@ -73,7 +105,7 @@ function handlePaste(input: string, key: Key, pasting: React.MutableRefObject<st
   }
   const text = pasting.current + chunk.slice(0, end);
   pasting.current = undefined;
-  set(B.paste(current, text));
+  set(attach?.(text, current) ?? B.paste(current, text));
 }
 
 /** One key → the next buffer, 'submit', or undefined (ignored). */
@@ -127,7 +159,12 @@ function typed(input: string, b: B.Buffer): KeyResult {
   if (input.length === 1) return B.insert(b, input);
   const breaks = (input.match(/[\r\n]/g) ?? []).length;
   const trailingEnter = breaks === 1 && /\r$/.test(input);
-  if (trailingEnter) return { then: B.insert(b, input.slice(0, -1)) };
+  if (trailingEnter) {
+    const typedText = input.slice(0, -1);
+    // `\` then Enter, read together on a busy start: a new line, as when they come one by one.
+    if (`${b.text.slice(0, b.cursor)}${typedText}`.endsWith('\\')) return B.insert(B.insert(b, typedText.slice(0, -1)), '\n');
+    return { then: B.insert(b, typedText) };
+  }
   if (breaks > 0 || input.length > B.LARGE_PASTE_CHARS) return B.paste(b, input);
   return B.insert(b, input);
 }

@@ -59,10 +59,36 @@ function ItemBody({ item }: { item: HistoryItem }): React.ReactElement {
           {item.text}
         </Text>
       );
+    case 'shell':
+      return <ShellItem item={item} />;
     case 'interrupted':
       return <Text color={theme.color('warn')}>{`  ${symbols.result}  Interrupted · tell wicket what to do instead`}</Text>;
   }
 }
+
+/** `! command` and its output under it, as Claude Code's bash mode shows them. */
+function ShellItem({ item }: { item: Extract<HistoryItem, { kind: 'shell' }> }): React.ReactElement {
+  const { theme } = useView();
+  const lines = item.output.replace(/\n+$/, '').split('\n');
+  const shown = lines.length > SHELL_LINES ? [...lines.slice(0, SHELL_LINES), `… ${lines.length - SHELL_LINES} more lines`] : lines;
+  return (
+    <Box flexDirection="column">
+      <Text color={theme.color('bash')} wrap="wrap">{`! ${item.command}`}</Text>
+      <Box>
+        <Text dimColor>{`  ${symbols.result}  `}</Text>
+        <Box flexShrink={1} flexDirection="column">
+          {shown.map((l, i) => (
+            <Text key={i} color={item.failed ? theme.color('error') : undefined} dimColor={!item.failed} wrap="wrap">
+              {item.refused && i === 0 ? `Not run: ${l}` : l || ' '}
+            </Text>
+          ))}
+        </Box>
+      </Box>
+    </Box>
+  );
+}
+
+const SHELL_LINES = 20;
 
 function Banner({ item }: { item: Extract<HistoryItem, { kind: 'banner' }> }): React.ReactElement {
   const { theme } = useView();

@@ -11,8 +11,8 @@ import type { FinishedTool, HistoryItem, LiveState, LiveTool, NewItem, RunStatus
 
 const MAX_TRACES = 100;
 const TAIL_LINES = 5;
-/** Tool results kept for the view are cut to this many characters (the model got the whole). */
-const KEEP_RESULT_CHARS = 4000;
+/** Tool results kept for the view (the full transcript shows them) are cut to this many characters (the model got the whole). */
+const KEEP_RESULT_CHARS = 20_000;
 /** Items written per frame: a burst (a resumed session, many results) is spread over frames. */
 const ITEMS_PER_FRAME = 40;
 

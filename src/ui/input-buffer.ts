@@ -7,6 +7,8 @@ export interface Paste {
   id: number;
   text: string;
   label: string;
+  /** An image shown as `[Image #N]`: sent as an image block, not as text. */
+  image?: { mediaType: string; data: string };
 }
 
 export interface Buffer {
@@ -40,11 +42,23 @@ export function paste(b: Buffer, raw: string): Buffer {
   return { ...insert(b, label), pastes: [...b.pastes, { id, text, label }] };
 }
 
-/** The text to send: placeholders replaced by what was pasted. */
+/** The text to send: placeholders replaced by what was pasted (images keep their `[Image #N]`). */
 export function expand(b: Buffer): string {
   let out = b.text;
-  for (const p of b.pastes) out = out.split(p.label).join(p.text);
+  for (const p of b.pastes) if (!p.image) out = out.split(p.label).join(p.text);
   return out;
+}
+
+/** Adds an image at the cursor as `[Image #N]` (N counts the prompt's images). */
+export function attachImage(b: Buffer, image: { mediaType: string; data: string }): Buffer {
+  const id = (b.pastes.at(-1)?.id ?? 0) + 1;
+  const label = `[Image #${b.pastes.filter((p) => p.image).length + 1}]`;
+  return { ...insert(b, label), pastes: [...b.pastes, { id, text: '', label, image }] };
+}
+
+/** The images still in the prompt (their label not deleted), in order. */
+export function images(b: Buffer): Array<{ mediaType: string; data: string }> {
+  return b.pastes.flatMap((p) => (p.image && b.text.includes(p.label) ? [p.image] : []));
 }
 
 export function backspace(b: Buffer): Buffer {

@@ -12,15 +12,53 @@ type OnKey = (input: string, key: Key) => void;
 
 export interface KeyRouter {
   current?: OnKey;
+  /** The prompt is inside a bracketed paste: its keys are text, never bindings. */
+  pasting?: boolean;
 }
+
+/** Sees each key first (the app's bindings); true when it took the key. */
+type Before = (input: string, key: Key, router: KeyRouter) => boolean;
 
 export const KeyRouterContext = React.createContext<KeyRouter | undefined>(undefined);
 
-/** For the app: one listener that hands each key to the input that claimed it last. */
-export function useKeyRouter(): KeyRouter {
+/** For the app: one listener that offers each key to `before` (the key bindings), then to the input that claimed it last. */
+export function useKeyRouter(before?: Before): KeyRouter {
   const router = useRef<KeyRouter>({}).current;
-  useInput((input, key) => router.current?.(input, key));
+  const first = useRef(before);
+  first.current = before;
+  useInput((input, key) => {
+    for (const [i, k] of router.pasting ? [[input, key] as const] : splitBurst(input, key)) {
+      if (!router.pasting && first.current?.(i, k, router)) continue;
+      router.current?.(i, k);
+    }
+  });
   return router;
+}
+
+/** Control keys (Ctrl+letter) as Ink reports them: the letter, with ctrl. */
+const CONTROL = /[\x01-\x08\x0b\x0c\x0e-\x1a]/;
+
+/**
+ * Keys read together (typed while the app was busy) arrive as one text: a Ctrl+letter inside it is
+ * split out as the key it is, so "look at" and Ctrl+V stay two things. Escape sequences and pastes
+ * are left whole.
+ */
+export function splitBurst(input: string, key: Key): Array<readonly [string, Key]> {
+  if (input.length < 2 || input.includes('\x1b') || !CONTROL.test(input)) return [[input, key]];
+  const out: Array<readonly [string, Key]> = [];
+  let text = '';
+  for (const ch of input) {
+    const code = ch.charCodeAt(0);
+    if (!CONTROL.test(ch)) {
+      text += ch;
+      continue;
+    }
+    if (text) out.push([text, { ...key, ctrl: false }]);
+    text = '';
+    out.push([String.fromCharCode(code + 96), { ...key, ctrl: true }]);
+  }
+  if (text) out.push([text, { ...key, ctrl: false }]);
+  return out;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { Marked } from 'marked';
 import stripAnsi from 'strip-ansi';
+import { markdownLib } from './lib/markdown-lib.js';
 import { claudeStyle, type TerminalExtension } from './markdown-style.js';
 import { theme as defaultTheme, type Theme } from './theme.js';
 import { visibleWidth, wrapAnsi } from './wrap.js';
@@ -20,7 +21,7 @@ const renderers = new Map<number, Marked>();
  */
 export function preloadMarkdown(): Promise<void> {
   loading ??= (async () => {
-    const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
+    const { Marked, markedTerminal } = await markdownLib();
     makeRenderer = (width) => {
       const m = new Marked();
       const ext = markedTerminal({ reflowText: true, width, tab: 2, showSectionPrefix: false, emoji: false }) as unknown as TerminalExtension;

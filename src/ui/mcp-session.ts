@@ -33,8 +33,12 @@ export class McpSession {
     followMcpTools(agent, servers);
   }
 
-  /** Starts every server that needs no answer. */
+  private started = false;
+
+  /** Starts every server that needs no answer (once; the app calls it after its first frame, a run before it). */
   start(): void {
+    if (this.started) return;
+    this.started = true;
     this.starts.push(this.servers.start().then(() => useMcpTools(this.agent, this.servers, this.only)));
   }
 
@@ -98,8 +102,26 @@ export class McpSession {
     }
   }
 
+  /** /mcp reconnect, enable, disable: the server connected again, turned on or off for this session; what happened. */
+  async control(name: string, verb: 'reconnect' | 'enable' | 'disable'): Promise<{ text: string } | { error: string }> {
+    try {
+      if (verb === 'reconnect') await this.servers.reconnectServer(name);
+      else await this.servers.setEnabled(name, verb === 'enable');
+      useMcpTools(this.agent, this.servers, this.only);
+      const state = this.servers.list().find((s) => s.name === name);
+      const tools = state?.status === 'connected' ? ` (${state.toolNames.length} tool${state.toolNames.length === 1 ? '' : 's'})` : '';
+      const done = { reconnect: 'reconnected', enable: 'turned on', disable: 'turned off for this session' }[verb];
+      if (verb !== 'disable' && state?.status !== 'connected')
+        return { error: `MCP server "${name}" did not connect: ${state?.error ?? state?.status ?? 'unknown server'}` };
+      return { text: `MCP server "${name}" ${done}${tools}.` };
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  }
+
   /** Resolves once no server is waiting for an answer or still starting. */
   async ready(): Promise<void> {
+    this.start();
     await this.approvals;
     for (let seen = 0; seen < this.starts.length; ) {
       const batch = this.starts.slice(seen);

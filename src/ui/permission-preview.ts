@@ -32,6 +32,8 @@ export function buildPreview(req: PermissionRequest, cwd: string): Preview {
       };
     case 'WebFetch':
       return { kind: 'url', question: 'Do you want to fetch this URL?', url: s('url') ?? req.summary, ...(s('prompt') ? { prompt: s('prompt') } : {}) };
+    case 'ExitPlanMode':
+      return { kind: 'text', question: 'Would you like to proceed?', text: req.preview ?? s('plan') ?? req.summary };
     default:
       return text(req);
   }

@@ -39,6 +39,7 @@ import { ElicitationQueue } from './elicitation-queue.js';
 import { McpSession } from './mcp-session.js';
 import { PluginSession } from './plugin-session.js';
 import { SetupError } from './SetupError.js';
+import { yogaReady } from './lib/yoga-ready.js';
 import { askBrokenSettings } from './SettingsErrorDialog.js';
 import { askTrust } from './TrustDialog.js';
 import { offerProjectPlugins } from './ProjectPluginsDialog.js';
@@ -48,6 +49,7 @@ const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 
 export const runApp: AppEntry = async function runApp(opts, info) {
+  await yogaReady;
   const trust = await trustWorkspace();
   if (!trust.yes) return 1;
   if (!(await settingsReadable(opts))) return 2;
@@ -94,7 +96,11 @@ async function chooseSession(opts: CliOptions): Promise<boolean> {
   return true;
 }
 
-async function runSession(opts: CliOptions, info: { version: string }, trustNote: string | undefined): Promise<{ code: number; switchTo?: SessionSwitch }> {
+async function runSession(
+  opts: CliOptions,
+  info: { version: string; firstFrame?: () => void },
+  trustNote: string | undefined,
+): Promise<{ code: number; switchTo?: SessionSwitch }> {
   const pluginNotes = await projectPlugins(opts);
   let setup: Setup;
   let saved: SavedSession;
@@ -119,7 +125,6 @@ async function runSession(opts: CliOptions, info: { version: string }, trustNote
   } catch (err) {
     return { code: await showSetupError(err) };
   }
-  mcp?.start();
   const base = setup.options;
   const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...pluginNotes, ...setup.loaded.warnings, ...(trustNote ? [trustNote] : [])];
   if (debugOn) {
@@ -184,6 +189,11 @@ async function runSession(opts: CliOptions, info: { version: string }, trustNote
   if (out.isTTY) out.write(BRACKETED_PASTE_ON);
   // Kitty's keyboard protocol (kitty, WezTerm, ghostty, once the terminal confirms it) tells Shift+Enter from Enter.
   const instance = render(app, { exitOnCtrlC: false, maxFps: 30, kittyKeyboard: { mode: 'auto' } });
+  // What the first frame does not need starts after it: MCP servers (their processes), Markdown.
+  setImmediate(() => {
+    info.firstFrame?.();
+    mcp?.start();
+  });
   setTimeout(() => void preloadMarkdown().catch(() => undefined), 50);
   try {
     await instance.waitUntilExit();

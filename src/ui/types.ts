@@ -22,7 +22,9 @@ export type HistoryItem =
   | { id: number; kind: 'assistant'; text: string /** A later block of the same message (no bullet). */; continues?: boolean }
   | { id: number; kind: 'tool'; tool: FinishedTool }
   | { id: number; kind: 'info'; text: string; tone: 'info' | 'warning' | 'error' }
-  | { id: number; kind: 'interrupted' };
+  | { id: number; kind: 'interrupted' }
+  /** A `!` command the person ran, and its output (or why it did not run). */
+  | { id: number; kind: 'shell'; command: string; output: string; failed: boolean; refused?: boolean };
 
 /** Items without their id, as producers make them. */
 export type NewItem = HistoryItem extends infer T ? (T extends { id: number } ? Omit<T, 'id'> : never) : never;

@@ -12,6 +12,8 @@ export interface ViewInfo {
   theme: Theme;
   /** Sub-agent types with a `color` in their definition → that color's name (red, blue, …, purple, orange, pink, cyan). */
   agentColors?: Readonly<Record<string, string>>;
+  /** The full transcript (Ctrl+O): every tool call's input and output in full. */
+  verbose?: boolean;
 }
 
 export const ViewContext = createContext<ViewInfo>({ columns: 100, rows: 24, cwd: process.cwd(), theme });

@@ -63,12 +63,14 @@ describe.skipIf(!hasTmux())('the app as a Claude Code user expects it', { timeou
     for (const l of body) if (l.trim() && l !== 'Custom commands') expect(l).toMatch(/^ {2}/);
   });
 
-  it('the trust dialog leaves nothing behind once answered', async () => {
+  it('the trust dialog has no stray space where a line wraps, and leaves nothing behind once answered', async () => {
     const project = await makeTmpProject({ trusted: false, files: {} });
     cleanups.push(() => project.cleanup());
-    const tui = startTui({ cwd: project.dir, home: project.home, rows: 40 });
+    // At 120 columns a word of the dialog ends exactly at its edge: the next row starts with the next word, not a space.
+    const tui = startTui({ cwd: project.dir, home: project.home, rows: 40, columns: 120 });
     cleanups.push(() => tui.close());
-    await tui.waitFor('Enter to confirm');
+    const dialog = await tui.waitFor('Enter to confirm');
+    expect(dialog).toContain('If you did not write this │\n│ project or do not know');
     tui.press('1');
     await tui.waitFor(READY);
     const all = tui.history();

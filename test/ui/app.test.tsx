@@ -264,8 +264,9 @@ describe('slash commands in the app', () => {
     await app.send('/help');
     await waitFor(() => expect(app.frame()).toContain('/permissions [allow|ask|deny|remove <rule>]'));
     await app.send('/model opus');
-    await waitFor(() => expect(app.frame()).toContain('Model set to claude-opus-4-7'));
+    await waitFor(() => expect(app.frame()).toContain('Set model to claude-opus-4-7 and saved as your default for new sessions'));
     expect(app.base.model).toBe('claude-opus-4-7');
+    expect(JSON.parse(readFileSync(path.join(dir, '.claude', 'settings.json'), 'utf8')).model).toBe('opus');
     await app.send('/cost');
     await waitFor(() => expect(app.frame()).toContain('No tokens used yet.'));
     await app.send('/nope');

@@ -86,4 +86,8 @@ export interface CliOptions {
 }
 
 /** The interactive app's entry (ui/run-app.tsx), which the command line loads by its path: cli/ does not import ui/. */
-export type AppEntry = (opts: CliOptions, info: { version: string }) => Promise<number>;
+/**
+ * `firstFrame`: called once the app's first frame is drawn (the interactive mode then saves the app
+ * bundle's code cache, and only then changes V8's flags, which would make that cache useless).
+ */
+export type AppEntry = (opts: CliOptions, info: { version: string; firstFrame?: () => void }) => Promise<number>;

@@ -40,7 +40,7 @@ import { sessionEnvDir } from '../../tools/bash/session-env.js';
 import { resolveOutputStyle } from '../../settings/output-styles.js';
 import { wicketHomeDir } from '../../settings/paths.js';
 import { ReadState } from '../../base/read-state.js';
-import { BUILTIN_TOOLS } from '../../tools/registry.js';
+import { BUILTIN_TOOLS, PERSON_TOOLS } from '../../tools/registry.js';
 import { modelSkills } from '../../tools/skill/index.js';
 import { agentWarnings, loadAgentDefinitions, setCliAgents, type AgentDefinition } from '../../tools/agent/definitions.js';
 import { STRICT_MCP_KEY } from '../../mcp/agent-servers.js';
@@ -126,6 +126,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   let tools = visibleTools(BUILTIN_TOOLS, loaded.rules, opts.tools).filter(
     (t) => t.name !== 'Skill' || (!opts.disableSlashCommands && modelSkills(cwd, configDir).length > 0),
   );
+  // In print mode nobody answers a question or approves a plan unless a permission prompt tool (or the SDK host's canUseTool) does.
+  if ((opts.print || opts.inputFormat === 'stream-json') && !opts.permissionPromptTool) tools = tools.filter((t) => !PERSON_TOOLS.includes(t.name));
   // WebSearch runs the API's own web search, which Amazon Bedrock does not offer.
   const webSearch = webSearchOffered({ ...env, ...loaded.env });
   if (!webSearch) tools = tools.filter((t) => t.name !== 'WebSearch');

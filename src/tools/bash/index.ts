@@ -6,9 +6,9 @@ import type { z } from 'zod';
 import { appendFile } from 'node:fs/promises';
 import { deniedHostsSince, readSandboxSettings, sandboxLaunch, type SandboxLaunch } from '../../sandbox/index.js';
 import { sessionEnvDir, sessionEnvPreamble } from './session-env.js';
-import { startBackgroundTask } from '../tasks/registry.js';
+import { adoptBackgroundTask, startBackgroundTask } from '../tasks/registry.js';
 import { trackBashTask } from '../tasks/notify.js';
-import { defineTool, lazySchema } from '../../base/tool.js';
+import { defineTool, lazySchema, type ToolContext } from '../../base/tool.js';
 import { analyzeBash } from './analyze.js';
 import type { Analysis } from './analysis.js';
 import { changesDirectory, isDestructiveAnalysis, isReadOnlyAnalysis } from './classify.js';
@@ -19,7 +19,7 @@ import { bashDescription } from './description.js';
 import { bashLimits, callTimeout, type BashLimits } from './limits.js';
 import { matchBashRules } from './match.js';
 import { initBashParser, isBashParserReady, parseScript } from './parse.js';
-import { outputFilePath, runForeground, type RunResult } from './run.js';
+import { outputFilePath, runForeground, type Detached, type RunResult } from './run.js';
 import { loadShellRunner } from './spawn.js';
 import { startingCwd } from './cwd.js';
 import { defaultVerdict, runsSandboxed, sandboxFor } from './permission.js';
@@ -159,7 +159,7 @@ export const bashTool = defineTool<BashInput, BashOutput>({
       if (sandbox) void task.settled.then(() => finishSandbox(sandbox, outputFile));
       return backgroundOutput(task.id, outputFile, ctx.cwd, notes, sandbox !== undefined);
     }
-    let result: RunResult;
+    let result: RunResult | Detached;
     let after: string[] = [];
     try {
       result = yield* runForeground({
@@ -173,8 +173,9 @@ export const bashTool = defineTool<BashInput, BashOutput>({
         ...(launch ? { prefix: launch.prefix, preamble: launch.preamble } : {}),
       });
     } finally {
-      if (sandbox) after = await sandbox.finish();
+      if (sandbox && !('detached' in result!)) after = await sandbox.finish();
     }
+    if ('detached' in result) return sentToBackground(result, input, ctx, outputFile, { sandbox, notes, timeoutMs });
     const { nextCwd, outputTooLarge, durationMs, ...rest } = result;
     if (outputTooLarge) notes.push('The command was stopped because its output grew past the limit.');
     if (sandbox) notes.push(...sandboxNotes(result.exitCode, Date.now() - durationMs), ...after);
@@ -256,6 +257,23 @@ function sandboxNotes(exitCode: number | null, since: number): string[] {
     );
   }
   return notes;
+}
+
+/** Ctrl+B: the running command became a background task; the call returns as a background start does. */
+function sentToBackground(
+  r: Detached,
+  input: BashInput,
+  ctx: ToolContext,
+  outputFile: string,
+  o: { sandbox: SandboxLaunch | undefined; notes: string[]; timeoutMs: number },
+): BashOutput {
+  const { proc, startedAt, cwd, notes } = r.detached;
+  const task = adoptBackgroundTask(proc, { command: input.command, outputFile, startedAt, ...(input.description ? { description: input.description } : {}) });
+  trackBashTask(task, ctx.backgroundTasks, ctx.toolUseId, o.timeoutMs);
+  const sandbox = o.sandbox;
+  if (sandbox) void task.settled.then(() => finishSandbox(sandbox, outputFile));
+  const out = backgroundOutput(task.id, outputFile, cwd, [...o.notes, ...notes], sandbox !== undefined);
+  return { ...out, notes: ['The user sent this command to the background (Ctrl+B) while it ran; it goes on there.', ...out.notes] };
 }
 
 /** A background command's sandbox is cleaned up when it ends; what that found goes to its output file. */

@@ -10,7 +10,8 @@ import path from 'node:path';
 import type { ToolProgress } from '../../base/tool.js';
 import { nextCwd, startingCwd, type CwdContext } from './cwd.js';
 import { collectOutput, outputTail } from './output.js';
-import { delay, launchShell } from './spawn.js';
+import { whileInForeground } from './foreground.js';
+import { delay, launchShell, type ShellProcess } from './spawn.js';
 
 export interface RunOptions {
   command: string;
@@ -27,6 +28,11 @@ export interface RunOptions {
   maxOutputBytes?: number;
   /** How often progress is reported. */
   progressMs?: number;
+}
+
+/** The person sent the command to the background (Ctrl+B) while it ran: it goes on as a task. */
+export interface Detached {
+  detached: { proc: ShellProcess; startedAt: number; cwd: string; notes: string[] };
 }
 
 export interface RunResult {
@@ -58,7 +64,7 @@ export function outputFilePath(wicketHome: string, sessionId: string, id: string
   return path.join(dir, `${kind}-${safe}-${randomHex(3)}.log`);
 }
 
-export async function* runForeground(opts: RunOptions): AsyncGenerator<ToolProgress, RunResult, void> {
+export async function* runForeground(opts: RunOptions): AsyncGenerator<ToolProgress, RunResult | Detached, void> {
   const started = Date.now();
   const start = startingCwd(opts.cwdContext);
   const notes = start.note ? [start.note] : [];
@@ -71,8 +77,14 @@ export async function* runForeground(opts: RunOptions): AsyncGenerator<ToolProgr
     ...(opts.prefix ? { prefix: opts.prefix } : {}),
     ...(opts.preamble ? { preamble: opts.preamble } : {}),
   });
-  const state = { timedOut: false, interrupted: false, tooLarge: false, finished: false };
+  const state = { timedOut: false, interrupted: false, tooLarge: false, finished: false, detached: false };
   void proc.exited.then(() => (state.finished = true));
+  let letGo = (): void => {};
+  const detached = new Promise<void>((resolve) => (letGo = resolve));
+  const stopWatching = whileInForeground(() => {
+    state.detached = true;
+    letGo();
+  });
   const onAbort = (): void => {
     state.interrupted = true;
     void proc.kill(500);
@@ -84,12 +96,14 @@ export async function* runForeground(opts: RunOptions): AsyncGenerator<ToolProgr
     void proc.kill(1000);
   }, opts.timeoutMs);
   try {
-    yield* watch(opts, proc.exited, state, started);
+    yield* watch(opts, Promise.race([proc.exited, detached]), state, started);
   } finally {
+    stopWatching();
     clearTimeout(timer);
     opts.signal.removeEventListener('abort', onAbort);
-    if (!state.finished) await proc.kill(500);
+    if (!state.finished && !state.detached) await proc.kill(500);
   }
+  if (state.detached && !state.finished) return { detached: { proc, startedAt: started, cwd: start.cwd, notes } };
   const exit = await proc.exited;
   proc.release();
   const out = await collectOutput(opts.outputFile, proc.marker, opts.outputChars ? { limit: opts.outputChars } : {});
@@ -116,16 +130,16 @@ export async function* runForeground(opts: RunOptions): AsyncGenerator<ToolProgr
 async function* watch(
   opts: RunOptions,
   exited: Promise<unknown>,
-  state: { finished: boolean; tooLarge: boolean },
+  state: { finished: boolean; tooLarge: boolean; detached: boolean },
   started: number,
 ): AsyncGenerator<ToolProgress, void, void> {
   const every = opts.progressMs ?? 1000;
   const limit = opts.maxOutputBytes ?? MAX_OUTPUT_BYTES;
   let lastSize = 0;
   let lastYield = started;
-  while (!state.finished) {
+  while (!state.finished && !state.detached) {
     await Promise.race([exited, delay(POLL_MS)]);
-    if (state.finished) return;
+    if (state.finished || state.detached) return;
     const size = (await stat(opts.outputFile).catch(() => ({ size: 0 }))).size;
     if (size > limit && !state.tooLarge) {
       state.tooLarge = true;

@@ -72,7 +72,6 @@ const MAX_READ_BYTES = 256 * 1024;
 const MAX_READ_CHARS = 30_000;
 
 export function startBackgroundTask(opts: StartTaskOptions): BashTask {
-  installExitHandlers();
   const proc = launchShell({
     command: opts.command,
     cwd: opts.cwd,
@@ -81,6 +80,12 @@ export function startBackgroundTask(opts: StartTaskOptions): BashTask {
     ...(opts.prefix ? { prefix: opts.prefix } : {}),
     ...(opts.preamble ? { preamble: opts.preamble } : {}),
   });
+  return adoptBackgroundTask(proc, { command: opts.command, outputFile: opts.outputFile, ...(opts.description ? { description: opts.description } : {}) });
+}
+
+/** A command already running (a foreground one sent to the background with Ctrl+B) becomes a background task. */
+export function adoptBackgroundTask(proc: ShellProcess, opts: { command: string; outputFile: string; description?: string; startedAt?: number }): BashTask {
+  installExitHandlers();
   const task: BashTask = {
     kind: 'bash',
     id: `b${randomHex(4)}`,
@@ -88,7 +93,7 @@ export function startBackgroundTask(opts: StartTaskOptions): BashTask {
     ...(opts.description ? { description: opts.description } : {}),
     outputFile: opts.outputFile,
     pid: proc.pid,
-    startedAt: Date.now(),
+    startedAt: opts.startedAt ?? Date.now(),
     status: 'running',
     exitCode: null,
     readOffset: 0,

@@ -1,15 +1,17 @@
-/** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /permissions, /mcp, /lsp, /plugin, /reload-plugins, /init, /add-dir, and those of session-info.ts). */
+/** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /config /theme /vim, /permissions, /mcp, /lsp, /plugin, /reload-plugins, /init, /add-dir, and those of session-info.ts). */
 import { EFFORT_LEVELS, MODEL_FAMILIES, modelAliases, modelAllowed, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
 import { displayURL } from '../../api/display-url.js';
 import { modeLabel } from '../StatusLine.js';
 import { help } from './help.js';
+import { configCommand, modelCommand, themeCommand, vimCommand } from './preferences.js';
 import { mcpCommand } from './mcp.js';
 import { lspCommand } from './lsp.js';
 import { permissionsCommand } from './permissions.js';
 import { pluginCommand, reloadPluginsCommand } from './plugin.js';
 import { addDirCommand, initCommand } from './project.js';
 import { SESSION_INFO_COMMANDS } from './session-info.js';
+import { EVERYDAY_COMMANDS } from './everyday.js';
 import { branchCommand, resumeCommand } from './sessions.js';
 import type { SessionControl, SlashCommand } from './types.js';
 
@@ -19,28 +21,6 @@ const clear: SlashCommand = {
   description: 'Start a new conversation (clears the screen)',
   source: 'builtin',
   run: () => ({ kind: 'clear' }),
-};
-
-const model: SlashCommand = {
-  name: 'model',
-  argumentHint: '[name]',
-  description: 'Show or set the model (sonnet, opus, haiku or a full id)',
-  source: 'builtin',
-  run(args, s) {
-    const name = args.trim();
-    if (!name)
-      return {
-        kind: 'info',
-        text: `Model: ${s.options.model}\nAliases: ${MODEL_FAMILIES.map((f) => `${f} = ${modelAliases()[f]}`).join(', ')}. Set with /model <name>.`,
-      };
-    const chosen = resolveModel(name) ?? name;
-    const list = s.options.settings.availableModels;
-    const allowed = Array.isArray(list) ? list.filter((m): m is string => typeof m === 'string') : undefined;
-    if (!modelAllowed(chosen, allowed))
-      return { kind: 'info', text: `${chosen} is not in settings availableModels (${allowed?.join(', ')}): the model stays ${s.options.model}.` };
-    s.options.model = chosen;
-    return { kind: 'info', text: `Model set to ${s.options.model}` };
-  },
 };
 
 const effort: SlashCommand = {
@@ -168,8 +148,11 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   branchCommand,
   initCommand,
   addDirCommand,
-  model,
+  modelCommand,
   effort,
+  configCommand,
+  themeCommand,
+  vimCommand,
   permissionsCommand,
   status,
   cost,
@@ -179,6 +162,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   pluginCommand,
   reloadPluginsCommand,
   ...SESSION_INFO_COMMANDS,
+  ...EVERYDAY_COMMANDS,
   exit,
 ];
 

@@ -11,6 +11,8 @@ export const KEYS = [
   'enter send · shift+enter, alt+enter, ctrl+j or \\ then enter: new line',
   'esc interrupt · ctrl+c clear (twice: exit) · ctrl+d on an empty line: exit',
   'shift+tab cycle permission mode · up/down history · ctrl+r search history · tab complete a command',
+  'ctrl+g edit the prompt in $EDITOR · ctrl+o the full transcript · ctrl+b send a running command to the background',
+  'ctrl+v paste an image (or paste an image file’s path) · ! run a shell command · ~/.claude/keybindings.json rebinds keys',
 ];
 
 export const help: SlashCommand = {

@@ -1,7 +1,9 @@
 /**
  * /mcp: the session's MCP servers, their state, tools and resources; `/mcp <server>` lists that
  * server's tools; `/mcp login <server>` signs in to a remote server that needs authentication (the
- * URL to open is shown, and the browser tried); `/mcp logout <server>` clears its stored authentication.
+ * URL to open is shown, and the browser tried); `/mcp logout <server>` clears its stored authentication;
+ * `/mcp reconnect <server>` connects it again; `/mcp disable <server>` turns it off for this session
+ * (its tools go) and `/mcp enable <server>` on again.
  */
 import type { McpServerState } from '../../mcp/servers.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';
@@ -20,7 +22,7 @@ const LABEL: Partial<Record<McpServerState['status'], string>> = { 'needs-auth':
 export const mcpCommand: SlashCommand = {
   name: 'mcp',
   description: 'MCP servers: state, tools and sign-in',
-  argumentHint: '[server | login <server> | logout <server>]',
+  argumentHint: '[server | login | logout | reconnect | enable | disable <server>]',
   source: 'builtin',
   run(args, s) {
     const servers = s.mcpServers ?? [];
@@ -28,6 +30,7 @@ export const mcpCommand: SlashCommand = {
     const [first = '', second, ...rest] = args.trim().split(/\s+/).filter(Boolean);
     const verb = first === 'login' || first === 'logout' ? first : undefined;
     if (verb && second && !rest.length) return verb === 'login' ? login(second, s) : logout(second, s);
+    if ((first === 'reconnect' || first === 'enable' || first === 'disable') && second && !rest.length) return control(first, second, s);
     const name = args.trim();
     if (name) {
       const one = servers.find((x) => x.name === name);
@@ -47,10 +50,21 @@ export const mcpCommand: SlashCommand = {
       if (x.status === 'needs-auth') lines.push(`    /mcp login ${x.name} to sign in`);
       else if (x.error) lines.push(`    ${x.error}`);
     }
-    lines.push('`/mcp <server>` lists its tools; `/mcp login <server>` signs in to a server; `/mcp logout <server>` clears its authentication.');
+    lines.push(
+      '`/mcp <server>` lists its tools; `/mcp login <server>` signs in to a server; `/mcp logout <server>` clears its authentication; `/mcp reconnect|enable|disable <server>` connects it again, turns it on or off.',
+    );
     return { kind: 'info', text: lines.join('\n') };
   },
 };
+
+async function control(verb: 'reconnect' | 'enable' | 'disable', name: string, s: SessionControl): Promise<CommandResult> {
+  const servers = s.mcpServers ?? [];
+  if (!servers.some((x) => x.name === name))
+    return { kind: 'info', tone: 'warning', text: `No MCP server named "${name}". Servers: ${servers.map((x) => x.name).join(', ')}` };
+  if (!s.mcpControl) return { kind: 'info', tone: 'warning', text: `/mcp ${verb} is not available here.` };
+  const r = await s.mcpControl(name, verb);
+  return 'error' in r ? { kind: 'info', tone: 'warning', text: `Cannot ${verb} MCP server "${name}": ${r.error}` } : { kind: 'info', text: r.text };
+}
 
 async function login(name: string, s: SessionControl): Promise<CommandResult> {
   const known = remoteServer(name, s);

@@ -12,6 +12,7 @@ import { loadAgentDefinitions } from '../../tools/agent/definitions.js';
 import { getBackgroundTask, listBackgroundTasks, stopBackgroundTask, taskLabel } from '../../tools/tasks/registry.js';
 import { bwrapAvailability } from '../../sandbox/bwrap.js';
 import { requestParts } from '../../core/model-request.js';
+import { requireModule } from '../../base/lib/import-module.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';
 import { memoryCommand } from './memory.js';
 
@@ -209,7 +210,7 @@ async function doctorChecks(s: SessionControl): Promise<Array<[boolean, string]>
     out.push([true, `API ${o.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com'}, model ${o.model}`]);
   }
   try {
-    const { rgPath } = await import('@vscode/ripgrep');
+    const { rgPath } = requireModule<typeof import('@vscode/ripgrep')>('@vscode/ripgrep');
     out.push([existsSync(rgPath), `ripgrep ${existsSync(rgPath) ? 'at' : 'missing from'} ${rgPath}`]);
   } catch {
     out.push([false, 'ripgrep (@vscode/ripgrep) is not installed: Glob and Grep cannot run']);

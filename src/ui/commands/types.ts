@@ -5,6 +5,8 @@ import type { Totals } from '../../core/run-prompt.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { McpServerState } from '../../mcp/servers.js';
 import type { TraceEntry } from '../types.js';
+import type { PreferencesControl } from '../hooks/use-preferences.js';
+import type { PickOption } from '../SelectDialog.js';
 
 /** The session as commands see it. `options` is the live object: changing `model` or `permission` takes effect at once. */
 export interface SessionControl {
@@ -27,10 +29,17 @@ export interface SessionControl {
   mcpServers?: readonly McpServerState[];
   /** Starts signing in to a remote MCP server: the URL to open, or why not (the end is reported later). */
   mcpSignIn?: (name: string) => Promise<{ url: string } | { error: string } | { done: string }>;
+  /** /mcp reconnect | enable | disable <server>. */
+  mcpControl?: (name: string, verb: 'reconnect' | 'enable' | 'disable') => Promise<{ text: string } | { error: string }>;
   /** Clears a remote MCP server's stored authentication. */
   mcpSignOut?: (name: string) => Promise<{ text: string } | { error: string }>;
   /** The terminal's width, for commands that lay out columns. */
   columns?: number;
+  /** The person's home, and CLAUDE_CONFIG_DIR when set (where user settings are saved). */
+  home?: string;
+  configDirOverride?: string;
+  /** Theme, editor mode, notifications… changed now and saved (use-preferences.ts). */
+  preferences?: PreferencesControl;
   /** A line in the transcript, for what a command learns after it returned. */
   note?: (text: string, tone?: 'info' | 'warning' | 'error') => void;
   /** The app can show the plugin screen (/plugin answers `{ kind: 'plugins' }`). */
@@ -52,7 +61,11 @@ export type CommandResult =
   | { kind: 'compact'; instructions?: string }
   /** Open the file in the person's editor; the instruction files are read again after. */
   | { kind: 'edit'; file: string }
-  | { kind: 'exit' };
+  | { kind: 'exit' }
+  /** A list to choose from; the choice is run as `pick` and its result applied. */
+  | { kind: 'pick'; title: string; options: PickOption[]; selected?: number; pick: (value: string) => CommandResult | Promise<CommandResult> }
+  /** The settings screen. */
+  | { kind: 'config' };
 
 export interface SlashCommand {
   name: string;

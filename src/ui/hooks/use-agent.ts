@@ -11,7 +11,7 @@ import type { AgentOptions } from '../../core/agent-options.js';
 import { compactConversation } from '../../core/compact.js';
 import { appendUser, unansweredToolUses } from '../../base/conversation.js';
 import { errorMessage } from '../../base/errors.js';
-import type { AgentEvent, ApiMessage } from '../../base/events.js';
+import type { AgentEvent, ApiMessage, ContentBlock } from '../../base/events.js';
 import type { PermissionAnswer } from '../../base/permission-types.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
 import { runPrompt } from '../../core/run-prompt.js';
@@ -19,6 +19,7 @@ import { AgentView, type ViewSnapshot } from '../agent-state.js';
 import { markdownReady, preloadMarkdown } from '../markdown-text.js';
 import type { PendingAsk } from '../types.js';
 import { usePermissionQueue } from './use-permission-queue.js';
+import { shellJob } from './shell-job.js';
 import { compactedMarks, markPrompt, rewindTo, type PromptMark } from '../../base/prompt-marks.js';
 import { oneLine } from '../rewind.js';
 import { restoreReport, undoText } from '../rewind-report.js';
@@ -26,10 +27,13 @@ import { rewinderFor } from '../rewind-preview.js';
 
 /** A prompt waiting to run: what goes to the model, what the transcript shows, a command's allow rules, hook context. */
 interface Queued {
-  prompt: string;
+  /** Text, or text and image blocks (images pasted into the prompt). */
+  prompt: string | ContentBlock[];
   shown: string;
   allowedTools: readonly string[];
   context?: string;
+  /** A `!` command: run through the Bash tool's gates, no model request. */
+  shell?: string;
 }
 
 /** A run with no prompt: the model goes on with the notices of background tasks that ended. */
@@ -73,7 +77,9 @@ export interface AgentHandle extends ViewSnapshot {
   messages: ApiMessage[];
   /** Runs a prompt now, or after the current run when one is going. */
   /** `allowedTools`: a custom command's allow rules, for the run this prompt starts; `context`: hook text that goes with the prompt. */
-  submit(prompt: string, shown?: string, allowedTools?: readonly string[], context?: string): void;
+  submit(prompt: string | ContentBlock[], shown?: string, allowedTools?: readonly string[], context?: string): void;
+  /** `!command`: runs it through the Bash tool's gates now, or after the current run; no model request. */
+  shell(command: string): void;
   /** Whether a run is going, right now (the rendered status may lag a key press behind). */
   busy(): boolean;
   interrupt(): void;
@@ -160,9 +166,13 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       const { shown, allowedTools } = q;
       const controller = new AbortController();
       abortRef.current = controller;
-      if (!wake) view.add({ kind: 'user', text: shown });
+      if (!wake && q.shell === undefined) view.add({ kind: 'user', text: shown });
       view.startRun();
       flushNow();
+      if (q.shell !== undefined) {
+        await shellJob(optsRef.current.base, q.shell, controller.signal, { view, messages, transcript: optsRef.current.transcript });
+        return next(controller);
+      }
       await optsRef.current.ready?.();
       const agent: AgentOptions = { ...optsRef.current.base, askUser, signal: controller.signal };
       const revoke = grantAllowedTools(agent.permission.rules, allowedTools);
@@ -180,16 +190,20 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
       }
       revoke();
       messages.splice(0, messages.length, ...working);
-      abortRef.current = undefined;
-      flushNow();
-      const next = queue.current.shift();
-      setQueued(queue.current.length);
-      if (next) void run(next);
-      // A notice that came after the run's last request (not after an interrupt: it waits for the next prompt).
-      else if (!controller.signal.aborted && optsRef.current.base.taskNotices?.hasPending()) void run(WAKE, true);
+      next(controller);
     },
     [view, askUser, flushNow, consume, messages],
   );
+
+  /** After a job: the next queued one, or a run for notices that came after the last request (not after an interrupt). */
+  function next(controller: AbortController): void {
+    abortRef.current = undefined;
+    flushNow();
+    const queued = queue.current.shift();
+    setQueued(queue.current.length);
+    if (queued) void runRef.current(queued);
+    else if (!controller.signal.aborted && optsRef.current.base.taskNotices?.hasPending()) void runRef.current(WAKE, true);
+  }
   const runRef = useRef(run);
   runRef.current = run;
 
@@ -202,17 +216,29 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
   }, []);
 
   const submit = useCallback(
-    (prompt: string, shown?: string, allowedTools: readonly string[] = [], context?: string) => {
-      const q: Queued = { prompt, shown: shown ?? prompt, allowedTools, ...(context ? { context } : {}) };
-      if (abortRef.current) {
-        queue.current.push(q);
-        setQueued(queue.current.length);
-        return;
-      }
-      void run(q);
+    (prompt: string | ContentBlock[], shown?: string, allowedTools: readonly string[] = [], context?: string) => {
+      const q: Queued = { prompt, shown: shown ?? (typeof prompt === 'string' ? prompt : ''), allowedTools, ...(context ? { context } : {}) };
+      enqueue(q);
     },
     [run],
   );
+
+  /** `!command`: through the Bash tool's gates now, or after the current run. */
+  const shell = useCallback(
+    (command: string) => {
+      enqueue({ prompt: '', shown: `! ${command}`, allowedTools: [], shell: command });
+    },
+    [run],
+  );
+
+  function enqueue(q: Queued): void {
+    if (abortRef.current) {
+      queue.current.push(q);
+      setQueued(queue.current.length);
+      return;
+    }
+    void runRef.current(q);
+  }
 
   const interrupt = useCallback(() => {
     queue.current = [];
@@ -334,6 +360,7 @@ export function useAgent(opts: UseAgentOptions): AgentHandle {
     view,
     messages,
     submit,
+    shell,
     busy,
     interrupt,
     answer,

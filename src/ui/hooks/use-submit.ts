@@ -1,18 +1,23 @@
 /**
- * What Enter does with the prompt: slash commands run here (built-in or custom), anything else goes
- * to the model. Every submitted line is added to the project's history.
+ * What Enter does with the prompt: slash commands run here (built-in or custom), `!command` runs
+ * through the Bash tool's gates (shell-command.ts), anything else goes to the model. Every submitted
+ * line is added to the project's history.
  */
 import { useStdout } from 'ink';
 import type { McpSession } from '../mcp-session.js';
 import type { PluginSession } from '../plugin-session.js';
 import type { AgentOptions } from '../../core/agent-options.js';
+import type { ContentBlock } from '../../base/events.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
 import { findCommand, parseSlash, runCommand, type CommandResult, type SessionControl, type SlashCommand } from '../commands/index.js';
 import { expansionOf, gateExpansion } from '../../commands/expansion-gate.js';
 import { appendHistory, type HistoryCursor } from '../history.js';
 import * as B from '../input-buffer.js';
+import { shellCommandOf } from '../shell-command.js';
 import type { AgentHandle } from './use-agent.js';
+import type { PreferencesControl } from './use-preferences.js';
+import type { PickOption } from '../SelectDialog.js';
 import type { MemoryHandle } from './use-memory.js';
 
 export interface SubmitDeps {
@@ -41,8 +46,22 @@ export interface SubmitDeps {
   plugins?: PluginSession;
   /** After /clear wiped the screen: start a fresh transcript. */
   onCleared: () => void;
+  /** A list to choose from (/model, /theme). */
+  openPicker: (spec: PickerSpec) => void;
+  /** The settings screen (/config). */
+  openConfig: () => void;
+  preferences?: PreferencesControl;
+  home?: string;
+  configDirOverride?: string;
   /** `# text` and /memory: the instruction files by hand. */
   memory?: Pick<MemoryHandle, 'remember' | 'edit'>;
+}
+
+export interface PickerSpec {
+  title: string;
+  options: PickOption[];
+  selected?: number;
+  onDone: (value: string | undefined) => void;
 }
 
 /** `# text`, one line: a line of memory (`## …`, `#!…` and the like go to the model). */
@@ -67,6 +86,9 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     ...(d.plugins ? { reloadPlugins: () => reload(d.plugins!) } : {}),
     note: d.agent.info,
     columns: stdout.columns,
+    ...(d.preferences ? { preferences: d.preferences } : {}),
+    ...(d.home ? { home: d.home } : {}),
+    ...(d.configDirOverride ? { configDirOverride: d.configDirOverride } : {}),
   });
 
   const reload = async (plugins: PluginSession): Promise<{ text: string; warning?: boolean }> => {
@@ -74,9 +96,22 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     return plugins.reload();
   };
 
-  const apply = (text: string, result: CommandResult, context?: string) => {
+  const apply = (text: string, result: CommandResult, context?: string, echo = true) => {
     if (result.kind === 'prompt') d.agent.submit(result.text, text, result.allowedTools, context ?? result.context);
-    else if (result.kind === 'exit') d.quit();
+    else if (result.kind === 'pick') {
+      if (echo) d.agent.view.add({ kind: 'user', text });
+      d.openPicker({
+        title: result.title,
+        options: result.options,
+        ...(result.selected !== undefined ? { selected: result.selected } : {}),
+        onDone: (value) => {
+          if (value !== undefined) void Promise.resolve(result.pick(value)).then((next) => apply(text, next, undefined, false));
+        },
+      });
+    } else if (result.kind === 'config') {
+      if (echo) d.agent.view.add({ kind: 'user', text });
+      d.openConfig();
+    } else if (result.kind === 'exit') d.quit();
     else if (result.kind === 'rewind') d.openRewind();
     else if (result.kind === 'resume') d.openResume(result.query);
     else if (result.kind === 'branch') d.branch();
@@ -93,7 +128,7 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
       if (d.memory) d.memory.edit(result.file);
       else d.agent.info(`Open ${result.file} in your editor.`);
     } else {
-      d.agent.view.add({ kind: 'user', text });
+      if (echo) d.agent.view.add({ kind: 'user', text });
       d.agent.info(result.text, result.tone ?? 'info');
     }
   };
@@ -134,15 +169,25 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     if (d.historyFile) appendHistory(d.historyFile, text);
     d.setBuffer(B.emptyBuffer);
     if (text.startsWith('/') && slash(text)) return;
+    const command = shellCommandOf(text);
+    if (command !== undefined) return d.agent.shell(command);
     const line = MEMORY_LINE.exec(text);
     if (line?.[1] && !text.includes('\n') && d.memory?.remember(line[1].trim())) return;
-    d.agent.submit(text, raw.text.trim());
+    const images = B.images(raw);
+    if (!images.length) return d.agent.submit(text, raw.text.trim());
+    // Claude Code's shape: the text (with its `[Image #N]`), then each image.
+    const blocks: ContentBlock[] = [
+      { type: 'text', text },
+      ...images.map((i) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: i.mediaType, data: i.data } })),
+    ];
+    d.agent.submit(blocks, raw.text.trim());
   };
 }
 
-function mcpControl(mcp: McpSession, info: AgentHandle['info']): Pick<SessionControl, 'mcpServers' | 'mcpSignIn' | 'mcpSignOut'> {
+function mcpControl(mcp: McpSession, info: AgentHandle['info']): Pick<SessionControl, 'mcpServers' | 'mcpSignIn' | 'mcpSignOut' | 'mcpControl'> {
   return {
     mcpServers: mcp.servers.list(),
+    mcpControl: (name, verb) => mcp.control(name, verb),
     mcpSignIn: (name) => mcp.signIn(name, info),
     mcpSignOut: (name) => mcp.signOut(name),
   };

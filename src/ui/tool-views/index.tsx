@@ -9,7 +9,7 @@ import { symbols } from '../theme.js';
 import type { FinishedTool, LiveTool } from '../types.js';
 import { useView } from '../view-context.js';
 import { bashView } from './bash.js';
-import { FailedResult, LinesBlock, ResultLine, type ToolRenderer } from './common.js';
+import { FailedResult, LinesBlock, ResultLine, resultText, type ToolRenderer } from './common.js';
 import { editView, notebookEditView } from './edit.js';
 import { genericView } from './generic.js';
 import { readView } from './read.js';
@@ -110,16 +110,33 @@ export function ToolHeader({ name, input, bullet }: { name: string; input: unkno
 
 /** A call that finished: header with a green or red bullet, then its result. */
 export const FinishedToolView = React.memo(function FinishedToolView({ tool }: { tool: FinishedTool }): React.ReactElement {
-  const { theme } = useView();
+  const { theme, verbose } = useView();
   const failed = tool.result.isError === true;
   const Result = rendererFor(tool.name).Result ?? genericView.Result!;
   return (
     <Box flexDirection="column">
       <ToolHeader name={tool.name} input={tool.input} bullet={<Text color={theme.color(failed ? 'error' : 'ok')}>{symbols.bullet}</Text>} />
-      {failed ? <FailedResult tool={tool} /> : <Result tool={tool} />}
+      {verbose ? <FullCall tool={tool} /> : failed ? <FailedResult tool={tool} /> : <Result tool={tool} />}
     </Box>
   );
 });
+
+/** The full transcript (Ctrl+O): the call's input and what the model got back, whole. */
+function FullCall({ tool }: { tool: FinishedTool }): React.ReactElement {
+  const { theme } = useView();
+  const input = JSON.stringify(tool.input, null, 2) ?? '';
+  return (
+    <Box flexDirection="column" paddingLeft={5}>
+      <Text dimColor>Input</Text>
+      <Text wrap="wrap">{input}</Text>
+      <Text dimColor>{tool.result.isError ? 'Result (error)' : 'Result'}</Text>
+      <Text color={tool.result.isError ? theme.color('error') : undefined} wrap="wrap">
+        {resultText(tool.result) || '(empty)'}
+      </Text>
+      {tool.trace.length ? <Text dimColor wrap="wrap">{`Gates: ${tool.trace.map((g) => `${g.gate} ${g.verdict}`).join(' · ')}`}</Text> : null}
+    </Box>
+  );
+}
 
 /** A call still running (or waiting for an answer): header, then the tail of its output. */
 export function LiveToolView({ tool, compact = false }: { tool: LiveTool; compact?: boolean }): React.ReactElement {

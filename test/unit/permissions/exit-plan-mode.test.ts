@@ -13,7 +13,7 @@ describe('ExitPlanMode', () => {
   it('rejects nonsense input before anything runs', async () => {
     const env = createToolEnv({ permissionMode: 'plan' });
     try {
-      for (const bad of [{}, { plan: '' }, { plan: 3 }, { plan: 'x', extra: 1 }]) {
+      for (const bad of [{ plan: '' }, { plan: 3 }, { plan: 'x', extra: 1 }]) {
         const r = await tryRunTool(exitPlanModeTool, bad, env.ctx);
         expect(r.ok ? 'ran' : r.stage).toBe('parse');
       }

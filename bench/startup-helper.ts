@@ -1,0 +1,128 @@
+/**
+ * Time from launch to the prompt box, in tmux at 120×40 as a person sees it: the pane is read every
+ * few milliseconds until the app's status line is on screen. Also the CPU time the process used
+ * by then (all its threads), which a busy machine inflates less than the wall time. Claude Code
+ * is measured the same way, runs interleaved, when `claude` is on the PATH or CLAUDE_CODE_BIN names it.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { median } from './measure.js';
+
+export interface Launch {
+  name: string;
+  /** The command line, as a shell reads it. */
+  command: string;
+  /** Texts on screen once the prompt box is drawn (any of them). */
+  ready: string[];
+}
+
+export interface StartupFigure {
+  name: string;
+  medianMs: number;
+  medianCpuMs: number;
+  samples: number[];
+}
+
+export function hasTmux(): boolean {
+  return spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
+}
+
+/** Claude Code's binary, when installed. */
+export function claudeCode(): string | undefined {
+  const named = process.env.CLAUDE_CODE_BIN;
+  if (named && existsSync(named)) return named;
+  const found = spawnSync('sh', ['-c', 'command -v claude'], { encoding: 'utf8' });
+  return found.status === 0 && found.stdout.trim() ? found.stdout.trim() : undefined;
+}
+
+/**
+ * A HOME and a project both programs start in without a question: the folder trusted, onboarding
+ * done, the API key approved; nothing listens at the API's address.
+ */
+export function startupPlace(work: string): { home: string; project: string; env: string } {
+  const home = path.join(work, 'home');
+  const project = path.join(work, 'project');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(project, { recursive: true });
+  const config = {
+    projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+    hasCompletedOnboarding: true,
+    theme: 'dark',
+    customApiKeyResponses: { approved: ['bench'], rejected: [] },
+  };
+  writeFileSync(path.join(home, '.claude.json'), JSON.stringify(config));
+  const vars = {
+    HOME: home,
+    WICKET_HOME: path.join(home, '.wicket'),
+    ANTHROPIC_API_KEY: 'bench',
+    ANTHROPIC_BASE_URL: 'http://127.0.0.1:9',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    IS_SANDBOX: '1',
+    TERM: 'xterm-256color',
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+  };
+  return {
+    home,
+    project,
+    env: Object.entries(vars)
+      .map(([k, v]) => `${k}='${v}'`)
+      .join(' '),
+  };
+}
+
+function once(launch: Launch, place: { project: string; env: string }, socket: string): { ms: number; cpuMs: number } | undefined {
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  const shell = `cd '${place.project}' && env -i ${place.env} ${launch.command}; sleep 60`;
+  const t0 = performance.now();
+  tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'bench', '-x', '120', '-y', '40', shell);
+  try {
+    while (performance.now() - t0 < 30_000) {
+      const screen = tmux('capture-pane', '-p', '-t', 'bench');
+      if (!launch.ready.some((r) => screen.includes(r))) continue;
+      const ms = performance.now() - t0;
+      return { ms, cpuMs: cpuOfPane(tmux('display', '-p', '-t', 'bench', '#{pane_pid}').trim()) };
+    }
+    return undefined;
+  } finally {
+    try {
+      tmux('kill-server');
+    } catch {
+      // gone already
+    }
+  }
+}
+
+/** CPU time (user + system, every thread) of the program the pane's shell runs. */
+function cpuOfPane(shellPid: string): number {
+  try {
+    const pid = execFileSync('pgrep', ['-P', shellPid], { encoding: 'utf8' }).trim().split('\n')[0];
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Each launch `runs` times, interleaved, after one warm-up run each (caches, the file system). */
+export function timeToPrompt(launches: Launch[], work: string, runs: number): StartupFigure[] {
+  const place = startupPlace(work);
+  const socket = `wicket-bench-${process.pid}`;
+  const samples = launches.map(() => ({ ms: [] as number[], cpu: [] as number[] }));
+  for (const l of launches) once(l, place, socket);
+  for (let i = 0; i < runs; i++) {
+    launches.forEach((l, k) => {
+      const r = once(l, place, socket);
+      if (r) {
+        samples[k]!.ms.push(r.ms);
+        samples[k]!.cpu.push(r.cpuMs);
+      }
+    });
+  }
+  return launches.map((l, k) => ({
+    name: l.name,
+    medianMs: median(samples[k]!.ms),
+    medianCpuMs: median(samples[k]!.cpu),
+    samples: samples[k]!.ms.map(Math.round),
+  }));
+}
