@@ -1,5 +1,5 @@
 /** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /config /theme /vim, /permissions, /mcp, /lsp, /plugin, /reload-plugins, /init, /add-dir, and those of session-info.ts). */
-import { EFFORT_LEVELS, MODEL_FAMILIES, modelAliases, modelAllowed, modelTakesEffort, parseEffort, resolveModel } from '../../base/models.js';
+import { EFFORT_LEVELS, MODEL_FAMILIES, modelAliases, modelTakesEffort, parseEffort } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
 import { displayURL } from '../../api/display-url.js';
 import { modeLabel } from '../StatusLine.js';
