@@ -94,8 +94,8 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   statusLine: yes('a command whose output is the app’s status line (padding, refreshInterval)'),
   subagentStatusLine: no('sub-agents have no status line'),
   theme: yes(
-    'the app’s colours are for dark terminals (dark, dark-ansi, auto); the other themes warn',
-    (v) => !['dark', 'dark-ansi', 'auto'].includes(String(v)),
+    'the app’s colours: dark, light, their colour-blind-safe (daltonized) and ANSI forms, or auto (NO_COLOR still wins); /theme sets it',
+    (v) => !['dark', 'light', 'dark-daltonized', 'light-daltonized', 'dark-ansi', 'light-ansi', 'auto'].includes(String(v)),
   ),
   verbose: yes("a standing --verbose: stream-json is always complete in wicket, as Claude Code's is with --verbose (gate traces come with includeGateTraces)"),
   showTurnDuration: yes(
@@ -108,7 +108,7 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   terminalProgressBarEnabled: no('no terminal progress bar'),
   prefersReducedMotion: no('the spinner still moves'),
   syntaxHighlightingDisabled: no('code is always highlighted'),
-  editorMode: no('no vim key bindings'),
+  editorMode: yes('vim gives the prompt vim keys (/vim switches it)'),
   tui: no('one renderer'),
   viewMode: no('one transcript view'),
   autoScrollEnabled: no('the app always follows new output'),
