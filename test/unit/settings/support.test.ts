@@ -78,9 +78,9 @@ describe('supportWarnings', () => {
   });
 
   it('a supported key warns for the values wicket does not honour only', () => {
-    expect(supportWarnings({ theme: 'dark', spinnerTipsEnabled: false, showTurnDuration: false }, {})).toEqual([]);
-    const w = supportWarnings({ theme: 'light', spinnerTipsEnabled: true }, {});
-    expect(w).toEqual([expect.stringContaining('"theme" set to "light"'), expect.stringContaining('"spinnerTipsEnabled" set to true')]);
+    expect(supportWarnings({ theme: 'light-daltonized', spinnerTipsEnabled: false, showTurnDuration: false }, {})).toEqual([]);
+    const w = supportWarnings({ theme: 'solarized', spinnerTipsEnabled: true }, {});
+    expect(w).toEqual([expect.stringContaining('"theme" set to "solarized"'), expect.stringContaining('"spinnerTipsEnabled" set to true')]);
   });
 
   it('sub-keys wicket leaves unread warn', () => {
