@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { subagentTools } from '../../../src/core/subagent.js';
 import { agentWarnings, loadAgentDefinitions, parseAgentFile, parseCliAgents } from '../../../src/tools/agent/definitions.js';
-import { BUILTIN_TOOLS } from '../../../src/tools/registry.js';
+import { BUILTIN_TOOLS, PERSON_TOOLS } from '../../../src/tools/registry.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -70,7 +70,9 @@ describe('agent files', () => {
   it('a sub-agent gets the named tools (never Agent itself), less the disallowed ones', () => {
     const names = (spec: Parameters<typeof subagentTools>[1]) => subagentTools(BUILTIN_TOOLS, spec).map((t) => t.name);
     expect(names({})).not.toContain('Agent');
-    expect(names({}).length).toBe(BUILTIN_TOOLS.length - 1);
+    // Never Agent, and never the tools that turn to the person (AskUserQuestion, plan mode).
+    expect(names({}).length).toBe(BUILTIN_TOOLS.length - 1 - PERSON_TOOLS.length);
+    for (const t of PERSON_TOOLS) expect(names({})).not.toContain(t);
     expect(names({ toolNames: ['Read', 'Bash(git diff:*)', 'Agent', 'BashOutput'] })).toEqual(['Bash', 'Read', 'TaskOutput']);
     expect(names({ disallowedTools: ['Bash', 'Write'] })).not.toEqual(expect.arrayContaining(['Bash', 'Write']));
   });
