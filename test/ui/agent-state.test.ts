@@ -35,12 +35,13 @@ describe('AgentView', () => {
     expect(snap.items.map((i) => i.kind)).toEqual(['assistant']);
     expect(snap.live.tools).toMatchObject([{ toolUseId: 't1', tail: ['line one', 'line two'] }]);
     snap = feed(view, [
-      { type: 'tool_result', toolUseId: 't1', name: 'Read', input: { file_path: '/a' }, result: { content: 'x'.repeat(10_000) }, trace, durationMs: 3 },
+      { type: 'tool_result', toolUseId: 't1', name: 'Read', input: { file_path: '/a' }, result: { content: 'x'.repeat(50_000) }, trace, durationMs: 3 },
     ]);
     expect(snap.live.tools).toEqual([]);
     const item = snap.items[1]!;
     expect(item.kind === 'tool' && item.tool.summary).toBe('Read /a');
-    expect(item.kind === 'tool' && (item.tool.result.content as string).length).toBeLessThan(5000);
+    // Kept whole up to 20,000 characters (Ctrl+O shows them), cut after.
+    expect(item.kind === 'tool' && (item.tool.result.content as string).length).toBeLessThan(20_100);
     expect(view.traces).toMatchObject([{ toolUseId: 't1', name: 'Read', isError: false }]);
   });
 
