@@ -70,10 +70,10 @@ describe('the support table', () => {
 
 describe('supportWarnings', () => {
   it('one warning per unsupported settings key, naming it; supported and Anthropic-only keys are quiet', () => {
-    const w = supportWarnings({ spinnerVerbs: { verbs: ['x'] }, editorMode: 'vim', model: 'opus', voiceEnabled: true, permissions: {} }, {});
+    const w = supportWarnings({ spinnerVerbs: { verbs: ['x'] }, prUrlTemplate: 'x', model: 'opus', voiceEnabled: true, permissions: {} }, {});
     expect(w).toEqual([
       expect.stringContaining('settings key "spinnerVerbs" is not supported'),
-      expect.stringContaining('settings key "editorMode" is not supported'),
+      expect.stringContaining('settings key "prUrlTemplate" is not supported'),
     ]);
   });
 
