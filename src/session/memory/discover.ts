@@ -17,8 +17,7 @@ import { repositoryRoot } from '../../base/git-status.js';
 import { isInside } from '../../base/paths.js';
 import { addAgentsFiles, type AgentsMode } from './agents-md.js';
 import { mainRepositoryRoot, readMemoryIndex } from './auto-memory.js';
-import { excludeMatcher } from './excludes.js';
-import { readInstructionFile, type ReadContext } from './read-file.js';
+import { readContext, readInstructionFile, type ReadContext } from './read-file.js';
 import { readRulesDir } from './rules-dir.js';
 import type { Discovery, InstructionFile } from './types.js';
 
@@ -51,15 +50,7 @@ export interface DiscoverOptions {
 
 export function discoverInstructions(o: DiscoverOptions): Discovery {
   const sources = o.sources ?? { user: true, project: true, local: true };
-  const ctx: ReadContext = {
-    cwd: o.cwd,
-    home: o.home,
-    processed: new Set(),
-    excluded: excludeMatcher(o.excludes),
-    deniedBy: o.deniedBy,
-    externalApproved: o.externalApproved === true,
-    skipped: [],
-  };
+  const ctx = readContext(o, o.externalApproved === true);
   const files: InstructionFile[] = [];
   files.push(...readInstructionFile(path.join(o.managedDir, 'CLAUDE.md'), 'Managed', ctx));
   if (o.managedClaudeMd?.trim()) files.push({ path: MANAGED_SETTINGS_PATH, type: 'Managed', content: o.managedClaudeMd });

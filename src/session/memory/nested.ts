@@ -13,9 +13,8 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../base/paths.js';
 import { walkDirs } from './discover.js';
-import { excludeMatcher } from './excludes.js';
 import { pathsCover } from './paths-globs.js';
-import { readInstructionFile, type ReadContext } from './read-file.js';
+import { readContext, readInstructionFile } from './read-file.js';
 import { readRulesDir } from './rules-dir.js';
 import type { InstructionFile, SkippedFile } from './types.js';
 
@@ -32,15 +31,7 @@ export interface TouchOptions {
 /** The files a touch of `file` brings, in order; `skipped` gets those left out (a Read deny rule…). */
 export function filesForTouch(file: string, o: TouchOptions, skipped: SkippedFile[] = []): InstructionFile[] {
   const sources = o.sources ?? { user: true, project: true, local: true };
-  const ctx: ReadContext = {
-    cwd: o.cwd,
-    home: o.home,
-    processed: new Set(),
-    excluded: excludeMatcher(o.excludes),
-    deniedBy: o.deniedBy,
-    externalApproved: false,
-    skipped,
-  };
+  const ctx = readContext(o, false, skipped);
   const target = inside(file, o.cwd);
   const matching = (files: InstructionFile[], base: string) => files.filter((f) => f.globs && pathsCover(f.globs, target, base));
   const out: InstructionFile[] = [];
@@ -87,15 +78,7 @@ function foldersBetween(cwd: string, file: string): string[] {
 /** The rules with `paths:` that wait for a touch: the managed, the user's and those of each folder down to `cwd`. */
 export function waitingRules(o: TouchOptions): InstructionFile[] {
   const sources = o.sources ?? { user: true, project: true, local: true };
-  const ctx: ReadContext = {
-    cwd: o.cwd,
-    home: o.home,
-    processed: new Set(),
-    excluded: excludeMatcher(o.excludes),
-    deniedBy: o.deniedBy,
-    externalApproved: false,
-    skipped: [],
-  };
+  const ctx = readContext(o, false);
   const dirs = [
     { dir: path.join(o.managedDir, '.claude', 'rules'), type: 'Managed' as const, on: true },
     { dir: path.join(o.configDir, 'rules'), type: 'User' as const, on: sources.user },

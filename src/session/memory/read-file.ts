@@ -8,6 +8,7 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../base/paths.js';
+import { excludeMatcher } from './excludes.js';
 import { importsOf, splitFrontMatter, stripCommentBlocks } from './markdown.js';
 import type { InstructionFile, MemoryType, SkippedFile } from './types.js';
 
@@ -40,6 +41,15 @@ export interface ReadContext {
   externalApproved: boolean;
   /** Where files left out are noted. */
   skipped: SkippedFile[];
+}
+
+/** A fresh context for one pass over the instruction files (nothing read yet). */
+export function readContext(
+  o: { cwd: string; home: string; excludes?: unknown; deniedBy: (file: string) => string | undefined },
+  externalApproved: boolean,
+  skipped: SkippedFile[] = [],
+): ReadContext {
+  return { cwd: o.cwd, home: o.home, processed: new Set(), excluded: excludeMatcher(o.excludes), deniedBy: o.deniedBy, externalApproved, skipped };
 }
 
 export interface ReadHow {
