@@ -7,6 +7,7 @@
  */
 import { FatalError } from '../base/errors.js';
 import { execaLib } from '../base/lib/execa-lib.js';
+import { killGroupOnDeadline } from '../base/process-group.js';
 import { duration } from './limits.js';
 
 export interface AuthCommandOptions {
@@ -41,25 +42,12 @@ export async function runAuthCommand(setting: string, command: string, opts: Aut
     throw new FatalError('auth', `${setting} could not be started: ${(err as Error).message}`);
   }
   if (opts.onOutput) relayLines(subprocess, opts.onOutput);
-  let timedOut = false;
-  const killGroup = () => {
-    try {
-      if (subprocess.pid !== undefined) process.kill(-subprocess.pid, 'SIGKILL');
-    } catch {
-      subprocess.kill('SIGKILL');
-    }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup();
-  }, opts.timeoutMs);
-  opts.signal?.addEventListener('abort', killGroup, { once: true });
+  const deadline = killGroupOnDeadline(subprocess, opts.timeoutMs, opts.signal);
   const result = await subprocess;
-  clearTimeout(timer);
-  opts.signal?.removeEventListener('abort', killGroup);
+  deadline.release();
   if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
   const stdout = String(result.stdout ?? '').trim();
-  if (timedOut) throw new FatalError('auth', `${setting} did not finish within ${duration(opts.timeoutMs)}: the command "${command}" was stopped`);
+  if (deadline.timedOut) throw new FatalError('auth', `${setting} did not finish within ${duration(opts.timeoutMs)}: the command "${command}" was stopped`);
   if (result.exitCode !== 0) {
     const why = typeof result.exitCode === 'number' ? `exit code ${result.exitCode}` : (result.shortMessage ?? 'it did not run');
     // Only stderr: what a credential command prints on stdout may be the secret itself.

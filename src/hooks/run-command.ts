@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import type { CommandHook } from '../base/hook-config.js';
 import { execaLib } from '../base/lib/execa-lib.js';
+import { killGroupOnDeadline } from '../base/process-group.js';
 
 export interface HookRunOptions {
   cwd: string;
@@ -75,7 +76,6 @@ export async function runHookCommand(hook: CommandHook, stdin: string, opts: Hoo
     stripFinalNewline: false,
     ...(opts.signal ? { cancelSignal: opts.signal } : {}),
   } as const;
-  let timedOut = false;
   let subprocess;
   try {
     subprocess = hook.args
@@ -88,23 +88,10 @@ export async function runHookCommand(hook: CommandHook, stdin: string, opts: Hoo
   } catch (err) {
     return { stdout: '', stderr: '', timedOut: false, aborted: false, spawnError: (err as Error).message, durationMs: Date.now() - started };
   }
-  const killGroup = () => {
-    if (subprocess.pid === undefined) return;
-    try {
-      process.kill(-subprocess.pid, 'SIGKILL');
-    } catch {
-      subprocess.kill('SIGKILL');
-    }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup();
-  }, opts.timeoutMs);
-  const onAbort = () => killGroup();
-  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  const deadline = killGroupOnDeadline(subprocess, opts.timeoutMs, opts.signal);
   const result = await subprocess;
-  clearTimeout(timer);
-  opts.signal?.removeEventListener('abort', onAbort);
+  deadline.release();
+  const timedOut = deadline.timedOut;
   const out: HookRunResult = {
     stdout: toText(result.stdout),
     stderr: toText(result.stderr),

@@ -11,6 +11,7 @@ import { closeSync, openSync } from 'node:fs';
 import type { execa as Execa } from 'execa';
 import { execaLib } from '../../base/lib/execa-lib.js';
 import { randomHex } from '../../base/ids.js';
+import { killProcessGroup } from '../../base/process-group.js';
 
 export interface LaunchOptions {
   command: string;
@@ -70,14 +71,7 @@ export function launchShell(opts: LaunchOptions): ShellProcess {
   child.catch(() => undefined);
   let done = false;
   void exited.then(() => (done = true));
-  const killGroup = (sig: NodeJS.Signals): void => {
-    if (pid <= 0) return;
-    try {
-      process.kill(-pid, sig);
-    } catch {
-      // already gone
-    }
-  };
+  const killGroup = (sig: NodeJS.Signals): void => killProcessGroup(pid, sig);
   return {
     pid,
     marker,
