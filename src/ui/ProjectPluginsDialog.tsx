@@ -6,19 +6,19 @@
  * remembers the answer for this set. 1/2/3, arrows + Enter; Esc is "Not now".
  */
 import { Box, render, Text } from 'ink';
-import React, { useRef, useState } from 'react';
+import type React from 'react';
 import type { ManageContext } from '../plugins/manage-context.js';
 import { addMissing, type MissingPlugins, missingPlugins, nothingMissing, rememberDeclined, wasDeclined } from '../plugins/project-plugins.js';
 import { describeSource } from '../plugins/marketplace-source.js';
-import { useKeys } from './key-router.js';
-import { symbols, theme } from './theme.js';
+import { NumberedChoiceList, type NumberedChoice, useNumberedChoices } from './NumberedChoices.js';
+import { theme } from './theme.js';
 
 type Answer = 'yes' | 'later' | 'never';
 
-const CHOICES: ReadonlyArray<{ key: string; answer: Answer; label: string }> = [
-  { key: '1', answer: 'yes', label: 'Yes, add them now' },
-  { key: '2', answer: 'later', label: 'Not now' },
-  { key: '3', answer: 'never', label: 'No, and do not ask again for these' },
+const CHOICES: ReadonlyArray<NumberedChoice<Answer>> = [
+  { key: '1', value: 'yes', label: 'Yes, add them now' },
+  { key: '2', value: 'later', label: 'Not now' },
+  { key: '3', value: 'never', label: 'No, and do not ask again for these' },
 ];
 
 export interface ProjectPluginsDialogProps {
@@ -27,17 +27,7 @@ export interface ProjectPluginsDialogProps {
 }
 
 export function ProjectPluginsDialog({ missing, onAnswer }: ProjectPluginsDialogProps): React.ReactElement {
-  const [selected, setSelectedState] = useState(0);
-  const sel = useRef(0);
-  const setSelected = (n: number) => setSelectedState((sel.current = n));
-  useKeys((input, key) => {
-    if (key.escape) return onAnswer('later');
-    const byKey = CHOICES.find((c) => c.key === input);
-    if (byKey) return onAnswer(byKey.answer);
-    if (key.upArrow) setSelected((sel.current + CHOICES.length - 1) % CHOICES.length);
-    else if (key.downArrow || key.tab) setSelected((sel.current + 1) % CHOICES.length);
-    else if (key.return) onAnswer(CHOICES[sel.current]!.answer);
-  });
+  const selected = useNumberedChoices(CHOICES, onAnswer, 'later');
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.color('accent')} paddingX={1}>
       <Text bold color={theme.color('accent')}>
@@ -56,13 +46,7 @@ export function ProjectPluginsDialog({ missing, onAnswer }: ProjectPluginsDialog
         wicket fetches them with git and installs them where Claude Code keeps its plugins. A plugin's commands, hooks and MCP servers run on this machine: add
         only plugins you trust.
       </Text>
-      <Box marginTop={1} flexDirection="column">
-        {CHOICES.map((c, i) => (
-          <Text key={c.key} color={i === selected ? theme.color('accent') : undefined}>
-            {`${i === selected ? symbols.pointer : ' '} ${c.key}. ${c.label}`}
-          </Text>
-        ))}
-      </Box>
+      <NumberedChoiceList choices={CHOICES} selected={selected} color={theme.color('accent')} />
       <Text dimColor>Enter to confirm · Esc for not now</Text>
     </Box>
   );

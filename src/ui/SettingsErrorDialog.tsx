@@ -6,10 +6,10 @@
  * --settings value that cannot be read offers no way on. Esc or Ctrl-C exits.
  */
 import { Box, render, Text } from 'ink';
-import React, { useRef, useState } from 'react';
+import type React from 'react';
 import { canGoOnWithout, problemFiles, problemLine, type SettingsProblem } from '../settings/problem.js';
-import { useKeys } from './key-router.js';
-import { symbols, theme } from './theme.js';
+import { NumberedChoiceList, type NumberedChoice, useNumberedChoices } from './NumberedChoices.js';
+import { theme } from './theme.js';
 
 export interface SettingsErrorDialogProps {
   readonly problems: readonly SettingsProblem[];
@@ -21,28 +21,19 @@ export function SettingsErrorDialog({ problems, onAnswer }: SettingsErrorDialogP
   const files = problemFiles(problems);
   const one = files.length === 1;
   const managed = problems.some((p) => p.source === 'managed');
-  const choices = [
-    { key: '1', goOn: false, label: one ? 'Exit, and fix the file' : 'Exit, and fix the files' },
+  const choices: Array<NumberedChoice<boolean>> = [
+    { key: '1', value: false, label: one ? 'Exit, and fix the file' : 'Exit, and fix the files' },
     ...(problems.every(canGoOnWithout)
       ? [
           {
             key: '2',
-            goOn: true,
+            value: true,
             label: `Continue without ${one ? 'this file' : 'these files'}: ${one ? 'its' : 'their'} deny rules, hooks and settings do not apply`,
           },
         ]
       : []),
   ];
-  const [selected, setSelectedState] = useState(0);
-  const sel = useRef(0);
-  const setSelected = (n: number) => setSelectedState((sel.current = n));
-  useKeys((input, key) => {
-    if (key.escape) return onAnswer(false);
-    const byKey = choices.find((c) => c.key === input);
-    if (byKey) return onAnswer(byKey.goOn);
-    if (key.upArrow || key.downArrow || key.tab) setSelected((sel.current + 1) % choices.length);
-    else if (key.return) onAnswer(choices[sel.current]!.goOn);
-  });
+  const selected = useNumberedChoices(choices, onAnswer, false);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.color('error')} paddingX={1}>
       <Text bold color={theme.color('error')}>
@@ -61,13 +52,7 @@ export function SettingsErrorDialog({ problems, onAnswer }: SettingsErrorDialogP
           ? 'Nothing runs until the managed policy can be read. Whoever manages this machine must fix it.'
           : `Nothing has run. ${one ? 'This file' : 'These files'} may hold deny rules, hooks or other guards: fix ${one ? 'it' : 'them'} and start wicket again${choices.length > 1 ? `, or go on without ${one ? 'it' : 'them'} for this session only` : ''}.`}
       </Text>
-      <Box marginTop={1} flexDirection="column">
-        {choices.map((c, i) => (
-          <Text key={c.key} color={i === selected ? theme.color('accent') : undefined}>
-            {`${i === selected ? symbols.pointer : ' '} ${c.key}. ${c.label}`}
-          </Text>
-        ))}
-      </Box>
+      <NumberedChoiceList choices={choices} selected={selected} color={theme.color('accent')} />
       <Text dimColor>Enter to confirm · Esc to exit</Text>
     </Box>
   );

@@ -4,14 +4,14 @@
  * Ctrl-C answers "no", and the app ends without starting anything.
  */
 import { Box, render, Text } from 'ink';
-import React, { useRef, useState } from 'react';
-import { useKeys } from './key-router.js';
-import { symbols, theme } from './theme.js';
+import type React from 'react';
+import { NumberedChoiceList, type NumberedChoice, useNumberedChoices } from './NumberedChoices.js';
+import { theme } from './theme.js';
 
-const CHOICES = [
-  { key: '1', yes: true, label: 'Yes, I trust this folder' },
-  { key: '2', yes: false, label: 'No, exit' },
-] as const;
+const CHOICES: ReadonlyArray<NumberedChoice<boolean>> = [
+  { key: '1', value: true, label: 'Yes, I trust this folder' },
+  { key: '2', value: false, label: 'No, exit' },
+];
 
 export interface TrustDialogProps {
   readonly folder: string;
@@ -21,16 +21,7 @@ export interface TrustDialogProps {
 }
 
 export function TrustDialog({ folder, sessionOnly, onAnswer }: TrustDialogProps): React.ReactElement {
-  const [selected, setSelectedState] = useState(0);
-  const sel = useRef(0);
-  const setSelected = (n: number) => setSelectedState((sel.current = n));
-  useKeys((input, key) => {
-    if (key.escape) return onAnswer(false);
-    const byKey = CHOICES.find((c) => c.key === input);
-    if (byKey) return onAnswer(byKey.yes);
-    if (key.upArrow || key.downArrow || key.tab) setSelected(1 - sel.current);
-    else if (key.return) onAnswer(CHOICES[sel.current]!.yes);
-  });
+  const selected = useNumberedChoices(CHOICES, onAnswer, false);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.color('warn')} paddingX={1}>
       <Text bold color={theme.color('warn')}>
@@ -48,13 +39,7 @@ export function TrustDialog({ folder, sessionOnly, onAnswer }: TrustDialogProps)
           This is your home folder: the answer lasts for this session only.
         </Text>
       ) : null}
-      <Box marginTop={1} flexDirection="column">
-        {CHOICES.map((c, i) => (
-          <Text key={c.key} color={i === selected ? theme.color('accent') : undefined}>
-            {`${i === selected ? symbols.pointer : ' '} ${c.key}. ${c.label}`}
-          </Text>
-        ))}
-      </Box>
+      <NumberedChoiceList choices={CHOICES} selected={selected} color={theme.color('accent')} />
       <Text dimColor>Enter to confirm · Esc to exit</Text>
     </Box>
   );
