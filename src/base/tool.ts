@@ -261,6 +261,12 @@ export interface Tool<I = any, O = any> {
   /** Optional change to shared state (read state, cwd), applied in call order. */
   contextChange?(output: O, input: I): ContextChange | undefined;
   /**
+   * The permission mode once this call has run, when the call changes it (EnterPlanMode; an
+   * approved ExitPlanMode). Applied at once, before the next call passes its gates. `chosen` is the
+   * mode the person picked at this call's permission prompt, if any.
+   */
+  modeAfter?(output: O, current: PermissionMode, chosen: PermissionMode | undefined): PermissionMode | undefined;
+  /**
    * Prepares what the first call needs (a parser, a library) while the model is thinking
    * (core/warm-up.ts). Must not touch the project or the network; may run without any call following.
    */

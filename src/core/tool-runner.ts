@@ -12,8 +12,6 @@ import type { PermissionMode } from '../base/permission-modes.js';
 import type { AskUser, PermissionDecision, PermissionEffects, PermissionRules } from '../base/permission-types.js';
 import { drainCall, type CallOutcome, type ContextChange, type SessionState, type Tool, type ToolCall, type ToolContext } from '../base/tool.js';
 import type { AgentEvent, DisplayData, GateName, GateTrace, ModelResult } from '../base/events.js';
-import { isPlanApproval } from '../tools/exit-plan-mode/index.js';
-import { isPlanEntry } from '../tools/enter-plan-mode/index.js';
 import { findTool } from '../tools/registry.js';
 import { monotonicMs } from '../base/clock.js';
 import { errorMessage, ToolError } from '../base/errors.js';
@@ -412,10 +410,8 @@ async function finishExecution(g: Gated, input: unknown): Promise<CallOutcome> {
     });
   }
   tracer.mark('execute', 'passed');
-  // An approved plan ends plan mode in the mode the person chose (ExitPlanMode asks them; their yes is the approval).
-  if (isPlanApproval(tool.name, output) && env.permission.mode === 'plan') env.permission.mode = g.nextMode ?? 'default';
-  // The model entered plan mode itself.
-  if (isPlanEntry(tool.name, output)) env.permission.mode = 'plan';
+  const mode = tool.modeAfter?.(output, env.permission.mode, g.nextMode);
+  if (mode) env.permission.mode = mode;
   const outcome = await mapOutput(g, input, output, t0, changing);
   afterCall(tool, input, ctx, env.emit);
   return outcome;

@@ -1,7 +1,7 @@
 /**
  * EnterPlanMode: the model puts the session in plan mode itself, as Claude Code 2.1's tool does (no
  * permission needed: plan mode only takes rights away). The loop sets the mode once the call ran
- * (`isPlanEntry`); the model is told where to write its plan (the session's plan file, the one file
+ * (`modeAfter`); the model is told where to write its plan (the session's plan file, the one file
  * plan mode lets it edit) and to present it with ExitPlanMode.
  */
 import { defineTool, lazySchema } from '../../base/tool.js';
@@ -53,11 +53,7 @@ Write your plan to ${output.planFile} (create it with Write): it is the only fil
 Remember: DO NOT write or edit any other files yet. This is a read-only exploration and planning phase.`,
     };
   },
+  modeAfter: (output) => (output.entered ? 'plan' : undefined),
   summary: () => 'Enter plan mode',
   display: (output) => ({ summary: `Entered plan mode · the plan goes in ${output.planFile}` }),
 });
-
-/** True when a finished call entered plan mode: the loop then sets the mode to plan. */
-export function isPlanEntry(toolName: string, output: unknown): boolean {
-  return toolName === 'EnterPlanMode' && typeof output === 'object' && output !== null && (output as { entered?: unknown }).entered === true;
-}

@@ -5,7 +5,7 @@
  * mode to go on in (the app's dialog; `PermissionAnswer.mode`) or says how to change it. An older
  * model's `plan` argument is still taken, and written to the plan file. Approval is the permission
  * prompt (checkPermissions always asks); once the call ran, the loop leaves plan mode
- * (`isPlanApproval`). A "no" comes back to the model as a denial it can act on.
+ * (`modeAfter`). A "no" comes back to the model as a denial it can act on.
  */
 import { readFileSync } from 'node:fs';
 import { writeAtomic } from '../../base/fs/atomic-write.js';
@@ -98,12 +98,9 @@ export const exitPlanModeTool = defineTool<ExitPlanModeInput, ExitPlanModeOutput
     const first = input.plan?.split('\n').find((l) => l.trim() !== '') ?? 'the plan file';
     return `Plan: ${first.trim().slice(0, 100)}`;
   },
+  // An approved plan ends plan mode in the mode the person chose (the prompt asks them; their yes is the approval).
+  modeAfter: (output, current, chosen) => (output.approved && current === 'plan' ? (chosen ?? 'default') : undefined),
   display(output) {
     return { summary: output.file ? `Plan approved (saved in ${output.file})` : 'Plan approved', preview: output.plan };
   },
 });
-
-/** True when a finished call is an approved ExitPlanMode: the loop then sets the mode to the one chosen. */
-export function isPlanApproval(toolName: string, output: unknown): boolean {
-  return toolName === 'ExitPlanMode' && typeof output === 'object' && output !== null && (output as { approved?: unknown }).approved === true;
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decidePermission } from '../../../src/permissions/decide.js';
 import { emptyRules } from '../../../src/base/permission-types.js';
-import { exitPlanModeTool, isPlanApproval } from '../../../src/tools/exit-plan-mode/index.js';
+import { exitPlanModeTool } from '../../../src/tools/exit-plan-mode/index.js';
 import { BUILTIN_TOOLS, findTool } from '../../../src/tools/registry.js';
 import { createToolEnv, resultText, tryRunTool } from '../../support/tool-context.js';
 
@@ -52,9 +52,10 @@ describe('ExitPlanMode', () => {
       const r = await tryRunTool(exitPlanModeTool, { plan }, env.ctx);
       if (!r.ok) throw new Error(r.message);
       expect(r.output).toMatchObject({ approved: true, plan });
-      expect(isPlanApproval('ExitPlanMode', r.output)).toBe(true);
-      expect(isPlanApproval('Read', r.output)).toBe(false);
-      expect(isPlanApproval('ExitPlanMode', { approved: false })).toBe(false);
+      const output = r.output as { approved: true; plan: string };
+      expect(exitPlanModeTool.modeAfter?.(output, 'plan', undefined)).toBe('default');
+      expect(exitPlanModeTool.modeAfter?.(output, 'plan', 'acceptEdits')).toBe('acceptEdits');
+      expect(exitPlanModeTool.modeAfter?.(output, 'default', undefined)).toBeUndefined();
       expect(resultText(r.modelResult)).toContain('approved your plan');
       expect(resultText(r.modelResult)).toContain('2. Fix the bug');
       expect(exitPlanModeTool.summary({ plan })).toBe('Plan: ## Plan');
