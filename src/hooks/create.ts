@@ -1,17 +1,5 @@
-/**
- * The settings-driven hook gate: `type: "command"` hooks from every settings source, run the way
- * Claude Code runs them (reference/claude-code.md §4). For each event: the groups whose matcher fits
- * are chosen, handlers whose `if` rule does not fit are skipped, identical commands run once, all of
- * them run in parallel, and their verdicts are merged (combine.ts).
- * Besides the tool events the runner calls, it fires the session's events (types.ts lists them).
- * Problems (timeouts, crashes, garbage output) and `systemMessage`s collect as notices: drainNotices().
- */
-import { homedir } from 'node:os';
 import path from 'node:path';
 import { randomUuid } from '../base/ids.js';
-import type { PermissionMode } from '../base/permission-modes.js';
-import { ReadState } from '../base/read-state.js';
-import type { PermissionContext, Tool } from '../base/tool.js';
 import {
   combineBatch,
   combineBlock,
@@ -23,50 +11,21 @@ import {
   combineUserPrompt,
   watchPathsOf,
 } from './combine.js';
-import { describeHandler, isAsyncHandler, type HookEvent, type HookGroup, type HookHandler } from '../base/hook-config.js';
+import { isAsyncHandler, type HookEvent, type HookGroup } from '../base/hook-config.js';
 import { combineElicitation, elicitationPayload, elicitationResultPayload } from './elicitation.js';
-import { ifRuleMatches, matcherMatches } from './matcher.js';
 import { FileWatch } from './file-watch.js';
 import { hookEnv, withEffort, withEnvFile } from './hook-env.js';
 import { capText, interpretRun, stringField, type HookVerdict } from './output.js';
 import type { HookRunOptions } from './run-command.js';
-import { defaultTimeoutSec, handlerKey, hookResponse, runHandler } from './run-handler.js';
-import { withoutAgentHooks, type AgentHookDeps, type HookAgentRunner } from './run-agent.js';
-import type { McpHookHolder } from './run-mcp-tool.js';
-import type { HookCallbackRunner } from './run-callback.js';
+import { defaultTimeoutSec, hookResponse, runHandler } from './run-handler.js';
+import { withoutAgentHooks, type AgentHookDeps } from './run-agent.js';
 import type { AskModel } from './run-prompt.js';
 import { withoutNoticesOf, worktreePathOf } from './worktree.js';
 import { suggestionsPayload } from './payload.js';
-import type { HookLifecycleEvent, HookUsage, Hooks, ToolHookCall } from './types.js';
+import type { HookUsage, Hooks, ToolHookCall } from './types.js';
+import { commonPayload, currentCwd, type HooksContext, type Planned, planHandlers } from './hook-plan.js';
 
-export interface HooksContext {
-  sessionId: string;
-  cwd: string;
-  projectRoot: string;
-  transcriptPath: string;
-  getPermissionMode: () => string;
-  /** The session's effort level, when one is set (hooks see it as `effort.level` and CLAUDE_EFFORT). */
-  getEffort?: () => string | undefined;
-  env: Record<string, string | undefined>;
-  /** The session's current directory when it moved (Bash `cd`); defaults to `cwd`. */
-  getCwd?: () => string;
-  /** The tools, so handler `if` rules with a specifier (`Bash(git *)`) can be judged; without them such hooks always run. */
-  tools?: readonly Tool[];
-  /** Seconds for hooks that give no timeout; default 600 (UserPromptSubmit: 30). */
-  defaultTimeoutSec?: number;
-  /** Told when each hook starts and finishes (stream-json's --include-hook-events). */
-  onHookEvent?: (e: HookLifecycleEvent) => void;
-  /** The model `type: "prompt"` hooks ask; without it they fail (a non-blocking error). */
-  askModel?: AskModel;
-  /** Starts the sub-agent of a `type: "agent"` hook; without it such hooks fail (a non-blocking error). */
-  runAgent?: HookAgentRunner;
-  /** Where SessionStart, Setup and CwdChanged hooks write `export` lines for later Bash commands (CLAUDE_ENV_FILE). */
-  envFileDir?: string;
-  /** The MCP servers `type: "mcp_tool"` hooks call, once the session has them; without them such hooks fail (non-blocking). */
-  mcp?: McpHookHolder;
-  /** Delivers `type: "callback"` hooks (the Agent SDK host's) and brings back their answers. */
-  hookCallback?: HookCallbackRunner;
-}
+export type { HooksContext } from './hook-plan.js';
 
 /** What createHooks needs from the loaded settings. */
 export interface HookSettings {
@@ -77,16 +36,6 @@ export interface HookSettings {
 }
 
 export type SettingsHooks = Required<Hooks>;
-
-interface Planned {
-  hook: HookHandler;
-  label: string;
-  key: string;
-  /** `Event:matched value` (`PreToolUse:Bash`, `SessionStart:startup`), or the event alone. */
-  name: string;
-  /** Added to the environment (a plugin's CLAUDE_PLUGIN_ROOT). */
-  env?: Record<string, string>;
-}
 
 const SESSION_END_BUDGET_MS = 1500;
 
@@ -299,24 +248,9 @@ class HookGate implements SettingsHooks {
   drainNotices: SettingsHooks['drainNotices'] = () => this.notices.splice(0, this.notices.length);
   drainUsage: SettingsHooks['drainUsage'] = () => this.spent.splice(0, this.spent.length);
 
-  /** The handlers to run for an event: matcher and `if` fit, each distinct command once, `once` hooks not yet run. */
+  /** The handlers to run for an event (hook-plan.ts). */
   private plan(event: HookEvent, matchValue: string | undefined, call?: ToolHookCall): Planned[] {
-    const seen = new Set<string>();
-    const out: Planned[] = [];
-    const pctx = call && this.ctx.tools ? permissionContext(this.ctx) : undefined;
-    for (const group of this.loaded.hooks) {
-      if (group.event !== event || (matchValue !== undefined && !matcherMatches(group.matcher, matchValue))) continue;
-      for (const hook of group.hooks) {
-        if (hook.if && call && !ifRuleMatches(hook.if, call, findTool(this.ctx.tools, call.toolName), pctx)) continue;
-        const key = handlerKey(hook);
-        if (seen.has(key) || (hook.once && this.onceRan.has(key))) continue;
-        seen.add(key);
-        const name = matchValue === undefined ? event : `${event}:${matchValue}`;
-        const from = group.plugin ? `plugin ${group.plugin}` : group.agent ? `agent ${group.agent}` : group.source;
-        out.push({ hook, key, name, label: `${event} hook "${shorten(describeHandler(hook))}" [${from}]`, ...(group.env ? { env: group.env } : {}) });
-      }
-    }
-    return out;
+    return planHandlers(this.loaded.hooks, this.ctx, this.onceRan, event, matchValue, call);
   }
 
   /** Runs the planned handlers in parallel; `async` ones in the background (they decide nothing). */
@@ -357,49 +291,6 @@ interface RunOpts {
   quiet?: boolean;
 }
 
-function commonPayload(ctx: HooksContext, event: HookEvent): Record<string, unknown> {
-  const effort = ctx.getEffort?.();
-  return {
-    session_id: ctx.sessionId,
-    transcript_path: ctx.transcriptPath,
-    cwd: currentCwd(ctx),
-    hook_event_name: event,
-    permission_mode: ctx.getPermissionMode(),
-    ...(effort ? { effort: { level: effort } } : {}),
-  };
-}
-
 function toolFields(call: ToolHookCall): Record<string, unknown> {
   return { tool_name: call.toolName, tool_input: call.toolInput, tool_use_id: call.toolUseId };
-}
-
-function currentCwd(ctx: HooksContext): string {
-  return ctx.getCwd?.() ?? ctx.cwd;
-}
-
-/** One line, at most 80 characters; the end (usually the script name) is kept. */
-function shorten(command: string): string {
-  const one = command.replace(/\s+/g, ' ').trim();
-  return one.length > 80 ? `${one.slice(0, 30)}...${one.slice(-47)}` : one;
-}
-
-function findTool(tools: readonly Tool[] | undefined, name: string): Tool | undefined {
-  return tools?.find((t) => t.name === name || t.aliases?.includes(name));
-}
-
-/** Enough of a permission context to judge an `if` rule's path or command. */
-function permissionContext(ctx: HooksContext): PermissionContext | undefined {
-  if (!ctx.tools) return undefined;
-  return {
-    cwd: currentCwd(ctx),
-    projectRoot: ctx.projectRoot,
-    additionalDirs: [],
-    homeDir: ctx.env.HOME ?? homedir(),
-    wicketHome: '',
-    sessionId: ctx.sessionId,
-    permissionMode: ctx.getPermissionMode() as PermissionMode,
-    readState: new ReadState(),
-    env: ctx.env,
-    settings: {},
-  };
 }
