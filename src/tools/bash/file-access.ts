@@ -46,6 +46,8 @@ export interface AccessOptions {
    * `dd if=f`, `curl -d @f`): for deny rules, a command naming a denied file is refused whatever it is.
    */
   mentions?: boolean;
+  /** Only these leaves' accesses (the working directory still follows every `cd`); redirections that write are left out. */
+  only?: ReadonlySet<Leaf>;
 }
 
 export function fileAccesses(a: Analysis, where: Where, opts: AccessOptions = {}): FileAccess[] {
@@ -69,6 +71,7 @@ export function fileAccesses(a: Analysis, where: Where, opts: AccessOptions = {}
     a,
     where,
     (leaf, cwd) => {
+      if (opts.only && !opts.only.has(leaf)) return;
       const name = path.posix.basename(leaf.words[0]?.value ?? '');
       for (const r of leaf.source.redirects) if (r.kind === 'read' && r.target) add(r.target, 'read', cwd);
       // git's paths (`git show HEAD:f`, `git log -p -- f`) count as mentions: its read-only forms print files too.
@@ -83,7 +86,7 @@ export function fileAccesses(a: Analysis, where: Where, opts: AccessOptions = {}
     },
     opts.guesses,
   );
-  for (const w of a.writes) add(w, 'write', where.cwd);
+  if (!opts.only) for (const w of a.writes) add(w, 'write', where.cwd);
   return out;
 }
 
@@ -205,8 +208,8 @@ function denyStrings(settings: Record<string, unknown>): string[] {
  * Files a read-only line reads outside the project and additional directories (undefined: a path
  * only known at run time).
  */
-export function pathsOutsideWorkspace(a: Analysis, ctx: PermissionContext): Array<string | undefined> {
-  return fileAccesses(a, ctx)
+export function pathsOutsideWorkspace(a: Analysis, ctx: PermissionContext, only?: ReadonlySet<Leaf>): Array<string | undefined> {
+  return fileAccesses(a, ctx, only ? { only } : {})
     .filter((f) => f.path === undefined || !isInWorkspace(f.path, ctx))
     .map((f) => f.path);
 }

@@ -9,7 +9,7 @@ import { formatRule } from '../../base/rule-parse.js';
 import type { PermissionContext, ToolPermissionVerdict } from '../../base/tool.js';
 import { analyzeBash } from './analyze.js';
 import type { Analysis } from './analysis.js';
-import { isReadOnlyAnalysis } from './classify.js';
+import { isReadOnlyAnalysis, isReadOnlyLeaf } from './classify.js';
 import { acceptEditsCovers, criticalRemoval, pathsOutsideWorkspace, settingsPathDeny } from './file-access.js';
 import { MAX_ALLOWABLE_LENGTH } from './match.js';
 import { initBashParser, isBashParserReady } from './parse.js';
@@ -37,16 +37,22 @@ export async function defaultVerdict(input: BashPermissionInput, a: Analysis, ct
   if (isReadOnlyAnalysis(a)) {
     const outside = pathsOutsideWorkspace(a, ctx);
     if (!outside.length) return { behavior: 'allow', reason: 'read-only command' };
-    const where = outside
-      .map((p) => p ?? '(a path only known when it runs)')
-      .slice(0, 3)
-      .join(', ');
-    return { behavior: 'ask', reason: `the command reads outside the project: ${where}` };
+    return { behavior: 'ask', reason: `the command reads outside the project: ${outsideList(outside)}` };
   }
   const sandbox = await sandboxFor(input, ctx);
   const settings = readSandboxSettings(ctx.settings, ctx);
   if (sandbox.kind === 'sandboxed' && settings.autoAllowBashIfSandboxed) return { behavior: 'allow', reason: 'runs in the sandbox' };
-  return { behavior: 'ask', reason: 'the command may change files or run programs', suggestions: suggestRules(a) };
+  const readers = new Set(a.leaves.filter((l) => !l.denyOnly && isReadOnlyLeaf(l)));
+  const outside = readers.size ? pathsOutsideWorkspace(a, ctx, readers) : [];
+  const also = outside.length ? `, and reads outside the project: ${outsideList(outside)}` : '';
+  return { behavior: 'ask', reason: `the command may change files or run programs${also}`, suggestions: suggestRules(a) };
+}
+
+function outsideList(outside: Array<string | undefined>): string {
+  return outside
+    .map((p) => p ?? '(a path only known when it runs)')
+    .slice(0, 3)
+    .join(', ');
 }
 
 export async function sandboxFor(input: BashPermissionInput, ctx: PermissionContext): Promise<SandboxDecision> {
