@@ -37,10 +37,18 @@ function pidsAlive(file: string): boolean {
     });
 }
 
+/** Polls `cond` until it holds; a throw (a file not written yet) counts as not yet. */
 async function until(cond: () => boolean, ms = 8000): Promise<boolean> {
+  const holds = () => {
+    try {
+      return cond();
+    } catch {
+      return false;
+    }
+  };
   const end = Date.now() + ms;
-  while (Date.now() < end && !cond()) await new Promise((r) => setTimeout(r, 50));
-  return cond();
+  while (Date.now() < end && !holds()) await new Promise((r) => setTimeout(r, 50));
+  return holds();
 }
 
 async function start(command: string): Promise<string> {
