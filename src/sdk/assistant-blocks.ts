@@ -19,6 +19,11 @@ export class AssistantBlocks {
   /** Ids of the messages whose blocks went out from the stream. */
   private readonly sent = new Set<string>();
 
+  /** The id of the API message whose stream runs (Claude Code's `api_message_id` on stream events). */
+  get messageId(): string | undefined {
+    return this.acc?.id || undefined;
+  }
+
   /** Feeds a raw stream event; returns the block message to send before it, when it completes a block. */
   onStreamEvent(event: unknown): BlockMessage | undefined {
     const e = event as { type?: unknown; index?: unknown } | null;

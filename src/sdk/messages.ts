@@ -102,7 +102,9 @@ export class StreamLines {
       case 'stream_event': {
         const block = this.blocks.onStreamEvent(ev.event);
         if (block) this.write(this.assistantLine(block));
-        return this.opts.includePartialMessages ? { type: 'stream_event', event: ev.event, ...base } : undefined;
+        if (!this.opts.includePartialMessages) return undefined;
+        const id = this.blocks.messageId;
+        return { type: 'stream_event', event: ev.event, ...base, ...(id ? { api_message_id: id } : {}) };
       }
       case 'assistant_message':
         for (const block of this.blocks.onWholeMessage(ev.message)) this.write(this.assistantLine(block));

@@ -74,6 +74,10 @@ describe('the Agent SDK drives wicket', () => {
     const order = run.messages.map((m: any) => (m.type === 'stream_event' ? m.event.type : m.type));
     const firstStop = order.indexOf('content_block_stop');
     expect(order[firstStop - 1]).toBe('assistant');
+    // Every stream event names the API message it belongs to.
+    const streamed = run.messages.filter((m) => m.type === 'stream_event') as any[];
+    expect(streamed[0].api_message_id).toBe(first.message.id);
+    expect(streamed.at(-1).api_message_id).toBe(last.message.id);
     expect(run.result).toMatchObject({
       subtype: 'success',
       result: 'Both read.',
