@@ -57,9 +57,7 @@ describe('streaming input', () => {
     expect(lines.map((r) => r.result_index)).toEqual([0, 1, 2]);
     expect(lines[1].total_cost_usd).toBeGreaterThan(lines[0].total_cost_usd);
     const model = Object.keys(lines[0].modelUsage)[0]!;
-    expect(lines[1].modelUsage[model].inputTokens).toBe(
-      lines[0].modelUsage[model].inputTokens + lines[1].model_usage_since_last_result[model].inputTokens,
-    );
+    expect(lines[1].modelUsage[model].inputTokens).toBe(lines[0].modelUsage[model].inputTokens + lines[1].model_usage_since_last_result[model].inputTokens);
     // The SDK always passes --verbose: gate traces only come when asked for.
     expect(run.kinds).not.toContain('system/gate_trace');
     expect(await t.project.read('a.txt')).toBe('A\n');
