@@ -106,16 +106,23 @@ export class MessageAccumulator {
   /** The message content. With `onlyComplete`, blocks whose stream did not finish are left out. */
   content(onlyComplete = false): ContentBlock[] {
     const out: ContentBlock[] = [];
-    this.blocks.forEach((b, i) => {
-      if (!b || (onlyComplete && !this.done.has(i))) return;
-      if (b.type === 'text') {
-        if (b.text) out.push({ type: 'text', text: b.text });
-      } else if (b.type === 'thinking') out.push({ type: 'thinking', thinking: b.thinking, signature: b.signature });
-      else if (b.type === 'redacted_thinking') out.push({ type: 'redacted_thinking', data: b.data });
-      else if (b.type === 'web_search_tool_result') out.push({ type: 'web_search_tool_result', tool_use_id: b.tool_use_id, content: b.content });
-      else out.push({ type: b.server ? 'server_tool_use' : 'tool_use', id: b.id, name: b.name, input: b.input ?? {} });
+    this.blocks.forEach((_, i) => {
+      if (onlyComplete && !this.done.has(i)) return;
+      const block = this.block(i);
+      if (block) out.push(block);
     });
     return out;
+  }
+
+  /** The block at `index` as it stands (an empty text block is none). */
+  block(index: number): ContentBlock | undefined {
+    const b = this.blocks[index];
+    if (!b) return undefined;
+    if (b.type === 'text') return b.text ? { type: 'text', text: b.text } : undefined;
+    if (b.type === 'thinking') return { type: 'thinking', thinking: b.thinking, signature: b.signature };
+    if (b.type === 'redacted_thinking') return { type: 'redacted_thinking', data: b.data };
+    if (b.type === 'web_search_tool_result') return { type: 'web_search_tool_result', tool_use_id: b.tool_use_id, content: b.content };
+    return { type: b.server ? 'server_tool_use' : 'tool_use', id: b.id, name: b.name, input: b.input ?? {} };
   }
 
   text(): string {

@@ -9,8 +9,8 @@ import type { PluginSet } from '../plugins/types.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { DebugLog } from '../core/setup/debug-log.js';
 import { runPrompt, type PromptWithContext } from '../core/run-prompt.js';
-import { newRunState, resultObject, STRUCTURED_NUDGE, track, type ResultObject } from '../sdk/result.js';
-import { initMessage, StreamLines, type McpServerStatus } from '../sdk/messages.js';
+import { ResultSeries, STRUCTURED_NUDGE, track, type ResultObject } from '../sdk/result.js';
+import { apiErrorMessage, initMessage, StreamLines, type McpServerStatus } from '../sdk/messages.js';
 import { allowHint, PERSON_ONLY, PRINT_MODE, unaskedDenial } from '../permissions/denial-text.js';
 import { duration } from '../api/limits.js';
 import { denialNote } from './denial-note.js';
@@ -55,9 +55,11 @@ export async function runPrintMode(
   );
   if (stream) io.out(line(initMessage(agent, session.mcpServers ?? [], session.plugins)));
   let code = 0;
+  // The results are numbered and carry the session's running cost, as the SDK mode's do.
+  const results = new ResultSeries();
   for await (const item of prompts) {
     const { prompt, context } = typeof item === 'object' && !Array.isArray(item) ? item : { prompt: item, context: undefined };
-    const st = newRunState();
+    const st = results.newRun();
     let last: Extract<AgentEvent, { type: 'done' }> | undefined;
     agent.state.structuredOutput = undefined;
     // With --json-schema, a model that ends without calling StructuredOutput is asked again (twice at most).
@@ -79,7 +81,11 @@ export async function runPrintMode(
       }
       if (!opts.jsonSchema || last?.reason !== 'completed' || agent.state.structuredOutput !== undefined || nudges >= 2) break;
     }
-    const result = resultObject(last, st, agent, { wantStructured: opts.jsonSchema !== undefined });
+    // json and stream-json end an API error as Claude Code does: the synthetic assistant message, and a result holding its text.
+    const apiErrorAsResult = opts.outputFormat !== 'text';
+    if (stream && last?.reason === 'error' && st.apiError) io.out(line(apiErrorMessage(st.apiError, agent.sessionId)));
+    const queued = opts.inputFormat === 'stream-json' ? undefined : 0;
+    const result = results.finish(last, st, agent, { wantStructured: opts.jsonSchema !== undefined, apiErrorAsResult, queued });
     code = exitCodeFor(result, last, abort);
     if (opts.outputFormat === 'text') {
       if (result.is_error) io.err(`${(result.errors?.length ? result.errors : ['error']).map((e) => `wicket: ${e}`).join('\n')}\n`);

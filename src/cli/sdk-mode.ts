@@ -36,7 +36,6 @@ import { fallbackModels, settingsStop } from './run-common.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { expandTyped } from './prompt-source.js';
 import { StdoutWriter } from './stdout.js';
-import { unhonouredFlags } from './sdk-flags.js';
 
 const SETTINGS_WATCH_DELAY_MS = 500;
 
@@ -74,7 +73,7 @@ export async function runSdkMode(opts: CliOptions, info: RunInfo): Promise<numbe
   const signals = onSignals(abort);
   try {
     input.read(process.stdin);
-    for (const n of [...(opts.notes ?? []), ...unhonouredFlags(opts)]) note(`warning: ${n}`);
+    for (const n of opts.notes ?? []) note(`warning: ${n}`);
     await input.started;
     const code = await runSession(run);
     await stdout.flushed();

@@ -1,8 +1,8 @@
 /**
  * `--permission-prompt-tool stdio`: a call that would ask a person is put to the SDK host as a
  * `can_use_tool` request, with the fields Claude Code sends (the tool, its input, the call's id, the
- * permission updates that would stop the asking, the path it is held on, why it asks, the
- * sub-agent). `allow` runs the call, with the host's `updatedInput` (checked again by the permission
+ * words a host shows — display name, title, subtitle —, the permission updates that would stop the
+ * asking, the path it is held on, why it asks, the sub-agent). `allow` runs the call, with the host's `updatedInput` (checked again by the permission
  * gate) after its `updatedPermissions` are applied; `deny` refuses it with the host's message, and
  * with `interrupt: true` also ends the turn as an interrupt does. An error answer, or none at all,
  * is a refusal: no call runs that the host did not allow. The gate trace names the host.
@@ -15,6 +15,7 @@ import type { AskUser, MatchedAskRule, PermissionAnswer, PermissionRequest } fro
 import { parseRule } from '../base/rule-parse.js';
 import { applyPermissionUpdates, type PermissionTarget } from '../core/permission-updates.js';
 import type { ControlPayload } from './control-channel.js';
+import { permissionWords } from './permission-words.js';
 
 export interface CanUseToolDeps {
   /** Sends a `can_use_tool` request and resolves with the host's answer; aborting the signal withdraws it. */
@@ -65,17 +66,25 @@ async function readAnswer(answer: ControlPayload, req: PermissionRequest, deps: 
   return { behavior: 'deny', message: `${SDK_ANSWERER} answered neither "allow" nor "deny"`, answeredBy: SDK_ANSWERER };
 }
 
-/** The request as Claude Code words it. */
-export function requestBody(req: PermissionRequest, target: Pick<PermissionTarget, 'projectRoot' | 'additionalDirs' | 'permission'>): ControlPayload {
+/** Tools whose permission card is itself the question put to the person. */
+const INTERACTION_TOOLS = new Set(['AskUserQuestion', 'ExitPlanMode']);
+
+/** The request as Claude Code words it, with every field of the SDK's SDKControlPermissionRequest wicket can fill. */
+export function requestBody(req: PermissionRequest, target: Pick<PermissionTarget, 'projectRoot' | 'additionalDirs' | 'permission' | 'cwd'>): ControlPayload {
+  const why = reasonType(req);
   return {
     tool_name: req.toolName,
-    display_name: req.toolName,
+    ...permissionWords(req, target.cwd),
     input: req.input,
-    description: req.summary,
     permission_suggestions: suggestions(req, target),
     ...(req.blockedPath ? { blocked_path: req.blockedPath } : {}),
     decision_reason: req.reason,
-    decision_reason_type: reasonType(req),
+    decision_reason_type: why,
+    // A protected path is wicket's safety check, and only a person may pass it.
+    ...(why === 'safetyCheck' ? { classifier_approvable: false } : {}),
+    // An ask rule, a protected path, a tool that always asks: no "don't ask again" answer may be offered.
+    ...(req.ruleCanAllow === false ? { suppress_always_allow_rule: true } : {}),
+    ...(INTERACTION_TOOLS.has(req.toolName) ? { requires_user_interaction: true } : {}),
     ...(req.askRule ? { matched_ask_rule: askRuleField(req.askRule) } : {}),
     ...(req.mcpServer ? { mcp_server: { name: req.mcpServer.name, source: req.mcpServer.source } } : {}),
     tool_use_id: req.toolUseId,

@@ -7,6 +7,8 @@ import type { AgentOptions } from '../core/agent-options.js';
 import type { AgentEvent } from '../base/events.js';
 import type { PluginSet } from '../plugins/types.js';
 import { randomUuid } from '../base/ids.js';
+import { AssistantBlocks } from './assistant-blocks.js';
+import { apiErrorText, type RunState } from './result.js';
 
 /** A server as the init message lists it: Claude Code's statuses (connected, failed, pending, disabled…). */
 export interface McpServerStatus {
@@ -72,6 +74,7 @@ export function initMessage(agent: AgentOptions, mcpServers: McpServerStatus[], 
  */
 export class StreamLines {
   private readonly pendingTraces: Line[] = [];
+  private readonly blocks = new AssistantBlocks();
 
   constructor(
     private readonly write: (line: Line) => void,
@@ -89,13 +92,23 @@ export class StreamLines {
     if (line) this.write(line);
   }
 
+  private assistantLine(message: Line): Line {
+    return { type: 'assistant', message, ...this.base(), timestamp: new Date().toISOString() };
+  }
+
   private lineFor(ev: AgentEvent): Line | undefined {
     const base = this.base();
     switch (ev.type) {
-      case 'stream_event':
-        return this.opts.includePartialMessages ? { type: 'stream_event', event: ev.event, ...base } : undefined;
+      case 'stream_event': {
+        const block = this.blocks.onStreamEvent(ev.event);
+        if (block) this.write(this.assistantLine(block));
+        if (!this.opts.includePartialMessages) return undefined;
+        const id = this.blocks.messageId;
+        return { type: 'stream_event', event: ev.event, ...base, ...(id ? { api_message_id: id } : {}) };
+      }
       case 'assistant_message':
-        return { type: 'assistant', message: { ...ev.message, type: 'message' }, ...base, timestamp: new Date().toISOString() };
+        for (const block of this.blocks.onWholeMessage(ev.message)) this.write(this.assistantLine(block));
+        return undefined;
       case 'tool_results_message':
         for (const t of this.pendingTraces.splice(0)) this.write({ type: 'system', subtype: 'gate_trace', ...t, ...this.base() });
         return { type: 'user', message: ev.message, ...base, timestamp: new Date().toISOString() };
@@ -166,4 +179,30 @@ export function apiKeySource(agent: Pick<AgentOptions, 'client' | 'env'>): strin
   if (agent.env.ANTHROPIC_API_KEY) return 'ANTHROPIC_API_KEY';
   if (agent.env.ANTHROPIC_AUTH_TOKEN) return 'ANTHROPIC_AUTH_TOKEN';
   return via?.credentials.startsWith('apiKeyHelper') ? 'apiKeyHelper' : 'none';
+}
+
+/** Claude Code's assistant message for an API error response, before the result. */
+export function apiErrorMessage(api: NonNullable<RunState['apiError']>, sessionId: string): Line {
+  const text = apiErrorText(api);
+  return {
+    type: 'assistant',
+    message: {
+      id: randomUuid(),
+      type: 'message',
+      role: 'assistant',
+      model: '<synthetic>',
+      content: [{ type: 'text', text }],
+      stop_reason: 'stop_sequence',
+      stop_sequence: '',
+      usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+    },
+    parent_tool_use_id: null,
+    session_id: sessionId,
+    uuid: randomUuid(),
+    timestamp: new Date().toISOString(),
+    error: apiErrorKind(api.status, text),
+    is_api_error_message: true,
+    api_error_status: api.status,
+    ...(api.type ? { api_error_type: api.type } : {}),
+  };
 }

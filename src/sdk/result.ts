@@ -5,7 +5,7 @@
  */
 import type { AgentOptions } from '../core/agent-options.js';
 import type { AgentEvent } from '../base/events.js';
-import { addUsage, emptyUsage } from '../base/usage.js';
+import { addUsage, emptyUsage, type Usage } from '../base/usage.js';
 import { addToTotals, emptyTotals, type Totals } from '../core/run-prompt.js';
 import { randomUuid } from '../base/ids.js';
 import { contextWindowOf } from '../base/models.js';
@@ -24,17 +24,52 @@ export interface RunState {
   errors: string[];
   /** The API's own error (an HTTP status), when one ended the run. */
   apiError?: NonNullable<ErrorEvent['api']>;
+  /** The stop reason of the run's last API response. */
+  stopReason?: string | null;
+  /** What the session spent before this run (--max-budget-usd counts the whole session's spend). */
+  costBefore: number;
 }
 
-export function newRunState(): RunState {
-  return { totals: emptyTotals(), turns: 0, denials: [], denialEvents: [], startedAt: Date.now(), budgetHit: false, errors: [] };
+export function newRunState(costBefore = 0): RunState {
+  return { totals: emptyTotals(), turns: 0, denials: [], denialEvents: [], startedAt: Date.now(), budgetHit: false, errors: [], costBefore };
+}
+
+/**
+ * The results of one process, as Claude Code numbers them (`result_index`) and counts them:
+ * `total_cost_usd`, `modelUsage` and `duration_api_ms` run on across the turns of a session, while
+ * `usage`, `duration_ms` and `model_usage_since_last_result` are the turn's own.
+ */
+export class ResultSeries {
+  /** Cost, API time and tokens of every finished run so far (also what get_usage reports). */
+  readonly spent: Totals = emptyTotals();
+  private count = 0;
+
+  newRun(): RunState {
+    return newRunState(this.spent.costUsd);
+  }
+
+  /** The result line of a finished run, which joins the session's totals. */
+  finish(done: DoneEvent | undefined, st: RunState, agent: AgentOptions, o: ResultOptions = {}): ResultObject {
+    mergeTotals(this.spent, st.totals);
+    return resultObject(done, st, agent, o, { spent: this.spent, index: this.count++ });
+  }
+}
+
+function mergeTotals(into: Totals, add: Totals): void {
+  into.costUsd += add.costUsd;
+  into.apiMs += add.apiMs;
+  into.usage = addUsage(into.usage, add.usage);
+  for (const [model, m] of add.byModel) {
+    const prev = into.byModel.get(model);
+    into.byModel.set(model, prev ? { usage: addUsage(prev.usage, m.usage), costUsd: prev.costUsd + m.costUsd } : { usage: { ...m.usage }, costUsd: m.costUsd });
+  }
 }
 
 /** Notes what an event tells of the run; returns true when it went over --max-budget-usd (the caller stops the run). */
 export function track(ev: AgentEvent, st: RunState, maxBudgetUsd: number | undefined): boolean {
   if (ev.type === 'usage') {
     addToTotals(st.totals, ev);
-    if (maxBudgetUsd !== undefined && st.totals.costUsd > maxBudgetUsd && !st.budgetHit) {
+    if (maxBudgetUsd !== undefined && st.costBefore + st.totals.costUsd > maxBudgetUsd && !st.budgetHit) {
       st.budgetHit = true;
       return true;
     }
@@ -45,6 +80,7 @@ export function track(ev: AgentEvent, st: RunState, maxBudgetUsd: number | undef
     st.errors.push(ev.message);
     if (ev.api) st.apiError = ev.api;
   } else if (ev.type === 'turn_start') st.turns = ev.turn;
+  else if (ev.type === 'turn_end') st.stopReason = ev.stopReason;
   return false;
 }
 
@@ -61,9 +97,17 @@ export interface ResultOptions {
    * `success`, `is_error`, and `result` "API Error: <status> <message>", with its status and type.
    */
   apiErrorAsResult?: boolean;
+  /** Prompts still waiting behind this one (`queued_turn_count`), when the mode has a queue to count. */
+  queued?: number;
 }
 
-export function resultObject(done: DoneEvent | undefined, st: RunState, agent: AgentOptions, o: ResultOptions = {}): ResultObject {
+/** The session's totals so far (this run's included) and the result's number. */
+interface SeriesPlace {
+  spent: Totals;
+  index: number;
+}
+
+function resultObject(done: DoneEvent | undefined, st: RunState, agent: AgentOptions, o: ResultOptions, series: SeriesPlace): ResultObject {
   const errors = st.errors;
   const structured = agent.state.structuredOutput;
   const missingStructured = o.wantStructured && done?.reason === 'completed' && structured === undefined;
@@ -86,19 +130,31 @@ export function resultObject(done: DoneEvent | undefined, st: RunState, agent: A
     subtype,
     is_error: isError,
     duration_ms: Date.now() - st.startedAt,
-    duration_api_ms: st.totals.apiMs,
+    duration_api_ms: series.spent.apiMs,
     num_turns: done?.numTurns ?? st.turns,
+    ...(apiError || isError ? {} : { api_error_status: null }),
     ...outcome,
-    stop_reason: done?.reason === 'completed' ? 'end_turn' : done?.deferredToolUse ? done.reason : null,
+    stop_reason: stopReason(done, st, apiError !== undefined),
     terminal_reason: terminalReason(done, apiError !== undefined),
     ...(done?.deferredToolUse ? { deferred_tool_use: done.deferredToolUse } : {}),
     session_id: agent.sessionId,
-    total_cost_usd: round(st.totals.costUsd),
-    ...usageFields(st, agent),
+    total_cost_usd: round(series.spent.costUsd),
+    usage: turnUsage(st, agent),
+    modelUsage: modelUsage(series.spent, agent),
+    model_usage_since_last_result: modelUsage(st.totals, agent),
     permission_denials: st.denials,
     ...(structured !== undefined ? { structured_output: structured } : {}),
+    ...(o.queued !== undefined ? { queued_turn_count: o.queued } : {}),
+    result_index: series.index,
     uuid: randomUuid(),
   };
+}
+
+/** The stop reason of the last assistant message: the API's, or the synthetic error message's. */
+function stopReason(done: DoneEvent | undefined, st: RunState, apiError: boolean): string | null {
+  if (done?.deferredToolUse) return done.reason;
+  if (apiError) return 'stop_sequence';
+  return st.stopReason ?? (done?.reason === 'completed' ? 'end_turn' : null);
 }
 
 function resultSubtype(done: DoneEvent | undefined, st: RunState, missingStructured: boolean, apiError: boolean): string {
@@ -120,12 +176,15 @@ export function apiErrorText(e: NonNullable<ErrorEvent['api']>): string {
   return `API Error: ${e.status} ${e.message}`;
 }
 
-function usageFields(st: RunState, agent: AgentOptions): { usage: ReturnType<typeof emptyUsage>; modelUsage: Record<string, unknown> } {
-  let usage = emptyUsage();
-  const modelUsage: Record<string, unknown> = {};
-  for (const [model, m] of st.totals.byModel) {
-    if (model === agent.model) usage = addUsage(usage, m.usage);
-    modelUsage[model] = {
+/** The run's own tokens on the main model (Claude Code's `usage`: the main loop's, per turn). */
+function turnUsage(st: RunState, agent: AgentOptions): Usage {
+  return st.totals.byModel.get(agent.model)?.usage ?? emptyUsage();
+}
+
+function modelUsage(totals: Totals, agent: AgentOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [model, m] of totals.byModel) {
+    out[model] = {
       inputTokens: m.usage.input_tokens,
       outputTokens: m.usage.output_tokens,
       cacheReadInputTokens: m.usage.cache_read_input_tokens,
@@ -136,7 +195,7 @@ function usageFields(st: RunState, agent: AgentOptions): { usage: ReturnType<typ
       maxOutputTokens: agent.maxTokens ?? 32_000,
     };
   }
-  return { usage, modelUsage };
+  return out;
 }
 
 function round(n: number): number {

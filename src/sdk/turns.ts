@@ -6,13 +6,12 @@
  */
 import type { AgentOptions } from '../core/agent-options.js';
 import type { AgentEvent, ApiMessage, ContentBlock } from '../base/events.js';
-import { emptyTotals, runPrompt, type Totals } from '../core/run-prompt.js';
-import { addUsage } from '../base/usage.js';
+import { runPrompt, type Totals } from '../core/run-prompt.js';
 import { randomUuid } from '../base/ids.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { DebugLog } from '../core/setup/debug-log.js';
-import { apiErrorKind, type StreamLines } from './messages.js';
-import { apiErrorText, newRunState, resultObject, STRUCTURED_NUDGE, track, type ResultObject, type RunState } from './result.js';
+import { apiErrorMessage, type StreamLines } from './messages.js';
+import { ResultSeries, STRUCTURED_NUDGE, track, type ResultObject, type RunState } from './result.js';
 import type { SdkUserLine, TurnQueue } from './input.js';
 import type { SdkSession } from './session.js';
 
@@ -50,11 +49,16 @@ export class TurnRunner {
   private current: { abort: AbortController; agent: AgentOptions } | undefined;
   /** The file checkpoint each user message started (its uuid → checkpoint), for rewind_files. */
   readonly checkpoints = new Map<string, number>();
-  /** Cost and time of every turn so far (get_usage). */
-  readonly spent: Totals = emptyTotals();
+  /** The turns' results, numbered, with the session's running totals. */
+  private readonly results = new ResultSeries();
   readonly startedAt = Date.now();
 
   constructor(private readonly deps: TurnRunnerDeps) {}
+
+  /** Cost and time of every turn so far (get_usage). */
+  get spent(): Totals {
+    return this.results.spent;
+  }
 
   /** The options of the turn that runs, else the session's. */
   get agent(): AgentOptions {
@@ -109,13 +113,13 @@ export class TurnRunner {
     if (deps.stateEvents) deps.write({ type: 'system', subtype: 'session_state_changed', state: 'running', sdk_host_only: true, ...base() });
     if (deps.replayUserMessages) deps.write(replay(line, agent.sessionId));
     try {
-      const st = newRunState();
+      const st = this.results.newRun();
       const done = await this.runLine(line, agent, st, abort);
       // An interrupt's answer goes out before the turn's result.
       if (abort.signal.aborted) await new Promise((resolve) => setImmediate(resolve));
       if (done?.reason === 'error' && st.apiError) deps.write(apiErrorMessage(st.apiError, agent.sessionId));
-      const result = resultObject(done, st, agent, { wantStructured: deps.wantStructured, apiErrorAsResult: true });
-      this.count(st);
+      const queued = deps.queue.queued().length;
+      const result = this.results.finish(done, st, agent, { wantStructured: deps.wantStructured, apiErrorAsResult: true, queued });
       deps.write(result);
       return exitCodeOf(result);
     } finally {
@@ -174,17 +178,6 @@ export class TurnRunner {
     if (typeof content !== 'string' || !content.startsWith('/') || !this.deps.expand) return { prompt: content };
     return this.deps.expand(content, agent);
   }
-
-  private count(st: RunState): void {
-    const all = this.spent;
-    all.costUsd += st.totals.costUsd;
-    all.apiMs += st.totals.apiMs;
-    all.usage = addUsage(all.usage, st.totals.usage);
-    for (const [model, m] of st.totals.byModel) {
-      const prev = all.byModel.get(model);
-      all.byModel.set(model, prev ? { usage: addUsage(prev.usage, m.usage), costUsd: prev.costUsd + m.costUsd } : { ...m });
-    }
-  }
 }
 
 function exitCodeOf(result: ResultObject): number {
@@ -201,31 +194,5 @@ function replay(line: SdkUserLine, sessionId: string): Line {
     uuid: line.uuid,
     timestamp: new Date().toISOString(),
     isReplay: true,
-  };
-}
-
-/** Claude Code's assistant message for an API error response, before the result. */
-function apiErrorMessage(api: NonNullable<RunState['apiError']>, sessionId: string): Line {
-  const text = apiErrorText(api);
-  return {
-    type: 'assistant',
-    message: {
-      id: randomUuid(),
-      type: 'message',
-      role: 'assistant',
-      model: '<synthetic>',
-      content: [{ type: 'text', text }],
-      stop_reason: 'stop_sequence',
-      stop_sequence: '',
-      usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
-    },
-    parent_tool_use_id: null,
-    session_id: sessionId,
-    uuid: randomUuid(),
-    timestamp: new Date().toISOString(),
-    error: apiErrorKind(api.status, text),
-    is_api_error_message: true,
-    api_error_status: api.status,
-    ...(api.type ? { api_error_type: api.type } : {}),
   };
 }

@@ -160,6 +160,42 @@ describe('print mode', () => {
     server.assertNoViolations();
   });
 
+  it('stream-json sends one assistant line per content block, as the SDK mode does, and a result with the same fields', async () => {
+    server.script(
+      reply()
+        .text('Reading.')
+        .toolUse('Read', { file_path: `${project.dir}/a.txt` }, { id: 'toolu_p1' })
+        .toolUse('Nope', {}, { id: 'toolu_p2' }),
+      reply().text('done'),
+    );
+    const r = await run(['-p', 'go', '--output-format', 'stream-json', '--verbose']);
+    expectExit(r, 0);
+    const lines = r.lines<any>();
+    const assistants = lines.filter((l) => l.type === 'assistant');
+    expect(assistants.map((l) => l.message.content.map((b: any) => b.type).join())).toEqual(['text', 'tool_use', 'tool_use', 'text']);
+    expect(new Set(assistants.slice(0, 3).map((l) => l.message.id)).size).toBe(1);
+    expect(assistants.every((l) => l.message.stop_reason === null)).toBe(true);
+    const result = lines.at(-1);
+    expect(result).toMatchObject({ type: 'result', subtype: 'success', result: 'done', stop_reason: 'end_turn', api_error_status: null, result_index: 0 });
+    expect(result.queued_turn_count).toBe(0);
+    expect(Object.keys(result.model_usage_since_last_result)).toEqual(Object.keys(result.modelUsage));
+  });
+
+  it('stream-json ends an API error as Claude Code does: success subtype, is_error, the API Error text', async () => {
+    server.script(reply().error(400, { message: 'max_tokens: Field required' }));
+    const r = await run(['-p', 'hi', '--output-format', 'stream-json', '--verbose']);
+    expect(r.code).toBe(1);
+    const lines = r.lines<any>();
+    expect(lines.find((l) => l.type === 'assistant')).toMatchObject({ is_api_error_message: true, api_error_status: 400 });
+    expect(lines.at(-1)).toMatchObject({
+      subtype: 'success',
+      is_error: true,
+      result: 'API Error: 400 max_tokens: Field required',
+      api_error_status: 400,
+      stop_reason: 'stop_sequence',
+    });
+  });
+
   it('includes raw stream events with --include-partial-messages', async () => {
     server.script(reply().text('a').text('b'));
     const r = await run(['-p', 'go', '--output-format', 'stream-json', '--include-partial-messages']);

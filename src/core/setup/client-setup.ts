@@ -39,14 +39,15 @@ export function useProvider(env: Record<string, string | undefined>, settings: C
 export function clientFromEnv(
   env: Record<string, string | undefined>,
   settings: ClientSettings,
-  ctx: { choice: ProviderChoice; cwd: string; smallModel: string },
+  ctx: { choice: ProviderChoice; cwd: string; smallModel: string; betas?: readonly string[] },
 ): ModelClient {
+  const custom = parseCustomHeaders(env.ANTHROPIC_CUSTOM_HEADERS);
   const common = {
     retry: retryPolicyFromEnv(env),
     // API_TIMEOUT_MS and WICKET_API_IDLE_TIMEOUT_MS; a value that is not a positive number keeps the default.
     limits: apiLimitsFromEnv(env),
     userAgent: `wicket/${VERSION}`,
-    headers: parseCustomHeaders(env.ANTHROPIC_CUSTOM_HEADERS),
+    headers: custom,
     // DISABLE_PROMPT_CACHING and its per-model siblings.
     cachingOff: (model: string) => promptCachingOff(env, model),
   };
@@ -70,11 +71,25 @@ export function clientFromEnv(
   const helper = text(settings.apiKeyHelper);
   return createModelClient({
     ...common,
+    headers: withBetas(custom, ctx.betas),
     apiKey: env.ANTHROPIC_API_KEY || undefined,
     authToken: env.ANTHROPIC_AUTH_TOKEN || undefined,
     baseURL: env.ANTHROPIC_BASE_URL || undefined,
     ...(helper ? { keyHelper: new ApiKeyHelper(helper, { cwd: ctx.cwd, env }) } : {}),
   });
+}
+
+/** --betas go out as `anthropic-beta` on every request to Anthropic's API, beside those of ANTHROPIC_CUSTOM_HEADERS. */
+function withBetas(headers: Record<string, string> | undefined, betas: readonly string[] | undefined): Record<string, string> | undefined {
+  if (!betas?.length) return headers;
+  const all = [...(headers?.['anthropic-beta']?.split(',') ?? []), ...betas].map((b) => b.trim()).filter(Boolean);
+  return { ...headers, 'anthropic-beta': [...new Set(all)].join(',') };
+}
+
+/** What wicket says of --betas it does not send: a cloud provider's requests carry none. */
+export function betasWarning(choice: ProviderChoice, betas: readonly string[] | undefined): string | undefined {
+  if (!betas?.length || choice.kind === 'firstParty') return undefined;
+  return `--betas ${betas.join(',')}: beta headers go to Anthropic's API only; the requests to this provider (${choice.kind}) do not carry them`;
 }
 
 function text(v: unknown): string | undefined {

@@ -53,7 +53,7 @@ import type { PluginSet } from '../../plugins/types.js';
 import type { CliOptions } from './options.js';
 import { setupInstructions } from './instructions-setup.js';
 import type { SessionInstructions } from '../../session/memory/session-instructions.js';
-import { clientFromEnv, useProvider } from './client-setup.js';
+import { betasWarning, clientFromEnv, useProvider } from './client-setup.js';
 import { createLspSession } from '../../lsp/session.js';
 import type { LspAccess } from '../../base/lsp.js';
 import { isWorkspaceTrusted } from '../../settings/trust.js';
@@ -153,7 +153,9 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const sessionId = continuedSessionId(opts, resumed) ?? randomUuid();
   // --effort, then CLAUDE_CODE_EFFORT_LEVEL, then the agent's, then settings effortLevel; 'auto' leaves it to the model.
   const effort = pickEffort(opts.effort, mergedEnv.CLAUDE_CODE_EFFORT_LEVEL, asAgent?.effort, loaded.merged.effortLevel);
-  const client = deps.client ?? clientFromEnv(mergedEnv, loaded.merged, { choice: provider.choice, cwd, smallModel });
+  const client = deps.client ?? clientFromEnv(mergedEnv, loaded.merged, { choice: provider.choice, cwd, smallModel, betas: opts.betas });
+  const betas = betasWarning(provider.choice, opts.betas);
+  if (betas) loaded.warnings.push(betas);
   const additionalDirs = [...loaded.additionalDirectories, ...opts.addDir.map((d) => safeRealpath(path.resolve(cwd, d)))];
   const agentMemory = asAgent ? mainAgentMemory(asAgent, { projectDir: cwd, configDir, env: mergedEnv }, loaded.warnings) : { rules: [] };
   loaded.rules.allow.push(...agentMemory.rules);

@@ -49,6 +49,46 @@ describe('the Agent SDK drives wicket', () => {
     expect(run.result?.result).toBe('Hello there.');
   });
 
+  it('one assistant message per content block, as soon as it is whole: same message.id, stop_reason null; the result has the turn', async () => {
+    await t.project.write('a.txt', 'alpha\n');
+    await t.project.write('b.txt', 'beta\n');
+    t.api.script(
+      reply()
+        .text('Reading both.')
+        .toolUse('Read', { file_path: t.project.path('a.txt') }, { id: 'toolu_a' })
+        .toolUse('Read', { file_path: t.project.path('b.txt') }, { id: 'toolu_b' }),
+      reply().text('Both read.'),
+    );
+    const run = await sdkRun(t, 'Read a and b.', { includePartialMessages: true });
+    const assistants = run.messages.filter((m) => m.type === 'assistant') as any[];
+    expect(assistants.map((m) => m.message.content.map((b: any) => b.type))).toEqual([['text'], ['tool_use'], ['tool_use'], ['text']]);
+    expect(assistants.map((m) => m.message.content[0].id ?? m.message.content[0].text)).toEqual(['Reading both.', 'toolu_a', 'toolu_b', 'Both read.']);
+    const [first, second, third, last] = assistants;
+    expect(new Set([first.message.id, second.message.id, third.message.id]).size).toBe(1);
+    expect(last.message.id).not.toBe(first.message.id);
+    for (const m of assistants) expect(m.message).toMatchObject({ type: 'message', role: 'assistant', stop_reason: null, stop_sequence: null });
+    // The usage known when the block ended (message_start's); the turn's total is the result's.
+    expect(first.message.usage.output_tokens).toBe(1);
+    expect(new Set(assistants.map((m) => m.uuid)).size).toBe(4);
+    // Each block's message goes out before its content_block_stop, as Claude Code sends it.
+    const order = run.messages.map((m: any) => (m.type === 'stream_event' ? m.event.type : m.type));
+    const firstStop = order.indexOf('content_block_stop');
+    expect(order[firstStop - 1]).toBe('assistant');
+    // Every stream event names the API message it belongs to.
+    const streamed = run.messages.filter((m) => m.type === 'stream_event') as any[];
+    expect(streamed[0].api_message_id).toBe(first.message.id);
+    expect(streamed.at(-1).api_message_id).toBe(last.message.id);
+    expect(run.result).toMatchObject({
+      subtype: 'success',
+      result: 'Both read.',
+      num_turns: 2,
+      stop_reason: 'end_turn',
+      api_error_status: null,
+      result_index: 0,
+    });
+    expect(run.result!.usage.output_tokens).toBeGreaterThan(2);
+  });
+
   it('system prompt forms: a string follows the SDK line; the claude_code preset is wicket’s own prompt with append', async () => {
     t.api.script(reply().text('one'), reply().text('two'));
     await sdkRun(t, 'first', { systemPrompt: 'You answer in haiku.' });

@@ -76,8 +76,9 @@ describe('the SDK’s command line and stdin', () => {
     expect(tools).toContain('Read');
     for (const gone of ['WebFetch', 'Grep', 'Glob']) expect(tools).not.toContain(gone);
     expect(JSON.stringify(second!.messages)).toContain('first');
-    // What wicket cannot honour, each said once.
-    expect(count(r.stderr, '--betas')).toBe(1);
+    // --betas go out as anthropic-beta on every request, beside wicket's own; nothing is said of them.
+    for (const q of t.api.messageRequests()) expect(String(q.headers['anthropic-beta']).split(',')).toContain('context-1m-2025-08-07');
+    expect(count(r.stderr, '--betas')).toBe(0);
     // can_use_tool is answered: the flag is honoured, so nothing is said of it.
     expect(count(r.stderr, '--permission-prompt-tool stdio')).toBe(0);
   });

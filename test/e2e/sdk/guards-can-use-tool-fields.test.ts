@@ -1,6 +1,7 @@
 // What a can_use_tool request tells the SDK program besides the tool and its input, as Claude Code
 // words it: the file a Bash command would write (blockedPath), the ask rule that forced the prompt
-// (matchedAskRule), and for an MCP tool its server and where the server came from (mcpServer).
+// (matchedAskRule), and for an MCP tool its server and where the server came from (mcpServer); the
+// words a host shows (title, displayName, description) and whether it may offer "don't ask again".
 import { createSdkMcpServer, tool, type CanUseTool } from '@anthropic-ai/claude-agent-sdk';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +32,15 @@ describe('can_use_tool request fields', () => {
     expect(seen[0]!.options.blockedPath).toBe(made);
     expect(seen[0]!.options.matchedAskRule).toBeUndefined();
     expect(seen[0]!.options.mcpServer).toBeUndefined();
+    // The words a host shows: what the call will do, the tool's name, and the call's own description.
+    expect(seen[0]!.options).toMatchObject({
+      title: `Run the command: touch ${made}`,
+      displayName: 'Bash',
+      description: 'Create a file',
+      toolUseID: 'toolu_c1',
+    });
+    // A rule could allow it: the host may offer "don't ask again".
+    expect(seen[0]!.options.suppressAlwaysAllowRule).toBeUndefined();
   });
 
   it('an ask rule that forced the prompt rides as matchedAskRule, with its source', async () => {
@@ -41,6 +51,9 @@ describe('can_use_tool request fields', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]!.options.matchedAskRule).toEqual({ source: 'projectSettings', toolName: 'Bash', ruleContent: 'git status' });
     expect((seen[0]!.options as { decisionReasonType?: string }).decisionReasonType).toBe('rule');
+    // Only a person may pass an ask rule: no "don't ask again" to offer.
+    expect(seen[0]!.options.suppressAlwaysAllowRule).toBe(true);
+    expect(seen[0]!.options.title).toBe('Run the command: git status');
   });
 
   it('an MCP tool names its server: source "sdk" for the program\'s own in-process server', async () => {
@@ -54,5 +67,6 @@ describe('can_use_tool request fields', () => {
     expect(run.result).toMatchObject({ subtype: 'success', result: '5' });
     expect(seen.map((s) => s.tool)).toEqual(['mcp__calc__add']);
     expect(seen[0]!.options.mcpServer).toEqual({ name: 'calc', source: 'sdk' });
+    expect(seen[0]!.options).toMatchObject({ displayName: 'calc - add (MCP)', title: 'Use the tool add of the MCP server calc' });
   });
 });

@@ -52,6 +52,12 @@ describe('streaming input', () => {
     const replays = run.messages.filter((m: any) => m.type === 'user' && m.isReplay) as any[];
     expect(replays.map((r) => r.uuid)).toEqual(ids);
     expect(run.messages.filter((m) => m.type === 'result').map((m: any) => m.result)).toEqual(['one', 'written', 'refused']);
+    // Results are numbered; the cost and modelUsage run on across the turns, usage is the turn's own.
+    const lines = run.messages.filter((m) => m.type === 'result') as any[];
+    expect(lines.map((r) => r.result_index)).toEqual([0, 1, 2]);
+    expect(lines[1].total_cost_usd).toBeGreaterThan(lines[0].total_cost_usd);
+    const model = Object.keys(lines[0].modelUsage)[0]!;
+    expect(lines[1].modelUsage[model].inputTokens).toBe(lines[0].modelUsage[model].inputTokens + lines[1].model_usage_since_last_result[model].inputTokens);
     // The SDK always passes --verbose: gate traces only come when asked for.
     expect(run.kinds).not.toContain('system/gate_trace');
     expect(await t.project.read('a.txt')).toBe('A\n');

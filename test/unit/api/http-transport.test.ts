@@ -4,6 +4,7 @@ import { APIConnectionError, APIError } from '@anthropic-ai/sdk/core/error';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { baseURLProblem, messagesURL, postMessagesStream, type TransportConfig } from '../../../src/api/http-transport.js';
 import { createModelClient } from '../../../src/api/model-client.js';
+import { betasWarning, clientFromEnv } from '../../../src/core/setup/client-setup.js';
 import { parseCustomHeaders } from '../../../src/core/setup/session-setup.js';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../../support/fake-anthropic-server.js';
 
@@ -134,5 +135,23 @@ describe('http transport', () => {
     expect(parseCustomHeaders('X-Team: core\nanthropic-beta: a,b\n\nbroken line\n: nameless')).toEqual({ 'x-team': 'core', 'anthropic-beta': 'a,b' });
     expect(parseCustomHeaders(undefined)).toBeUndefined();
     expect(parseCustomHeaders('nothing here')).toBeUndefined();
+  });
+
+  it('--betas go out as anthropic-beta beside the custom headers’ and the request’s own; a cloud provider is told it carries none', async () => {
+    server.script(reply().text('ok'));
+    const env = { ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: server.url, ANTHROPIC_CUSTOM_HEADERS: 'anthropic-beta: feature-x' };
+    const client = clientFromEnv(
+      env,
+      {},
+      { choice: { kind: 'firstParty', ignored: [] }, cwd: '/', smallModel: 'm', betas: ['context-1m-2025-08-07', 'feature-x'] },
+    );
+    const stream = client.stream(
+      { model: 'm', system: [], messages: [{ role: 'user', content: 'hi' }], tools: [], maxTokens: 10, betas: ['own-beta'] },
+      new AbortController().signal,
+    );
+    while (!(await stream.next()).done);
+    expect(String(server.messageRequests()[0]!.headers['anthropic-beta']).split(',').sort()).toEqual(['context-1m-2025-08-07', 'feature-x', 'own-beta']);
+    expect(betasWarning({ kind: 'firstParty', ignored: [] }, ['b'])).toBeUndefined();
+    expect(betasWarning({ kind: 'bedrock', via: 'CLAUDE_CODE_USE_BEDROCK', ignored: [] }, ['b'])).toContain('(bedrock) do not carry them');
   });
 });

@@ -70,8 +70,9 @@ describe('can_use_tool', () => {
         subtype: 'can_use_tool',
         tool_name: 'Bash',
         display_name: 'Bash',
+        title: 'Run the command: touch /p/made-by-bash.txt',
         input: bashAsk.input,
-        description: 'touch /p/made-by-bash.txt',
+        description: 'Create a file',
         permission_suggestions: [
           { type: 'addRules', rules: [{ toolName: 'Bash', ruleContent: 'touch /p/made-by-bash.txt' }], behavior: 'allow', destination: 'localSettings' },
         ],
@@ -96,7 +97,8 @@ describe('can_use_tool', () => {
       { type: 'setMode', mode: 'acceptEdits', destination: 'session' },
     ]);
     expect(write!.decision_reason_type).toBe('workingDir');
-    expect(ruled).toMatchObject({ permission_suggestions: [], decision_reason_type: 'rule' });
+    expect(ruled).toMatchObject({ permission_suggestions: [], decision_reason_type: 'rule', suppress_always_allow_rule: true });
+    expect(write!.suppress_always_allow_rule).toBeUndefined();
   });
 
   it('a deny refuses with the host’s message; interrupt: true ends the turn as it is answered', async () => {
