@@ -31,6 +31,8 @@ export interface ToolsCheckOptions extends CheckSetup {
   tools: readonly Tool[];
   /** Run the read-only MCP tools twice (their servers run in the scratch copy). */
   runMcp: boolean;
+  /** Where a tool comes from, when its own word (`mcpServer`) does not say. */
+  sourceOf?: (tool: Tool) => string | undefined;
   /** Told as each tool is done. */
   onTool?: (c: ToolCheck) => void;
 }
@@ -49,7 +51,7 @@ export async function checkTools(o: ToolsCheckOptions): Promise<ToolsCheckReport
     const sample = sampleFor(tool, samples);
     const c: ToolCheck = {
       tool: tool.name,
-      source: tool.mcpServer ? `mcp:${tool.mcpServer.name}` : 'built-in',
+      source: tool.mcpServer ? `mcp:${tool.mcpServer.name}` : (o.sourceOf?.(tool) ?? 'built-in'),
       nonsense: await askNonsense(tool, sample, o),
       denied: await askDenied(tool, sample, o),
       beside: await askBeside(tool, sample, o),

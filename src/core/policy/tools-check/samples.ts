@@ -51,6 +51,8 @@ export function builtinSamples(scratch: string): Record<string, Sample> {
     TaskOutput: { input: { task_id: 'none' }, noRun: 'it reads a background task' },
     LSP: { input: { operation: 'hover', filePath: text, line: 1, character: 1 }, noRun: 'it asks a language server' },
     Agent: { input: { description: 'look around', prompt: 'List the files.' }, noRun: 'it asks the model', delegates: true },
+    ListMcpResourcesTool: { input: {} },
+    ReadMcpResourceTool: { input: { server: 'none', uri: 'none://x' }, noRun: 'it names one server’s resource' },
     ToolSearch: { input: { query: 'select:Read' }, noRun: 'it reads the session’s tool list' },
   };
 }
