@@ -12,6 +12,7 @@ import { builtinSamples, type Sample } from './samples.js';
 
 export { makeScratch, type Scratch } from './scratch.js';
 export type { Answer, Status } from './questions.js';
+export type { Sample } from './samples.js';
 
 export interface ToolCheck {
   tool: string;
@@ -33,6 +34,8 @@ export interface ToolsCheckOptions extends CheckSetup {
   runMcp: boolean;
   /** Where a tool comes from, when its own word (`mcpServer`) does not say. */
   sourceOf?: (tool: Tool) => string | undefined;
+  /** Samples for tools the built-in table lacks (or in place of its own), by tool name. */
+  samples?: Record<string, Sample>;
   /** Told as each tool is done. */
   onTool?: (c: ToolCheck) => void;
 }
@@ -44,7 +47,7 @@ function sampleFor(tool: Tool, samples: Record<string, Sample>): Sample {
 }
 
 export async function checkTools(o: ToolsCheckOptions): Promise<ToolsCheckReport> {
-  const samples = builtinSamples(o.scratch.project);
+  const samples = { ...builtinSamples(o.scratch.project), ...o.samples };
   await Promise.all(o.tools.map((t) => t.warmUp?.().catch(() => {})));
   const out: ToolCheck[] = [];
   for (const tool of o.tools) {
