@@ -14,7 +14,8 @@ import type { McpServers } from '../mcp/servers.js';
 import { SettingsUnreadableError, stopMessage } from '../settings/problem.js';
 import { BUILTIN_TOOLS, findTool } from '../tools/registry.js';
 import { configuredServers } from './mcp-command.js';
-import { formatToolChecks, toolChecksJson } from './tools-format.js';
+import { formatToolChecks, summaryLine } from '../core/policy/tools-check/text.js';
+import { toolChecksJson } from './tools-format.js';
 
 export const TOOLS_USAGE = 'usage: wicket tools check [--tool NAME…] [--json]';
 
@@ -82,8 +83,4 @@ async function check(only: string[] | undefined, json: boolean): Promise<number>
     await servers?.close().catch(() => {});
     scratch.remove();
   }
-}
-
-export function summaryLine(tools: number, failed: number): string {
-  return failed ? `${tools} tools checked: ${failed} FAILED.` : `${tools} tools checked: all answer the three questions.`;
 }
