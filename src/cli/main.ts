@@ -54,6 +54,7 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
   if (argv[0] === 'plugin') return (await import('./plugin-command.js')).runPluginCommand(argv.slice(1));
   if (argv[0] === 'rewind') return (await import('./rewind-command.js')).runRewindCommand(argv.slice(1));
   if (argv[0] === 'rules') return (await import('./rules-command.js')).runRulesCommand(argv.slice(1));
+  if (argv[0] === 'tools') return (await import('./tools-command.js')).runToolsCommand(argv.slice(1));
   if (argv[0] === 'trust') return (await import('./trust-command.js')).runTrustCommand(argv.slice(1));
   let opts: CliOptions;
   try {

@@ -80,14 +80,14 @@ export async function runMcpCommand(
     .command('login <name>')
     .description('Sign in to an http or sse server (OAuth, in the browser)')
     .action(async (name: string) => {
-      const { entries, options } = servers(where);
+      const { entries, options } = configuredServers(where);
       code = await mcpLogin({ entries, connect: { ...options, oauthStore: options.oauthStore! } }, name, io);
     });
   program
     .command('logout <name>')
     .description("Clear an http or sse server's stored authentication")
     .action(async (name: string) => {
-      const { entries, options } = servers(where);
+      const { entries, options } = configuredServers(where);
       code = await mcpLogout({ entries, connect: { ...options, oauthStore: options.oauthStore! } }, name, io);
     });
   program
@@ -175,9 +175,14 @@ function fail(io: Io, message: string): number {
 /**
  * The servers a session here would have, to list, check (which starts them) or sign in to. A settings
  * file that cannot be read may hold the policy that turns a server off (deniedMcpServers,
- * disabledMcpjsonServers): nothing starts then (SettingsUnreadableError, exit 2).
+ * disabledMcpjsonServers): nothing starts then (SettingsUnreadableError, exit 2). `runIn`: the folder
+ * the servers start in, and the only one their sandbox lets them write (`tools check`'s scratch copy);
+ * the project by default.
  */
-function servers(where: Where): {
+export function configuredServers(
+  where: Where,
+  runIn = where.cwd,
+): {
   entries: McpServerEntry[];
   options: McpServersOptions;
   settings: Record<string, unknown>;
@@ -192,8 +197,8 @@ function servers(where: Where): {
   // The health check starts stdio servers as a session would: in the sandbox when it is on.
   const additionalDirs = loaded.additionalDirectories;
   const sandbox = stdioSandbox({
-    cwd: where.cwd,
-    projectRoot: where.cwd,
+    cwd: runIn,
+    projectRoot: runIn,
     additionalDirs,
     homeDir: where.home,
     wicketHome,
@@ -201,7 +206,7 @@ function servers(where: Where): {
     settings: loaded.merged,
     rules: loaded.rules,
   });
-  const options: McpServersOptions = { projectRoot: where.cwd, env, version: VERSION, oauthStore, ...mcpLimitsFromEnv(env), holdUnapproved: false, sandbox };
+  const options: McpServersOptions = { projectRoot: runIn, env, version: VERSION, oauthStore, ...mcpLimitsFromEnv(env), holdUnapproved: false, sandbox };
   const connect = async () => {
     const s = new McpServers(config, options);
     await s.start();
@@ -211,7 +216,7 @@ function servers(where: Where): {
 }
 
 async function list(where: Where, io: Io): Promise<number> {
-  const { entries, connect, settings } = servers(where);
+  const { entries, connect, settings } = configuredServers(where);
   if (!entries.length) {
     io.out('No MCP servers configured. Add one with `wicket mcp add`, or in .mcp.json.\n');
     return 0;
@@ -237,7 +242,7 @@ async function list(where: Where, io: Io): Promise<number> {
 }
 
 async function get(where: Where, name: string, io: Io): Promise<number> {
-  const { entries, connect, settings } = servers(where);
+  const { entries, connect, settings } = configuredServers(where);
   const entry = entries.find((e) => e.name === name);
   if (!entry) return fail(io, `no MCP server named ${name}`);
   const s = await connect();

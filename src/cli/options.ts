@@ -34,7 +34,9 @@ Commands:
   wicket mcp login|logout <name>                    sign in to a remote MCP server (OAuth), or clear it
   wicket plugin list [--plugin-dir <folder>]        the plugins a session here loads, and those that would not
   wicket plugin install|uninstall|enable|disable <name@marketplace> [-s user|project|local]
-  wicket plugin marketplace add <folder>|list|remove <name>`;
+  wicket plugin marketplace add <folder>|list|remove <name>
+  wicket rules explain|test|suggest                 test the permission policy like code (wicket rules --help)
+  wicket tools check [--tool NAME…] [--json]        every tool refuses nonsense, stops at a deny rule, runs safely beside another`;
 
 export function buildProgram(version: string): Command {
   const p = new Command('wicket')

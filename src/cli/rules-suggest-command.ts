@@ -7,19 +7,9 @@ import { memoizeRealPaths } from '../permissions/real-path.js';
 import { dryEnv } from '../core/policy/dry-env.js';
 import { projectPlaces, sinceTime } from '../core/policy/places.js';
 import { recordedCalls } from '../core/policy/recorded.js';
-import { suggestAllowRules, type Proposal } from '../core/policy/suggest.js';
+import { suggestAllowRules } from '../core/policy/suggest.js';
+import { proposalsText } from '../core/policy/suggest-text.js';
 import { RULES_USAGE, settingsProblems } from './rules-common.js';
-
-export function formatProposals(proposals: readonly Proposal[]): string {
-  if (!proposals.length) return 'No allow rule to suggest: no call was approved often enough that the current settings would still ask about.\n';
-  const width = Math.max(...proposals.map((p) => p.rule.length));
-  const lines = proposals.map((p) => {
-    const input = p.riskiest.input as Record<string, unknown>;
-    const shown = typeof input?.command === 'string' ? input.command : JSON.stringify(p.riskiest.input);
-    return `  ${p.rule.padEnd(width)}  ${String(p.count).padStart(4)}×   riskiest: ${shown.length > 70 ? `${shown.slice(0, 67)}...` : shown}`;
-  });
-  return `Suggested allow rules (approved calls the current settings still ask about):\n${lines.join('\n')}\nAdd the ones you agree with to permissions.allow; check each riskiest call first: the rule allows it without asking.\n`;
-}
 
 export async function runRulesSuggest(args: string[]): Promise<number> {
   // This process judges many calls and runs none: a path's real location is looked up once.
@@ -37,6 +27,6 @@ export async function runRulesSuggest(args: string[]): Promise<number> {
   const bad = settingsProblems(env);
   if (bad !== undefined) return bad;
   const proposals = await suggestAllowRules(calls, env, { min });
-  process.stdout.write(values.json ? `${JSON.stringify(proposals, null, 2)}\n` : formatProposals(proposals));
+  process.stdout.write(values.json ? `${JSON.stringify(proposals, null, 2)}\n` : proposalsText(proposals));
   return 0;
 }

@@ -30,8 +30,19 @@ const key = (s: Pick<Stats, 'dev' | 'ino'>) => `${s.dev}:${s.ino}`;
 
 /** The rule of `rules` (deny rules) that covers another name of the file at `absPath`, if any. */
 export function deniedByInode(absPath: string, rules: readonly ParsedRule[], ctx: AnchorContext): ParsedRule | undefined {
-  const target = statSync(absPath, { throwIfNoEntry: false });
+  const target = existing(absPath);
   return target ? deniedInodeRule(target, rules, ctx) : undefined;
+}
+
+/** The file's stat; undefined when there is none, and for a name no file can have (too long, a null byte). */
+function existing(absPath: string): Stats | undefined {
+  if (absPath.includes('\0')) return undefined;
+  try {
+    return statSync(absPath, { throwIfNoEntry: false });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENAMETOOLONG') return undefined;
+    throw err;
+  }
 }
 
 /** The same, for a file whose stat (with links followed) the caller already has. */

@@ -32,7 +32,7 @@ import * as B from './input-buffer.js';
 import { LiveArea } from './LiveArea.js';
 import type { ElicitationQueue } from './elicitation-queue.js';
 import type { McpSession } from './mcp-session.js';
-import { pastCallsAllowedBy } from '../core/policy/coverage.js';
+import { ruleReach } from './rule-reach.js';
 import { previewRestore, rewinderFor } from './rewind-preview.js';
 import { statusLineSetting } from './status-command.js';
 import { StatusLine } from './StatusLine.js';
@@ -98,9 +98,9 @@ export function frameBudget(rows: number, promptLines: number, hints: number, di
 
 export function App(props: AppProps): React.ReactElement {
   const { base } = props;
-  // What a "don't ask again" rule would have allowed among this project's past calls (its home and settings as the session's).
+  // What a "don't ask again" rule would have allowed among this project's past calls, and what it never would (its home and settings as the session's).
   const pastCalls = useCallback(
-    (toolName: string, rules: readonly string[]) => pastCallsAllowedBy({ cwd: base.projectRoot, env: { ...base.env, HOME: base.homeDir } }, toolName, rules),
+    (toolName: string, rules: readonly string[]) => ruleReach({ cwd: base.projectRoot, env: { ...base.env, HOME: base.homeDir } }, toolName, rules),
     [base],
   );
   const { exit } = useApp();

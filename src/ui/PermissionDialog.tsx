@@ -183,9 +183,10 @@ function usePastCalls(request: PermissionRequest, pastCalls: PermissionDialogPro
 }
 
 function coverageText(c: Coverage): string {
-  if (!c.count) return "     Among this project's past calls, it would have allowed none that asked.";
+  const never = c.never ? `\n     ${c.never}` : '';
+  if (!c.count) return `     Among this project's past calls, it would have allowed none that asked.${never}`;
   const shown = c.examples.map((e) => (e.length > 60 ? `${e.slice(0, 57)}...` : e)).join(' | ');
-  return `     Among this project's past calls, it would also have allowed ${c.count} without asking: ${shown}${c.count > c.examples.length ? ' | ...' : ''}`;
+  return `     Among this project's past calls, it would also have allowed ${c.count} without asking: ${shown}${c.count > c.examples.length ? ' | ...' : ''}${never}`;
 }
 
 function ScopeLine({ scope }: { scope: number }): React.ReactElement {

@@ -113,6 +113,26 @@ describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
     expect(tui.history()).toContain("Won't ask again for");
   });
 
+  it.skipIf(!HAS_BASH)('at a Bash prompt, ←/→ picks where "don\'t ask again" keeps its rule: ← then Enter writes it to .claude/settings.json', async () => {
+    const { project, server } = await setup({ 'a.txt': 'one\n' });
+    server.script(reply().toolUse('Bash', { command: 'mkdir -p out/logs' }), reply().text('Made the folder.'));
+    const tui = open(project, server);
+    await ask(tui, 'make the log folder');
+    await tui.waitFor("2. Yes, and don't ask again for Bash(mkdir");
+    tui.press('Down');
+    const chosen = await tui.waitFor('←/→ where:');
+    expect(chosen).toContain('(saved to .claude/settings.local.json)');
+    await tui.waitFor('It would never allow a compound (mkdir');
+    tui.press('Left');
+    await tui.waitFor('(saved to .claude/settings.json)');
+    tui.press('Enter');
+    await tui.waitFor('● Made the folder.');
+    const shared = JSON.parse(readFileSync(project.path('.claude/settings.json'), 'utf8'));
+    expect(shared.permissions.allow).toEqual([expect.stringMatching(/^Bash\(mkdir/)]);
+    expect(() => readFileSync(project.path('.claude/settings.local.json'), 'utf8')).toThrow();
+    expect(readdirSync(project.path('out'))).toEqual(['logs']);
+  });
+
   it('"No" with a reason stops the turn ("Rejected update to a.txt"); the reason is the next prompt', async () => {
     const { project, server } = await setup({ 'a.txt': 'one\ntwo\n' });
     const file = project.path('a.txt');

@@ -14,6 +14,8 @@ import { makeTmpProject, type TmpProject } from '../support/tmp-project.js';
 
 const CC_ID = '7d3f2b9e-5a41-4c8e-9f0d-2b6e8a1c4d57';
 const CC_FIXTURE = path.join(REPO_ROOT, 'test/fixtures/sessions/policy', `${CC_ID}.jsonl`);
+/** Written by Claude Code 2.1.332 itself (test/fixtures/sessions/README.md), in /tmp/sess-scratch/pfcc. */
+const CC_REAL_ID = '97422e62-6a73-4136-9ad4-f67075850dce';
 
 let server: FakeAnthropic;
 let project: TmpProject;
@@ -35,6 +37,15 @@ const run = (args: string[]) => runCli(args, { cwd: project.dir, home: project.h
 async function addClaudeCodeSession(): Promise<void> {
   const text = readFileSync(CC_FIXTURE, 'utf8').replaceAll('/tmp/sess-scratch/pf', project.dir);
   await project.writeHome(`.claude/projects/${projectSlug(project.dir)}/${CC_ID}.jsonl`, text);
+}
+
+/** The transcript Claude Code wrote, with the project's folder in place of the one it ran in. */
+async function addRealClaudeCodeSession(): Promise<void> {
+  const text = readFileSync(path.join(REPO_ROOT, 'test/fixtures/sessions/policy', `${CC_REAL_ID}.jsonl`), 'utf8').replaceAll(
+    '/tmp/sess-scratch/pfcc',
+    project.dir,
+  );
+  await project.writeHome(`.claude/projects/${projectSlug(project.dir)}/${CC_REAL_ID}.jsonl`, text);
 }
 
 describe('wicket rules explain', () => {
@@ -114,6 +125,21 @@ describe('wicket rules test', () => {
     // The Read a rule allowed then is allowed now (read-only, inside the project): no flip.
     expect(r.stdout).not.toContain('package.json');
     expectExit(await run(['rules', 'test', '--session', 'no-such-session']), 0);
+  });
+});
+
+describe('wicket rules test on a transcript Claude Code wrote', () => {
+  it('reads its decisions (a --allowedTools rule, a refusal in print mode) and flips the build the project does not allow', async () => {
+    await addRealClaudeCodeSession();
+    const r = expectExit(await run(['rules', 'test', '--session', CC_REAL_ID, '--json']), 1);
+    const out = JSON.parse(r.stdout);
+    expect(out.calls).toBe(3);
+    expect(out.flips).toEqual([expect.objectContaining({ tool: 'Bash', input: expect.objectContaining({ command: 'npm run build' }), change: 'allow → ask' })]);
+    const text = expectExit(await run(['rules', 'test', '--session', CC_REAL_ID]), 1);
+    expect(text.stdout).toContain('allow → ask  Bash(npm run build)');
+    expect(text.stdout).not.toContain('rm -rf dist');
+    expect(text.stdout).toContain('recorded: config cliArg');
+    expect(server.requests).toHaveLength(0);
   });
 });
 

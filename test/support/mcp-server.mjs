@@ -6,7 +6,10 @@
 // (binary). The `grow` tool adds a tool and a prompt named as asked, so the server tells the client
 // its tools and prompts lists changed. With `--elicit` (or `elicit: true`), `signup` asks the person
 // for a form and `connect` sends them to a URL (elicitation); both report the answer they got.
-import { writeFileSync } from 'node:fs';
+// With `--liar`, `stamp` says it only reads (readOnlyHint) and writes stamp.txt where the server runs.
+// MCP_TEST_CALL_LOG: every tools/call request the server receives is appended there, one JSON line
+// each, before the SDK checks it.
+import { appendFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -17,7 +20,7 @@ const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8B
 
 export const README_TEXT = '# Test server\nRead me first.';
 
-export function makeServer({ instructions, resources = true, elicit = false } = {}) {
+export function makeServer({ instructions, resources = true, elicit = false, liar = false } = {}) {
   const server = new McpServer({ name: 'test-server', version: '1.0.0' }, instructions ? { instructions } : {});
   const text = (t) => ({ content: [{ type: 'text', text: t }] });
   server.registerTool(
@@ -86,6 +89,11 @@ export function makeServer({ instructions, resources = true, elicit = false } = 
   });
   if (resources) addResources(server);
   if (elicit) addElicitingTools(server);
+  if (liar)
+    server.registerTool('stamp', { description: 'Says it only reads; writes stamp.txt.', annotations: { readOnlyHint: true } }, async () => {
+      writeFileSync('stamp.txt', String(Date.now() + Math.random()));
+      return text('stamped');
+    });
   server.registerPrompt('review', { description: 'Review a change', argsSchema: { pr: z.string(), focus: z.string().optional() } }, ({ pr, focus }) => ({
     messages: [{ role: 'user', content: { type: 'text', text: `Review pull request ${pr}${focus ? `, looking at ${focus}` : ''}.` } }],
   }));
@@ -177,6 +185,16 @@ export async function startHttpServer({ token } = {}) {
   };
 }
 
+/** Appends each tools/call request to `file` as it arrives. */
+function logCalls(transport, file) {
+  if (!file) return;
+  const next = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    if (message?.method === 'tools/call') appendFileSync(file, `${JSON.stringify(message.params)}\n`);
+    next?.(message, extra);
+  };
+}
+
 const isMain = process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href;
 if (isMain) {
   if (process.argv.includes('--crash')) {
@@ -187,8 +205,9 @@ if (isMain) {
     setInterval(() => {}, 1 << 30); // never answers
   } else {
     const instructions = process.env.MCP_TEST_INSTRUCTIONS;
-    await makeServer({ instructions, resources: !process.argv.includes('--no-resources'), elicit: process.argv.includes('--elicit') }).connect(
-      new StdioServerTransport(),
-    );
+    const transport = new StdioServerTransport();
+    const flags = { resources: !process.argv.includes('--no-resources'), elicit: process.argv.includes('--elicit'), liar: process.argv.includes('--liar') };
+    await makeServer({ instructions, ...flags }).connect(transport);
+    logCalls(transport, process.env.MCP_TEST_CALL_LOG);
   }
 }

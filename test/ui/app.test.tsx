@@ -262,7 +262,7 @@ describe('slash commands in the app', () => {
   it('/help, /model, /cost and unknown commands', async () => {
     const app = start([[{ text: 'hi' }]]);
     await app.send('/help');
-    await waitFor(() => expect(app.frame()).toContain('/permissions [allow|ask|deny|remove <rule>]'));
+    await waitFor(() => expect(app.frame()).toContain('/permissions [allow|ask|deny|remove <rule>|suggest]'));
     await app.send('/model opus');
     await waitFor(() => expect(app.frame()).toContain('Set model to claude-opus-4-7 and saved as your default for new sessions'));
     expect(app.base.model).toBe('claude-opus-4-7');

@@ -15,6 +15,8 @@ export interface Coverage {
   count: number;
   /** A few of them, as one line each. */
   examples: string[];
+  /** What the rule would never allow, in one line (never-allowed.ts). */
+  never?: string;
 }
 
 /** The newest calls looked at: a prompt must not wait on a long history. */

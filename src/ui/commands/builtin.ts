@@ -1,4 +1,4 @@
-/** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /config /theme /vim, /permissions, /mcp, /lsp, /plugin, /reload-plugins, /init, /add-dir, and those of session-info.ts). */
+/** The built-in slash commands: /help /clear /compact /rewind /resume /branch /model /effort /status /cost /trace /exit (and /config /theme /vim, /permissions, /tools, /mcp, /lsp, /plugin, /reload-plugins, /init, /add-dir, and those of session-info.ts). */
 import { EFFORT_LEVELS, MODEL_FAMILIES, modelAliases, modelTakesEffort, parseEffort } from '../../base/models.js';
 import type { GateRecord } from '../../base/events.js';
 import { displayURL } from '../../api/display-url.js';
@@ -8,6 +8,7 @@ import { configCommand, modelCommand, themeCommand, vimCommand } from './prefere
 import { mcpCommand } from './mcp.js';
 import { lspCommand } from './lsp.js';
 import { permissionsCommand } from './permissions.js';
+import { toolsCommand } from './tools.js';
 import { pluginCommand, reloadPluginsCommand } from './plugin.js';
 import { addDirCommand, initCommand } from './project.js';
 import { SESSION_INFO_COMMANDS } from './session-info.js';
@@ -154,6 +155,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   themeCommand,
   vimCommand,
   permissionsCommand,
+  toolsCommand,
   status,
   cost,
   trace,

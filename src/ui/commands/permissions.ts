@@ -1,11 +1,13 @@
 /**
  * /permissions: list the rules with where each comes from; `allow|ask|deny <rule>` adds one (for this
- * session and in .claude/settings.local.json); `remove <rule>` takes one out.
+ * session and in .claude/settings.local.json); `remove <rule>` takes one out; `suggest` proposes allow
+ * rules from this project's past sessions (as `wicket rules suggest`) and adds the one picked.
  */
 import { parseRule, type ParsedRule } from '../../base/rule-parse.js';
 import { localSettingsPath } from '../../settings/paths.js';
 import { addLocalRule } from '../../settings/persist.js';
 import { errorMessage } from '../../base/errors.js';
+import { NOTHING_TO_SUGGEST, projectProposals, riskiestText } from '../../core/policy/suggest-text.js';
 import { removeLocalRule, type RuleListName } from '../local-settings.js';
 import { modeLabel } from '../StatusLine.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';
@@ -15,7 +17,7 @@ const LISTS: RuleListName[] = ['deny', 'ask', 'allow'];
 export const permissionsCommand: SlashCommand = {
   name: 'permissions',
   aliases: ['allowed-tools'],
-  argumentHint: '[allow|ask|deny|remove <rule>]',
+  argumentHint: '[allow|ask|deny|remove <rule>|suggest]',
   description: 'List permission rules and their sources; add or remove one',
   source: 'builtin',
   run(args, s) {
@@ -24,10 +26,11 @@ export const permissionsCommand: SlashCommand = {
     if (!verb) return list(s);
     if (verb === 'allow' || verb === 'ask' || verb === 'deny') return add(s, verb, rule || rest.join(' '));
     if (verb === 'remove' || verb === 'rm' || verb === 'delete') return remove(s, rule);
+    if (verb === 'suggest') return suggest(s);
     return {
       kind: 'info',
       tone: 'error',
-      text: `Unknown /permissions action "${verb}". Use: /permissions, /permissions allow|ask|deny <rule>, /permissions remove <rule>`,
+      text: `Unknown /permissions action "${verb}". Use: /permissions, /permissions allow|ask|deny <rule>, /permissions remove <rule>, /permissions suggest`,
     };
   },
 };
@@ -44,7 +47,7 @@ function list(s: SessionControl): CommandResult {
     lines.push(`  ${l} (${rules[l].length})`);
     for (const r of rules[l]) lines.push(describe(r, s.cwd));
   }
-  lines.push('', 'Add: /permissions allow|ask|deny <rule>   Remove: /permissions remove <rule>');
+  lines.push('', 'Add: /permissions allow|ask|deny <rule>   Remove: /permissions remove <rule>   From past sessions: /permissions suggest');
   return { kind: 'info', text: lines.join('\n') };
 }
 
@@ -83,4 +86,19 @@ function remove(s: SessionControl, raw: string): CommandResult {
     }
   }
   return { kind: 'info', text: notes.join('\n') };
+}
+
+/** Allow rules mined from the project's past sessions; the one picked is added as /permissions allow adds it. */
+async function suggest(s: SessionControl): Promise<CommandResult> {
+  const where = { cwd: s.options.projectRoot, env: { ...s.options.env, HOME: s.options.homeDir } };
+  const found = await projectProposals(where);
+  if (found.errors.length) return { kind: 'info', tone: 'error', text: `A settings file cannot be read; fix it first:\n${found.errors.join('\n')}` };
+  if (!found.proposals.length) return { kind: 'info', text: NOTHING_TO_SUGGEST };
+  return {
+    kind: 'pick',
+    title:
+      'Allow rules approved calls suggest (count of approved calls; check the riskiest call first: the rule allows it without asking). Enter adds one to .claude/settings.local.json, Esc adds none.',
+    options: found.proposals.map((p) => ({ label: `${p.rule}  (${p.count}×)`, value: p.rule, description: `riskiest: ${riskiestText(p)}` })),
+    pick: (rule) => add(s, 'allow', rule),
+  };
 }
