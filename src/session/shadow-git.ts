@@ -16,6 +16,8 @@ import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
 import { exactPattern, fileCapBytes, overCap, smallIgnored } from './shadow-exclude.js';
 import { nulFields, runGit, shadowEnv, type GitPlace, type GitRunOptions, type GitResult } from './shadow-git-run.js';
 import { projectSlug } from './paths.js';
+import { writeRef } from './shadow-ref.js';
+import { TreeWatch } from './tree-watch.js';
 
 /** What a snapshot records besides the tree. */
 export interface SnapshotMeta {
@@ -75,22 +77,48 @@ export function refSession(sessionId: string): string {
   return sessionId.replace(/[^\w.-]/g, '_').replace(/^\.+/, '_') || 'default';
 }
 
+export interface ShadowOptions {
+  /** Per-file cap in bytes (default: fileCapBytes()). */
+  fileCap?: number;
+  /** Watch the work tree, so that a snapshot of an unchanged tree skips git's scan (tree-watch.ts): for a long-lived session. */
+  watch?: boolean;
+}
+
 export class ShadowRepo {
   readonly place: GitPlace;
   private readonly env: NodeJS.ProcessEnv;
+  private readonly fileCap: number;
   private ready: Promise<void> | undefined;
+  private readonly watch: TreeWatch | undefined;
+  /** The tree of the last full scan while the watch was armed, and the folders it left out as large. */
+  private known: string | undefined;
+  private leftOut: string[] | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private lastCommit: Snapshot | undefined;
 
   constructor(
     gitDir: string,
     readonly workTree: string,
-    private readonly fileCap = fileCapBytes(),
+    opts: ShadowOptions = {},
   ) {
     this.place = { gitDir, workTree, indexFile: path.join(gitDir, 'index') };
     this.env = shadowEnv(this.place);
+    this.fileCap = opts.fileCap ?? fileCapBytes();
+    if (opts.watch) this.watch = new TreeWatch(workTree, path.join(gitDir, 'wicket-watch'), isInside(gitDir, workTree) ? [this.ownFolder()] : []);
   }
 
-  static forProject(wicketHome: string, projectRoot: string): ShadowRepo {
-    return new ShadowRepo(path.join(snapshotsRoot(wicketHome), projectSlug(projectRoot)), projectRoot);
+  static forProject(wicketHome: string, projectRoot: string, opts: ShadowOptions = {}): ShadowRepo {
+    return new ShadowRepo(path.join(snapshotsRoot(wicketHome), projectSlug(projectRoot)), projectRoot, opts);
+  }
+
+  /** Stops watching the work tree. */
+  close(): void {
+    this.watch?.close();
+  }
+
+  /** wicket's own folder, relative, when it lies inside the project. */
+  private ownFolder(): string {
+    return path.relative(this.workTree, path.dirname(path.dirname(this.place.gitDir)));
   }
 
   git(args: readonly string[], opts?: GitRunOptions): Promise<GitResult> {
@@ -114,7 +142,7 @@ export class ShadowRepo {
       // git's own settings for the shadow, written at once (one `git config` per key costs a process each)
       appendFileSync(path.join(gitDir, 'config'), SHADOW_CONFIG);
       // wicket's own folder inside the project is never part of a snapshot
-      if (isInside(gitDir, this.workTree)) this.exclude([path.relative(this.workTree, path.dirname(path.dirname(gitDir)))]);
+      if (isInside(gitDir, this.workTree)) this.exclude([this.ownFolder()]);
     }
   }
 
@@ -124,9 +152,26 @@ export class ShadowRepo {
     appendFileSync(file, rels.map((r) => `${exactPattern(r)}\n`).join(''));
   }
 
-  /** Records the work tree as it is now in the shadow index and returns its tree. */
-  async writeTree(): Promise<string> {
+  /** Records the work tree as it is now in the shadow index and returns its tree (one at a time). */
+  writeTree(): Promise<string> {
+    const next = this.queue.then(() => this.recordTree());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async recordTree(): Promise<string> {
     await this.ensure();
+    if (this.known && (await this.watch?.unchanged())) return this.known;
+    this.known = undefined;
+    const watchSkip = this.leftOut;
+    const armed = this.watch ? await this.watch.arm(watchSkip) : false;
+    const tree = await this.scan();
+    if (armed && watchSkip && sameList(watchSkip, this.leftOut ?? [])) this.known = tree;
+    return tree;
+  }
+
+  /** git's full scan of the work tree: the shadow index brought up to date, and its tree. */
+  private async scan(): Promise<string> {
     const before = this.indexStamp();
     const [added, ignored] = await Promise.all([
       this.locked(['add', '-A', '-v', '--ignore-errors', '--', '.'], { okCodes: [0, 1] }),
@@ -137,7 +182,10 @@ export class ShadowRepo {
       this.exclude(big);
       await this.locked(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: `${big.join('\0')}\0` });
     }
-    const small = await smallIgnored(this.workTree, nulFields(ignored.stdout), this.fileCap);
+    const ignoredPaths = nulFields(ignored.stdout);
+    const small = await smallIgnored(this.workTree, ignoredPaths, this.fileCap);
+    const kept = new Set(small);
+    this.leftOut = ignoredPaths.filter((p) => p.endsWith('/') && !kept.has(p.slice(0, -1))).map((p) => p.slice(0, -1));
     if (small.length) {
       await this.locked(['add', '-f', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: `${small.join('\0')}\0`, okCodes: [0, 1] });
     }
@@ -151,9 +199,18 @@ export class ShadowRepo {
 
   /** Takes a snapshot and names it for `meta`'s session and checkpoint. */
   async snapshot(meta: SnapshotMeta): Promise<Snapshot> {
-    const tree = await this.writeTree();
-    const commit = (await this.git(['commit-tree', tree], { input: JSON.stringify(meta) })).stdout.toString('utf8').trim();
-    await this.git(['update-ref', snapshotRef(meta.session, meta.checkpoint), commit]);
+    return this.commit(meta, await this.writeTree());
+  }
+
+  /** Names `tree` (from writeTree) as the snapshot for `meta`'s session and checkpoint. */
+  async commit(meta: SnapshotMeta, tree: string): Promise<Snapshot> {
+    const last = this.lastCommit;
+    // The same tree and git state as the last snapshot: its commit is named again (the checkpoint is in the ref's name).
+    const same = last && last.tree === tree && last.session === meta.session && last.head === meta.head && last.branch === meta.branch;
+    const commit = same ? last.commit : (await this.git(['commit-tree', tree], { input: JSON.stringify(meta) })).stdout.toString('utf8').trim();
+    const ref = snapshotRef(meta.session, meta.checkpoint);
+    await writeRef(this.place.gitDir, ref, commit, () => this.git(['update-ref', ref, commit]));
+    this.lastCommit = { ...meta, commit, tree };
     return { ...meta, commit, tree };
   }
 
@@ -265,6 +322,10 @@ export class ShadowRepo {
 
 export function snapshotRef(session: string, checkpoint: number): string {
   return `refs/wicket/${refSession(session)}/${checkpoint}`;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
 }
 
 function parseMeta(body: string): Partial<SnapshotMeta> {

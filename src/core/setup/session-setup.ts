@@ -245,7 +245,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
     ...(loaded.merged.fileCheckpointingEnabled === false || !opts.persistSession
       ? {}
-      : openSnapshots({ wicketHome, root: cwd, home, sessionId, env: mergedEnv })),
+      : openSnapshots({ wicketHome, root: cwd, home, sessionId, env: mergedEnv, watch: true })),
     taskNotices: new TaskNotices(),
     ...(lsp.lsp ? { lsp: lsp.lsp } : {}),
   };

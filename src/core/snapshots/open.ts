@@ -13,6 +13,8 @@ export interface SnapshotPlaces {
   home: string;
   sessionId: string;
   env: Record<string, string | undefined>;
+  /** A long-lived session: the project is watched, so that snapshots of an unchanged tree are cheap. */
+  watch?: boolean;
 }
 
 export function openSnapshots(p: SnapshotPlaces): { snapshots?: Snapshots } {
@@ -20,5 +22,5 @@ export function openSnapshots(p: SnapshotPlaces): { snapshots?: Snapshots } {
   if (disabled && disabled !== '0' && disabled !== 'false') return {};
   const root = path.resolve(p.root);
   if (root === path.parse(root).root || root === path.resolve(p.home)) return {};
-  return { snapshots: new Snapshots(ShadowRepo.forProject(p.wicketHome, root), p.sessionId, p.home) };
+  return { snapshots: new Snapshots(ShadowRepo.forProject(p.wicketHome, root, { watch: p.watch === true }), p.sessionId, p.home) };
 }

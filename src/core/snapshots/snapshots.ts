@@ -56,8 +56,13 @@ export class Snapshots {
 
   /** Snapshots the project now, named for checkpoint `id` (also used before a restore, so that it can be undone). */
   async take(id: number): Promise<Snapshot> {
-    const head = await projectHead(this.root);
-    return this.repo.snapshot({ session: this.session, checkpoint: id, ...(head ? { head: head.head, branch: head.branch } : {}) });
+    const [head, tree] = await Promise.all([projectHead(this.root), this.repo.writeTree()]);
+    return this.repo.commit({ session: this.session, checkpoint: id, ...(head ? { head: head.head, branch: head.branch } : {}) }, tree);
+  }
+
+  /** Stops watching the project. */
+  close(): void {
+    this.repo.close();
   }
 
   /** The project as it was at checkpoint `id`: the first snapshot at or after it (undefined: none since). */
