@@ -229,6 +229,21 @@ export class ShadowRepo {
     return snaps.sort((a, b) => a.checkpoint - b.checkpoint);
   }
 
+  /**
+   * A forked session starts with its parent's snapshots: `from`'s refs are named again for `to`,
+   * once (not when `to` has snapshots of its own already).
+   */
+  async copySession(from: string, to: string): Promise<void> {
+    if (!existsSync(path.join(this.place.gitDir, 'HEAD'))) return;
+    const [src, dst] = [`refs/wicket/${refSession(from)}/`, `refs/wicket/${refSession(to)}/`];
+    if (src === dst) return;
+    const out = await this.git(['for-each-ref', '--format=%(refname) %(objectname)', src, dst]);
+    const refs = out.stdout.toString('utf8').split('\n').filter(Boolean);
+    if (!refs.length || refs.some((r) => r.startsWith(dst))) return;
+    const lines = refs.map((r) => r.split(' ')).map(([ref, id]) => `create ${dst}${ref!.slice(src.length)} ${id}\n`);
+    await this.git(['update-ref', '--stdin'], { input: lines.join('') });
+  }
+
   /** Paths that differ from tree `from` to tree `to`. */
   async diff(from: string, to: string): Promise<TreeChange[]> {
     const out = await this.git(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to]);
