@@ -82,6 +82,8 @@ export interface ShadowOptions {
   fileCap?: number;
   /** Watch the work tree, so that a snapshot of an unchanged tree skips git's scan (tree-watch.ts): for a long-lived session. */
   watch?: boolean;
+  /** At most this many folders watched (default MAX_WATCHED_DIRS). */
+  maxWatchedDirs?: number;
 }
 
 export class ShadowRepo {
@@ -104,7 +106,8 @@ export class ShadowRepo {
     this.place = { gitDir, workTree, indexFile: path.join(gitDir, 'index') };
     this.env = shadowEnv(this.place);
     this.fileCap = opts.fileCap ?? fileCapBytes();
-    if (opts.watch) this.watch = new TreeWatch(workTree, path.join(gitDir, 'wicket-watch'), isInside(gitDir, workTree) ? [this.ownFolder()] : []);
+    const own = isInside(gitDir, workTree) ? [this.ownFolder()] : [];
+    if (opts.watch) this.watch = new TreeWatch(workTree, path.join(gitDir, 'wicket-watch'), own, opts.maxWatchedDirs);
   }
 
   static forProject(wicketHome: string, projectRoot: string, opts: ShadowOptions = {}): ShadowRepo {

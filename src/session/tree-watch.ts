@@ -36,6 +36,8 @@ export class TreeWatch {
   private fence: FSWatcher | undefined;
   private fenceCount = 0;
   private readonly waiters = new Map<string, () => void>();
+  /** The folders left out when the watch last found too many folders to watch. */
+  private tooManyWith: string | undefined;
 
   /** `fenceDir`: a folder of wicket's own; `always`: folders never watched (relative), such as wicket's own inside the project. */
   constructor(
@@ -62,7 +64,12 @@ export class TreeWatch {
       this.rewalk = true;
     }
     if (this.state === 'off') {
-      if (!skip || !(await this.usable())) return false;
+      if (!skip) return false;
+      if (!(await this.usable())) {
+        this.close();
+        return false;
+      }
+      this.state = 'dirty';
       this.rewalk = true;
     }
     if (!(await this.settle())) return false;
@@ -72,8 +79,7 @@ export class TreeWatch {
 
   close(): void {
     this.state = 'broken';
-    for (const w of this.dirs.values()) w.close();
-    this.dirs.clear();
+    this.unwatchAll();
     this.fence?.close();
     this.fence = undefined;
   }
@@ -89,10 +95,25 @@ export class TreeWatch {
       }
       this.state = 'dirty';
       return false;
-    } catch {
-      this.close();
+    } catch (err) {
+      if (!(err instanceof TooManyFolders)) {
+        this.close();
+        return false;
+      }
+      // Not watched this time (a new large folder, not yet known as left out?): the watches are made
+      // again from the next scan's list; with the same list a second time, the watch gives up.
+      this.unwatchAll();
+      this.rewalk = true;
+      this.state = 'dirty';
+      if (this.tooManyWith === [...this.skip].sort().join('\0')) this.close();
+      this.tooManyWith = [...this.skip].sort().join('\0');
       return false;
     }
+  }
+
+  private unwatchAll(): void {
+    for (const w of this.dirs.values()) w.close();
+    this.dirs.clear();
   }
 
   private async usable(): Promise<boolean> {
@@ -108,7 +129,6 @@ export class TreeWatch {
       this.fence.on('error', () => this.close());
       return true;
     } catch {
-      this.close();
       return false;
     }
   }
@@ -138,8 +158,7 @@ export class TreeWatch {
     if (this.rewalk || this.touched.size > MAX_TOUCHED) {
       this.rewalk = false;
       this.touched.clear();
-      for (const w of this.dirs.values()) w.close();
-      this.dirs.clear();
+      this.unwatchAll();
       await this.walk('');
       return;
     }
@@ -176,7 +195,7 @@ export class TreeWatch {
 
   private watchDir(rel: string, abs: string): void {
     if (this.dirs.has(rel) || this.state === 'broken') return;
-    if (this.dirs.size >= this.maxDirs) throw new Error('too many folders to watch');
+    if (this.dirs.size >= this.maxDirs) throw new TooManyFolders();
     const w = watch(abs, { persistent: false }, (_kind, name) => {
       if (this.state === 'clean') this.state = 'dirty';
       if (this.touched.size <= MAX_TOUCHED) this.touched.add(name ? (rel ? `${rel}/${name.toString()}` : name.toString()) : rel);
@@ -185,6 +204,8 @@ export class TreeWatch {
     this.dirs.set(rel, w);
   }
 }
+
+class TooManyFolders extends Error {}
 
 function sameSet(a: ReadonlySet<string>, b: readonly string[]): boolean {
   return a.size === new Set(b).size && b.every((x) => a.has(x));

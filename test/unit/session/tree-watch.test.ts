@@ -47,43 +47,35 @@ async function free(): Promise<void> {
   expect(tree).toBe(await scanned.writeTree());
 }
 
-it.skipIf(process.platform !== 'linux')(
-  'records every change made just before a snapshot, as git would',
-  async () => {
-    write('.gitignore', 'node_modules/\n');
-    write('src/a.ts', 'a\n');
-    write('src/deep/b.ts', 'b\n');
-    for (let i = 0; i < 1001; i++) write(`node_modules/p/f${i}.js`, 'x');
-    await same();
-    await same(); // the watch is armed by the second scan
-    await free();
-    write('node_modules/p/f0.js', 'changed in a folder left out');
-    await free();
+it.skipIf(process.platform !== 'linux')('records every change made just before a snapshot, as git would', { timeout: 30_000 }, async () => {
+  write('.gitignore', 'node_modules/\n');
+  write('src/a.ts', 'a\n');
+  write('src/deep/b.ts', 'b\n');
+  await same();
+  await same(); // the watch is armed by the second scan
+  await free();
+  // a large ignored folder appears, with more folders than the watch takes: it is left out from the next scan on
+  for (let i = 0; i < 1001; i++) write(`node_modules/p${i % 40}/f${i}.js`, 'x');
+  await same();
+  await same();
+  await free();
+  write('node_modules/p0/f0.js', 'changed in a folder left out');
+  await free();
 
-    write('src/a.ts', 'A\n'); // same size
-    chmodSync(path.join(project, 'src/deep/b.ts'), 0o755);
-    symlinkSync('a.ts', path.join(project, 'src/link'));
-    await same();
-    await free();
-    write('src/new/dir/c.ts', 'c\n');
-    await same();
-    write('src/new/dir/d.ts', 'd\n'); // in a folder made since the watch began
-    await same();
-    renameSync(path.join(project, 'src/new'), path.join(project, 'src/moved'));
-    await same();
-    unlinkSync(path.join(project, 'src/moved/dir/c.ts')); // in a folder moved
-    await same();
-    rmSync(path.join(project, 'src/deep'), { recursive: true });
-    mkdirSync(path.join(project, 'src/deep'));
-    await same();
-    write('src/deep/e.ts', 'e\n'); // in a folder replaced by another of the same name
-    await same();
-    await free();
-    write('.gitignore', ''); // node_modules/ is no longer ignored: it is watched from the next scan on
-    const all = await same();
-    write('node_modules/p/f1.js', 'changed');
-    expect(await same()).not.toBe(all);
-    await free();
-  },
-  30_000,
-);
+  write('src/a.ts', 'A\n'); // same size
+  chmodSync(path.join(project, 'src/deep/b.ts'), 0o755);
+  symlinkSync('a.ts', path.join(project, 'src/link'));
+  await same();
+  write('src/new/dir/c.ts', 'c\n');
+  await same();
+  write('src/new/dir/d.ts', 'd\n'); // in a folder made since the watch began
+  await same();
+  renameSync(path.join(project, 'src/new'), path.join(project, 'src/moved'));
+  rmSync(path.join(project, 'src/deep'), { recursive: true });
+  mkdirSync(path.join(project, 'src/deep'));
+  await same();
+  unlinkSync(path.join(project, 'src/moved/dir/c.ts')); // in a folder moved
+  write('src/deep/e.ts', 'e\n'); // in a folder replaced by another of the same name
+  await same();
+  await free();
+});
