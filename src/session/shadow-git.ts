@@ -93,10 +93,10 @@ export class ShadowRepo {
   private ready: Promise<void> | undefined;
   private readonly watch: TreeWatch | undefined;
   /** The tree of the last full scan while the watch was armed, and the folders it left out as large. */
-  private known: string | undefined;
+  private known: { tree: string; kept: () => boolean } | undefined;
   private leftOut: string[] | undefined;
   private queue: Promise<unknown> = Promise.resolve();
-  private lastCommit: Snapshot | undefined;
+  private lastCommit: (Snapshot & { kept: () => boolean }) | undefined;
 
   constructor(
     gitDir: string,
@@ -164,12 +164,13 @@ export class ShadowRepo {
 
   private async recordTree(): Promise<string> {
     await this.ensure();
-    if (this.known && (await this.watch?.unchanged())) return this.known;
+    const known = this.known;
+    if (known?.kept() && (await this.watch?.unchanged())) return known.tree;
     this.known = undefined;
     const watchSkip = this.leftOut;
     const armed = this.watch ? await this.watch.arm(watchSkip) : false;
     const tree = await this.scan();
-    if (armed && watchSkip && sameList(watchSkip, this.leftOut ?? [])) this.known = tree;
+    if (armed && watchSkip && sameList(watchSkip, this.leftOut ?? [])) this.known = { tree, kept: this.keeps(tree) };
     return tree;
   }
 
@@ -209,11 +210,11 @@ export class ShadowRepo {
   async commit(meta: SnapshotMeta, tree: string): Promise<Snapshot> {
     const last = this.lastCommit;
     // The same tree and git state as the last snapshot: its commit is named again (the checkpoint is in the ref's name).
-    const same = last && last.tree === tree && last.session === meta.session && last.head === meta.head && last.branch === meta.branch;
+    const same = last && last.kept() && last.tree === tree && last.session === meta.session && last.head === meta.head && last.branch === meta.branch;
     const commit = same ? last.commit : (await this.git(['commit-tree', tree], { input: JSON.stringify(meta) })).stdout.toString('utf8').trim();
     const ref = snapshotRef(meta.session, meta.checkpoint);
     await writeRef(this.place.gitDir, ref, commit, () => this.git(['update-ref', ref, commit]));
-    this.lastCommit = { ...meta, commit, tree };
+    this.lastCommit = { ...meta, commit, tree, kept: this.keeps(commit) };
     return { ...meta, commit, tree };
   }
 
@@ -305,6 +306,25 @@ export class ShadowRepo {
       at = nl + 1 + n + 1;
     }
     return map;
+  }
+
+  /**
+   * Whether object `id` (there now) is still there later, when a prune may have run since: its loose
+   * file is still there, or (packed now) the packs have not changed.
+   */
+  private keeps(id: string): () => boolean {
+    const loose = path.join(this.place.gitDir, 'objects', id.slice(0, 2), id.slice(2));
+    if (existsSync(loose)) return () => existsSync(loose);
+    const packs = () => {
+      try {
+        const st = statSync(path.join(this.place.gitDir, 'objects', 'pack'));
+        return `${st.ino}:${st.mtimeMs}`;
+      } catch {
+        return '';
+      }
+    };
+    const then = packs();
+    return () => then !== '' && packs() === then;
   }
 
   /** Runs a command that takes the shadow index's lock, waiting while another wicket holds it. */
