@@ -55,8 +55,10 @@ async function folderIsSmall(dir: string, fileCap: number): Promise<boolean> {
     if (names.includes('.git')) return false; // a nested repository: git keeps it as a link only
     files += names.length;
     if (files > LARGE_DIR_FILES) return false;
-    for (const n of names) {
-      const st = await lstat(path.join(d, n)).catch(() => undefined);
+    // a folder's entries are measured together, not one await each
+    const stats = await Promise.all(names.map((n) => lstat(path.join(d, n)).catch(() => undefined)));
+    for (const [i, n] of names.entries()) {
+      const st = stats[i];
       if (!st) continue;
       if (st.isDirectory()) stack.push(path.join(d, n));
       else bytes += st.size;

@@ -16,6 +16,8 @@ import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
 import { exactPattern, fileCapBytes, overCap, smallIgnored } from './shadow-exclude.js';
 import { nulFields, runGit, shadowEnv, type GitPlace, type GitRunOptions, type GitResult } from './shadow-git-run.js';
 import { projectSlug } from './paths.js';
+import { writeRef } from './shadow-ref.js';
+import { TreeWatch } from './tree-watch.js';
 
 /** What a snapshot records besides the tree. */
 export interface SnapshotMeta {
@@ -75,22 +77,51 @@ export function refSession(sessionId: string): string {
   return sessionId.replace(/[^\w.-]/g, '_').replace(/^\.+/, '_') || 'default';
 }
 
+export interface ShadowOptions {
+  /** Per-file cap in bytes (default: fileCapBytes()). */
+  fileCap?: number;
+  /** Watch the work tree, so that a snapshot of an unchanged tree skips git's scan (tree-watch.ts): for a long-lived session. */
+  watch?: boolean;
+  /** At most this many folders watched (default MAX_WATCHED_DIRS). */
+  maxWatchedDirs?: number;
+}
+
 export class ShadowRepo {
   readonly place: GitPlace;
   private readonly env: NodeJS.ProcessEnv;
+  private readonly fileCap: number;
   private ready: Promise<void> | undefined;
+  private readonly watch: TreeWatch | undefined;
+  /** The tree of the last full scan while the watch was armed, and the folders it left out as large. */
+  private known: { tree: string; kept: () => boolean } | undefined;
+  private leftOut: string[] | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private lastCommit: (Snapshot & { kept: () => boolean }) | undefined;
 
   constructor(
     gitDir: string,
     readonly workTree: string,
-    private readonly fileCap = fileCapBytes(),
+    opts: ShadowOptions = {},
   ) {
     this.place = { gitDir, workTree, indexFile: path.join(gitDir, 'index') };
     this.env = shadowEnv(this.place);
+    this.fileCap = opts.fileCap ?? fileCapBytes();
+    const own = isInside(gitDir, workTree) ? [this.ownFolder()] : [];
+    if (opts.watch) this.watch = new TreeWatch(workTree, path.join(gitDir, 'wicket-watch'), own, opts.maxWatchedDirs);
   }
 
-  static forProject(wicketHome: string, projectRoot: string): ShadowRepo {
-    return new ShadowRepo(path.join(snapshotsRoot(wicketHome), projectSlug(projectRoot)), projectRoot);
+  static forProject(wicketHome: string, projectRoot: string, opts: ShadowOptions = {}): ShadowRepo {
+    return new ShadowRepo(path.join(snapshotsRoot(wicketHome), projectSlug(projectRoot)), projectRoot, opts);
+  }
+
+  /** Stops watching the work tree. */
+  close(): void {
+    this.watch?.close();
+  }
+
+  /** wicket's own folder, relative, when it lies inside the project. */
+  private ownFolder(): string {
+    return path.relative(this.workTree, path.dirname(path.dirname(this.place.gitDir)));
   }
 
   git(args: readonly string[], opts?: GitRunOptions): Promise<GitResult> {
@@ -114,7 +145,7 @@ export class ShadowRepo {
       // git's own settings for the shadow, written at once (one `git config` per key costs a process each)
       appendFileSync(path.join(gitDir, 'config'), SHADOW_CONFIG);
       // wicket's own folder inside the project is never part of a snapshot
-      if (isInside(gitDir, this.workTree)) this.exclude([path.relative(this.workTree, path.dirname(path.dirname(gitDir)))]);
+      if (isInside(gitDir, this.workTree)) this.exclude([this.ownFolder()]);
     }
   }
 
@@ -124,9 +155,27 @@ export class ShadowRepo {
     appendFileSync(file, rels.map((r) => `${exactPattern(r)}\n`).join(''));
   }
 
-  /** Records the work tree as it is now in the shadow index and returns its tree. */
-  async writeTree(): Promise<string> {
+  /** Records the work tree as it is now in the shadow index and returns its tree (one at a time). */
+  writeTree(): Promise<string> {
+    const next = this.queue.then(() => this.recordTree());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async recordTree(): Promise<string> {
     await this.ensure();
+    const known = this.known;
+    if (known?.kept() && (await this.watch?.unchanged())) return known.tree;
+    this.known = undefined;
+    const watchSkip = this.leftOut;
+    const armed = this.watch ? await this.watch.arm(watchSkip) : false;
+    const tree = await this.scan();
+    if (armed && watchSkip && sameList(watchSkip, this.leftOut ?? [])) this.known = { tree, kept: this.keeps(tree) };
+    return tree;
+  }
+
+  /** git's full scan of the work tree: the shadow index brought up to date, and its tree. */
+  private async scan(): Promise<string> {
     const before = this.indexStamp();
     const [added, ignored] = await Promise.all([
       this.locked(['add', '-A', '-v', '--ignore-errors', '--', '.'], { okCodes: [0, 1] }),
@@ -137,7 +186,10 @@ export class ShadowRepo {
       this.exclude(big);
       await this.locked(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: `${big.join('\0')}\0` });
     }
-    const small = await smallIgnored(this.workTree, nulFields(ignored.stdout), this.fileCap);
+    const ignoredPaths = nulFields(ignored.stdout);
+    const small = await smallIgnored(this.workTree, ignoredPaths, this.fileCap);
+    const kept = new Set(small);
+    this.leftOut = ignoredPaths.filter((p) => p.endsWith('/') && !kept.has(p.slice(0, -1))).map((p) => p.slice(0, -1));
     if (small.length) {
       await this.locked(['add', '-f', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: `${small.join('\0')}\0`, okCodes: [0, 1] });
     }
@@ -151,9 +203,18 @@ export class ShadowRepo {
 
   /** Takes a snapshot and names it for `meta`'s session and checkpoint. */
   async snapshot(meta: SnapshotMeta): Promise<Snapshot> {
-    const tree = await this.writeTree();
-    const commit = (await this.git(['commit-tree', tree], { input: JSON.stringify(meta) })).stdout.toString('utf8').trim();
-    await this.git(['update-ref', snapshotRef(meta.session, meta.checkpoint), commit]);
+    return this.commit(meta, await this.writeTree());
+  }
+
+  /** Names `tree` (from writeTree) as the snapshot for `meta`'s session and checkpoint. */
+  async commit(meta: SnapshotMeta, tree: string): Promise<Snapshot> {
+    const last = this.lastCommit;
+    // The same tree and git state as the last snapshot: its commit is named again (the checkpoint is in the ref's name).
+    const same = last && last.kept() && last.tree === tree && last.session === meta.session && last.head === meta.head && last.branch === meta.branch;
+    const commit = same ? last.commit : (await this.git(['commit-tree', tree], { input: JSON.stringify(meta) })).stdout.toString('utf8').trim();
+    const ref = snapshotRef(meta.session, meta.checkpoint);
+    await writeRef(this.place.gitDir, ref, commit, () => this.git(['update-ref', ref, commit]));
+    this.lastCommit = { ...meta, commit, tree, kept: this.keeps(commit) };
     return { ...meta, commit, tree };
   }
 
@@ -170,6 +231,21 @@ export class ShadowRepo {
       snaps.push({ ...parseMeta(body ?? ''), session, checkpoint, commit, tree });
     }
     return snaps.sort((a, b) => a.checkpoint - b.checkpoint);
+  }
+
+  /**
+   * A forked session starts with its parent's snapshots: `from`'s refs are named again for `to`,
+   * once (not when `to` has snapshots of its own already).
+   */
+  async copySession(from: string, to: string): Promise<void> {
+    if (!existsSync(path.join(this.place.gitDir, 'HEAD'))) return;
+    const [src, dst] = [`refs/wicket/${refSession(from)}/`, `refs/wicket/${refSession(to)}/`];
+    if (src === dst) return;
+    const out = await this.git(['for-each-ref', '--format=%(refname) %(objectname)', src, dst]);
+    const refs = out.stdout.toString('utf8').split('\n').filter(Boolean);
+    if (!refs.length || refs.some((r) => r.startsWith(dst))) return;
+    const lines = refs.map((r) => r.split(' ')).map(([ref, id]) => `create ${dst}${ref!.slice(src.length)} ${id}\n`);
+    await this.git(['update-ref', '--stdin'], { input: lines.join('') });
   }
 
   /** Paths that differ from tree `from` to tree `to`. */
@@ -232,6 +308,25 @@ export class ShadowRepo {
     return map;
   }
 
+  /**
+   * Whether object `id` (there now) is still there later, when a prune may have run since: its loose
+   * file is still there, or (packed now) the packs have not changed.
+   */
+  private keeps(id: string): () => boolean {
+    const loose = path.join(this.place.gitDir, 'objects', id.slice(0, 2), id.slice(2));
+    if (existsSync(loose)) return () => existsSync(loose);
+    const packs = () => {
+      try {
+        const st = statSync(path.join(this.place.gitDir, 'objects', 'pack'));
+        return `${st.ino}:${st.mtimeMs}`;
+      } catch {
+        return '';
+      }
+    };
+    const then = packs();
+    return () => then !== '' && packs() === then;
+  }
+
   /** Runs a command that takes the shadow index's lock, waiting while another wicket holds it. */
   private async locked(args: readonly string[], opts?: GitRunOptions): Promise<GitResult> {
     for (let i = 0; ; i++) {
@@ -265,6 +360,10 @@ export class ShadowRepo {
 
 export function snapshotRef(session: string, checkpoint: number): string {
   return `refs/wicket/${refSession(session)}/${checkpoint}`;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
 }
 
 function parseMeta(body: string): Partial<SnapshotMeta> {

@@ -247,7 +247,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
     ...(loaded.merged.fileCheckpointingEnabled === false || !opts.persistSession
       ? {}
-      : openSnapshots({ wicketHome, root: cwd, home, sessionId, env: mergedEnv })),
+      : openSnapshots({ wicketHome, root: cwd, home, sessionId, env: mergedEnv, watch: true, ...forkedFrom(resumed, sessionId) })),
     taskNotices: new TaskNotices(),
     ...(lsp.lsp ? { lsp: lsp.lsp } : {}),
   };
@@ -275,8 +275,14 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
 function openFileHistory(wicketHome: string, sessionId: string, opts: CliOptions, resumed: string | undefined): FileHistory {
   if (!opts.persistSession) return new FileHistory(new MemoryHistoryStore());
   const dirOf = (id: string) => fileHistoryDir(wicketHome, id);
+  const { parent } = forkedFrom(resumed, sessionId);
+  return new FileHistory(new DiskHistoryStore(dirOf(sessionId), parent ? dirOf(parent) : undefined));
+}
+
+/** The session a fork (`--fork-session`) was made from: the resumed one, under another id. */
+function forkedFrom(resumed: string | undefined, sessionId: string): { parent?: string } {
   const parent = resumed ? path.basename(resumed, '.jsonl') : undefined;
-  return new FileHistory(new DiskHistoryStore(dirOf(sessionId), parent && parent !== sessionId ? dirOf(parent) : undefined));
+  return parent && parent !== sessionId ? { parent } : {};
 }
 
 /**

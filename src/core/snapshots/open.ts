@@ -13,6 +13,10 @@ export interface SnapshotPlaces {
   home: string;
   sessionId: string;
   env: Record<string, string | undefined>;
+  /** A long-lived session: the project is watched, so that snapshots of an unchanged tree are cheap. */
+  watch?: boolean;
+  /** The session this one was forked from: its snapshots are copied for this one. */
+  parent?: string;
 }
 
 export function openSnapshots(p: SnapshotPlaces): { snapshots?: Snapshots } {
@@ -20,5 +24,8 @@ export function openSnapshots(p: SnapshotPlaces): { snapshots?: Snapshots } {
   if (disabled && disabled !== '0' && disabled !== 'false') return {};
   const root = path.resolve(p.root);
   if (root === path.parse(root).root || root === path.resolve(p.home)) return {};
-  return { snapshots: new Snapshots(ShadowRepo.forProject(p.wicketHome, root), p.sessionId, p.home) };
+  const snapshots = new Snapshots(ShadowRepo.forProject(p.wicketHome, root, { watch: p.watch === true }), p.sessionId, p.home, p.parent);
+  // a fork's copy of its parent's snapshots is made now, so that `wicket rewind` finds them even if it takes none
+  void snapshots.fromParent();
+  return { snapshots };
 }

@@ -8,7 +8,7 @@
  * Files a Bash call writes outside the project (when the command says which) are noted per
  * checkpoint, so that a restore can name them as not restorable.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../base/fs/write-file-atomic.js';
 import { refSession, type ShadowRepo, type Snapshot } from '../../session/shadow-git.js';
@@ -19,14 +19,41 @@ export class Snapshots {
   private checkpoint: number | undefined;
   private taken: Promise<Snapshot | undefined> | undefined;
   private outside: Record<string, string[]> | undefined;
+  private forked: Promise<void> | undefined;
   /** Why the last snapshot failed (shown by a restore that finds none). */
   lastError: string | undefined;
 
+  /** `parent`: the session this one was forked from, whose snapshots it starts with. */
   constructor(
     readonly repo: ShadowRepo,
     readonly session: string,
     private readonly homeDir: string,
+    private readonly parent?: string,
   ) {}
+
+  /** A fork's copy of its parent's snapshots and outside notes, made once (failing, the fork starts without them). */
+  fromParent(): Promise<void> {
+    const parent = this.parent;
+    if (!parent || parent === this.session) return Promise.resolve();
+    this.forked ??= this.repo.copySession(parent, this.session).then(
+      () => this.copyOutside(parent),
+      () => undefined,
+    );
+    return this.forked;
+  }
+
+  private copyOutside(parent: string): void {
+    const from = outsideFile(this.repo.place.gitDir, parent);
+    try {
+      if (existsSync(from) && !existsSync(this.outsideFile())) {
+        mkdirSync(path.dirname(this.outsideFile()), { recursive: true, mode: 0o700 });
+        copyFileSync(from, this.outsideFile());
+      }
+      this.outside = undefined;
+    } catch {
+      // the fork starts without its parent's notes
+    }
+  }
 
   get root(): string {
     return this.repo.workTree;
@@ -56,12 +83,18 @@ export class Snapshots {
 
   /** Snapshots the project now, named for checkpoint `id` (also used before a restore, so that it can be undone). */
   async take(id: number): Promise<Snapshot> {
-    const head = await projectHead(this.root);
-    return this.repo.snapshot({ session: this.session, checkpoint: id, ...(head ? { head: head.head, branch: head.branch } : {}) });
+    const [head, tree] = await Promise.all([projectHead(this.root), this.repo.writeTree(), this.fromParent()]);
+    return this.repo.commit({ session: this.session, checkpoint: id, ...(head ? { head: head.head, branch: head.branch } : {}) }, tree);
+  }
+
+  /** Stops watching the project. */
+  close(): void {
+    this.repo.close();
   }
 
   /** The project as it was at checkpoint `id`: the first snapshot at or after it (undefined: none since). */
   async at(id: number): Promise<Snapshot | undefined> {
+    await this.fromParent();
     return (await this.repo.list(this.session)).find((s) => s.checkpoint >= id);
   }
 

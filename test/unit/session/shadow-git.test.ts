@@ -40,7 +40,7 @@ describe('what a snapshot keeps', () => {
     execFileSync('git', ['init', '-q'], { cwd: project });
     const index = () => (existsSync(path.join(project, '.git', 'index')) ? readFileSync(path.join(project, '.git', 'index')) : undefined);
     const before = index();
-    const repo = new ShadowRepo(gitDir, project, 1024 * 1024);
+    const repo = new ShadowRepo(gitDir, project, { fileCap: 1024 * 1024 });
     const tree = await repo.writeTree();
     expect(await files(repo, tree)).toEqual(['.env', '.gitignore', 'cache/small.json', 'src/a.ts']);
     // The project's repository is not touched.
@@ -73,7 +73,7 @@ describe('pruning', () => {
   });
 
   it('drops snapshots older than the period, and the oldest first when the repository is over its cap', async () => {
-    const repo = new ShadowRepo(gitDir, project, 10 * 1024 * 1024);
+    const repo = new ShadowRepo(gitDir, project, { fileCap: 10 * 1024 * 1024 });
     for (let i = 1; i <= 4; i++) await snap(repo, 's', i, 300 * 1024);
     await pruneSnapshots(path.join(root, 'home'), { removed: [], keep: [], cutoffMs: 0, always: true, capBytes: 700 * 1024 });
     expect(await refs(repo)).toEqual(['refs/wicket/s/4']);
