@@ -2,11 +2,12 @@
  * The commands a Claude Code user types without thinking: /diff (what changed, file by file),
  * /copy [N] (an answer to the clipboard), /review and /security-review (built-in prompts over the
  * current diff), /btw (a side question that does not enter the conversation), /statusline (a prompt
- * that sets the status line up) and /terminal-setup (Shift+Enter for a new line).
+ * that sets the status line up) and /terminal-setup (Shift+Enter for a new line, terminal-setup.ts).
  */
 import { spawnSync } from 'node:child_process';
 import type { ApiMessage, ContentBlock } from '../../base/events.js';
 import { copyToClipboard } from '../clipboard-write.js';
+import { terminalSetup } from '../terminal-setup.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';
 
 const MAX_DIFF_LINES = 400;
@@ -170,31 +171,11 @@ Tell me what you set when done.`,
   }),
 };
 
-/** What /terminal-setup says for this terminal: Shift+Enter as a new line where it can be had. */
-export function terminalSetupText(env: Record<string, string | undefined>): string {
-  const term = env.TERM_PROGRAM ?? '';
-  const native = /kitty|WezTerm|ghostty/i.test(`${term} ${env.TERM ?? ''}`);
-  const lines = [
-    native
-      ? `${term || env.TERM}: Shift+Enter already adds a line (the kitty keyboard protocol tells it from Enter).`
-      : `${term || env.TERM || 'This terminal'}: Shift+Enter cannot be told from Enter here. A line is added anywhere by \\ then Enter, or Alt+Enter (Option+Enter).`,
-  ];
-  if (/vscode|cursor|windsurf/i.test(term))
-    lines.push(
-      'In VS Code (Cursor, Windsurf) add this to keybindings.json (Preferences: Open Keyboard Shortcuts (JSON)):',
-      '  { "key": "shift+enter", "command": "workbench.action.terminal.sendSequence", "args": { "text": "\\\\\\r\\n" }, "when": "terminalFocus" }',
-    );
-  else if (/iTerm/i.test(term)) lines.push('In iTerm2: Settings → Profiles → Keys → General → turn on "Report keys using CSI u"; or use Option+Enter.');
-  else if (/Apple_Terminal/i.test(term))
-    lines.push('In Terminal.app: Settings → Profiles → Keyboard → "Use Option as Meta key", then Option+Enter adds a line.');
-  return lines.join('\n');
-}
-
 const terminalSetupCommand: SlashCommand = {
   name: 'terminal-setup',
-  description: 'How to get Shift+Enter (a new line) in this terminal',
+  description: 'Install Shift+Enter key binding for newlines',
   source: 'builtin',
-  run: (_args, s) => ({ kind: 'info', text: terminalSetupText(s.options.env) }),
+  run: async (_args, s) => ({ kind: 'info', text: await terminalSetup(s.options.env, { home: s.options.homeDir, platform: process.platform }) }),
 };
 
 export const EVERYDAY_COMMANDS: SlashCommand[] = [
