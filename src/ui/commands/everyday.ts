@@ -8,6 +8,8 @@ import { spawnSync } from 'node:child_process';
 import type { ApiMessage, ContentBlock } from '../../base/events.js';
 import { copyToClipboard } from '../clipboard-write.js';
 import { terminalSetup } from '../terminal-setup.js';
+import { rewinderFor } from '../rewind-preview.js';
+import { displayPath } from '../../tools/fs/permissions.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';
 
 const MAX_DIFF_LINES = 400;
@@ -29,23 +31,44 @@ export function currentDiff(cwd: string): { stat: string; diff: string; untracke
 
 const diffCommand: SlashCommand = {
   name: 'diff',
-  description: 'Show what changed: uncommitted changes, file by file, with their diff',
+  description: 'Show what changed: uncommitted changes (or, outside git, the session’s), file by file, with their diff',
   source: 'builtin',
   run(_args, s) {
     const d = currentDiff(s.options.state.cwd);
-    if ('error' in d) return { kind: 'info', tone: 'warning', text: d.error };
+    if ('error' in d) return sessionDiff(s);
     if (!d.diff && !d.untracked.length) return { kind: 'info', text: 'No changes: the working tree is as committed.' };
-    const lines = d.diff.split('\n');
-    const shown =
-      lines.length > MAX_DIFF_LINES ? [...lines.slice(0, MAX_DIFF_LINES), `… ${lines.length - MAX_DIFF_LINES} more lines (git diff shows them all)`] : lines;
     const parts = [
       d.stat,
       d.untracked.length ? `New files not yet tracked:\n${d.untracked.map((f) => `  ${f}`).join('\n')}` : '',
-      d.diff ? shown.join('\n') : '',
+      d.diff ? capped(d.diff, 'git diff') : '',
     ];
     return { kind: 'info', text: parts.filter(Boolean).join('\n\n') };
   },
 };
+
+function capped(diff: string, whole?: string): string {
+  const lines = diff.split('\n');
+  const more = `… ${lines.length - MAX_DIFF_LINES} more lines${whole ? ` (${whole} shows them all)` : ''}`;
+  return lines.length > MAX_DIFF_LINES ? [...lines.slice(0, MAX_DIFF_LINES), more].join('\n') : diff;
+}
+
+/** Outside git: what the session changed since its first checkpoint, from wicket's snapshots and file history. */
+async function sessionDiff(s: SessionControl): Promise<CommandResult> {
+  const cwd = s.options.state.cwd;
+  const rewinder = rewinderFor(s.options);
+  if (!rewinder)
+    return { kind: 'info', tone: 'warning', text: `${cwd} is not in a git repository, and file checkpointing is off: /diff has nothing to compare with.` };
+  if (s.firstCheckpoint === undefined) return { kind: 'info', text: 'No changes: nothing has changed the files in this session yet.' };
+  const [plan, diff] = await Promise.all([rewinder.plan(s.firstCheckpoint), rewinder.diffSince(s.firstCheckpoint, (p) => displayPath(p, cwd)).catch(() => '')]);
+  if (!plan.ok) return { kind: 'info', tone: 'warning', text: `Cannot show the session's changes: ${plan.reason}` };
+  if (!plan.files.length) return { kind: 'info', text: 'No changes: the files are as they were when the session began.' };
+  const rows = plan.files.map((f) => {
+    const what = f.action === 'delete' ? 'new' : f.action === 'unknown' ? 'changed' : `+${f.added ?? '?'} -${f.removed ?? '?'}`;
+    return `  ${displayPath(f.path, cwd)}  ${what}`;
+  });
+  const head = `Changed in this session (not a git repository; from wicket's snapshots), ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}:`;
+  return { kind: 'info', text: [`${head}\n${rows.join('\n')}`, diff ? capped(diff) : ''].filter(Boolean).join('\n\n') };
+}
 
 /** The text of the model's answers, last first. */
 export function answers(messages: readonly ApiMessage[]): string[] {
