@@ -1,7 +1,7 @@
 /**
  * The everyday commands in a real terminal (tmux): /diff shows what changed file by file, /copy puts
  * an answer on the clipboard (a fake xclip on the PATH), /btw answers a side question that the next
- * request does not carry, /review sends its built-in prompt, /terminal-setup names the keys.
+ * request does not carry, /review sends its built-in prompt, /terminal-setup says what it can set up.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -67,7 +67,7 @@ describe.skipIf(!hasTmux())('everyday commands', { timeout: 60_000 }, () => {
     await tui.waitFor('● Looks fine.');
     expect(lastUserText(api)).toContain('expert code reviewer');
     await send(tui, '/terminal-setup');
-    await tui.waitFor("Terminal setup can't configure tmux");
+    await tui.waitFor("Terminal setup can't configure this terminal");
     await pause(100);
   });
 });
