@@ -37,8 +37,10 @@ export interface McpServerEntry {
   config?: McpTransportConfig;
   /** Why this entry cannot be used: a bad field, a variable that is not set, a transport wicket lacks. */
   error?: string;
-  /** Why it is turned off (disabledMcpjsonServers, or the allowedMcpServers / deniedMcpServers policy). */
+  /** Why it is turned off (disabledMcpjsonServers, disabledMcpServers, or the allowedMcpServers / deniedMcpServers policy). */
   offReason?: string;
+  /** Turned off by the person (/mcp disable, kept in a list), so /mcp enable may turn it on again; never for a policy's refusal. */
+  userOff?: boolean;
   /** `alwaysLoad: true`: its tools are sent with every request instead of waiting behind ToolSearch. */
   alwaysLoad?: boolean;
 }
@@ -76,6 +78,7 @@ const SCOPE_ORDER: McpScope[] = ['dynamic', 'local', 'project', 'user', 'plugin'
 export function loadMcpConfig(input: McpConfigInput): McpConfig {
   const found = new Map<McpScope, McpServerEntry[]>();
   const warnings: string[] = [];
+  let userOff: string[] = [];
   found.set(
     'dynamic',
     input.cliConfigs.flatMap((c) => fromCliConfig(c, input)),
@@ -84,6 +87,7 @@ export function loadMcpConfig(input: McpConfigInput): McpConfig {
     const global = readGlobalConfig(globalConfigPath(input.home, input.configDir), warnings);
     const projects = isRecord(global?.projects) ? global.projects : {};
     const local = isRecord(projects[input.cwd]) ? projects[input.cwd] : {};
+    userOff = stringList(local.disabledMcpServers);
     found.set('local', entriesOf(local.mcpServers, 'local', global?.file ?? '', input.env));
     found.set('project', projectEntries(input, warnings));
     found.set('user', entriesOf(global?.mcpServers, 'user', global?.file ?? '', input.env));
@@ -99,11 +103,14 @@ export function loadMcpConfig(input: McpConfigInput): McpConfig {
   );
   const winners = new Map<string, McpServerEntry>();
   for (const scope of SCOPE_ORDER) for (const e of found.get(scope) ?? []) if (!winners.has(e.name)) winners.set(e.name, e);
-  const disabled = turnedOff.filter((e) => !winners.has(e.name)).map((e) => ({ ...e, offReason: 'turned off by disabledMcpjsonServers' }));
+  const disabled: McpServerEntry[] = turnedOff
+    .filter((e) => !winners.has(e.name))
+    .map((e) => ({ ...e, offReason: 'turned off by disabledMcpjsonServers', userOff: true }));
   const servers: McpServerEntry[] = [];
   for (const e of winners.values()) {
     const refused = policyRefusal(e, input.settings);
     if (refused) disabled.push({ ...e, offReason: refused });
+    else if (userOff.includes(e.name)) disabled.push({ ...e, offReason: 'turned off by /mcp disable (disabledMcpServers)', userOff: true });
     else servers.push(e);
   }
   const unapproved = servers.filter((e) => e.scope === 'project' && !projectServerApproved(e.name, input.settings)).map((e) => e.name);
@@ -197,7 +204,7 @@ function readGlobalConfig(file: string, warnings: string[]): (Record<string, unk
   } catch {
     return undefined;
   }
-  if (!text.includes('mcpServers')) return undefined; // most of these files hold no servers: skip parsing
+  if (!/mcpServers|disabledMcpServers/.test(text)) return undefined; // most of these files hold no servers: skip parsing
   const parsed = parseSettingsText(text, file);
   if (parsed.status === 'error') warnings.push(parsed.warning);
   return parsed.status === 'loaded' ? { ...parsed.data, file } : undefined;

@@ -102,7 +102,8 @@ export class McpServers implements McpResourceSource {
       toolNames: [],
       skipped: [],
     });
-    if (e.config && !off) this.configs.set(e.name, e.config);
+    // A server the person turned off keeps its configuration, so /mcp enable can start it; a policy's refusal does not.
+    if (e.config && (!off || e.userOff)) this.configs.set(e.name, e.config);
     if (e.alwaysLoad) this.alwaysLoaded.add(e.name);
     else this.alwaysLoaded.delete(e.name);
   }
@@ -345,7 +346,7 @@ export class McpServers implements McpResourceSource {
       const conn = this.connections.get(name);
       this.connections.delete(name);
       this.toolsByServer.delete(name);
-      this.update(state, { status: 'disabled', error: 'turned off for this session', toolNames: [], resourceCount: undefined });
+      this.update(state, { status: 'disabled', error: 'turned off', toolNames: [], resourceCount: undefined });
       await conn?.close().catch(() => {});
       return;
     }

@@ -6,6 +6,7 @@
  * then holds.
  */
 import { spawnSync } from 'node:child_process';
+import { FOCUS_REPORTING_OFF, FOCUS_REPORTING_ON } from './attention.js';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,7 +23,8 @@ export function editorOf(env: Record<string, string | undefined>): string {
 function runEditor(file: string, env: Record<string, string | undefined>, setRawMode?: (on: boolean) => void): string | undefined {
   const editor = editorOf(env);
   setRawMode?.(false);
-  if (process.stdout.isTTY) process.stdout.write('\x1b[?2004l');
+  // Bracketed paste and focus reports off while the editor has the terminal (its input would show them).
+  if (process.stdout.isTTY) process.stdout.write(`\x1b[?2004l${FOCUS_REPORTING_OFF}`);
   try {
     const run = spawnSync(`${editor} ${shellQuote(file)}`, { stdio: 'inherit', shell: true, env: { ...process.env, ...env } as NodeJS.ProcessEnv });
     if (run.error) return `${editor} could not start: ${run.error.message}`;
@@ -30,7 +32,7 @@ function runEditor(file: string, env: Record<string, string | undefined>, setRaw
     return undefined;
   } finally {
     setRawMode?.(true);
-    if (process.stdout.isTTY) process.stdout.write('\x1b[?2004h');
+    if (process.stdout.isTTY) process.stdout.write(`\x1b[?2004h${FOCUS_REPORTING_ON}`);
   }
 }
 

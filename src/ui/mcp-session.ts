@@ -10,6 +10,7 @@ import { openBrowser } from '../mcp/open-browser.js';
 import type { AgentOptions } from '../core/agent-options.js';
 import type { McpServers, McpServerState } from '../mcp/servers.js';
 import { saveMcpApproval, type McpApproval } from '../settings/persist.js';
+import { saveMcpToggle } from '../settings/mcp-toggle.js';
 
 export class McpSession {
   private starts: Promise<void>[] = [];
@@ -20,7 +21,7 @@ export class McpSession {
 
   constructor(
     readonly servers: McpServers,
-    private readonly agent: Pick<AgentOptions, 'tools' | 'system' | 'permission' | 'env'>,
+    private readonly agent: Pick<AgentOptions, 'tools' | 'system' | 'permission' | 'env' | 'homeDir'>,
     private readonly projectRoot: string,
     /** --tools: the built-in tools the session may have (ToolSearch among them or not). */
     private readonly only?: readonly string[],
@@ -102,20 +103,36 @@ export class McpSession {
     }
   }
 
-  /** /mcp reconnect, enable, disable: the server connected again, turned on or off for this session; what happened. */
+  /**
+   * /mcp reconnect, enable, disable: the server connected again, turned on or off; what happened. Enable
+   * and disable are saved as Claude Code saves them (settings/mcp-toggle.ts), so the next start keeps them.
+   */
   async control(name: string, verb: 'reconnect' | 'enable' | 'disable'): Promise<{ text: string } | { error: string }> {
     try {
       if (verb === 'reconnect') await this.servers.reconnectServer(name);
       else await this.servers.setEnabled(name, verb === 'enable');
       useMcpTools(this.agent, this.servers, this.only);
       const state = this.servers.list().find((s) => s.name === name);
+      const took = verb === 'disable' || (verb === 'enable' && state?.status !== 'disabled');
+      const saved = took && state ? await this.saveToggle(state, verb === 'enable') : '';
       const tools = state?.status === 'connected' ? ` (${state.toolNames.length} tool${state.toolNames.length === 1 ? '' : 's'})` : '';
-      const done = { reconnect: 'reconnected', enable: 'turned on', disable: 'turned off for this session' }[verb];
+      const done = { reconnect: 'reconnected', enable: 'turned on', disable: 'turned off' }[verb];
       if (verb !== 'disable' && state?.status !== 'connected')
-        return { error: `MCP server "${name}" did not connect: ${state?.error ?? state?.status ?? 'unknown server'}` };
-      return { text: `MCP server "${name}" ${done}${tools}.` };
+        return { error: `MCP server "${name}" did not connect: ${state?.error ?? state?.status ?? 'unknown server'}${saved}` };
+      return { text: `MCP server "${name}" ${done}${tools}${saved}.` };
     } catch (err) {
       return { error: (err as Error).message };
+    }
+  }
+
+  /** Keeps the choice for the next start; says where, or why it lasts for this session only. */
+  private async saveToggle(state: McpServerState, enabled: boolean): Promise<string> {
+    if (state.scope === 'sdk') return '';
+    const where = { cwd: this.projectRoot, home: this.agent.homeDir, configDir: this.agent.env.CLAUDE_CONFIG_DIR || undefined };
+    try {
+      return `; saved in ${await saveMcpToggle(where, state, enabled)}`;
+    } catch (err) {
+      return `; for this session only: ${(err as Error).message}`;
     }
   }
 

@@ -1,7 +1,7 @@
 /**
- * The everyday commands in a real terminal (tmux): /diff shows what changed file by file, /copy puts
+ * The everyday commands in a real terminal (tmux): /diff shows what changed file by file (outside git, what the session changed), /copy puts
  * an answer on the clipboard (a fake xclip on the PATH), /btw answers a side question that the next
- * request does not carry, /review sends its built-in prompt, /terminal-setup names the keys.
+ * request does not carry, /review sends its built-in prompt, /terminal-setup says what it can set up.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -50,6 +50,20 @@ describe.skipIf(!hasTmux())('everyday commands', { timeout: 60_000 }, () => {
     expect(clip.copied()).toBe('First answer.');
   });
 
+  it('/diff outside git shows what the session changed, from its own snapshots', async () => {
+    const { project, api, tui } = await openApp(cleanups, { files: { 'a.txt': 'one\n' } }, { rows: 50 });
+    api.script(reply().toolUse('Write', { file_path: path.join(project.dir, 'b.txt'), content: 'three\n' }), reply().text('Written.'));
+    await send(tui, 'add b');
+    await tui.waitFor('Do you want to');
+    tui.type('1');
+    await tui.waitFor('● Written.');
+    await send(tui, '/diff');
+    await tui.waitFor('+three');
+    expect(tui.screen()).toContain('Changed in this session (not a git repository');
+    expect(tui.screen()).toContain('b.txt  new');
+    expect(tui.screen()).not.toContain('a.txt');
+  });
+
   it('/btw answers beside the conversation: the next request carries neither; /review sends its prompt; /terminal-setup names the keys', async () => {
     const { api, tui } = await openApp(cleanups, {}, { rows: 50 });
     api.script(reply().text('Main answer.'), reply().text('It is 42.'), reply().text('Back to work.'), reply().text('Looks fine.'));
@@ -67,7 +81,7 @@ describe.skipIf(!hasTmux())('everyday commands', { timeout: 60_000 }, () => {
     await tui.waitFor('● Looks fine.');
     expect(lastUserText(api)).toContain('expert code reviewer');
     await send(tui, '/terminal-setup');
-    await tui.waitFor(/Alt\+Enter|Shift\+Enter already/);
+    await tui.waitFor("Terminal setup can't configure this terminal");
     await pause(100);
   });
 });

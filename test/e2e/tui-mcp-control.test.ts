@@ -1,7 +1,8 @@
 /**
  * /mcp reconnect, disable and enable in a real terminal (tmux): a server turned off takes its tools out
- * of the next request, turned on brings them back, and reconnect connects it again.
+ * of the next request and is kept in settings.local.json, turned on brings them back, and reconnect connects it again.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/run-cli.js';
@@ -16,7 +17,7 @@ describe.skipIf(!hasTmux())('/mcp reconnect, enable, disable', { timeout: 60_000
 
   it('disable takes the tools out of the next request, enable brings them back, reconnect connects again', async () => {
     const mcp = JSON.stringify({ mcpServers: { test: { command: process.execPath, args: [SERVER] } } });
-    const { api, tui } = await openApp(cleanups, { files: { '.mcp.json': mcp }, localSettings: { enabledMcpjsonServers: ['test'] } }, { rows: 40 });
+    const { api, tui, project } = await openApp(cleanups, { files: { '.mcp.json': mcp }, localSettings: { enabledMcpjsonServers: ['test'] } }, { rows: 40 });
     const mcpTools = (i: number) =>
       ((api.messageRequests()[i]!.body as { tools: Array<{ name: string }> }).tools ?? []).filter((t) => t.name.startsWith('mcp__test__')).length;
     api.script(reply().text('first'), reply().text('second'), reply().text('third'));
@@ -24,7 +25,8 @@ describe.skipIf(!hasTmux())('/mcp reconnect, enable, disable', { timeout: 60_000
     await tui.waitFor('● first');
     expect(mcpTools(0)).toBeGreaterThan(0);
     await send(tui, '/mcp disable test');
-    await tui.waitFor('MCP server "test" turned off for this session');
+    await tui.waitFor('MCP server "test" turned off; saved in');
+    expect(JSON.parse(readFileSync(path.join(project.dir, '.claude', 'settings.local.json'), 'utf8'))).toMatchObject({ disabledMcpjsonServers: ['test'] });
     await send(tui, 'again');
     await tui.waitFor('● second');
     expect(mcpTools(1)).toBe(0);

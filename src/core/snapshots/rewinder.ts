@@ -13,7 +13,7 @@ import { errorMessage } from '../../base/errors.js';
 import { isInside } from '../../base/paths.js';
 import type { ReadState } from '../../base/read-state.js';
 import type { Snapshot, TreeChange } from '../../session/shadow-git.js';
-import { countChanges, diffHunks } from '../../tools/fs/diff.js';
+import { countChanges, diffHunks, formatUnifiedDiff } from '../../tools/fs/diff.js';
 import type { FileChange, FileHistory } from '../file-history.js';
 import { headMoved, projectHead } from './project-head.js';
 import type { Snapshots } from './snapshots.js';
@@ -85,6 +85,25 @@ export class Rewinder {
     const snap = await this.snapshots?.at(id);
     if (!snap || !this.snapshots) return '';
     return this.snapshots.repo.patch(await this.nowTree(0), snap.tree);
+  }
+
+  /**
+   * What changed since checkpoint `id`, as a unified diff per file from then to now (/diff without
+   * git): the snapshot's patch for the project, the file history's for the files only it saw; a file
+   * whose earlier state was not saved is named. '' when nothing changed; `show` gives a path as shown.
+   */
+  async diffSince(id: number, show: (absPath: string) => string): Promise<string> {
+    const snap = await this.snapshots?.at(id);
+    const parts: string[] = [];
+    let covered: (p: string) => boolean = () => false;
+    if (snap && this.snapshots) {
+      const now = await this.nowTree(0);
+      parts.push((await this.snapshots.repo.patch(snap.tree, now)).trimEnd());
+      covered = await this.coveredBy([snap.tree, now], await this.snapshots.repo.diff(snap.tree, now), await this.editedPaths(id));
+    }
+    const fh = this.fileHistory ? await this.fileHistory.plan(id) : undefined;
+    if (fh?.ok) for (const c of fh.changes) if (!covered(c.path)) parts.push(editPatch(c, show(c.path)));
+    return parts.filter(Boolean).join('\n');
   }
 
   /** Puts the code back to checkpoint `id`. `force`: also when the project's git state moved since. Never throws. */
@@ -168,6 +187,14 @@ function editFile(c: FileChange): PlannedFile {
   const now = c.now ? c.now.toString('utf8') : '';
   const counts = c.action === 'unknown' ? {} : countChanges(diffHunks(then, now));
   return { path: c.path, action: c.action, ...(c.reason ? { reason: c.reason } : {}), ...counts };
+}
+
+/** One file the file history saw, as a unified diff from then to now. */
+function editPatch(c: FileChange, shown: string): string {
+  if (c.action === 'unknown') return `${shown}: changed; its earlier state was not saved${c.reason ? ` (${c.reason})` : ''}`;
+  const then = c.action === 'write' && c.then ? c.then.toString('utf8') : '';
+  const diff = formatUnifiedDiff(shown, diffHunks(then, c.now ? c.now.toString('utf8') : ''), c.action === 'delete').trimEnd();
+  return c.now ? diff : diff.replace(`+++ b/${shown}`, '+++ /dev/null');
 }
 
 function merge(into: CodeRestoreReport, r: { restored: string[]; deleted: string[]; failed: Array<{ path: string; reason: string }>; refused?: string }): void {

@@ -2,11 +2,14 @@
  * The commands a Claude Code user types without thinking: /diff (what changed, file by file),
  * /copy [N] (an answer to the clipboard), /review and /security-review (built-in prompts over the
  * current diff), /btw (a side question that does not enter the conversation), /statusline (a prompt
- * that sets the status line up) and /terminal-setup (Shift+Enter for a new line).
+ * that sets the status line up) and /terminal-setup (Shift+Enter for a new line, terminal-setup.ts).
  */
 import { spawnSync } from 'node:child_process';
 import type { ApiMessage, ContentBlock } from '../../base/events.js';
 import { copyToClipboard } from '../clipboard-write.js';
+import { terminalSetup } from '../terminal-setup.js';
+import { rewinderFor } from '../rewind-preview.js';
+import { displayPath } from '../../tools/fs/permissions.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';
 
 const MAX_DIFF_LINES = 400;
@@ -28,23 +31,44 @@ export function currentDiff(cwd: string): { stat: string; diff: string; untracke
 
 const diffCommand: SlashCommand = {
   name: 'diff',
-  description: 'Show what changed: uncommitted changes, file by file, with their diff',
+  description: 'Show what changed: uncommitted changes (or, outside git, the session’s), file by file, with their diff',
   source: 'builtin',
   run(_args, s) {
     const d = currentDiff(s.options.state.cwd);
-    if ('error' in d) return { kind: 'info', tone: 'warning', text: d.error };
+    if ('error' in d) return sessionDiff(s);
     if (!d.diff && !d.untracked.length) return { kind: 'info', text: 'No changes: the working tree is as committed.' };
-    const lines = d.diff.split('\n');
-    const shown =
-      lines.length > MAX_DIFF_LINES ? [...lines.slice(0, MAX_DIFF_LINES), `… ${lines.length - MAX_DIFF_LINES} more lines (git diff shows them all)`] : lines;
     const parts = [
       d.stat,
       d.untracked.length ? `New files not yet tracked:\n${d.untracked.map((f) => `  ${f}`).join('\n')}` : '',
-      d.diff ? shown.join('\n') : '',
+      d.diff ? capped(d.diff, 'git diff') : '',
     ];
     return { kind: 'info', text: parts.filter(Boolean).join('\n\n') };
   },
 };
+
+function capped(diff: string, whole?: string): string {
+  const lines = diff.split('\n');
+  const more = `… ${lines.length - MAX_DIFF_LINES} more lines${whole ? ` (${whole} shows them all)` : ''}`;
+  return lines.length > MAX_DIFF_LINES ? [...lines.slice(0, MAX_DIFF_LINES), more].join('\n') : diff;
+}
+
+/** Outside git: what the session changed since its first checkpoint, from wicket's snapshots and file history. */
+async function sessionDiff(s: SessionControl): Promise<CommandResult> {
+  const cwd = s.options.state.cwd;
+  const rewinder = rewinderFor(s.options);
+  if (!rewinder)
+    return { kind: 'info', tone: 'warning', text: `${cwd} is not in a git repository, and file checkpointing is off: /diff has nothing to compare with.` };
+  if (s.firstCheckpoint === undefined) return { kind: 'info', text: 'No changes: nothing has changed the files in this session yet.' };
+  const [plan, diff] = await Promise.all([rewinder.plan(s.firstCheckpoint), rewinder.diffSince(s.firstCheckpoint, (p) => displayPath(p, cwd)).catch(() => '')]);
+  if (!plan.ok) return { kind: 'info', tone: 'warning', text: `Cannot show the session's changes: ${plan.reason}` };
+  if (!plan.files.length) return { kind: 'info', text: 'No changes: the files are as they were when the session began.' };
+  const rows = plan.files.map((f) => {
+    const what = f.action === 'delete' ? 'new' : f.action === 'unknown' ? 'changed' : `+${f.added ?? '?'} -${f.removed ?? '?'}`;
+    return `  ${displayPath(f.path, cwd)}  ${what}`;
+  });
+  const head = `Changed in this session (not a git repository; from wicket's snapshots), ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}:`;
+  return { kind: 'info', text: [`${head}\n${rows.join('\n')}`, diff ? capped(diff) : ''].filter(Boolean).join('\n\n') };
+}
 
 /** The text of the model's answers, last first. */
 export function answers(messages: readonly ApiMessage[]): string[] {
@@ -170,31 +194,11 @@ Tell me what you set when done.`,
   }),
 };
 
-/** What /terminal-setup says for this terminal: Shift+Enter as a new line where it can be had. */
-export function terminalSetupText(env: Record<string, string | undefined>): string {
-  const term = env.TERM_PROGRAM ?? '';
-  const native = /kitty|WezTerm|ghostty/i.test(`${term} ${env.TERM ?? ''}`);
-  const lines = [
-    native
-      ? `${term || env.TERM}: Shift+Enter already adds a line (the kitty keyboard protocol tells it from Enter).`
-      : `${term || env.TERM || 'This terminal'}: Shift+Enter cannot be told from Enter here. A line is added anywhere by \\ then Enter, or Alt+Enter (Option+Enter).`,
-  ];
-  if (/vscode|cursor|windsurf/i.test(term))
-    lines.push(
-      'In VS Code (Cursor, Windsurf) add this to keybindings.json (Preferences: Open Keyboard Shortcuts (JSON)):',
-      '  { "key": "shift+enter", "command": "workbench.action.terminal.sendSequence", "args": { "text": "\\\\\\r\\n" }, "when": "terminalFocus" }',
-    );
-  else if (/iTerm/i.test(term)) lines.push('In iTerm2: Settings → Profiles → Keys → General → turn on "Report keys using CSI u"; or use Option+Enter.');
-  else if (/Apple_Terminal/i.test(term))
-    lines.push('In Terminal.app: Settings → Profiles → Keyboard → "Use Option as Meta key", then Option+Enter adds a line.');
-  return lines.join('\n');
-}
-
 const terminalSetupCommand: SlashCommand = {
   name: 'terminal-setup',
-  description: 'How to get Shift+Enter (a new line) in this terminal',
+  description: 'Install Shift+Enter key binding for newlines',
   source: 'builtin',
-  run: (_args, s) => ({ kind: 'info', text: terminalSetupText(s.options.env) }),
+  run: async (_args, s) => ({ kind: 'info', text: await terminalSetup(s.options.env, { home: s.options.homeDir, platform: process.platform }) }),
 };
 
 export const EVERYDAY_COMMANDS: SlashCommand[] = [

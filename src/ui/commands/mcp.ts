@@ -2,8 +2,8 @@
  * /mcp: the session's MCP servers, their state, tools and resources; `/mcp <server>` lists that
  * server's tools; `/mcp login <server>` signs in to a remote server that needs authentication (the
  * URL to open is shown, and the browser tried); `/mcp logout <server>` clears its stored authentication;
- * `/mcp reconnect <server>` connects it again; `/mcp disable <server>` turns it off for this session
- * (its tools go) and `/mcp enable <server>` on again.
+ * `/mcp reconnect <server>` connects it again; `/mcp disable <server>` turns it off (its tools go) and
+ * `/mcp enable <server>` on again, both kept for the next start (settings/mcp-toggle.ts).
  */
 import type { McpServerState } from '../../mcp/servers.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';

@@ -33,6 +33,8 @@ export interface SessionControl {
   mcpControl?: (name: string, verb: 'reconnect' | 'enable' | 'disable') => Promise<{ text: string } | { error: string }>;
   /** Clears a remote MCP server's stored authentication. */
   mcpSignOut?: (name: string) => Promise<{ text: string } | { error: string }>;
+  /** The checkpoint taken with the session's first prompt that had one (/diff without git shows the changes since). */
+  firstCheckpoint?: number;
   /** The terminal's width, for commands that lay out columns. */
   columns?: number;
   /** The person's home, and CLAUDE_CONFIG_DIR when set (where user settings are saved). */

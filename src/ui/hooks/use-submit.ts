@@ -8,6 +8,7 @@ import type { McpSession } from '../mcp-session.js';
 import type { PluginSession } from '../plugin-session.js';
 import type { AgentOptions } from '../../core/agent-options.js';
 import type { ContentBlock } from '../../base/events.js';
+import type { PromptMark } from '../../base/prompt-marks.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import type { TranscriptWriter } from '../../session/transcript.js';
 import { findCommand, parseSlash, runCommand, type CommandResult, type SessionControl, type SlashCommand } from '../commands/index.js';
@@ -85,6 +86,7 @@ export function useSubmit(d: SubmitDeps): (raw: B.Buffer) => void {
     ...(d.openPlugins ? { openPlugins: true } : {}),
     ...(d.plugins ? { reloadPlugins: () => reload(d.plugins!) } : {}),
     note: d.agent.info,
+    ...firstCheckpoint(d.agent.prompts()),
     columns: stdout.columns,
     ...(d.preferences ? { preferences: d.preferences } : {}),
     ...(d.home ? { home: d.home } : {}),
@@ -191,4 +193,9 @@ function mcpControl(mcp: McpSession, info: AgentHandle['info']): Pick<SessionCon
     mcpSignIn: (name) => mcp.signIn(name, info),
     mcpSignOut: (name) => mcp.signOut(name),
   };
+}
+
+function firstCheckpoint(marks: readonly PromptMark[]): { firstCheckpoint?: number } {
+  const id = marks.find((m) => m.checkpoint !== undefined)?.checkpoint;
+  return id === undefined ? {} : { firstCheckpoint: id };
 }
