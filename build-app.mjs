@@ -1,10 +1,15 @@
-// What the Ink app needs to be a CommonJS bundle of its own (build.mjs), loaded by the interactive mode
-// only through cli/app-lib.ts: yoga (Ink's layout engine, WebAssembly) and Ink's reconciler without a
+// What the Ink app needs to be in a CommonJS bundle (dist/cli/app.cjs, build.mjs), which the interactive
+// mode runs: yoga (Ink's layout engine, WebAssembly) and Ink's reconciler without a
 // top-level await (CommonJS has none), and a string-width with a fast path.
 import { fileURLToPath } from 'node:url';
 
-/** dist/cli/app.cjs: its entry, and the module of the main bundle that loads it. */
-export const APP_BUNDLE = { name: 'app', entry: 'src/ui/run-app.tsx', loader: /src[\\/]cli[\\/]app-lib\.ts$/ };
+/** dist/cli/app.cjs: its entry (the command line's main), the app in it, and the module that loads the app. */
+export const APP_BUNDLE = {
+  name: 'app',
+  entry: 'src/cli/app-main.ts',
+  app: fileURLToPath(new URL('./src/ui/run-app.tsx', import.meta.url)),
+  loader: /src[\\/]cli[\\/]app-lib\.ts$/,
+};
 const FAST_WIDTH = fileURLToPath(new URL('./src/ui/lib/string-width-fast.ts', import.meta.url));
 const YOGA_READY = /src[\\/]ui[\\/]lib[\\/]yoga-ready\.ts$/;
 const YOGA_BINARY = /node_modules[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/;

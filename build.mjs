@@ -1,7 +1,7 @@
 // Bundles src/ into dist/ with esbuild: a tiny entry that answers --version before anything heavy
-// loads, the main bundle (CommonJS, run from V8's code cache), and the Ink app, a bundle of its own
-// with its own code cache, loaded only by the interactive mode; libraries that few runs need are
-// bundles of their own too.
+// loads, the main bundle (CommonJS, run from V8's code cache), and the same with the Ink app in it,
+// which the entry runs instead for the interactive mode; libraries that few runs need are bundles of
+// their own too.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
@@ -118,7 +118,7 @@ const librariesApart = {
   },
 };
 
-// cli/app-lib.ts, in the main bundle: the app asked of the entry's bundle loader, as the libraries are.
+// cli/app-lib.ts, in the main bundle: the app's bundle asked of the entry's bundle loader, as the libraries are.
 let appSwapped = false;
 const appApart = {
   name: 'app-apart',
@@ -131,6 +131,18 @@ const appApart = {
         loader: 'js',
       };
     });
+  },
+};
+
+// cli/app-lib.ts, in the app's bundle: the app imported statically (cli/ itself never imports ui/).
+const appStatic = {
+  name: 'app-static',
+  setup(b) {
+    b.onLoad({ filter: APP_BUNDLE.loader }, () => ({
+      contents: `import { runApp } from ${JSON.stringify(APP_BUNDLE.app)};
+      export async function appLib() { return { runApp }; }`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -199,15 +211,27 @@ await build({
   plugins: [...common.plugins, librariesApart, lazyCommanderChildProcess, appApart],
   define: sessionDefine,
 });
-// 1a. The Ink app, as CommonJS the entry runs from a code cache of its own (build-app.mjs): it has its
-//     own copy of the session's code (core, tools, settings), so print mode never reads or compiles
-//     the app's. State both copies share lives on globalThis (settings/safe-mode.ts, mcp/elicitation.ts).
+// 1a. The same with the Ink app in it (build-app.mjs), run from a code cache of its own: the entry runs
+//     it in place of the main bundle when the run is likely interactive, so print mode never reads or
+//     compiles the app's code, and the app's start reads one bundle. When the guess was wrong, the main
+//     bundle loads this one for the app (appApart): a second copy of the session's code, whose shared
+//     state lives on globalThis (settings/safe-mode.ts, mcp/elicitation.ts).
 await build({
   ...common,
   entryPoints: { [`cli/${APP_BUNDLE.name}`]: APP_BUNDLE.entry },
   outdir: 'dist',
   ...cjs,
-  plugins: [...common.plugins, librariesApart, fastStringWidth, fastSegmenter, wrapWithoutStraySpace, yogaWithoutTopLevelAwait, inkWithoutDevtools],
+  plugins: [
+    ...common.plugins,
+    librariesApart,
+    lazyCommanderChildProcess,
+    appStatic,
+    fastStringWidth,
+    fastSegmenter,
+    wrapWithoutStraySpace,
+    yogaWithoutTopLevelAwait,
+    inkWithoutDevtools,
+  ],
   define: sessionDefine,
 });
 if (![...segmented].some((f) => /ansi-tokenize/.test(f)))

@@ -1,7 +1,8 @@
 /**
  * The interactive app (ui/run-app.tsx), which cli/ never imports. Running the sources, it is loaded
- * by its path; the main bundle swaps this module for one that asks the entry for dist/cli/app.cjs, a
- * bundle of its own run from its own code cache (build.mjs), so print mode never reads the app's code.
+ * by its path. The build swaps this module: in dist/cli/app.cjs (main and the app, which the entry
+ * runs when the run is likely interactive) for a static import of the app; in the main bundle, which
+ * print mode runs without the app's code, for one that asks the entry for app.cjs (build.mjs).
  */
 import type { AppEntry } from '../core/setup/options.js';
 import { importModule } from '../base/lib/import-module.js';

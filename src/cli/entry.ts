@@ -48,16 +48,18 @@ async function run(): Promise<void> {
   const { loadBundle } = await import('./code-cache.js');
   const path = process.getBuiltinModule('node:path');
   const libraries: LoadedBundle[] = [];
-  // The app and print mode compile different code: each keeps a cache of its own.
+  // The app and print mode compile different code: each keeps a cache of its own. A run likely to
+  // open the app runs the bundle that holds it (app.cjs: main and the app), the others main.cjs.
   const flavor = likelyInteractive(argv) ? 'app' : undefined;
+  const mainName = flavor === 'app' ? 'app' : 'main';
   installBundleLoader((name) => {
     const lib = loadBundle(path.join(__dirname, `${name}.cjs`), WICKET_BUNDLE_HASHES[name] ?? 'none', flavor);
     libraries.push(lib);
     return lib.exports;
   });
-  const bundle = loadBundle(path.join(__dirname, 'main.cjs'), WICKET_BUNDLE_HASHES.main ?? 'none', flavor);
+  const bundle = loadBundle(path.join(__dirname, `${mainName}.cjs`), WICKET_BUNDLE_HASHES[mainName] ?? 'none', flavor);
   // The interactive app changes V8's flags after its first frame, and a cache made under other flags
-  // is rejected: it saves the caches of the code loaded so far (main, the app's bundle) before it does
+  // is rejected: it saves the caches of the code loaded so far (its bundle, libraries) before it does
   // (saveCodeCache). The libraries it loads later (Markdown) load under the new flags at every start,
   // so their caches, written at the end, hold.
   let savedLibraries = 0;
