@@ -127,7 +127,7 @@ const appApart = {
       appSwapped = true;
       return {
         contents: `import { requireBundled } from ${JSON.stringify(IMPORT_MODULE)};
-        export async function appLib() { return requireBundled(${JSON.stringify(APP_BUNDLE.name)}); }`,
+        export async function appLib() { return requireBundled(${JSON.stringify(APP_BUNDLE.name)}).appLib(); }`,
         loader: 'js',
       };
     });

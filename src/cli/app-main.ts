@@ -5,3 +5,5 @@
  * and deserialises one bundle and one code cache; print mode runs the main bundle, without the app.
  */
 export { main } from './main.js';
+/** The app, for the main bundle when its guess was wrong and the run opened the app after all. */
+export { appLib } from './app-lib.js';

@@ -231,6 +231,15 @@ describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
     expect(sidecar(APP).filter(mine)).toEqual(['(interactive mode)']);
   });
 
+  it('a run the entry took for print mode that opens the app after all gets the app from its bundle', async () => {
+    const { project, server } = await setup();
+    // --output-format makes the entry run the main bundle, which holds no app; stdin is a terminal, so the app opens.
+    const tui = open(project, server, { args: ['--output-format', 'text'] });
+    await tui.waitFor(READY);
+    tui.press('C-d');
+    await tui.waitFor('[exited 0]');
+  });
+
   it('without an API key it says what to set, not a stack trace', async () => {
     const { project } = await setup();
     const tui = open(project, undefined, { env: { ANTHROPIC_API_KEY: undefined } });
