@@ -1,10 +1,15 @@
-// What the Ink app needs to be in the main bundle (build.mjs), unevaluated until the interactive mode
-// starts: the app loaded lazily through cli/app-lib.ts, yoga (Ink's layout engine, WebAssembly) and
-// Ink's reconciler without a top-level await (CommonJS has none), and a string-width with a fast path.
+// What the Ink app needs to be in a CommonJS bundle (dist/cli/app.cjs, build.mjs), which the interactive
+// mode runs: yoga (Ink's layout engine, WebAssembly) and Ink's reconciler without a
+// top-level await (CommonJS has none), and a string-width with a fast path.
 import { fileURLToPath } from 'node:url';
 
-const APP_LIB = /src[\\/]cli[\\/]app-lib\.ts$/;
-const RUN_APP = fileURLToPath(new URL('./src/ui/run-app.tsx', import.meta.url));
+/** dist/cli/app.cjs: its entry (the command line's main), the app in it, and the module that loads the app. */
+export const APP_BUNDLE = {
+  name: 'app',
+  entry: 'src/cli/app-main.ts',
+  app: fileURLToPath(new URL('./src/ui/run-app.tsx', import.meta.url)),
+  loader: /src[\\/]cli[\\/]app-lib\.ts$/,
+};
 const FAST_WIDTH = fileURLToPath(new URL('./src/ui/lib/string-width-fast.ts', import.meta.url));
 const YOGA_READY = /src[\\/]ui[\\/]lib[\\/]yoga-ready\.ts$/;
 const YOGA_BINARY = /node_modules[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/;
@@ -83,15 +88,6 @@ export const inkWithoutDevtools = {
       }
       return { contents: source, loader: 'js' };
     });
-  },
-};
-
-// cli/app-lib.ts loads the app by its path; in the bundle, a dynamic import of the app's module, which
-// esbuild keeps in the same file, unevaluated until first called.
-export const appInline = {
-  name: 'app-inline',
-  setup(b) {
-    b.onLoad({ filter: APP_LIB }, () => ({ loader: 'js', contents: `export function appLib() { return import(${JSON.stringify(RUN_APP)}); }` }));
   },
 };
 

@@ -1,12 +1,13 @@
 // Bundles src/ into dist/ with esbuild: a tiny entry that answers --version before anything heavy
-// loads, and the main bundle (CommonJS, run from V8's code cache) with the Ink app in it, evaluated
-// only by the interactive mode; libraries that few runs need are bundles of their own.
+// loads, the main bundle (CommonJS, run from V8's code cache), and the same with the Ink app in it,
+// which the entry runs instead for the interactive mode; libraries that few runs need are bundles of
+// their own too.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { appInline, fastSegmenter, fastStringWidth, inkWithoutDevtools, segmented, wrapWithoutStraySpace, yogaWithoutTopLevelAwait } from './build-app.mjs';
+import { APP_BUNDLE, fastSegmenter, fastStringWidth, inkWithoutDevtools, segmented, wrapWithoutStraySpace, yogaWithoutTopLevelAwait } from './build-app.mjs';
 import { builtinsOnce } from './build-builtins.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
@@ -117,6 +118,34 @@ const librariesApart = {
   },
 };
 
+// cli/app-lib.ts, in the main bundle: the app's bundle asked of the entry's bundle loader, as the libraries are.
+let appSwapped = false;
+const appApart = {
+  name: 'app-apart',
+  setup(b) {
+    b.onLoad({ filter: APP_BUNDLE.loader }, () => {
+      appSwapped = true;
+      return {
+        contents: `import { requireBundled } from ${JSON.stringify(IMPORT_MODULE)};
+        export async function appLib() { return requireBundled(${JSON.stringify(APP_BUNDLE.name)}).appLib(); }`,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+// cli/app-lib.ts, in the app's bundle: the app imported statically (cli/ itself never imports ui/).
+const appStatic = {
+  name: 'app-static',
+  setup(b) {
+    b.onLoad({ filter: APP_BUNDLE.loader }, () => ({
+      contents: `import { runApp } from ${JSON.stringify(APP_BUNDLE.app)};
+      export async function appLib() { return { runApp }; }`,
+      loader: 'js',
+    }));
+  },
+};
+
 // The tool list reaches the MCP client (agents' own servers); its schemas need no MCP SDK, and
 // bundling the SDK here would make zod load lazily, in an order its modules do not survive.
 const noMcpSdkAtBuild = {
@@ -172,31 +201,46 @@ const cjsDefine = { ...define, 'import.meta.url': '__wicket_import_meta_url' };
 //    their zod schemas) and the --help text.
 const { toolSchemas, helpText } = await buildTimeFacts();
 
-// 1. Everything, as one CommonJS file: the entry runs it from V8's code cache. The Ink app is in it
-//    unevaluated until the interactive mode starts (appInline, build-app.mjs).
+// 1. Everything but the Ink app, as one CommonJS file: the entry runs it from V8's code cache.
+const sessionDefine = { ...cjsDefine, WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas) };
 await build({
   ...common,
   entryPoints: { 'cli/main': 'src/cli/main.ts' },
+  outdir: 'dist',
+  ...cjs,
+  plugins: [...common.plugins, librariesApart, lazyCommanderChildProcess, appApart],
+  define: sessionDefine,
+});
+// 1a. The same with the Ink app in it (build-app.mjs), run from a code cache of its own: the entry runs
+//     it in place of the main bundle when the run is likely interactive, so print mode never reads or
+//     compiles the app's code, and the app's start reads one bundle. When the guess was wrong, the main
+//     bundle loads this one for the app (appApart): a second copy of the session's code, whose shared
+//     state lives on globalThis (settings/safe-mode.ts, mcp/elicitation.ts).
+await build({
+  ...common,
+  entryPoints: { [`cli/${APP_BUNDLE.name}`]: APP_BUNDLE.entry },
   outdir: 'dist',
   ...cjs,
   plugins: [
     ...common.plugins,
     librariesApart,
     lazyCommanderChildProcess,
-    appInline,
+    appStatic,
     fastStringWidth,
     fastSegmenter,
     wrapWithoutStraySpace,
     yogaWithoutTopLevelAwait,
     inkWithoutDevtools,
   ],
-  define: { ...cjsDefine, WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas) },
+  define: sessionDefine,
 });
 if (![...segmented].some((f) => /ansi-tokenize/.test(f)))
   throw new Error("Ink's tokenizer (@alcalzone/ansi-tokenize) no longer makes an Intl.Segmenter where build-app.mjs expects it");
+if (!appSwapped) throw new Error(`no module of the main bundle matched ${APP_BUNDLE.loader}: fix its path in build-app.mjs`);
 const unswapped = Object.keys(LIBRARIES).filter((name) => !swapped.has(name));
-if (unswapped.length) throw new Error(`no module of the main bundle matched the loader of ${unswapped.join(', ')}: fix its path in LIBRARIES`);
+if (unswapped.length) throw new Error(`no module of the main or app bundle matched the loader of ${unswapped.join(', ')}: fix its path in LIBRARIES`);
 const mainSource = readFileSync(new URL('./dist/cli/main.cjs', import.meta.url), 'utf8');
+const appSource = readFileSync(new URL(`./dist/cli/${APP_BUNDLE.name}.cjs`, import.meta.url), 'utf8');
 // A script compiled from the code cache loses its import() handler on Node 20: imports of modules
 // outside the bundle go through importModule (src/base/lib/import-module.ts), whose fallback is the one
 // import() allowed here.
@@ -208,6 +252,7 @@ function assertOneImport(file, source) {
   }
 }
 assertOneImport('dist/cli/main.cjs', mainSource);
+assertOneImport(`dist/cli/${APP_BUNDLE.name}.cjs`, appSource);
 const hashOf = (source) => createHash('sha256').update(source).digest('hex').slice(0, 16);
 // The code-cache loader reads bundles as latin1: that is exact only for pure ASCII. (esbuild escapes
 // every non-ASCII character in code; a --dev build keeps comments, whose text does not matter.)
@@ -218,7 +263,10 @@ const assertAscii = (file, source) => {
 };
 
 // 1b. The libraries kept apart, each a bundle of its own.
-const bundleHashes = { main: hashOf(assertAscii('dist/cli/main.cjs', mainSource)) };
+const bundleHashes = {
+  main: hashOf(assertAscii('dist/cli/main.cjs', mainSource)),
+  [APP_BUNDLE.name]: hashOf(assertAscii(`dist/cli/${APP_BUNDLE.name}.cjs`, appSource)),
+};
 for (const name of Object.keys(LIBRARIES)) {
   await build({
     ...common,

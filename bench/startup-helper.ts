@@ -22,19 +22,25 @@ export interface StartupFigure {
   medianMs: number;
   medianCpuMs: number;
   samples: number[];
+  /** Runs whose prompt box never showed (or whose tmux server was gone). */
+  failed: number;
 }
 
 export function hasTmux(): boolean {
   return spawnSync('tmux', ['-V'], { stdio: 'ignore' }).status === 0;
 }
 
-/** Claude Code's binary, when installed. */
+/** Claude Code's binary, when installed: CLAUDE_CODE_BIN, `claude` on the PATH, or the package installed in /tmp/cc. */
 export function claudeCode(): string | undefined {
   const named = process.env.CLAUDE_CODE_BIN;
   if (named && existsSync(named)) return named;
   const found = spawnSync('sh', ['-c', 'command -v claude'], { encoding: 'utf8' });
-  return found.status === 0 && found.stdout.trim() ? found.stdout.trim() : undefined;
+  if (found.status === 0 && found.stdout.trim()) return found.stdout.trim();
+  return existsSync(LOCAL_CLAUDE) ? LOCAL_CLAUDE : undefined;
 }
+
+/** Where `cd /tmp/cc && npm install @anthropic-ai/claude-code@2.1.332` puts its native binary. */
+const LOCAL_CLAUDE = '/tmp/cc/node_modules/@anthropic-ai/claude-code/bin/claude.exe';
 
 /**
  * A HOME and a project both programs start in without a question: the folder trusted, onboarding
@@ -71,18 +77,25 @@ export function startupPlace(work: string): { home: string; project: string; env
   };
 }
 
+/**
+ * One launch, in a tmux server of its own: `kill-server` returns before the server has exited, and
+ * a next run on the same socket could meet the dying server ("server exited unexpectedly") and throw.
+ * A run whose server is gone, or whose prompt box never shows, counts as failed, not as a figure.
+ */
 function once(launch: Launch, place: { project: string; env: string }, socket: string): { ms: number; cpuMs: number } | undefined {
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const shell = `cd '${place.project}' && env -i ${place.env} ${launch.command}; sleep 60`;
   const t0 = performance.now();
-  tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'bench', '-x', '120', '-y', '40', shell);
   try {
+    tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'bench', '-x', '120', '-y', '40', shell);
     while (performance.now() - t0 < 30_000) {
       const screen = tmux('capture-pane', '-p', '-t', 'bench');
       if (!launch.ready.some((r) => screen.includes(r))) continue;
       const ms = performance.now() - t0;
       return { ms, cpuMs: cpuOfPane(tmux('display', '-p', '-t', 'bench', '#{pane_pid}').trim()) };
     }
+    return undefined;
+  } catch {
     return undefined;
   } finally {
     try {
@@ -107,16 +120,17 @@ function cpuOfPane(shellPid: string): number {
 /** Each launch `runs` times, interleaved, after one warm-up run each (caches, the file system). */
 export function timeToPrompt(launches: Launch[], work: string, runs: number): StartupFigure[] {
   const place = startupPlace(work);
-  const socket = `wicket-bench-${process.pid}`;
-  const samples = launches.map(() => ({ ms: [] as number[], cpu: [] as number[] }));
-  for (const l of launches) once(l, place, socket);
+  let n = 0;
+  const socket = () => `wicket-bench-${process.pid}-${n++}`;
+  const samples = launches.map(() => ({ ms: [] as number[], cpu: [] as number[], failed: 0 }));
+  for (const l of launches) once(l, place, socket());
   for (let i = 0; i < runs; i++) {
     launches.forEach((l, k) => {
-      const r = once(l, place, socket);
+      const r = once(l, place, socket());
       if (r) {
         samples[k]!.ms.push(r.ms);
         samples[k]!.cpu.push(r.cpuMs);
-      }
+      } else samples[k]!.failed++;
     });
   }
   return launches.map((l, k) => ({
@@ -124,5 +138,6 @@ export function timeToPrompt(launches: Launch[], work: string, runs: number): St
     medianMs: median(samples[k]!.ms),
     medianCpuMs: median(samples[k]!.cpu),
     samples: samples[k]!.ms.map(Math.round),
+    failed: samples[k]!.failed,
   }));
 }

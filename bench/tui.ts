@@ -96,10 +96,13 @@ function reportTimeToPrompt(): void {
   const figures = timeToPrompt(launches, mkdtempSync(path.join(work, 'start-')), 7);
   console.log('time from launch to the prompt box (tmux 120×40, median of 7, interleaved; CPU: all threads)');
   for (const f of figures)
-    console.log(`${f.name.padEnd(22)}${f.medianMs.toFixed(0).padStart(7)} ms${f.medianCpuMs.toFixed(0).padStart(7)} ms CPU   ${JSON.stringify(f.samples)}`);
+    console.log(
+      `${f.name.padEnd(22)}${f.medianMs.toFixed(0).padStart(7)} ms${f.medianCpuMs.toFixed(0).padStart(7)} ms CPU   ${JSON.stringify(f.samples)}${f.failed ? `  (${f.failed} runs failed)` : ''}`,
+    );
   const [ours, theirs] = figures;
   if (ours && theirs) console.log(`wicket / Claude Code: ${(ours.medianMs / theirs.medianMs).toFixed(2)}× (target ≤ 0.5×)`);
-  else console.log('Claude Code: not measured (put `claude` on the PATH or set CLAUDE_CODE_BIN)');
+  else
+    console.log('Claude Code: not measured (put `claude` on the PATH, set CLAUDE_CODE_BIN, or `cd /tmp/cc && npm install @anthropic-ai/claude-code@2.1.332`)');
 }
 
 function perDelta(r: StreamResult): { bytes: number; cpuUs: number } {

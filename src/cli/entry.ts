@@ -48,22 +48,34 @@ async function run(): Promise<void> {
   const { loadBundle } = await import('./code-cache.js');
   const path = process.getBuiltinModule('node:path');
   const libraries: LoadedBundle[] = [];
-  // The app and print mode compile different code: each keeps a cache of its own.
+  // The app and print mode compile different code: each keeps a cache of its own. A run likely to
+  // open the app runs the bundle that holds it (app.cjs: main and the app), the others main.cjs.
   const flavor = likelyInteractive(argv) ? 'app' : undefined;
+  const mainName = flavor === 'app' ? 'app' : 'main';
   installBundleLoader((name) => {
     const lib = loadBundle(path.join(__dirname, `${name}.cjs`), WICKET_BUNDLE_HASHES[name] ?? 'none', flavor);
     libraries.push(lib);
     return lib.exports;
   });
-  const bundle = loadBundle(path.join(__dirname, 'main.cjs'), WICKET_BUNDLE_HASHES.main ?? 'none', flavor);
-  const info: MainInfo = { version, git, saveCodeCache: () => bundle.saveCache(loadedOnDemand()) };
+  const bundle = loadBundle(path.join(__dirname, `${mainName}.cjs`), WICKET_BUNDLE_HASHES[mainName] ?? 'none', flavor);
+  // The interactive app changes V8's flags after its first frame, and a cache made under other flags
+  // is rejected: it saves the caches of the code loaded so far (its bundle, libraries) before it does
+  // (saveCodeCache). The libraries it loads later (Markdown) load under the new flags at every start,
+  // so their caches, written at the end, hold.
+  let savedLibraries = 0;
+  const saveLibraries = () => {
+    for (const lib of libraries.slice(savedLibraries)) lib.saveCache();
+    savedLibraries = libraries.length;
+  };
+  const saveCodeCache = () => {
+    bundle.saveCache(loadedOnDemand());
+    saveLibraries();
+  };
+  const info: MainInfo = { version, git, saveCodeCache };
   const main = bundle.exports.main as (argv: string[], info: MainInfo) => Promise<number>;
   const code = await main(argv, info);
-  // The interactive app changes V8's flags after its first frame, and a cache made under other flags
-  // is rejected: it saved the main bundle's cache before it did (saveCodeCache). The libraries it
-  // loaded since (Markdown) are loaded under the new flags at every start, so their caches hold.
   if (!info.interactive) bundle.saveCache(loadedOnDemand());
-  for (const lib of libraries) lib.saveCache();
+  saveLibraries();
   // Exit once output is flushed: idle keep-alive sockets and timers must not hold the process open.
   process.exitCode = code;
   const exit = () => process.exit(code);

@@ -1,6 +1,6 @@
 /**
- * The interactive app's entry. The app's code is in the main bundle but unevaluated until here
- * (app-lib.ts), so print mode never runs React. Ink decides once, when it loads, whether it runs
+ * The interactive app's entry. The app's code is not in the bundle print mode runs
+ * (app-lib.ts), so print mode never reads or runs it. Ink decides once, when it loads, whether it runs
  * under CI (and then draws only the last frame); a person at a terminal gets the live app even when
  * CI is set in their environment.
  */

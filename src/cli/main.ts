@@ -40,7 +40,7 @@ export interface MainInfo {
   version: string;
   /** Set when the run went to the interactive app. */
   interactive?: boolean;
-  /** Writes the main bundle's code cache now, when it lacks this run's code (the entry's). */
+  /** Writes the code caches of the bundles loaded so far, when they lack this run's code (the entry's). */
   saveCodeCache?: () => void;
   /** Set when the run wrote all its output itself: the entry has nothing left to flush. */
   flushed?: boolean;

@@ -217,7 +217,7 @@ describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
     expect(screen).toContain('wicket --resume');
   });
 
-  it('a fresh install gets a code cache for the app at its first frame, and print mode one of its own', async () => {
+  it("a fresh install gets a code cache for the app's bundle at its first frame, and print mode one for the main bundle", async () => {
     const { project, server } = await setup();
     // A copy of the built install, without the cache the other tests' runs wrote.
     const install = mkdtempSync(path.join(tmpdir(), 'wicket-install-'));
@@ -228,7 +228,8 @@ describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
     symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(install, 'node_modules'));
     const cacheDir = path.join(install, 'dist', 'cli', '.cache');
     const sidecar = (flavor: RegExp) => JSON.parse(readFileSync(path.join(cacheDir, readdirSync(cacheDir).find((f) => flavor.test(f))!), 'utf8'));
-    const APP = /^main-[0-9a-f]+-app\.v8cache\.json$/;
+    // The app runs app.cjs (main and the app) from a cache of its own; print mode runs main.cjs.
+    const APP = /^app-[0-9a-f]+-app\.v8cache\.json$/;
     const PRINT = /^main-[0-9a-f]+\.v8cache\.json$/;
     // On a slow machine the model's answer can wait long enough for the Bash parser's warm-up to load (warm-up.ts);
     // the project's settings file brings the schema's checker (settings-schema, zod) in as well.
@@ -239,7 +240,7 @@ describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
     tui.press('C-d');
     await tui.waitFor('[exited 0]');
     expect(sidecar(APP).filter(mine)).toEqual(['(interactive mode)']);
-    expect(readdirSync(cacheDir).some((f) => PRINT.test(f))).toBe(false);
+    expect(readdirSync(cacheDir).some((f) => PRINT.test(f) || /^main-/.test(f))).toBe(false);
 
     server.script(reply().text('ok'));
     const env = cliEnv({ home: project.home, baseUrl: server.url });
@@ -248,6 +249,15 @@ describe.skipIf(!TMUX)('wicket in a terminal', { timeout: 90_000 }, () => {
     );
     expect(sidecar(PRINT).filter(mine)).toEqual(['(print mode)']);
     expect(sidecar(APP).filter(mine)).toEqual(['(interactive mode)']);
+  });
+
+  it('a run the entry took for print mode that opens the app after all gets the app from its bundle', async () => {
+    const { project, server } = await setup();
+    // --output-format makes the entry run the main bundle, which holds no app; stdin is a terminal, so the app opens.
+    const tui = open(project, server, { args: ['--output-format', 'text'] });
+    await tui.waitFor(READY);
+    tui.press('C-d');
+    await tui.waitFor('[exited 0]');
   });
 
   it('without an API key it says what to set, not a stack trace', async () => {

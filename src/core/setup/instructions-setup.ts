@@ -14,7 +14,7 @@ import { autoMemoryDir, autoMemoryEnabled, mainRepositoryRoot } from '../../sess
 import { SessionInstructions } from '../../session/memory/session-instructions.js';
 import { projectEntry, readJsonObject } from '../../settings/global-config.js';
 import type { LoadedSettings } from '../../settings/load.js';
-import { DEFAULT_MANAGED_SETTINGS, globalConfigPath } from '../../settings/paths.js';
+import { DEFAULT_MANAGED_SETTINGS, globalConfigPath, wicketHomeDir } from '../../settings/paths.js';
 import { memoryRules } from '../../tools/agent/memory.js';
 import type { CliOptions } from './options.js';
 
@@ -69,6 +69,7 @@ export function setupInstructions(opts: Pick<CliOptions, 'bare' | 'safeMode' | '
     ...(truthy(env.CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD) ? { additionalDirs: w.additionalDirs } : {}),
     ...(memoryDir ? { autoMemoryDir: memoryDir } : {}),
     agentsMode: agentsModeOf(loaded.merged),
+    lexCacheDir: path.join(wicketHomeDir(home, env), 'cache', 'instructions'),
   });
   for (const s of instructions.skipped())
     if (s.reason.startsWith('not found') && s.parent)

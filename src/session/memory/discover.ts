@@ -46,6 +46,8 @@ export interface DiscoverOptions {
   /** The auto memory folder, when auto memory is on. */
   autoMemoryDir?: string;
   agentsMode?: AgentsMode;
+  /** Where what lexing a file gave is kept across starts (lexed-cache.ts); none: lexed each time. */
+  lexCacheDir?: string;
 }
 
 export function discoverInstructions(o: DiscoverOptions): Discovery {

@@ -144,11 +144,26 @@ export function stripCommentBlocks(text: string): { content: string; tokens?: To
   return at === 0 ? { content: text, tokens } : { content: out + flat.slice(at), tokens };
 }
 
+/** Whether the text must be lexed: it has a `<!--`, or an `@` word that could name a path. */
+export function needsLexing(text: string): boolean {
+  return text.includes('<!--') || (text.includes('@') && [...text.matchAll(ANY_AT)].some((m) => importTarget(m[1] ?? '')));
+}
+
 /**
  * The files `file` imports, resolved (relative to its folder, `~/` to the home folder), in the order
  * they appear, once each. `tokens`: the file's tokens when already lexed.
  */
 export function importsOf(text: string, file: string, home: string, tokens?: Token[]): string[] {
+  return resolveImports(importTargets(text, tokens), file, home);
+}
+
+/** The targets `importTargets` found, resolved from `file`'s folder (`~/` from the home folder), once each. */
+export function resolveImports(targets: readonly string[], file: string, home: string): string[] {
+  return [...new Set(targets.map((t) => resolveImport(t, path.dirname(file), home)))];
+}
+
+/** The `@` imports outside code, as written (`#anchor` dropped), in order, once each. */
+export function importTargets(text: string, tokens?: Token[]): string[] {
   if (!text.includes('@')) return [];
   // Lexing only tells which `@` words are in code: with none that could name a path, it is not
   // needed. Every `@` is looked at here, as a blockquote's `>@x` is `@x` once lexed.
@@ -157,7 +172,7 @@ export function importsOf(text: string, file: string, home: string, tokens?: Tok
   const scan = (s: string) => {
     for (const m of s.matchAll(IMPORT)) {
       const target = importTarget(m[1] ?? '');
-      if (target) found.add(resolveImport(target, path.dirname(file), home));
+      if (target) found.add(target);
     }
   };
   const walk = (list: readonly Token[]) => {

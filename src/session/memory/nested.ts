@@ -26,6 +26,8 @@ export interface TouchOptions {
   excludes?: unknown;
   deniedBy: (file: string) => string | undefined;
   sources?: { user: boolean; project: boolean; local: boolean };
+  /** Where what lexing a file gave is kept across starts (lexed-cache.ts); none: lexed each time. */
+  lexCacheDir?: string;
 }
 
 /** The files a touch of `file` brings, in order; `skipped` gets those left out (a Read deny rule…). */

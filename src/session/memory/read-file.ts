@@ -9,7 +9,8 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../base/paths.js';
 import { excludeMatcher } from './excludes.js';
-import { importsOf, splitFrontMatter, stripCommentBlocks } from './markdown.js';
+import { resolveImports, splitFrontMatter } from './markdown.js';
+import { lexedParts } from './lexed-cache.js';
 import type { InstructionFile, MemoryType, SkippedFile } from './types.js';
 
 /** Files at this depth (the first file is 0) are not read. */
@@ -41,15 +42,26 @@ export interface ReadContext {
   externalApproved: boolean;
   /** Where files left out are noted. */
   skipped: SkippedFile[];
+  /** Where what lexing a file gave is kept (lexed-cache.ts); none: lexed each time. */
+  lexCacheDir?: string;
 }
 
 /** A fresh context for one pass over the instruction files (nothing read yet). */
 export function readContext(
-  o: { cwd: string; home: string; excludes?: unknown; deniedBy: (file: string) => string | undefined },
+  o: { cwd: string; home: string; excludes?: unknown; deniedBy: (file: string) => string | undefined; lexCacheDir?: string },
   externalApproved: boolean,
   skipped: SkippedFile[] = [],
 ): ReadContext {
-  return { cwd: o.cwd, home: o.home, processed: new Set(), excluded: excludeMatcher(o.excludes), deniedBy: o.deniedBy, externalApproved, skipped };
+  const base = {
+    cwd: o.cwd,
+    home: o.home,
+    processed: new Set<string>(),
+    excluded: excludeMatcher(o.excludes),
+    deniedBy: o.deniedBy,
+    externalApproved,
+    skipped,
+  };
+  return o.lexCacheDir ? { ...base, lexCacheDir: o.lexCacheDir } : base;
 }
 
 export interface ReadHow {
@@ -86,10 +98,10 @@ export function readInstructionFile(file: string, type: MemoryType, ctx: ReadCon
   const text = readText(found, real, skip);
   if (text === undefined) return [];
   const { content: body, globs } = splitFrontMatter(text);
-  const { content, tokens } = stripCommentBlocks(body);
+  const { content, imports } = lexedParts(body, ctx.lexCacheDir);
   if (!content.trim()) return [];
   const out: InstructionFile[] = [{ path: found, type, content, ...(parent ? { parent } : {}), ...(globs ? { globs } : {}) }];
-  for (const target of importsOf(body, found, ctx.home, tokens)) {
+  for (const target of resolveImports(imports, found, ctx.home)) {
     if (!external && !isInside(target, ctx.cwd)) {
       ctx.skipped.push({
         path: target,

@@ -1,0 +1,55 @@
+/**
+ * What lexing an instruction file gives (its text without HTML comment blocks, and the `@` imports
+ * outside code, as written), kept on disk by a hash of the file's text: a later start reads it back
+ * instead of loading and running the Markdown lexer, which is most of what a project's instruction
+ * files cost at start-up. A file that needs no lexing (no `<!--`, no `@` word that could name a path)
+ * never comes here. The key holds the lexer's version and this format's, so an upgrade never meets an
+ * old answer; a cache that cannot be read or written only costs the lexing.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { importTargets, needsLexing, stripCommentBlocks } from './markdown.js';
+
+export interface Lexed {
+  /** The text without its HTML comment blocks. */
+  content: string;
+  /** The `@` imports outside code, as written, in order, once each. */
+  imports: string[];
+}
+
+/** marked's version (package.json) and this cache's format. */
+const KEY_PREFIX = 'marked-18.2.1/1\n';
+
+/** The text's parts; `dir`: the cache folder, or none (then it is lexed each time). */
+export function lexedParts(text: string, dir: string | undefined): Lexed {
+  if (!needsLexing(text)) return { content: text, imports: [] };
+  const file = dir ? path.join(dir, `${createHash('sha256').update(KEY_PREFIX).update(text).digest('hex').slice(0, 40)}.json`) : undefined;
+  const cached = file ? readLexed(file) : undefined;
+  if (cached) return cached;
+  const { content, tokens } = stripCommentBlocks(text);
+  const lexed = { content, imports: importTargets(text, tokens) };
+  if (file) writeLexed(file, lexed);
+  return lexed;
+}
+
+function readLexed(file: string): Lexed | undefined {
+  try {
+    const v = JSON.parse(readFileSync(file, 'utf8')) as Partial<Lexed>;
+    if (typeof v.content !== 'string' || !Array.isArray(v.imports) || !v.imports.every((i) => typeof i === 'string')) return undefined;
+    return { content: v.content, imports: v.imports };
+  } catch {
+    return undefined;
+  }
+}
+
+function writeLexed(file: string, lexed: Lexed): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(tmp, JSON.stringify(lexed));
+    renameSync(tmp, file);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
