@@ -12,7 +12,6 @@
  * living process holds a lease on it. A path that some sandbox is using already exists when the next
  * one starts, and is leased and masked again rather than taken for the user's own file.
  */
-import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,7 +24,7 @@ function markerDir(): string {
 }
 
 function keyOf(p: string): string {
-  return createHash('sha256').update(p).digest('hex').slice(0, 32);
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(p).digest('hex').slice(0, 32);
 }
 
 /** Is `p` a mount point some sandbox (this process's or another living wicket's) is using? */

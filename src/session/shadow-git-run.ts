@@ -4,7 +4,6 @@
  * read or written; the person's git configuration (hooks, filters, fsmonitor, signing) is not read,
  * and every pathspec is literal.
  */
-import { spawn } from 'node:child_process';
 
 export interface GitPlace {
   gitDir: string;
@@ -51,7 +50,8 @@ export function shadowEnv(place: GitPlace | undefined, base: NodeJS.ProcessEnv =
 /** Runs `git args` with `env` in `cwd`; rejects with git's message when it fails. */
 export function runGit(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, opts: GitRunOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // node:child_process loads on the first git run, not with the session.
+    const child = process.getBuiltinModule('node:child_process').spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);

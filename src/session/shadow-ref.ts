@@ -6,7 +6,7 @@
  * `git update-ref`.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, unlink, writeFile } from '../base/fs/lazy-fs.js';
 import path from 'node:path';
 
 let tmpCount = 0;

@@ -5,7 +5,6 @@
  * project is not used, and the default folder is). The words come from the session's id, so a
  * resumed session finds its plan again.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { userConfigDir } from './paths.js';
 
@@ -90,7 +89,7 @@ const NOUNS = [
 
 /** Three words for a session: the same id gives the same words. */
 export function planSlug(sessionId: string): string {
-  const h = createHash('sha256').update(sessionId).digest();
+  const h = process.getBuiltinModule('node:crypto').createHash('sha256').update(sessionId).digest();
   return `${ADJECTIVES[h[0]! % ADJECTIVES.length]}-${VERBS[h[1]! % VERBS.length]}-${NOUNS[h[2]! % NOUNS.length]}`;
 }
 

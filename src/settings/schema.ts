@@ -11,6 +11,7 @@
 import { typeName } from './hooks.js';
 import type { JsonPath } from './json-text.js';
 import { settingsSchemaLib } from './schema-lib.js';
+import { DOCUMENTED_ENV, KNOWN_KEYS } from './schema/names.generated.js';
 import type { SchemaError } from './schema/validator.generated.js';
 
 export interface SchemaFinding {
@@ -57,12 +58,12 @@ const OLDER_SHAPES: Record<string, (value: unknown) => boolean> = {
 
 /** Every top-level key Claude Code documents. */
 export function knownSettingsKeys(): ReadonlySet<string> {
-  return new Set([...settingsSchemaLib().KNOWN_KEYS, ...DOCUMENTED_OUTSIDE_SCHEMA, ...WICKET_KEYS, '$schema']);
+  return new Set([...KNOWN_KEYS, ...DOCUMENTED_OUTSIDE_SCHEMA, ...WICKET_KEYS, '$schema']);
 }
 
 /** The environment variables the schema documents under `env`. */
 export function documentedEnvVars(): readonly string[] {
-  return settingsSchemaLib().DOCUMENTED_ENV;
+  return DOCUMENTED_ENV;
 }
 
 /** What the schema finds wrong in one file's data, one finding per place. */

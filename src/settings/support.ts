@@ -33,23 +33,27 @@ export function documentedVariables(): string[] {
  */
 export function supportWarnings(merged: Record<string, unknown>, shellEnv: Record<string, string | undefined>): string[] {
   const out: string[] = [];
-  const documented = new Set(documentedSettings());
+  // The documented names come from the settings schema's bundle: read only when a value would warn.
+  let documented: Set<string> | undefined;
+  let documentedEnv: Set<string> | undefined;
   for (const [key, value] of Object.entries(merged)) {
-    if (!documented.has(key)) continue;
     const s = settingSupport(key);
-    if (warns(s, value)) out.push(`settings key "${key}"${valueNote(s, value)} is not supported by wicket (${s.what}); it has no effect`);
+    if (!warns(s, value)) continue;
+    documented ??= new Set(documentedSettings());
+    if (documented.has(key)) out.push(`settings key "${key}"${valueNote(s, value)} is not supported by wicket (${s.what}); it has no effect`);
   }
   for (const [dotted, what] of Object.entries(NESTED_NOT_SUPPORTED)) {
     if (valueAt(merged, dotted.split('.')) !== undefined) out.push(`settings key "${dotted}" is not supported by wicket (${what}); it has no effect`);
   }
   const settingsEnv = isRecord(merged.env) ? merged.env : {};
-  const documentedEnv = new Set(documentedVariables());
   const named = new Set<string>();
   const check = (name: string, value: unknown, fromSettings: boolean) => {
-    if (named.has(name) || !documentedEnv.has(name) || value === undefined || value === '') return;
+    if (named.has(name) || value === undefined || value === '') return;
     if (!fromSettings && isGenericVariable(name)) return;
     const s = envSupport(name);
     if (!warns(s, value)) return;
+    documentedEnv ??= new Set(documentedVariables());
+    if (!documentedEnv.has(name)) return;
     named.add(name);
     out.push(`environment variable ${name}${fromSettings ? ' (settings env)' : ''} is not supported by wicket (${s.what}); it has no effect`);
   };

@@ -21,6 +21,7 @@ export const readFile = ((file: unknown, opts?: unknown) =>
 export const readdir = promisify(fs.readdir) as Fsp['readdir'];
 // The native realpath, as node:fs/promises has it (fs.realpath walks the path in JavaScript).
 export const realpath = promisify(fs.realpath.native) as Fsp['realpath'];
+export const rename = promisify(fs.rename) as Fsp['rename'];
 export const rm = promisify(fs.rm) as Fsp['rm'];
 export const stat = promisify(fs.stat) as Fsp['stat'];
 export const lstat = promisify(fs.lstat) as Fsp['lstat'];

@@ -2,13 +2,15 @@
  * What lexing an instruction file gives (its text without HTML comment blocks, and the `@` imports
  * outside code, as written), kept on disk by a hash of the file's text: a later start reads it back
  * instead of loading and running the Markdown lexer, which is most of what a project's instruction
- * files cost at start-up. A file that needs no lexing (no `<!--`, no `@` word that could name a path)
+ * files cost at start-up. The name is a CRC-32 and the length (node:crypto alone costs more to load
+ * than the lexing it would save); the entry holds the text it was made from, and is used only for
+ * exactly that text. A file that needs no lexing (no `<!--`, no `@` word that could name a path)
  * never comes here. The key holds the lexer's version and this format's, so an upgrade never meets an
  * old answer; a cache that cannot be read or written only costs the lexing.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { hashBytes } from '../../base/fs/version.js';
 import { importTargets, needsLexing, stripCommentBlocks } from './markdown.js';
 
 export interface Lexed {
@@ -19,23 +21,25 @@ export interface Lexed {
 }
 
 /** marked's version (package.json) and this cache's format. */
-const KEY_PREFIX = 'marked-18.2.1/1\n';
+const KEY_PREFIX = 'marked-18.2.1/2\n';
 
 /** The text's parts; `dir`: the cache folder, or none (then it is lexed each time). */
 export function lexedParts(text: string, dir: string | undefined): Lexed {
   if (!needsLexing(text)) return { content: text, imports: [] };
-  const file = dir ? path.join(dir, `${createHash('sha256').update(KEY_PREFIX).update(text).digest('hex').slice(0, 40)}.json`) : undefined;
-  const cached = file ? readLexed(file) : undefined;
+  const keyed = KEY_PREFIX + text;
+  const file = dir ? path.join(dir, `${hashBytes(Buffer.from(keyed))}-${keyed.length}.json`) : undefined;
+  const cached = file ? readLexed(file, keyed) : undefined;
   if (cached) return cached;
   const { content, tokens } = stripCommentBlocks(text);
   const lexed = { content, imports: importTargets(text, tokens) };
-  if (file) writeLexed(file, lexed);
+  if (file) writeLexed(file, { ...lexed, source: keyed });
   return lexed;
 }
 
-function readLexed(file: string): Lexed | undefined {
+function readLexed(file: string, source: string): Lexed | undefined {
   try {
-    const v = JSON.parse(readFileSync(file, 'utf8')) as Partial<Lexed>;
+    const v = JSON.parse(readFileSync(file, 'utf8')) as Partial<Lexed> & { source?: unknown };
+    if (v.source !== source) return undefined; // another text with the same checksum, or an older format
     if (typeof v.content !== 'string' || !Array.isArray(v.imports) || !v.imports.every((i) => typeof i === 'string')) return undefined;
     return { content: v.content, imports: v.imports };
   } catch {
@@ -43,7 +47,7 @@ function readLexed(file: string): Lexed | undefined {
   }
 }
 
-function writeLexed(file: string, lexed: Lexed): void {
+function writeLexed(file: string, lexed: Lexed & { source: string }): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(path.dirname(file), { recursive: true });

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leanSchema, SCHEMA_FILE, VALIDATOR_FILE, validatorSource } from '../../../scripts/settings-schema.mjs';
+import { leanSchema, NAMES_FILE, namesSource, SCHEMA_FILE, VALIDATOR_FILE, validatorSource } from '../../../scripts/settings-schema.mjs';
 import { knownSettingsKeys, schemaFindings } from '../../../src/settings/schema.js';
 import { load, makeDirs, writeJson, type Dirs } from './helpers.js';
 
@@ -16,6 +16,7 @@ const FULL = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as { properties: Reco
 describe('the vendored schema and its validator', () => {
   it('the committed validator is the one the vendored schema makes', () => {
     expect(readFileSync(VALIDATOR_FILE, 'utf8')).toBe(validatorSource(FULL));
+    expect(readFileSync(NAMES_FILE, 'utf8')).toBe(namesSource(FULL));
   });
 
   it('the vendored copy comes with its licence and where it came from', () => {

@@ -3,7 +3,6 @@
  * whether anything in it changed. The copy leaves out `.git` and `node_modules` (and anything that is
  * not a file, a folder or a link); the real project is only read.
  */
-import { createHash } from 'node:crypto';
 import { cpSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,7 +41,7 @@ export function makeScratch(project: string): Scratch {
 
 /** Every entry under `dir`: its path, kind, mode, mtime and content (a link: its target). */
 export function treeHash(dir: string): string {
-  const h = createHash('sha256');
+  const h = process.getBuiltinModule('node:crypto').createHash('sha256');
   const walk = (rel: string) => {
     const full = path.join(dir, rel);
     const st = lstatSync(full);
