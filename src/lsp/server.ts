@@ -6,7 +6,7 @@
  * reason in `error`, and every request after that answers undefined.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile } from '../base/fs/lazy-fs.js';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ProtocolConnection } from 'vscode-languageserver-protocol';

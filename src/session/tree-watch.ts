@@ -14,7 +14,7 @@
  * see: writes through a shared memory mapping, and a folder left out as large becoming small.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { lstat, mkdir, readdir, statfs, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, statfs, unlink, writeFile } from '../base/fs/lazy-fs.js';
 import path from 'node:path';
 
 export const MAX_WATCHED_DIRS = 10_000;

@@ -8,7 +8,7 @@
  * a line is added there (\ then Enter, or Ctrl+J).
  */
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile } from '../base/fs/lazy-fs.js';
 import path from 'node:path';
 import { parse, type ParseError } from 'jsonc-parser';
 import { writeFileAtomic } from '../base/fs/write-file-atomic.js';

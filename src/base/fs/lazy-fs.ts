@@ -21,6 +21,12 @@ export const readFile = ((file: unknown, opts?: unknown) =>
 export const readdir = promisify(fs.readdir) as Fsp['readdir'];
 // The native realpath, as node:fs/promises has it (fs.realpath walks the path in JavaScript).
 export const realpath = promisify(fs.realpath.native) as Fsp['realpath'];
+export const appendFile = promisify(fs.appendFile) as Fsp['appendFile'];
+export const chmod = promisify(fs.chmod) as Fsp['chmod'];
+export const copyFile = promisify(fs.copyFile) as Fsp['copyFile'];
+export const rmdir = promisify(fs.rmdir) as Fsp['rmdir'];
+export const statfs = promisify(fs.statfs) as Fsp['statfs'];
+export const symlink = promisify(fs.symlink) as Fsp['symlink'];
 export const rename = promisify(fs.rename) as Fsp['rename'];
 export const rm = promisify(fs.rm) as Fsp['rm'];
 export const stat = promisify(fs.stat) as Fsp['stat'];

@@ -4,7 +4,7 @@
  * its bytes, its executable bit and its symlink target. Files are written atomically; the project's
  * `.git` is never touched (git never lists it), nor is a nested repository.
  */
-import { chmod, lstat, mkdir, readdir, rmdir, symlink, unlink } from 'node:fs/promises';
+import { chmod, lstat, mkdir, readdir, rmdir, symlink, unlink } from '../../base/fs/lazy-fs.js';
 import path from 'node:path';
 import { errorMessage } from '../../base/errors.js';
 import { writeFileAtomic } from '../../base/fs/write-file-atomic.js';

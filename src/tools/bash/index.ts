@@ -3,7 +3,7 @@
  * command line is parsed into the simple commands it runs before anything else is decided.
  */
 import type { z } from 'zod';
-import { appendFile } from 'node:fs/promises';
+import { appendFile } from '../../base/fs/lazy-fs.js';
 import { deniedHostsSince, readSandboxSettings, sandboxLaunch, type SandboxLaunch } from '../../sandbox/index.js';
 import { sessionEnvDir, sessionEnvPreamble } from './session-env.js';
 import { adoptBackgroundTask, startBackgroundTask } from '../tasks/registry.js';
