@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,8 +24,12 @@ describe('lexedParts', () => {
     expect(first.content).not.toContain('hidden');
     const [file] = readdirSync(dir);
     // A cached answer is read back as written: change it on disk and the next call gives the change.
-    writeFileSync(path.join(dir, file!), JSON.stringify({ content: 'from the cache', imports: [] }));
+    const entry = JSON.parse(readFileSync(path.join(dir, file!), 'utf8')) as { source: string };
+    writeFileSync(path.join(dir, file!), JSON.stringify({ ...entry, content: 'from the cache', imports: [] }));
     expect(lexedParts(TEXT, dir)).toEqual({ content: 'from the cache', imports: [] });
+    // An entry made from another text (a checksum that collides) is never used for this one.
+    writeFileSync(path.join(dir, file!), JSON.stringify({ source: 'another text', content: 'wrong', imports: [] }));
+    expect(lexedParts(TEXT, dir).content).toBe(first.content);
     expect(lexedParts(`${TEXT} `, dir).imports).toEqual(['docs/a.md']);
   });
 
