@@ -14,6 +14,7 @@
  * A request that passes either limit is abandoned and retried like a dropped connection.
  */
 import { APIConnectionTimeoutError } from '@anthropic-ai/sdk/core/error';
+import { monotonicMs } from '../base/clock.js';
 
 export interface ApiLimits {
   /** Longest silence: before the response headers, and between two events of the stream. */
@@ -67,7 +68,7 @@ export class RequestWatch {
   private phase: Phase = 'connecting';
   private idle: ReturnType<typeof setTimeout> | undefined;
   private readonly total: ReturnType<typeof setTimeout>;
-  private last = performance.now();
+  private last = monotonicMs();
   private over = false;
 
   constructor(
@@ -94,7 +95,7 @@ export class RequestWatch {
 
   /** An event (or a piece of an error body) arrived. */
   activity(): void {
-    this.last = performance.now();
+    this.last = monotonicMs();
   }
 
   /** The request is over, one way or another. */
@@ -111,7 +112,7 @@ export class RequestWatch {
 
   private wake(): void {
     if (this.over) return;
-    const quiet = performance.now() - this.last;
+    const quiet = monotonicMs() - this.last;
     if (quiet >= this.limits.idleMs) this.fire(this.silence());
     else this.sleep(this.limits.idleMs - quiet);
   }
