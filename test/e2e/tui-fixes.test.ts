@@ -49,7 +49,7 @@ describe.skipIf(!hasTmux())('the app as a Claude Code user expects it', { timeou
     const { tui } = await openApp(
       cleanups,
       { files: { [`.claude/commands/${long}.md`]: '---\ndescription: Does the long thing and explains at length what it does\n---\nDo it' } },
-      { columns: 80, rows: 90 },
+      { columns: 80, rows: 120 },
     );
     await send(tui, '/help');
     const screen = await tui.waitFor(`/${long}`);
