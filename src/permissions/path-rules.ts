@@ -30,9 +30,10 @@ type AnchorContext = Pick<PermissionContext, 'cwd' | 'projectRoot' | 'homeDir'>;
 
 /** The first rule in `rules` whose path pattern covers the call's paths (for allow: all of them; else: any). */
 export function matchPathRules(paths: PermissionPaths, rules: ParsedRule[], list: RuleList, ctx: PermissionContext): ParsedRule | undefined {
-  if (paths.paths.length === 0) return undefined;
-  const forms = paths.paths.flatMap(pathForms);
   const usable = rules.filter((r) => r.specifier !== undefined && !r.error);
+  // No rule can cover anything: the paths' real locations (a realpath and a stat each) are not needed.
+  if (paths.paths.length === 0 || usable.length === 0) return undefined;
+  const forms = paths.paths.flatMap(pathForms);
   const covering = (p: string) => usable.find((rule) => compilePathRule(rule, list, ctx)(p));
   if (list === 'deny') return denyRuleForForms(forms, usable, ctx, paths.paths);
   if (list === 'ask') return usable.find((rule) => forms.some((p) => compilePathRule(rule, list, ctx)(p)));

@@ -5,7 +5,7 @@
  * person approved imports from outside (the user's own file may import from anywhere), text files
  * only, never past a Read deny rule, and a file that is empty once its comments are gone left out.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync, type Stats, statSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../base/paths.js';
 import { excludeMatcher } from './excludes.js';
@@ -80,22 +80,23 @@ export function readInstructionFile(file: string, type: MemoryType, ctx: ReadCon
     if (depth > 0) skip('already loaded (imported again, or an import cycle)');
     return [];
   }
-  const real = realOf(found);
-  if (real === undefined) {
+  const at = locate(found);
+  if (at === undefined) {
     if (depth > 0) skip(notFound(found));
     return [];
   }
   if (depth >= MAX_IMPORT_DEPTH) return skipped(skip, `imported more than ${MAX_IMPORT_DEPTH - 1} levels deep`);
   if (ctx.excluded(found, type)) return skipped(skip, 'left out by claudeMdExcludes');
   const external = how.external ?? (type === 'User' || ctx.externalApproved);
-  if (depth > 0 && !external && !isInside(real, ctx.cwd))
+  if (depth > 0 && !external && !isInside(at.real, ctx.cwd))
     return skipped(skip, 'outside the working directory (imports from outside it need approval: hasClaudeMdExternalIncludesApproved)');
+  const { real, stat } = at;
   if (ctx.processed.has(real)) return [];
   ctx.processed.add(found);
   const rule = ctx.deniedBy(found) ?? (real !== found ? ctx.deniedBy(real) : undefined);
   if (rule) return skipped(skip, `a Read deny rule covers it (${rule})`, { denied: true });
   ctx.processed.add(real);
-  const text = readText(found, real, skip);
+  const text = readText(found, real, stat, skip);
   if (text === undefined) return [];
   const { content: body, globs } = splitFrontMatter(text);
   const { content, imports } = lexedParts(body, ctx.lexCacheDir);
@@ -118,7 +119,7 @@ export function readInstructionFile(file: string, type: MemoryType, ctx: ReadCon
 /** Why an import names nothing: a trailing punctuation mark is part of the path, as Claude Code reads it. */
 function notFound(file: string): string {
   const mark = /[,.;:)\]]$/.exec(file)?.[0];
-  return mark && realOf(file.slice(0, -1)) ? `not found (the "${mark}" after it is part of the path; ${file.slice(0, -1)} exists)` : 'not found';
+  return mark && locate(file.slice(0, -1)) ? `not found (the "${mark}" after it is part of the path; ${file.slice(0, -1)} exists)` : 'not found';
 }
 
 function skipped(skip: (reason: string, extra?: Partial<SkippedFile>) => void, reason: string, extra?: Partial<SkippedFile>): [] {
@@ -126,33 +127,33 @@ function skipped(skip: (reason: string, extra?: Partial<SkippedFile>) => void, r
   return [];
 }
 
-/** The file's real path; undefined when there is nothing there (asked without an exception: most files looked for are missing). */
-function realOf(file: string): string | undefined {
-  if (!statSync(file, { throwIfNoEntry: false })) return undefined;
+/** The file's real path and what stat says of it (links followed); undefined when there is nothing there (asked without an exception: most files looked for are missing). */
+function locate(file: string): { real: string; stat: Stats } | undefined {
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat) return undefined;
   try {
-    return realpathSync.native(file);
+    return { real: realpathSync.native(file), stat };
   } catch {
     return undefined;
   }
 }
 
 /** The file's text, or undefined (and a note) when it is not a text file, not a regular file, too large or unreadable. */
-function readText(found: string, real: string, skip: (reason: string) => void): string | undefined {
+function readText(found: string, real: string, st: Stats, skip: (reason: string) => void): string | undefined {
   const ext = path.extname(found).toLowerCase();
   if (ext && !TEXT_EXTENSIONS.has(ext)) {
     skip('not a text file');
     return undefined;
   }
+  if (!st.isFile()) {
+    if (!st.isDirectory()) skip('not a regular file');
+    return undefined;
+  }
+  if (st.size > MAX_BYTES) {
+    skip('larger than 4 MB');
+    return undefined;
+  }
   try {
-    const st = statSync(real);
-    if (!st.isFile()) {
-      if (!st.isDirectory()) skip('not a regular file');
-      return undefined;
-    }
-    if (st.size > MAX_BYTES) {
-      skip('larger than 4 MB');
-      return undefined;
-    }
     return readFileSync(real, 'utf8');
   } catch (err) {
     skip(`unreadable (${(err as NodeJS.ErrnoException).code ?? String(err)})`);

@@ -25,7 +25,8 @@ export function readRulesDir(dir: string, type: MemoryType, ctx: ReadContext, ho
   const out: InstructionFile[] = [];
   for (const entry of entriesOf(real)) {
     const found = path.join(dir, entry.name);
-    const target = realOf(path.join(real, entry.name));
+    // In a real folder, only a link's name differs from its real path.
+    const target = entry.isSymbolicLink() ? realOf(path.join(real, entry.name)) : path.join(real, entry.name);
     if (!target) continue;
     if (found !== target && ctx.excluded(found, type)) continue;
     const kind = entry.isSymbolicLink() ? kindOf(target) : entry.isDirectory() ? 'dir' : entry.isFile() ? 'file' : undefined;
