@@ -17,7 +17,17 @@ const TIMEOUT_MS = 2000;
  * Starting git costs a process fork (~10 ms); outside a repository this answers without one.
  */
 export function mayBeInRepository(cwd: string): boolean {
-  return Boolean(process.env.GIT_DIR) || repositoryRoot(cwd) !== undefined;
+  if (process.env.GIT_DIR) return true;
+  const { existsSync, statSync } = process.getBuiltinModule('node:fs');
+  const path = process.getBuiltinModule('node:path');
+  // As git looks: a `.git` file (a worktree's, a submodule's) or a `.git` folder with a HEAD; a
+  // folder without one (empty, half made) is not a repository, and the search goes on above it.
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const dotGit = path.join(dir, '.git');
+    const st = statSync(dotGit, { throwIfNoEntry: false });
+    if (st && (!st.isDirectory() || existsSync(path.join(dotGit, 'HEAD')))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
 }
 
 /** The nearest folder from `cwd` up that holds a `.git` (a folder, or a worktree's file); undefined outside a repository. */
@@ -42,15 +52,62 @@ export function gitStatusSync(cwd: string): GitStatus | null {
 }
 
 export function startGitStatus(cwd: string): Promise<GitStatus | null> {
+  const early = launcherGitStatus();
+  if (early) return early;
   if (!mayBeInRepository(cwd)) return Promise.resolve(null);
   return new Promise((resolve) => {
     try {
-      const { execFile } = process.getBuiltinModule('node:child_process');
-      const child = execFile('git', ARGS, { cwd, encoding: 'utf8', timeout: TIMEOUT_MS }, (err, stdout) => resolve(err ? null : parseGitStatus(stdout)));
-      child.stdin?.end();
+      // One pipe, for the output: each stream more is a pipe and a socket made while the code loads.
+      const child = process.getBuiltinModule('node:child_process').spawn('git', ARGS, {
+        cwd,
+        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: TIMEOUT_MS,
+      });
+      let out = '';
+      child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+      child.on('error', () => resolve(null));
+      child.on('close', (code) => resolve(code === 0 ? parseGitStatus(out) : null));
     } catch {
       resolve(null);
     }
+  });
+}
+
+/**
+ * The `git status` that bin/wicket.js's shell line started before Node did (a shell forks far more
+ * cheaply than Node, whose spawn waits for the child's exec): it names the file in
+ * WICKET_GIT_STATUS, `<cache>/git-status-<pid>`, and writes git's exit code to `<file>.done` when
+ * git is through. Undefined when the launcher started none for this process (then Node starts git).
+ */
+function launcherGitStatus(): Promise<GitStatus | null> | undefined {
+  const file = process.env.WICKET_GIT_STATUS;
+  // Not for the processes this one starts (a hook, a command, a nested wicket).
+  delete process.env.WICKET_GIT_STATUS;
+  const path = process.getBuiltinModule('node:path');
+  if (!file || !path.isAbsolute(file) || path.basename(file) !== `git-status-${process.pid}`) return undefined;
+  const { readFileSync, rmSync } = process.getBuiltinModule('node:fs');
+  const read = (f: string) => {
+    try {
+      return readFileSync(f, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const done = (answer: GitStatus | null) => {
+    for (const f of [file, `${file}.done`]) rmSync(f, { force: true });
+    return answer;
+  };
+  const deadline = Date.now() + TIMEOUT_MS;
+  return new Promise((resolve) => {
+    const look = () => {
+      // The shell makes the file, then writes the code: an empty file is not an answer yet.
+      const code = read(`${file}.done`);
+      if (!code && Date.now() < deadline) return void setTimeout(look, 2);
+      const out = code?.trim() === '0' ? read(file) : undefined;
+      resolve(done(out === undefined ? null : parseGitStatus(out)));
+    };
+    look();
   });
 }
 

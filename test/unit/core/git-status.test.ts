@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -33,5 +33,51 @@ describe('git status for the system prompt', () => {
     expect(parseGitStatus('## HEAD (no branch)\n M a.ts\n')).toEqual({ branch: '(detached)', status: ' M a.ts' });
     expect(parseGitStatus('## No commits yet on main\n')).toEqual({ branch: 'main', status: '' });
     expect(parseGitStatus('## main...origin/main [ahead 1]\n')).toEqual({ branch: 'main', status: '' });
+  });
+});
+
+describe('the status the launcher started', () => {
+  const file = () => path.join(dir, `git-status-${process.pid}`);
+  afterEach(() => {
+    delete process.env.WICKET_GIT_STATUS;
+  });
+
+  it("waits for the exit code, reads git's output, removes both files and the variable", async () => {
+    process.env.WICKET_GIT_STATUS = file();
+    writeFileSync(file(), '## topic\n?? new.txt\n');
+    writeFileSync(`${file()}.done`, ''); // made, not yet written
+    const answer = startGitStatus(dir);
+    expect(process.env.WICKET_GIT_STATUS).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 20));
+    writeFileSync(`${file()}.done`, '0\n');
+    expect(await answer).toEqual({ branch: 'topic', status: '?? new.txt' });
+    expect(existsSync(file()) || existsSync(`${file()}.done`)).toBe(false);
+  });
+
+  it('answers "not a repository" when git failed', async () => {
+    process.env.WICKET_GIT_STATUS = file();
+    writeFileSync(file(), '');
+    writeFileSync(`${file()}.done`, '128\n');
+    expect(await startGitStatus(dir)).toBeNull();
+  });
+
+  it('ignores a file named for another process, and starts git itself', async () => {
+    execFileSync('git', ['init', '-q', '-b', 'mine'], { cwd: dir });
+    const other = path.join(dir, `git-status-${process.pid + 1}`);
+    writeFileSync(other, '## theirs\n');
+    writeFileSync(`${other}.done`, '0\n');
+    process.env.WICKET_GIT_STATUS = other;
+    expect(await startGitStatus(dir)).toEqual({
+      branch: 'mine',
+      status: '?? git-status-' + (process.pid + 1) + '\n?? git-status-' + (process.pid + 1) + '.done',
+    });
+    expect(existsSync(other)).toBe(true);
+  });
+
+  it('does not start git beside an empty .git folder (git itself looks further up)', () => {
+    mkdirSync(path.join(dir, '.git'));
+    expect(mayBeInRepository(dir)).toBe(false);
+    writeFileSync(path.join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    expect(mayBeInRepository(dir)).toBe(true);
   });
 });
