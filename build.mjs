@@ -4,7 +4,7 @@
 // their own too.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { APP_BUNDLE, fastSegmenter, fastStringWidth, inkWithoutDevtools, segmented, wrapWithoutStraySpace, yogaWithoutTopLevelAwait } from './build-app.mjs';
@@ -239,8 +239,17 @@ if (![...segmented].some((f) => /ansi-tokenize/.test(f)))
 if (!appSwapped) throw new Error(`no module of the main bundle matched ${APP_BUNDLE.loader}: fix its path in build-app.mjs`);
 const unswapped = Object.keys(LIBRARIES).filter((name) => !swapped.has(name));
 if (unswapped.length) throw new Error(`no module of the main or app bundle matched the loader of ${unswapped.join(', ')}: fix its path in LIBRARIES`);
-const mainSource = readFileSync(new URL('./dist/cli/main.cjs', import.meta.url), 'utf8');
-const appSource = readFileSync(new URL(`./dist/cli/${APP_BUNDLE.name}.cjs`, import.meta.url), 'utf8');
+// Each bundle the entry runs from a code cache is written inside its CommonJS wrapper
+// (src/cli/code-cache.ts), so V8 compiles the file's text as it is, without copying it first.
+const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+const BUNDLE_TAIL = '\n})';
+function wrapBundle(url) {
+  const source = `${BUNDLE_HEAD}${readFileSync(url, 'utf8')}${BUNDLE_TAIL}`;
+  writeFileSync(url, source);
+  return source;
+}
+const mainSource = wrapBundle(new URL('./dist/cli/main.cjs', import.meta.url));
+const appSource = wrapBundle(new URL(`./dist/cli/${APP_BUNDLE.name}.cjs`, import.meta.url));
 // A script compiled from the code cache loses its import() handler on Node 20: imports of modules
 // outside the bundle go through importModule (src/base/lib/import-module.ts), whose fallback is the one
 // import() allowed here.
@@ -277,7 +286,7 @@ for (const name of Object.keys(LIBRARIES)) {
     // Licence comments go to dist/cli/<name>.cjs.LEGAL.txt: some hold non-ASCII names.
     legalComments: 'external',
   });
-  bundleHashes[name] = hashOf(assertAscii(`dist/cli/${name}.cjs`, readFileSync(new URL(`./dist/cli/${name}.cjs`, import.meta.url), 'utf8')));
+  bundleHashes[name] = hashOf(assertAscii(`dist/cli/${name}.cjs`, wrapBundle(new URL(`./dist/cli/${name}.cjs`, import.meta.url))));
 }
 
 // 3. The tiny entry, CommonJS like bin/wicket.js: --version before anything loads, then the main bundle.

@@ -18,6 +18,14 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { Script } from 'node:vm';
 
+/**
+ * What the build writes around each bundle (build.mjs), so the file's text is the script V8 compiles
+ * as it is: joining it to the wrapper here would make V8 copy the whole megabyte into one string
+ * first. A file without it (a bundle made by hand) is wrapped here.
+ */
+export const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+export const BUNDLE_TAIL = '\n})';
+
 export interface LoadedBundle {
   exports: Record<string, unknown>;
   /** What became of the cache: none found, used, or rejected by V8 (another Node version, other flags, damaged). */
@@ -49,7 +57,8 @@ export function loadBundle(file: string, hash: string, flavor?: string): LoadedB
   const seen = found ? readSeen(`${found}.json`) : [];
   // The build keeps bundles pure ASCII (build.mjs checks), which latin1 decodes faster than utf8.
   const source = readFileSync(file, 'latin1');
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData });
+  const wrapped = source.startsWith(BUNDLE_HEAD) ? source : `${BUNDLE_HEAD}${source}${BUNDLE_TAIL}`;
+  const script = new Script(wrapped, { filename: file, cachedData });
   const mod = { exports: {} as Record<string, unknown>, filename: file, id: file, loaded: false };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));

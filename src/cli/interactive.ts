@@ -31,6 +31,7 @@ export async function runInteractive(opts: CliOptions, info: { version: string; 
     // Frames allocate fast and die young: a small young generation and a heap that collects before it
     // grows keep peak memory flat, however long the transcript (the same flags as bench/tui.ts).
     setFlagsFromString('--max-semi-space-size=4');
+    setFlagsFromString('--semi-space-growth-factor=2'); // V8's own: the entry held it at 1 for the start
     setFlagsFromString('--optimize-for-size');
   };
   try {
