@@ -12,7 +12,7 @@
  * run that loads one more, or runs in the other mode, writes the cache again, so after a few runs
  * it covers the modes and tools actually used.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -45,18 +45,11 @@ export function loadBundle(file: string, hash: string, flavor?: string): LoadedB
   const base = path.basename(file, '.cjs');
   const name = `${base}-${hash}${flavor ? `-${flavor}` : ''}.v8cache`;
   const dirs = [path.join(path.dirname(file), '.cache'), path.join(process.env.WICKET_HOME || path.join(homedir(), '.wicket'), 'cache')];
-  let found: string | undefined;
-  let cachedData: Buffer | undefined;
-  for (const dir of dirs) {
-    cachedData = readQuietly(path.join(dir, name));
-    if (cachedData) {
-      found = path.join(dir, name);
-      break;
-    }
-  }
+  const { source, cachedData, found } = readSourceAndCache(
+    file,
+    dirs.map((dir) => path.join(dir, name)),
+  );
   const seen = found ? readSeen(`${found}.json`) : [];
-  // The build keeps bundles pure ASCII (build.mjs checks), which latin1 decodes faster than utf8.
-  const source = readFileSync(file, 'latin1');
   const wrapped = source.startsWith(BUNDLE_HEAD) ? source : `${BUNDLE_HEAD}${source}${BUNDLE_TAIL}`;
   const script = new Script(wrapped, { filename: file, cachedData });
   const mod = { exports: {} as Record<string, unknown>, filename: file, id: file, loaded: false };
@@ -75,20 +68,58 @@ export function loadBundle(file: string, hash: string, flavor?: string): LoadedB
   };
 }
 
+/**
+ * The bundle's text and the first cache found, read through one buffer: the text is decoded out of it
+ * (the build keeps bundles pure ASCII, which latin1 decodes fastest), then the cache is read over it.
+ * Every page a start touches first costs a page fault; a second megabyte of buffer would cost 256.
+ */
+function readSourceAndCache(file: string, caches: string[]): { source: string; cachedData?: Buffer; found?: string } {
+  const src = openSync(file, 'r');
+  let cache: { fd: number; size: number; path: string } | undefined;
+  for (const c of caches) {
+    try {
+      const fd = openSync(c, 'r');
+      cache = { fd, size: fstatSync(fd).size, path: c };
+      break;
+    } catch {
+      // not there (or unreadable): the next place, else none
+    }
+  }
+  try {
+    const size = fstatSync(src).size;
+    const buf = Buffer.allocUnsafeSlow(Math.max(size, cache?.size ?? 0));
+    if (readInto(src, buf, size) !== size) throw new Error(`${file}: the file changed while it was read`);
+    const source = buf.toString('latin1', 0, size);
+    if (!cache || cache.size === 0) return { source };
+    try {
+      if (readInto(cache.fd, buf, cache.size) === cache.size) return { source, cachedData: buf.subarray(0, cache.size), found: cache.path };
+    } catch {
+      // an unreadable cache only costs speed
+    }
+    return { source };
+  } finally {
+    closeSync(src);
+    if (cache) closeSync(cache.fd);
+  }
+}
+
+/** Reads up to `size` bytes from the start of `fd` into `buf`; the count read. */
+function readInto(fd: number, buf: Buffer, size: number): number {
+  let done = 0;
+  while (done < size) {
+    const n = readSync(fd, buf, done, size - done, done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
+}
+
 function readSeen(file: string): string[] {
   try {
     const v: unknown = JSON.parse(readFileSync(file, 'utf8'));
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   } catch {
     return [];
-  }
-}
-
-function readQuietly(file: string): Buffer | undefined {
-  try {
-    return readFileSync(file);
-  } catch {
-    return undefined;
   }
 }
 
