@@ -2,10 +2,10 @@
  * Start-up with instruction files: one print-mode text turn in a project of 50 of them (a CLAUDE.md
  * in each of 8 folders down to the working directory, 14 @ imports — some behind HTML comments and
  * code blocks, so the Markdown lexer loads — 20 rules of which half wait for paths:, CLAUDE.local.md,
- * the user's CLAUDE.md and 5 user rules, and an auto memory index), beside the same turn in an empty
- * project. Target: under 200 ms.
+ * the user's CLAUDE.md and 5 user rules, and an auto memory index; a git repository, so the system
+ * prompt's git status runs), beside the same turn in an empty project. Target: under 200 ms.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,7 +55,8 @@ function makeProject(root: string, home: string): { cwd: string; count: number }
     path.join(home, '.claude', 'projects', slug, 'memory', 'MEMORY.md'),
     Array.from({ length: 40 }, (_, i) => `- [Note ${i}](note-${i}.md) — a hook`).join('\n'),
   );
-  mkdirSync(path.join(root, '.git'));
+  // A real repository, as projects are: the system prompt's git status runs in it.
+  execFileSync('git', ['init', '-q'], { cwd: root });
   return { cwd: realpathSync(cwd), count };
 }
 
