@@ -3,34 +3,30 @@
  * scheduler as they complete → append exactly one tool_result per tool_use → repeat until the model
  * stops asking for tools, --max-turns is reached, the run is aborted, or a fatal error ends it.
  * Yields AgentEvents; never prints, never exits. The caller's `messages` array is the conversation
- * and is left valid for the next prompt in every case.
+ * and is left valid for the next prompt in every case. One turn (a request and its calls) is
+ * model-turn.ts; here are the run around it and the session the gate runner works for.
  */
 import { searchWeb } from './web-search.js';
 import { askOnce } from '../api/ask-once.js';
-import type { FinalMessage } from '../api/model-client.js';
 import { costOf } from '../base/usage.js';
 import { findTool } from '../tools/registry.js';
 import type { AskUser } from '../base/permission-types.js';
 import type { ParsedRule } from '../base/rule-parse.js';
 import type { CallOutcome, Tool, ToolCall, ToolContext } from '../base/tool.js';
-import type { StopFailureType } from '../hooks/types.js';
 import type { AgentOptions } from './agent-options.js';
 import { Channel } from '../base/channel.js';
-import { autoCompact, compactAfterOverflow, contextTokens, isContextOverflow } from './compact.js';
+import { autoCompact, compactAfterOverflow } from './compact.js';
 import { monotonicMs } from '../base/clock.js';
-import { effortFor } from '../base/models.js';
 import { appendUser, collectUrls, textOf, unansweredToolUses } from '../base/conversation.js';
-import { requestParts } from './model-request.js';
-import { errorMessage, FatalError } from '../base/errors.js';
-import type { AgentEvent, ApiMessage, ContentBlock, DeferredToolUse } from '../base/events.js';
+import type { AgentEvent, ApiMessage } from '../base/events.js';
 import { executeCall, prepareCall, type RunnerEnv } from './tool-runner.js';
 import { connectAgentServers } from '../mcp/agent-servers.js';
 import { ToolScheduler } from './tool-scheduler.js';
 import { runSubagent } from './subagent.js';
 import { noticeText, trackerFor } from './task-notices.js';
-import { warmUpWhileWaiting } from './warm-up.js';
-import { batchHook, cwdHook, failureType, hookEvents, stopHook } from './loop-hooks.js';
-import { instructionsAfterCalls, rememberGiven } from './instruction-touches.js';
+import { hookEvents, stopHook } from './loop-hooks.js';
+import { rememberGiven } from './instruction-touches.js';
+import { collectResults, runTurn } from './model-turn.js';
 
 const MAX_STOP_HOOK_BLOCKS = 8;
 
@@ -51,7 +47,7 @@ export async function* runAgent(messages: ApiMessage[], opts: AgentOptions): Asy
     turns++;
     yield { type: 'turn_start', turn: turns };
     const channel = new Channel<AgentEvent>();
-    const turn = runTurn(messages, opts, channel).finally(() => channel.close());
+    const turn = runTurn(messages, opts, channel, (emit) => runnerEnv(opts, emit)).finally(() => channel.close());
     for await (const ev of channel) yield ev;
     const r = await turn;
     if (r.kind === 'error' && r.overflow && !run.overflowCompacted) {
@@ -168,161 +164,6 @@ export async function* answerPendingCalls(messages: ApiMessage[], opts: AgentOpt
 
 function done(reason: DoneEvent['reason'], numTurns: number, finalText: string, error?: string): DoneEvent {
   return { type: 'done', reason, numTurns, finalText, ...(error ? { error } : {}) };
-}
-
-type TurnResult =
-  | { kind: 'final'; text: string }
-  | { kind: 'tools'; text: string }
-  | { kind: 'aborted'; text: string }
-  | { kind: 'stopped'; text: string; reason: string }
-  | { kind: 'deferred'; text: string; call: DeferredToolUse }
-  | { kind: 'error'; text: string; message: string; overflow?: boolean; errorType?: StopFailureType };
-
-/** One request and its tool calls. Pushes events into `out`. */
-async function runTurn(messages: ApiMessage[], opts: AgentOptions, out: Channel<AgentEvent>): Promise<TurnResult> {
-  const emit = (e: AgentEvent) => out.push(e);
-  const parts = requestParts(messages, opts);
-  const env: RunnerEnv = { ...runnerEnv(opts, emit), notLoaded: parts.notLoaded };
-  // A PreToolUse `defer` parks a call only when it is its message's only one, known once the stream ends.
-  let markSolo: (solo: boolean) => void = () => {};
-  const solo = new Promise<boolean>((resolve) => (markSolo = resolve));
-  if (opts.allowDefer) env.canDefer = () => solo;
-  const scheduler = new ToolScheduler(env, opts.signal, opts.maxToolConcurrency ?? 10);
-  const calls: ToolCall[] = [];
-  const cwdAtStart = opts.state.cwd;
-  let text = '';
-  const started = monotonicMs();
-  let final: FinalMessage | undefined;
-  let failure: unknown;
-  // While the model thinks, tools may prepare their first call (warm-up.ts).
-  let stopWarmUp = () => {};
-  try {
-    const stream = opts.client.stream(
-      {
-        model: opts.model,
-        system: withSystemCache(opts),
-        messages: parts.messages,
-        tools: parts.tools,
-        maxTokens: opts.maxTokens ?? 32_000,
-        thinkingBudget: opts.thinkingBudget,
-        effort: effortFor(opts),
-        ...(opts.fallbackModels?.length ? { fallbackModels: opts.fallbackModels } : {}),
-        betas: parts.betas,
-      },
-      opts.signal,
-    );
-    stopWarmUp = warmUpWhileWaiting(opts.tools);
-    for (;;) {
-      const step = await stream.next();
-      // The model has started answering (message_start and pings come before its first word).
-      if (step.done || !['raw', 'retry', 'fallback', 'notice'].includes(step.value.type)) stopWarmUp();
-      if (step.done) {
-        final = step.value;
-        break;
-      }
-      const ev = step.value;
-      if (ev.type === 'raw') emit({ type: 'stream_event', event: ev.event });
-      else if (ev.type === 'text') {
-        text = ev.restart ? ev.text : text + ev.text;
-        emit({ type: 'assistant_delta', text: ev.text, ...(ev.restart ? { restart: true } : {}) });
-      } else if (ev.type === 'thinking') emit({ type: 'thinking_delta', text: ev.text });
-      else if (ev.type === 'retry') emit(ev);
-      else if (ev.type === 'notice') emit({ type: 'warning', message: ev.text });
-      else if (ev.type === 'fallback') {
-        // The rest of the session stays on the fallback model, as its cost does.
-        opts.model = ev.model;
-        emit({ type: 'warning', message: `${ev.from} is overloaded (${ev.error}); switched to the fallback model ${ev.model}` });
-      } else if (ev.type === 'tool_use') {
-        const call: ToolCall = {
-          id: ev.toolUse.id,
-          name: ev.toolUse.name,
-          input: ev.toolUse.input,
-          ...(ev.toolUse.inputError ? { inputError: ev.toolUse.inputError } : {}),
-        };
-        calls.push(call);
-        scheduler.add(call);
-      }
-    }
-  } catch (err) {
-    failure = err;
-  }
-  stopWarmUp();
-  markSolo(final !== undefined && calls.length === 1);
-  const apiMs = Math.round(monotonicMs() - started);
-  if (final) {
-    messages.push({ role: 'assistant', content: final.content.length ? final.content : [{ type: 'text', text: '(no content)' }] });
-    emit({
-      type: 'assistant_message',
-      message: { role: 'assistant', content: final.content, id: final.id, model: final.model || opts.model, stop_reason: final.stopReason, usage: final.usage },
-    });
-    emit({ type: 'usage', usage: final.usage, costUsd: costOf(opts.model, final.usage), model: opts.model, apiDurationMs: apiMs });
-    opts.state.contextTokens = contextTokens(final.usage);
-    emit({ type: 'turn_end', stopReason: final.stopReason });
-  } else {
-    // Aborted or failed mid-stream: keep what is complete so the conversation stays valid.
-    const content: ContentBlock[] = [];
-    if (text) content.push({ type: 'text', text });
-    for (const c of calls) content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.input ?? {} });
-    if (content.length) messages.push({ role: 'assistant', content });
-  }
-  const toolText = calls.length ? await collectResults(messages, scheduler, opts, emit) : undefined;
-  if (opts.state.cwd !== cwdAtStart) await cwdHook(opts, cwdAtStart);
-  if (failure !== undefined && !final) {
-    if (opts.signal.aborted) {
-      if (!calls.length) appendUser(messages, '[Request interrupted by the user]');
-      return { kind: 'aborted', text };
-    }
-    const message = failure instanceof FatalError ? failure.message : `unexpected error: ${errorMessage(failure)}`;
-    // A request too long for the model's context, with no reply at all: the loop may compact and retry.
-    if (!final && !calls.length && !text && isContextOverflow(failure)) return { kind: 'error', text, message, overflow: true };
-    const api = failure instanceof FatalError && failure.status !== undefined && failure.api ? { status: failure.status, ...failure.api } : undefined;
-    emit({ type: 'error', message, ...(api ? { api } : {}) });
-    if (!calls.length && messages[messages.length - 1]?.role === 'assistant') appendUser(messages, '[The previous response failed]');
-    return { kind: 'error', text, message, errorType: failureType(failure) };
-  }
-  if (toolText?.deferred) return { kind: 'deferred', text, call: toolText.deferred };
-  if (toolText?.stop) return { kind: 'stopped', text, reason: toolText.stop };
-  if (opts.signal.aborted) return { kind: 'aborted', text };
-  return calls.length ? { kind: 'tools', text } : { kind: 'final', text };
-}
-
-/** Waits for every call, appends the tool_result message (in call order), and notes stop requests. */
-async function collectResults(
-  messages: ApiMessage[],
-  scheduler: ToolScheduler,
-  opts: AgentOptions,
-  emit: (e: AgentEvent) => void,
-): Promise<{ stop?: string; deferred?: DeferredToolUse }> {
-  const results = await scheduler.finish();
-  // A deferred call stays unanswered: the session ends here, and resuming it runs the call.
-  const parked = results.find((r) => r.outcome.deferred);
-  if (parked) return { deferred: { id: parked.call.id, name: parked.call.name, input: parked.call.input } };
-  const blocks: ContentBlock[] = results.map(({ call, outcome }) => {
-    collectUrls(textOf(outcome.result.content), opts.seenUrls);
-    return {
-      type: 'tool_result',
-      tool_use_id: call.id,
-      content: outcome.result.content,
-      ...(outcome.result.isError ? { is_error: true } : {}),
-    };
-  });
-  if (opts.signal.aborted) blocks.push({ type: 'text', text: '[Request interrupted by the user]' });
-  else blocks.push(...(await instructionsAfterCalls(results, opts)));
-  const batch = opts.signal.aborted ? {} : await batchHook(results, opts);
-  if (batch.additionalContext) blocks.push({ type: 'text', text: `PostToolBatch hook context: ${batch.additionalContext}` });
-  const message: ApiMessage = { role: 'user', content: blocks };
-  messages.push(message);
-  emit({ type: 'tool_results_message', message });
-  for (const ev of hookEvents(opts.hooks)) emit(ev);
-  const stop = results.find((r) => r.outcome.stop)?.outcome.stop ?? batch.stop;
-  return stop ? { stop } : {};
-}
-
-function withSystemCache(opts: AgentOptions) {
-  const sys = opts.system.map((b) => ({ ...b }));
-  const last = sys[sys.length - 1];
-  if (last) last.cache_control = { type: 'ephemeral' };
-  return sys;
 }
 
 /**

@@ -3,67 +3,28 @@
  * resources of those that connected (with ListMcpResourcesTool and ReadMcpResourceTool once one
  * offers resources). Servers start together; one that fails (or is slow to start) costs the others
  * nothing. A server that says its lists changed has them listed again, and the listeners are told.
+ * What a server's state holds is server-state.ts; its prompts as slash commands, server-prompts.ts;
+ * the limits and options, server-options.ts; the OAuth sign-ins under way, sign-in-runs.ts.
  */
 import type { McpConfig, McpScope, McpServerEntry, McpTransportConfig } from './config.js';
-import { connectServer, McpAuthRequiredError, type McpConnectOptions } from './connect.js';
+import { connectServer, McpAuthRequiredError } from './connect.js';
 import type { McpCallResult, McpConnection, McpListKind, McpResourceContents, McpResourceInfo, McpToolInfo } from './types.js';
 import { signIn, signOut, type RemoteConfig } from './oauth-login.js';
 import { hasStoredTokens } from './oauth-store.js';
 import { listResourcesTool, readResourceTool, type McpResourceSource } from './resource-tools.js';
-import { mcpTool, mcpToolName } from './tool.js';
+import { mcpTool } from './tool.js';
 import { connectSdkServer, type SdkServerEntry } from './sdk-server.js';
-import { splitArgs } from '../commands/custom-commands.js';
+import { initialState, type McpServerResource, type McpServerState } from './server-state.js';
+import type { McpServersOptions } from './server-options.js';
+import { SignInRuns } from './sign-in-runs.js';
+import { expandPromptCommand, type McpPromptCommand, promptCommands } from './server-prompts.js';
 import type { Tool } from '../base/tool.js';
 
-export type McpStatus = 'pending' | 'connected' | 'failed' | 'needs-auth' | 'disabled' | 'needs-approval';
-
-export interface McpServerState {
-  name: string;
-  scope: McpScope;
-  source: string;
-  transport?: McpTransportConfig['type'];
-  /** The command line or URL, for the person. */
-  detail?: string;
-  status: McpStatus;
-  /** Why it failed, or is not started. */
-  error?: string;
-  toolNames: string[];
-  /** Resources it listed; undefined when it offers none (or is not connected). */
-  resourceCount?: number;
-  /** Tools left out: a name over the API's 64 characters, or one another server already uses. */
-  skipped: string[];
-  /** An http or sse server with OAuth tokens stored (as of its last connection attempt). */
-  signedIn?: boolean;
-}
-
-export interface McpServersOptions extends McpConnectOptions {
-  /** Characters of tool output the model may receive (MAX_MCP_OUTPUT_TOKENS × 4). */
-  maxOutputChars: number;
-  /** Interactive sessions do not start project servers the settings have not approved. */
-  holdUnapproved: boolean;
-  /** Called whenever a server's state changes (the app redraws its list). */
-  onChange?: () => void;
-  /** Injected in tests. */
-  connect?: typeof connectServer;
-  connectSdk?: typeof connectSdkServer;
-}
+export type { McpServerResource, McpServerState, McpStatus } from './server-state.js';
+export { mcpLimitsFromEnv, type McpServersOptions } from './server-options.js';
+export type { McpPromptCommand } from './server-prompts.js';
 
 const MAX_TOOL_NAME = 64;
-
-export interface McpPromptCommand {
-  /** `mcp__<server>__<prompt>`, typed after a slash. */
-  command: string;
-  server: string;
-  name: string;
-  description: string;
-  argNames: string[];
-  required: string[];
-}
-
-/** A resource of a connected server, for `@server:uri` mentions and their completion. */
-export interface McpServerResource extends McpResourceInfo {
-  server: string;
-}
 
 export class McpServers implements McpResourceSource {
   private readonly states = new Map<string, McpServerState>();
@@ -76,7 +37,7 @@ export class McpServers implements McpResourceSource {
   private readonly toolsByServer = new Map<string, Tool[]>();
   private readonly listListeners = new Set<(server: string, kind: McpListKind) => void>();
   private readonly resourceTools: Tool[];
-  private readonly signIns = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
+  private readonly signIns = new SignInRuns();
   private closed = false;
 
   constructor(
@@ -90,18 +51,7 @@ export class McpServers implements McpResourceSource {
 
   /** A server's state (and configuration, when it has one to start with). */
   private add(e: McpServerEntry, held: boolean, off = false): void {
-    const status: McpStatus = off ? 'disabled' : e.error ? 'failed' : held ? 'needs-approval' : 'pending';
-    const detail = !off && e.config ? (e.config.type === 'stdio' ? [e.config.command, ...e.config.args].join(' ') : e.config.url) : undefined;
-    this.states.set(e.name, {
-      name: e.name,
-      scope: e.scope,
-      source: e.source,
-      ...(off ? {} : { transport: e.config?.type, detail }),
-      status,
-      error: off ? (e.offReason ?? 'turned off by disabledMcpjsonServers') : e.error,
-      toolNames: [],
-      skipped: [],
-    });
+    this.states.set(e.name, initialState(e, held, off));
     // A server the person turned off keeps its configuration, so /mcp enable can start it; a policy's refusal does not.
     if (e.config && (!off || e.userOff)) this.configs.set(e.name, e.config);
     if (e.alwaysLoad) this.alwaysLoaded.add(e.name);
@@ -124,12 +74,9 @@ export class McpServers implements McpResourceSource {
         wanted.delete(state.name);
         continue;
       }
-      const conn = this.connections.get(state.name);
-      this.connections.delete(state.name);
-      this.states.delete(state.name);
-      this.configs.delete(state.name);
-      this.toolsByServer.delete(state.name);
-      await conn?.close().catch(() => {});
+      await this.forget(state.name)
+        ?.close()
+        .catch(() => {});
       removed.push(state.name);
     }
     for (const e of wanted.values()) this.add(e, false, off.has(e.name));
@@ -224,45 +171,15 @@ export class McpServers implements McpResourceSource {
 
   /** The connected servers' prompts, as slash commands `/mcp__<server>__<prompt>`. */
   prompts(): McpPromptCommand[] {
-    const out: McpPromptCommand[] = [];
-    for (const [server, c] of this.connections) {
-      for (const p of c.prompts) {
-        const args = p.arguments ?? [];
-        out.push({
-          command: mcpToolName(server, p.name),
-          server,
-          name: p.name,
-          description: p.description ?? `MCP prompt of ${server}`,
-          argNames: args.map((a) => a.name),
-          required: args.filter((a) => a.required).map((a) => a.name),
-        });
-      }
-    }
-    return out;
+    return promptCommands(this.connections);
   }
 
   /**
    * `/mcp__server__prompt word word…` → the prompt's text, with the words given to its arguments in
    * order (the last takes the rest). Undefined when the text names no prompt of a connected server.
    */
-  async expandPrompt(text: string): Promise<{ ok: true; text: string } | { ok: false; message: string } | undefined> {
-    const m = /^\/(mcp__\S+)(?:\s+([\s\S]*))?$/.exec(text.trim());
-    const found = m && this.prompts().find((p) => p.command === m[1]);
-    if (!m || !found) return undefined;
-    const words = splitArgs(m[2] ?? '');
-    const args: Record<string, string> = {};
-    found.argNames.forEach((name, i) => {
-      const value = i === found.argNames.length - 1 ? words.slice(i).join(' ') : words[i];
-      if (value) args[name] = value;
-    });
-    const missing = found.required.filter((n) => !args[n]);
-    if (missing.length)
-      return { ok: false, message: `/${found.command} needs ${missing.join(', ')}: /${found.command} ${found.argNames.map((n) => `<${n}>`).join(' ')}` };
-    try {
-      return { ok: true, text: await this.connections.get(found.server)!.getPrompt(found.name, args) };
-    } catch (err) {
-      return { ok: false, message: `/${found.command} failed: ${err instanceof Error ? err.message : String(err)}` };
-    }
+  expandPrompt(text: string): Promise<{ ok: true; text: string } | { ok: false; message: string } | undefined> {
+    return expandPromptCommand(text, this.connections);
   }
 
   /** The servers' instructions for the model, one section each. */
@@ -297,26 +214,17 @@ export class McpServers implements McpResourceSource {
     const { state, config, oauthStore } = this.remote(name);
     if (state.status === 'disabled' || state.status === 'needs-approval')
       throw new Error(`the MCP server "${name}" is ${state.status === 'disabled' ? 'turned off' : 'not approved yet'}`);
-    const before = this.signIns.get(name);
-    before?.abort.abort();
-    await before?.done;
-    const abort = new AbortController();
-    const run = signIn(config, { ...this.opts, name, oauthStore, onUrl: o.onUrl, signal: abort.signal, ...(o.waitMs ? { waitMs: o.waitMs } : {}) });
-    const entry = { abort, done: run.catch(() => {}) };
-    this.signIns.set(name, entry);
-    try {
-      const result = await run;
+    const start = (signal: AbortSignal) =>
+      signIn(config, { ...this.opts, name, oauthStore, onUrl: o.onUrl, signal, ...(o.waitMs ? { waitMs: o.waitMs } : {}) });
+    return this.signIns.run(name, start, async () => {
       if (!this.closed) await this.reconnect(state);
-      return result;
-    } finally {
-      if (this.signIns.get(name) === entry) this.signIns.delete(name);
-    }
+    });
   }
 
   /** Forgets the server's stored OAuth tokens and registration, and connects it again without them; false when none were stored. */
   async signOut(name: string): Promise<boolean> {
     const { state, config, oauthStore } = this.remote(name);
-    this.signIns.get(name)?.abort.abort();
+    this.signIns.cancel(name);
     const had = await signOut(config, { name, oauthStore });
     if (state.status !== 'disabled' && state.status !== 'needs-approval') await this.reconnect(state);
     return had;
@@ -357,19 +265,7 @@ export class McpServers implements McpResourceSource {
   async addServers(entries: McpServerEntry[]): Promise<void> {
     for (const e of entries) {
       if (this.states.has(e.name)) await this.removeServer(e.name);
-      const detail = e.config ? (e.config.type === 'stdio' ? [e.config.command, ...e.config.args].join(' ') : e.config.url) : undefined;
-      const status: McpStatus = e.error ? 'failed' : 'pending';
-      this.states.set(e.name, {
-        name: e.name,
-        scope: e.scope,
-        source: e.source,
-        transport: e.config?.type,
-        detail,
-        status,
-        error: e.error,
-        toolNames: [],
-        skipped: [],
-      });
+      this.states.set(e.name, initialState(e, false, false));
       if (e.config) this.configs.set(e.name, e.config);
     }
     await this.start(entries.map((e) => e.name));
@@ -377,13 +273,19 @@ export class McpServers implements McpResourceSource {
 
   /** Disconnects a server and forgets it. */
   async removeServer(name: string): Promise<void> {
+    const conn = this.forget(name);
+    this.opts.onChange?.();
+    await conn?.close().catch(() => {});
+  }
+
+  /** Drops a server's state, configuration, connection and tools; returns the connection, to be closed. */
+  private forget(name: string): McpConnection | undefined {
     const conn = this.connections.get(name);
     this.connections.delete(name);
     this.toolsByServer.delete(name);
     this.states.delete(name);
     this.configs.delete(name);
-    this.opts.onChange?.();
-    await conn?.close().catch(() => {});
+    return conn;
   }
 
   private known(name: string): McpServerState {
@@ -403,7 +305,7 @@ export class McpServers implements McpResourceSource {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const s of this.signIns.values()) s.abort.abort();
+    this.signIns.cancelAll();
     const all = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(all.map((c) => c.close().catch(() => {})));
@@ -474,17 +376,4 @@ export class McpServers implements McpResourceSource {
     }
     this.opts.onChange?.();
   }
-}
-
-/** MCP_TIMEOUT, MCP_TOOL_TIMEOUT (ms) and MAX_MCP_OUTPUT_TOKENS, with Claude Code's defaults. */
-export function mcpLimitsFromEnv(env: Record<string, string | undefined>): { timeoutMs: number; toolTimeoutMs: number; maxOutputChars: number } {
-  const num = (v: string | undefined, fallback: number) => {
-    const n = Number(v);
-    return v && Number.isFinite(n) && n > 0 ? n : fallback;
-  };
-  return {
-    timeoutMs: num(env.MCP_TIMEOUT, 30_000),
-    toolTimeoutMs: Math.min(num(env.MCP_TOOL_TIMEOUT, 100_000_000), 2_147_000_000),
-    maxOutputChars: num(env.MAX_MCP_OUTPUT_TOKENS, 25_000) * 4,
-  };
 }

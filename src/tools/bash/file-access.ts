@@ -214,6 +214,16 @@ export function pathsOutsideWorkspace(a: Analysis, ctx: PermissionContext, only?
     .map((f) => f.path);
 }
 
+/**
+ * What the read-only commands among `leaves` (every command of the line by default) read outside
+ * the project and additional directories: the permission gate names these paths, and an allow rule
+ * for another command of the line does not approve them.
+ */
+export function readsOutsideWorkspace(a: Analysis, ctx: PermissionContext, leaves: Iterable<Leaf> = a.leaves): Array<string | undefined> {
+  const readers = new Set([...leaves].filter((l) => !l.denyOnly && isReadOnlyLeaf(l)));
+  return readers.size ? pathsOutsideWorkspace(a, ctx, readers) : [];
+}
+
 /** Commands acceptEdits mode approves on in-scope paths (reference/claude-code.md §3). */
 const ACCEPT_EDITS = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp', 'sed']);
 

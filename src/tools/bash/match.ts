@@ -17,7 +17,7 @@ import { protectedReason } from '../../permissions/protected.js';
 import { isInWorkspace } from '../../base/paths.js';
 import type { Analysis, Leaf } from './analysis.js';
 import { isReadOnlyLeaf } from './classify.js';
-import { criticalRemoval, pathsOutsideWorkspace } from './file-access.js';
+import { criticalRemoval, readsOutsideWorkspace } from './file-access.js';
 import { resolvePathWord } from './read-only.js';
 import { scriptsRun } from './script-files.js';
 import { HOLE } from './words.js';
@@ -160,17 +160,17 @@ function paramMatches(specifier: string, input: BashRuleInput): boolean {
 function matchAllow(input: BashRuleInput, analysis: Analysis | undefined, rules: ParsedRule[], ctx: PermissionContext): ParsedRule | undefined {
   if (!analysis || !rules.length || !isAllowable(input, analysis, ctx)) return undefined;
   let first: ParsedRule | undefined;
-  const uncovered = new Set<Leaf>();
+  const uncovered: Leaf[] = [];
   for (const leaf of analysis.leaves) {
     if (leaf.denyOnly) continue;
     const rule = allowRuleFor(leaf, rules);
     if (rule) first ??= rule;
-    else if (isReadOnlyLeaf(leaf)) uncovered.add(leaf);
+    else if (isReadOnlyLeaf(leaf)) uncovered.push(leaf);
     else return undefined;
   }
   // A read-only command beside the allowed one (`npm test $(cat ~/.ssh/id_rsa)`, `… && cat /etc/x`) is
   // approved only as it would be alone: reading inside the workspace.
-  if (first && uncovered.size && pathsOutsideWorkspace(analysis, ctx, uncovered).length) return undefined;
+  if (first && readsOutsideWorkspace(analysis, ctx, uncovered).length) return undefined;
   return first;
 }
 

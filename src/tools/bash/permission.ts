@@ -9,8 +9,8 @@ import { formatRule } from '../../base/rule-parse.js';
 import type { PermissionContext, ToolPermissionVerdict } from '../../base/tool.js';
 import { analyzeBash } from './analyze.js';
 import type { Analysis } from './analysis.js';
-import { isReadOnlyAnalysis, isReadOnlyLeaf } from './classify.js';
-import { acceptEditsCovers, criticalRemoval, pathsOutsideWorkspace, settingsPathDeny } from './file-access.js';
+import { isReadOnlyAnalysis } from './classify.js';
+import { acceptEditsCovers, criticalRemoval, pathsOutsideWorkspace, readsOutsideWorkspace, settingsPathDeny } from './file-access.js';
 import { MAX_ALLOWABLE_LENGTH } from './match.js';
 import { initBashParser, isBashParserReady } from './parse.js';
 import { suggestRules } from './suggest.js';
@@ -42,8 +42,7 @@ export async function defaultVerdict(input: BashPermissionInput, a: Analysis, ct
   const sandbox = await sandboxFor(input, ctx);
   const settings = readSandboxSettings(ctx.settings, ctx);
   if (sandbox.kind === 'sandboxed' && settings.autoAllowBashIfSandboxed) return { behavior: 'allow', reason: 'runs in the sandbox' };
-  const readers = new Set(a.leaves.filter((l) => !l.denyOnly && isReadOnlyLeaf(l)));
-  const outside = readers.size ? pathsOutsideWorkspace(a, ctx, readers) : [];
+  const outside = readsOutsideWorkspace(a, ctx);
   const also = outside.length ? `, and reads outside the project: ${outsideList(outside)}` : '';
   return { behavior: 'ask', reason: `the command may change files or run programs${also}`, suggestions: suggestRules(a) };
 }

@@ -6,6 +6,7 @@
  * controls but CR) is cut into code points here, as Intl.Segmenter would cut it. The build puts this
  * in place of `new Intl.Segmenter(…)` in Ink's text libraries (build-app.mjs).
  */
+import { type CodePointRanges, STANDALONE } from './standalone-code-points.js';
 
 interface Segment {
   segment: string;
@@ -13,21 +14,8 @@ interface Segment {
   input: string;
 }
 
-/** Code points that never join a neighbour into one grapheme (no marks, joiners, selectors, CR, astral emoji). */
-const ALONE: ReadonlyArray<readonly [number, number]> = [
-  [0x00, 0x0c],
-  [0x0e, 0x7e],
-  [0x7f, 0x9f],
-  [0xa0, 0xac],
-  [0xae, 0x2ff],
-  [0x370, 0x3ff],
-  [0x400, 0x482],
-  [0x48a, 0x52f],
-  [0x2010, 0x2027],
-  [0x2030, 0x205e],
-  [0x2070, 0x20cf],
-  [0x2100, 0x2bff],
-];
+/** Code points that are a grapheme alone: the printable ones the fast paths share, and the controls but CR. */
+const ALONE: CodePointRanges = [[0x00, 0x0c], [0x0e, 0x1f], [0x7f, 0x9f], ...STANDALONE];
 
 function alone(cp: number): boolean {
   if (cp >= 0x20 && cp <= 0x7e) return true;

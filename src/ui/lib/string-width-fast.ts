@@ -11,6 +11,7 @@
 import { eastAsianWidth } from 'get-east-asian-width';
 import stripAnsi from 'strip-ansi';
 import type realStringWidthType from 'string-width';
+import { STANDALONE } from './standalone-code-points.js';
 
 let real: typeof realStringWidthType | undefined;
 /**
@@ -25,22 +26,8 @@ function realStringWidth(input: string, options?: Options): number {
 
 type Options = { ambiguousIsNarrow?: boolean; countAnsiEscapeCodes?: boolean };
 
-/** Code point ranges with no combining, joining or format characters, and no emoji that a following selector could widen. */
-const SIMPLE: ReadonlyArray<readonly [number, number]> = [
-  [0x20, 0x7e],
-  [0xa0, 0xac],
-  [0xae, 0x2ff],
-  [0x370, 0x3ff],
-  [0x400, 0x482],
-  [0x48a, 0x52f],
-  [0x2010, 0x2027],
-  [0x2030, 0x205e],
-  [0x2070, 0x20cf],
-  [0x2100, 0x2bff],
-];
-
-function simple(cp: number): boolean {
-  for (const [lo, hi] of SIMPLE) if (cp >= lo && cp <= hi) return true;
+function standalone(cp: number): boolean {
+  for (const [lo, hi] of STANDALONE) if (cp >= lo && cp <= hi) return true;
   return false;
 }
 
@@ -57,7 +44,7 @@ export default function stringWidth(input: string, options?: Options): number {
       width++;
       continue;
     }
-    if (!simple(cp)) return realStringWidth(s);
+    if (!standalone(cp)) return realStringWidth(s);
     width += eastAsianWidth(cp, EAW);
   }
   return width;
