@@ -34,23 +34,60 @@ export interface JsonTextOptions {
 
 /** Reads `text` (without a byte order mark). Never throws. */
 export function readJsonText(text: string, opts: JsonTextOptions): JsonText {
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: opts.jsonc, disallowComments: !opts.jsonc, allowEmptyContent: true });
+  // Plain JSON (most files, and Claude Code's ~/.claude.json, which grows to hundreds of kilobytes)
+  // goes through V8's parser, many times faster than building a syntax tree; the tree is built only
+  // when a position or a repeated key is asked for. JSONC, and JSON with a problem, take the tree.
+  const plain = strictJson(text);
+  if (plain) return lazyTree(text, opts, plain.value);
+  const { root, errors } = treeOf(text, opts);
   const position = positionsIn(text);
   const first = errors[0];
   return {
     value: root && !first ? getNodeValue(root) : undefined,
     ...(first ? { problem: { ...position(first.offset), message: describeError(text, first) } } : {}),
-    at(path) {
-      if (!root) return position(0);
-      for (let n = path.length; n >= 0; n--) {
-        const node = findNodeAtLocation(root, path.slice(0, n));
-        if (node) return position(node.offset);
-      }
-      return position(root.offset);
-    },
+    at: (path) => placeIn(root, path, position),
     duplicateKey: () => (root ? findDuplicateKey(root, position) : undefined),
   };
+}
+
+function strictJson(text: string): { value: unknown } | undefined {
+  // A `__proto__` key reads differently (JSON.parse makes it a plain key, the tree does not): such
+  // text keeps the tree's reading.
+  if (text.includes('__proto__')) return undefined;
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch {
+    return undefined;
+  }
+}
+
+function lazyTree(text: string, opts: JsonTextOptions, value: unknown): JsonText {
+  let tree: Node | undefined;
+  const root = () => (tree ??= treeOf(text, opts).root);
+  const position = positionsIn(text);
+  return {
+    value,
+    at: (path) => placeIn(root(), path, position),
+    duplicateKey: () => {
+      const r = root();
+      return r ? findDuplicateKey(r, position) : undefined;
+    },
+  };
+}
+
+function treeOf(text: string, opts: JsonTextOptions): { root: Node | undefined; errors: ParseError[] } {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: opts.jsonc, disallowComments: !opts.jsonc, allowEmptyContent: true });
+  return { root, errors };
+}
+
+function placeIn(root: Node | undefined, path: JsonPath, position: (offset: number) => TextPosition): TextPosition {
+  if (!root) return position(0);
+  for (let n = path.length; n >= 0; n--) {
+    const node = findNodeAtLocation(root, path.slice(0, n));
+    if (node) return position(node.offset);
+  }
+  return position(root.offset);
 }
 
 function positionsIn(text: string): (offset: number) => TextPosition {
