@@ -15,7 +15,7 @@ import type { GitStatus } from '../base/git-status.js';
 import { randomUuid } from '../base/ids.js';
 import type { HookLifecycleEvent } from '../hooks/types.js';
 import { loadResumed } from '../session/resume.js';
-import { cleanupSessions, resumedSessionNotes, sessionTranscript } from '../core/setup/session-files.js';
+import { cleanupSessionsDuringRun, resumedSessionNotes, sessionTranscript } from '../core/setup/session-files.js';
 import { McpConfigError } from '../mcp/config.js';
 import { elicitationFlow, setSessionElicitation, type ElicitationHandler } from '../mcp/elicitation.js';
 import type { McpServers } from '../mcp/servers.js';
@@ -268,6 +268,8 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 2;
     }
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
+    // Sessions older than cleanupPeriodDays go while the model answers; the run waits for it at the end.
+    const cleaned = cleanupSessionsDuringRun(setup);
     const code = await runPrintMode(opts, agent, prompts, messages, io, abort, {
       transcript,
       mcpServers,
@@ -275,8 +277,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       ...(debug ? { debug } : {}),
     });
     await elicitation?.settled();
-    // Sessions older than cleanupPeriodDays go once the run is done: the first request does not wait for it.
-    cleanupSessions(setup);
+    await cleaned;
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
     for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
     await stdout.flushed();

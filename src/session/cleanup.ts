@@ -5,7 +5,7 @@
  * older wicket kept in its own folder go the same way, and so do checkpoints no transcript names.
  * Their snapshots of the project go after (shadow-prune.ts, which needs git and runs apart).
  */
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, rmSync, stat, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileHistoryDir, legacySessionsRoot, projectsRoot } from './paths.js';
 
@@ -25,26 +25,58 @@ export interface CleanupPlaces {
   keep?: readonly string[];
 }
 
+/** A file whose age decides, and what goes when it is older than the cutoff. */
+interface Aged {
+  file: string;
+  remove(): void;
+}
+
+/** Every transcript and checkpoint folder that may go, with what goes with it; `removed` gets the ids of the sessions that go. */
+function agedThings(places: CleanupPlaces, removed: string[]): Aged[] {
+  const out: Aged[] = [];
+  const dirs = [...subfolders(projectsRoot(places.configDir)), ...subfolders(legacySessionsRoot(places.wicketHome))];
+  for (const dir of dirs) {
+    for (const name of entries(dir)) {
+      const id = name.slice(0, -'.jsonl'.length);
+      if (!name.endsWith('.jsonl') || places.keep?.includes(id)) continue;
+      out.push({
+        file: path.join(dir, name),
+        remove() {
+          remove(path.join(dir, name));
+          remove(path.join(dir, id));
+          remove(fileHistoryDir(places.wicketHome, id));
+          remove(path.join(legacySessionsRoot(places.wicketHome), id.replace(/[^\w.-]/g, '_')));
+          removed.push(id);
+        },
+      });
+    }
+  }
+  const histories = path.join(places.wicketHome, 'file-history');
+  for (const name of entries(histories))
+    if (!places.keep?.includes(name)) out.push({ file: path.join(histories, name), remove: () => remove(path.join(histories, name)) });
+  return out;
+}
+
 /** Removes what is older than `days`; returns the ids of the sessions removed. Never throws. */
 export function cleanupOldSessions(places: CleanupPlaces, days: number, now = Date.now()): string[] {
   const cutoff = now - days * DAY_MS;
   const removed: string[] = [];
-  const dirs = [...subfolders(projectsRoot(places.configDir)), ...subfolders(legacySessionsRoot(places.wicketHome))];
-  for (const dir of dirs) {
-    for (const name of entries(dir)) {
-      if (!name.endsWith('.jsonl')) continue;
-      const id = name.slice(0, -'.jsonl'.length);
-      if (places.keep?.includes(id) || !olderThan(path.join(dir, name), cutoff)) continue;
-      remove(path.join(dir, name));
-      remove(path.join(dir, id));
-      remove(fileHistoryDir(places.wicketHome, id));
-      remove(path.join(legacySessionsRoot(places.wicketHome), id.replace(/[^\w.-]/g, '_')));
-      removed.push(id);
-    }
-  }
-  const histories = path.join(places.wicketHome, 'file-history');
-  for (const name of entries(histories)) if (!places.keep?.includes(name) && olderThan(path.join(histories, name), cutoff)) remove(path.join(histories, name));
+  for (const thing of agedThings(places, removed)) if (olderThan(thing.file, cutoff)) thing.remove();
   return removed;
+}
+
+/**
+ * The same, with the ages asked on libuv's threads: a run starts it before its first request and
+ * waits for it at the end, so a config folder of thousands of sessions (Claude Code's among them)
+ * costs the run nothing while the model answers. Never rejects.
+ */
+export function cleanupOldSessionsInBackground(places: CleanupPlaces, days: number, now = Date.now()): Promise<string[]> {
+  const cutoff = now - days * DAY_MS;
+  const removed: string[] = [];
+  const ages = agedThings(places, removed).map(
+    (thing) => new Promise<void>((resolve) => stat(thing.file, (err, st) => resolve(!err && st.mtimeMs < cutoff ? thing.remove() : undefined))),
+  );
+  return Promise.all(ages).then(() => removed);
 }
 
 function entries(dir: string): string[] {

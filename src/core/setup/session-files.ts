@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { VERSION } from '../../base/version.js';
-import { cleanupDays, cleanupOldSessions } from '../../session/cleanup.js';
+import { cleanupDays, cleanupOldSessions, cleanupOldSessionsInBackground } from '../../session/cleanup.js';
 import { currentBranch } from '../../session/paths.js';
 import { pruneSnapshots } from '../../session/shadow-prune.js';
 import { openTranscript } from '../../session/resume.js';
@@ -32,6 +32,14 @@ export function resumedSessionNotes(setup: Setup, saved: SavedSession): string[]
 }
 
 /** Removes the sessions older than `cleanupPeriodDays`, keeping this one and the one it resumes. */
+/** The same, started before a run's first request and awaited at its end (cleanupOldSessionsInBackground). Never rejects. */
+export async function cleanupSessionsDuringRun(setup: Setup): Promise<void> {
+  const keep = [setup.options.sessionId, ...(setup.resumeFile ? [path.basename(setup.resumeFile, '.jsonl')] : [])];
+  const days = cleanupDays(setup.loaded.merged.cleanupPeriodDays);
+  const removed = await cleanupOldSessionsInBackground({ configDir: setup.places.configDir, wicketHome: setup.places.wicketHome, keep }, days);
+  void pruneSnapshots(setup.places.wicketHome, { removed, keep, cutoffMs: Date.now() - days * DAY_MS }).catch(() => undefined);
+}
+
 export function cleanupSessions(setup: Setup): void {
   const keep = [setup.options.sessionId, ...(setup.resumeFile ? [path.basename(setup.resumeFile, '.jsonl')] : [])];
   const days = cleanupDays(setup.loaded.merged.cleanupPeriodDays);

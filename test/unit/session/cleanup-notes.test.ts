@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanupDays, cleanupOldSessions } from '../../../src/session/cleanup.js';
+import { cleanupDays, cleanupOldSessions, cleanupOldSessionsInBackground } from '../../../src/session/cleanup.js';
 import { fileHistoryDir, legacySessionsDir, transcriptFile } from '../../../src/session/paths.js';
 import { resumeNotes } from '../../../src/session/resume-notes.js';
 
@@ -29,7 +29,10 @@ function aged(file: string, days: number, dir = false): string {
 }
 
 describe('cleanupPeriodDays', () => {
-  it('removes transcripts older than the period with their folder, checkpoints and large outputs; keeps the rest', () => {
+  it.each([
+    ['at once', (p: Parameters<typeof cleanupOldSessions>[0], d: number) => Promise.resolve(cleanupOldSessions(p, d))],
+    ['while a run goes on', cleanupOldSessionsInBackground],
+  ])('removes transcripts older than the period with their folder, checkpoints and large outputs; keeps the rest (%s)', async (_, clean) => {
     const p = root();
     const old = aged(transcriptFile(p.configDir, p.cwd, 'old'), 40);
     const oldFolder = aged(path.join(path.dirname(old), 'old', 'subagents', 'agent-1.jsonl'), 40);
@@ -40,7 +43,7 @@ describe('cleanupPeriodDays', () => {
     const recentHistory = aged(path.join(fileHistoryDir(p.wicketHome, 'recent'), 'checkpoints.json'), 1);
     const kept = aged(transcriptFile(p.configDir, p.cwd, 'resumed-now'), 90);
     const orphan = aged(fileHistoryDir(p.wicketHome, 'no-transcript'), 45, true);
-    const removed = cleanupOldSessions({ ...p, keep: ['resumed-now'] }, 30);
+    const removed = await clean({ ...p, keep: ['resumed-now'] }, 30);
     expect(removed.sort()).toEqual(['legacy', 'old']);
     for (const f of [old, oldFolder, oldHistory, oldOutputs, legacy, orphan]) expect(existsSync(f)).toBe(false);
     for (const f of [recent, recentHistory, kept]) expect(existsSync(f)).toBe(true);
