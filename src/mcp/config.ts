@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { globalConfigPath } from '../settings/paths.js';
+import { readJsonObjectShared } from '../settings/global-config.js';
 import { parseSettingsText } from '../settings/read.js';
 
 /** `sdk`: an Agent SDK host's in-process server (its initialize request names it; never from a file). */
@@ -198,6 +199,13 @@ function projectEntries(input: McpConfigInput, warnings: string[]): McpServerEnt
 }
 
 function readGlobalConfig(file: string, warnings: string[]): (Record<string, unknown> & { file: string }) | undefined {
+  // The object the other readers at start share; a file that is not a JSON object is read again
+  // below, for a warning that says where it goes wrong.
+  try {
+    return { ...readJsonObjectShared(file), file };
+  } catch {
+    // unreadable, or not a JSON object
+  }
   let text: string;
   try {
     text = readFileSync(file, 'utf8');

@@ -3,7 +3,7 @@
  * servers of the user and local scopes, and which folders the person trusts. Read as a JSON object
  * and changed in place: every other key is kept, and a file that is not valid JSON is never overwritten.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
 import { isObject } from './validate.js';
 
@@ -25,6 +25,22 @@ export function readJsonObject(file: string): Record<string, any> {
   }
   if (!isObject(value)) throw new Error(`${file} does not hold a JSON object; it was not changed`);
   return value as Record<string, any>;
+}
+
+let shared: { file: string; stamp: string; data: Record<string, any> } | undefined;
+
+/**
+ * The same, for readers that only look: one read and one parse a run while the file stays as it was
+ * (trust, imports approval and MCP servers each ask it at start, and Claude Code's file grows to
+ * hundreds of kilobytes). The object is shared: never change it (editJsonObject reads its own).
+ */
+export function readJsonObjectShared(file: string): Record<string, any> {
+  const st = statSync(file, { throwIfNoEntry: false });
+  const stamp = st ? `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : 'none';
+  if (shared?.file === file && shared.stamp === stamp) return shared.data;
+  const data = readJsonObject(file);
+  shared = { file, stamp, data };
+  return data;
 }
 
 /** Reads the object, lets `edit` change it, and writes it back atomically (two-space JSON, as Claude Code does). */

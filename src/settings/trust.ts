@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { repositoryRoot } from '../base/git-status.js';
-import { editJsonObject, projectEntry, readJsonObject } from './global-config.js';
+import { editJsonObject, projectEntry, readJsonObjectShared } from './global-config.js';
 import { globalConfigPath } from './paths.js';
 
 export interface TrustWhere {
@@ -24,7 +24,7 @@ export interface TrustWhere {
 export function isWorkspaceTrusted(where: TrustWhere): boolean {
   let projects: unknown;
   try {
-    projects = readJsonObject(globalConfigPath(where.home, where.configDir)).projects;
+    projects = readJsonObjectShared(globalConfigPath(where.home, where.configDir)).projects;
   } catch {
     return false;
   }

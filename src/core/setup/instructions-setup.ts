@@ -12,7 +12,7 @@ import { deniedPathRule } from '../../permissions/path-rules.js';
 import { agentsModeOf } from '../../session/memory/agents-md.js';
 import { autoMemoryDir, autoMemoryEnabled, mainRepositoryRoot } from '../../session/memory/auto-memory.js';
 import { SessionInstructions } from '../../session/memory/session-instructions.js';
-import { projectEntry, readJsonObject } from '../../settings/global-config.js';
+import { projectEntry, readJsonObjectShared } from '../../settings/global-config.js';
 import type { LoadedSettings } from '../../settings/load.js';
 import { DEFAULT_MANAGED_SETTINGS, globalConfigPath, wicketHomeDir } from '../../settings/paths.js';
 import { memoryRules } from '../../tools/agent/memory.js';
@@ -92,7 +92,7 @@ function makeFolder(dir: string, warnings: string[]): void {
 /** Claude Code's per-project flag in `~/.claude.json` (the working directory's entry, or its repository's). */
 function externalImportsApproved(cwd: string, home: string, env: Record<string, string | undefined>): boolean {
   try {
-    const data = readJsonObject(globalConfigPath(home, env.CLAUDE_CONFIG_DIR || undefined));
+    const data = readJsonObjectShared(globalConfigPath(home, env.CLAUDE_CONFIG_DIR || undefined));
     const root = mainRepositoryRoot(cwd);
     return [cwd, ...(root ? [root] : [])].some((dir) => projectEntry(data, dir, false)?.hasClaudeMdExternalIncludesApproved === true);
   } catch {
