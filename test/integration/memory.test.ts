@@ -230,6 +230,29 @@ describe('auto memory', () => {
   });
 });
 
+describe('imports from outside the project', () => {
+  it('print mode leaves them out until the project’s answer in ~/.claude.json is yes; wicket config says why', async () => {
+    await t.project.writeHome('shared/ext.md', 'Shared: EXTERNAL-MARK.\n');
+    const ext = path.join(t.project.home, 'shared/ext.md');
+    await t.project.write('CLAUDE.md', `Project. @${ext}\n`);
+    t.api.script(reply().text('ok'), reply().text('ok'));
+    expectExit(await t.run(['-p', 'hello']), 0);
+    expect(JSON.stringify(t.api.requests)).not.toContain('EXTERNAL-MARK');
+    const config = await t.run(['config']);
+    expect(config.stdout).toContain(`${ext} — outside the working directory: imports from outside it need approval, which the app asks for once per project`);
+    const state = JSON.parse(readFileSync(path.join(t.project.home, '.claude.json'), 'utf8'));
+    state.projects[t.project.dir] = {
+      ...state.projects[t.project.dir],
+      hasClaudeMdExternalIncludesApproved: true,
+      hasClaudeMdExternalIncludesWarningShown: true,
+    };
+    await t.project.writeHome('.claude.json', JSON.stringify(state));
+    expectExit(await t.run(['-p', 'hello']), 0);
+    const text = blocks(bodies().at(-1)!.messages[0]!)[0]!.text!;
+    expect(text).toContain(`Contents of ${ext} (project instructions, checked into the codebase):\n\nShared: EXTERNAL-MARK.`);
+  });
+});
+
 describe('wicket config', () => {
   it('lists every instruction file that loaded, why, its size in tokens, what waits, and what was left out and why', async () => {
     await t.project.write('CLAUDE.md', 'Root text, forty characters long......\n@docs/a.md @docs/none.md @secret.md\n');

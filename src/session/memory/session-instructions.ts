@@ -4,6 +4,7 @@
  * it was given, so a file that a touch brings is given once, until a compaction starts over.
  */
 import { discoverInstructions, type DiscoverOptions } from './discover.js';
+import { externalImports } from './external-imports.js';
 import { filesForTouch, waitingRules } from './nested.js';
 import { instructionsReport } from './report.js';
 import { instructionsText, reminder, touchReminders, withheldText } from './render.js';
@@ -21,9 +22,15 @@ export interface TouchedInstructions {
 
 export class SessionInstructions {
   private found: Discovery;
+  private opts: DiscoverOptions;
 
-  constructor(readonly options: DiscoverOptions) {
+  constructor(options: DiscoverOptions) {
+    this.opts = options;
     this.found = discoverInstructions(options);
+  }
+
+  get options(): DiscoverOptions {
+    return this.opts;
   }
 
   /** The start's files, in the order the model reads them. */
@@ -54,6 +61,22 @@ export class SessionInstructions {
   /** Reads the files again (one was edited); the next request carries them. */
   reload(): void {
     this.found = discoverInstructions(this.options);
+  }
+
+  /** Whether an import from outside the working directory was left out, waiting for the person's answer. */
+  waitsForExternalApproval(): boolean {
+    return !this.opts.externalApproved && !this.opts.externalDeclined && this.found.skipped.some((s) => s.external);
+  }
+
+  /** The imports from outside the working directory that approval would bring, as Claude Code lists them. */
+  externalImports(): Array<{ path: string; parent: string }> {
+    return externalImports(this.opts);
+  }
+
+  /** The person answered: approved, the imports from outside are read from now on. */
+  answerExternal(approved: boolean): void {
+    this.opts = approved ? { ...this.opts, externalApproved: true, externalDeclined: false } : { ...this.opts, externalDeclined: true };
+    this.reload();
   }
 
   /** A conversation's view: `omitted` gives only the managed files (Explore and Plan sub-agents). */
