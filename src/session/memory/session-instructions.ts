@@ -5,6 +5,7 @@
  */
 import { discoverInstructions, type DiscoverOptions } from './discover.js';
 import { externalImports } from './external-imports.js';
+import { agentsForRead } from './agents-md-read.js';
 import { filesForTouch, waitingRules } from './nested.js';
 import { instructionsReport } from './report.js';
 import { instructionsText, reminder, touchReminders, withheldText } from './render.js';
@@ -111,17 +112,22 @@ export class ConversationInstructions {
 
   /**
    * The files that touching `paths` brings and the conversation has not been given (nor read by
-   * itself, `seen`); they count as given from now on.
+   * itself, `seen`); they count as given from now on. Those of `paths` that were read (not edited
+   * or written) bring their folders' AGENTS.md files too.
    */
-  touched(paths: readonly string[], seen: (file: string) => boolean = () => false): TouchedInstructions {
+  touched(paths: readonly string[], seen: (file: string) => boolean = () => false, reads: readonly string[] = []): TouchedInstructions {
     if (this.omitted || !paths.length) return { blocks: [], given: [] };
     const files: InstructionFile[] = [];
     const denied: SkippedFile[] = [];
     const given: TouchedInstructions['given'] = [];
+    const texts = new Set(this.startFiles().map((f) => f.content.trim()));
     for (const trigger of paths) {
       const skipped: SkippedFile[] = [];
-      for (const file of filesForTouch(trigger, this.session.options, skipped)) {
+      const agents = reads.includes(trigger) ? agentsForRead(trigger, this.session.options, skipped) : [];
+      for (const file of [...filesForTouch(trigger, this.session.options, skipped), ...agents]) {
         if (this.given.has(file.path) || seen(file.path)) continue;
+        if (file.agents && texts.has(file.content.trim())) continue;
+        texts.add(file.content.trim());
         this.given.add(file.path);
         files.push(file);
         given.push({ file, trigger });
