@@ -128,6 +128,8 @@ async function runSession(
   }
   const external = await confirmExternalImports(setup.instructions, setup.cwd);
   if (external.stop) return { code: 0 };
+  // A resumed session keeps the instruction files it was given; those changed since come with the next prompt.
+  setup.options.instructions?.resumed(saved.instructions);
   const base = setup.options;
   const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...pluginNotes, ...setup.loaded.warnings, ...(trustNote ? [trustNote] : [])];
   if (external.note) notes.push(external.note);
