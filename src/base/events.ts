@@ -114,7 +114,13 @@ export type AgentEvent =
    * A prompt is about to join the conversation (nothing of it is in `messages` yet): a rewind point.
    * `checkpoint`: the file checkpoint it starts (absent when checkpointing is off).
    */
-  | { type: 'prompt_checkpoint'; prompt: string; checkpoint?: number }
+  | {
+      type: 'prompt_checkpoint';
+      prompt: string;
+      checkpoint?: number;
+      /** The start's instruction files given with this prompt, for the transcript to record (`changed`: given again after a resume). */
+      instructions?: { files: Array<{ path: string; type: 'Managed' | 'User' | 'Project' | 'Local' | 'AutoMem'; content: string }>; changed?: true };
+    }
   | { type: 'turn_start'; turn: number }
   /** A raw SSE event from the API, for --include-partial-messages. */
   | { type: 'stream_event'; event: unknown }

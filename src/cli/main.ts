@@ -228,6 +228,8 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
     const given = await readPrompt(opts, setup);
     const saved = loadResumed(setup.resumeFile, true);
     const messages = saved.messages;
+    // A resumed session keeps the instruction files it was given; those changed since come with the next prompt.
+    setup.options.instructions?.resumed(saved.instructions);
     const transcript = opts.persistSession ? sessionTranscript(setup, saved, 'sdk-cli', opts.name) : undefined;
     for (const n of resumedSessionNotes(setup, saved)) process.stderr.write(`wicket: ${n}\n`);
 

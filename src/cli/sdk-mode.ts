@@ -118,6 +118,8 @@ async function runSession(run: Run): Promise<number> {
   const mcp = await startMcp(run, setup, agent);
   const saved = loadResumed(setup.resumeFile, true);
   const messages = saved.messages;
+  // A resumed session keeps the instruction files it was given; those changed since come with the next prompt.
+  setup.options.instructions?.resumed(saved.instructions);
   const transcript = opts.persistSession ? sessionTranscript(setup, saved, 'sdk-cli', opts.name) : undefined;
   for (const n of resumedSessionNotes(setup, saved)) note(n);
   // `--permission-prompt-tool mcp__server__tool`: that MCP tool answers, as in print mode.

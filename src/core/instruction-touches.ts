@@ -11,6 +11,7 @@ import type { CallOutcome, ToolCall } from '../base/tool.js';
 import type { LoadedInstructions } from '../hooks/types.js';
 import { MANAGED_SETTINGS_PATH } from '../session/memory/discover.js';
 import { type InstructionFile, type LoadReason, loadReasonOf } from '../session/memory/types.js';
+import { filesShownInOutput } from '../tools/bash/shown-files.js';
 import type { AgentOptions } from './agent-options.js';
 
 /** The tools whose call touches a file, and the input field that names it. */
@@ -29,14 +30,36 @@ export function touchedFiles(calls: ReadonlyArray<{ name: string; input: unknown
   return out;
 }
 
-/** The reminders the finished calls' touches bring, for after their tool results. */
+/**
+ * The reminders the finished calls' touches bring, for after their tool results: the files the file
+ * tools named, and those a Bash command showed the model (tools/bash/shown-files.ts, as Claude Code
+ * counts them); a Read brings its folders' AGENTS.md files too.
+ */
 export function instructionsAfterCalls(results: ReadonlyArray<{ call: ToolCall; outcome: CallOutcome }>, opts: Opts): Promise<ContentBlock[]> {
-  const calls = results.map(({ call, outcome }) => ({
-    name: call.name,
-    input: call.input,
-    failed: Boolean(outcome.result.isError || outcome.denied || outcome.failed),
-  }));
-  return instructionsForTouches(touchedFiles(calls, opts.state.cwd, opts.homeDir), opts);
+  if (!opts.instructions) return Promise.resolve([]);
+  const files: string[] = [];
+  const reads: string[] = [];
+  for (const { call, outcome } of results) {
+    const failed = Boolean(outcome.result.isError || outcome.denied || outcome.failed);
+    const touched =
+      call.name === 'Bash'
+        ? bashShown(call.input, outcome, failed, opts.state.cwd)
+        : touchedFiles([{ name: call.name, input: call.input, failed }], opts.state.cwd, opts.homeDir);
+    files.push(...touched.filter((f) => !files.includes(f)));
+    if (call.name === 'Read') reads.push(...touched);
+  }
+  return instructionsForTouches(files, opts, reads);
+}
+
+/** The files a finished Bash command showed the model; none for a failed or background one. */
+function bashShown(input: unknown, outcome: CallOutcome, failed: boolean, cwd: string): string[] {
+  const i = input && typeof input === 'object' ? (input as { command?: unknown; run_in_background?: unknown }) : {};
+  if (failed || typeof i.command !== 'string' || i.run_in_background === true) return [];
+  const content = outcome.result.content;
+  const text = typeof content === 'string' ? content : content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  const exitedZero = !/(?:^|\n)Exit code [^\n]*$/.test(text);
+  const cut = text.includes('[\u2026 output truncated:');
+  return filesShownInOutput(i.command, cwd, exitedZero, cut ? undefined : text);
 }
 
 /** A conversation that goes on: the reminders its messages already hold count as given. */
@@ -48,10 +71,14 @@ export function rememberGiven(messages: readonly ApiMessage[], opts: Pick<Opts, 
   opts.instructions.remember(texts);
 }
 
-/** The reminders that touching `files` brings (text blocks for after the tool results); hooks hear of each file. */
-export async function instructionsForTouches(files: readonly string[], opts: Opts): Promise<ContentBlock[]> {
+/**
+ * The reminders that touching `files` brings (text blocks for after the tool results); hooks hear of
+ * each file. `reads`: those of them that were read (a Read call, an @-mention), which bring their
+ * folders' AGENTS.md files too.
+ */
+export async function instructionsForTouches(files: readonly string[], opts: Opts, reads: readonly string[] = files): Promise<ContentBlock[]> {
   if (!opts.instructions || !files.length) return [];
-  const touched = opts.instructions.touched(files, (p) => opts.state.readState.get(p) !== undefined);
+  const touched = opts.instructions.touched(files, (p) => opts.state.readState.get(p) !== undefined, reads);
   const records = touched.given.flatMap(({ file, trigger }) => hookRecord(file, 'nested_traversal', trigger));
   if (records.length) await opts.hooks.instructionsLoaded?.(() => records, opts.signal).catch(() => undefined);
   return touched.blocks.map((text) => ({ type: 'text' as const, text }));

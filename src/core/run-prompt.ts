@@ -88,16 +88,24 @@ async function* runPromptInner(
     extra = out.additionalContext;
     if (out.sessionTitle) yield { type: 'session_title', title: out.sessionTitle };
   }
+  // The start's instruction files: recorded with the first prompt; after a resume, those changed since come again before it.
+  const given = opts.instructions?.atPrompt() ?? { blocks: [] };
   if (run.checkpoint !== false) {
     const checkpoint = opts.fileHistory?.checkpoint();
     if (checkpoint !== undefined) opts.snapshots?.begin(checkpoint);
-    yield { type: 'prompt_checkpoint', prompt: run.shown ?? text, ...(checkpoint === undefined ? {} : { checkpoint }) };
+    yield {
+      type: 'prompt_checkpoint',
+      prompt: run.shown ?? text,
+      ...(checkpoint === undefined ? {} : { checkpoint }),
+      ...(given.record ? { instructions: given.record } : {}),
+    };
   }
   // `@path` mentions: the files go along with the prompt (mentions.ts).
   const attached = typeof prompt === 'string' && prompt.includes('@') ? await attachMentions(prompt, opts) : [];
   // Hook context: the expansion's, UserPromptSubmit's, then what waited for this prompt (DirectoryAdded).
   const context = [run.context, extra, opts.hooks.takeContext?.()].filter((c): c is string => Boolean(c));
   const added: Exclude<ApiMessage['content'], string> = [
+    ...given.blocks.map((text) => ({ type: 'text' as const, text })),
     ...(typeof prompt === 'string' ? [{ type: 'text' as const, text: prompt }] : prompt),
     ...attached,
     ...context.map((text) => ({ type: 'text' as const, text })),

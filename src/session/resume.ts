@@ -1,7 +1,8 @@
 /**
- * Which saved session a run continues (`--continue`: the latest in this project; `--resume <id or
- * name>`), and under which id it goes on: the same one, appending to its file, as Claude Code does; a
- * new one with `--fork-session` (or `--session-id`), whose file then starts with the history it continues.
+ * Which saved session a run continues (`--continue`: the latest in this project; in the app, as in
+ * Claude Code's, the latest one not started by print mode or the SDK; `--resume <id or name>`), and
+ * under which id it goes on: the same one, appending to its file, as Claude Code does; a new one with
+ * `--fork-session` (or `--session-id`), whose file then starts with the history it continues.
  */
 import path from 'node:path';
 import { FatalError } from '../base/errors.js';
@@ -12,6 +13,8 @@ import { TranscriptWriter, type TranscriptMeta } from './transcript.js';
 
 export interface ResumeOptions {
   continue: boolean;
+  /** Print mode (or the SDK's): false in the app, whose --continue passes over print-mode sessions. */
+  print?: boolean;
   resume?: string | true;
   forkSession?: boolean;
   sessionId?: string;
@@ -24,7 +27,13 @@ export function resumeFile(opts: ResumeOptions, places: SessionPlaces): string |
     if (!file) throw new FatalError('config', `no saved session "${opts.resume}" (by id or name) for ${places.cwd} or any other project`);
     return file;
   }
-  if (opts.continue || opts.resume === true) return latestSessionFile(places);
+  if (opts.continue) {
+    const file = latestSessionFile(places, opts.print === false);
+    // As Claude Code's app says it (print mode starts a new session instead).
+    if (!file && opts.print === false) throw new FatalError('config', 'No conversation found to continue');
+    return file;
+  }
+  if (opts.resume === true) return latestSessionFile(places);
   return undefined;
 }
 

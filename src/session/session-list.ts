@@ -3,7 +3,7 @@
  * every project; each with what a person recognises it by (its name or first prompt, when it was last
  * used, how many messages, on which branch), newest first. And one session found by id or by name.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { legacySessionsDir, legacySessionsRoot, projectSessionsDir, projectsRoot } from './paths.js';
 import { readEntries, sessionFromEntries } from './transcript-read.js';
@@ -131,9 +131,30 @@ export function listSessions(places: SessionPlaces, all = false): SessionSummary
   return sessionFiles(places, all).flatMap((f) => summarize(f) ?? []);
 }
 
-/** The newest session of this project, for --continue. */
-export function latestSessionFile(places: SessionPlaces): string | undefined {
-  return sessionFiles(places)[0]?.file;
+/**
+ * The newest session of this project, for --continue. In the app (`interactive`), as in Claude Code,
+ * a session print mode or the Agent SDK started (`entrypoint` sdk-cli, sdk-ts, sdk-py) is passed over.
+ */
+export function latestSessionFile(places: SessionPlaces, interactive = false): string | undefined {
+  return sessionFiles(places).find((f) => !interactive || !SDK_ENTRYPOINTS.has(entrypointOf(f.file) ?? ''))?.file;
+}
+
+const SDK_ENTRYPOINTS = new Set(['sdk-cli', 'sdk-ts', 'sdk-py']);
+const HEAD_BYTES = 64 * 1024;
+
+/** How the session was started: the `entrypoint` its first records name (read from the file's head). */
+function entrypointOf(file: string): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const buf = Buffer.alloc(HEAD_BYTES);
+    const head = buf.toString('utf8', 0, readSync(fd, buf, 0, HEAD_BYTES, 0));
+    return /"entrypoint":"([^"]*)"/.exec(head)?.[1];
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /**

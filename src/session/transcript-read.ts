@@ -12,6 +12,7 @@ import type { ApiMessage } from '../base/events.js';
 import { compactedMarks, type PromptMark } from '../base/prompt-marks.js';
 import { isMessage, readLegacySession } from './legacy-transcript.js';
 import { appendMessage, type ChainLine, WICKET_RECORD } from './transcript.js';
+import { recordedInstructions, type RecordedInstructions } from './memory/recorded.js';
 
 /** A saved session: its messages, and the prompts it can be rewound to (oldest first). */
 export interface SavedSession {
@@ -25,6 +26,8 @@ export interface SavedSession {
   cwd?: string;
   lastTimestamp?: string;
   legacy?: boolean;
+  /** The start's instruction files as the session recorded them (none in an older session). */
+  instructions?: RecordedInstructions;
 }
 
 type Entry = Record<string, unknown>;
@@ -84,7 +87,15 @@ export function sessionFromEntries(entries: readonly Entry[], keepDeferred = fal
     chain: kept.map((l) => ({ uuid: l.uuid, message: l.message })),
     leaf,
     ...where,
+    ...instructionsSinceCompaction(entries),
   };
+}
+
+/** The start's instruction files recorded since the last compaction (before it, the summary's own head stands). */
+function instructionsSinceCompaction(entries: readonly Entry[]): { instructions?: RecordedInstructions } {
+  const boundary = entries.findLastIndex((e) => e.type === 'system' && e.subtype === 'compact_boundary');
+  const recorded = recordedInstructions(entries.slice(boundary + 1));
+  return recorded ? { instructions: recorded } : {};
 }
 
 /** An older wicket's file: messages without a `parentUuid`. */

@@ -41,6 +41,8 @@ export const WICKET_RECORD = {
   gateTrace: 'wicket-gate-trace',
   end: 'wicket-end',
   reset: 'wicket-reset',
+  /** The start's instruction files as given (session/memory/recorded.ts). */
+  instructions: 'wicket-instructions',
 } as const;
 
 export interface ChainLine {
@@ -217,8 +219,10 @@ export class TranscriptWriter {
 
   /** Records what matters from the event stream. */
   onEvent(ev: AgentEvent): void {
-    if (ev.type === 'prompt_checkpoint') this.checkpoint(ev.prompt, ev.checkpoint);
-    else if (ev.type === 'assistant_message') this.message(ev.message);
+    if (ev.type === 'prompt_checkpoint') {
+      this.checkpoint(ev.prompt, ev.checkpoint);
+      if (ev.instructions) this.own(WICKET_RECORD.instructions, ev.instructions);
+    } else if (ev.type === 'assistant_message') this.message(ev.message);
     else if (ev.type === 'tool_results_message') this.message(ev.message);
     else if (ev.type === 'session_title') this.name(ev.title);
     // A background task's notice, as it went into the conversation (a resumed session merges it into its user message).

@@ -42,6 +42,7 @@ import { SetupError } from './SetupError.js';
 import { yogaReady } from './lib/yoga-ready.js';
 import { askBrokenSettings } from './SettingsErrorDialog.js';
 import { askTrust } from './TrustDialog.js';
+import { confirmExternalImports } from './external-imports.js';
 import { offerProjectPlugins } from './ProjectPluginsDialog.js';
 import { isWorkspaceTrusted, saveWorkspaceTrust, trustFolder } from '../settings/trust.js';
 
@@ -125,8 +126,13 @@ async function runSession(
   } catch (err) {
     return { code: await showSetupError(err) };
   }
+  const external = await confirmExternalImports(setup.instructions, setup.cwd);
+  if (external.stop) return { code: 0 };
+  // A resumed session keeps the instruction files it was given; those changed since come with the next prompt.
+  setup.options.instructions?.resumed(saved.instructions);
   const base = setup.options;
   const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...pluginNotes, ...setup.loaded.warnings, ...(trustNote ? [trustNote] : [])];
+  if (external.note) notes.push(external.note);
   if (debugOn) {
     const file = opts.debugFile ?? path.join(base.wicketHome, 'debug', `${base.sessionId}.txt`);
     debug = appDebugLog(opts.debug, file);

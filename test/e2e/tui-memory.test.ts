@@ -42,6 +42,31 @@ describe.skipIf(!TMUX)('instruction files in the app', { timeout: 90_000 }, () =
     expect(firstMessage()).toContain('# Project\\n- always use tabs for indentation');
   });
 
+  it('imports from outside the project: asked once, the answer saved in ~/.claude.json, and the files given after yes', async () => {
+    const project = await makeTmpProject({ files: {}, home: { 'shared/ext.md': 'Shared: EXTERNAL-MARK.\n' } });
+    const ext = `${project.home}/shared/ext.md`;
+    await project.write('CLAUDE.md', `Project. @${ext}\n`);
+    const api = await startFakeAnthropic();
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
+    const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, columns: 140 });
+    cleanups.push(() => tui.close());
+    const dialog = await tui.waitFor('Allow external CLAUDE.md file imports?');
+    expect(dialog).toContain(ext);
+    expect(dialog).toContain('1. No, disable external imports');
+    tui.press('2');
+    await tui.waitFor(READY);
+    const state = JSON.parse(readFileSync(`${project.home}/.claude.json`, 'utf8')).projects[project.dir];
+    expect(state).toEqual(expect.objectContaining({ hasClaudeMdExternalIncludesApproved: true, hasClaudeMdExternalIncludesWarningShown: true }));
+    api.script(reply().text('Seen.'));
+    tui.type('hello');
+    tui.press('Enter');
+    await tui.waitFor('Seen.');
+    expect(JSON.stringify((api.lastRequest()!.body as Body).messages[0])).toContain('EXTERNAL-MARK');
+  });
+
   it('Esc leaves the line unsaved', async () => {
     const { project, tui } = await start({ 'CLAUDE.md': '# Project\n' });
     tui.type('# not this');

@@ -1,5 +1,6 @@
 /** Esc Esc in the app, in a real terminal (tmux): rewind the conversation and the code to before an earlier prompt. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { makeTmpProject } from '../support/tmp-project.js';
@@ -137,7 +138,11 @@ describe.skipIf(!TMUX)('rewind in the app', { timeout: 90_000 }, () => {
     await first.waitFor('[exited 0]');
     expect(readFileSync(app, 'utf8')).toBe('changed\n');
 
-    const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, args: ['--continue'] });
+    // The app's --continue passes over print-mode sessions (as Claude Code's does): resume it by id.
+    const sessions = path.join(project.home, '.claude', 'projects');
+    const [slug] = readdirSync(sessions);
+    const [file] = readdirSync(path.join(sessions, slug!)).filter((f) => f.endsWith('.jsonl'));
+    const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, args: ['--resume', file!.slice(0, -'.jsonl'.length)] });
     cleanups.push(() => tui.close());
     await tui.waitFor('shift+tab to cycle');
     tui.type('/rewind');

@@ -118,6 +118,23 @@ describe('files given on touch', () => {
     expect(afterResults(b[3]!)).toEqual([`<system-reminder>\nContents of ${t.project.path('.claude/rules/ts.md')}:\n\nTS: TS-MARK.\n\n</system-reminder>`]);
   });
 
+  it('`cat` in Bash counts as a touch for a rule’s paths; a Read under a subfolder brings its AGENTS.md where the project has no CLAUDE.md', async () => {
+    await t.project.write('AGENTS.md', 'root agents\n');
+    await t.project.write('src/a.ts', 'export const a = 1;\n');
+    await t.project.write('.claude/rules/src.md', '---\npaths: ["src/**"]\n---\nSrc: SRC-MARK.\n');
+    await t.project.write('sub/AGENTS.md', 'Sub: SUB-AGENTS-MARK.\n');
+    await t.project.write('sub/f.txt', 'f\n');
+    t.api.script(
+      reply().toolUse('Bash', { command: 'cat src/a.ts' }, { id: 'toolu_1' }),
+      reply().toolUse('Read', { file_path: t.project.path('sub/f.txt') }, { id: 'toolu_2' }),
+      reply().text('done'),
+    );
+    expectExit(await t.run(['-p', 'look', '--allowedTools', 'Read,Bash(cat:*)']), 0);
+    const b = bodies();
+    expect(afterResults(b[1]!)).toEqual([`<system-reminder>\nContents of ${t.project.path('.claude/rules/src.md')}:\n\nSrc: SRC-MARK.\n\n</system-reminder>`]);
+    expect(afterResults(b[2]!)).toEqual([`<system-reminder>\nContents of ${t.project.path('sub/AGENTS.md')}:\n\nSub: SUB-AGENTS-MARK.\n\n</system-reminder>`]);
+  });
+
   it('InstructionsLoaded hooks hear each file with its load reason, trigger, globs and importer', async () => {
     const log = path.join(t.project.home, 'il.jsonl');
     await t.project.write('CLAUDE.md', 'root @docs/more.md\n');
@@ -227,6 +244,29 @@ describe('auto memory', () => {
     await t.project.write('.claude/settings.local.json', JSON.stringify({ autoMemoryEnabled: false }));
     expectExit(await t.run(['-p', 'hi']), 0);
     expect(JSON.stringify(bodies()[1]!.system)).not.toContain('persistent memory folder');
+  });
+});
+
+describe('imports from outside the project', () => {
+  it('print mode leaves them out until the project’s answer in ~/.claude.json is yes; wicket config says why', async () => {
+    await t.project.writeHome('shared/ext.md', 'Shared: EXTERNAL-MARK.\n');
+    const ext = path.join(t.project.home, 'shared/ext.md');
+    await t.project.write('CLAUDE.md', `Project. @${ext}\n`);
+    t.api.script(reply().text('ok'), reply().text('ok'));
+    expectExit(await t.run(['-p', 'hello']), 0);
+    expect(JSON.stringify(t.api.requests)).not.toContain('EXTERNAL-MARK');
+    const config = await t.run(['config']);
+    expect(config.stdout).toContain(`${ext} — outside the working directory: imports from outside it need approval, which the app asks for once per project`);
+    const state = JSON.parse(readFileSync(path.join(t.project.home, '.claude.json'), 'utf8'));
+    state.projects[t.project.dir] = {
+      ...state.projects[t.project.dir],
+      hasClaudeMdExternalIncludesApproved: true,
+      hasClaudeMdExternalIncludesWarningShown: true,
+    };
+    await t.project.writeHome('.claude.json', JSON.stringify(state));
+    expectExit(await t.run(['-p', 'hello']), 0);
+    const text = blocks(bodies().at(-1)!.messages[0]!)[0]!.text!;
+    expect(text).toContain(`Contents of ${ext} (project instructions, checked into the codebase):\n\nShared: EXTERNAL-MARK.`);
   });
 });
 

@@ -110,6 +110,22 @@ describe('older sessions and what changed', () => {
     expect(readFileSync(old, 'utf8')).not.toContain('new prompt');
   });
 
+  it('a resumed session keeps the instruction files it was given at the head; those changed since come once, before the next prompt', async () => {
+    await t.project.write('CLAUDE.md', 'Rules: BEFORE-MARK.\n');
+    const id = await session('first', 'one');
+    await t.project.write('CLAUDE.md', 'Rules: AFTER-MARK.\n');
+    await session('second', 'two', ['-r', id]);
+    const body = lastBody();
+    const head = (body.messages[0]!.content as Array<{ text?: string }>)[0]!.text!;
+    expect(head).toContain('Rules: BEFORE-MARK.');
+    expect(head).not.toContain('AFTER-MARK');
+    expect(texts(body).at(-1)).toBe(
+      `<system-reminder>\nInstruction files were re-read when this session started; these differ from their earlier copies \u2014 each replaces its earlier copy, and the instructions preamble above still applies:\n\nContents of ${t.project.path('CLAUDE.md')} (project instructions, checked into the codebase):\n\nRules: AFTER-MARK.\n</system-reminder> second`,
+    );
+    await session('third', 'three', ['-r', id]);
+    expect(texts(lastBody()).at(-1)).toBe('third');
+  });
+
   it('a file the session read that changed since is named before the first prompt', async () => {
     t.api.script(reply().toolUse('Read', { file_path: t.project.path('a.txt') }));
     await session('read a.txt', 'alpha it is');

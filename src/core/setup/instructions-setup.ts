@@ -12,9 +12,9 @@ import { deniedPathRule } from '../../permissions/path-rules.js';
 import { agentsModeOf } from '../../session/memory/agents-md.js';
 import { autoMemoryDir, autoMemoryEnabled, mainRepositoryRoot } from '../../session/memory/auto-memory.js';
 import { SessionInstructions } from '../../session/memory/session-instructions.js';
-import { projectEntry, readJsonObjectShared } from '../../settings/global-config.js';
+import { externalImportsAnswer } from '../../settings/external-imports.js';
 import type { LoadedSettings } from '../../settings/load.js';
-import { DEFAULT_MANAGED_SETTINGS, globalConfigPath, wicketHomeDir } from '../../settings/paths.js';
+import { DEFAULT_MANAGED_SETTINGS, wicketHomeDir } from '../../settings/paths.js';
 import { memoryRules } from '../../tools/agent/memory.js';
 import type { CliOptions } from './options.js';
 
@@ -64,7 +64,7 @@ export function setupInstructions(opts: Pick<CliOptions, 'bare' | 'safeMode' | '
         return 'a Read deny rule that could not be checked';
       }
     },
-    externalApproved: externalImportsApproved(cwd, home, env),
+    ...externalAnswer(cwd, home, env),
     sources: { user: wanted('user'), project: wanted('project'), local: wanted('local') },
     ...(truthy(env.CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD) ? { additionalDirs: w.additionalDirs } : {}),
     ...(memoryDir ? { autoMemoryDir: memoryDir } : {}),
@@ -89,15 +89,11 @@ function makeFolder(dir: string, warnings: string[]): void {
   }
 }
 
-/** Claude Code's per-project flag in `~/.claude.json` (the working directory's entry, or its repository's). */
-function externalImportsApproved(cwd: string, home: string, env: Record<string, string | undefined>): boolean {
-  try {
-    const data = readJsonObjectShared(globalConfigPath(home, env.CLAUDE_CONFIG_DIR || undefined));
-    const root = mainRepositoryRoot(cwd);
-    return [cwd, ...(root ? [root] : [])].some((dir) => projectEntry(data, dir, false)?.hasClaudeMdExternalIncludesApproved === true);
-  } catch {
-    return false;
-  }
+/** Claude Code's per-project answer in `~/.claude.json` (the folder's entry, its repository's or its main checkout's). */
+function externalAnswer(cwd: string, home: string, env: Record<string, string | undefined>): { externalApproved: boolean; externalDeclined?: boolean } {
+  const root = mainRepositoryRoot(cwd);
+  const answer = externalImportsAnswer({ cwd, home, ...(env.CLAUDE_CONFIG_DIR ? { configDir: env.CLAUDE_CONFIG_DIR } : {}) }, root ? [root] : []);
+  return answer.approved ? { externalApproved: true } : answer.asked ? { externalApproved: false, externalDeclined: true } : { externalApproved: false };
 }
 
 function truthy(v: string | undefined): boolean {

@@ -6,7 +6,7 @@
  * file of that folder stands. The setting `pluginConfigs["agents-md@builtin"].options.instructionFiles`
  * chooses otherwise: `claude-md` (never), `claude-md-and-agents-md` (beside CLAUDE.md; a file already
  * loaded, by path or by content, is not given twice), `managed-only` (only the managed files and
- * auto memory). As in Claude Code's print mode, a subfolder's AGENTS.md is not added on touch.
+ * auto memory). A subfolder's AGENTS.md comes when the model reads a file under it (agents-md-read.ts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +16,7 @@ import type { InstructionFile } from './types.js';
 export type AgentsMode = 'claude-md' | 'claude-md-or-agents-md' | 'claude-md-and-agents-md' | 'managed-only';
 
 const MODES: readonly AgentsMode[] = ['claude-md', 'claude-md-or-agents-md', 'claude-md-and-agents-md', 'managed-only'];
-const DEFAULT_MODE: AgentsMode = 'claude-md-or-agents-md';
+export const DEFAULT_AGENTS_MODE: AgentsMode = 'claude-md-or-agents-md';
 /** The option's earlier names. */
 const OLD_NAMES: Record<string, AgentsMode> = {
   none: 'managed-only',
@@ -24,21 +24,21 @@ const OLD_NAMES: Record<string, AgentsMode> = {
   'agents-fallback': 'claude-md-or-agents-md',
   both: 'claude-md-and-agents-md',
 };
-const AGENTS_FILES = ['AGENTS.md', path.join('.claude', 'AGENTS.md')];
-const CLAUDE_FILES = ['CLAUDE.md', path.join('.claude', 'CLAUDE.md'), 'CLAUDE.local.md'];
+export const AGENTS_FILES = ['AGENTS.md', path.join('.claude', 'AGENTS.md')];
+export const CLAUDE_FILES = ['CLAUDE.md', path.join('.claude', 'CLAUDE.md'), 'CLAUDE.local.md'];
 
 /** The mode the settings choose (an unknown value reads as the default). */
 export function agentsModeOf(settings: Record<string, unknown>): AgentsMode {
   const configs = settings.pluginConfigs as Record<string, { options?: Record<string, unknown> }> | undefined;
   const options = configs && typeof configs === 'object' ? configs['agents-md@builtin']?.options : undefined;
   const chosen = options?.instructionFiles;
-  const mode = MODES.find((m) => m === chosen) ?? DEFAULT_MODE;
+  const mode = MODES.find((m) => m === chosen) ?? DEFAULT_AGENTS_MODE;
   const old = typeof options?.projectInstructions === 'string' ? OLD_NAMES[options.projectInstructions] : undefined;
-  return mode === DEFAULT_MODE && old ? old : mode;
+  return mode === DEFAULT_AGENTS_MODE && old ? old : mode;
 }
 
 export function addAgentsFiles(files: InstructionFile[], o: { ctx: ReadContext; dirs: readonly string[]; agentsMode?: AgentsMode }): InstructionFile[] {
-  const mode = o.agentsMode ?? DEFAULT_MODE;
+  const mode = o.agentsMode ?? DEFAULT_AGENTS_MODE;
   if (mode === 'claude-md') return files;
   if (mode === 'managed-only') return files.filter((f) => f.type === 'Managed' || f.type === 'AutoMem');
   const fallback = mode === 'claude-md-or-agents-md';

@@ -39,6 +39,8 @@ export interface DiscoverOptions {
   deniedBy: (file: string) => string | undefined;
   /** The person approved imports from outside the working directory. */
   externalApproved?: boolean;
+  /** The person was asked and declined them. */
+  externalDeclined?: boolean;
   /** Which setting sources count (`--setting-sources`): without `user`, no user files; without `project`, no project files; without `local`, no CLAUDE.local.md. */
   sources?: { user: boolean; project: boolean; local: boolean };
   /** `--add-dir` folders whose instruction files load too. */

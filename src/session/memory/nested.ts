@@ -58,7 +58,7 @@ export function filesForTouch(file: string, o: TouchOptions, skipped: SkippedFil
 }
 
 /** The file as a path inside `cwd` when it is one through its links; else as given. */
-function inside(file: string, cwd: string): string {
+export function inside(file: string, cwd: string): string {
   const abs = path.resolve(cwd, file);
   if (isInside(abs, cwd)) return abs;
   try {
@@ -70,7 +70,7 @@ function inside(file: string, cwd: string): string {
 }
 
 /** The folders strictly inside `cwd` that lead down to the file's folder, from the top. */
-function foldersBetween(cwd: string, file: string): string[] {
+export function foldersBetween(cwd: string, file: string): string[] {
   const out: string[] = [];
   if (!isInside(file, cwd)) return out;
   for (let d = path.dirname(file); d !== cwd && isInside(d, cwd); d = path.dirname(d)) out.unshift(d);

@@ -40,6 +40,8 @@ export interface ReadContext {
   deniedBy: (file: string) => string | undefined;
   /** The person approved imports from outside the working directory (Claude Code's per-project flag). */
   externalApproved: boolean;
+  /** The person was asked and said no: the note on each import left out says so. */
+  externalDeclined?: boolean;
   /** Where files left out are noted. */
   skipped: SkippedFile[];
   /** Where what lexing a file gave is kept (lexed-cache.ts); none: lexed each time. */
@@ -48,7 +50,7 @@ export interface ReadContext {
 
 /** A fresh context for one pass over the instruction files (nothing read yet). */
 export function readContext(
-  o: { cwd: string; home: string; excludes?: unknown; deniedBy: (file: string) => string | undefined; lexCacheDir?: string },
+  o: { cwd: string; home: string; excludes?: unknown; deniedBy: (file: string) => string | undefined; lexCacheDir?: string; externalDeclined?: boolean },
   externalApproved: boolean,
   skipped: SkippedFile[] = [],
 ): ReadContext {
@@ -59,6 +61,7 @@ export function readContext(
     excluded: excludeMatcher(o.excludes),
     deniedBy: o.deniedBy,
     externalApproved,
+    ...(o.externalDeclined ? { externalDeclined: true } : {}),
     skipped,
   };
   return o.lexCacheDir ? { ...base, lexCacheDir: o.lexCacheDir } : base;
@@ -88,9 +91,8 @@ export function readInstructionFile(file: string, type: MemoryType, ctx: ReadCon
   if (depth >= MAX_IMPORT_DEPTH) return skipped(skip, `imported more than ${MAX_IMPORT_DEPTH - 1} levels deep`);
   if (ctx.excluded(found, type)) return skipped(skip, 'left out by claudeMdExcludes');
   const external = how.external ?? (type === 'User' || ctx.externalApproved);
-  if (depth > 0 && !external && !isInside(at.real, ctx.cwd))
-    return skipped(skip, 'outside the working directory (imports from outside it need approval: hasClaudeMdExternalIncludesApproved)');
   const { real, stat } = at;
+  if (depth > 0 && !external && !isInside(real, ctx.cwd)) return skipped(skip, outsideReason(ctx), { external: true });
   if (ctx.processed.has(real)) return [];
   ctx.processed.add(found);
   const rule = ctx.deniedBy(found) ?? (real !== found ? ctx.deniedBy(real) : undefined);
@@ -104,16 +106,19 @@ export function readInstructionFile(file: string, type: MemoryType, ctx: ReadCon
   const out: InstructionFile[] = [{ path: found, type, content, ...(parent ? { parent } : {}), ...(globs ? { globs } : {}) }];
   for (const target of resolveImports(imports, found, ctx.home)) {
     if (!external && !isInside(target, ctx.cwd)) {
-      ctx.skipped.push({
-        path: target,
-        reason: 'outside the working directory (imports from outside it need approval: hasClaudeMdExternalIncludesApproved)',
-        parent: found,
-      });
+      ctx.skipped.push({ path: target, reason: outsideReason(ctx), parent: found, external: true });
       continue;
     }
     out.push(...readInstructionFile(target, type, ctx, { depth: depth + 1, parent: found, external }));
   }
   return out;
+}
+
+/** Why an import from outside the working directory was left out: not approved yet, or declined. */
+function outsideReason(ctx: ReadContext): string {
+  return ctx.externalDeclined
+    ? 'outside the working directory: imports from outside it were declined for this project (hasClaudeMdExternalIncludesApproved: false in ~/.claude.json)'
+    : 'outside the working directory: imports from outside it need approval, which the app asks for once per project (hasClaudeMdExternalIncludesApproved in ~/.claude.json)';
 }
 
 /** Why an import names nothing: a trailing punctuation mark is part of the path, as Claude Code reads it. */

@@ -25,10 +25,14 @@ export function reminder(text: string): string {
 /** The start's instruction text (without the reminder around it), or undefined when there is none. */
 export function instructionsText(files: readonly InstructionFile[]): string | undefined {
   if (!files.length) return undefined;
-  const entries = files.map(
-    (f) => `Contents of ${f.path}${DESCRIPTION[f.type]}:\n\n${f.type === 'AutoMem' ? withoutControlCharacters(f.content).trim() : f.content.trim()}`,
-  );
-  return `${INSTRUCTIONS_HEADER}\n\n${entries.join('\n\n')}`;
+  return `${INSTRUCTIONS_HEADER}\n\n${instructionEntries(files)}`;
+}
+
+/** Each file as `Contents of <path> (<what it is>):` and its text, one after another. */
+export function instructionEntries(files: readonly Pick<InstructionFile, 'path' | 'type' | 'content'>[]): string {
+  return files
+    .map((f) => `Contents of ${f.path}${DESCRIPTION[f.type]}:\n\n${f.type === 'AutoMem' ? withoutControlCharacters(f.content).trim() : f.content.trim()}`)
+    .join('\n\n');
 }
 
 /** The note on files a Read deny rule kept out (wicket's: Claude Code tells only the person). */

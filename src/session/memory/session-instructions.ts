@@ -4,6 +4,9 @@
  * it was given, so a file that a touch brings is given once, until a compaction starts over.
  */
 import { discoverInstructions, type DiscoverOptions } from './discover.js';
+import { externalImports } from './external-imports.js';
+import { asRecorded, changedSince, type RecordedFile, type RecordedInstructions, rereadReminder } from './recorded.js';
+import { agentsForRead } from './agents-md-read.js';
 import { filesForTouch, waitingRules } from './nested.js';
 import { instructionsReport } from './report.js';
 import { instructionsText, reminder, touchReminders, withheldText } from './render.js';
@@ -21,9 +24,15 @@ export interface TouchedInstructions {
 
 export class SessionInstructions {
   private found: Discovery;
+  private opts: DiscoverOptions;
 
-  constructor(readonly options: DiscoverOptions) {
+  constructor(options: DiscoverOptions) {
+    this.opts = options;
     this.found = discoverInstructions(options);
+  }
+
+  get options(): DiscoverOptions {
+    return this.opts;
   }
 
   /** The start's files, in the order the model reads them. */
@@ -51,9 +60,29 @@ export class SessionInstructions {
     });
   }
 
+  /** How many times the files were read again. */
+  generation = 0;
+
   /** Reads the files again (one was edited); the next request carries them. */
   reload(): void {
     this.found = discoverInstructions(this.options);
+    this.generation++;
+  }
+
+  /** Whether an import from outside the working directory was left out, waiting for the person's answer. */
+  waitsForExternalApproval(): boolean {
+    return !this.opts.externalApproved && !this.opts.externalDeclined && this.found.skipped.some((s) => s.external);
+  }
+
+  /** The imports from outside the working directory that approval would bring, as Claude Code lists them. */
+  externalImports(): Array<{ path: string; parent: string }> {
+    return externalImports(this.opts);
+  }
+
+  /** The person answered: approved, the imports from outside are read from now on. */
+  answerExternal(approved: boolean): void {
+    this.opts = approved ? { ...this.opts, externalApproved: true, externalDeclined: false } : { ...this.opts, externalDeclined: true };
+    this.reload();
   }
 
   /** A conversation's view: `omitted` gives only the managed files (Explore and Plan sub-agents). */
@@ -64,6 +93,14 @@ export class SessionInstructions {
 
 export class ConversationInstructions {
   private given = new Set<string>();
+  /** A resumed conversation's head: the start's files as first given (recorded.ts). */
+  private head: InstructionFile[] | undefined;
+  /** The start's files that changed since they were recorded, for the next prompt. */
+  private reread: InstructionFile[] = [];
+  /** The start's files are recorded with the next prompt (a conversation that recorded none yet). */
+  private unrecorded = true;
+  /** The session's reload count when the head was taken: a file edited since (/memory, #) is given as it is now. */
+  private headGeneration = -1;
 
   constructor(
     readonly session: SessionInstructions,
@@ -80,7 +117,8 @@ export class ConversationInstructions {
 
   /** The texts at the head of the first user message: the files, then the note on files kept out. */
   startBlocks(): string[] {
-    const text = instructionsText(this.startFiles());
+    const head = this.head && this.headGeneration === this.session.generation ? this.head : undefined;
+    const text = instructionsText(head ?? this.startFiles());
     const denied = this.omitted ? [] : this.session.skipped().filter((s) => s.denied);
     const note = withheldText(denied);
     return [...(text ? [reminder(text)] : []), ...(note ? [reminder(note)] : [])];
@@ -88,17 +126,22 @@ export class ConversationInstructions {
 
   /**
    * The files that touching `paths` brings and the conversation has not been given (nor read by
-   * itself, `seen`); they count as given from now on.
+   * itself, `seen`); they count as given from now on. Those of `paths` that were read (not edited
+   * or written) bring their folders' AGENTS.md files too.
    */
-  touched(paths: readonly string[], seen: (file: string) => boolean = () => false): TouchedInstructions {
+  touched(paths: readonly string[], seen: (file: string) => boolean = () => false, reads: readonly string[] = []): TouchedInstructions {
     if (this.omitted || !paths.length) return { blocks: [], given: [] };
     const files: InstructionFile[] = [];
     const denied: SkippedFile[] = [];
     const given: TouchedInstructions['given'] = [];
+    const texts = new Set(this.startFiles().map((f) => f.content.trim()));
     for (const trigger of paths) {
       const skipped: SkippedFile[] = [];
-      for (const file of filesForTouch(trigger, this.session.options, skipped)) {
+      const agents = reads.includes(trigger) ? agentsForRead(trigger, this.session.options, skipped) : [];
+      for (const file of [...filesForTouch(trigger, this.session.options, skipped), ...agents]) {
         if (this.given.has(file.path) || seen(file.path)) continue;
+        if (file.agents && texts.has(file.content.trim())) continue;
+        texts.add(file.content.trim());
         this.given.add(file.path);
         files.push(file);
         given.push({ file, trigger });
@@ -125,6 +168,34 @@ export class ConversationInstructions {
   /** After a compaction: only the start's files count as given; files brought by touches come again. */
   startOver(): void {
     this.given = new Set(this.session.files().map((f) => f.path));
+    this.head = undefined;
+    this.reread = [];
+  }
+
+  /**
+   * A resumed conversation: its head stays the start's files as its transcript recorded them, and
+   * those that changed since (or are new) are given again with the next prompt, as Claude Code does.
+   * A transcript that recorded none (an older one) gets the files as they are now, recorded then.
+   */
+  resumed(recorded: RecordedInstructions | undefined): void {
+    if (this.omitted || !recorded) return;
+    this.head = recorded.head.map((f) => ({ ...f }));
+    this.headGeneration = this.session.generation;
+    this.reread = changedSince(this.startFiles(), recorded);
+    this.unrecorded = false;
+  }
+
+  /** At a prompt: the reminders to put before it, and the files for the transcript to record. */
+  atPrompt(): { blocks: string[]; record?: { files: RecordedFile[]; changed?: true } } {
+    if (this.omitted) return { blocks: [] };
+    if (this.unrecorded) {
+      this.unrecorded = false;
+      const files = this.startFiles();
+      return files.length ? { blocks: [], record: { files: files.map(asRecorded) } } : { blocks: [] };
+    }
+    const files = this.reread;
+    this.reread = [];
+    return files.length ? { blocks: [rereadReminder(files)], record: { files: files.map(asRecorded), changed: true } } : { blocks: [] };
   }
 
   /** A sub-agent's own view (its own record of what it was given). */

@@ -33,6 +33,8 @@ export interface SkippedFile {
   parent?: string;
   /** A Read deny rule covers it: the model is told that the file was left out. */
   denied?: boolean;
+  /** An import from outside the working directory, left out until the person approves such imports. */
+  external?: boolean;
 }
 
 /** What one discovery found: the files in the order the model gets them, and those left out. */
