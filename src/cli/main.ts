@@ -270,8 +270,10 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       return 2;
     }
     const mcpServers = mcp?.list().map((s) => ({ name: s.name, status: s.status }));
-    // Sessions older than cleanupPeriodDays go while the model answers; the run waits for it at the end.
-    const cleaned = cleanupSessionsDuringRun(setup);
+    // Sessions older than cleanupPeriodDays go while the model answers (started once the first request
+    // is surely out, so it never delays it); the run waits for it at the end.
+    let cleaned: Promise<void> | undefined;
+    const cleanupSoon = setTimeout(() => (cleaned ??= cleanupSessionsDuringRun(setup)), 25);
     const code = await runPrintMode(opts, agent, prompts, messages, io, abort, {
       transcript,
       mcpServers,
@@ -279,7 +281,8 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       ...(debug ? { debug } : {}),
     });
     await elicitation?.settled();
-    await cleaned;
+    clearTimeout(cleanupSoon);
+    await (cleaned ??= cleanupSessionsDuringRun(setup));
     await agent.hooks.sessionEnd?.({ reason: 'other' }, new AbortController().signal);
     for (const n of agent.hooks.drainNotices?.() ?? []) io.err(`wicket: ${n}\n`);
     await stdout.flushed();
