@@ -49,9 +49,14 @@ export function shadowEnv(place: GitPlace | undefined, base: NodeJS.ProcessEnv =
 
 /** Runs `git args` with `env` in `cwd`; rejects with git's message when it fails. */
 export function runGit(args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, opts: GitRunOptions = {}): Promise<GitResult> {
+  return runCommand('git', args, env, cwd, opts);
+}
+
+/** Runs `cmd args` (git, or find for the modes of a snapshot) with `env` in `cwd`; rejects with its message when it fails. */
+export function runCommand(cmd: string, args: readonly string[], env: NodeJS.ProcessEnv, cwd: string, opts: GitRunOptions = {}): Promise<GitResult> {
   return new Promise((resolve, reject) => {
-    // node:child_process loads on the first git run, not with the session.
-    const child = process.getBuiltinModule('node:child_process').spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    // node:child_process loads on the first run, not with the session.
+    const child = process.getBuiltinModule('node:child_process').spawn(cmd, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
@@ -61,14 +66,14 @@ export function runGit(args: readonly string[], env: NodeJS.ProcessEnv, cwd: str
     });
     child.on('error', (e) => {
       clearTimeout(timer);
-      reject(new Error(`git could not be started: ${e.message}`));
+      reject(new Error(`${cmd} could not be started: ${e.message}`));
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const result = { code: code ?? -1, stdout: Buffer.concat(out), stderr: err };
       if ((opts.okCodes ?? [0]).includes(result.code)) return resolve(result);
       const why = signal ? `killed (${signal})` : err.trim().split('\n').slice(-3).join(' ') || `exit code ${result.code}`;
-      reject(new Error(`git ${args[0]} failed: ${why}`));
+      reject(new Error(`${cmd} ${args[0]} failed: ${why}`));
     });
     child.stdin.on('error', () => undefined);
     child.stdin.end(opts.input ?? '');
