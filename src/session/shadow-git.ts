@@ -14,9 +14,10 @@ import path from 'node:path';
 import { isInside } from '../base/paths.js';
 import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
 import { exactPattern, fileCapBytes } from './shadow-exclude.js';
-import { runCommand, runGit, shadowEnv, type GitPlace, type GitRunOptions, type GitResult } from './shadow-git-run.js';
+import { runCommand, runGit, SHADOW_CONFIG, shadowEnv, type GitPlace, type GitRunOptions, type GitResult } from './shadow-git-run.js';
 import { parseModes, serializeModes, type ModeMap, type ModeRecord } from './shadow-modes.js';
-import { presentIn, readBlobs, treeDiff, treeNumstat, type TreeChange } from './shadow-read.js';
+import { nestedGitDir, NestedShadows } from './shadow-nested.js';
+import { objectKept, presentIn, readBlobs, treeDiff, treeNumstat, type TreeChange } from './shadow-read.js';
 import { fullScan, partialScan, type ScanPlace } from './shadow-scan.js';
 import { projectSlug } from './paths.js';
 import { writeRef } from './shadow-ref.js';
@@ -49,28 +50,6 @@ export type { TreeChange };
 
 const LOCK_RETRIES = 20;
 
-/** The shadow's settings: a work tree given by GIT_WORK_TREE, git's stat and untracked caches, no hooks, no gc of its own. */
-const SHADOW_CONFIG = `[core]
-\tbare = false
-\tuntrackedCache = true
-\tfsmonitor = false
-\tautocrlf = false
-\tsafecrlf = false
-\tfileMode = true
-\tsymlinks = true
-\tquotePath = false
-\thooksPath = /dev/null
-[index]
-\tversion = 4
-[gc]
-\tauto = 0
-[commit]
-\tgpgSign = false
-[advice]
-\taddEmbeddedRepo = false
-\taddIgnoredFile = false
-`;
-
 /** `<wicket home>/snapshots`: one shadow repository per project. */
 export function snapshotsRoot(wicketHome: string): string {
   return path.join(wicketHome, 'snapshots');
@@ -88,6 +67,8 @@ export interface ShadowOptions {
   watch?: boolean;
   /** At most this many folders watched (default MAX_WATCHED_DIRS). */
   maxWatchedDirs?: number;
+  /** The object store to use (a nested repository's shadow uses the project's). */
+  objects?: string;
 }
 
 export class ShadowRepo {
@@ -104,6 +85,10 @@ export class ShadowRepo {
   /** The last modes record written, and the commit that keeps it alive. */
   private lastModes: { text: string; blob: string; kept: () => boolean } | undefined;
   private lastModesParent: { blob: string; commit: string; kept: () => boolean } | undefined;
+  private readonly objects: string;
+  /** The nested repositories the last scan found (relative), and their shadows. */
+  private nestedPaths: string[] = [];
+  private readonly nested: NestedShadows;
 
   constructor(
     gitDir: string,
@@ -112,7 +97,11 @@ export class ShadowRepo {
   ) {
     this.place = { gitDir, workTree, indexFile: path.join(gitDir, 'index') };
     this.env = shadowEnv(this.place);
+    this.objects = opts.objects ?? path.join(gitDir, 'objects');
+    if (opts.objects) this.env.GIT_OBJECT_DIRECTORY = opts.objects;
     this.fileCap = opts.fileCap ?? fileCapBytes();
+    const nestedOpts = { fileCap: this.fileCap, objects: this.objects };
+    this.nested = new NestedShadows(workTree, this.git.bind(this), (rel) => new ShadowRepo(nestedGitDir(gitDir, rel), path.join(workTree, rel), nestedOpts));
     const own = isInside(gitDir, workTree) ? [this.ownFolder()] : [];
     if (opts.watch) this.watch = new TreeWatch(workTree, path.join(gitDir, 'wicket-watch'), own, opts.maxWatchedDirs);
   }
@@ -164,7 +153,7 @@ export class ShadowRepo {
 
   /** Records the work tree as it is now in the shadow index and returns its tree and modes (one at a time). */
   writeTree(): Promise<TreeState> {
-    const next = this.queue.then(() => this.recordTree());
+    const next = this.queue.then(async () => this.nested.graft(await this.recordTree(), this.nestedPaths));
     this.queue = next.catch(() => undefined);
     return next;
   }
@@ -176,9 +165,10 @@ export class ShadowRepo {
       // What the watch saw change since the last scan: nothing, or a few paths updated alone.
       const changed = await this.watch.take();
       if (changed && !changed.length) return known.state;
-      const modes = changed && (await partialScan(this.scanPlace(), changed, known.leftOut, known.state.modes.map).catch(() => undefined));
-      if (modes) {
-        const state = { tree: await this.indexTree(), modes: { map: modes } };
+      const part = changed && (await partialScan(this.scanPlace(), changed, known.leftOut, known.state.modes.map).catch(() => undefined));
+      if (part) {
+        this.nestedPaths = [...new Set([...this.nestedPaths, ...part.nested])];
+        const state = { tree: await this.indexTree(), modes: { map: part.modes } };
         this.known = { ...known, state, kept: this.keeps(state.tree) };
         return state;
       }
@@ -187,8 +177,9 @@ export class ShadowRepo {
     const watchSkip = this.leftOut;
     const armed = this.watch ? await this.watch.arm(watchSkip) : false;
     const before = this.indexStamp();
-    const { leftOut, modes } = await fullScan(this.scanPlace());
+    const { leftOut, modes, nested } = await fullScan(this.scanPlace());
     this.leftOut = leftOut;
+    this.nestedPaths = nested;
     const state = { tree: await this.indexTree(before), modes: { map: modes } };
     if (armed && watchSkip && sameList(watchSkip, leftOut)) this.known = { state, leftOut, kept: this.keeps(state.tree) };
     return state;
@@ -330,23 +321,8 @@ export class ShadowRepo {
     return readBlobs(this.git.bind(this), ids);
   }
 
-  /**
-   * Whether object `id` (there now) is still there later, when a prune may have run since: its loose
-   * file is still there, or (packed now) the packs have not changed.
-   */
   private keeps(id: string): () => boolean {
-    const loose = path.join(this.place.gitDir, 'objects', id.slice(0, 2), id.slice(2));
-    if (existsSync(loose)) return () => existsSync(loose);
-    const packs = () => {
-      try {
-        const st = statSync(path.join(this.place.gitDir, 'objects', 'pack'));
-        return `${st.ino}:${st.mtimeMs}`;
-      } catch {
-        return '';
-      }
-    };
-    const then = packs();
-    return () => then !== '' && packs() === then;
+    return objectKept(this.objects, id);
   }
 
   /** Runs a command that takes the shadow index's lock, waiting while another wicket holds it. */

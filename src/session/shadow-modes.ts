@@ -27,13 +27,17 @@ export interface ModeRecord {
 /** Runs a command (find) and gives its stdout, or undefined when it could not run or failed. */
 export type Exec = (cmd: string, args: readonly string[]) => Promise<Buffer | undefined>;
 
-/** The record of the whole work tree, leaving out `skip` (relative folders), `.git` folders and nested repositories. */
-export async function readModes(root: string, skip: readonly string[], exec: Exec): Promise<ModeMap> {
+/**
+ * The record of the whole work tree, leaving out `skip` (relative folders), `.git` folders and what
+ * nested repositories hold; and the nested repositories found (relative folders holding a `.git`).
+ */
+export async function readModes(root: string, skip: readonly string[], exec: Exec): Promise<{ map: ModeMap; nested: string[] }> {
+  const nested: string[] = [];
   if (process.platform === 'linux') {
     const out = await exec('find', findArgs(root, skip));
-    if (out) return parseModes(out);
+    if (out) return { map: parseModes(out, nested), nested };
   }
-  return walkModes(root, '', new Set(skip));
+  return { map: await walkModes(root, '', new Set(skip), nested), nested };
 }
 
 function findArgs(root: string, skip: readonly string[]): string[] {
@@ -47,7 +51,7 @@ function findArgs(root: string, skip: readonly string[]): string[] {
  * Parses find's `<octal mode> <type> <path>\0` records (`g`: a `.git`, not kept). A nested
  * repository's folder stays in the record (its own mode), not what it holds: git keeps it as a link.
  */
-export function parseModes(out: Buffer): ModeMap {
+export function parseModes(out: Buffer, nestedFound: string[] = []): ModeMap {
   const map: ModeMap = new Map();
   const nested: string[] = [];
   for (const rec of out.toString('utf8').split('\0')) {
@@ -55,7 +59,10 @@ export function parseModes(out: Buffer): ModeMap {
     const kind = rec[a + 1];
     if (a < 1 || rec[a + 2] !== ' ') continue;
     const rel = rec.slice(a + 3);
-    if (kind === 'g' && rel !== '.git') nested.push(`${path.posix.dirname(rel)}/`);
+    if (kind === 'g' && rel !== '.git') {
+      nested.push(`${path.posix.dirname(rel)}/`);
+      nestedFound.push(path.posix.dirname(rel));
+    }
     const mode = Number.parseInt(rec.slice(0, a), 8);
     if ((kind === 'f' || kind === 'd') && Number.isInteger(mode)) map.set(rel, { kind, mode: mode & 0o7777 });
   }
@@ -64,7 +71,7 @@ export function parseModes(out: Buffer): ModeMap {
 }
 
 /** The record of `start` (relative) and everything under it, by lstat. */
-async function walkModes(root: string, start: string, skip: ReadonlySet<string>): Promise<ModeMap> {
+async function walkModes(root: string, start: string, skip: ReadonlySet<string>, nested: string[] = []): Promise<ModeMap> {
   const map: ModeMap = new Map();
   const top = await lstat(path.join(root, start)).catch(() => undefined);
   if (!top) return map;
@@ -75,7 +82,10 @@ async function walkModes(root: string, start: string, skip: ReadonlySet<string>)
   while (stack.length) {
     const rel = stack.pop()!;
     const names = await readdir(path.join(root, rel)).catch(() => [] as string[]);
-    if (rel && names.includes('.git')) continue; // a nested repository
+    if (rel && names.includes('.git')) {
+      nested.push(rel); // a nested repository
+      continue;
+    }
     const stats = await Promise.all(names.map((n) => lstat(path.join(root, rel, n)).catch(() => undefined)));
     for (const [i, n] of names.entries()) {
       const st = stats[i];
@@ -90,13 +100,13 @@ async function walkModes(root: string, start: string, skip: ReadonlySet<string>)
   return map;
 }
 
-/** A copy of `map` with `paths` (relative, changed since) read again, with everything under them. */
-export async function updateModes(root: string, map: ModeMap, paths: readonly string[], skip: readonly string[]): Promise<ModeMap> {
+/** A copy of `map` with `paths` (relative, changed since) read again, with everything under them; `nested`: the nested repositories found there. */
+export async function updateModes(root: string, map: ModeMap, paths: readonly string[], skip: readonly string[], nested: string[] = []): Promise<ModeMap> {
   const changed = new Set(paths);
   const next: ModeMap = new Map();
   for (const [k, v] of map) if (!under(k, changed)) next.set(k, v);
   const skipSet = new Set(skip);
-  const read = await Promise.all(paths.map((p) => walkModes(root, p, skipSet)));
+  const read = await Promise.all(paths.map((p) => walkModes(root, p, skipSet, nested)));
   for (const m of read) for (const [k, v] of m) next.set(k, v);
   return next;
 }

@@ -1,4 +1,6 @@
 /** Reading a shadow repository's trees and blobs (shadow-git.ts). */
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { nulFields, type GitResult, type GitRunOptions } from './shadow-git-run.js';
 
 type Git = (args: readonly string[], opts?: GitRunOptions) => Promise<GitResult>;
@@ -65,4 +67,23 @@ export async function readBlobs(git: Git, ids: readonly string[]): Promise<Map<s
     at = nl + 1 + n + 1;
   }
   return map;
+}
+
+/**
+ * Whether object `id` (there now) is still there later, when a prune may have run since: its loose
+ * file is still there, or (packed now) the packs have not changed.
+ */
+export function objectKept(objects: string, id: string): () => boolean {
+  const loose = path.join(objects, id.slice(0, 2), id.slice(2));
+  if (existsSync(loose)) return () => existsSync(loose);
+  const packs = () => {
+    try {
+      const st = statSync(path.join(objects, 'pack'));
+      return `${st.ino}:${st.mtimeMs}`;
+    } catch {
+      return '';
+    }
+  };
+  const then = packs();
+  return () => then !== '' && packs() === then;
 }

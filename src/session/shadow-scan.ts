@@ -31,6 +31,8 @@ export interface ScanResult {
   /** The ignored folders left out as large (relative). */
   leftOut: string[];
   modes: ModeMap;
+  /** The nested repositories (relative folders holding a `.git`). */
+  nested: string[];
 }
 
 /** More changed paths than this: a full scan. */
@@ -47,16 +49,21 @@ export async function fullScan(p: ScanPlace): Promise<ScanResult> {
   const kept = new Set(small);
   const leftOut = ignoredPaths.filter((x) => x.endsWith('/') && !kept.has(x.slice(0, -1))).map((x) => x.slice(0, -1));
   // the modes are read while git walks the tree
-  const [modes] = await Promise.all([readModes(p.workTree, [...leftOut, ...p.always], p.exec), added.then((r) => dropOverCap(p, r))]);
+  const [{ map, nested }] = await Promise.all([readModes(p.workTree, [...leftOut, ...p.always], p.exec), added.then((r) => dropOverCap(p, r))]);
   if (small.length) await addSmall(p, small);
-  return { leftOut, modes };
+  return { leftOut, modes: map, nested };
 }
 
 /**
  * Updates the index for `changed` (relative paths the watch saw, with everything under them) only.
  * Undefined when it cannot vouch for the result: the caller makes a full scan.
  */
-export async function partialScan(p: ScanPlace, changed: readonly string[], leftOut: readonly string[], modes: ModeMap): Promise<ModeMap | undefined> {
+export async function partialScan(
+  p: ScanPlace,
+  changed: readonly string[],
+  leftOut: readonly string[],
+  modes: ModeMap,
+): Promise<{ modes: ModeMap; nested: string[] } | undefined> {
   if (!changed.length || changed.length > MAX_PARTIAL_PATHS) return undefined;
   if (changed.some((c) => c === '' || c.split('/').some((s) => s === '.git' || s === '.gitignore'))) return undefined;
   const inside = (c: string, dirs: readonly string[]) => dirs.some((s) => c === s || c.startsWith(`${s}/`));
@@ -75,18 +82,19 @@ export async function partialScan(p: ScanPlace, changed: readonly string[], left
   const present = paths.filter((_, i) => there[i]);
   const missing = paths.filter((_, i) => !there[i]);
   if (missing.length) await p.locked(['rm', '-r', '-q', '--cached', '--ignore-unmatch', ...FROM_STDIN], { input: nul(missing) });
-  if (!present.length) return updateModes(p.workTree, modes, paths, skip);
+  const nested: string[] = [];
+  if (!present.length) return { modes: await updateModes(p.workTree, modes, paths, skip, nested), nested };
   const [added, ignored, nextModes] = await Promise.all([
     p.locked(['add', '-A', '-v', '--ignore-errors', ...FROM_STDIN], { input: nul(present), okCodes: [0, 1] }),
     p.git([...LIST_IGNORED, '--', ...present]),
-    updateModes(p.workTree, modes, paths, skip),
+    updateModes(p.workTree, modes, paths, skip, nested),
   ]);
   await dropOverCap(p, added);
   const ignoredPaths = nulFields(ignored.stdout);
   if (ignoredPaths.some((x) => x.endsWith('/'))) return undefined;
   const small = await smallIgnored(p.workTree, ignoredPaths, p.fileCap);
   if (small.length) await addSmall(p, small);
-  return nextModes;
+  return { modes: nextModes, nested };
 }
 
 /** Files git just added that are over the cap leave the index, and later scans. */

@@ -1,8 +1,9 @@
 /**
  * Checkpoints that cover the shell, through the built binary: a print-mode session whose Bash calls
- * edit with `sed -i`, create, delete, rename and chmod files and folders (600, 640, 700, setuid),
- * then `wicket rewind` puts back every byte and mode bit, lists what it cannot put back, can itself
- * be undone, and leaves the project's own git index exactly as it was.
+ * edit with `sed -i`, create, delete, rename and chmod files and folders (600, 640, 700, setuid) and
+ * change a nested repository's files, then `wicket rewind` puts back every byte and mode bit (the
+ * nested repository's `.git` untouched), lists what it cannot put back, can itself be undone, and
+ * leaves the project's own git index exactly as it was.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ const t = useApiAndProject({
     'keep.bin': Buffer.from([0, 1, 2, 255, 254]),
     'secret.txt': 'not for everyone\n',
     'docs/guide.md': '# guide\n',
+    'vendor/lib/index.js': 'export const v = 1;\n',
     '.env': 'TOKEN=small-ignored-file\n',
     '.gitignore': 'node_modules/\n.env\n',
     ...nodeModules,
@@ -71,21 +73,39 @@ const SHELL_CHANGES = [
 describe('wicket rewind after shell changes', () => {
   it('in a project that is not a git repository: restores every byte and mode bit the shell changed, lists what is outside, and the restore can be undone', async () => {
     execFileSync('chmod', ['755', t.project.path('tool.sh')]);
+    // a nested repository (a vendored clone): its files are restored, its .git is left as it is
+    const vendored = { cwd: t.project.path('vendor/lib') };
+    execFileSync('git', ['init', '-q'], vendored);
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A'], vendored);
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'vendored'], vendored);
     execFileSync('chmod', ['600', t.project.path('a.txt')]);
     const before = tree(t.project.dir);
     const outside = path.join(t.project.home, 'outside.txt');
-    shellSession(`${SHELL_CHANGES} && echo out > ${outside}`);
+    shellSession(`${SHELL_CHANGES} && echo changed > vendor/lib/index.js && echo new > vendor/lib/added.js && echo out > ${outside}`);
     expectExit(await t.run(['-p', 'change things with the shell']), 0);
     const after = tree(t.project.dir);
     expect(after).not.toEqual(before);
     expect(t.project.exists('new-name.txt')).toBe(true);
 
     const list = expectExit(await t.run(['rewind', '--list']), 0);
-    expect(list.stdout).toMatch(/1\. "change things with the shell" · 13 files would change/);
+    expect(list.stdout).toMatch(/1\. "change things with the shell" · 15 files would change/);
 
     // Without --yes: the preview, the diff, and nothing changed.
     const preview = expectExit(await t.run(['rewind', '--to', '1']), 0);
-    for (const f of ['a.txt', 'created.txt', 'gone.txt', 'new-name.txt', 'old-name.txt', 'run.sh', 'tool.sh', '.env', 'keep.bin', 'sub/deep/new.txt'])
+    for (const f of [
+      'a.txt',
+      'created.txt',
+      'gone.txt',
+      'new-name.txt',
+      'old-name.txt',
+      'run.sh',
+      'tool.sh',
+      '.env',
+      'keep.bin',
+      'sub/deep/new.txt',
+      'vendor/lib/index.js',
+      'vendor/lib/added.js',
+    ])
       expect(preview.stdout).toContain(`  ${f}`);
     expect(preview.stdout).toContain('-TWO');
     // A mode alone changed: named with the mode then and now.
