@@ -4,10 +4,13 @@
  * objects are content-addressed, so an unchanged file costs nothing, and the shadow's own index keeps
  * git's stat cache, so `git add -A` on an unchanged tree only compares file stats. The project's
  * `.git`, its index and its refs are never touched (shadow-git-run.ts). What a snapshot leaves out is
- * in shadow-exclude.ts.
+ * in shadow-exclude.ts. A watched shadow (a session's, tree-watch.ts) reuses the last tree when
+ * nothing changed and updates only the changed paths otherwise (shadow-scan.ts); nested repositories
+ * have shadows of their own (shadow-nested.ts).
  *
- * A snapshot is a commit (its message: the session, the checkpoint and the project's git HEAD then)
- * named by `refs/wicket/<session>/<checkpoint>`.
+ * A snapshot is a commit (its message: the session, the checkpoint, the project's git HEAD then and
+ * the blob of its files' and folders' modes, shadow-modes.ts) named by
+ * `refs/wicket/<session>/<checkpoint>`; its parent commit holds the modes blob.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -1,10 +1,13 @@
 /**
- * Whether anything changed in a work tree since a moment (`arm()`), so that a snapshot of an
- * unchanged tree (shadow-git.ts) costs no walk of its files. One inotify watch per folder
- * (`fs.watch`, not recursive: Node 20's recursive watch on Linux watches every file), leaving out
- * `.git` folders, nested repositories and the large ignored folders a snapshot leaves out. Any event
- * in a watched folder (a file created, written, deleted, renamed, its mode changed) makes the tree
- * dirty; a dirty tree is snapshotted by git's full scan, as when there is no watch.
+ * What changed in a work tree since a moment (`arm()`, then each `take()`), so that a snapshot of an
+ * unchanged tree (shadow-git.ts) costs no walk of its files, and one after changes reads only the
+ * paths they touched. One inotify watch per folder (`fs.watch`, not recursive: Node 20's recursive
+ * watch on Linux watches every file), leaving out `.git` folders, nested repositories and the large
+ * ignored folders a snapshot leaves out. Every event in a watched folder (a file created, written,
+ * deleted, renamed, its mode changed: inotify's IN_ATTRIB, which Node reports) names a path; a
+ * folder's own mode change comes with the folder's name. More than MAX_CHANGED paths, or an event on
+ * the root itself, and the list is given up: the next snapshot is git's full scan, as when there is
+ * no watch. A chmod made through a hard link outside the tree is not seen, nor is a write.
  *
  * Events are delivered in order on one inotify descriptor, so writing a fence file in a watched
  * folder of wicket's own and waiting for its event proves that every change made before it has been
