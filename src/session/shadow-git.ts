@@ -20,7 +20,7 @@ import { exactPattern, fileCapBytes } from './shadow-exclude.js';
 import { runCommand, runGit, SHADOW_CONFIG, shadowEnv, type GitPlace, type GitRunOptions, type GitResult } from './shadow-git-run.js';
 import { parseModes, serializeModes, type ModeMap, type ModeRecord } from './shadow-modes.js';
 import { nestedGitDir, NestedShadows } from './shadow-nested.js';
-import { objectKept, presentIn, readBlobs, treeDiff, treeNumstat, type TreeChange } from './shadow-read.js';
+import { objectKept, presentIn, readBlobs, treeDiff, treeKinds, treeNumstat, type TreeChange } from './shadow-read.js';
 import { fullScan, partialScan, type ScanPlace } from './shadow-scan.js';
 import { projectSlug } from './paths.js';
 import { writeRef } from './shadow-ref.js';
@@ -312,6 +312,11 @@ export class ShadowRepo {
   /** Lines added and removed per path from `from` to `to` (undefined for binary files). */
   numstat(from: string, to: string): Promise<Map<string, { added: number; removed: number } | undefined>> {
     return treeNumstat(this.git.bind(this), from, to);
+  }
+
+  /** What each of `rels` is in `tree`: a file (`x`: executable), a folder, or absent. */
+  kinds(tree: string, rels: readonly string[]): Promise<Map<string, 'f' | 'x' | 'd'>> {
+    return treeKinds(this.git.bind(this), tree, rels);
   }
 
   /** The patch from `from` to `to`, as text. */

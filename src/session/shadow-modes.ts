@@ -1,8 +1,10 @@
 /**
  * Every permission bit of the files and folders a snapshot covers (shadow-git.ts): git keeps only
  * 644 or 755 for a file and nothing for a folder, so wicket keeps its own record beside each
- * snapshot, the full mode (setuid, setgid and sticky bits included) of every regular file and folder
- * of the work tree, but `.git` folders, nested repositories and the folders a snapshot leaves out.
+ * snapshot: the full mode (setuid, setgid and sticky bits included) of every regular file and folder
+ * of the work tree whose mode is not what git's tree implies (a file 644 or 755 as its executable
+ * bit says, a folder 755), but in `.git` folders, nested repositories and the folders a snapshot
+ * leaves out. A path not in the record has that default mode (`defaultMode`).
  *
  * The record is a blob in the shadow repository (`<mode> <f|d> <path>\0`, sorted), named in the
  * snapshot's commit message and kept alive by a parent commit whose tree holds it, so that pruning
@@ -22,6 +24,15 @@ export type ModeMap = Map<string, { kind: 'f' | 'd'; mode: number }>;
 export interface ModeRecord {
   map: ModeMap;
   blob?: string;
+}
+
+/** The mode a path not in the record has: a file's as its executable bit in git's tree says, a folder 755. */
+export function defaultMode(kind: 'f' | 'd', executable: boolean): number {
+  return kind === 'd' || executable ? 0o755 : 0o644;
+}
+
+function recorded(kind: 'f' | 'd', mode: number): boolean {
+  return mode !== defaultMode(kind, (mode & 0o100) !== 0);
 }
 
 /** Runs a command (find) and gives its stdout, or undefined when it could not run or failed. */
@@ -44,7 +55,10 @@ function findArgs(root: string, skip: readonly string[]): string[] {
   const gitEntry = ['(', '-name', '.git', '-printf', '0 g %P\\0', '-prune', ')'];
   const left = skip.flatMap((s, i) => [...(i ? ['-o'] : []), '-path', path.join(root, s).replace(/[\\*?[]/g, (c) => `\\${c}`)]);
   const leftOut = left.length ? ['-o', '(', ...left, ')', '-prune'] : [];
-  return [root, ...gitEntry, ...leftOut, '-o', '(', '-type', 'f', '-o', '-type', 'd', ')', '-printf', '%m %y %P\\0'];
+  // only what is not the default: a file neither 644 nor 755, a folder not 755
+  const files = ['(', '-type', 'f', '!', '-perm', '644', '!', '-perm', '755', ')'];
+  const folders = ['(', '-type', 'd', '!', '-perm', '755', ')'];
+  return [root, ...gitEntry, ...leftOut, '-o', '(', ...files, '-o', ...folders, ')', '-printf', '%m %y %P\\0'];
 }
 
 /**
@@ -64,7 +78,7 @@ export function parseModes(out: Buffer, nestedFound: string[] = []): ModeMap {
       nestedFound.push(path.posix.dirname(rel));
     }
     const mode = Number.parseInt(rec.slice(0, a), 8);
-    if ((kind === 'f' || kind === 'd') && Number.isInteger(mode)) map.set(rel, { kind, mode: mode & 0o7777 });
+    if ((kind === 'f' || kind === 'd') && Number.isInteger(mode) && recorded(kind, mode & 0o7777)) map.set(rel, { kind, mode: mode & 0o7777 });
   }
   if (nested.length) for (const p of map.keys()) if (nested.some((n) => p.startsWith(n))) map.delete(p);
   return map;
@@ -75,9 +89,12 @@ async function walkModes(root: string, start: string, skip: ReadonlySet<string>,
   const map: ModeMap = new Map();
   const top = await lstat(path.join(root, start)).catch(() => undefined);
   if (!top) return map;
-  if (top.isFile()) return map.set(start, { kind: 'f', mode: top.mode & 0o7777 });
+  const note = (rel: string, kind: 'f' | 'd', mode: number) => {
+    if (recorded(kind, mode & 0o7777)) map.set(rel, { kind, mode: mode & 0o7777 });
+  };
+  if (top.isFile()) note(start, 'f', top.mode);
   if (!top.isDirectory()) return map;
-  map.set(start, { kind: 'd', mode: top.mode & 0o7777 });
+  note(start, 'd', top.mode);
   const stack = [start];
   while (stack.length) {
     const rel = stack.pop()!;
@@ -92,9 +109,9 @@ async function walkModes(root: string, start: string, skip: ReadonlySet<string>,
       const r = rel ? `${rel}/${n}` : n;
       if (!st || n === '.git' || skip.has(r)) continue;
       if (st.isDirectory()) {
-        map.set(r, { kind: 'd', mode: st.mode & 0o7777 });
+        note(r, 'd', st.mode);
         stack.push(r);
-      } else if (st.isFile()) map.set(r, { kind: 'f', mode: st.mode & 0o7777 });
+      } else if (st.isFile()) note(r, 'f', st.mode);
     }
   }
   return map;
@@ -123,23 +140,6 @@ function under(rel: string, set: ReadonlySet<string>): boolean {
 export function serializeModes(map: ModeMap): string {
   const keys = [...map.keys()].sort();
   return keys.map((k) => `${map.get(k)!.mode.toString(8)} ${map.get(k)!.kind} ${k}\0`).join('');
-}
-
-/** One path whose mode differs between two records (both present, same kind). */
-export interface ModeChange {
-  path: string;
-  kind: 'f' | 'd';
-  then: number;
-  now: number;
-}
-
-export function modeChanges(then: ModeMap, now: ModeMap): ModeChange[] {
-  const out: ModeChange[] = [];
-  for (const [p, e] of then) {
-    const n = now.get(p);
-    if (n && n.kind === e.kind && n.mode !== e.mode) out.push({ path: p, kind: e.kind, then: e.mode, now: n.mode });
-  }
-  return out;
 }
 
 /** A mode as `ls` users read it: `644`, `4755`. */

@@ -87,3 +87,19 @@ export function objectKept(objects: string, id: string): () => boolean {
   const then = packs();
   return () => then !== '' && packs() === then;
 }
+
+/** What each of `rels` is in `tree`: a file (`x`: executable), a folder, or absent; with their folders. */
+export async function treeKinds(git: Git, tree: string, rels: readonly string[]): Promise<Map<string, 'f' | 'x' | 'd'>> {
+  const kinds = new Map<string, 'f' | 'x' | 'd'>();
+  const paths = rels.filter(Boolean);
+  if (!paths.length) return kinds;
+  // many paths: the whole tree, rather than a command line too long
+  const out = await git(['ls-tree', '-r', '-t', '-z', tree, ...(paths.length <= 500 ? ['--', ...paths] : [])]);
+  for (const rec of nulFields(out.stdout)) {
+    const tab = rec.indexOf('\t');
+    const mode = rec.slice(0, rec.indexOf(' '));
+    const kind = mode === '040000' ? 'd' : mode === '100755' ? 'x' : mode === '100644' ? 'f' : undefined;
+    if (kind) kinds.set(rec.slice(tab + 1), kind);
+  }
+  return kinds;
+}

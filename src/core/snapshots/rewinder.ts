@@ -13,7 +13,8 @@ import { errorMessage } from '../../base/errors.js';
 import { isInside } from '../../base/paths.js';
 import type { ReadState } from '../../base/read-state.js';
 import type { Snapshot, TreeChange, TreeState } from '../../session/shadow-git.js';
-import { modeChanges, octal, type ModeChange } from '../../session/shadow-modes.js';
+import { octal } from '../../session/shadow-modes.js';
+import { modeChanges, modesThen, type ModeChange } from './mode-diff.js';
 import { countChanges, diffHunks, formatUnifiedDiff } from '../../tools/fs/diff.js';
 import type { FileChange, FileHistory } from '../file-history.js';
 import { headMoved, projectHead } from './project-head.js';
@@ -132,8 +133,8 @@ export class Rewinder {
         covered = await this.coveredBy([snap.tree, now.tree], changes, await this.editedPaths(id));
         const applied = await applyTreeChanges(this.snapshots.repo, changes);
         if (snap.modes) {
-          const rewritten = new Set(changes.map((c) => c.path));
-          await applyModes(this.snapshots.root, await this.snapshots.repo.modes(snap.modes), now.state.modes.map, rewritten, applied);
+          const repo = this.snapshots.repo;
+          await applyModes(this.snapshots.root, await modesThen(repo, snap.tree, await repo.modes(snap.modes), now.state.modes.map), applied);
         }
         merge(report, applied);
         for (const c of changes) if (c.oldMode === GITLINK || c.newMode === GITLINK) report.notRestorable.push(path.join(this.snapshots.root, c.path));
@@ -185,7 +186,7 @@ export class Rewinder {
       snap.modes ? repo.modes(snap.modes) : undefined,
     ]);
     const root = this.snapshots!.root;
-    const modes = new Map((thenModes ? modeChanges(thenModes, state.modes.map) : []).map((m) => [m.path, m]));
+    const modes = new Map((thenModes ? await modeChanges(repo, snap.tree, thenModes, now, state.modes.map) : []).map((m) => [m.path, m]));
     const files = changes.map((c): PlannedFile => {
       const n = counts.get(c.path);
       const m = modes.get(c.path);
@@ -203,7 +204,7 @@ export class Rewinder {
 }
 
 function modeNote(m: ModeChange | undefined): { mode?: string } {
-  return m ? { mode: `mode ${octal(m.then)} → ${octal(m.now)}` } : {};
+  return m ? { mode: `mode ${octal(m.mode)} → ${octal(m.now)}` } : {};
 }
 
 function editFile(c: FileChange): PlannedFile {

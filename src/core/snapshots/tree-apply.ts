@@ -12,7 +12,7 @@ import { errorMessage } from '../../base/errors.js';
 import { writeFileAtomic } from '../../base/fs/write-file-atomic.js';
 import { isInside } from '../../base/paths.js';
 import type { ShadowRepo, TreeChange } from '../../session/shadow-git.js';
-import type { ModeMap } from '../../session/shadow-modes.js';
+import type { ModeEntry } from './mode-diff.js';
 
 export const ABSENT = '000000';
 export const GITLINK = '160000';
@@ -107,17 +107,12 @@ async function writeEntry(p: string, mode: string, bytes: Buffer): Promise<void>
 }
 
 /**
- * Gives back the modes of the snapshot's record (`then`) to every file and folder whose mode differs
- * from the record of the tree now (`now`), or that the restore wrote (`rewritten`, relative):
- * files first, then folders, deepest first. What is gone, or is a symlink or of another kind now,
- * is left as it is. Never throws: a failure is reported.
+ * Gives back to each path of `then` (its mode in the snapshot, from modesThen) that mode, where it
+ * differs now: files first, then folders, deepest first. What is gone, or is a symlink or of
+ * another kind now, is left as it is. Never throws: a failure is reported.
  */
-export async function applyModes(root: string, then: ModeMap, now: ModeMap, rewritten: ReadonlySet<string>, report: ApplyReport): Promise<void> {
-  const todo = [...then].filter(([p, e]) => {
-    const n = now.get(p);
-    return rewritten.has(p) || !n || n.kind !== e.kind || n.mode !== e.mode;
-  });
-  todo.sort(([a, x], [b, y]) => Number(x.kind === 'd') - Number(y.kind === 'd') || b.length - a.length);
+export async function applyModes(root: string, then: ReadonlyMap<string, ModeEntry>, report: ApplyReport): Promise<void> {
+  const todo = [...then].sort(([a, x], [b, y]) => Number(x.kind === 'd') - Number(y.kind === 'd') || b.length - a.length);
   const realRoot = await realpath(root).catch(() => root);
   const done = new Set([...report.restored, ...report.deleted]);
   for (const [rel, e] of todo) {
