@@ -1,9 +1,10 @@
 /**
  * A watched shadow repository (a session's): a snapshot of an unchanged tree skips git's scan, a
  * snapshot after a few changes updates only the changed paths, and after any change (content, mode,
- * a file created in a new folder, a folder renamed or replaced, ignore rules) its tree and its record
- * of modes are exactly what git's full scan and a full walk record.
+ * a file created in a new folder, a folder renamed or replaced, ignore rules, a nested repository)
+ * its tree and its record of modes are exactly what git's full scan and a full walk record.
  */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,6 +45,10 @@ async function same(partial?: boolean): Promise<string> {
   expect(serializeModes(w.modes.map)).toBe(serializeModes(s.modes.map));
   if (partial) expect(fullScans).toBe(0);
   return w.tree;
+}
+
+async function files(tree: string): Promise<string[]> {
+  return (await scanned.git(['ls-tree', '-r', '--name-only', tree])).stdout.toString('utf8').split('\n');
 }
 
 /** A snapshot of the unchanged tree runs no git at all. */
@@ -95,5 +100,12 @@ it.skipIf(process.platform !== 'linux')('records every change made just before a
   write('src/tmp.txt', 'made and removed between two snapshots\n');
   unlinkSync(path.join(project, 'src/tmp.txt'));
   await same(true);
+  // a nested repository appears: its files are in the tree (not a link), and a change in it is seen
+  write('vendor/lib/index.js', 'v1\n');
+  execFileSync('git', ['init', '-q'], { cwd: path.join(project, 'vendor/lib') });
+  const withNested = await same();
+  expect(await files(withNested)).toContain('vendor/lib/index.js');
+  write('vendor/lib/index.js', 'v2\n');
+  expect(await same(true)).not.toBe(withNested);
   await free();
 });
