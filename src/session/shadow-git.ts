@@ -196,9 +196,10 @@ export class ShadowRepo {
       git: (args, opts) => this.git(args, opts),
       locked: (args, opts) => this.locked(args, opts),
       exclude: (rels) => this.exclude(rels),
+      // find exits 1 when a folder cannot be read, with the rest of its output (git cannot read that folder either)
       exec: (cmd, args) =>
-        runCommand(cmd, args, process.env, this.workTree).then(
-          (r) => r.stdout,
+        runCommand(cmd, args, process.env, this.workTree, { okCodes: [0, 1] }).then(
+          (r) => (r.code === 0 || r.stdout.length ? r.stdout : undefined),
           () => undefined,
         ),
     };
