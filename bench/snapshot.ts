@@ -2,8 +2,11 @@
  * What a snapshot of the project (core/snapshots/) adds to a turn, on a 50,000-file tree: the first
  * snapshot (the shadow index is built, every file hashed once), then a snapshot of the unchanged tree
  * (git's stat cache: no file is read), and one after a turn changed 20 files. Each figure is the
- * time the turn waits: the project's HEAD read, `git add -A`, the tree and the commit named for the
- * checkpoint. A large ignored node_modules/ sits beside the sources and is left out.
+ * time the turn waits: the project's HEAD read, `git add -A`, the modes of the files and folders, the
+ * tree and the commit named for the checkpoint. A large ignored node_modules/ sits beside the
+ * sources and is left out. A session watches the project: an unchanged tree reuses the last
+ * snapshot, and after changes only the changed paths are read again; without the watch, git scans
+ * the whole tree each time.
  *
  * The tree is generated once in the system's temporary folder and reused by later runs.
  */

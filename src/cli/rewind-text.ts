@@ -10,7 +10,7 @@ function shown(p: string, cwd: string): string {
 function fileLine(f: PlannedFile, cwd: string): string {
   const counts = f.added === undefined ? '' : ` +${f.added} -${f.removed}`;
   const what = f.action === 'delete' ? ' (created since: removed)' : f.action === 'unknown' ? ` (cannot be restored: ${f.reason ?? 'unknown'})` : '';
-  return `  ${shown(f.path, cwd)}${counts}${what}\n`;
+  return `  ${shown(f.path, cwd)}${f.folder ? '/' : ''}${counts}${f.mode ? ` ${f.mode}` : ''}${what}\n`;
 }
 
 export function describePlan(plan: CodePlan, cwd: string): string {

@@ -4,17 +4,24 @@
  * objects are content-addressed, so an unchanged file costs nothing, and the shadow's own index keeps
  * git's stat cache, so `git add -A` on an unchanged tree only compares file stats. The project's
  * `.git`, its index and its refs are never touched (shadow-git-run.ts). What a snapshot leaves out is
- * in shadow-exclude.ts.
+ * in shadow-exclude.ts. A watched shadow (a session's, tree-watch.ts) reuses the last tree when
+ * nothing changed and updates only the changed paths otherwise (shadow-scan.ts); nested repositories
+ * have shadows of their own (shadow-nested.ts).
  *
- * A snapshot is a commit (its message: the session, the checkpoint and the project's git HEAD then)
- * named by `refs/wicket/<session>/<checkpoint>`.
+ * A snapshot is a commit (its message: the session, the checkpoint, the project's git HEAD then and
+ * the blob of its files' and folders' modes, shadow-modes.ts) named by
+ * `refs/wicket/<session>/<checkpoint>`; its parent commit holds the modes blob.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../base/paths.js';
 import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
-import { exactPattern, fileCapBytes, overCap, smallIgnored } from './shadow-exclude.js';
-import { nulFields, runGit, shadowEnv, type GitPlace, type GitRunOptions, type GitResult } from './shadow-git-run.js';
+import { exactPattern, fileCapBytes } from './shadow-exclude.js';
+import { runCommand, runGit, SHADOW_CONFIG, shadowEnv, type GitPlace, type GitRunOptions, type GitResult } from './shadow-git-run.js';
+import { parseModes, serializeModes, type ModeMap, type ModeRecord } from './shadow-modes.js';
+import { nestedGitDir, NestedShadows } from './shadow-nested.js';
+import { objectKept, presentIn, readBlobs, treeDiff, treeKinds, treeNumstat, type TreeChange } from './shadow-read.js';
+import { fullScan, partialScan, type ScanPlace } from './shadow-scan.js';
 import { projectSlug } from './paths.js';
 import { writeRef } from './shadow-ref.js';
 import { TreeWatch } from './tree-watch.js';
@@ -32,40 +39,19 @@ export interface SnapshotMeta {
 export interface Snapshot extends SnapshotMeta {
   commit: string;
   tree: string;
+  /** The blob of the modes of its files and folders (shadow-modes.ts); absent in a snapshot taken before they were kept. */
+  modes?: string;
 }
 
-/** One path that differs between two trees: git's modes (`100644`, `100755`, `120000`, `160000`, `000000` when absent). */
-export interface TreeChange {
-  path: string;
-  oldMode: string;
-  newMode: string;
-  oldBlob: string;
-  newBlob: string;
+/** The work tree as recorded now: its git tree and the modes of its files and folders. */
+export interface TreeState {
+  tree: string;
+  modes: ModeRecord;
 }
+
+export type { TreeChange };
 
 const LOCK_RETRIES = 20;
-
-/** The shadow's settings: a work tree given by GIT_WORK_TREE, git's stat and untracked caches, no hooks, no gc of its own. */
-const SHADOW_CONFIG = `[core]
-\tbare = false
-\tuntrackedCache = true
-\tfsmonitor = false
-\tautocrlf = false
-\tsafecrlf = false
-\tfileMode = true
-\tsymlinks = true
-\tquotePath = false
-\thooksPath = /dev/null
-[index]
-\tversion = 4
-[gc]
-\tauto = 0
-[commit]
-\tgpgSign = false
-[advice]
-\taddEmbeddedRepo = false
-\taddIgnoredFile = false
-`;
 
 /** `<wicket home>/snapshots`: one shadow repository per project. */
 export function snapshotsRoot(wicketHome: string): string {
@@ -84,6 +70,8 @@ export interface ShadowOptions {
   watch?: boolean;
   /** At most this many folders watched (default MAX_WATCHED_DIRS). */
   maxWatchedDirs?: number;
+  /** The object store to use (a nested repository's shadow uses the project's). */
+  objects?: string;
 }
 
 export class ShadowRepo {
@@ -92,11 +80,18 @@ export class ShadowRepo {
   private readonly fileCap: number;
   private ready: Promise<void> | undefined;
   private readonly watch: TreeWatch | undefined;
-  /** The tree of the last full scan while the watch was armed, and the folders it left out as large. */
-  private known: { tree: string; kept: () => boolean } | undefined;
+  /** The work tree as the watch last vouched for it, and the folders the scan left out as large. */
+  private known: { state: TreeState; leftOut: string[]; kept: () => boolean } | undefined;
   private leftOut: string[] | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private lastCommit: (Snapshot & { kept: () => boolean }) | undefined;
+  /** The last modes record written, and the commit that keeps it alive. */
+  private lastModes: { text: string; blob: string; kept: () => boolean } | undefined;
+  private lastModesParent: { blob: string; commit: string; kept: () => boolean } | undefined;
+  private readonly objects: string;
+  /** The nested repositories the last scan found (relative), and their shadows. */
+  private nestedPaths: string[] = [];
+  private readonly nested: NestedShadows;
 
   constructor(
     gitDir: string,
@@ -105,7 +100,11 @@ export class ShadowRepo {
   ) {
     this.place = { gitDir, workTree, indexFile: path.join(gitDir, 'index') };
     this.env = shadowEnv(this.place);
+    this.objects = opts.objects ?? path.join(gitDir, 'objects');
+    if (opts.objects) this.env.GIT_OBJECT_DIRECTORY = opts.objects;
     this.fileCap = opts.fileCap ?? fileCapBytes();
+    const nestedOpts = { fileCap: this.fileCap, objects: this.objects };
+    this.nested = new NestedShadows(workTree, this.git.bind(this), (rel) => new ShadowRepo(nestedGitDir(gitDir, rel), path.join(workTree, rel), nestedOpts));
     const own = isInside(gitDir, workTree) ? [this.ownFolder()] : [];
     if (opts.watch) this.watch = new TreeWatch(workTree, path.join(gitDir, 'wicket-watch'), own, opts.maxWatchedDirs);
   }
@@ -155,44 +154,59 @@ export class ShadowRepo {
     appendFileSync(file, rels.map((r) => `${exactPattern(r)}\n`).join(''));
   }
 
-  /** Records the work tree as it is now in the shadow index and returns its tree (one at a time). */
-  writeTree(): Promise<string> {
-    const next = this.queue.then(() => this.recordTree());
+  /** Records the work tree as it is now in the shadow index and returns its tree and modes (one at a time). */
+  writeTree(): Promise<TreeState> {
+    const next = this.queue.then(async () => this.nested.graft(await this.recordTree(), this.nestedPaths));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async recordTree(): Promise<string> {
+  private async recordTree(): Promise<TreeState> {
     await this.ensure();
     const known = this.known;
-    if (known?.kept() && (await this.watch?.unchanged())) return known.tree;
+    if (known?.kept() && this.watch) {
+      // What the watch saw change since the last scan: nothing, or a few paths updated alone.
+      const changed = await this.watch.take();
+      if (changed && !changed.length) return known.state;
+      const part = changed && (await partialScan(this.scanPlace(), changed, known.leftOut, known.state.modes.map).catch(() => undefined));
+      if (part) {
+        this.nestedPaths = [...new Set([...this.nestedPaths, ...part.nested])];
+        const state = { tree: await this.indexTree(), modes: { map: part.modes } };
+        this.known = { ...known, state, kept: this.keeps(state.tree) };
+        return state;
+      }
+    }
     this.known = undefined;
     const watchSkip = this.leftOut;
     const armed = this.watch ? await this.watch.arm(watchSkip) : false;
-    const tree = await this.scan();
-    if (armed && watchSkip && sameList(watchSkip, this.leftOut ?? [])) this.known = { tree, kept: this.keeps(tree) };
-    return tree;
+    const before = this.indexStamp();
+    const { leftOut, modes, nested } = await fullScan(this.scanPlace());
+    this.leftOut = leftOut;
+    this.nestedPaths = nested;
+    const state = { tree: await this.indexTree(before), modes: { map: modes } };
+    if (armed && watchSkip && sameList(watchSkip, leftOut)) this.known = { state, leftOut, kept: this.keeps(state.tree) };
+    return state;
   }
 
-  /** git's full scan of the work tree: the shadow index brought up to date, and its tree. */
-  private async scan(): Promise<string> {
-    const before = this.indexStamp();
-    const [added, ignored] = await Promise.all([
-      this.locked(['add', '-A', '-v', '--ignore-errors', '--', '.'], { okCodes: [0, 1] }),
-      this.git(['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory']),
-    ]);
-    const big = overCap(this.workTree, added.stdout.toString('utf8'), this.fileCap);
-    if (big.length) {
-      this.exclude(big);
-      await this.locked(['rm', '-q', '--cached', '--ignore-unmatch', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: `${big.join('\0')}\0` });
-    }
-    const ignoredPaths = nulFields(ignored.stdout);
-    const small = await smallIgnored(this.workTree, ignoredPaths, this.fileCap);
-    const kept = new Set(small);
-    this.leftOut = ignoredPaths.filter((p) => p.endsWith('/') && !kept.has(p.slice(0, -1))).map((p) => p.slice(0, -1));
-    if (small.length) {
-      await this.locked(['add', '-f', '--ignore-errors', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: `${small.join('\0')}\0`, okCodes: [0, 1] });
-    }
+  private scanPlace(): ScanPlace {
+    return {
+      workTree: this.workTree,
+      fileCap: this.fileCap,
+      always: isInside(this.place.gitDir, this.workTree) ? [this.ownFolder()] : [],
+      git: (args, opts) => this.git(args, opts),
+      locked: (args, opts) => this.locked(args, opts),
+      exclude: (rels) => this.exclude(rels),
+      // find exits 1 when a folder cannot be read, with the rest of its output (git cannot read that folder either)
+      exec: (cmd, args) =>
+        runCommand(cmd, args, process.env, this.workTree, { okCodes: [0, 1] }).then(
+          (r) => (r.code === 0 || r.stdout.length ? r.stdout : undefined),
+          () => undefined,
+        ),
+    };
+  }
+
+  /** The tree of the shadow index (`before`: its stamp before the scan; unchanged, the last tree is reused). */
+  private async indexTree(before?: string): Promise<string> {
     const stamp = this.indexStamp();
     const cached = this.lastTree();
     if (stamp && stamp === before && cached?.stamp === stamp) return cached.tree;
@@ -206,16 +220,54 @@ export class ShadowRepo {
     return this.commit(meta, await this.writeTree());
   }
 
-  /** Names `tree` (from writeTree) as the snapshot for `meta`'s session and checkpoint. */
-  async commit(meta: SnapshotMeta, tree: string): Promise<Snapshot> {
+  /**
+   * Names `state` (from writeTree) as the snapshot for `meta`'s session and checkpoint: a commit of
+   * its tree, whose parent holds the record of its modes (so that the record lives as long as it).
+   */
+  async commit(meta: SnapshotMeta, state: TreeState): Promise<Snapshot> {
+    const { tree } = state;
+    const modes = await this.modesBlob(state.modes);
     const last = this.lastCommit;
-    // The same tree and git state as the last snapshot: its commit is named again (the checkpoint is in the ref's name).
-    const same = last && last.kept() && last.tree === tree && last.session === meta.session && last.head === meta.head && last.branch === meta.branch;
-    const commit = same ? last.commit : (await this.git(['commit-tree', tree], { input: JSON.stringify(meta) })).stdout.toString('utf8').trim();
+    // The same tree, modes and git state as the last snapshot: its commit is named again (the checkpoint is in the ref's name).
+    const same =
+      last?.kept() && last.tree === tree && last.modes === modes && last.session === meta.session && last.head === meta.head && last.branch === meta.branch;
+    let commit = last?.commit ?? '';
+    if (!same) {
+      const parent = await this.modesParent(modes);
+      commit = (await this.git(['commit-tree', tree, '-p', parent], { input: JSON.stringify({ ...meta, modes }) })).stdout.toString('utf8').trim();
+    }
     const ref = snapshotRef(meta.session, meta.checkpoint);
     await writeRef(this.place.gitDir, ref, commit, () => this.git(['update-ref', ref, commit]));
-    this.lastCommit = { ...meta, commit, tree, kept: this.keeps(commit) };
-    return { ...meta, commit, tree };
+    this.lastCommit = { ...meta, commit, tree, modes, kept: this.keeps(commit) };
+    return { ...meta, commit, tree, modes };
+  }
+
+  /** The blob of a modes record, written once (the same record as last time: the same blob). */
+  private async modesBlob(rec: ModeRecord): Promise<string> {
+    if (rec.blob) return rec.blob;
+    const text = serializeModes(rec.map);
+    const last = this.lastModes;
+    if (last && last.text === text && last.kept()) return (rec.blob = last.blob);
+    const blob = (await this.git(['hash-object', '-w', '--stdin'], { input: text })).stdout.toString('utf8').trim();
+    this.lastModes = { text, blob, kept: this.keeps(blob) };
+    rec.blob = blob;
+    return blob;
+  }
+
+  /** A commit whose tree holds the modes blob (`modes`): the parent of the snapshots that use it. */
+  private async modesParent(blob: string): Promise<string> {
+    const last = this.lastModesParent;
+    if (last && last.blob === blob && last.kept()) return last.commit;
+    const tree = (await this.git(['mktree'], { input: `100644 blob ${blob}\tmodes\n` })).stdout.toString('utf8').trim();
+    const commit = (await this.git(['commit-tree', tree], { input: 'modes' })).stdout.toString('utf8').trim();
+    this.lastModesParent = { blob, commit, kept: this.keeps(commit) };
+    return commit;
+  }
+
+  /** A modes record by its blob (an empty map when it cannot be read). */
+  async modes(blob: string): Promise<ModeMap> {
+    const bytes = (await this.blobs([blob])).get(blob);
+    return bytes ? parseModes(bytes) : new Map();
   }
 
   /** The session's snapshots, oldest first. */
@@ -249,37 +301,23 @@ export class ShadowRepo {
   }
 
   /** Paths that differ from tree `from` to tree `to`. */
-  async diff(from: string, to: string): Promise<TreeChange[]> {
-    const out = await this.git(['diff-tree', '-r', '-z', '--no-renames', '--raw', from, to]);
-    const f = nulFields(out.stdout);
-    const changes: TreeChange[] = [];
-    for (let i = 0; i + 1 < f.length; i += 2) {
-      const [oldMode, newMode, oldBlob, newBlob] = f[i]!.replace(/^:/, '').split(' ');
-      changes.push({ path: f[i + 1]!, oldMode: oldMode!, newMode: newMode!, oldBlob: oldBlob!, newBlob: newBlob! });
-    }
-    return changes;
+  diff(from: string, to: string): Promise<TreeChange[]> {
+    return treeDiff(this.git.bind(this), from, to);
   }
 
   /** Which of `rels` are in any of `trees`. */
-  async present(trees: readonly string[], rels: readonly string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    if (!rels.length) return found;
-    for (const tree of trees) {
-      const out = await this.git(['ls-tree', '-r', '-z', '--name-only', tree, '--', ...rels]);
-      for (const p of nulFields(out.stdout)) found.add(p);
-    }
-    return found;
+  present(trees: readonly string[], rels: readonly string[]): Promise<Set<string>> {
+    return presentIn(this.git.bind(this), trees, rels);
   }
 
   /** Lines added and removed per path from `from` to `to` (undefined for binary files). */
-  async numstat(from: string, to: string): Promise<Map<string, { added: number; removed: number } | undefined>> {
-    const out = await this.git(['diff-tree', '-r', '-z', '--no-renames', '--numstat', from, to]);
-    const counts = new Map<string, { added: number; removed: number } | undefined>();
-    for (const rec of nulFields(out.stdout)) {
-      const [a, r, ...p] = rec.split('\t');
-      counts.set(p.join('\t'), a === '-' ? undefined : { added: Number(a), removed: Number(r) });
-    }
-    return counts;
+  numstat(from: string, to: string): Promise<Map<string, { added: number; removed: number } | undefined>> {
+    return treeNumstat(this.git.bind(this), from, to);
+  }
+
+  /** What each of `rels` is in `tree`: a file (`x`: executable), a folder, or absent. */
+  kinds(tree: string, rels: readonly string[]): Promise<Map<string, 'f' | 'x' | 'd'>> {
+    return treeKinds(this.git.bind(this), tree, rels);
   }
 
   /** The patch from `from` to `to`, as text. */
@@ -288,43 +326,12 @@ export class ShadowRepo {
   }
 
   /** The bytes of blobs, read in one git process. */
-  async blobs(ids: readonly string[]): Promise<Map<string, Buffer>> {
-    const map = new Map<string, Buffer>();
-    if (!ids.length) return map;
-    const out = (await this.git(['cat-file', '--batch'], { input: `${[...new Set(ids)].join('\n')}\n` })).stdout;
-    let at = 0;
-    while (at < out.length) {
-      const nl = out.indexOf(10, at);
-      if (nl < 0) break;
-      const [id, type, size] = out.subarray(at, nl).toString('utf8').split(' ');
-      if (type === 'missing' || size === undefined) {
-        at = nl + 1;
-        continue;
-      }
-      const n = Number(size);
-      map.set(id!, out.subarray(nl + 1, nl + 1 + n));
-      at = nl + 1 + n + 1;
-    }
-    return map;
+  blobs(ids: readonly string[]): Promise<Map<string, Buffer>> {
+    return readBlobs(this.git.bind(this), ids);
   }
 
-  /**
-   * Whether object `id` (there now) is still there later, when a prune may have run since: its loose
-   * file is still there, or (packed now) the packs have not changed.
-   */
   private keeps(id: string): () => boolean {
-    const loose = path.join(this.place.gitDir, 'objects', id.slice(0, 2), id.slice(2));
-    if (existsSync(loose)) return () => existsSync(loose);
-    const packs = () => {
-      try {
-        const st = statSync(path.join(this.place.gitDir, 'objects', 'pack'));
-        return `${st.ino}:${st.mtimeMs}`;
-      } catch {
-        return '';
-      }
-    };
-    const then = packs();
-    return () => then !== '' && packs() === then;
+    return objectKept(this.objects, id);
   }
 
   /** Runs a command that takes the shadow index's lock, waiting while another wicket holds it. */
@@ -366,10 +373,11 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
 }
 
-function parseMeta(body: string): Partial<SnapshotMeta> {
+function parseMeta(body: string): Partial<SnapshotMeta> & { modes?: string } {
   try {
     const m = JSON.parse(body) as Record<string, unknown>;
     return {
+      ...(typeof m.modes === 'string' && /^[0-9a-f]{40,64}$/.test(m.modes) ? { modes: m.modes } : {}),
       ...(typeof m.head === 'string' ? { head: m.head } : {}),
       ...(typeof m.branch === 'string' ? { branch: m.branch } : {}),
     };

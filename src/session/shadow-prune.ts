@@ -77,7 +77,7 @@ async function pruneRepo(gitDir: string, o: PruneOptions): Promise<void> {
     rmSync(gitDir, { recursive: true, force: true });
     return;
   }
-  if (gone.length) await git(['gc', '--quiet', '--prune=now']);
+  if (gone.length) await gc(git, gitDir);
   // Over the cap: the oldest half goes (the running sessions' last), until it fits or one is left.
   const cap = o.capBytes ?? snapshotCapBytes();
   while (refs.length > 1 && (await sizeBytes(git)) > cap) {
@@ -85,8 +85,17 @@ async function pruneRepo(gitDir: string, o: PruneOptions): Promise<void> {
     const drop = order.slice(0, Math.ceil(refs.length / 2));
     await deleteRefs(git, drop);
     refs = refs.filter((r) => !drop.includes(r));
-    await git(['gc', '--quiet', '--prune=now']);
+    await gc(git, gitDir);
   }
+}
+
+/**
+ * Removes the objects no snapshot names. The indexes of nested repositories' shadows (shadow-nested.ts)
+ * may name some of them and are not seen by git's prune: they go, and are made again by the next snapshot.
+ */
+async function gc(git: (args: string[]) => ReturnType<typeof runGit>, gitDir: string): Promise<void> {
+  await git(['gc', '--quiet', '--prune=now']);
+  rmSync(path.join(gitDir, 'nested'), { recursive: true, force: true });
 }
 
 async function listRefs(git: (args: string[]) => ReturnType<typeof runGit>): Promise<Ref[]> {

@@ -1,10 +1,13 @@
 /**
- * Whether anything changed in a work tree since a moment (`arm()`), so that a snapshot of an
- * unchanged tree (shadow-git.ts) costs no walk of its files. One inotify watch per folder
- * (`fs.watch`, not recursive: Node 20's recursive watch on Linux watches every file), leaving out
- * `.git` folders, nested repositories and the large ignored folders a snapshot leaves out. Any event
- * in a watched folder (a file created, written, deleted, renamed, its mode changed) makes the tree
- * dirty; a dirty tree is snapshotted by git's full scan, as when there is no watch.
+ * What changed in a work tree since a moment (`arm()`, then each `take()`), so that a snapshot of an
+ * unchanged tree (shadow-git.ts) costs no walk of its files, and one after changes reads only the
+ * paths they touched. One inotify watch per folder (`fs.watch`, not recursive: Node 20's recursive
+ * watch on Linux watches every file), leaving out `.git` folders, nested repositories and the large
+ * ignored folders a snapshot leaves out. Every event in a watched folder (a file created, written,
+ * deleted, renamed, its mode changed: inotify's IN_ATTRIB, which Node reports) names a path; a
+ * folder's own mode change comes with the folder's name. More than MAX_CHANGED paths, or an event on
+ * the root itself, and the list is given up: the next snapshot is git's full scan, as when there is
+ * no watch. A chmod made through a hard link outside the tree is not seen, nor is a write.
  *
  * Events are delivered in order on one inotify descriptor, so writing a fence file in a watched
  * folder of wicket's own and waiting for its event proves that every change made before it has been
@@ -21,6 +24,8 @@ export const MAX_WATCHED_DIRS = 10_000;
 const FENCE_TIMEOUT_MS = 2000;
 /** More folders touched than this between two snapshots: the watches are made again from scratch. */
 const MAX_TOUCHED = 2000;
+/** More paths changed than this between two snapshots: a full scan. */
+const MAX_CHANGED = 1000;
 /** statfs types where inotify sees every change: ext2-4, xfs, btrfs, tmpfs, overlayfs, zfs, f2fs, bcachefs. */
 const LOCAL_FS = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010, 0xca451a4e]);
 
@@ -38,6 +43,8 @@ export class TreeWatch {
   private readonly waiters = new Map<string, () => void>();
   /** The folders left out when the watch last found too many folders to watch. */
   private tooManyWith: string | undefined;
+  /** Paths (relative) events named since `arm()` or `take()`; undefined: too many, or one the watch cannot name. */
+  private changed: Set<string> | undefined = new Set();
 
   /** `fenceDir`: a folder of wicket's own; `always`: folders never watched (relative), such as wicket's own inside the project. */
   constructor(
@@ -47,10 +54,18 @@ export class TreeWatch {
     private readonly maxDirs = MAX_WATCHED_DIRS,
   ) {}
 
-  /** Whether nothing changed since `arm()` (after every change made until now has been seen). */
-  async unchanged(): Promise<boolean> {
-    if (this.state !== 'clean') return false;
-    return (await this.settle()) && this.state === 'clean';
+  /**
+   * The paths changed since `arm()` or the last `take()` (after every change made until now has been
+   * seen), and forgets them: a snapshot updates only those. Undefined when the watch cannot vouch for
+   * the list (off, too many changes, an error): the snapshot is then a full scan.
+   */
+  async take(): Promise<string[] | undefined> {
+    if (this.state !== 'clean' && this.state !== 'dirty') return undefined;
+    if (!this.changed || !(await this.settle()) || !this.changed) return undefined;
+    const list = [...this.changed];
+    this.changed = new Set();
+    this.state = 'clean';
+    return list;
   }
 
   /**
@@ -74,6 +89,7 @@ export class TreeWatch {
     }
     if (!(await this.settle())) return false;
     this.state = 'clean';
+    this.changed = new Set();
     return true;
   }
 
@@ -193,12 +209,26 @@ export class TreeWatch {
     }
   }
 
+  private noteChange(child: string, folder: string | undefined): void {
+    if (!this.changed) return;
+    // the root itself, or too many paths: a full scan
+    if (folder === '' || this.changed.size >= MAX_CHANGED) this.changed = undefined;
+    else {
+      this.changed.add(child);
+      if (folder !== undefined) this.changed.add(folder);
+    }
+  }
+
   private watchDir(rel: string, abs: string): void {
     if (this.dirs.has(rel) || this.state === 'broken') return;
     if (this.dirs.size >= this.maxDirs) throw new TooManyFolders();
+    const self = path.basename(abs);
     const w = watch(abs, { persistent: false }, (_kind, name) => {
       if (this.state === 'clean') this.state = 'dirty';
-      if (this.touched.size <= MAX_TOUCHED) this.touched.add(name ? (rel ? `${rel}/${name.toString()}` : name.toString()) : rel);
+      const child = name ? (rel ? `${rel}/${name.toString()}` : name.toString()) : rel;
+      if (this.touched.size <= MAX_TOUCHED) this.touched.add(child);
+      // An event on the folder itself (its mode changed) comes with the folder's own name.
+      this.noteChange(child, !name || name.toString() === self ? rel : undefined);
     });
     w.on('error', () => this.close());
     this.dirs.set(rel, w);

@@ -18,6 +18,8 @@ export interface FilePreview {
   reason?: string;
   /** Not under the working folder (shown with its absolute path). */
   outside?: boolean;
+  /** Its permission bits changed: `mode 644 → 600`. */
+  mode?: string;
 }
 
 export type CodePreview =
@@ -52,12 +54,13 @@ export async function previewRestore(rewinder: Rewinder | undefined, checkpoint:
 
 function fileLine(f: PlannedFile, cwd: string): FilePreview {
   return {
-    path: displayPath(f.path, cwd),
+    path: `${displayPath(f.path, cwd)}${f.folder ? '/' : ''}`,
     action: f.action,
     added: f.added ?? 0,
     removed: f.removed ?? 0,
     ...(f.reason ? { reason: f.reason } : {}),
     ...(isInside(f.path, cwd) ? {} : { outside: true }),
+    ...(f.mode ? { mode: f.mode } : {}),
   };
 }
 
@@ -74,5 +77,7 @@ export function fileLabel(f: FilePreview): string {
   const where = f.outside ? ' (outside the working folder)' : '';
   if (f.action === 'unknown') return `${f.path}${where} (cannot be restored)`;
   if (f.action === 'delete') return `${f.path} +${f.added} -${f.removed} (new)${where}`;
-  return `${f.path} +${f.added} -${f.removed}${where}`;
+  const mode = f.mode ? ` ${f.mode}` : '';
+  if (f.mode && !f.added && !f.removed) return `${f.path}${mode}${where}`;
+  return `${f.path} +${f.added} -${f.removed}${mode}${where}`;
 }

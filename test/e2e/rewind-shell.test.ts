@@ -1,8 +1,9 @@
 /**
  * Checkpoints that cover the shell, through the built binary: a print-mode session whose Bash calls
- * edit with `sed -i`, create, delete, rename and chmod files, then `wicket rewind` puts back every
- * byte and mode bit, lists what it cannot put back, can itself be undone, and leaves the project's
- * own git index exactly as it was.
+ * edit with `sed -i`, create, delete, rename and chmod files and folders (600, 640, 700, setuid) and
+ * change a nested repository's files, then `wicket rewind` puts back every byte and mode bit (the
+ * nested repository's `.git` untouched), lists what it cannot put back, can itself be undone, and
+ * leaves the project's own git index exactly as it was.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
@@ -22,6 +23,9 @@ const t = useApiAndProject({
     'run.sh': '#!/bin/sh\necho hi\n',
     'tool.sh': '#!/bin/sh\necho tool\n',
     'keep.bin': Buffer.from([0, 1, 2, 255, 254]),
+    'secret.txt': 'not for everyone\n',
+    'docs/guide.md': '# guide\n',
+    'vendor/lib/index.js': 'export const v = 1;\n',
     '.env': 'TOKEN=small-ignored-file\n',
     '.gitignore': 'node_modules/\n.env\n',
     ...nodeModules,
@@ -29,9 +33,9 @@ const t = useApiAndProject({
   settings: { permissions: { allow: ['Bash'] } },
 });
 
-/** Every file under the project (but `.git` and node_modules/): its bytes, in base64, and its mode bits. */
+/** Every file and folder under the project (but `.git` and node_modules/): its mode bits (statSync().mode) and a file's bytes, in base64. */
 function tree(dir: string, rel = ''): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = { [`${rel}/`]: (lstatSync(path.join(dir, rel)).mode & 0o7777).toString(8) };
   for (const name of readdirSync(path.join(dir, rel))) {
     const r = rel ? `${rel}/${name}` : name;
     if (r === '.git' || r === 'node_modules') continue;
@@ -55,7 +59,10 @@ const SHELL_CHANGES = [
   "printf 'made by the shell\\n' > created.txt",
   'rm gone.txt',
   'mv old-name.txt new-name.txt',
-  'chmod +x run.sh',
+  'chmod 4755 run.sh', // setuid
+  'chmod 600 secret.txt',
+  'chmod 640 docs/guide.md',
+  'chmod 700 docs',
   'chmod -x tool.sh',
   'rm .env',
   "printf 'X' > keep.bin",
@@ -66,23 +73,45 @@ const SHELL_CHANGES = [
 describe('wicket rewind after shell changes', () => {
   it('in a project that is not a git repository: restores every byte and mode bit the shell changed, lists what is outside, and the restore can be undone', async () => {
     execFileSync('chmod', ['755', t.project.path('tool.sh')]);
+    // a nested repository (a vendored clone): its files are restored, its .git is left as it is
+    const vendored = { cwd: t.project.path('vendor/lib') };
+    execFileSync('git', ['init', '-q'], vendored);
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A'], vendored);
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'vendored'], vendored);
     execFileSync('chmod', ['600', t.project.path('a.txt')]);
     const before = tree(t.project.dir);
     const outside = path.join(t.project.home, 'outside.txt');
-    shellSession(`${SHELL_CHANGES} && echo out > ${outside}`);
+    shellSession(`${SHELL_CHANGES} && echo changed > vendor/lib/index.js && echo new > vendor/lib/added.js && echo out > ${outside}`);
     expectExit(await t.run(['-p', 'change things with the shell']), 0);
     const after = tree(t.project.dir);
     expect(after).not.toEqual(before);
     expect(t.project.exists('new-name.txt')).toBe(true);
 
     const list = expectExit(await t.run(['rewind', '--list']), 0);
-    expect(list.stdout).toMatch(/1\. "change things with the shell" · 10 files would change/);
+    expect(list.stdout).toMatch(/1\. "change things with the shell" · 15 files would change/);
 
     // Without --yes: the preview, the diff, and nothing changed.
     const preview = expectExit(await t.run(['rewind', '--to', '1']), 0);
-    for (const f of ['a.txt', 'created.txt', 'gone.txt', 'new-name.txt', 'old-name.txt', 'run.sh', 'tool.sh', '.env', 'keep.bin', 'sub/deep/new.txt'])
+    for (const f of [
+      'a.txt',
+      'created.txt',
+      'gone.txt',
+      'new-name.txt',
+      'old-name.txt',
+      'run.sh',
+      'tool.sh',
+      '.env',
+      'keep.bin',
+      'sub/deep/new.txt',
+      'vendor/lib/index.js',
+      'vendor/lib/added.js',
+    ])
       expect(preview.stdout).toContain(`  ${f}`);
     expect(preview.stdout).toContain('-TWO');
+    // A mode alone changed: named with the mode then and now.
+    expect(preview.stdout).toContain('  secret.txt mode 644 → 600\n');
+    expect(preview.stdout).toContain('  docs/ mode 755 → 700\n');
+    expect(preview.stdout).toContain('  docs/guide.md mode 644 → 640\n');
     expect(preview.stdout).toContain(`Not restorable (written outside the project by a command):\n  ${outside}`);
     expect(preview.stdout).not.toContain('node_modules');
     expect(tree(t.project.dir)).toEqual(after);

@@ -12,12 +12,14 @@ import path from 'node:path';
 import { errorMessage } from '../../base/errors.js';
 import { isInside } from '../../base/paths.js';
 import type { ReadState } from '../../base/read-state.js';
-import type { Snapshot, TreeChange } from '../../session/shadow-git.js';
+import type { Snapshot, TreeChange, TreeState } from '../../session/shadow-git.js';
+import { octal } from '../../session/shadow-modes.js';
+import { modeChanges, modesThen, type ModeChange } from './mode-diff.js';
 import { countChanges, diffHunks, formatUnifiedDiff } from '../../tools/fs/diff.js';
 import type { FileChange, FileHistory } from '../file-history.js';
 import { headMoved, projectHead } from './project-head.js';
 import type { Snapshots } from './snapshots.js';
-import { ABSENT, GITLINK, applyTreeChanges } from './tree-apply.js';
+import { ABSENT, GITLINK, applyModes, applyTreeChanges } from './tree-apply.js';
 
 /** One file a restore would change. */
 export interface PlannedFile {
@@ -31,6 +33,10 @@ export interface PlannedFile {
   reason?: string;
   /** Seen by a snapshot of the project (any tool); otherwise by the file history (Edit, Write, NotebookEdit). */
   fromSnapshot?: boolean;
+  /** Its permission bits changed since then: `mode 644 → 600` (the restore puts them back). */
+  mode?: string;
+  /** A folder (its mode alone changed). */
+  folder?: boolean;
 }
 
 export type CodePlan =
@@ -56,7 +62,7 @@ export interface CodeRestoreReport {
 }
 
 export class Rewinder {
-  private now: { tree: string; at: number } | undefined;
+  private now: { state: TreeState; at: number } | undefined;
 
   constructor(
     readonly fileHistory: FileHistory | undefined,
@@ -84,7 +90,7 @@ export class Rewinder {
   async patch(id: number): Promise<string> {
     const snap = await this.snapshots?.at(id);
     if (!snap || !this.snapshots) return '';
-    return this.snapshots.repo.patch(await this.nowTree(0), snap.tree);
+    return this.snapshots.repo.patch((await this.nowTree(0)).tree, snap.tree);
   }
 
   /**
@@ -97,7 +103,7 @@ export class Rewinder {
     const parts: string[] = [];
     let covered: (p: string) => boolean = () => false;
     if (snap && this.snapshots) {
-      const now = await this.nowTree(0);
+      const now = (await this.nowTree(0)).tree;
       parts.push((await this.snapshots.repo.patch(snap.tree, now)).trimEnd());
       covered = await this.coveredBy([snap.tree, now], await this.snapshots.repo.diff(snap.tree, now), await this.editedPaths(id));
     }
@@ -126,6 +132,10 @@ export class Rewinder {
         const changes = await this.snapshots.repo.diff(snap.tree, now.tree);
         covered = await this.coveredBy([snap.tree, now.tree], changes, await this.editedPaths(id));
         const applied = await applyTreeChanges(this.snapshots.repo, changes);
+        if (snap.modes) {
+          const repo = this.snapshots.repo;
+          await applyModes(this.snapshots.root, await modesThen(repo, snap.tree, await repo.modes(snap.modes), now.state.modes.map), applied);
+        }
         merge(report, applied);
         for (const c of changes) if (c.oldMode === GITLINK || c.newMode === GITLINK) report.notRestorable.push(path.join(this.snapshots.root, c.path));
       }
@@ -144,11 +154,11 @@ export class Rewinder {
   }
 
   /** The tree of the files now, reused for `maxAgeMs` (a dialog plans every prompt at once). */
-  private async nowTree(maxAgeMs = 3000): Promise<string> {
-    if (this.now && Date.now() - this.now.at <= maxAgeMs) return this.now.tree;
-    const tree = await this.snapshots!.repo.writeTree();
-    this.now = { tree, at: Date.now() };
-    return tree;
+  private async nowTree(maxAgeMs = 3000): Promise<TreeState> {
+    if (this.now && Date.now() - this.now.at <= maxAgeMs) return this.now.state;
+    const state = await this.snapshots!.repo.writeTree();
+    this.now = { state, at: Date.now() };
+    return state;
   }
 
   private async editedPaths(id: number): Promise<string[]> {
@@ -168,18 +178,33 @@ export class Rewinder {
 
   private async snapshotFiles(snap: Snapshot, edited: readonly string[]): Promise<{ files: PlannedFile[]; covered: (p: string) => boolean }> {
     const repo = this.snapshots!.repo;
-    const now = await this.nowTree();
-    const [changes, counts] = await Promise.all([repo.diff(snap.tree, now), repo.numstat(snap.tree, now)]);
+    const state = await this.nowTree();
+    const now = state.tree;
+    const [changes, counts, thenModes] = await Promise.all([
+      repo.diff(snap.tree, now),
+      repo.numstat(snap.tree, now),
+      snap.modes ? repo.modes(snap.modes) : undefined,
+    ]);
     const root = this.snapshots!.root;
+    const modes = new Map((thenModes ? await modeChanges(repo, snap.tree, thenModes, now, state.modes.map) : []).map((m) => [m.path, m]));
     const files = changes.map((c): PlannedFile => {
       const n = counts.get(c.path);
-      const base = { path: path.join(root, c.path), fromSnapshot: true, ...(n ? { added: n.added, removed: n.removed } : {}) };
+      const m = modes.get(c.path);
+      modes.delete(c.path);
+      const base = { path: path.join(root, c.path), fromSnapshot: true, ...(n ? { added: n.added, removed: n.removed } : {}), ...modeNote(m) };
       if (c.oldMode === GITLINK || c.newMode === GITLINK)
         return { ...base, action: 'unknown', reason: 'a nested git repository: its files are not in the snapshot' };
       return { ...base, action: c.oldMode === ABSENT ? 'delete' : 'write' };
     });
+    // Files and folders whose mode alone changed.
+    for (const m of modes.values())
+      files.push({ path: path.join(root, m.path), action: 'write', fromSnapshot: true, ...modeNote(m), ...(m.kind === 'd' ? { folder: true } : {}) });
     return { files, covered: await this.coveredBy([snap.tree, now], changes, edited) };
   }
+}
+
+function modeNote(m: ModeChange | undefined): { mode?: string } {
+  return m ? { mode: `mode ${octal(m.mode)} → ${octal(m.now)}` } : {};
 }
 
 function editFile(c: FileChange): PlannedFile {

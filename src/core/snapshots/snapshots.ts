@@ -11,7 +11,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../base/fs/write-file-atomic.js';
-import { refSession, type ShadowRepo, type Snapshot } from '../../session/shadow-git.js';
+import { refSession, type ShadowRepo, type Snapshot, type TreeState } from '../../session/shadow-git.js';
 import { writesOutside } from './outside-paths.js';
 import { projectHead } from './project-head.js';
 
@@ -82,9 +82,10 @@ export class Snapshots {
   }
 
   /** Snapshots the project now, named for checkpoint `id` (also used before a restore, so that it can be undone). */
-  async take(id: number): Promise<Snapshot> {
-    const [head, tree] = await Promise.all([projectHead(this.root), this.repo.writeTree(), this.fromParent()]);
-    return this.repo.commit({ session: this.session, checkpoint: id, ...(head ? { head: head.head, branch: head.branch } : {}) }, tree);
+  async take(id: number): Promise<Snapshot & { state: TreeState }> {
+    const [head, state] = await Promise.all([projectHead(this.root), this.repo.writeTree(), this.fromParent()]);
+    const snap = await this.repo.commit({ session: this.session, checkpoint: id, ...(head ? { head: head.head, branch: head.branch } : {}) }, state);
+    return { ...snap, state };
   }
 
   /** Stops watching the project. */

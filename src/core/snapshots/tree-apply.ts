@@ -1,15 +1,18 @@
 /**
  * Puts the work tree back to a snapshot: given the paths that differ from the snapshot (`then`) to
  * the tree now, removes what was created since, and writes back what was changed or deleted, with
- * its bytes, its executable bit and its symlink target. Files are written atomically; the project's
- * `.git` is never touched (git never lists it), nor is a nested repository.
+ * its bytes, its executable bit and its symlink target; then every file and folder whose mode
+ * differs from the snapshot's record of modes gets it back (setuid, setgid and sticky bits
+ * included). Files are written atomically; the project's `.git` is never touched (git never lists
+ * it), nor is a nested repository, and a mode is never set through a symlink.
  */
-import { chmod, lstat, mkdir, readdir, rmdir, symlink, unlink } from '../../base/fs/lazy-fs.js';
+import { chmod, lstat, mkdir, readdir, realpath, rmdir, symlink, unlink } from '../../base/fs/lazy-fs.js';
 import path from 'node:path';
 import { errorMessage } from '../../base/errors.js';
 import { writeFileAtomic } from '../../base/fs/write-file-atomic.js';
 import { isInside } from '../../base/paths.js';
 import type { ShadowRepo, TreeChange } from '../../session/shadow-git.js';
+import type { ModeEntry } from './mode-diff.js';
 
 export const ABSENT = '000000';
 export const GITLINK = '160000';
@@ -101,4 +104,29 @@ async function writeEntry(p: string, mode: string, bytes: Buffer): Promise<void>
   const perm = exec ? kept | ((kept & 0o444) >> 2) | 0o100 : kept;
   await writeFileAtomic(p, bytes, { fsync: true, mode: perm });
   await chmod(p, perm);
+}
+
+/**
+ * Gives back to each path of `then` (its mode in the snapshot, from modesThen) that mode, where it
+ * differs now: files first, then folders, deepest first. What is gone, or is a symlink or of
+ * another kind now, is left as it is. Never throws: a failure is reported.
+ */
+export async function applyModes(root: string, then: ReadonlyMap<string, ModeEntry>, report: ApplyReport): Promise<void> {
+  const todo = [...then].sort(([a, x], [b, y]) => Number(x.kind === 'd') - Number(y.kind === 'd') || b.length - a.length);
+  const realRoot = await realpath(root).catch(() => root);
+  const done = new Set([...report.restored, ...report.deleted]);
+  for (const [rel, e] of todo) {
+    const abs = rel ? path.join(root, rel) : root;
+    if (!isInside(abs, root) || isGitPath(rel)) continue;
+    try {
+      const st = await lstat(abs).catch(() => undefined);
+      if (!st || (e.kind === 'd' ? !st.isDirectory() : !st.isFile()) || (st.mode & 0o7777) === e.mode) continue;
+      // no symlink on the way: the folder holding it is where the record says
+      if (rel && (await realpath(path.dirname(abs))) !== path.join(realRoot, path.dirname(rel))) continue;
+      await chmod(abs, e.mode);
+      if (!done.has(abs)) report.restored.push(abs);
+    } catch (err) {
+      report.failed.push({ path: abs, reason: `its mode could not be set back (${errorMessage(err)})` });
+    }
+  }
 }

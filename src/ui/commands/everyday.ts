@@ -63,7 +63,8 @@ async function sessionDiff(s: SessionControl): Promise<CommandResult> {
   if (!plan.ok) return { kind: 'info', tone: 'warning', text: `Cannot show the session's changes: ${plan.reason}` };
   if (!plan.files.length) return { kind: 'info', text: 'No changes: the files are as they were when the session began.' };
   const rows = plan.files.map((f) => {
-    const what = f.action === 'delete' ? 'new' : f.action === 'unknown' ? 'changed' : `+${f.added ?? '?'} -${f.removed ?? '?'}`;
+    const counts = f.mode && f.added === undefined ? f.mode : `+${f.added ?? '?'} -${f.removed ?? '?'}${f.mode ? ` ${f.mode}` : ''}`;
+    const what = f.action === 'delete' ? 'new' : f.action === 'unknown' ? 'changed' : counts;
     return `  ${displayPath(f.path, cwd)}  ${what}`;
   });
   const head = `Changed in this session (not a git repository; from wicket's snapshots), ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}:`;

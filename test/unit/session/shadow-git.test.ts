@@ -41,15 +41,15 @@ describe('what a snapshot keeps', () => {
     const index = () => (existsSync(path.join(project, '.git', 'index')) ? readFileSync(path.join(project, '.git', 'index')) : undefined);
     const before = index();
     const repo = new ShadowRepo(gitDir, project, { fileCap: 1024 * 1024 });
-    const tree = await repo.writeTree();
+    const { tree } = await repo.writeTree();
     expect(await files(repo, tree)).toEqual(['.env', '.gitignore', 'cache/small.json', 'src/a.ts']);
     // The project's repository is not touched.
     expect(index()).toEqual(before);
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: project, encoding: 'utf8' })).toContain('?? src/');
     // An unchanged tree gives the same tree; a file grown over the cap leaves the snapshot.
-    expect(await repo.writeTree()).toBe(tree);
+    expect((await repo.writeTree()).tree).toBe(tree);
     write('src/a.ts', randomBytes(2 * 1024 * 1024));
-    expect(await files(repo, await repo.writeTree())).toEqual(['.env', '.gitignore', 'cache/small.json']);
+    expect(await files(repo, (await repo.writeTree()).tree)).toEqual(['.env', '.gitignore', 'cache/small.json']);
   });
 });
 
