@@ -111,6 +111,24 @@ function launcherGitStatus(): Promise<GitStatus | null> | undefined {
   });
 }
 
+/**
+ * The launcher's files that no run read (it ended before git did) and that git finished after: an
+ * hour old is surely not a run's still to come. Never throws.
+ */
+export function removeStaleGitStatusFiles(cacheDir: string, now = Date.now()): void {
+  const { readdirSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
+  const path = process.getBuiltinModule('node:path');
+  try {
+    for (const name of readdirSync(cacheDir)) {
+      if (!name.startsWith('git-status-')) continue;
+      const file = path.join(cacheDir, name);
+      if (now - (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? now) > 60 * 60 * 1000) rmSync(file, { force: true });
+    }
+  } catch {
+    // no cache folder, or an unreadable one: nothing to tidy
+  }
+}
+
 export function parseGitStatus(out: string): GitStatus {
   const [head = '', ...rest] = out.split('\n');
   const branch = /^## (?:No commits yet on )?([^.\s]+)/.exec(head)?.[1] ?? '(detached)';

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { VERSION } from '../../base/version.js';
+import { removeStaleGitStatusFiles } from '../../base/git-status.js';
 import { cleanupDays, cleanupOldSessions, cleanupOldSessionsInBackground } from '../../session/cleanup.js';
 import { currentBranch } from '../../session/paths.js';
 import { pruneSnapshots } from '../../session/shadow-prune.js';
@@ -32,20 +33,26 @@ export function resumedSessionNotes(setup: Setup, saved: SavedSession): string[]
 }
 
 /** Removes the sessions older than `cleanupPeriodDays`, keeping this one and the one it resumes. */
-/** The same, started before a run's first request and awaited at its end (cleanupOldSessionsInBackground). Never rejects. */
-export async function cleanupSessionsDuringRun(setup: Setup): Promise<void> {
-  const keep = [setup.options.sessionId, ...(setup.resumeFile ? [path.basename(setup.resumeFile, '.jsonl')] : [])];
-  const days = cleanupDays(setup.loaded.merged.cleanupPeriodDays);
-  const removed = await cleanupOldSessionsInBackground({ configDir: setup.places.configDir, wicketHome: setup.places.wicketHome, keep }, days);
-  void pruneSnapshots(setup.places.wicketHome, { removed, keep, cutoffMs: Date.now() - days * DAY_MS }).catch(() => undefined);
+export function cleanupSessions(setup: Setup): void {
+  const c = cleanupOf(setup);
+  afterCleanup(c, cleanupOldSessions(c, c.days));
 }
 
-export function cleanupSessions(setup: Setup): void {
+/** The same, started before a run's first request and awaited at its end (cleanupOldSessionsInBackground). Never rejects. */
+export async function cleanupSessionsDuringRun(setup: Setup): Promise<void> {
+  const c = cleanupOf(setup);
+  afterCleanup(c, await cleanupOldSessionsInBackground(c, c.days));
+}
+
+function cleanupOf(setup: Setup): { configDir: string; wicketHome: string; keep: string[]; days: number } {
   const keep = [setup.options.sessionId, ...(setup.resumeFile ? [path.basename(setup.resumeFile, '.jsonl')] : [])];
-  const days = cleanupDays(setup.loaded.merged.cleanupPeriodDays);
-  const removed = cleanupOldSessions({ configDir: setup.places.configDir, wicketHome: setup.places.wicketHome, keep }, days);
+  return { configDir: setup.places.configDir, wicketHome: setup.places.wicketHome, keep, days: cleanupDays(setup.loaded.merged.cleanupPeriodDays) };
+}
+
+function afterCleanup(c: { wicketHome: string; keep: string[]; days: number }, removed: string[]): void {
   // The project snapshots go with their sessions, and each project's stays under its size cap (session/shadow-prune.ts).
-  void pruneSnapshots(setup.places.wicketHome, { removed, keep, cutoffMs: Date.now() - days * DAY_MS }).catch(() => undefined);
+  void pruneSnapshots(c.wicketHome, { removed, keep: c.keep, cutoffMs: Date.now() - c.days * DAY_MS }).catch(() => undefined);
+  removeStaleGitStatusFiles(path.join(c.wicketHome, 'cache'));
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gitStatusSync, mayBeInRepository, parseGitStatus, startGitStatus } from '../../../src/base/git-status.js';
+import { gitStatusSync, mayBeInRepository, parseGitStatus, removeStaleGitStatusFiles, startGitStatus } from '../../../src/base/git-status.js';
 
 let dir: string;
 beforeEach(() => {
@@ -72,6 +72,17 @@ describe('the status the launcher started', () => {
       status: '?? git-status-' + (process.pid + 1) + '\n?? git-status-' + (process.pid + 1) + '.done',
     });
     expect(existsSync(other)).toBe(true);
+  });
+
+  it('tidies the files no run read once they are an hour old, and nothing else', () => {
+    const old = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    for (const name of ['git-status-11', 'git-status-11.done', 'git-status-12', 'main-abc.v8cache']) {
+      writeFileSync(path.join(dir, name), '0\n');
+      if (name !== 'git-status-12') utimesSync(path.join(dir, name), old, old);
+    }
+    removeStaleGitStatusFiles(dir);
+    expect(readdirSync(dir).sort()).toEqual(['git-status-12', 'main-abc.v8cache']);
+    removeStaleGitStatusFiles(path.join(dir, 'missing'));
   });
 
   it('does not start git beside an empty .git folder (git itself looks further up)', () => {
