@@ -96,8 +96,10 @@ export async function makeTmpProject(opts: TmpProjectOptions = {}): Promise<TmpP
     read: (rel) => readFile(inside(dir, rel), 'utf8'),
     exists: (rel) => existsSync(inside(dir, rel)),
     async cleanup() {
-      await rm(dir, { recursive: true, force: true });
-      await rm(home, { recursive: true, force: true });
+      // A process the test started may still be writing as it ends (a killed app's hook, its MCP
+      // server): rm tries again when a folder fills while it empties it (ENOTEMPTY).
+      await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+      await rm(home, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
   try {
