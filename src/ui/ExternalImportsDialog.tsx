@@ -4,7 +4,8 @@
  * words): the answer is saved in `~/.claude.json` (settings/external-imports.ts) and never asked
  * again. "No" comes first; Esc answers "no"; Ctrl-C ends the app without an answer.
  */
-import { Box, render, Text } from 'ink';
+import { Box, Text } from 'ink';
+import { askBeforeApp } from './ask-before-app.js';
 import type React from 'react';
 import { NumberedChoiceList, type NumberedChoice, useNumberedChoices } from './NumberedChoices.js';
 import { theme } from './theme.js';
@@ -59,20 +60,6 @@ export function ExternalImportsDialog({ imports, onAnswer }: ExternalImportsDial
 }
 
 /** Draws the dialog alone, before the app; resolves with the answer, or undefined when Ctrl-C closed it unanswered. */
-export async function askExternalImports(imports: readonly string[]): Promise<boolean | undefined> {
-  let answer: boolean | undefined;
-  const instance = render(
-    <ExternalImportsDialog
-      imports={imports}
-      onAnswer={(yes) => {
-        answer = yes;
-        instance.clear();
-        instance.unmount();
-      }}
-    />,
-    { exitOnCtrlC: true, patchConsole: false },
-  );
-  await instance.waitUntilExit().catch(() => undefined);
-  instance.cleanup();
-  return answer;
+export function askExternalImports(imports: readonly string[]): Promise<boolean | undefined> {
+  return askBeforeApp<boolean, undefined>((onAnswer) => <ExternalImportsDialog imports={imports} onAnswer={onAnswer} />, undefined);
 }

@@ -5,7 +5,8 @@
  * session starts, so it has them from its first prompt; "Not now" asks again next time; "No"
  * remembers the answer for this set. 1/2/3, arrows + Enter; Esc is "Not now".
  */
-import { Box, render, Text } from 'ink';
+import { Box, Text } from 'ink';
+import { askBeforeApp } from './ask-before-app.js';
 import type React from 'react';
 import type { ManageContext } from '../plugins/manage-context.js';
 import { addMissing, type MissingPlugins, missingPlugins, nothingMissing, rememberDeclined, wasDeclined } from '../plugins/project-plugins.js';
@@ -52,21 +53,9 @@ export function ProjectPluginsDialog({ missing, onAnswer }: ProjectPluginsDialog
   );
 }
 
-async function ask(missing: MissingPlugins): Promise<Answer> {
-  let answer: Answer = 'later';
-  const instance = render(
-    <ProjectPluginsDialog
-      missing={missing}
-      onAnswer={(a) => {
-        answer = a;
-        instance.unmount();
-      }}
-    />,
-    { exitOnCtrlC: true, patchConsole: false },
-  );
-  await instance.waitUntilExit().catch(() => undefined);
-  instance.cleanup();
-  return answer;
+function ask(missing: MissingPlugins): Promise<Answer> {
+  // This one is not cleared when answered (clear: false).
+  return askBeforeApp((onAnswer: (a: Answer) => void) => <ProjectPluginsDialog missing={missing} onAnswer={onAnswer} />, 'later' as Answer, false);
 }
 
 /**

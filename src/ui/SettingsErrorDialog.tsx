@@ -5,7 +5,8 @@
  * then Enter), and is offered only for the user, project and local files. A managed policy or a
  * --settings value that cannot be read offers no way on. Esc or Ctrl-C exits.
  */
-import { Box, render, Text } from 'ink';
+import { Box, Text } from 'ink';
+import { askBeforeApp } from './ask-before-app.js';
 import type React from 'react';
 import { canGoOnWithout, problemFiles, problemLine, type SettingsProblem } from '../settings/problem.js';
 import { NumberedChoiceList, type NumberedChoice, useNumberedChoices } from './NumberedChoices.js';
@@ -59,20 +60,6 @@ export function SettingsErrorDialog({ problems, onAnswer }: SettingsErrorDialogP
 }
 
 /** Draws the notice alone, before the app, and resolves with the answer (false, exit, when it is closed unanswered). */
-export async function askBrokenSettings(problems: readonly SettingsProblem[]): Promise<boolean> {
-  let answer = false;
-  const instance = render(
-    <SettingsErrorDialog
-      problems={problems}
-      onAnswer={(goOn) => {
-        answer = goOn;
-        instance.clear(); // the dialog leaves nothing behind in the scrollback
-        instance.unmount();
-      }}
-    />,
-    { exitOnCtrlC: true, patchConsole: false },
-  );
-  await instance.waitUntilExit().catch(() => undefined);
-  instance.cleanup();
-  return answer;
+export function askBrokenSettings(problems: readonly SettingsProblem[]): Promise<boolean> {
+  return askBeforeApp((onAnswer: (goOn: boolean) => void) => <SettingsErrorDialog problems={problems} onAnswer={onAnswer} />, false);
 }

@@ -3,7 +3,8 @@
  * own allow rules and additional directories wait for this answer. 1/2, arrows + Enter; Esc or
  * Ctrl-C answers "no", and the app ends without starting anything.
  */
-import { Box, render, Text } from 'ink';
+import { Box, Text } from 'ink';
+import { askBeforeApp } from './ask-before-app.js';
 import type React from 'react';
 import { NumberedChoiceList, type NumberedChoice, useNumberedChoices } from './NumberedChoices.js';
 import { theme } from './theme.js';
@@ -46,21 +47,6 @@ export function TrustDialog({ folder, sessionOnly, onAnswer }: TrustDialogProps)
 }
 
 /** Draws the dialog alone, before the app, and resolves with the answer (false when it is closed unanswered). */
-export async function askTrust(folder: string, sessionOnly: boolean): Promise<boolean> {
-  let answer = false;
-  const instance = render(
-    <TrustDialog
-      folder={folder}
-      sessionOnly={sessionOnly}
-      onAnswer={(yes) => {
-        answer = yes;
-        instance.clear(); // the dialog leaves nothing behind in the scrollback
-        instance.unmount();
-      }}
-    />,
-    { exitOnCtrlC: true, patchConsole: false },
-  );
-  await instance.waitUntilExit().catch(() => undefined);
-  instance.cleanup();
-  return answer;
+export function askTrust(folder: string, sessionOnly: boolean): Promise<boolean> {
+  return askBeforeApp((onAnswer: (yes: boolean) => void) => <TrustDialog folder={folder} sessionOnly={sessionOnly} onAnswer={onAnswer} />, false);
 }
