@@ -60,6 +60,12 @@ const LIBRARIES = {
   execa: { loader: /src[\\/]base[\\/]lib[\\/]execa-lib\.ts$/, exported: 'async function execaLib()' },
   // Its CommonJS build (the ES one awaits at top level); it finds its .wasm through locateFile.
   // The MCP client, for sessions with MCP servers only.
+  // JSONC, for settings files with comments and for the place of a problem in one.
+  'jsonc-parser': {
+    loader: /src[\\/]settings[\\/]jsonc-lib\.ts$/,
+    exported: 'function jsoncLib()',
+    entry: () => createRequire(import.meta.url).resolve('jsonc-parser/lib/esm/main.js'),
+  },
   // YAML, for agent files' frontmatter.
   yaml: { loader: /src[\\/]settings[\\/]yaml-lib\.ts$/, exported: 'function yamlLib()' },
   // The Markdown lexer, for instruction files that hold `@` imports or HTML comments.

@@ -5,7 +5,6 @@
  * rules from what people approved. Nothing is run: tools stop before their execution.
  */
 import { homedir } from 'node:os';
-import { parseArgs } from 'node:util';
 import { errorMessage } from '../base/errors.js';
 import { callFromRule } from '../core/policy/call-from-rule.js';
 import { dryEnv } from '../core/policy/dry-env.js';
@@ -36,7 +35,9 @@ export async function runRulesCommand(args: string[]): Promise<number> {
 }
 
 async function runExplain(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { hooks: { type: 'boolean' }, json: { type: 'boolean' } } });
+  const { values, positionals } = process
+    .getBuiltinModule('node:util')
+    .parseArgs({ args, allowPositionals: true, options: { hooks: { type: 'boolean' }, json: { type: 'boolean' } } });
   const cwd = process.cwd();
   const call = describedCall(positionals, cwd);
   if ('error' in call) {

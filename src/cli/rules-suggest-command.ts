@@ -2,7 +2,6 @@
  * `wicket rules suggest`: a short allow list mined from this project's sessions, each rule with how
  * many approved calls it covers and the riskiest of them. It prints; it saves nothing.
  */
-import { parseArgs } from 'node:util';
 import { memoizeRealPaths } from '../permissions/real-path.js';
 import { dryEnv } from '../core/policy/dry-env.js';
 import { projectPlaces, sinceTime } from '../core/policy/places.js';
@@ -14,7 +13,9 @@ import { RULES_USAGE, settingsProblems } from './rules-common.js';
 export async function runRulesSuggest(args: string[]): Promise<number> {
   // This process judges many calls and runs none: a path's real location is looked up once.
   memoizeRealPaths();
-  const { values } = parseArgs({ args, options: { since: { type: 'string' }, min: { type: 'string' }, json: { type: 'boolean' } } });
+  const { values } = process
+    .getBuiltinModule('node:util')
+    .parseArgs({ args, options: { since: { type: 'string' }, min: { type: 'string' }, json: { type: 'boolean' } } });
   const sinceMs = values.since === undefined ? undefined : sinceTime(values.since);
   const min = values.min === undefined ? 2 : Number(values.min);
   if ((values.since !== undefined && sinceMs === undefined) || !Number.isInteger(min) || min < 1) {

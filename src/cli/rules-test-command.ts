@@ -6,7 +6,6 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { memoizeRealPaths } from '../permissions/real-path.js';
 import { dryEnv } from '../core/policy/dry-env.js';
 import { projectPlaces, sinceTime } from '../core/policy/places.js';
@@ -18,7 +17,7 @@ import { formatReplay, replayJson } from './rules-format.js';
 export async function runRulesTest(args: string[]): Promise<number> {
   // This process judges many calls and runs none: a path's real location is looked up once.
   memoizeRealPaths();
-  const { values } = parseArgs({
+  const { values } = process.getBuiltinModule('node:util').parseArgs({
     args,
     options: {
       settings: { type: 'string' },

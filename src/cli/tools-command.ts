@@ -6,7 +6,6 @@
  */
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { parseArgs } from 'node:util';
 import { errorMessage } from '../base/errors.js';
 import type { Tool } from '../base/tool.js';
 import { checkTools, makeScratch, type ToolCheck } from '../core/policy/tools-check/run.js';
@@ -31,7 +30,9 @@ export async function runToolsCommand(args: string[]): Promise<number> {
   }
   let values: { tool?: string[]; json?: boolean };
   try {
-    ({ values } = parseArgs({ args: rest, options: { tool: { type: 'string', multiple: true }, json: { type: 'boolean' } } }));
+    ({ values } = process
+      .getBuiltinModule('node:util')
+      .parseArgs({ args: rest, options: { tool: { type: 'string', multiple: true }, json: { type: 'boolean' } } }));
   } catch (err) {
     process.stderr.write(`wicket: tools check: ${errorMessage(err)}\n${TOOLS_USAGE}\n`);
     return 2;

@@ -7,7 +7,6 @@
  * is never read nor written (git never lists a `.git`), and its own nested repositories are handled
  * the same way by its shadow.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { nulFields, type GitResult, type GitRunOptions } from './shadow-git-run.js';
@@ -26,7 +25,7 @@ export interface NestedShadow {
 
 /** Where the shadow of the nested repository at `rel` keeps its index and excludes. */
 export function nestedGitDir(gitDir: string, rel: string): string {
-  return path.join(gitDir, 'nested', createHash('sha1').update(rel).digest('hex').slice(0, 16));
+  return path.join(gitDir, 'nested', process.getBuiltinModule('node:crypto').createHash('sha1').update(rel).digest('hex').slice(0, 16));
 }
 
 export class NestedShadows {

@@ -3,7 +3,8 @@
  * the value, the first problem with its line and column in words a person can act on, and where any
  * key path sits in the text, so that problems found after parsing (a wrong type) can be placed too.
  */
-import { findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import type { Node, ParseError } from 'jsonc-parser';
+import { jsoncLib } from './jsonc-lib.js';
 
 export type JsonPath = Array<string | number>;
 
@@ -43,7 +44,7 @@ export function readJsonText(text: string, opts: JsonTextOptions): JsonText {
   const position = positionsIn(text);
   const first = errors[0];
   return {
-    value: root && !first ? getNodeValue(root) : undefined,
+    value: root && !first ? jsoncLib().getNodeValue(root) : undefined,
     ...(first ? { problem: { ...position(first.offset), message: describeError(text, first) } } : {}),
     at: (path) => placeIn(root, path, position),
     duplicateKey: () => (root ? findDuplicateKey(root, position) : undefined),
@@ -69,22 +70,40 @@ function lazyTree(text: string, opts: JsonTextOptions, value: unknown): JsonText
     value,
     at: (path) => placeIn(root(), path, position),
     duplicateKey: () => {
+      // As many keys written as the value holds: none is written twice, and no tree is needed.
+      if (keysWritten(text) === keysHeld(value)) return undefined;
       const r = root();
       return r ? findDuplicateKey(r, position) : undefined;
     },
   };
 }
 
+/** The keys written in strict JSON text: each string followed by a colon (a colon stands nowhere else outside strings). */
+function keysWritten(text: string): number {
+  let n = 0;
+  for (const m of text.matchAll(/"(?:[^"\\]|\\.)*"\s*(:)?/g)) if (m[1]) n++;
+  return n;
+}
+
+/** The keys of every object in a parsed value. */
+function keysHeld(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, v) => n + keysHeld(v), 0);
+  if (value === null || typeof value !== 'object') return 0;
+  let n = 0;
+  for (const v of Object.values(value)) n += 1 + keysHeld(v);
+  return n;
+}
+
 function treeOf(text: string, opts: JsonTextOptions): { root: Node | undefined; errors: ParseError[] } {
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: opts.jsonc, disallowComments: !opts.jsonc, allowEmptyContent: true });
+  const root = jsoncLib().parseTree(text, errors, { allowTrailingComma: opts.jsonc, disallowComments: !opts.jsonc, allowEmptyContent: true });
   return { root, errors };
 }
 
 function placeIn(root: Node | undefined, path: JsonPath, position: (offset: number) => TextPosition): TextPosition {
   if (!root) return position(0);
   for (let n = path.length; n >= 0; n--) {
-    const node = findNodeAtLocation(root, path.slice(0, n));
+    const node = jsoncLib().findNodeAtLocation(root, path.slice(0, n));
     if (node) return position(node.offset);
   }
   return position(root.offset);
@@ -168,7 +187,7 @@ const WORDS: Record<string, (what: string) => string> = {
 };
 
 function describeError(text: string, e: ParseError): string {
-  const code = printParseErrorCode(e.error);
+  const code = jsoncLib().printParseErrorCode(e.error);
   const at = text[e.offset];
   if ((code === 'PropertyNameExpected' || code === 'ValueExpected') && (at === '}' || at === ']') && previousSignificant(text, e.offset) === ',') {
     return `trailing comma before "${at}"`;

@@ -3,7 +3,8 @@
  * so the comments, the order and the layout the person wrote survive: only the values that changed
  * are rewritten, and entries added at the end of a list are inserted there.
  */
-import { applyEdits, modify, type FormattingOptions } from 'jsonc-parser';
+import type { FormattingOptions } from 'jsonc-parser';
+import { jsoncLib } from './jsonc-lib.js';
 import type { JsonPath } from './json-text.js';
 
 /** `text` with `before` changed into `after` (both the parsed top-level object of `text`). */
@@ -15,7 +16,7 @@ export function editJsonc(text: string, before: Record<string, unknown>, after: 
   };
   let out = text;
   const set = (path: JsonPath, value: unknown, isArrayInsertion = false) => {
-    out = applyEdits(out, modify(out, path, value, { formattingOptions, isArrayInsertion }));
+    out = jsoncLib().applyEdits(out, jsoncLib().modify(out, path, value, { formattingOptions, isArrayInsertion }));
   };
   const walk = (was: Record<string, unknown>, now: Record<string, unknown>, at: JsonPath) => {
     for (const key of Object.keys(was)) if (!(key in now)) set([...at, key], undefined);

@@ -7,10 +7,11 @@
  * `<file>.<hex>.bak`, atomically, and says what it changed. Anywhere else it says it cannot, and how
  * a line is added there (\ then Enter, or Ctrl+J).
  */
-import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile } from '../base/fs/lazy-fs.js';
 import path from 'node:path';
-import { parse, type ParseError } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
+import { jsoncLib } from '../settings/jsonc-lib.js';
+import { randomHex } from '../base/ids.js';
 import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
 import { editJsonc } from '../settings/jsonc-edit.js';
 
@@ -93,7 +94,7 @@ async function readText(file: string): Promise<string | undefined> {
 
 /** Copies `file` beside itself before a change; its path. */
 async function backUp(file: string): Promise<string> {
-  const bak = `${file}.${randomBytes(4).toString('hex')}.bak`;
+  const bak = `${file}.${randomHex(4)}.bak`;
   await copyFile(file, bak);
   return bak;
 }
@@ -107,7 +108,7 @@ async function write(file: string, text: string, old: string | undefined): Promi
 
 function parseJsonc(text: string): unknown {
   const errors: ParseError[] = [];
-  const v = parse(text, errors, { allowTrailingComma: true });
+  const v = jsoncLib().parse(text, errors, { allowTrailingComma: true });
   return errors.length ? undefined : v;
 }
 

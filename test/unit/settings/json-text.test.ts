@@ -28,6 +28,23 @@ describe('JSON text', () => {
     expect(json.duplicateKey()).toMatchObject({ line: 4, message: expect.stringContaining('"allow" is written twice') });
   });
 
+  it('finds a repeated key anywhere, and none where keys only look alike (colons, quotes and escapes inside strings)', () => {
+    const repeated = [
+      '{"a": [{"x": 1}, {"y": 2, "y": 3}]}',
+      '{"env": {"A": "1"}, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "a:b"}]}]}, "env": {}}',
+      '{"a\\"b": 1, "a\\"b": 2}',
+      '{"1": 1, "1": 2}',
+    ];
+    for (const text of repeated) expect(readJsonText(text, { jsonc: true }).duplicateKey(), text).toBeDefined();
+    const single = [
+      '{"a": "x:y", "b": ["\\"c\\":", {"d": "e\\\\"}], "f": {"g": {"h": [1, {"i": ""}]}}}',
+      '{"k": "\\u0022k\\u0022: 1", "kk": {}}',
+      '{}',
+      '[{"a": 1}, {"a": 2}]',
+    ];
+    for (const text of single) expect(readJsonText(text, { jsonc: true }).duplicateKey(), text).toBeUndefined();
+  });
+
   it('takes comments and trailing commas only as JSONC, and places the problem otherwise', () => {
     const text = '{\n  // mine\n  "a": 1,\n}\n';
     expect(readJsonText(text, { jsonc: true })).toMatchObject({ value: { a: 1 } });

@@ -1,0 +1,48 @@
+/**
+ * What one print-mode text turn loads: start-up time goes to reading and running code, so a turn that
+ * only talks must not load Node's modules for hashing, processes or argument parsing, nor the
+ * libraries kept in bundles of their own (dist/cli/*.cjs) for the runs that need them. A static import
+ * of one of those anywhere in the main bundle loads it at every start; this test names the culprit.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { useApiAndProject } from '../support/api-project.js';
+import { reply } from '../support/fake-anthropic-server.js';
+import { expectExit } from '../support/run-cli.js';
+
+const RECORDER = fileURLToPath(new URL('../fixtures/startup/record-loads.cjs', import.meta.url));
+
+const t = useApiAndProject({
+  files: {
+    'CLAUDE.md': '# Project\n\nUse two spaces.\n',
+    '.claude/settings.json': JSON.stringify({ permissions: { allow: ['Bash(npm test)'], deny: ['Read(./.env)'] }, env: { FOO: '1' } }),
+    'src/a.ts': 'export const a = 1;\n',
+  },
+});
+
+async function loadsOfTextTurn(): Promise<{ builtins: string[]; bundles: string[] }> {
+  const out = path.join(t.project.home, 'loads.json');
+  t.api.script(reply().text('hello'));
+  const r = await t.run(['-p', 'hi'], { asCommand: true, env: { NODE_OPTIONS: `--require ${RECORDER}`, WICKET_TEST_LOADS: out } });
+  expectExit(r, 0);
+  return JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; bundles: string[] };
+}
+
+describe('one print-mode text turn', () => {
+  it('loads no Node module for hashing, processes, compression, threads or argument parsing', async () => {
+    const { builtins } = await loadsOfTextTurn();
+    const heavy = builtins.filter((m) =>
+      /^(crypto|internal\/crypto\/|child_process|zlib|worker_threads|readline|inspector|internal\/util\/parse_args\/)/.test(m),
+    );
+    expect(heavy).toEqual([]);
+    expect(builtins).toContain('http'); // the recorder did see the run
+  });
+
+  it('runs the main bundle and no library bundle but the settings validator (not JSONC, YAML, zod, MCP, Markdown, the app)', async () => {
+    const { bundles } = await loadsOfTextTurn();
+    // the project's settings file is checked against Claude Code's schema; plain JSON needs no JSONC parser
+    expect(bundles.filter((b) => b !== 'entry')).toEqual(['main', 'settings-schema']);
+  });
+});
