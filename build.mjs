@@ -208,7 +208,9 @@ const cjsDefine = { ...define, 'import.meta.url': '__wicket_import_meta_url' };
 const { toolSchemas, helpText } = await buildTimeFacts();
 
 // 1. Everything but the Ink app, as one CommonJS file: the entry runs it from V8's code cache.
-const sessionDefine = { ...cjsDefine, WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas) };
+// The settings validator's hash names what its findings were made by (src/settings/schema-cache.ts).
+const schemaHash = createHash('sha256').update(readFileSync('src/settings/schema/validator.generated.js')).digest('hex').slice(0, 16);
+const sessionDefine = { ...cjsDefine, WICKET_TOOL_SCHEMAS: JSON.stringify(toolSchemas), WICKET_SETTINGS_SCHEMA_HASH: JSON.stringify(schemaHash) };
 await build({
   ...common,
   entryPoints: { 'cli/main': 'src/cli/main.ts' },

@@ -10,6 +10,7 @@
  */
 import { typeName } from './hooks.js';
 import type { JsonPath } from './json-text.js';
+import { cachedFindings } from './schema-cache.js';
 import { settingsSchemaLib } from './schema-lib.js';
 import { DOCUMENTED_ENV, KNOWN_KEYS } from './schema/names.generated.js';
 import type { SchemaError } from './schema/validator.generated.js';
@@ -68,6 +69,10 @@ export function documentedEnvVars(): readonly string[] {
 
 /** What the schema finds wrong in one file's data, one finding per place. */
 export function schemaFindings(data: Record<string, unknown>): SchemaFinding[] {
+  return cachedFindings(data, findingsOf);
+}
+
+function findingsOf(data: Record<string, unknown>): SchemaFinding[] {
   const errors = schemaErrors(data).filter((e) => !olderShape(e, data));
   if (!errors.length) return [];
   // An anyOf that fails reports each of its branches too: the anyOf alone says it.

@@ -4,7 +4,7 @@
  * libraries kept in bundles of their own (dist/cli/*.cjs) for the runs that need them. A static import
  * of one of those anywhere in the main bundle loads it at every start; this test names the culprit.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -22,12 +22,12 @@ const t = useApiAndProject({
   },
 });
 
-async function loadsOfTextTurn(): Promise<{ builtins: string[]; bundles: string[] }> {
+async function loadsOfTextTurn(): Promise<{ builtins: string[]; bundles: string[]; stderr: string }> {
   const out = path.join(t.project.home, 'loads.json');
   t.api.script(reply().text('hello'));
   const r = await t.run(['-p', 'hi'], { asCommand: true, env: { NODE_OPTIONS: `--require ${RECORDER}`, WICKET_TEST_LOADS: out } });
   expectExit(r, 0);
-  return JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; bundles: string[] };
+  return { ...(JSON.parse(readFileSync(out, 'utf8')) as { builtins: string[]; bundles: string[] }), stderr: r.stderr };
 }
 
 describe('one print-mode text turn', () => {
@@ -44,5 +44,19 @@ describe('one print-mode text turn', () => {
     const { bundles } = await loadsOfTextTurn();
     // the project's settings file is checked against Claude Code's schema; plain JSON needs no JSONC parser
     expect(bundles.filter((b) => b !== 'entry')).toEqual(['main', 'settings-schema']);
+  });
+
+  it('with the same settings as before, reads the schema’s findings back instead of loading the validator; other settings are checked again', async () => {
+    const settings = path.join(t.project.dir, '.claude', 'settings.json');
+    writeFileSync(settings, JSON.stringify({ cleanupPeriodDays: 'soon', permissions: { allow: ['Read'] } }));
+    const first = await loadsOfTextTurn();
+    const again = await loadsOfTextTurn();
+    const warning = /"cleanupPeriodDays" must be (a|an) (number|integer)/;
+    expect(first.bundles).toContain('settings-schema');
+    expect(first.stderr).toMatch(warning);
+    expect(again.bundles.filter((b) => b !== 'entry')).toEqual(['main']);
+    expect(again.stderr).toMatch(warning);
+    writeFileSync(settings, JSON.stringify({ cleanupPeriodDays: 'later', permissions: { allow: ['Read'] } }));
+    expect((await loadsOfTextTurn()).bundles).toContain('settings-schema');
   });
 });
