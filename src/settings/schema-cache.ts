@@ -10,7 +10,15 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import type { SchemaFinding } from './schema.js';
+import type { JsonPath } from './json-text.js';
+
+/** One thing the schema finds wrong in a file's data (schema.ts). */
+export interface SchemaFinding {
+  path: JsonPath;
+  message: string;
+  /** The value is of the wrong type where it stands: it is left out, so no reader meets it. */
+  drop: boolean;
+}
 
 declare const WICKET_SETTINGS_SCHEMA_HASH: string | undefined;
 const version = typeof WICKET_SETTINGS_SCHEMA_HASH === 'string' ? WICKET_SETTINGS_SCHEMA_HASH : undefined;

@@ -10,17 +10,12 @@
  */
 import { typeName } from './hooks.js';
 import type { JsonPath } from './json-text.js';
-import { cachedFindings } from './schema-cache.js';
+import { cachedFindings, type SchemaFinding } from './schema-cache.js';
 import { settingsSchemaLib } from './schema-lib.js';
 import { DOCUMENTED_ENV, KNOWN_KEYS } from './schema/names.generated.js';
 import type { SchemaError } from './schema/validator.generated.js';
 
-export interface SchemaFinding {
-  path: JsonPath;
-  message: string;
-  /** The value is of the wrong type where it stands: it is left out, so no reader meets it. */
-  drop: boolean;
-}
+export type { SchemaFinding };
 
 /**
  * Keys the settings reference documents that the schema does not list yet. They are known (no
