@@ -143,21 +143,24 @@ describe('PreToolUse', () => {
   it('matching hooks run in parallel; identical commands once; other tools untouched', async () => {
     const recordDir = tempDir('wicket-rec-');
     const rec = fixture('record.sh');
+    // Each hook says it started, then records only if all three have started within 10 s: run one after another, none would.
+    const started = tempDir('wicket-started-');
+    const meet = `touch ${started}/$$; for i in $(seq 200); do [ $(ls ${started} | wc -l) -ge 3 ] && break; sleep 0.05; done; [ $(ls ${started} | wc -l) -ge 3 ]`;
     const { hooks } = buildHooks(
       {
         PreToolUse: [
           {
             matcher: 'Bash',
             hooks: [
-              { type: 'command', command: `sleep 1; ${rec}` },
-              { type: 'command', command: rec },
+              { type: 'command', command: `${meet} && ${rec}` },
+              { type: 'command', command: `${meet} && ${rec} second` },
             ],
           },
           {
             matcher: 'Bash|Write',
             hooks: [
-              { type: 'command', command: `sleep 1; ${rec}` },
-              { type: 'command', command: `sleep 1 && ${rec}` },
+              { type: 'command', command: `${meet} && ${rec}` },
+              { type: 'command', command: `${meet} && ${rec} third` },
             ],
           },
           { matcher: 'Read', hooks: [{ type: 'command', command: `${rec} read` }] },
@@ -165,9 +168,8 @@ describe('PreToolUse', () => {
       },
       { settingsEnv: { HOOK_RECORD_DIR: recordDir } },
     );
-    const started = Date.now();
     await hooks.preToolUse(bash('ls'), signal);
-    expect(Date.now() - started).toBeLessThan(1900);
+    expect(readdirSync(started)).toHaveLength(3);
     expect(records(recordDir)).toHaveLength(3);
   });
 
