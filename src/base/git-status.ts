@@ -17,27 +17,42 @@ const TIMEOUT_MS = 2000;
  * Starting git costs a process fork (~10 ms); outside a repository this answers without one.
  */
 export function mayBeInRepository(cwd: string): boolean {
-  if (process.env.GIT_DIR) return true;
-  const { existsSync, statSync } = process.getBuiltinModule('node:fs');
-  const path = process.getBuiltinModule('node:path');
-  // As git looks: a `.git` file (a worktree's, a submodule's) or a `.git` folder with a HEAD; a
-  // folder without one (empty, half made) is not a repository, and the search goes on above it.
-  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    const dotGit = path.join(dir, '.git');
-    const st = statSync(dotGit, { throwIfNoEntry: false });
-    if (st && (!st.isDirectory() || existsSync(path.join(dotGit, 'HEAD')))) return true;
-    if (path.dirname(dir) === dir) return false;
-  }
+  return Boolean(process.env.GIT_DIR) || nearestDotGit(cwd, true) !== undefined;
 }
 
 /** The nearest folder from `cwd` up that holds a `.git` (a folder, or a worktree's file); undefined outside a repository. */
 export function repositoryRoot(cwd: string): string | undefined {
-  const { existsSync } = process.getBuiltinModule('node:fs');
+  return nearestDotGit(cwd, false);
+}
+
+/**
+ * The nearest folder from `cwd` up that holds a `.git`. With `asGit`, as git itself looks: a `.git`
+ * file (a worktree's, a submodule's) or a `.git` folder with a HEAD; a folder without one (empty,
+ * half made) is not a repository, and the search goes on above it.
+ */
+function nearestDotGit(cwd: string, asGit: boolean): string | undefined {
+  const { existsSync, statSync } = process.getBuiltinModule('node:fs');
   const path = process.getBuiltinModule('node:path');
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, '.git'))) return dir;
+    const dotGit = path.join(dir, '.git');
+    const st = statOrUndefined(statSync, dotGit);
+    if (st && (!asGit || !st.isDirectory() || existsSync(path.join(dotGit, 'HEAD')))) return dir;
     if (path.dirname(dir) === dir) return undefined;
   }
+}
+
+/** As existsSync: a path that cannot be looked at (no search permission) counts as absent. */
+function statOrUndefined(statSync: typeof import('node:fs').statSync, file: string): import('node:fs').Stats | undefined {
+  try {
+    return statSync(file, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
+/** git status only looks: it does not refresh the index (which would take its lock, and race a git the person runs). */
+function gitEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_OPTIONAL_LOCKS: '0' };
 }
 
 /** `null`: not a git repository (or git is missing). */
@@ -45,7 +60,7 @@ export function gitStatusSync(cwd: string): GitStatus | null {
   if (!mayBeInRepository(cwd)) return null;
   try {
     const { execFileSync } = process.getBuiltinModule('node:child_process');
-    return parseGitStatus(execFileSync('git', ARGS, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS }));
+    return parseGitStatus(execFileSync('git', ARGS, { cwd, env: gitEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: TIMEOUT_MS }));
   } catch {
     return null;
   }
@@ -60,7 +75,7 @@ export function startGitStatus(cwd: string): Promise<GitStatus | null> {
       // One pipe, for the output: each stream more is a pipe and a socket made while the code loads.
       const child = process.getBuiltinModule('node:child_process').spawn('git', ARGS, {
         cwd,
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+        env: gitEnv(),
         stdio: ['ignore', 'pipe', 'ignore'],
         timeout: TIMEOUT_MS,
       });

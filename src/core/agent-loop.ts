@@ -8,7 +8,7 @@
  */
 import { searchWeb } from './web-search.js';
 import { askOnce } from '../api/ask-once.js';
-import { costOf } from '../base/usage.js';
+import { usageEvent } from './usage-event.js';
 import { findTool } from '../tools/registry.js';
 import type { AskUser } from '../base/permission-types.js';
 import type { ParsedRule } from '../base/rule-parse.js';
@@ -241,12 +241,6 @@ async function querySmallModel(
 ): Promise<string> {
   const started = monotonicMs();
   const { text, final } = await askOnce(opts.client, { model: opts.smallModel, prompt, ...(o.system ? { system: o.system } : {}) }, o.signal);
-  emit({
-    type: 'usage',
-    usage: final.usage,
-    costUsd: costOf(opts.smallModel, final.usage),
-    model: opts.smallModel,
-    apiDurationMs: Math.round(monotonicMs() - started),
-  });
+  emit(usageEvent(opts.smallModel, final.usage, started));
   return text;
 }

@@ -5,7 +5,8 @@
  * The request carries the session's own system prompt and tools, so it reuses their cache.
  */
 import type { FinalMessage } from '../api/model-client.js';
-import { costOf, totalTokens, type Usage } from '../base/usage.js';
+import { totalTokens, type Usage } from '../base/usage.js';
+import { usageEvent } from './usage-event.js';
 import type { AgentOptions } from './agent-options.js';
 import { monotonicMs } from '../base/clock.js';
 import { contextWindowOf, effortFor } from '../base/models.js';
@@ -130,13 +131,7 @@ async function summarise(history: ApiMessage[], opts: AgentOptions, how: { instr
     const step = await stream.next();
     if (step.done) {
       const final = step.value;
-      how.emit?.({
-        type: 'usage',
-        usage: final.usage,
-        costUsd: costOf(opts.model, final.usage),
-        model: opts.model,
-        apiDurationMs: Math.round(monotonicMs() - started),
-      });
+      how.emit?.(usageEvent(opts.model, final.usage, started));
       return final;
     }
     if (step.value.type === 'retry') how.emit?.(step.value);

@@ -8,7 +8,7 @@ import type { ModelClient } from '../api/model-client.js';
 import type { AgentEvent, ContentBlock } from '../base/events.js';
 import { monotonicMs } from '../base/clock.js';
 import type { WebSearchAnswer, WebSearchQuery } from '../base/tool.js';
-import { costOf } from '../base/usage.js';
+import { usageEvent } from './usage-event.js';
 
 export const WEB_SEARCH_TOOL_TYPE = 'web_search_20250305';
 /** USD per search the API runs. */
@@ -45,13 +45,7 @@ export async function searchWeb(
   while (!step.done) step = await stream.next();
   const final = step.value;
   const searches = final.webSearchRequests ?? 0;
-  emit({
-    type: 'usage',
-    usage: final.usage,
-    costUsd: costOf(o.model, final.usage) + searches * WEB_SEARCH_PRICE,
-    model: o.model,
-    apiDurationMs: Math.round(monotonicMs() - started),
-  });
+  emit(usageEvent(o.model, final.usage, started, searches * WEB_SEARCH_PRICE));
   return answerOf(final.content);
 }
 

@@ -57,6 +57,18 @@ function defaultShell(): string {
   return shellPath;
 }
 
+/**
+ * The shell's program and arguments for a command hook. bash started with `-c` and a socket on
+ * stdin (Node's pipes are sockets) takes itself for a command run by rshd or sshd and reads
+ * ~/.bashrc, unless SHLVL says it is nested: every hook would wait for what the rc does (`pyenv
+ * init`: 100 ms and more). `--norc` stops that; stdin stays the socket the hook always had.
+ */
+function shellArgv(hook: CommandHook): [string, string[]] {
+  const shell = hook.shell === 'bash' || !hook.shell ? defaultShell() : hook.shell;
+  const bash = shell === 'bash' || shell.endsWith('/bash');
+  return [shell, [...(bash ? ['--norc'] : []), '-c', hook.command]];
+}
+
 /** `${CLAUDE_PROJECT_DIR}` and `$CLAUDE_PROJECT_DIR` in exec-form commands and arguments (no shell expands them). */
 function substitute(text: string, env: Record<string, string>): string {
   return text.replace(/\$\{?CLAUDE_PROJECT_DIR\}?/g, env.CLAUDE_PROJECT_DIR ?? '');
@@ -78,13 +90,8 @@ export async function runHookCommand(hook: CommandHook, stdin: string, opts: Hoo
   } as const;
   let subprocess;
   try {
-    subprocess = hook.args
-      ? execa(
-          substitute(hook.command, opts.env),
-          hook.args.map((a) => substitute(a, opts.env)),
-          common,
-        )
-      : execa(hook.command, { ...common, shell: hook.shell === 'bash' || !hook.shell ? defaultShell() : hook.shell });
+    const [file, args] = hook.args ? [substitute(hook.command, opts.env), hook.args.map((a) => substitute(a, opts.env))] : shellArgv(hook);
+    subprocess = execa(file, args, common);
   } catch (err) {
     return { stdout: '', stderr: '', timedOut: false, aborted: false, spawnError: (err as Error).message, durationMs: Date.now() - started };
   }

@@ -220,13 +220,16 @@ function readGlobalConfig(file: string, warnings: string[]): (Record<string, unk
 
 function entriesOf(servers: unknown, scope: McpScope, source: string, env: McpConfigInput['env']): McpServerEntry[] {
   if (!isRecord(servers)) return [];
-  return Object.entries(servers).map(([name, raw]) => {
-    const parsed = parseServer(raw, env);
-    if ('error' in parsed) return { name, scope, source, error: parsed.error };
-    const always = isRecord(raw) ? raw.alwaysLoad : undefined;
-    if (always !== undefined && typeof always !== 'boolean') return { name, scope, source, error: '"alwaysLoad" must be true or false' };
-    return { name, scope, source, config: parsed.config, ...(always ? { alwaysLoad: true } : {}) };
-  });
+  return Object.entries(servers).map(([name, raw]) => serverEntry(name, raw, scope, source, env));
+}
+
+/** One server as written in a file or given by the Agent SDK: its transport and `alwaysLoad`, or why it cannot be used. */
+export function serverEntry(name: string, raw: unknown, scope: McpScope, source: string, env: McpConfigInput['env']): McpServerEntry {
+  const parsed = parseServer(raw, env);
+  if ('error' in parsed) return { name, scope, source, error: parsed.error };
+  const always = isRecord(raw) ? raw.alwaysLoad : undefined;
+  if (always !== undefined && typeof always !== 'boolean') return { name, scope, source, error: '"alwaysLoad" must be true or false' };
+  return { name, scope, source, config: parsed.config, ...(always ? { alwaysLoad: true } : {}) };
 }
 
 type Parsed = { config: McpTransportConfig } | { error: string };

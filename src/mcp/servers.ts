@@ -265,8 +265,7 @@ export class McpServers implements McpResourceSource {
   async addServers(entries: McpServerEntry[]): Promise<void> {
     for (const e of entries) {
       if (this.states.has(e.name)) await this.removeServer(e.name);
-      this.states.set(e.name, initialState(e, false, false));
-      if (e.config) this.configs.set(e.name, e.config);
+      this.add(e, false);
     }
     await this.start(entries.map((e) => e.name));
   }
@@ -285,6 +284,7 @@ export class McpServers implements McpResourceSource {
     this.toolsByServer.delete(name);
     this.states.delete(name);
     this.configs.delete(name);
+    this.alwaysLoaded.delete(name);
     return conn;
   }
 

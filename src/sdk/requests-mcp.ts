@@ -3,7 +3,7 @@
  * reading a resource, and mcp_set_servers (the servers the SDK manages, added and removed; the
  * settings' server policy applies to them as to any).
  */
-import { parseServer, policyRefusal, type McpServerEntry } from '../mcp/config.js';
+import { policyRefusal, serverEntry, type McpServerEntry } from '../mcp/config.js';
 import type { McpServerState } from '../mcp/servers.js';
 import { errorMessage } from '../base/errors.js';
 import { ControlError, isObject, type ControlPayload } from './control-channel.js';
@@ -97,12 +97,11 @@ function sdkEntries(ctx: SdkContext, given: Record<string, unknown>): { entries:
   const entries: McpServerEntry[] = [];
   for (const [name, raw] of Object.entries(given)) {
     if (isObject(raw) && raw.type === 'sdk') continue;
-    const parsed = parseServer(raw, ctx.base.env);
-    if ('error' in parsed) {
-      errors[name] = parsed.error;
+    const entry = serverEntry(name, raw, 'dynamic', SDK_SOURCE, ctx.base.env);
+    if (entry.error !== undefined) {
+      errors[name] = entry.error;
       continue;
     }
-    const entry: McpServerEntry = { name, scope: 'dynamic', source: SDK_SOURCE, config: parsed.config };
     const refused = policyRefusal(entry, ctx.base.settings);
     if (refused) errors[name] = refused;
     else entries.push(entry);

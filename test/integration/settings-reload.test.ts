@@ -15,11 +15,16 @@ async function runWhileChanging(settingsBefore: object, settingsAfter: object) {
     reply().text('done'),
   );
   const run = t.run(['-p', 'go', '--allowedTools', 'Bash(sleep:*)', '--output-format', 'json']);
-  // Change the file once the run is under way (its first request came in, however slow the machine is to start it)
-  // and print mode's watch has begun (half a second after the session is set up).
-  while (t.api.messageRequests().length === 0) await new Promise((r) => setTimeout(r, 20));
-  await new Promise((r) => setTimeout(r, 900));
-  await t.project.write('.claude/settings.json', JSON.stringify(settingsAfter));
+  let ended = false;
+  void run.finally(() => (ended = true));
+  // Print mode's watch begins half a second after the session is set up, later on a loaded machine: the file is
+  // written again and again while `sleep 3` runs (the run is under way and its second request not yet sent), so a
+  // write lands once the watch has begun, however slow the start.
+  while (t.api.messageRequests().length === 0 && !ended) await new Promise((r) => setTimeout(r, 20));
+  while (t.api.messageRequests().length < 2 && !ended) {
+    await t.project.write('.claude/settings.json', JSON.stringify(settingsAfter));
+    await new Promise((r) => setTimeout(r, 300));
+  }
   return run;
 }
 

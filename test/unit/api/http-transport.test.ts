@@ -90,9 +90,8 @@ describe('http transport', () => {
     server.script(reply().delay(5000).text('late'));
     const ac = new AbortController();
     setTimeout(() => ac.abort(new Error('esc')), 50);
-    const t0 = Date.now();
-    await expect((async () => collect(await postMessagesStream(config(), body, ac.signal)))()).rejects.toThrow();
-    expect(Date.now() - t0).toBeLessThan(2000);
+    // Left alone, the server answers after 5 s and the call succeeds: only the abort makes it fail.
+    await expect((async () => collect(await postMessagesStream(config(), body, ac.signal)))()).rejects.toThrow('aborted');
   });
 
   it('ends the events with an error when the connection closes before the reply is complete', async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -90,5 +90,27 @@ describe('the status the launcher started', () => {
     expect(mayBeInRepository(dir)).toBe(false);
     writeFileSync(path.join(dir, '.git', 'HEAD'), 'ref: refs/heads/main\n');
     expect(mayBeInRepository(dir)).toBe(true);
+  });
+});
+
+describe('git status only looks', () => {
+  it('leaves the index as it was when a file was touched, in process and in the background', async () => {
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir });
+    git('init', '-q', '-b', 'main');
+    writeFileSync(path.join(dir, 'a.txt'), 'a\n');
+    git('add', 'a.txt');
+    git('commit', '-q', '-m', 'a');
+    const index = path.join(dir, '.git', 'index');
+    for (const [minutes, run] of [
+      [1, () => gitStatusSync(dir)],
+      [2, () => startGitStatus(dir)],
+    ] as const) {
+      // A new mtime, the same bytes: a git status that may refresh the index rewrites it.
+      const later = new Date(Date.now() + 60_000 * minutes);
+      utimesSync(path.join(dir, 'a.txt'), later, later);
+      const before = readFileSync(index);
+      expect(await run()).toEqual({ branch: 'main', status: '' });
+      expect(readFileSync(index).equals(before)).toBe(true);
+    }
   });
 });

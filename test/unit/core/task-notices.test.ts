@@ -34,6 +34,11 @@ function callTurn(id: string, input: { id: string }): Turn {
   };
 }
 
+/** Polls `cond` (every 5 ms, at most 5 s): a loaded machine takes longer than any fixed wait. */
+async function until(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+}
+
 function client(turns: Turn[], requests: ModelRequest[]): ModelClient {
   return {
     stream(req) {
@@ -227,7 +232,8 @@ describe('the loop and background notices', () => {
     const turns = [callTurn('toolu_s', { id: 'b1' }), textTurn('waiting for b1'), textTurn('b1 is done')];
     const opts = agentOptions(client(turns, requests), { tools: [startTool(gates)], taskNotices: new TaskNotices(), waitForBackground: true });
     const run = collect(runAgent(messages, opts));
-    await new Promise((r) => setTimeout(r, 50));
+    // The model said it is done while b1 runs: the loop waits, however long the machine takes to get there.
+    await until(() => requests.length >= 2);
     expect(requests).toHaveLength(2);
     gates.get('b1')!.open();
     const events = await run;
@@ -245,7 +251,7 @@ describe('the loop and background notices', () => {
     const events = await collect(runAgent([{ role: 'user', content: 'go' }], opts));
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'completed', numTurns: 2 });
     gates.get('b1')!.open();
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => notices.hasPending());
     expect(notices.hasPending()).toBe(true);
   });
 

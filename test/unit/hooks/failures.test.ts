@@ -1,5 +1,6 @@
 /** Hooks that hang, crash, print garbage, are missing or not executable: reported, never blocking. */
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bash, buildHooks, fixture, one, signal, tempDir } from './helpers.js';
 
@@ -68,14 +69,15 @@ describe('hooks that misbehave', () => {
   });
 
   it('async hooks run in the background and decide nothing', async () => {
+    // The hook cannot finish before the test creates `go`: the call answered without waiting for it, however slow the machine.
     const recordDir = tempDir('wicket-rec-');
-    const { hooks } = buildHooks(one('PreToolUse', `sleep 0.5; echo blocked >&2; ${fixture('record.sh')}; exit 2`, { async: true }), {
-      settingsEnv: { HOOK_RECORD_DIR: recordDir },
-    });
-    const started = Date.now();
+    const go = path.join(tempDir('wicket-go-'), 'go');
+    const command = `until [ -e ${go} ]; do sleep 0.05; done; echo blocked >&2; ${fixture('record.sh')}; exit 2`;
+    const { hooks } = buildHooks(one('PreToolUse', command, { async: true }), { settingsEnv: { HOOK_RECORD_DIR: recordDir } });
     expect(await hooks.preToolUse(bash('ls'), signal)).toEqual({ kind: 'continue' });
-    expect(Date.now() - started).toBeLessThan(400);
-    await new Promise((r) => setTimeout(r, 1500));
+    expect(readdirSync(recordDir)).toHaveLength(0);
+    writeFileSync(go, '');
+    for (let i = 0; i < 200 && readdirSync(recordDir).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     expect(readdirSync(recordDir)).toHaveLength(1);
   });
 

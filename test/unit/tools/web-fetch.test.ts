@@ -236,10 +236,9 @@ describe('WebFetch: faults, each a clear result in bounded time', () => {
   it('an abort stops a fetch at once', async () => {
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 100);
-    const t0 = Date.now();
+    // The server never answers and the fetch's own limit is far longer than the test's: only the abort ends it.
     const r = await tryRunTool(webFetchTool, { url: server.url('/silent'), prompt: 'x' }, env.nextCall({ signal: abort.signal }), env.state);
-    expect(r).toMatchObject({ ok: false, stage: 'call' });
-    expect(Date.now() - t0).toBeLessThan(2_000);
+    expect(r).toMatchObject({ ok: false, stage: 'call', message: 'Interrupted by the user while fetching.' });
   });
 });
 
