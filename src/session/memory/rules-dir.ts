@@ -3,7 +3,7 @@
  * folder's own order (not sorted), links followed (a linked folder is walked once). A rule with
  * `paths:` front matter is conditional: it is given only once a matching file is touched.
  */
-import { type Dirent, opendirSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readInstructionFile, type ReadContext } from './read-file.js';
 import type { InstructionFile, MemoryType } from './types.js';
@@ -44,7 +44,8 @@ export function readRulesDir(dir: string, type: MemoryType, ctx: ReadContext, ho
 function entriesOf(dir: string): Dirent[] {
   const out: Dirent[] = [];
   try {
-    const handle = opendirSync(dir);
+    // asked for here: naming fs.opendirSync at load time loads Node's folder-handle module at every start
+    const handle = process.getBuiltinModule('node:fs').opendirSync(dir);
     try {
       for (let e = handle.readSync(); e; e = handle.readSync()) out.push(e);
     } finally {
