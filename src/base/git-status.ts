@@ -101,7 +101,7 @@ function launcherGitStatus(): Promise<GitStatus | null> | undefined {
   delete process.env.WICKET_GIT_STATUS;
   const path = process.getBuiltinModule('node:path');
   if (!file || !path.isAbsolute(file) || path.basename(file) !== `git-status-${process.pid}`) return undefined;
-  const { readFileSync, rmSync } = process.getBuiltinModule('node:fs');
+  const { readFileSync, unlinkSync } = process.getBuiltinModule('node:fs');
   const read = (f: string) => {
     try {
       return readFileSync(f, 'utf8');
@@ -110,7 +110,14 @@ function launcherGitStatus(): Promise<GitStatus | null> | undefined {
     }
   };
   const done = (answer: GitStatus | null) => {
-    for (const f of [file, `${file}.done`]) rmSync(f, { force: true });
+    // unlink, not rm: Node's rmSync loads its recursive remover for a single file too
+    for (const f of [file, `${file}.done`]) {
+      try {
+        unlinkSync(f);
+      } catch {
+        // already gone
+      }
+    }
     return answer;
   };
   const deadline = Date.now() + TIMEOUT_MS;

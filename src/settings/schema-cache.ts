@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { hashText } from '../base/fs/version.js';
 import type { JsonPath } from './json-text.js';
 
 /** One thing the schema finds wrong in a file's data (schema.ts). */
@@ -27,7 +28,7 @@ const version = typeof WICKET_SETTINGS_SCHEMA_HASH === 'string' ? WICKET_SETTING
 export function cachedFindings(data: Record<string, unknown>, check: (data: Record<string, unknown>) => SchemaFinding[]): SchemaFinding[] {
   if (!version) return check(data);
   const key = `${version}\n${JSON.stringify(data)}`;
-  const file = path.join(cacheDir(), 'settings-check', `${fnv1a(key)}-${key.length}.json`);
+  const file = path.join(cacheDir(), 'settings-check', `${hashText(key)}-${key.length}.json`);
   const cached = readFindings(file, key);
   if (cached) return cached;
   const findings = check(data);
@@ -37,12 +38,6 @@ export function cachedFindings(data: Record<string, unknown>, check: (data: Reco
 
 function cacheDir(): string {
   return path.join(process.env.WICKET_HOME || path.join(homedir(), '.wicket'), 'cache');
-}
-
-function fnv1a(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
 }
 
 function readFindings(file: string, key: string): SchemaFinding[] | undefined {

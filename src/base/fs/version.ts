@@ -26,6 +26,16 @@ export function hashBytes(bytes: Uint8Array): string {
   return sum.digest();
 }
 
+/**
+ * A 32-bit FNV-1a hash of a string's UTF-16 code units, as 8 hex digits: for naming cache entries
+ * that hold their own key (a collision is found by comparing it), without loading node:zlib.
+ */
+export function hashText(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
+}
+
 /** The version of a file whose whole content is in memory. */
 export function versionOf(bytes: Uint8Array, stats: Pick<Stats, 'mtimeMs'>): FileVersion {
   return { mtimeMs: stats.mtimeMs, size: bytes.length, hash: hashBytes(bytes) };

@@ -2,15 +2,15 @@
  * What lexing an instruction file gives (its text without HTML comment blocks, and the `@` imports
  * outside code, as written), kept on disk by a hash of the file's text: a later start reads it back
  * instead of loading and running the Markdown lexer, which is most of what a project's instruction
- * files cost at start-up. The name is a CRC-32 and the length (node:crypto alone costs more to load
- * than the lexing it would save); the entry holds the text it was made from, and is used only for
- * exactly that text. A file that needs no lexing (no `<!--`, no `@` word that could name a path)
+ * files cost at start-up. The name is an FNV-1a hash and the length (node:crypto, even node:zlib's
+ * CRC-32, costs more to load than the lexing it would save); the entry holds the text it was made
+ * from, and is used only for exactly that text. A file that needs no lexing (no `<!--`, no `@` word that could name a path)
  * never comes here. The key holds the lexer's version and this format's, so an upgrade never meets an
  * old answer; a cache that cannot be read or written only costs the lexing.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { hashBytes } from '../../base/fs/version.js';
+import { hashText } from '../../base/fs/version.js';
 import { importTargets, needsLexing, stripCommentBlocks } from './markdown.js';
 
 export interface Lexed {
@@ -27,7 +27,7 @@ const KEY_PREFIX = 'marked-18.2.1/2\n';
 export function lexedParts(text: string, dir: string | undefined): Lexed {
   if (!needsLexing(text)) return { content: text, imports: [] };
   const keyed = KEY_PREFIX + text;
-  const file = dir ? path.join(dir, `${hashBytes(Buffer.from(keyed))}-${keyed.length}.json`) : undefined;
+  const file = dir ? path.join(dir, `${hashText(keyed)}-${keyed.length}.json`) : undefined;
   const cached = file ? readLexed(file, keyed) : undefined;
   if (cached) return cached;
   const { content, tokens } = stripCommentBlocks(text);
