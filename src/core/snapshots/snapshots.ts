@@ -66,16 +66,41 @@ export class Snapshots {
   }
 
   /**
-   * Before a call that is not read-only: snapshots the project once per checkpoint (every call waits
-   * for the same snapshot), and notes what a Bash command writes outside the project. Never throws.
+   * The model's stream has named a tool that may change files (its input still streaming): the
+   * checkpoint's snapshot starts now, so that git's scan overlaps the streaming, and the call awaits
+   * the same snapshot (`beforeChange`). Nothing has changed the project since the prompt began: only
+   * read-only calls ran. A PreToolUse hook runs after this point, so what a hook writes into the
+   * project lands after the snapshot: a rewind to this prompt undoes it too, like the call's own
+   * changes (a hook's change made for the call belongs with the call). Never throws.
    */
-  async beforeChange(toolName: string, input: unknown, cwd: string): Promise<void> {
+  start(): void {
     const id = this.checkpoint;
     if (id === undefined) return;
     this.taken ??= this.take(id).catch((err: unknown) => {
       this.lastError = err instanceof Error ? err.message : String(err);
       return undefined;
     });
+  }
+
+  /**
+   * While nothing runs (the app waits for the first prompt): git's full scan of the project is made
+   * ahead, not named for any checkpoint, and the watch armed, so that the first prompt's snapshot
+   * takes the watched fast path. Skipped once a snapshot has started. Never throws.
+   */
+  warm(): Promise<void> {
+    if (this.taken) return Promise.resolve();
+    return this.repo.warm().catch(() => undefined);
+  }
+
+  /**
+   * Before a call that is not read-only: snapshots the project once per checkpoint (every call waits
+   * for the same snapshot, started by `start` if the stream named the tool), and notes what a Bash
+   * command writes outside the project. Never throws.
+   */
+  async beforeChange(toolName: string, input: unknown, cwd: string): Promise<void> {
+    const id = this.checkpoint;
+    if (id === undefined) return;
+    this.start();
     await this.taken;
     const command = toolName === 'Bash' && input && typeof input === 'object' ? (input as { command?: unknown }).command : undefined;
     if (typeof command === 'string') this.noteOutside(id, writesOutside(command, cwd, this.root, this.homeDir));
