@@ -16,7 +16,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'n
 import path from 'node:path';
 import { isInside } from '../base/paths.js';
 import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
-import { exactPattern, fileCapBytes } from './shadow-exclude.js';
+import { exactPattern, fileCapBytes, readLeftOut, sameList, writeLeftOut } from './shadow-exclude.js';
 import { runCommand, runGit, SHADOW_CONFIG, shadowEnv, type GitPlace, type GitRunOptions, type GitResult } from './shadow-git-run.js';
 import { parseModes, serializeModes, type ModeMap, type ModeRecord } from './shadow-modes.js';
 import { nestedGitDir, NestedShadows } from './shadow-nested.js';
@@ -52,6 +52,8 @@ export interface TreeState {
 export type { TreeChange };
 
 const LOCK_RETRIES = 20;
+/** A scan made ahead (warm): below the app's priority. */
+const BACKGROUND: GitRunOptions = { niceness: 10 };
 
 /** `<wicket home>/snapshots`: one shadow repository per project. */
 export function snapshotsRoot(wicketHome: string): string {
@@ -92,6 +94,8 @@ export class ShadowRepo {
   /** The nested repositories the last scan found (relative), and their shadows. */
   private nestedPaths: string[] = [];
   private readonly nested: NestedShadows;
+  /** git's full scans made by this shadow (the bench and the tests read it). */
+  fullScans = 0;
 
   constructor(
     gitDir: string,
@@ -154,21 +158,37 @@ export class ShadowRepo {
     appendFileSync(file, rels.map((r) => `${exactPattern(r)}\n`).join(''));
   }
 
+  /**
+   * Makes the next snapshot cheap ahead of time (while the person types): git's full scan is made
+   * now, and the watch armed, so that the next snapshot reads only what changed since. A watched
+   * shadow whose watch the first scan could not arm (no list of the folders left out yet) scans a
+   * second time. Queued like any snapshot: one that comes meanwhile waits for it, then takes the fast path.
+   */
+  async warm(): Promise<void> {
+    await this.writeTree(BACKGROUND);
+    if (this.watch && !this.known) await this.writeTree(BACKGROUND);
+  }
+
+  /** Whether the next snapshot may skip git's full scan (the watch vouches for the last tree). */
+  get watched(): boolean {
+    return this.known !== undefined;
+  }
+
   /** Records the work tree as it is now in the shadow index and returns its tree and modes (one at a time). */
-  writeTree(): Promise<TreeState> {
-    const next = this.queue.then(async () => this.nested.graft(await this.recordTree(), this.nestedPaths));
+  writeTree(run: GitRunOptions = {}): Promise<TreeState> {
+    const next = this.queue.then(async () => this.nested.graft(await this.recordTree(run), this.nestedPaths));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async recordTree(): Promise<TreeState> {
+  private async recordTree(run: GitRunOptions): Promise<TreeState> {
     await this.ensure();
     const known = this.known;
     if (known?.kept() && this.watch) {
       // What the watch saw change since the last scan: nothing, or a few paths updated alone.
       const changed = await this.watch.take();
       if (changed && !changed.length) return known.state;
-      const part = changed && (await partialScan(this.scanPlace(), changed, known.leftOut, known.state.modes.map).catch(() => undefined));
+      const part = changed && (await partialScan(this.scanPlace(run), changed, known.leftOut, known.state.modes.map).catch(() => undefined));
       if (part) {
         this.nestedPaths = [...new Set([...this.nestedPaths, ...part.nested])];
         const state = { tree: await this.indexTree(), modes: { map: part.modes } };
@@ -177,10 +197,14 @@ export class ShadowRepo {
       }
     }
     this.known = undefined;
-    const watchSkip = this.leftOut;
+    // The folders the last scan left out (this process's, or the last one's, kept beside the index):
+    // the watch skips them from the start, so that this very scan arms it when the list still holds.
+    const watchSkip = this.leftOut ?? (this.watch ? readLeftOut(this.place.gitDir) : undefined);
     const armed = this.watch ? await this.watch.arm(watchSkip) : false;
     const before = this.indexStamp();
-    const { leftOut, modes, nested } = await fullScan(this.scanPlace());
+    this.fullScans++;
+    const { leftOut, modes, nested } = await fullScan(this.scanPlace(run));
+    if (!this.leftOut || !sameList(this.leftOut, leftOut)) writeLeftOut(this.place.gitDir, leftOut);
     this.leftOut = leftOut;
     this.nestedPaths = nested;
     const state = { tree: await this.indexTree(before), modes: { map: modes } };
@@ -188,17 +212,18 @@ export class ShadowRepo {
     return state;
   }
 
-  private scanPlace(): ScanPlace {
+  /** `run`: what every process of the scan is run with (its niceness). */
+  private scanPlace(run: GitRunOptions): ScanPlace {
     return {
       workTree: this.workTree,
       fileCap: this.fileCap,
       always: isInside(this.place.gitDir, this.workTree) ? [this.ownFolder()] : [],
-      git: (args, opts) => this.git(args, opts),
-      locked: (args, opts) => this.locked(args, opts),
+      git: (args, opts) => this.git(args, { ...run, ...opts }),
+      locked: (args, opts) => this.locked(args, { ...run, ...opts }),
       exclude: (rels) => this.exclude(rels),
       // find exits 1 when a folder cannot be read, with the rest of its output (git cannot read that folder either)
       exec: (cmd, args) =>
-        runCommand(cmd, args, process.env, this.workTree, { okCodes: [0, 1] }).then(
+        runCommand(cmd, args, process.env, this.workTree, { ...run, okCodes: [0, 1] }).then(
           (r) => (r.code === 0 || r.stdout.length ? r.stdout : undefined),
           () => undefined,
         ),
@@ -367,10 +392,6 @@ export class ShadowRepo {
 
 export function snapshotRef(session: string, checkpoint: number): string {
   return `refs/wicket/${refSession(session)}/${checkpoint}`;
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x) => b.includes(x));
 }
 
 function parseMeta(body: string): Partial<SnapshotMeta> & { modes?: string } {
