@@ -15,8 +15,12 @@ import { refSession, type ShadowRepo, type Snapshot, type TreeState } from '../.
 import { writesOutside } from './outside-paths.js';
 import { projectHead } from './project-head.js';
 
+type Scanned = { head: Awaited<ReturnType<typeof projectHead>>; state: TreeState };
+
 export class Snapshots {
   private checkpoint: number | undefined;
+  /** This checkpoint's scan, once started; and its snapshot, once named. */
+  private scanned: Promise<Scanned | undefined> | undefined;
   private taken: Promise<Snapshot | undefined> | undefined;
   private outside: Record<string, string[]> | undefined;
   private forked: Promise<void> | undefined;
@@ -62,21 +66,24 @@ export class Snapshots {
   /** A prompt went in: its checkpoint is `id`; no snapshot is taken until something may change. */
   begin(id: number): void {
     this.checkpoint = id;
+    this.scanned = undefined;
     this.taken = undefined;
   }
 
   /**
-   * The model's stream has named a tool that may change files (its input still streaming): the
-   * checkpoint's snapshot starts now, so that git's scan overlaps the streaming, and the call awaits
-   * the same snapshot (`beforeChange`). Nothing has changed the project since the prompt began: only
-   * read-only calls ran. A PreToolUse hook runs after this point, so what a hook writes into the
-   * project lands after the snapshot: a rewind to this prompt undoes it too, like the call's own
-   * changes (a hook's change made for the call belongs with the call). Never throws.
+   * The model's stream has named a tool that may change files (its input still streaming): the scan
+   * of the project for this checkpoint starts now, so that it overlaps the streaming. It is named as
+   * the checkpoint's snapshot only when a call that is not read-only is about to run (`beforeChange`),
+   * and every such call awaits the same one; when none runs (the command only read), it is dropped.
+   * Nothing changed the project between the prompt and the scan: only read-only calls ran.
+   *
+   * A PreToolUse hook runs after this point, so what a hook writes into the project lands after the
+   * snapshot: a rewind to this prompt undoes it too, like the call's own changes (the hook wrote it
+   * for the call). Never throws.
    */
   start(): void {
-    const id = this.checkpoint;
-    if (id === undefined) return;
-    this.taken ??= this.take(id).catch((err: unknown) => {
+    if (this.checkpoint === undefined) return;
+    this.scanned ??= this.scan().catch((err: unknown) => {
       this.lastError = err instanceof Error ? err.message : String(err);
       return undefined;
     });
@@ -85,22 +92,29 @@ export class Snapshots {
   /**
    * While nothing runs (the app waits for the first prompt): git's full scan of the project is made
    * ahead, not named for any checkpoint, and the watch armed, so that the first prompt's snapshot
-   * takes the watched fast path. Skipped once a snapshot has started. Never throws.
+   * takes the watched fast path. Skipped once a scan has started. Never throws.
    */
   warm(): Promise<void> {
-    if (this.taken) return Promise.resolve();
+    if (this.scanned) return Promise.resolve();
     return this.repo.warm().catch(() => undefined);
   }
 
   /**
    * Before a call that is not read-only: snapshots the project once per checkpoint (every call waits
-   * for the same snapshot, started by `start` if the stream named the tool), and notes what a Bash
-   * command writes outside the project. Never throws.
+   * for the same snapshot, whose scan `start` began if the stream named the tool), and notes what a
+   * Bash command writes outside the project. Never throws.
    */
   async beforeChange(toolName: string, input: unknown, cwd: string): Promise<void> {
     const id = this.checkpoint;
     if (id === undefined) return;
     this.start();
+    const scanned = this.scanned;
+    this.taken ??= scanned!
+      .then((s) => s && this.name(id, s))
+      .catch((err: unknown) => {
+        this.lastError = err instanceof Error ? err.message : String(err);
+        return undefined;
+      });
     await this.taken;
     const command = toolName === 'Bash' && input && typeof input === 'object' ? (input as { command?: unknown }).command : undefined;
     if (typeof command === 'string') this.noteOutside(id, writesOutside(command, cwd, this.root, this.homeDir));
@@ -108,7 +122,17 @@ export class Snapshots {
 
   /** Snapshots the project now, named for checkpoint `id` (also used before a restore, so that it can be undone). */
   async take(id: number): Promise<Snapshot & { state: TreeState }> {
+    return this.name(id, await this.scan());
+  }
+
+  /** The work tree recorded now, with the project's git HEAD. */
+  private async scan(): Promise<Scanned> {
     const [head, state] = await Promise.all([projectHead(this.root), this.repo.writeTree(), this.fromParent()]);
+    return { head, state };
+  }
+
+  /** A scan named as the snapshot of checkpoint `id`. */
+  private async name(id: number, { head, state }: Scanned): Promise<Snapshot & { state: TreeState }> {
     const snap = await this.repo.commit({ session: this.session, checkpoint: id, ...(head ? { head: head.head, branch: head.branch } : {}) }, state);
     return { ...snap, state };
   }
