@@ -12,7 +12,7 @@
  * the blob of its files' and folders' modes, shadow-modes.ts) named by
  * `refs/wicket/<session>/<checkpoint>`; its parent commit holds the modes blob.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../base/paths.js';
 import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
@@ -23,25 +23,8 @@ import { nestedGitDir, NestedShadows } from './shadow-nested.js';
 import { objectKept, presentIn, readBlobs, treeDiff, treeKinds, treeNumstat, type TreeChange } from './shadow-read.js';
 import { fullScan, partialScan, type ScanPlace } from './shadow-scan.js';
 import { projectSlug } from './paths.js';
-import { writeRef } from './shadow-ref.js';
+import { copySessionRefs, listSnapshots, snapshotRef, writeRef, type Snapshot, type SnapshotMeta } from './shadow-ref.js';
 import { TreeWatch } from './tree-watch.js';
-
-/** What a snapshot records besides the tree. */
-export interface SnapshotMeta {
-  session: string;
-  checkpoint: number;
-  /** The project's git HEAD commit then ('' when it had none); absent outside a git repository. */
-  head?: string;
-  /** The project's branch then (`refs/heads/…`, or `HEAD` when detached). */
-  branch?: string;
-}
-
-export interface Snapshot extends SnapshotMeta {
-  commit: string;
-  tree: string;
-  /** The blob of the modes of its files and folders (shadow-modes.ts); absent in a snapshot taken before they were kept. */
-  modes?: string;
-}
 
 /** The work tree as recorded now: its git tree and the modes of its files and folders. */
 export interface TreeState {
@@ -49,20 +32,18 @@ export interface TreeState {
   modes: ModeRecord;
 }
 
-export type { TreeChange };
+export type { TreeChange, Snapshot, SnapshotMeta };
+export { refSession, snapshotRef } from './shadow-ref.js';
 
 const LOCK_RETRIES = 20;
+/** Touched by every scan: a repository without snapshots that a scan used lately is not pruned. */
+export const USED_STAMP = 'wicket-used';
 /** A scan made ahead (warm): below the app's priority. */
 const BACKGROUND: GitRunOptions = { niceness: 10 };
 
 /** `<wicket home>/snapshots`: one shadow repository per project. */
 export function snapshotsRoot(wicketHome: string): string {
   return path.join(wicketHome, 'snapshots');
-}
-
-/** A session id as a ref name part. */
-export function refSession(sessionId: string): string {
-  return sessionId.replace(/[^\w.-]/g, '_').replace(/^\.+/, '_') || 'default';
 }
 
 export interface ShadowOptions {
@@ -81,6 +62,7 @@ export class ShadowRepo {
   private readonly env: NodeJS.ProcessEnv;
   private readonly fileCap: number;
   private ready: Promise<void> | undefined;
+  private made = false;
   private readonly watch: TreeWatch | undefined;
   /** The work tree as the watch last vouched for it, and the folders the scan left out as large. */
   private known: { state: TreeState; leftOut: string[]; kept: () => boolean } | undefined;
@@ -131,12 +113,21 @@ export class ShadowRepo {
     return runGit(args, this.env, this.workTree, opts);
   }
 
-  /** Creates the shadow repository on first use. */
+  /** Creates the shadow repository on first use (and again if it was removed since), and notes that a scan uses it. */
   ensure(): Promise<void> {
-    this.ready ??= this.init().catch((err) => {
+    if (this.made && !existsSync(path.join(this.place.gitDir, 'HEAD'))) {
       this.ready = undefined;
-      throw err;
-    });
+      this.made = false;
+    }
+    this.ready ??= this.init().then(
+      () => {
+        this.made = true;
+      },
+      (err: unknown) => {
+        this.ready = undefined;
+        throw err;
+      },
+    );
     return this.ready;
   }
 
@@ -183,6 +174,12 @@ export class ShadowRepo {
 
   private async recordTree(run: GitRunOptions): Promise<TreeState> {
     await this.ensure();
+    // in use: a prune leaves the repository alone (shadow-prune.ts)
+    try {
+      writeFileSync(path.join(this.place.gitDir, USED_STAMP), '');
+    } catch {
+      // only the prune reads it
+    }
     const known = this.known;
     if (known?.kept() && this.watch) {
       // What the watch saw change since the last scan: nothing, or a few paths updated alone.
@@ -296,33 +293,16 @@ export class ShadowRepo {
   }
 
   /** The session's snapshots, oldest first. */
-  async list(session: string): Promise<Snapshot[]> {
-    if (!existsSync(path.join(this.place.gitDir, 'HEAD'))) return [];
-    const prefix = `refs/wicket/${refSession(session)}/`;
-    const out = await this.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)%00%(contents)%00%00', prefix]);
-    const snaps: Snapshot[] = [];
-    for (const rec of out.stdout.toString('utf8').split('\0\0')) {
-      const [ref, commit, tree, body] = rec.replace(/^\n/, '').split('\0');
-      const checkpoint = Number(ref?.slice(prefix.length));
-      if (!ref || !commit || !tree || !Number.isSafeInteger(checkpoint)) continue;
-      snaps.push({ ...parseMeta(body ?? ''), session, checkpoint, commit, tree });
-    }
-    return snaps.sort((a, b) => a.checkpoint - b.checkpoint);
+  list(session: string): Promise<Snapshot[]> {
+    return listSnapshots(this.place.gitDir, this.git.bind(this), session);
   }
 
   /**
    * A forked session starts with its parent's snapshots: `from`'s refs are named again for `to`,
    * once (not when `to` has snapshots of its own already).
    */
-  async copySession(from: string, to: string): Promise<void> {
-    if (!existsSync(path.join(this.place.gitDir, 'HEAD'))) return;
-    const [src, dst] = [`refs/wicket/${refSession(from)}/`, `refs/wicket/${refSession(to)}/`];
-    if (src === dst) return;
-    const out = await this.git(['for-each-ref', '--format=%(refname) %(objectname)', src, dst]);
-    const refs = out.stdout.toString('utf8').split('\n').filter(Boolean);
-    if (!refs.length || refs.some((r) => r.startsWith(dst))) return;
-    const lines = refs.map((r) => r.split(' ')).map(([ref, id]) => `create ${dst}${ref!.slice(src.length)} ${id}\n`);
-    await this.git(['update-ref', '--stdin'], { input: lines.join('') });
+  copySession(from: string, to: string): Promise<void> {
+    return copySessionRefs(this.place.gitDir, this.git.bind(this), from, to);
   }
 
   /** Paths that differ from tree `from` to tree `to`. */
@@ -387,22 +367,5 @@ export class ShadowRepo {
     } catch {
       return undefined;
     }
-  }
-}
-
-export function snapshotRef(session: string, checkpoint: number): string {
-  return `refs/wicket/${refSession(session)}/${checkpoint}`;
-}
-
-function parseMeta(body: string): Partial<SnapshotMeta> & { modes?: string } {
-  try {
-    const m = JSON.parse(body) as Record<string, unknown>;
-    return {
-      ...(typeof m.modes === 'string' && /^[0-9a-f]{40,64}$/.test(m.modes) ? { modes: m.modes } : {}),
-      ...(typeof m.head === 'string' ? { head: m.head } : {}),
-      ...(typeof m.branch === 'string' ? { branch: m.branch } : {}),
-    };
-  } catch {
-    return {};
   }
 }
