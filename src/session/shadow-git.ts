@@ -195,13 +195,14 @@ export class ShadowRepo {
     }
     this.known = undefined;
     // The folders the last scan left out (this process's, or the last one's, kept beside the index):
-    // the watch skips them from the start, so that this very scan arms it when the list still holds.
-    const watchSkip = this.leftOut ?? (this.watch ? readLeftOut(this.place.gitDir) : undefined);
+    // the watch skips them from the start, so that this very scan arms it when the list still holds,
+    // and the modes walk starts with them at once (shadow-scan.ts).
+    const watchSkip = this.leftOut ?? readLeftOut(this.place.gitDir);
     const armed = this.watch ? await this.watch.arm(watchSkip) : false;
     const before = this.indexStamp();
     this.fullScans++;
-    const { leftOut, modes, nested } = await fullScan(this.scanPlace(run));
-    if (!this.leftOut || !sameList(this.leftOut, leftOut)) writeLeftOut(this.place.gitDir, leftOut);
+    const { leftOut, modes, nested } = await fullScan(this.scanPlace(run), watchSkip);
+    if (!watchSkip || !sameList(watchSkip, leftOut)) writeLeftOut(this.place.gitDir, leftOut);
     this.leftOut = leftOut;
     this.nestedPaths = nested;
     const state = { tree: await this.indexTree(before), modes: { map: modes } };
