@@ -156,8 +156,10 @@ export class ShadowRepo {
    * second time. Queued like any snapshot: one that comes meanwhile waits for it, then takes the fast path.
    */
   async warm(): Promise<void> {
-    await this.writeTree(BACKGROUND);
-    if (this.watch && !this.known) await this.writeTree(BACKGROUND);
+    let state = await this.writeTree(BACKGROUND);
+    if (this.watch && !this.known) state = await this.writeTree(BACKGROUND);
+    // the record of modes and the commit that holds it, which the next snapshot reuses when they did not change
+    await this.modesParent(await this.modesBlob(state.modes));
   }
 
   /** Whether the next snapshot may skip git's full scan (the watch vouches for the last tree). */
