@@ -155,11 +155,10 @@ export class ShadowRepo {
    * shadow whose watch the first scan could not arm (no list of the folders left out yet) scans a
    * second time. Queued like any snapshot: one that comes meanwhile waits for it, then takes the fast path.
    */
-  async warm(): Promise<void> {
+  async warm(): Promise<TreeState> {
     let state = await this.writeTree(BACKGROUND);
     if (this.watch && !this.known) state = await this.writeTree(BACKGROUND);
-    // the record of modes and the commit that holds it, which the next snapshot reuses when they did not change
-    await this.modesParent(await this.modesBlob(state.modes));
+    return state;
   }
 
   /** Whether the next snapshot may skip git's full scan (the watch vouches for the last tree). */
@@ -248,8 +247,10 @@ export class ShadowRepo {
   /**
    * Names `state` (from writeTree) as the snapshot for `meta`'s session and checkpoint: a commit of
    * its tree, whose parent holds the record of its modes (so that the record lives as long as it).
+   * `named: false`: the commit is made ahead (the app's warm-up) but no ref names it; the next
+   * snapshot of the same tree, modes and git state names it without running git.
    */
-  async commit(meta: SnapshotMeta, state: TreeState): Promise<Snapshot> {
+  async commit(meta: SnapshotMeta, state: TreeState, named = true): Promise<Snapshot> {
     const { tree } = state;
     const modes = await this.modesBlob(state.modes);
     const last = this.lastCommit;
@@ -262,7 +263,7 @@ export class ShadowRepo {
       commit = (await this.git(['commit-tree', tree, '-p', parent], { input: JSON.stringify({ ...meta, modes }) })).stdout.toString('utf8').trim();
     }
     const ref = snapshotRef(meta.session, meta.checkpoint);
-    await writeRef(this.place.gitDir, ref, commit, () => this.git(['update-ref', ref, commit]));
+    if (named) await writeRef(this.place.gitDir, ref, commit, () => this.git(['update-ref', ref, commit]));
     this.lastCommit = { ...meta, commit, tree, modes, kept: this.keeps(commit) };
     return { ...meta, commit, tree, modes };
   }

@@ -11,7 +11,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../base/fs/write-file-atomic.js';
-import { refSession, type ShadowRepo, type Snapshot, type TreeState } from '../../session/shadow-git.js';
+import { refSession, type ShadowRepo, type Snapshot, type SnapshotMeta, type TreeState } from '../../session/shadow-git.js';
 import { writesOutside } from './outside-paths.js';
 import { projectHead } from './project-head.js';
 
@@ -96,7 +96,12 @@ export class Snapshots {
    */
   warm(): Promise<void> {
     if (this.scanned) return Promise.resolve();
-    return this.repo.warm().catch(() => undefined);
+    // its commit too (unnamed): the first snapshot of the same tree and git state then runs no git at all
+    const ahead = async () => {
+      const [state, head] = await Promise.all([this.repo.warm(), projectHead(this.root)]);
+      await this.repo.commit(this.meta(0, head), state, false);
+    };
+    return ahead().catch(() => undefined);
   }
 
   /**
@@ -133,8 +138,12 @@ export class Snapshots {
 
   /** A scan named as the snapshot of checkpoint `id`. */
   private async name(id: number, { head, state }: Scanned): Promise<Snapshot & { state: TreeState }> {
-    const snap = await this.repo.commit({ session: this.session, checkpoint: id, ...(head ? { head: head.head, branch: head.branch } : {}) }, state);
+    const snap = await this.repo.commit(this.meta(id, head), state);
     return { ...snap, state };
+  }
+
+  private meta(checkpoint: number, head: Scanned['head']): SnapshotMeta {
+    return { session: this.session, checkpoint, ...(head ? { head: head.head, branch: head.branch } : {}) };
   }
 
   /** Stops watching the project. */

@@ -1,13 +1,14 @@
 /**
  * The app warms its snapshots while the person types: git's full scan is made ahead and the watch
- * armed, so that the first prompt's snapshot, and the next one after a Bash call's changes, skip the
- * full scan; a restore to the first prompt still brings back every byte and mode bit. A new process
- * (the folders left out known from the last one) arms the watch with its first scan.
+ * armed, so that the first prompt's snapshot runs no git at all, and the next one after a Bash
+ * call's changes skips the full scan; a restore to the first prompt still brings back every byte and
+ * mode bit. A new process (the folders left out known from the last one) arms the watch with its
+ * first scan.
  */
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { Rewinder } from '../../../src/core/snapshots/rewinder.js';
 import { Snapshots } from '../../../src/core/snapshots/snapshots.js';
 import { ShadowRepo } from '../../../src/session/shadow-git.js';
@@ -67,7 +68,11 @@ it("after the app's warm-up, the first prompts' snapshots skip git's full scan, 
   const before = tree();
 
   snaps.begin(1);
+  // the tree and its commit were made ahead: the first snapshot runs no git at all
+  const spy = vi.spyOn(snaps.repo, 'git');
   await snaps.beforeChange('Bash', { command: 'change things' }, project);
+  expect(spy).not.toHaveBeenCalled();
+  spy.mockRestore();
   expect(snaps.repo.fullScans).toBe(scans);
   // what the Bash call does
   write('a.txt', 'two\n');
