@@ -1,7 +1,8 @@
 /**
  * Print mode starts the prompt's snapshot as soon as the model's stream names a tool that may change
- * files, while the tool's input still streams, so that git's scan overlaps it; a reply of text alone
- * creates no snapshot at all. Through the built binary.
+ * files, while the tool's input still streams, so that git's scan overlaps it; the call's PreToolUse
+ * hooks run after the scan, so a rewind undoes what they wrote too; a reply of text alone creates no
+ * snapshot at all. Through the built binary.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,11 @@ const INPUT_MS = 2000;
 
 const t = useApiAndProject({
   files: { 'a.txt': 'one\n', 'src/b.ts': 'export const b = 1;\n' },
-  settings: { permissions: { allow: ['Bash'] } },
+  settings: {
+    permissions: { allow: ['Bash'] },
+    // a PreToolUse hook that writes into the project: its change lands after the snapshot
+    hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo hooked > "$CLAUDE_PROJECT_DIR/hook.txt"' }] }] },
+  },
 });
 
 /** When the shadow repository's index (written by the snapshot's scan) first appeared, polled every 20 ms. */
@@ -49,9 +54,11 @@ describe('the snapshot of a print-mode prompt', () => {
     // the scan was done while the model still streamed the command
     expect(scanned! - asked).toBeLessThan(INPUT_MS - 500);
     expect(await t.project.read('a.txt')).toBe('two\n');
-    // the snapshot holds the file as it was before the call
+    expect(t.project.exists('hook.txt')).toBe(true);
+    // the snapshot holds the project as it was before the call and its PreToolUse hook
     expectExit(await t.run(['rewind', '--to', '1', '--code', '--yes']), 0);
     expect(await t.project.read('a.txt')).toBe('one\n');
+    expect(t.project.exists('hook.txt')).toBe(false);
   });
 
   it('is not taken for a reply of text alone', async () => {

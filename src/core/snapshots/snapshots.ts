@@ -77,9 +77,9 @@ export class Snapshots {
    * and every such call awaits the same one; when none runs (the command only read), it is dropped.
    * Nothing changed the project between the prompt and the scan: only read-only calls ran.
    *
-   * A PreToolUse hook runs after this point, so what a hook writes into the project lands after the
-   * snapshot: a rewind to this prompt undoes it too, like the call's own changes (the hook wrote it
-   * for the call). Never throws.
+   * A call's PreToolUse hooks wait for this scan (`scanDone`), so what a hook writes into the project
+   * always lands after the snapshot: a rewind to this prompt undoes it too, like the call's own
+   * changes (the hook wrote it for the call). Never throws.
    */
   start(): void {
     if (this.checkpoint === undefined) return;
@@ -87,6 +87,12 @@ export class Snapshots {
       this.lastError = err instanceof Error ? err.message : String(err);
       return undefined;
     });
+  }
+
+  /** Before a call's PreToolUse hooks: this checkpoint's scan is started if need be, and done. */
+  async scanDone(): Promise<void> {
+    this.start();
+    await this.scanned;
   }
 
   /**
