@@ -5,6 +5,12 @@
  * that checkpoint. The project as it was at checkpoint c is then the first snapshot taken at or after
  * c: nothing wicket ran changed it in between.
  *
+ * What the call waits for is kept small: the scan starts as soon as the model's stream names such a
+ * tool (`start`, while its input streams), and the app scans ahead while the person types (`warm`),
+ * so that the prompt's snapshot takes the watched path (session/tree-watch.ts). A scan whose turn
+ * runs no such call (a Bash command that only read) is not named. A call refused by a gate still
+ * cost a scan, made in the background.
+ *
  * Files a Bash call writes outside the project (when the command says which) are noted per
  * checkpoint, so that a restore can name them as not restorable.
  */
