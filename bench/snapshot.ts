@@ -90,5 +90,61 @@ async function measure(watch: boolean): Promise<void> {
   }
 }
 
-await measure(true);
-await measure(false);
+const STREAM_MS = 300;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * What a snapshot adds to the call that waits for it, in a new process each time (a new shadow
+ * object over the same shadow repository, as a new `wicket` run finds it):
+ * - the app: the project scanned ahead while the person types (warm), then the first prompt's Bash;
+ * - print mode: the snapshot starts when the stream names Bash, and the model streams its input for
+ *   STREAM_MS; the call then waits what is left of the snapshot (and, before, it waited all of it).
+ */
+async function added(): Promise<void> {
+  const home = mkdtempSync(path.join(tmpdir(), 'wicket-bench-shadow-'));
+  const open = (watch: boolean) => new Snapshots(ShadowRepo.forProject(home, tree, { watch }), 'bench', home);
+  const rows: Record<string, { unchanged: number[]; changed: number[] }> = {};
+  const note = (row: string, changed: boolean, ms: number) => {
+    rows[row] ??= { unchanged: [], changed: [] };
+    rows[row][changed ? 'changed' : 'unchanged'].push(ms);
+  };
+  try {
+    const built = open(false);
+    await built.take(1); // the shadow index built once (every file hashed)
+    let round = 100;
+    for (let i = 0; i < RUNS; i++) {
+      for (const changed of [false, true]) {
+        const app = open(true);
+        await app.warm();
+        if (changed) changeFiles(tree, round++);
+        app.begin(1);
+        note('app, first prompt after the warm-up', changed, await timed(() => app.beforeChange('Bash', {}, tree)));
+        app.close();
+        const early = open(false);
+        if (changed) changeFiles(tree, round++);
+        early.begin(1);
+        early.start(); // the stream names Bash
+        await sleep(STREAM_MS); // the model streams the command
+        note(`print mode, input streamed ${STREAM_MS} ms`, changed, await timed(() => early.beforeChange('Bash', {}, tree)));
+        const late = open(false);
+        if (changed) changeFiles(tree, round++);
+        late.begin(1);
+        note('print mode, no early start (before)', changed, await timed(() => late.beforeChange('Bash', {}, tree)));
+      }
+    }
+    console.log(`-- what a snapshot adds to the call, each in a new process (median of ${RUNS}):`);
+    console.log('                                          unchanged   20 files changed');
+    for (const [row, v] of Object.entries(rows))
+      console.log(
+        `${row.padEnd(42)}${`${Math.round(median(v.unchanged))} ms`.padEnd(12)}${Math.round(median(v.changed))} ms  [${v.unchanged.map(Math.round).join(', ')} | ${v.changed.map(Math.round).join(', ')}]`,
+      );
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+if (process.env.WICKET_BENCH_SNAPSHOT !== 'added') {
+  await measure(true);
+  await measure(false);
+}
+await added();

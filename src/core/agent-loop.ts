@@ -228,7 +228,9 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     ...(opts.permissionEffects ? { permissionEffects: opts.permissionEffects } : {}),
     base,
     emit,
-    ...(snapshots ? { beforeChange: (name: string, input: unknown) => snapshots.beforeChange(name, input, opts.state.cwd) } : {}),
+    ...(snapshots
+      ? { beforeHooks: () => snapshots.scanDone(), beforeChange: (name: string, input: unknown) => snapshots.beforeChange(name, input, opts.state.cwd) }
+      : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import { errorMessage, FatalError } from '../base/errors.js';
 import type { AgentEvent, ApiMessage, ContentBlock, DeferredToolUse } from '../base/events.js';
 import type { RunnerEnv } from './tool-runner.js';
 import { ToolScheduler } from './tool-scheduler.js';
+import { readOnly } from './gates/execute.js';
 import { warmUpWhileWaiting } from './warm-up.js';
 import { batchHook, cwdHook, failureType, hookEvents } from './loop-hooks.js';
 import { instructionsAfterCalls } from './instruction-touches.js';
@@ -92,8 +93,10 @@ async function streamReply(parts: ReturnType<typeof requestParts>, opts: AgentOp
         break;
       }
       const ev = step.value;
-      if (ev.type === 'raw') emit({ type: 'stream_event', event: ev.event });
-      else if (ev.type === 'text') {
+      if (ev.type === 'raw') {
+        emit({ type: 'stream_event', event: ev.event });
+        changeComing(ev.event, opts);
+      } else if (ev.type === 'text') {
         reply.text = ev.restart ? ev.text : reply.text + ev.text;
         emit({ type: 'assistant_delta', text: ev.text, ...(ev.restart ? { restart: true } : {}) });
       } else if (ev.type === 'thinking') emit({ type: 'thinking_delta', text: ev.text });
@@ -116,6 +119,20 @@ async function streamReply(parts: ReturnType<typeof requestParts>, opts: AgentOp
   stopWarmUp();
   reply.apiMs = Math.round(monotonicMs() - started);
   return reply;
+}
+
+/**
+ * A tool_use block starts whose tool may change files (Bash, Edit, Write, NotebookEdit, an MCP tool
+ * not marked read-only; judged without its input, which is still to come): the prompt's snapshot
+ * starts now (core/snapshots/), while the model streams the input, and the call awaits it once its
+ * gates let it run. A reply of text alone, or of read-only tools, starts nothing.
+ */
+function changeComing(event: unknown, opts: AgentOptions): void {
+  if (!opts.snapshots) return;
+  const e = event as { type?: unknown; content_block?: { type?: unknown; name?: unknown } };
+  if (e?.type !== 'content_block_start' || e.content_block?.type !== 'tool_use') return;
+  const tool = opts.tools.find((t) => t.name === e.content_block?.name);
+  if (tool && !readOnly(tool, {})) opts.snapshots.start();
 }
 
 /** The reply joins the conversation: whole, with its usage; or, cut short, what of it is complete. */

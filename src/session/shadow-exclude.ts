@@ -8,7 +8,8 @@
  * - wicket's own state folder when it lies inside the project.
  */
 import { lstat, readdir } from '../base/fs/lazy-fs.js';
-import { lstatSync, type Stats } from 'node:fs';
+import { lstatSync, readFileSync, type Stats } from 'node:fs';
+import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
 import path from 'node:path';
 
 export const LARGE_DIR_FILES = 1000;
@@ -88,4 +89,26 @@ export function overCap(workTree: string, addOutput: string, fileCap: number): s
 /** A line of a gitignore file that matches exactly `rel` (relative to the work tree). */
 export function exactPattern(rel: string): string {
   return `/${rel.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`)}`;
+}
+
+/**
+ * The folders the last full scan left out as large (`wicket-left-out` in the shadow, a JSON list),
+ * so that a new process's watch skips them from its first scan; undefined when unknown or unreadable.
+ */
+export function readLeftOut(gitDir: string): string[] | undefined {
+  try {
+    const list = JSON.parse(readFileSync(path.join(gitDir, 'wicket-left-out'), 'utf8')) as unknown;
+    return Array.isArray(list) && list.every((x) => typeof x === 'string') ? list : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeLeftOut(gitDir: string, leftOut: readonly string[]): void {
+  void writeFileAtomic(path.join(gitDir, 'wicket-left-out'), `${JSON.stringify(leftOut)}\n`).catch(() => undefined);
+}
+
+/** The same paths, in any order. */
+export function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
 }

@@ -18,6 +18,8 @@ export interface GitRunOptions {
   okCodes?: readonly number[];
   /** Killed after this long (default 60 s). */
   timeoutMs?: number;
+  /** The process's niceness (a scan made ahead, in the background: below the app's). */
+  niceness?: number;
 }
 
 export interface GitResult {
@@ -85,6 +87,13 @@ export function runCommand(cmd: string, args: readonly string[], env: NodeJS.Pro
   return new Promise((resolve, reject) => {
     // node:child_process loads on the first run, not with the session.
     const child = process.getBuiltinModule('node:child_process').spawn(cmd, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    if (opts.niceness && child.pid) {
+      try {
+        process.getBuiltinModule('node:os').setPriority(child.pid, opts.niceness);
+      } catch {
+        // it runs at the caller's priority
+      }
+    }
     const out: Buffer[] = [];
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);

@@ -12,36 +12,19 @@
  * the blob of its files' and folders' modes, shadow-modes.ts) named by
  * `refs/wicket/<session>/<checkpoint>`; its parent commit holds the modes blob.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../base/paths.js';
 import { writeFileAtomic } from '../base/fs/write-file-atomic.js';
-import { exactPattern, fileCapBytes } from './shadow-exclude.js';
+import { exactPattern, fileCapBytes, readLeftOut, sameList, writeLeftOut } from './shadow-exclude.js';
 import { runCommand, runGit, SHADOW_CONFIG, shadowEnv, type GitPlace, type GitRunOptions, type GitResult } from './shadow-git-run.js';
 import { parseModes, serializeModes, type ModeMap, type ModeRecord } from './shadow-modes.js';
 import { nestedGitDir, NestedShadows } from './shadow-nested.js';
 import { objectKept, presentIn, readBlobs, treeDiff, treeKinds, treeNumstat, type TreeChange } from './shadow-read.js';
 import { fullScan, partialScan, type ScanPlace } from './shadow-scan.js';
 import { projectSlug } from './paths.js';
-import { writeRef } from './shadow-ref.js';
+import { copySessionRefs, listSnapshots, snapshotRef, writeRef, type Snapshot, type SnapshotMeta } from './shadow-ref.js';
 import { TreeWatch } from './tree-watch.js';
-
-/** What a snapshot records besides the tree. */
-export interface SnapshotMeta {
-  session: string;
-  checkpoint: number;
-  /** The project's git HEAD commit then ('' when it had none); absent outside a git repository. */
-  head?: string;
-  /** The project's branch then (`refs/heads/…`, or `HEAD` when detached). */
-  branch?: string;
-}
-
-export interface Snapshot extends SnapshotMeta {
-  commit: string;
-  tree: string;
-  /** The blob of the modes of its files and folders (shadow-modes.ts); absent in a snapshot taken before they were kept. */
-  modes?: string;
-}
 
 /** The work tree as recorded now: its git tree and the modes of its files and folders. */
 export interface TreeState {
@@ -49,18 +32,18 @@ export interface TreeState {
   modes: ModeRecord;
 }
 
-export type { TreeChange };
+export type { TreeChange, Snapshot, SnapshotMeta };
+export { refSession, snapshotRef } from './shadow-ref.js';
 
 const LOCK_RETRIES = 20;
+/** Touched by every scan: a repository without snapshots that a scan used lately is not pruned. */
+export const USED_STAMP = 'wicket-used';
+/** A scan made ahead (warm): below the app's priority. */
+const BACKGROUND: GitRunOptions = { niceness: 10 };
 
 /** `<wicket home>/snapshots`: one shadow repository per project. */
 export function snapshotsRoot(wicketHome: string): string {
   return path.join(wicketHome, 'snapshots');
-}
-
-/** A session id as a ref name part. */
-export function refSession(sessionId: string): string {
-  return sessionId.replace(/[^\w.-]/g, '_').replace(/^\.+/, '_') || 'default';
 }
 
 export interface ShadowOptions {
@@ -79,6 +62,7 @@ export class ShadowRepo {
   private readonly env: NodeJS.ProcessEnv;
   private readonly fileCap: number;
   private ready: Promise<void> | undefined;
+  private made = false;
   private readonly watch: TreeWatch | undefined;
   /** The work tree as the watch last vouched for it, and the folders the scan left out as large. */
   private known: { state: TreeState; leftOut: string[]; kept: () => boolean } | undefined;
@@ -92,6 +76,8 @@ export class ShadowRepo {
   /** The nested repositories the last scan found (relative), and their shadows. */
   private nestedPaths: string[] = [];
   private readonly nested: NestedShadows;
+  /** git's full scans made by this shadow (the bench and the tests read it). */
+  fullScans = 0;
 
   constructor(
     gitDir: string,
@@ -127,12 +113,21 @@ export class ShadowRepo {
     return runGit(args, this.env, this.workTree, opts);
   }
 
-  /** Creates the shadow repository on first use. */
+  /** Creates the shadow repository on first use (and again if it was removed since), and notes that a scan uses it. */
   ensure(): Promise<void> {
-    this.ready ??= this.init().catch((err) => {
+    if (this.made && !existsSync(path.join(this.place.gitDir, 'HEAD'))) {
       this.ready = undefined;
-      throw err;
-    });
+      this.made = false;
+    }
+    this.ready ??= this.init().then(
+      () => {
+        this.made = true;
+      },
+      (err: unknown) => {
+        this.ready = undefined;
+        throw err;
+      },
+    );
     return this.ready;
   }
 
@@ -154,21 +149,44 @@ export class ShadowRepo {
     appendFileSync(file, rels.map((r) => `${exactPattern(r)}\n`).join(''));
   }
 
+  /**
+   * Makes the next snapshot cheap ahead of time (while the person types): git's full scan is made
+   * now, and the watch armed, so that the next snapshot reads only what changed since. A watched
+   * shadow whose watch the first scan could not arm (no list of the folders left out yet) scans a
+   * second time. Queued like any snapshot: one that comes meanwhile waits for it, then takes the fast path.
+   */
+  async warm(): Promise<TreeState> {
+    let state = await this.writeTree(BACKGROUND);
+    if (this.watch && !this.known) state = await this.writeTree(BACKGROUND);
+    return state;
+  }
+
+  /** Whether the next snapshot may skip git's full scan (the watch vouches for the last tree). */
+  get watched(): boolean {
+    return this.known !== undefined;
+  }
+
   /** Records the work tree as it is now in the shadow index and returns its tree and modes (one at a time). */
-  writeTree(): Promise<TreeState> {
-    const next = this.queue.then(async () => this.nested.graft(await this.recordTree(), this.nestedPaths));
+  writeTree(run: GitRunOptions = {}): Promise<TreeState> {
+    const next = this.queue.then(async () => this.nested.graft(await this.recordTree(run), this.nestedPaths));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async recordTree(): Promise<TreeState> {
+  private async recordTree(run: GitRunOptions): Promise<TreeState> {
     await this.ensure();
+    // in use: a prune leaves the repository alone (shadow-prune.ts)
+    try {
+      writeFileSync(path.join(this.place.gitDir, USED_STAMP), '');
+    } catch {
+      // only the prune reads it
+    }
     const known = this.known;
     if (known?.kept() && this.watch) {
       // What the watch saw change since the last scan: nothing, or a few paths updated alone.
       const changed = await this.watch.take();
       if (changed && !changed.length) return known.state;
-      const part = changed && (await partialScan(this.scanPlace(), changed, known.leftOut, known.state.modes.map).catch(() => undefined));
+      const part = changed && (await partialScan(this.scanPlace(run), changed, known.leftOut, known.state.modes.map).catch(() => undefined));
       if (part) {
         this.nestedPaths = [...new Set([...this.nestedPaths, ...part.nested])];
         const state = { tree: await this.indexTree(), modes: { map: part.modes } };
@@ -177,10 +195,15 @@ export class ShadowRepo {
       }
     }
     this.known = undefined;
-    const watchSkip = this.leftOut;
+    // The folders the last scan left out (this process's, or the last one's, kept beside the index):
+    // the watch skips them from the start, so that this very scan arms it when the list still holds,
+    // and the modes walk starts with them at once (shadow-scan.ts).
+    const watchSkip = this.leftOut ?? readLeftOut(this.place.gitDir);
     const armed = this.watch ? await this.watch.arm(watchSkip) : false;
     const before = this.indexStamp();
-    const { leftOut, modes, nested } = await fullScan(this.scanPlace());
+    this.fullScans++;
+    const { leftOut, modes, nested } = await fullScan(this.scanPlace(run), watchSkip);
+    if (!watchSkip || !sameList(watchSkip, leftOut)) writeLeftOut(this.place.gitDir, leftOut);
     this.leftOut = leftOut;
     this.nestedPaths = nested;
     const state = { tree: await this.indexTree(before), modes: { map: modes } };
@@ -188,17 +211,18 @@ export class ShadowRepo {
     return state;
   }
 
-  private scanPlace(): ScanPlace {
+  /** `run`: what every process of the scan is run with (its niceness). */
+  private scanPlace(run: GitRunOptions): ScanPlace {
     return {
       workTree: this.workTree,
       fileCap: this.fileCap,
       always: isInside(this.place.gitDir, this.workTree) ? [this.ownFolder()] : [],
-      git: (args, opts) => this.git(args, opts),
-      locked: (args, opts) => this.locked(args, opts),
+      git: (args, opts) => this.git(args, { ...run, ...opts }),
+      locked: (args, opts) => this.locked(args, { ...run, ...opts }),
       exclude: (rels) => this.exclude(rels),
       // find exits 1 when a folder cannot be read, with the rest of its output (git cannot read that folder either)
       exec: (cmd, args) =>
-        runCommand(cmd, args, process.env, this.workTree, { okCodes: [0, 1] }).then(
+        runCommand(cmd, args, process.env, this.workTree, { ...run, okCodes: [0, 1] }).then(
           (r) => (r.code === 0 || r.stdout.length ? r.stdout : undefined),
           () => undefined,
         ),
@@ -223,8 +247,10 @@ export class ShadowRepo {
   /**
    * Names `state` (from writeTree) as the snapshot for `meta`'s session and checkpoint: a commit of
    * its tree, whose parent holds the record of its modes (so that the record lives as long as it).
+   * `named: false`: the commit is made ahead (the app's warm-up) but no ref names it; the next
+   * snapshot of the same tree, modes and git state names it without running git.
    */
-  async commit(meta: SnapshotMeta, state: TreeState): Promise<Snapshot> {
+  async commit(meta: SnapshotMeta, state: TreeState, named = true): Promise<Snapshot> {
     const { tree } = state;
     const modes = await this.modesBlob(state.modes);
     const last = this.lastCommit;
@@ -237,7 +263,7 @@ export class ShadowRepo {
       commit = (await this.git(['commit-tree', tree, '-p', parent], { input: JSON.stringify({ ...meta, modes }) })).stdout.toString('utf8').trim();
     }
     const ref = snapshotRef(meta.session, meta.checkpoint);
-    await writeRef(this.place.gitDir, ref, commit, () => this.git(['update-ref', ref, commit]));
+    if (named) await writeRef(this.place.gitDir, ref, commit, () => this.git(['update-ref', ref, commit]));
     this.lastCommit = { ...meta, commit, tree, modes, kept: this.keeps(commit) };
     return { ...meta, commit, tree, modes };
   }
@@ -271,33 +297,16 @@ export class ShadowRepo {
   }
 
   /** The session's snapshots, oldest first. */
-  async list(session: string): Promise<Snapshot[]> {
-    if (!existsSync(path.join(this.place.gitDir, 'HEAD'))) return [];
-    const prefix = `refs/wicket/${refSession(session)}/`;
-    const out = await this.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%(tree)%00%(contents)%00%00', prefix]);
-    const snaps: Snapshot[] = [];
-    for (const rec of out.stdout.toString('utf8').split('\0\0')) {
-      const [ref, commit, tree, body] = rec.replace(/^\n/, '').split('\0');
-      const checkpoint = Number(ref?.slice(prefix.length));
-      if (!ref || !commit || !tree || !Number.isSafeInteger(checkpoint)) continue;
-      snaps.push({ ...parseMeta(body ?? ''), session, checkpoint, commit, tree });
-    }
-    return snaps.sort((a, b) => a.checkpoint - b.checkpoint);
+  list(session: string): Promise<Snapshot[]> {
+    return listSnapshots(this.place.gitDir, this.git.bind(this), session);
   }
 
   /**
    * A forked session starts with its parent's snapshots: `from`'s refs are named again for `to`,
    * once (not when `to` has snapshots of its own already).
    */
-  async copySession(from: string, to: string): Promise<void> {
-    if (!existsSync(path.join(this.place.gitDir, 'HEAD'))) return;
-    const [src, dst] = [`refs/wicket/${refSession(from)}/`, `refs/wicket/${refSession(to)}/`];
-    if (src === dst) return;
-    const out = await this.git(['for-each-ref', '--format=%(refname) %(objectname)', src, dst]);
-    const refs = out.stdout.toString('utf8').split('\n').filter(Boolean);
-    if (!refs.length || refs.some((r) => r.startsWith(dst))) return;
-    const lines = refs.map((r) => r.split(' ')).map(([ref, id]) => `create ${dst}${ref!.slice(src.length)} ${id}\n`);
-    await this.git(['update-ref', '--stdin'], { input: lines.join('') });
+  copySession(from: string, to: string): Promise<void> {
+    return copySessionRefs(this.place.gitDir, this.git.bind(this), from, to);
   }
 
   /** Paths that differ from tree `from` to tree `to`. */
@@ -362,26 +371,5 @@ export class ShadowRepo {
     } catch {
       return undefined;
     }
-  }
-}
-
-export function snapshotRef(session: string, checkpoint: number): string {
-  return `refs/wicket/${refSession(session)}/${checkpoint}`;
-}
-
-function sameList(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((x) => b.includes(x));
-}
-
-function parseMeta(body: string): Partial<SnapshotMeta> & { modes?: string } {
-  try {
-    const m = JSON.parse(body) as Record<string, unknown>;
-    return {
-      ...(typeof m.modes === 'string' && /^[0-9a-f]{40,64}$/.test(m.modes) ? { modes: m.modes } : {}),
-      ...(typeof m.head === 'string' ? { head: m.head } : {}),
-      ...(typeof m.branch === 'string' ? { branch: m.branch } : {}),
-    };
-  } catch {
-    return {};
   }
 }

@@ -3,16 +3,19 @@
  * removed session, and any older than the period, are dropped from every project's shadow
  * repository; and each project's repository is kept under a size cap (`WICKET_SNAPSHOT_MAX_MB`,
  * default 1024 MB) by dropping its oldest snapshots first, the running sessions' last. Git then
- * removes the objects no snapshot names. A repository left without snapshots is removed whole.
+ * removes the objects no snapshot names. A repository left without snapshots is removed whole, unless
+ * a scan used it in the last hour (the app scans ahead, and a scan is named as a snapshot only later).
  * Runs at most once a day unless sessions were removed. Never throws.
  */
 import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runGit, shadowEnv } from './shadow-git-run.js';
-import { refSession, snapshotsRoot } from './shadow-git.js';
+import { refSession, snapshotsRoot, USED_STAMP } from './shadow-git.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_CAP_MB = 1024;
+/** A repository a scan used this recently is never removed whole. */
+const IN_USE_MS = 60 * 60 * 1000;
 
 export interface PruneOptions {
   /** Sessions removed by the cleanup: their snapshots go. */
@@ -63,6 +66,15 @@ export async function pruneSnapshots(wicketHome: string, o: PruneOptions): Promi
   }
 }
 
+/** Whether a scan started in the repository since `since` (its `wicket-used` stamp, shadow-git.ts). */
+function usedSince(gitDir: string, since: number): boolean {
+  try {
+    return statSync(path.join(gitDir, USED_STAMP)).mtimeMs >= since;
+  } catch {
+    return false;
+  }
+}
+
 async function pruneRepo(gitDir: string, o: PruneOptions): Promise<void> {
   const env = { ...shadowEnv(undefined), GIT_DIR: gitDir };
   const git = (args: string[], input?: string) => runGit(args, env, gitDir, input === undefined ? {} : { input });
@@ -74,7 +86,8 @@ async function pruneRepo(gitDir: string, o: PruneOptions): Promise<void> {
   for (const s of removed) rmSync(path.join(gitDir, 'wicket-outside', `${s}.json`), { force: true });
   refs = refs.filter((r) => !gone.includes(r));
   if (!refs.length) {
-    rmSync(gitDir, { recursive: true, force: true });
+    // Not while a scan may use it: the app's scan made ahead, a prompt's scan not yet named (shadow-git.ts).
+    if (!usedSince(gitDir, (o.now ?? Date.now()) - IN_USE_MS)) rmSync(gitDir, { recursive: true, force: true });
     return;
   }
   if (gone.length) await gc(git, gitDir);

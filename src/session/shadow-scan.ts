@@ -10,7 +10,7 @@
  */
 import { lstat } from '../base/fs/lazy-fs.js';
 import path from 'node:path';
-import { overCap, smallIgnored } from './shadow-exclude.js';
+import { overCap, sameList, smallIgnored } from './shadow-exclude.js';
 import { nulFields, type GitResult, type GitRunOptions } from './shadow-git-run.js';
 import { readModes, updateModes, type Exec, type ModeMap } from './shadow-modes.js';
 
@@ -41,15 +41,23 @@ export const MAX_PARTIAL_PATHS = 1000;
 const LIST_IGNORED = ['ls-files', '-z', '--others', '--ignored', '--exclude-standard', '--directory'];
 const FROM_STDIN = ['--pathspec-from-file=-', '--pathspec-file-nul'];
 
-export async function fullScan(p: ScanPlace): Promise<ScanResult> {
+/**
+ * `guess`: the folders the last scan left out, when known: the modes walk starts at once with them,
+ * beside git's two walks, instead of after the ignored files are listed and measured; it is made
+ * again when this scan leaves out other folders.
+ */
+export async function fullScan(p: ScanPlace, guess?: readonly string[]): Promise<ScanResult> {
   const added = p.locked(['add', '-A', '-v', '--ignore-errors', '--', '.'], { okCodes: [0, 1] });
   added.catch(() => undefined); // awaited below, after the ignored files are listed
+  const early = guess && readModes(p.workTree, [...guess, ...p.always], p.exec);
+  early?.catch(() => undefined);
   const ignoredPaths = nulFields((await p.git(LIST_IGNORED)).stdout);
   const small = await smallIgnored(p.workTree, ignoredPaths, p.fileCap);
   const kept = new Set(small);
   const leftOut = ignoredPaths.filter((x) => x.endsWith('/') && !kept.has(x.slice(0, -1))).map((x) => x.slice(0, -1));
   // the modes are read while git walks the tree
-  const [{ map, nested }] = await Promise.all([readModes(p.workTree, [...leftOut, ...p.always], p.exec), added.then((r) => dropOverCap(p, r))]);
+  const modes = early && sameList(guess, leftOut) ? early : readModes(p.workTree, [...leftOut, ...p.always], p.exec);
+  const [{ map, nested }] = await Promise.all([modes, added.then((r) => dropOverCap(p, r))]);
   if (small.length) await addSmall(p, small);
   return { leftOut, modes: map, nested };
 }

@@ -48,6 +48,8 @@ import { isWorkspaceTrusted, saveWorkspaceTrust, trustFolder } from '../settings
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
+/** How long after the first frame the project's first snapshot scan starts (core/snapshots/ warm). */
+const WARM_SNAPSHOTS_MS = 400;
 
 export const runApp: AppEntry = async function runApp(opts, info) {
   await yogaReady;
@@ -200,6 +202,9 @@ async function runSession(
     info.firstFrame?.();
     mcp?.start();
   });
+  // While the person types the first prompt, git's first full scan of the project is made and the
+  // watch armed (at a lower priority than the app), so that the first prompt's snapshot is cheap.
+  setTimeout(() => void base.snapshots?.warm(), WARM_SNAPSHOTS_MS).unref();
   setTimeout(() => void preloadMarkdown().catch(() => undefined), 50);
   try {
     await instance.waitUntilExit();

@@ -63,7 +63,7 @@ export type ReplyFn = (req: RecordedRequest) => ReplyBuilder | string | Promise<
 type Step =
   | { kind: 'text'; text: string; newBlock: boolean }
   | { kind: 'thinking'; text: string; signature?: string }
-  | { kind: 'tool_use'; name: string; input: unknown; id?: string; stallMidInput?: boolean }
+  | { kind: 'tool_use'; name: string; input: unknown; id?: string; stallMidInput?: boolean; inputDelayMs?: number }
   | { kind: 'web_search'; query: string; results: WebSearchResult[] | { error_code: string } }
   | { kind: 'delay'; ms: number }
   | { kind: 'trickle'; what: 'ping' | 'comment'; everyMs: number; forMs?: number }
@@ -99,9 +99,10 @@ export class ReplyBuilder {
   /**
    * A tool_use block; its JSON input streams as several `input_json_delta` chunks. Id: `toolu_01…`.
    * `stallMidInput`: only the block's start and the first piece of its input are sent, then nothing.
+   * `inputDelayMs`: the block starts, then its input comes this long after (a model slowly writing it).
    */
-  toolUse(name: string, input: unknown, opts: { id?: string; stallMidInput?: boolean } = {}): this {
-    return this.push({ kind: 'tool_use', name, input, id: opts.id, stallMidInput: opts.stallMidInput });
+  toolUse(name: string, input: unknown, opts: { id?: string; stallMidInput?: boolean; inputDelayMs?: number } = {}): this {
+    return this.push({ kind: 'tool_use', name, input, id: opts.id, stallMidInput: opts.stallMidInput, inputDelayMs: opts.inputDelayMs });
   }
   /**
    * A search by the API's server-side web_search tool, as the real API streams it: a `server_tool_use`
@@ -321,7 +322,10 @@ function plan(turn: ReplyBuilder, ctx: PlanContext): Plan {
       const b = start({ type: 'tool_use', id: s.id ?? ctx.nextId('toolu_01'), name: s.name, input: {} });
       b.input = s.input ?? {};
       const parts = ['', ...chunk(JSON.stringify(b.input))];
-      for (const part of s.stallMidInput ? parts.slice(0, 2) : parts) delta({ type: 'input_json_delta', partial_json: part });
+      for (const [i, part] of (s.stallMidInput ? parts.slice(0, 2) : parts).entries()) {
+        if (i === 1 && s.inputDelayMs) actions.push({ type: 'delay', ms: s.inputDelayMs });
+        delta({ type: 'input_json_delta', partial_json: part });
+      }
       if (s.stallMidInput) {
         actions.push({ type: 'hang' });
         return { actions, message };

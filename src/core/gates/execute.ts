@@ -10,8 +10,8 @@ import { errorMessage, ToolError } from '../../base/errors.js';
 import { afterCall, beforeChange, changedByCommand, changedFiles, withDiagnostics } from '../lsp-calls.js';
 import { done, type Gated, refusal } from './gated.js';
 
-/** The tool's own word; false when it cannot say (the parser of a command not ready, an error). */
-function readOnly(tool: Tool, input: unknown): boolean {
+/** The tool's own word; false when it cannot say (the parser of a command not ready, an error, an input not complete yet). */
+export function readOnly(tool: Tool, input: unknown): boolean {
   try {
     return tool.isReadOnly(input) === true;
   } catch {

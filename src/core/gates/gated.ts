@@ -31,6 +31,12 @@ export interface RunnerEnv {
    * one; it resolves once the message is complete). Undefined: defer is ignored with a warning.
    */
   canDefer?: () => Promise<boolean>;
+  /**
+   * Awaited before the PreToolUse hooks of a call whose tool is not read-only: the prompt's snapshot
+   * scan (started when the stream named the tool) is done first, so that what a hook writes into the
+   * project always lands after the snapshot, and a rewind to the prompt undoes it with the call's changes.
+   */
+  beforeHooks?: () => Promise<void>;
   /** Told before a call whose tool is not read-only runs, once every gate let it (a snapshot of the project is taken once per prompt). */
   beforeChange?: (toolName: string, input: unknown) => Promise<void>;
   /** Deferred tools whose definitions the model has not been given yet (it must load them with ToolSearch). */

@@ -5,6 +5,7 @@
 import type { CallOutcome } from '../../base/tool.js';
 import type { ModelResult } from '../../base/events.js';
 import { type Gated, type HookDecision, parseInput, refusal, validate } from './gated.js';
+import { readOnly } from './execute.js';
 
 /** A hook's `defer`: parks the call when the loop allows it (print mode, the turn's only call); otherwise ignored with a warning. */
 async function deferred(g: Gated, who: string, reason: string | undefined): Promise<boolean> {
@@ -22,6 +23,7 @@ export type HookStep = { kind: 'continue'; input: unknown; decision?: HookDecisi
 export async function runPreHooks(g: Gated, input: unknown): Promise<HookStep> {
   const { tool, call, env, ctx, tracer } = g;
   const signal = ctx.signal;
+  if (env.beforeHooks && !readOnly(tool, input)) await env.beforeHooks().catch(() => undefined);
   const out = await env.hooks.preToolUse({ toolName: tool.name, toolInput: input, toolUseId: call.id }, signal);
   const who = out.hookName ? `hook ${out.hookName}` : 'hook';
   if (out.kind === 'stop') {

@@ -247,7 +247,16 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),
     ...(loaded.merged.fileCheckpointingEnabled === false || !opts.persistSession
       ? {}
-      : openSnapshots({ wicketHome, root: cwd, home, sessionId, env: mergedEnv, watch: true, ...forkedFrom(resumed, sessionId) })),
+      : // The project is watched where more than one prompt may come (the app, the SDK's stream of prompts), not for print mode's one.
+        openSnapshots({
+          wicketHome,
+          root: cwd,
+          home,
+          sessionId,
+          env: mergedEnv,
+          watch: !opts.print || opts.inputFormat === 'stream-json',
+          ...forkedFrom(resumed, sessionId),
+        })),
     taskNotices: new TaskNotices(),
     ...(lsp.lsp ? { lsp: lsp.lsp } : {}),
   };

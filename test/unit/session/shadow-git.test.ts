@@ -68,7 +68,10 @@ describe('pruning', () => {
     await snap(repo, 'live', 2);
     await pruneSnapshots(path.join(root, 'home'), { removed: ['old'], keep: ['live'], cutoffMs: 0, always: true });
     expect(await refs(repo)).toEqual(['refs/wicket/live/2']);
+    // not while a scan may still use it (the last one made within the hour)
     await pruneSnapshots(path.join(root, 'home'), { removed: ['live'], keep: [], cutoffMs: 0, always: true });
+    expect(existsSync(gitDir)).toBe(true);
+    await pruneSnapshots(path.join(root, 'home'), { removed: [], keep: [], cutoffMs: 0, always: true, now: Date.now() + 2 * 3600_000 });
     expect(existsSync(gitDir)).toBe(false);
   });
 
@@ -77,7 +80,7 @@ describe('pruning', () => {
     for (let i = 1; i <= 4; i++) await snap(repo, 's', i, 300 * 1024);
     await pruneSnapshots(path.join(root, 'home'), { removed: [], keep: [], cutoffMs: 0, always: true, capBytes: 700 * 1024 });
     expect(await refs(repo)).toEqual(['refs/wicket/s/4']);
-    await pruneSnapshots(path.join(root, 'home'), { removed: [], keep: [], cutoffMs: Date.now() + 60_000, always: true });
+    await pruneSnapshots(path.join(root, 'home'), { removed: [], keep: [], cutoffMs: Date.now() + 60_000, always: true, now: Date.now() + 2 * 3600_000 });
     expect(existsSync(gitDir)).toBe(false);
   });
 });
