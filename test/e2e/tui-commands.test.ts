@@ -11,6 +11,21 @@ import { lastUserText, openApp, pause, reply, send } from './tui-habits-support.
 const cleanups = cleanupsAfterEach();
 const userSettings = (home: string) => JSON.parse(readFileSync(path.join(home, '.claude', 'settings.json'), 'utf8'));
 
+/** The user settings once `key` holds `value`: the app saves a choice after it shows it (an atomic write of its own). */
+async function savedSetting(home: string, key: string, value: unknown): Promise<unknown> {
+  const end = Date.now() + 10_000;
+  for (;;) {
+    let now: unknown;
+    try {
+      now = userSettings(home)[key];
+    } catch {
+      now = undefined; // not written yet
+    }
+    if (now === value || Date.now() > end) return now;
+    await pause(25);
+  }
+}
+
 describe.skipIf(!hasTmux())('commands of the app', { timeout: 60_000 }, () => {
   beforeAll(() => ensureBuilt(), 120_000);
 
@@ -19,7 +34,7 @@ describe.skipIf(!hasTmux())('commands of the app', { timeout: 60_000 }, () => {
     api.script(reply().text('Vim works.'));
     await send(tui, '/vim');
     await tui.waitFor('Editor mode set to vim');
-    expect(userSettings(project.home).editorMode).toBe('vim');
+    expect(await savedSetting(project.home, 'editorMode', 'vim')).toBe('vim');
     await tui.waitFor('-- INSERT --');
     tui.type('drop this word');
     await tui.waitFor('drop this word');
@@ -53,9 +68,8 @@ describe.skipIf(!hasTmux())('commands of the app', { timeout: 60_000 }, () => {
     await tui.waitFor(/Editor mode\s+vim/);
     tui.press('Escape');
     await tui.waitFor('-- INSERT --');
-    const saved = userSettings(project.home);
-    expect(saved.theme).toBe('light');
-    expect(saved.editorMode).toBe('vim');
+    expect(await savedSetting(project.home, 'editorMode', 'vim')).toBe('vim');
+    expect(await savedSetting(project.home, 'theme', 'light')).toBe('light');
   });
 
   it('/theme opens a list; the choice is saved; /theme with a name sets it at once', async () => {
@@ -65,10 +79,10 @@ describe.skipIf(!hasTmux())('commands of the app', { timeout: 60_000 }, () => {
     expect(tui.screen()).toContain('colour-blind-friendly');
     tui.press('3');
     await tui.waitFor('Theme set to dark-daltonized');
-    expect(userSettings(project.home).theme).toBe('dark-daltonized');
+    expect(await savedSetting(project.home, 'theme', 'dark-daltonized')).toBe('dark-daltonized');
     await send(tui, '/theme light');
     await tui.waitFor('Theme set to light');
-    expect(userSettings(project.home).theme).toBe('light');
+    expect(await savedSetting(project.home, 'theme', 'light')).toBe('light');
   });
 
   it('/model opens a picker; the model chosen is used for the next request and saved as the default', async () => {
@@ -80,7 +94,7 @@ describe.skipIf(!hasTmux())('commands of the app', { timeout: 60_000 }, () => {
     await pause(100);
     tui.press('Enter');
     await tui.waitFor('Set model to claude-opus');
-    expect(userSettings(project.home).model).toBe('opus');
+    expect(await savedSetting(project.home, 'model', 'opus')).toBe('opus');
     await send(tui, 'hello');
     await tui.waitFor('● Answered by the new model.');
     expect(api.messageRequests()[0]!.body.model).toMatch(/^claude-opus/);
