@@ -33,6 +33,13 @@ export function HistorySearch({ entries, onDone }: HistorySearchProps): React.Re
     const { query, match } = latest.current;
     if (key.escape || (key.ctrl && (input === 'g' || input === 'c'))) return onDone(undefined);
     if (key.return || key.tab) return onDone(match?.entry);
+    // Keys typed faster than they are read come as one chunk ("run\r", "\r\r"): what precedes the first
+    // line break is typed, and the break is Enter (the rest of the chunk goes with the search).
+    const brk = key.ctrl || key.meta ? -1 : input.search(/[\r\n]/);
+    if (brk >= 0) {
+      const typed = input.slice(0, brk);
+      return onDone(typed ? searchHistory(entries, query + typed)?.entry : match?.entry);
+    }
     if (key.ctrl && input === 'r') {
       const older = query ? searchHistory(entries, query, match?.index ?? entries.length, match?.entry) : undefined;
       if (older) update({ query, match: older });
@@ -43,7 +50,7 @@ export function HistorySearch({ entries, onDone }: HistorySearchProps): React.Re
       return update({ query: q, match: q ? searchHistory(entries, q) : undefined });
     }
     if (key.ctrl || key.meta || !input || input.includes('\u001b')) return;
-    const q = query + input.replace(/[\r\n]/g, ' ');
+    const q = query + input;
     update({ query: q, match: searchHistory(entries, q) });
   });
 

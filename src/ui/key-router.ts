@@ -19,6 +19,13 @@ export interface KeyRouter {
 /** Sees each key first (the app's bindings); true when it took the key. */
 type Before = (input: string, key: Key, router: KeyRouter) => boolean;
 
+let lastKeyAt = 0;
+
+/** Milliseconds since the app last read a key (work that can wait, such as a snapshot scan ahead, waits for a pause). */
+export function sinceLastKey(now = Date.now()): number {
+  return now - lastKeyAt;
+}
+
 export const KeyRouterContext = React.createContext<KeyRouter | undefined>(undefined);
 
 /** For the app: one listener that offers each key to `before` (the key bindings), then to the input that claimed it last. */
@@ -27,6 +34,7 @@ export function useKeyRouter(before?: Before): KeyRouter {
   const first = useRef(before);
   first.current = before;
   useInput((input, key) => {
+    lastKeyAt = Date.now();
     for (const [i, k] of router.pasting ? [[input, key] as const] : splitBurst(input, key)) {
       if (!router.pasting && first.current?.(i, k, router)) continue;
       router.current?.(i, k);

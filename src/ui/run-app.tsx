@@ -45,11 +45,14 @@ import { askTrust } from './TrustDialog.js';
 import { confirmExternalImports } from './external-imports.js';
 import { offerProjectPlugins } from './ProjectPluginsDialog.js';
 import { isWorkspaceTrusted, saveWorkspaceTrust, trustFolder } from '../settings/trust.js';
+import { sinceLastKey } from './key-router.js';
 
 const BRACKETED_PASTE_ON = '\x1b[?2004h';
 const BRACKETED_PASTE_OFF = '\x1b[?2004l';
 /** How long after the first frame the project's first snapshot scan starts (core/snapshots/ warm). */
 const WARM_SNAPSHOTS_MS = 400;
+/** How long without a key before that scan starts. */
+const WARM_IDLE_MS = 1000;
 
 export const runApp: AppEntry = async function runApp(opts, info) {
   await yogaReady;
@@ -202,9 +205,15 @@ async function runSession(
     info.firstFrame?.();
     mcp?.start();
   });
-  // While the person types the first prompt, git's first full scan of the project is made and the
-  // watch armed (at a lower priority than the app), so that the first prompt's snapshot is cheap.
-  setTimeout(() => void base.snapshots?.warm(), WARM_SNAPSHOTS_MS).unref();
+  // Once the person pauses (no key for a second), git's first full scan of the project is made and
+  // the watch armed (at a lower priority than the app), so that the first prompt's snapshot is cheap.
+  // Not while keys come in: each process the scan starts holds the app's thread while it forks, and
+  // keys read late arrive together.
+  const warmWhenIdle = () => {
+    if (sinceLastKey() < WARM_IDLE_MS) return void setTimeout(warmWhenIdle, WARM_IDLE_MS - sinceLastKey()).unref();
+    void base.snapshots?.warm();
+  };
+  setTimeout(warmWhenIdle, WARM_SNAPSHOTS_MS).unref();
   setTimeout(() => void preloadMarkdown().catch(() => undefined), 50);
   try {
     await instance.waitUntilExit();

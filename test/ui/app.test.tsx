@@ -76,6 +76,12 @@ describe('App', () => {
     app.stdin.write(keys.enter);
     await waitFor(() => expect(app.frame()).toContain('ran it'));
     expect(JSON.stringify(lastUserContent(app.client))).toContain('run the unit tests');
+    // keys read in one chunk: the text is typed, and the line break is Enter
+    app.stdin.write('\x12');
+    await waitFor(() => expect(app.frame()).toContain('search history:'));
+    app.stdin.write('lint\r');
+    await waitFor(() => expect(app.frame()).not.toContain('search history:'));
+    expect(app.frame()).toContain('run the linter');
   });
 
   it('sends a prompt and shows the streamed answer as markdown', async () => {
