@@ -101,7 +101,7 @@ function launcherGitStatus(): Promise<GitStatus | null> | undefined {
   delete process.env.WICKET_GIT_STATUS;
   const path = process.getBuiltinModule('node:path');
   if (!file || !path.isAbsolute(file) || path.basename(file) !== `git-status-${process.pid}`) return undefined;
-  const { readFileSync, unlinkSync } = process.getBuiltinModule('node:fs');
+  const { readFileSync } = process.getBuiltinModule('node:fs');
   const read = (f: string) => {
     try {
       return readFileSync(f, 'utf8');
@@ -110,14 +110,7 @@ function launcherGitStatus(): Promise<GitStatus | null> | undefined {
     }
   };
   const done = (answer: GitStatus | null) => {
-    // unlink, not rm: Node's rmSync loads its recursive remover for a single file too
-    for (const f of [file, `${file}.done`]) {
-      try {
-        unlinkSync(f);
-      } catch {
-        // already gone
-      }
-    }
+    for (const f of [file, `${file}.done`]) removeFile(f);
     return answer;
   };
   const deadline = Date.now() + TIMEOUT_MS;
@@ -138,16 +131,25 @@ function launcherGitStatus(): Promise<GitStatus | null> | undefined {
  * hour old is surely not a run's still to come. Never throws.
  */
 export function removeStaleGitStatusFiles(cacheDir: string, now = Date.now()): void {
-  const { readdirSync, rmSync, statSync } = process.getBuiltinModule('node:fs');
+  const { readdirSync, statSync } = process.getBuiltinModule('node:fs');
   const path = process.getBuiltinModule('node:path');
   try {
     for (const name of readdirSync(cacheDir)) {
       if (!name.startsWith('git-status-')) continue;
       const file = path.join(cacheDir, name);
-      if (now - (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? now) > 60 * 60 * 1000) rmSync(file, { force: true });
+      if (now - (statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? now) > 60 * 60 * 1000) removeFile(file);
     }
   } catch {
     // no cache folder, or an unreadable one: nothing to tidy
+  }
+}
+
+/** Removes a file if it is there; unlink, not rm: Node's rmSync loads its recursive remover for one file too. */
+function removeFile(file: string): void {
+  try {
+    process.getBuiltinModule('node:fs').unlinkSync(file);
+  } catch {
+    // already gone
   }
 }
 

@@ -12,6 +12,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { hashText } from '../base/fs/version.js';
 import type { JsonPath } from './json-text.js';
+import { wicketHomeDir } from './paths.js';
 
 /** One thing the schema finds wrong in a file's data (schema.ts). */
 export interface SchemaFinding {
@@ -37,7 +38,7 @@ export function cachedFindings(data: Record<string, unknown>, check: (data: Reco
 }
 
 function cacheDir(): string {
-  return path.join(process.env.WICKET_HOME || path.join(homedir(), '.wicket'), 'cache');
+  return path.join(wicketHomeDir(homedir(), process.env), 'cache');
 }
 
 function readFindings(file: string, key: string): SchemaFinding[] | undefined {
