@@ -25,7 +25,9 @@ import { useMemory } from './hooks/use-memory.js';
 import { useNotifications } from './hooks/use-notifications.js';
 import { type SessionSwitch, useSessionSwitch } from './hooks/use-session-switch.js';
 import type { PluginSession } from './plugin-session.js';
-import { listSessions, type SessionPlaces } from '../session/session-list.js';
+import { currentBranch } from '../session/paths.js';
+import { listSessions, type SessionPlaces, type SessionSummary } from '../session/session-list.js';
+import { renameSavedSession } from '../session/session-rename.js';
 import { previewLines } from './session-rows.js';
 import { useTerminalSize } from './hooks/use-terminal-size.js';
 import * as B from './input-buffer.js';
@@ -284,6 +286,8 @@ export function App(props: AppProps): React.ReactElement {
                       preview: previewLines,
                       cwd: props.cwd,
                       current: base.sessionId,
+                      branch: currentBranch(props.cwd),
+                      rename: (s: SessionSummary, title: string) => void renameSavedSession(s.file, s.id, title),
                       onChoose: sessions.choose,
                       onCancel: sessions.cancel,
                       maxRows: Math.max(8, dialogRows),

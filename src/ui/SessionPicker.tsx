@@ -1,11 +1,13 @@
 /**
  * `/resume` and `wicket -r` without an id: the saved sessions of this project, newest first, each with
- * its name or first prompt, age, message count and branch. Typing searches; Up/Down move; Enter
- * resumes; Ctrl+F resumes as a new session (a fork); Ctrl+V shows the end of the conversation;
- * Ctrl+A shows the sessions of every project (again: this project's); Esc leaves.
+ * its name or first prompt, age, message count and branch. The keys are Claude Code's: typing
+ * searches; Up/Down move; Enter resumes; Space (with nothing typed) shows the end of the conversation;
+ * Ctrl+R renames the session under the cursor; Ctrl+B keeps only the sessions of the branch checked out
+ * here; Ctrl+A shows the sessions of every project (again: this project's); Esc clears what was typed,
+ * then leaves. And wicket's own: Ctrl+F resumes as a new session (a fork), Ctrl+V previews too.
  */
-import { Box, render, Text } from 'ink';
-import React, { useMemo, useRef, useState } from 'react';
+import { Box, type Key, render, Text } from 'ink';
+import React, { useRef, useState } from 'react';
 import type { SessionSummary } from '../session/session-list.js';
 import { useKeys } from './key-router.js';
 import { details, label, matching } from './session-rows.js';
@@ -21,27 +23,48 @@ export interface SessionPickerProps {
   readonly current?: string;
   readonly onChoose: (s: SessionSummary, fork: boolean) => void;
   readonly onCancel: () => void;
+  /** Names a saved session (Ctrl+R); without it the key does nothing. */
+  readonly rename?: (s: SessionSummary, title: string) => void;
+  /** The branch checked out here, for Ctrl+B. */
+  readonly branch?: string;
   readonly maxRows?: number;
 }
 
 interface PickerState {
   all: boolean;
+  /** Only the sessions of `branch` (Ctrl+B). */
+  branchOnly: boolean;
   query: string;
   index: number;
   previewing: boolean;
+  /** The new name being typed (Ctrl+R), for the session under the cursor. */
+  renaming?: string;
 }
 
-const KEYS = 'enter resume · ctrl+f fork · ctrl+v preview · ctrl+a all projects · esc cancel';
+const KEYS = (p: SessionPickerProps, s: PickerState) =>
+  [
+    `Ctrl+A to show ${s.all ? 'this project' : 'all projects'}`,
+    ...(p.branch ? [`Ctrl+B to ${s.branchOnly ? 'show every branch' : 'only show current branch'}`] : []),
+    'Space to preview',
+    ...(p.rename ? ['Ctrl+R to rename'] : []),
+    'Type to search',
+    'Enter to resume',
+    'Ctrl+F to fork',
+    s.query ? 'Esc to clear' : 'Esc to close',
+  ].join(' · ');
 
 export function SessionPicker(props: SessionPickerProps): React.ReactElement {
   const { maxRows = 14 } = props;
-  const [state, setState] = useState<PickerState>({ all: false, query: '', index: 0, previewing: false });
+  const [state, setState] = useState<PickerState>({ all: false, branchOnly: false, query: '', index: 0, previewing: false });
   const latest = useRef(state);
   const update = (next: Partial<PickerState>) => setState((latest.current = { ...latest.current, ...next }));
-  const here = useMemo(() => props.load(false).filter((s) => s.id !== props.current), []);
-  const everywhere = useRef<readonly SessionSummary[] | undefined>(undefined);
-  const sessions = (all: boolean) => (all ? (everywhere.current ??= props.load(true).filter((s) => s.id !== props.current)) : here);
-  const shown = matching(sessions(state.all), state.query);
+  const loaded = useRef<{ here?: readonly SessionSummary[]; everywhere?: readonly SessionSummary[] }>({});
+  const sessions = (s: PickerState): SessionSummary[] => {
+    const key = s.all ? 'everywhere' : 'here';
+    const list = (loaded.current[key] ??= props.load(s.all).filter((x) => x.id !== props.current));
+    return matching(s.branchOnly && props.branch ? list.filter((x) => x.gitBranch === props.branch) : list, s.query);
+  };
+  const shown = sessions(state);
   const done = useRef(false);
   const finish = (f: () => void) => {
     if (done.current) return;
@@ -51,11 +74,15 @@ export function SessionPicker(props: SessionPickerProps): React.ReactElement {
 
   useKeys((input, key) => {
     const s = latest.current;
-    const list = matching(sessions(s.all), s.query);
+    const list = sessions(s);
     const picked = list[Math.min(s.index, list.length - 1)];
-    if (key.escape || (key.ctrl && input === 'c')) return s.previewing ? update({ previewing: false }) : finish(props.onCancel);
+    if (s.renaming !== undefined) return renameKey(input, key, s.renaming, picked);
+    if (key.escape) return s.previewing ? update({ previewing: false }) : s.query ? update({ query: '', index: 0 }) : finish(props.onCancel);
+    if (key.ctrl && input === 'c') return s.previewing ? update({ previewing: false }) : finish(props.onCancel);
     if (key.return || (key.ctrl && input === 'f')) return picked && finish(() => props.onChoose(picked, !key.return));
-    if (key.ctrl && input === 'v') return update({ previewing: !s.previewing });
+    if ((key.ctrl && input === 'v') || (input === ' ' && !key.ctrl && !key.meta && (!s.query || s.previewing))) return update({ previewing: !s.previewing });
+    if (key.ctrl && input === 'r') return picked && props.rename && update({ renaming: label(picked), previewing: false });
+    if (key.ctrl && input === 'b') return props.branch && update({ branchOnly: !s.branchOnly, index: 0 });
     if (key.ctrl && input === 'a') return update({ all: !s.all, index: 0 });
     if (key.upArrow) return update({ index: Math.max(0, s.index - 1) });
     if (key.downArrow) return update({ index: Math.min(Math.max(0, list.length - 1), s.index + 1) });
@@ -64,37 +91,65 @@ export function SessionPicker(props: SessionPickerProps): React.ReactElement {
     update({ query: s.query + input.replace(/[\r\n]/g, ' '), index: 0 });
   });
 
+  /** A key while the new name is typed: Enter saves it (the lists are read again), Esc leaves it. */
+  const renameKey = (input: string, key: Key, text: string, picked: SessionSummary | undefined): void => {
+    if (key.escape || (key.ctrl && input === 'c')) return update({ renaming: undefined });
+    if (key.return) {
+      if (picked && text.trim()) {
+        props.rename?.(picked, text);
+        loaded.current = {};
+      }
+      return update({ renaming: undefined, index: 0 });
+    }
+    if (key.ctrl && input === 'u') return update({ renaming: '' });
+    if (key.backspace || key.delete) return update({ renaming: text.slice(0, -1) });
+    if (key.ctrl || key.meta || !input || input.includes('\u001b')) return;
+    update({ renaming: text + input.replace(/[\r\n]/g, ' ') });
+  };
+
   const index = Math.min(state.index, Math.max(0, shown.length - 1));
   const selected = shown[index];
   const listRows = Math.max(1, Math.floor((maxRows - 4) / 2));
   const first = Math.max(0, Math.min(index - Math.floor(listRows / 2), shown.length - listRows));
+  const scope = `${state.all ? 'all projects' : 'this project'}${state.branchOnly && props.branch ? `, branch ${props.branch}` : ''}`;
   return (
     <Box flexDirection="column" borderStyle="round" borderColor={theme.color('accent')} paddingX={1}>
       <Text bold>
-        Resume a session <Text dimColor>({state.all ? 'all projects' : 'this project'})</Text>
+        Resume a session <Text dimColor>({scope})</Text>
       </Text>
-      <Text>
-        <Text dimColor>search: </Text>
-        {state.query}
-        <Text inverse> </Text>
-      </Text>
-      {state.previewing && selected ? (
-        <Preview lines={props.preview(selected, maxRows - 4)} title={label(selected)} />
-      ) : shown.length ? (
-        shown.slice(first, first + listRows).map((s, i) => (
-          <Box key={s.id} flexDirection="column">
-            <Text wrap="truncate-end" color={first + i === index ? theme.color('accent') : undefined}>
-              {`${first + i === index ? symbols.pointer : ' '} ${label(s)}`}
-            </Text>
-            <Text wrap="truncate-end" dimColor>{`  ${details(s, props.cwd)}`}</Text>
-          </Box>
-        ))
+      {state.renaming !== undefined ? (
+        <>
+          <Text>
+            <Text dimColor>New session name: </Text>
+            {state.renaming}
+            <Text inverse> </Text>
+          </Text>
+          <Text dimColor>Enter to save · Esc to cancel</Text>
+        </>
       ) : (
-        <Text dimColor>{state.query ? 'No session matches.' : `No saved sessions${state.all ? '' : ' in this project (ctrl+a: all projects)'}.`}</Text>
+        <>
+          <Text>
+            <Text dimColor>search: </Text>
+            {state.query}
+            <Text inverse> </Text>
+          </Text>
+          {state.previewing && selected ? (
+            <Preview lines={props.preview(selected, maxRows - 4)} title={label(selected)} />
+          ) : shown.length ? (
+            shown.slice(first, first + listRows).map((s, i) => (
+              <Box key={s.id} flexDirection="column">
+                <Text wrap="truncate-end" color={first + i === index ? theme.color('accent') : undefined}>
+                  {`${first + i === index ? symbols.pointer : ' '} ${label(s)}`}
+                </Text>
+                <Text wrap="truncate-end" dimColor>{`  ${details(s, props.cwd)}`}</Text>
+              </Box>
+            ))
+          ) : (
+            <Text dimColor>{state.query ? 'No session matches.' : `No saved sessions${state.all ? '' : ' in this project (ctrl+a: all projects)'}.`}</Text>
+          )}
+          <Text dimColor>{KEYS(props, state)}</Text>
+        </>
       )}
-      <Text dimColor wrap="truncate-end">
-        {KEYS}
-      </Text>
     </Box>
   );
 }

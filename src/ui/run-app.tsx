@@ -28,7 +28,9 @@ import { App } from './App.js';
 import { pickSession } from './SessionPicker.js';
 import { previewLines } from './session-rows.js';
 import type { SessionSwitch } from './hooks/use-session-switch.js';
+import { currentBranch } from '../session/paths.js';
 import { listSessions } from '../session/session-list.js';
+import { renameSavedSession } from '../session/session-rename.js';
 import { userConfigDir, wicketHomeDir } from '../settings/paths.js';
 import { BUILTIN_COMMANDS } from './commands/builtin.js';
 import { allCommands } from './commands/index.js';
@@ -94,6 +96,8 @@ async function chooseSession(opts: CliOptions): Promise<boolean> {
     load: (all) => listSessions(places, all),
     preview: previewLines,
     cwd: places.cwd,
+    branch: currentBranch(places.cwd),
+    rename: (s, title) => void renameSavedSession(s.file, s.id, title),
     maxRows: Math.max(8, (process.stdout.rows ?? 24) - 2),
   });
   if (!choice) return false;

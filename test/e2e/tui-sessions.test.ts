@@ -1,4 +1,5 @@
 /** Going back to a saved session in a real terminal (tmux): the picker of `wicket -r` and `/resume`, search, preview, fork, and /branch. */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +137,50 @@ describe.skipIf(!TMUX)('saved sessions in the app', { timeout: 90_000 }, () => {
     const files = readdirSync(projectSessionsDir(path.join(w.project.home, '.claude'), w.project.dir)).filter((f) => f.endsWith('.jsonl'));
     expect(files).toHaveLength(4);
     expect(files).toContain(`${first}.jsonl`);
+    w.api.assertNoViolations();
+  });
+
+  it('the picker takes Claude Code’s keys: Space previews, Ctrl+R renames, Ctrl+B keeps this branch, Esc clears the search first', async () => {
+    const w = await world();
+    const onMaster = await saved(w, 'master work on parsers', 'Master answer.');
+    execFileSync('git', ['checkout', '-q', '-b', 'feature'], { cwd: w.project.dir });
+    await saved(w, 'feature work on tests', 'Feature answer.');
+    const tui = startTui({ cwd: w.project.dir, home: w.project.home, baseUrl: w.api.url, args: ['-r'] });
+    cleanups.push(() => tui.close());
+    const list = await tui.waitFor('Resume a session');
+    expect(list.replace(/[│\s]+/g, ' ')).toContain('Ctrl+B to only show current branch · Space to preview · Ctrl+R to rename');
+    tui.press('C-b');
+    await tui.waitFor('(this project, branch feature)');
+    expect(tui.screen()).not.toContain('master work on parsers');
+    tui.press('C-b');
+    await tui.waitFor('master work on parsers');
+    tui.press('Down');
+    await tui.waitFor('❯ master work on parsers');
+    tui.press('Space');
+    const preview = await tui.waitFor('Preview: master work on parsers');
+    expect(preview).toContain('Master answer.');
+    tui.press('Escape');
+    await tui.waitFor('❯ master work on parsers');
+    tui.press('C-r');
+    await tui.waitFor('New session name: master work on parsers');
+    tui.press('C-u');
+    await tui.waitFor(/New session name: +│?\s*$/m);
+    tui.type('parser rework');
+    await tui.waitFor('New session name: parser rework');
+    tui.press('Enter');
+    await tui.waitFor('❯ parser rework');
+    const file = path.join(projectSessionsDir(path.join(w.project.home, '.claude'), w.project.dir), `${onMaster}.jsonl`);
+    const last = JSON.parse(readFileSync(file, 'utf8').trimEnd().split('\n').at(-1)!);
+    expect(last).toEqual({ type: 'custom-title', customTitle: 'parser rework', sessionId: onMaster });
+    // Typed text takes Space as text; Esc clears it before it closes the picker.
+    tui.type('rework qqzz');
+    await tui.waitFor('search: rework qqzz');
+    expect(tui.screen()).toContain('No session matches.');
+    tui.press('Escape');
+    await tui.waitFor(/search: +│?\s*$/m);
+    expect(tui.screen()).toContain('parser rework');
+    tui.press('Escape');
+    await tui.waitFor(/\[exited \d+\]/);
     w.api.assertNoViolations();
   });
 });
