@@ -22,8 +22,10 @@ import { watchSettingsSoon } from '../core/setup/settings-reload.js';
 import { openSession } from '../core/setup/session-open.js';
 import { setupSession, type Setup } from '../core/setup/session-setup.js';
 import { SdkSession } from '../sdk/session.js';
+import { ControlError } from '../sdk/control-channel.js';
 import { SdkInput, type SdkUserLine } from '../sdk/input.js';
 import { applyInitialize, Initialization, type AppliedFields } from '../sdk/initialize.js';
+import { unhonouredFields } from '../sdk/initialize-fields.js';
 import { StreamLines } from '../sdk/messages.js';
 import { TurnRunner, type ExpandPrompt } from '../sdk/turns.js';
 import { wireSdkGuards } from '../sdk/guards.js';
@@ -83,7 +85,7 @@ export async function runSdkMode(opts: CliOptions, info: RunInfo): Promise<numbe
     init.fail(err);
     const stopped = settingsStop(err);
     if (stopped !== undefined) return stopped;
-    note(err instanceof FatalError ? err.message : `unexpected error: ${errorMessage(err)}`);
+    note(err instanceof FatalError || err instanceof ControlError ? err.message : `unexpected error: ${errorMessage(err)}`);
     return 1;
   } finally {
     for (const c of run.cleanup.reverse()) await c();
@@ -109,6 +111,7 @@ function onSignals(abort: AbortController): () => void {
 
 async function runSession(run: Run): Promise<number> {
   const { opts, session, note } = run;
+  for (const n of unhonouredFields(session.init)) note(`warning: ${n}`);
   const applied: AppliedFields = applyInitialize(opts, session.init, process.cwd());
   const debug = debugLog(opts, (s) => void process.stderr.write(s));
   const setup = makeSetup(run, debug);
@@ -116,7 +119,7 @@ async function runSession(run: Run): Promise<number> {
   run.cleanup.push(() => setup.options.lsp?.stop());
   const agent = agentOptions(run, setup);
   const mcp = await startMcp(run, setup, agent);
-  const saved = loadResumed(setup.resumeFile, true);
+  const saved = loadResumed(setup.resumeFile, true, opts.resumeSessionAt);
   const messages = saved.messages;
   // A resumed session keeps the instruction files it was given; those changed since come with the next prompt.
   setup.options.instructions?.resumed(saved.instructions);
