@@ -31,6 +31,7 @@ import { TurnRunner, type ExpandPrompt } from '../sdk/turns.js';
 import { wireSdkGuards } from '../sdk/guards.js';
 import { sdkHookCallbacks } from '../sdk/hook-callbacks.js';
 import { sdkMcpServers } from '../sdk/mcp-links.js';
+import { sdkElicitation } from '../sdk/elicitation.js';
 import { initializeAnswer, initLine, registerRequests } from '../sdk/requests.js';
 import type { McpHolder, SdkContext } from '../sdk/context.js';
 import { printModeAskUser, gateTracesWanted } from './print-mode.js';
@@ -196,7 +197,8 @@ function agentOptions(run: Run, setup: Setup): AgentOptions {
 /** The session's MCP servers (none until the SDK adds some, when none is configured). */
 async function startMcp(run: Run, setup: Setup, agent: AgentOptions): Promise<McpHolder> {
   const hooks = setup.options.hooks;
-  const elicitation = elicitationFlow({ hooks: () => hooks, note: (n) => run.note(`warning: ${n}`) });
+  // What no Elicitation hook answers goes to the host (its onElicitation; the SDK declines without one).
+  const elicitation = elicitationFlow({ hooks: () => hooks, ask: sdkElicitation(run.session), note: (n) => run.note(`warning: ${n}`) });
   setSessionElicitation(elicitation);
   let servers: McpServers | undefined;
   try {

@@ -10,7 +10,7 @@ import type { InitializeRequest } from './session.js';
 /** Fields whose absence would let a call run that the host meant to go elsewhere: the session does not start. */
 const REFUSED: Record<string, string> = {
   toolAliases:
-    'wicket cannot route one tool name to another (initialize.toolAliases); the session is not started so that no call runs as the tool its host replaced',
+    'initialize.toolAliases is not available in wicket, which cannot route one tool name to another: the session is not started, so that no call runs as the tool its host replaced',
 };
 
 /** Fields wicket does not act on, with what happens instead. */

@@ -52,7 +52,8 @@ function bypassAllowed(ctx: SdkContext): void {
 
 function setModel(ctx: SdkContext, model: unknown): ControlPayload {
   if (model !== undefined && model !== null && typeof model !== 'string') throw new ControlError('set_model: model must be a string', 'invalid_request');
-  const chosen = !model || model === 'default' ? (resolveModel(ctx.opts.model) ?? resolveModel(ctx.setup.loaded.model) ?? DEFAULT_MODEL) : resolveModel(model)!;
+  // No model, or "default": the default model (the settings', else wicket's), not the launch --model, as in Claude Code.
+  const chosen = !model || model === 'default' ? (resolveModel(ctx.setup.loaded.model) ?? DEFAULT_MODEL) : resolveModel(model)!;
   ctx.turns.change((a) => {
     a.model = chosen;
   });
