@@ -151,7 +151,8 @@ export class TurnRunner {
     for (let current: string | ContentBlock[] = typed.prompt, nudges = 0; ; current = STRUCTURED_NUDGE, nudges++) {
       const first = nudges === 0;
       const run = runPrompt(deps.messages, current, agent, {
-        onUserMessage: (m) => deps.transcript?.message(m),
+        // The prompt's record keeps the uuid the host gave its message.
+        onUserMessage: (m) => deps.transcript?.message(m, first ? line.uuid : undefined),
         checkpoint: first,
         ...(first && typed.context ? { context: typed.context } : {}),
         ...(line.composed ? { verbatim: true } : {}),
@@ -160,10 +161,11 @@ export class TurnRunner {
         // After the UserPromptSubmit hooks: the prompt is taken.
         if (ev.type === 'prompt_checkpoint' || ev.type === 'turn_start' || ev.type === 'done') init();
         if (ev.type === 'prompt_checkpoint' && ev.checkpoint !== undefined && first) this.checkpoints.set(line.uuid, ev.checkpoint);
-        deps.transcript?.onEvent(ev);
         deps.debug?.event(ev);
         if (track(ev, st, deps.maxBudgetUsd)) abort.abort(new Error('budget'));
         deps.lines.event(ev);
+        // The transcript's record of a message takes the uuid its line had: the host's uuid finds it (resumeSessionAt).
+        deps.transcript?.onEvent(ev, deps.lines.uuidOf(ev));
         if (ev.type === 'done') last = ev;
       }
       if (!deps.wantStructured || last?.reason !== 'completed' || agent.state.structuredOutput !== undefined || nudges >= 2) break;

@@ -110,14 +110,16 @@ describe('query() options', () => {
     expect(JSON.stringify(bodies()[4]!.messages)).not.toContain('forget this');
   });
 
-  it('resumeSessionAt: the resumed conversation ends at the given message; an unknown uuid is refused', async () => {
+  it('resumeSessionAt: the stream’s uuids are the transcript’s; the resumed conversation ends at the given message; an unknown uuid is refused', async () => {
     t.api.script(reply().text('one'), reply().text('two'), reply().text('three'));
-    const first = await sdkRun(t, 'first');
+    const first = await sdkRun(t, 'first', { extraArgs: { 'replay-user-messages': null } });
     const id = first.result!.session_id as string;
     await sdkRun(t, 'second', { resume: id });
-    // The uuids of the session as the SDK reads it from the transcript.
+    // The stream's uuids are those of the session as the SDK reads it from the transcript.
+    const kept = first.messages.find((m) => m.type === 'assistant')!.uuid;
     const saved = await withConfigDir(() => getSessionMessages(id, { dir: t.project.dir }));
-    const kept = saved.find((m) => m.type === 'assistant')!.uuid;
+    const prompt = first.messages.find((m) => m.type === 'user')!.uuid;
+    expect(saved.map((m) => m.uuid).slice(0, 2)).toEqual([prompt, kept]);
     const at = await sdkRun(t, 'third', { resume: id, resumeSessionAt: kept });
     expect(at.result).toMatchObject({ subtype: 'success', result: 'three', session_id: id });
     const sent = JSON.stringify(bodies()[2]!.messages);
