@@ -113,7 +113,7 @@ describe('what the SDK program hands over', () => {
     expect(JSON.stringify(run.messages.filter((m) => m.type === 'system'))).toContain('SHOWN-TO-THE-USER');
   });
 
-  it('Query methods for the next turn: setModel() goes back to the default, setMaxThinkingTokens(0) turns thinking off, streamInput feeds turns', async () => {
+  it('Query methods for the next turn: setModel() goes back to the default, setMaxThinkingTokens(0) turns thinking off (a display is said unapplied), streamInput feeds turns', async () => {
     t.api.script(reply().text('one'), reply().text('two'));
     const feed = new PromptFeed();
     const { q, stderr } = sdkQuery(t, feed, { model: 'opus', maxThinkingTokens: 2048 });
@@ -129,7 +129,7 @@ describe('what the SDK program hands over', () => {
         yield userMessage('first');
         await firstDone;
         await q.setModel();
-        await q.setMaxThinkingTokens(0);
+        await q.setMaxThinkingTokens(0, 'omitted');
         yield userMessage('second');
       })(),
     );
@@ -142,5 +142,7 @@ describe('what the SDK program hands over', () => {
     expect(second!.model).toBe('claude-sonnet-4-6');
     expect(second!.thinking).toBeUndefined();
     expect(JSON.stringify(second!.messages)).toContain('first');
+    const said = run.messages.find((m: any) => m.type === 'system' && m.subtype === 'informational') as any;
+    expect(said?.content).toContain('thinking display "omitted" is not applied');
   });
 });
