@@ -121,7 +121,7 @@ function resultObject(done: DoneEvent | undefined, st: RunState, agent: AgentOpt
   const hookStop = o.hookStopAsSuccess === true && done?.reason === 'hook_stopped';
   const subtype = hookStop ? 'success' : resultSubtype(done, st, Boolean(missingStructured), apiError !== undefined);
   const isError = subtype !== 'success' || apiError !== undefined;
-  if (done?.reason === 'max_turns') errors.push(`reached the maximum number of turns (${agent.maxTurns})`);
+  if (done?.reason === 'max_turns') errors.push(`Reached maximum number of turns (${agent.maxTurns})`);
   if (done?.reason === 'aborted') errors.push(st.budgetHit ? 'reached the budget set by --max-budget-usd' : 'interrupted');
   if (done?.reason === 'hook_stopped' && done.error) errors.push(`stopped by a hook: ${done.error}`);
   if (done?.reason === 'tool_deferred_unavailable' && done.error) errors.push(done.error);
