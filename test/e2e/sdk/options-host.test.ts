@@ -4,7 +4,9 @@
 // methods that change the next turn.
 import path from 'node:path';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { toolResultIn, useApiAndProject } from '../../support/api-project.js';
 import { reply } from '../../support/fake-anthropic-server.js';
 import { REPO_ROOT } from '../../support/run-cli.js';
@@ -144,5 +146,49 @@ describe('what the SDK program hands over', () => {
     expect(JSON.stringify(second!.messages)).toContain('first');
     const said = run.messages.find((m: any) => m.type === 'system' && m.subtype === 'informational') as any;
     expect(said?.content).toContain('thinking display "omitted" is not applied');
+  });
+});
+
+describe('answers the program gives in other forms', () => {
+  it('permissionPromptToolName: an in-process MCP tool answers what would ask (allow with a rewrite, then deny)', async () => {
+    const asked: Array<Record<string, unknown>> = [];
+    const answers = [
+      { behavior: 'allow', updatedInput: { command: 'touch rewritten.txt' } },
+      { behavior: 'deny', message: 'Not this one.' },
+    ];
+    const approve = tool(
+      'approve',
+      'Answers permission prompts',
+      { tool_name: z.string(), input: z.any(), tool_use_id: z.string().optional() },
+      async (args) => {
+        asked.push(args);
+        return { content: [{ type: 'text', text: JSON.stringify(answers.shift()) }] };
+      },
+    );
+    t.api.script(
+      reply().toolUse('Bash', { command: 'touch asked.txt' }, { id: 'toolu_1' }),
+      reply().toolUse('Bash', { command: 'touch denied.txt' }, { id: 'toolu_2' }),
+      reply().text('done'),
+    );
+    const run = await sdkRun(t, 'make files', {
+      mcpServers: { perm: createSdkMcpServer({ name: 'perm', version: '1.0.0', tools: [approve] }) },
+      permissionPromptToolName: 'mcp__perm__approve',
+    });
+    expect(run.result).toMatchObject({ subtype: 'success', result: 'done' });
+    expect(asked.map((a) => [a.tool_name, a.tool_use_id])).toEqual([
+      ['Bash', 'toolu_1'],
+      ['Bash', 'toolu_2'],
+    ]);
+    expect(['asked.txt', 'rewritten.txt', 'denied.txt'].map((f) => t.project.exists(f))).toEqual([false, true, false]);
+    expect(JSON.stringify(toolResultIn(bodies()[2], 'toolu_2'))).toContain('Not this one.');
+  });
+
+  it('outputFormat: a model that never gives the structured output ends in error_max_structured_output_retries', async () => {
+    t.api.script(reply().text('no tool'), reply().text('still none'), reply().text('never'));
+    const schema = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+    const run = await sdkRun(t, 'count', { outputFormat: { type: 'json_schema', schema } });
+    expect(run.result).toMatchObject({ subtype: 'error_max_structured_output_retries', is_error: true });
+    expect(run.error?.message).toMatch(/^Claude Code returned an error result: /);
+    expect(t.api.messageRequests()).toHaveLength(3);
   });
 });
