@@ -40,15 +40,17 @@ describe('what the SDK program hands over', () => {
     expect(t.api.messageRequests()).toHaveLength(3);
   });
 
-  it('managedSettings deny a tool; permissionPrompts none refuses what would ask without asking canUseTool; thinking display is said', async () => {
+  it('managedSettings deny a tool; the client app is in the User-Agent; permissionPrompts none refuses what would ask without asking canUseTool; thinking display is said', async () => {
     t.api.script(
       reply().text('managed'),
       reply().toolUse('Bash', { command: 'touch made.txt' }, { id: 'toolu_n' }),
       reply().text('refused'),
       reply().text('thought'),
     );
-    const managed = await sdkRun(t, 'hi', { managedSettings: { permissions: { deny: ['Grep'] } } });
+    const managed = await sdkRun(t, 'hi', { managedSettings: { permissions: { deny: ['Grep'] } }, env: { CLAUDE_AGENT_SDK_CLIENT_APP: 'my-app/1.0' } });
     expect(managed.result?.subtype).toBe('success');
+    // The program names itself in the User-Agent, after the SDK, as with Claude Code.
+    expect(t.api.messageRequests()[0]!.headers['user-agent']).toMatch(/^wicket\/\S+ \(sdk-ts, agent-sdk\/[\d.]+, client-app\/my-app\/1\.0\)$/);
     expect(toolNames(bodies()[0]!)).not.toContain('Grep');
     expect(toolNames(bodies()[0]!)).toContain('Read');
 
