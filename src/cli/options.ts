@@ -22,6 +22,11 @@ function settingSources(raw: unknown): string[] | undefined {
   return list;
 }
 
+/** --managed-settings: JSON text, or a file holding it. */
+function settingsArg(value: string, readFile: (f: string) => string): string {
+  return value.trim().startsWith('{') ? value : readFile(value);
+}
+
 /** Splits "A,B C" and repeated flags into rules, keeping parentheses together: "Bash(git log *)". */
 export const splitToolList = (values: string[] | undefined): string[] => splitRuleList(values ?? []);
 
@@ -76,6 +81,10 @@ export function buildProgram(version: string): Command {
     .option('-r, --resume [sessionId]', 'resume a session')
     .option('--session-id <uuid>', 'use this session id')
     .option('--fork-session', 'with --continue or --resume: go on under a new session id')
+    .option('--resume-session-at <uuid>', 'stream-json with --resume: the conversation goes on from the message with this uuid')
+    .option('--managed-settings <json>', 'stream-json: policy settings from the program that started wicket (JSON text or a file)')
+    .option('--thinking-display <mode>', 'stream-json: how thinking is shown (not applied: thinking blocks come as the API sends them)')
+    .addOption(new Option('--permission-prompts <who>', 'stream-json: host (canUseTool answers) or none (what would ask is refused)').choices(['host', 'none']))
     .option('--no-session-persistence', 'do not save the session')
     .option('--mcp-config <configs...>', 'MCP servers from JSON files or text ({"mcpServers": {…}})')
     .option('--strict-mcp-config', 'use only the MCP servers of --mcp-config')
@@ -148,6 +157,11 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')} or auto; got ${raw.effort}`);
   }
   const thinking = thinkingOption(raw);
+  if (raw.thinkingDisplay !== undefined)
+    notes.push(`--thinking-display ${raw.thinkingDisplay} is not applied in wicket: thinking blocks come as the API sends them`);
+  if (raw.resumeSessionAt !== undefined && raw.resume === undefined) throw new UsageError('--resume-session-at needs --resume <session id>');
+  // Nobody answers permission prompts: what would ask is refused (the host's canUseTool is never asked).
+  const promptTool = raw.permissionPrompts === 'none' ? undefined : raw.permissionPromptTool;
   return {
     print: Boolean(raw.print),
     ...(notes.length ? { notes } : {}),
@@ -192,7 +206,9 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     ...(raw.agents ? { agents: String(raw.agents) } : {}),
     ...(raw.agent ? { agent: String(raw.agent) } : {}),
     ...(raw.worktree !== undefined ? { worktree: raw.worktree === true ? (true as const) : String(raw.worktree) } : {}),
-    ...(raw.permissionPromptTool ? { permissionPromptTool: String(raw.permissionPromptTool) } : {}),
+    ...(promptTool ? { permissionPromptTool: String(promptTool) } : {}),
+    ...(raw.resumeSessionAt !== undefined ? { resumeSessionAt: String(raw.resumeSessionAt) } : {}),
+    ...(raw.managedSettings !== undefined ? { hostManagedSettings: settingsArg(String(raw.managedSettings), readFile) } : {}),
     replayUserMessages: Boolean(raw.replayUserMessages),
     disableSlashCommands: Boolean(raw.disableSlashCommands),
     ...(raw.name ? { name: String(raw.name) } : {}),

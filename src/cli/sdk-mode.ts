@@ -22,13 +22,16 @@ import { watchSettingsSoon } from '../core/setup/settings-reload.js';
 import { openSession } from '../core/setup/session-open.js';
 import { setupSession, type Setup } from '../core/setup/session-setup.js';
 import { SdkSession } from '../sdk/session.js';
+import { ControlError } from '../sdk/control-channel.js';
 import { SdkInput, type SdkUserLine } from '../sdk/input.js';
 import { applyInitialize, Initialization, type AppliedFields } from '../sdk/initialize.js';
+import { unhonouredFields } from '../sdk/initialize-fields.js';
 import { StreamLines } from '../sdk/messages.js';
 import { TurnRunner, type ExpandPrompt } from '../sdk/turns.js';
 import { wireSdkGuards } from '../sdk/guards.js';
 import { sdkHookCallbacks } from '../sdk/hook-callbacks.js';
 import { sdkMcpServers } from '../sdk/mcp-links.js';
+import { sdkElicitation } from '../sdk/elicitation.js';
 import { initializeAnswer, initLine, registerRequests } from '../sdk/requests.js';
 import type { McpHolder, SdkContext } from '../sdk/context.js';
 import { printModeAskUser, gateTracesWanted } from './print-mode.js';
@@ -83,7 +86,7 @@ export async function runSdkMode(opts: CliOptions, info: RunInfo): Promise<numbe
     init.fail(err);
     const stopped = settingsStop(err);
     if (stopped !== undefined) return stopped;
-    note(err instanceof FatalError ? err.message : `unexpected error: ${errorMessage(err)}`);
+    note(err instanceof FatalError || err instanceof ControlError ? err.message : `unexpected error: ${errorMessage(err)}`);
     return 1;
   } finally {
     for (const c of run.cleanup.reverse()) await c();
@@ -109,6 +112,7 @@ function onSignals(abort: AbortController): () => void {
 
 async function runSession(run: Run): Promise<number> {
   const { opts, session, note } = run;
+  for (const n of unhonouredFields(session.init)) note(`warning: ${n}`);
   const applied: AppliedFields = applyInitialize(opts, session.init, process.cwd());
   const debug = debugLog(opts, (s) => void process.stderr.write(s));
   const setup = makeSetup(run, debug);
@@ -116,7 +120,7 @@ async function runSession(run: Run): Promise<number> {
   run.cleanup.push(() => setup.options.lsp?.stop());
   const agent = agentOptions(run, setup);
   const mcp = await startMcp(run, setup, agent);
-  const saved = loadResumed(setup.resumeFile, true);
+  const saved = loadResumed(setup.resumeFile, true, opts.resumeSessionAt);
   const messages = saved.messages;
   // A resumed session keeps the instruction files it was given; those changed since come with the next prompt.
   setup.options.instructions?.resumed(saved.instructions);
@@ -193,7 +197,8 @@ function agentOptions(run: Run, setup: Setup): AgentOptions {
 /** The session's MCP servers (none until the SDK adds some, when none is configured). */
 async function startMcp(run: Run, setup: Setup, agent: AgentOptions): Promise<McpHolder> {
   const hooks = setup.options.hooks;
-  const elicitation = elicitationFlow({ hooks: () => hooks, note: (n) => run.note(`warning: ${n}`) });
+  // What no Elicitation hook answers goes to the host (its onElicitation; the SDK declines without one).
+  const elicitation = elicitationFlow({ hooks: () => hooks, ask: sdkElicitation(run.session), note: (n) => run.note(`warning: ${n}`) });
   setSessionElicitation(elicitation);
   let servers: McpServers | undefined;
   try {

@@ -39,6 +39,8 @@ export interface RunPromptOptions {
   checkpoint?: boolean;
   /** Text for the model that goes with the prompt (a UserPromptExpansion hook's context). */
   context?: string;
+  /** The prompt goes as written: its `@path` mentions bring no files (a prompt a program composed). */
+  verbatim?: boolean;
 }
 
 /** A prompt with the hook context that goes with it (print mode's expanded slash command). */
@@ -82,7 +84,9 @@ async function* runPromptInner(
     yield* hookEvents(opts.hooks);
     if (out.block || out.stop) {
       yield { type: 'error', message: `prompt blocked by a UserPromptSubmit hook: ${out.block ?? out.stop}` };
-      yield { type: 'done', reason: 'hook_stopped', numTurns: 0, finalText: '', error: out.block ?? out.stop };
+      // Claude Code's words for a blocked prompt, which the Agent SDK's result carries.
+      const said = `UserPromptSubmit operation blocked by hook:\n${out.block ?? out.stop}\n\nOriginal prompt: ${text}`;
+      yield { type: 'done', reason: 'hook_stopped', numTurns: 0, finalText: said, error: out.block ?? out.stop };
       return;
     }
     extra = out.additionalContext;
@@ -101,7 +105,7 @@ async function* runPromptInner(
     };
   }
   // `@path` mentions: the files go along with the prompt (mentions.ts).
-  const attached = typeof prompt === 'string' && prompt.includes('@') ? await attachMentions(prompt, opts) : [];
+  const attached = typeof prompt === 'string' && prompt.includes('@') && !run.verbatim ? await attachMentions(prompt, opts) : [];
   // Hook context: the expansion's, UserPromptSubmit's, then what waited for this prompt (DirectoryAdded).
   const context = [run.context, extra, opts.hooks.takeContext?.()].filter((c): c is string => Boolean(c));
   const added: Exclude<ApiMessage['content'], string> = [

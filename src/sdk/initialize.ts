@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { CliOptions } from '../core/setup/options.js';
 import { errorMessage } from '../base/errors.js';
 import { ControlError, isObject, type ControlPayload } from './control-channel.js';
+import { initializePlugins } from './initialize-fields.js';
 import type { InitializeRequest, SdkSession } from './session.js';
 
 /** The SDK's own short system prompt, used when the SDK user set none (`systemPrompt: [""]`): not wicket's. */
@@ -20,6 +21,7 @@ export interface AppliedFields {
   managed_settings_applied?: boolean;
   disallowed_tools_applied?: boolean;
   mcp_servers_applied?: boolean;
+  plugins_applied?: boolean;
 }
 
 /**
@@ -33,6 +35,7 @@ export function applyInitialize(opts: CliOptions, init: InitializeRequest | unde
   if (Array.isArray(sp)) {
     const text = sp.filter((s) => typeof s === 'string').join('\n\n');
     opts.systemPrompt = text.trim() ? `${SDK_DEFAULT_SYSTEM_PROMPT}\n\n${text}` : SDK_DEFAULT_SYSTEM_PROMPT;
+    if (!text.trim()) opts.systemPromptIsSdkDefault = true;
   } else if (typeof sp === 'string') opts.systemPrompt = sp;
   if (typeof init.appendSystemPrompt === 'string' && init.appendSystemPrompt)
     opts.appendSystemPrompt = [opts.appendSystemPrompt, init.appendSystemPrompt].filter(Boolean).join('\n\n');
@@ -58,6 +61,11 @@ export function applyInitialize(opts: CliOptions, init: InitializeRequest | unde
     if (!isObject(init.mcpServers)) throw new ControlError('initialize.mcpServers must be an object of servers by name', 'invalid_request');
     opts.mcpConfig = [...opts.mcpConfig, JSON.stringify({ mcpServers: init.mcpServers })];
     applied.mcp_servers_applied = true;
+  }
+  const plugins = initializePlugins(init.plugins);
+  if (plugins) {
+    opts.pluginDir = [...opts.pluginDir, ...plugins];
+    applied.plugins_applied = true;
   }
   return applied;
 }

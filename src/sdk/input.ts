@@ -13,6 +13,8 @@ export interface SdkUserLine {
   content: string | ContentBlock[];
   /** The line's own uuid (the SDK's SDKUserMessage.uuid), or one made for it: replays and results name it. */
   uuid: string;
+  /** `client_composed`: the host composed the text (the SDK's verbatimPrompts), so it goes as written: no `/command`, no `@` mention. */
+  composed?: boolean;
 }
 
 export interface SdkInputOptions {
@@ -133,7 +135,7 @@ export class SdkInput {
       return;
     }
     const uuid = typeof msg.uuid === 'string' && msg.uuid ? msg.uuid : randomUuid();
-    this.turns.push({ content: content as string | ContentBlock[], uuid });
+    this.turns.push({ content: content as string | ContentBlock[], uuid, ...(msg.client_composed === true ? { composed: true } : {}) });
     this.markStarted();
   }
 }

@@ -75,6 +75,8 @@ export function initMessage(agent: AgentOptions, mcpServers: McpServerStatus[], 
 export class StreamLines {
   private readonly pendingTraces: Line[] = [];
   private readonly blocks = new AssistantBlocks();
+  /** The uuid of the newest assistant or tool-results line. */
+  private named: string | undefined;
 
   constructor(
     private readonly write: (line: Line) => void,
@@ -93,7 +95,17 @@ export class StreamLines {
   }
 
   private assistantLine(message: Line): Line {
-    return { type: 'assistant', message, ...this.base(), timestamp: new Date().toISOString() };
+    const line = { type: 'assistant', message, ...this.base(), timestamp: new Date().toISOString() };
+    this.named = line.uuid;
+    return line;
+  }
+
+  /**
+   * The uuid of the line that showed the message of `ev` (an assistant message: its last block's;
+   * tool results: their user line's), for the transcript record of the same message.
+   */
+  uuidOf(ev: AgentEvent): string | undefined {
+    return ev.type === 'assistant_message' || ev.type === 'tool_results_message' ? this.named : undefined;
   }
 
   private lineFor(ev: AgentEvent): Line | undefined {
@@ -111,6 +123,7 @@ export class StreamLines {
         return undefined;
       case 'tool_results_message':
         for (const t of this.pendingTraces.splice(0)) this.write({ type: 'system', subtype: 'gate_trace', ...t, ...this.base() });
+        this.named = base.uuid;
         return { type: 'user', message: ev.message, ...base, timestamp: new Date().toISOString() };
       case 'tool_result':
         if (this.opts.includeGateTraces) this.pendingTraces.push({ tool_use_id: ev.toolUseId, tool_name: ev.name, trace: ev.trace });

@@ -14,7 +14,23 @@ export function registerSessionRequests(ctx: SdkContext): void {
   ch.onRequest('interrupt', (req) => ctx.turns.interrupt(req.cancel_queued === true));
   ch.onRequest('set_permission_mode', (req) => setPermissionMode(ctx, req));
   ch.onRequest('set_model', (req) => setModel(ctx, req.model));
-  ch.onRequest('set_max_thinking_tokens', (req) => setThinking(ctx, req.max_thinking_tokens));
+  ch.onRequest('set_max_thinking_tokens', (req) => {
+    const answer = setThinking(ctx, req.max_thinking_tokens);
+    // How thinking is shown is not wicket's to choose: said, so that it is not taken as done.
+    if (typeof req.thinking_display === 'string') {
+      const text = `thinking display "${req.thinking_display}" is not applied in wicket: thinking blocks come as the API sends them`;
+      ctx.write({
+        type: 'system',
+        subtype: 'informational',
+        message: text,
+        content: text,
+        level: 'warning',
+        session_id: ctx.base.sessionId,
+        uuid: randomUuid(),
+      });
+    }
+    return answer;
+  });
   ch.onRequest('apply_flag_settings', (req) => applyFlagSettings(ctx, req.settings));
   ch.onRequest('get_settings', () => ({ effective: ctx.setup.loaded.merged, sources: ctx.setup.loaded.sources }));
   ch.onRequest('list_permission_rules', () => rulesListing(ctx));
@@ -52,7 +68,8 @@ function bypassAllowed(ctx: SdkContext): void {
 
 function setModel(ctx: SdkContext, model: unknown): ControlPayload {
   if (model !== undefined && model !== null && typeof model !== 'string') throw new ControlError('set_model: model must be a string', 'invalid_request');
-  const chosen = !model || model === 'default' ? (resolveModel(ctx.opts.model) ?? resolveModel(ctx.setup.loaded.model) ?? DEFAULT_MODEL) : resolveModel(model)!;
+  // No model, or "default": the default model (the settings', else wicket's), not the launch --model, as in Claude Code.
+  const chosen = !model || model === 'default' ? (resolveModel(ctx.setup.loaded.model) ?? DEFAULT_MODEL) : resolveModel(model)!;
   ctx.turns.change((a) => {
     a.model = chosen;
   });

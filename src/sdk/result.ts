@@ -99,6 +99,11 @@ export interface ResultOptions {
   apiErrorAsResult?: boolean;
   /** Prompts still waiting behind this one (`queued_turn_count`), when the mode has a queue to count. */
   queued?: number;
+  /**
+   * A hook that stopped the run (`continue: false`, a blocked prompt) ends it as Claude Code ends it
+   * for the Agent SDK: subtype `success`, not an error, `terminal_reason` hook_stopped.
+   */
+  hookStopAsSuccess?: boolean;
 }
 
 /** The session's totals so far (this run's included) and the result's number. */
@@ -113,9 +118,10 @@ function resultObject(done: DoneEvent | undefined, st: RunState, agent: AgentOpt
   const missingStructured = o.wantStructured && done?.reason === 'completed' && structured === undefined;
   if (missingStructured) errors.push('the model did not return the structured output (--json-schema) after being asked twice');
   const apiError = o.apiErrorAsResult && done?.reason === 'error' ? st.apiError : undefined;
-  const subtype = resultSubtype(done, st, Boolean(missingStructured), apiError !== undefined);
+  const hookStop = o.hookStopAsSuccess === true && done?.reason === 'hook_stopped';
+  const subtype = hookStop ? 'success' : resultSubtype(done, st, Boolean(missingStructured), apiError !== undefined);
   const isError = subtype !== 'success' || apiError !== undefined;
-  if (done?.reason === 'max_turns') errors.push(`reached the maximum number of turns (${agent.maxTurns})`);
+  if (done?.reason === 'max_turns') errors.push(`Reached maximum number of turns (${agent.maxTurns})`);
   if (done?.reason === 'aborted') errors.push(st.budgetHit ? 'reached the budget set by --max-budget-usd' : 'interrupted');
   if (done?.reason === 'hook_stopped' && done.error) errors.push(`stopped by a hook: ${done.error}`);
   if (done?.reason === 'tool_deferred_unavailable' && done.error) errors.push(done.error);

@@ -119,7 +119,7 @@ export class TurnRunner {
       if (abort.signal.aborted) await new Promise((resolve) => setImmediate(resolve));
       if (done?.reason === 'error' && st.apiError) deps.write(apiErrorMessage(st.apiError, agent.sessionId));
       const queued = deps.queue.queued().length;
-      const result = this.results.finish(done, st, agent, { wantStructured: deps.wantStructured, apiErrorAsResult: true, queued });
+      const result = this.results.finish(done, st, agent, { wantStructured: deps.wantStructured, apiErrorAsResult: true, queued, hookStopAsSuccess: true });
       deps.write(result);
       return exitCodeOf(result);
     } finally {
@@ -140,29 +140,32 @@ export class TurnRunner {
       sentInit = true;
       deps.write(deps.initLine(agent));
     };
-    const typed = await this.expanded(line.content, agent);
+    const typed = await this.expanded(line, agent);
     if ('error' in typed) {
       init();
       st.errors.push(typed.error);
-      return { type: 'done', reason: 'hook_stopped', numTurns: 0, finalText: '', error: typed.error };
+      return { type: 'done', reason: 'error', numTurns: 0, finalText: '', error: typed.error };
     }
     agent.state.structuredOutput = undefined;
     let last: DoneEvent | undefined;
     for (let current: string | ContentBlock[] = typed.prompt, nudges = 0; ; current = STRUCTURED_NUDGE, nudges++) {
       const first = nudges === 0;
       const run = runPrompt(deps.messages, current, agent, {
-        onUserMessage: (m) => deps.transcript?.message(m),
+        // The prompt's record keeps the uuid the host gave its message.
+        onUserMessage: (m) => deps.transcript?.message(m, first ? line.uuid : undefined),
         checkpoint: first,
         ...(first && typed.context ? { context: typed.context } : {}),
+        ...(line.composed ? { verbatim: true } : {}),
       });
       for await (const ev of run) {
         // After the UserPromptSubmit hooks: the prompt is taken.
         if (ev.type === 'prompt_checkpoint' || ev.type === 'turn_start' || ev.type === 'done') init();
         if (ev.type === 'prompt_checkpoint' && ev.checkpoint !== undefined && first) this.checkpoints.set(line.uuid, ev.checkpoint);
-        deps.transcript?.onEvent(ev);
         deps.debug?.event(ev);
         if (track(ev, st, deps.maxBudgetUsd)) abort.abort(new Error('budget'));
         deps.lines.event(ev);
+        // The transcript's record of a message takes the uuid its line had: the host's uuid finds it (resumeSessionAt).
+        deps.transcript?.onEvent(ev, deps.lines.uuidOf(ev));
         if (ev.type === 'done') last = ev;
       }
       if (!deps.wantStructured || last?.reason !== 'completed' || agent.state.structuredOutput !== undefined || nudges >= 2) break;
@@ -171,13 +174,24 @@ export class TurnRunner {
     return last;
   }
 
-  private async expanded(
-    content: string | ContentBlock[],
-    agent: AgentOptions,
-  ): Promise<{ prompt: string | ContentBlock[]; context?: string } | { error: string }> {
-    if (typeof content !== 'string' || !content.startsWith('/') || !this.deps.expand) return { prompt: content };
-    return this.deps.expand(content, agent);
+  /**
+   * The line's prompt: a typed `/command` expanded. The SDK sends a string prompt as one text block,
+   * which counts as typed text, as in Claude Code; a line the host composed goes as written.
+   */
+  private async expanded(line: SdkUserLine, agent: AgentOptions): Promise<{ prompt: string | ContentBlock[]; context?: string } | { error: string }> {
+    if (line.composed) return { prompt: line.content };
+    const text = typeof line.content === 'string' ? line.content : soleText(line.content);
+    if (text === undefined) return { prompt: line.content };
+    if (!text.startsWith('/') || !this.deps.expand) return { prompt: text };
+    return this.deps.expand(text, agent);
   }
+}
+
+/** The text of a prompt that is one plain text block (nothing else on it), else undefined. */
+function soleText(blocks: ContentBlock[]): string | undefined {
+  const [only] = blocks;
+  if (blocks.length !== 1 || only?.type !== 'text') return undefined;
+  return Object.keys(only).every((k) => k === 'type' || k === 'text') ? only.text : undefined;
 }
 
 function exitCodeOf(result: ResultObject): number {

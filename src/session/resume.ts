@@ -44,10 +44,10 @@ export function continuedSessionId(opts: ResumeOptions, file: string | undefined
 }
 
 /** The resumed conversation and its rewind points; `keepDeferred` (print mode) keeps a call a hook deferred, to be run now. */
-export function loadResumed(file: string | undefined, keepDeferred = false): SavedSession {
+export function loadResumed(file: string | undefined, keepDeferred = false, at?: string): SavedSession {
   if (!file) return { messages: [], marks: [], chain: [], leaf: null };
   try {
-    return loadSession(file, { keepDeferred });
+    return loadSession(file, { keepDeferred, ...(at !== undefined ? { at } : {}) });
   } catch (err) {
     throw new FatalError('config', `the saved session ${file} cannot be read: ${(err as Error).message}`);
   }

@@ -60,15 +60,19 @@ export function loadTranscript(file: string): ApiMessage[] {
  * `keepDeferred` and the session ended on a call a hook deferred, which then stays open for the
  * resumed run to answer.
  */
-export function loadSession(file: string, opts: { keepDeferred?: boolean } = {}): SavedSession {
-  return sessionFromEntries(readEntries(file), opts.keepDeferred ?? false);
+/** `at`: the conversation up to and including the record with this uuid (--resume-session-at). */
+export function loadSession(file: string, opts: { keepDeferred?: boolean; at?: string } = {}): SavedSession {
+  return sessionFromEntries(readEntries(file), opts.keepDeferred ?? false, opts.at);
 }
 
-export function sessionFromEntries(entries: readonly Entry[], keepDeferred = false): SavedSession {
+export function sessionFromEntries(entries: readonly Entry[], keepDeferred = false, endAt?: string): SavedSession {
   const last = [...entries].reverse().find((e) => typeof e.cwd === 'string');
   const where = { ...(last ? { cwd: last.cwd as string, lastTimestamp: String(last.timestamp ?? '') } : {}) };
-  if (isLegacy(entries)) return { ...readLegacySession(entries, keepDeferred), chain: [], leaf: null, legacy: true, ...where };
-  const chain = chainOf(entries);
+  if (isLegacy(entries)) {
+    if (endAt !== undefined) throw new Error('an older wicket’s session has no message uuids to resume at');
+    return { ...readLegacySession(entries, keepDeferred), chain: [], leaf: null, legacy: true, ...where };
+  }
+  const chain = chainOf(entries, endAt);
   const { messages, lines, at } = messagesOf(chain);
   const marks = marksOf(entries, at);
   const open = unansweredToolUses(messages);
@@ -104,7 +108,7 @@ function isLegacy(entries: readonly Entry[]): boolean {
 }
 
 /** The records of the conversation, oldest first: from the newest record of the main chain back to its root. */
-export function chainOf(entries: readonly Entry[]): Entry[] {
+export function chainOf(entries: readonly Entry[], at?: string): Entry[] {
   const byUuid = new Map<string, Entry>();
   let leaf: Entry | undefined;
   let resetTo: string | null | undefined;
@@ -123,6 +127,10 @@ export function chainOf(entries: readonly Entry[]): Entry[] {
     }
   }
   if (resetTo !== undefined) leaf = resetTo === null ? undefined : byUuid.get(resetTo);
+  if (at !== undefined) {
+    leaf = byUuid.get(at);
+    if (!leaf) throw new Error(`it holds no message ${at}`);
+  }
   const out: Entry[] = [];
   const seen = new Set<string>();
   for (let e = leaf; e && !seen.has(e.uuid as string); e = typeof e.parentUuid === 'string' ? byUuid.get(e.parentUuid) : undefined) {

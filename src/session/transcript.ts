@@ -19,6 +19,8 @@ import { randomHex, randomUuid } from '../base/ids.js';
 import type { PromptMark } from '../base/prompt-marks.js';
 import type { Usage } from '../base/usage.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** What every record of the session says about where it was written. */
 export interface TranscriptMeta {
   sessionId: string;
@@ -88,8 +90,8 @@ export class TranscriptWriter {
   }
 
   /** A record of the conversation's chain: it follows the newest one and becomes the newest. */
-  private chained(type: string, fields: Record<string, unknown>, message?: ApiMessage): string {
-    const uuid = randomUuid();
+  private chained(type: string, fields: Record<string, unknown>, message?: ApiMessage, given?: string): string {
+    const uuid = given !== undefined && UUID.test(given) && !this.chain.some((c) => c.uuid === given) ? given : randomUuid();
     const m = this.meta;
     this.write({
       parentUuid: this.parent,
@@ -114,10 +116,14 @@ export class TranscriptWriter {
     this.write({ type, ...fields, sessionId: this.meta.sessionId, timestamp: isoTime() });
   }
 
-  /** A message of the conversation (an assistant one keeps the API's id, model, stop reason and usage). */
-  message(message: AssistantMessage): void {
+  /**
+   * A message of the conversation (an assistant one keeps the API's id, model, stop reason and
+   * usage). `uuid`: the record's uuid when the stream already named the message (the Agent SDK's
+   * lines), so that the host's uuid finds it in the file; a fresh one when it is taken or no uuid.
+   */
+  message(message: AssistantMessage, uuid?: string): void {
     if (message.role === 'user') {
-      this.chained('user', { message: { role: 'user', content: message.content } }, { role: 'user', content: message.content });
+      this.chained('user', { message: { role: 'user', content: message.content } }, { role: 'user', content: message.content }, uuid);
       return;
     }
     const body = {
@@ -130,7 +136,7 @@ export class TranscriptWriter {
       stop_sequence: null,
       usage: message.usage ?? { input_tokens: 0, output_tokens: 0 },
     };
-    this.chained('assistant', { message: body }, { role: 'assistant', content: message.content });
+    this.chained('assistant', { message: body }, { role: 'assistant', content: message.content }, uuid);
   }
 
   /** -n/--name and /rename: the session's name, as Claude Code keeps it (a `custom-title` record). */
@@ -217,13 +223,13 @@ export class TranscriptWriter {
     });
   }
 
-  /** Records what matters from the event stream. */
-  onEvent(ev: AgentEvent): void {
+  /** Records what matters from the event stream (`uuid`: the uuid the stream gave the message, if any). */
+  onEvent(ev: AgentEvent, uuid?: string): void {
     if (ev.type === 'prompt_checkpoint') {
       this.checkpoint(ev.prompt, ev.checkpoint);
       if (ev.instructions) this.own(WICKET_RECORD.instructions, ev.instructions);
-    } else if (ev.type === 'assistant_message') this.message(ev.message);
-    else if (ev.type === 'tool_results_message') this.message(ev.message);
+    } else if (ev.type === 'assistant_message') this.message(ev.message, uuid);
+    else if (ev.type === 'tool_results_message') this.message(ev.message, uuid);
     else if (ev.type === 'session_title') this.name(ev.title);
     // A background task's notice, as it went into the conversation (a resumed session merges it into its user message).
     else if (ev.type === 'task_notification' && ev.text) this.message({ role: 'user', content: [{ type: 'text', text: ev.text }] });

@@ -46,7 +46,7 @@ export function clientFromEnv(
     retry: retryPolicyFromEnv(env),
     // API_TIMEOUT_MS and WICKET_API_IDLE_TIMEOUT_MS; a value that is not a positive number keeps the default.
     limits: apiLimitsFromEnv(env),
-    userAgent: `wicket/${VERSION}`,
+    userAgent: userAgent(env),
     headers: custom,
     // DISABLE_PROMPT_CACHING and its per-model siblings.
     cachingOff: (model: string) => promptCachingOff(env, model),
@@ -106,4 +106,17 @@ export function parseCustomHeaders(text: string | undefined): Record<string, str
     if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) out[name.toLowerCase()] = line.slice(colon + 1).trim();
   }
   return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * `wicket/<version>`, and, for a program that drives wicket, what Claude Code names after its own:
+ * the entry point, the Agent SDK's version and the program's CLAUDE_AGENT_SDK_CLIENT_APP.
+ */
+export function userAgent(env: Record<string, string | undefined>): string {
+  const clean = (v: string | undefined) => v?.replace(/[^\x20-\x7e]/g, '').trim() || undefined;
+  const entry = clean(env.CLAUDE_CODE_ENTRYPOINT);
+  const sdk = clean(env.CLAUDE_AGENT_SDK_VERSION);
+  const app = clean(env.CLAUDE_AGENT_SDK_CLIENT_APP);
+  const parts = [entry, sdk && `agent-sdk/${sdk}`, app && `client-app/${app}`].filter(Boolean);
+  return parts.length ? `wicket/${VERSION} (${parts.join(', ')})` : `wicket/${VERSION}`;
 }

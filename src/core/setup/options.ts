@@ -34,6 +34,11 @@ export interface CliOptions {
   dangerouslySkipPermissions: boolean;
   allowDangerouslySkipPermissions: boolean;
   systemPrompt?: string;
+  /**
+   * Not a flag: `systemPrompt` is only the Agent SDK's short default (the host gave no prompt of its
+   * own), so an --agent's prompt follows it rather than giving way to it, as in Claude Code.
+   */
+  systemPromptIsSdkDefault?: boolean;
   appendSystemPrompt?: string;
   addDir: string[];
   settings?: string;
@@ -41,6 +46,8 @@ export interface CliOptions {
   hostSettings?: string;
   /** Managed settings an Agent SDK host sent in `initialize` (JSON text): a policy layer. */
   hostManagedSettings?: string;
+  /** --resume-session-at: the resumed conversation ends at the message with this uuid (the SDK mode). */
+  resumeSessionAt?: string;
   settingSources?: string[];
   /** Not a flag: settings files the person chose, in the app, to go on without while they cannot be read. */
   withoutSettings?: string[];

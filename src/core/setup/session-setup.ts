@@ -148,7 +148,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   requireAvailable(model, loaded.merged);
   const smallModel = resolveModel(mergedEnv.ANTHROPIC_SMALL_FAST_MODEL) ?? provider.aliases.haiku;
   const places: SessionPlaces = { configDir, wicketHome, cwd };
-  const resumed = resumeFile(opts, places);
+  // The SDK's mode (stream-json in, with or without -p) continues as print mode does.
+  const resumed = resumeFile({ ...opts, print: opts.print || opts.inputFormat === 'stream-json' }, places);
   // A resumed session goes on under its own id (and file), unless --fork-session.
   const sessionId = continuedSessionId(opts, resumed) ?? randomUuid();
   // --effort, then CLAUDE_CODE_EFFORT_LEVEL, then the agent's, then settings effortLevel; 'auto' leaves it to the model.
@@ -208,7 +209,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     projectRoot: cwd,
     homeDir: home,
     configDir,
-    systemPrompt: opts.systemPrompt ?? asAgent?.systemPrompt,
+    systemPrompt: mainSystemPrompt(opts, asAgent),
     appendSystemPrompt:
       [opts.appendSystemPrompt, agentMemory.prompt, schema ? STRUCTURED_OUTPUT_INSTRUCTION : undefined].filter(Boolean).join('\n\n') || undefined,
     ...(memory.memoryDir ? { autoMemoryDir: memory.memoryDir } : {}),
@@ -387,3 +388,9 @@ function safeRealpath(p: string): string {
 }
 
 export type { AskUser };
+
+/** The system prompt the flags give: --system-prompt, else --agent's; the SDK's short default is followed by the agent's. */
+function mainSystemPrompt(opts: CliOptions, agent: AgentDefinition | undefined): string | undefined {
+  if (opts.systemPromptIsSdkDefault && opts.systemPrompt && agent?.systemPrompt) return `${opts.systemPrompt}\n\n${agent.systemPrompt}`;
+  return opts.systemPrompt ?? agent?.systemPrompt;
+}
