@@ -74,11 +74,16 @@ export function rememberGiven(messages: readonly ApiMessage[], opts: Pick<Opts, 
 /**
  * The reminders that touching `files` brings (text blocks for after the tool results); hooks hear of
  * each file. `reads`: those of them that were read (a Read call, an @-mention), which bring their
- * folders' AGENTS.md files too.
+ * folders' AGENTS.md files too; `via`: a tool call or an @-mention (the AGENTS.md files' words differ).
  */
-export async function instructionsForTouches(files: readonly string[], opts: Opts, reads: readonly string[] = files): Promise<ContentBlock[]> {
+export async function instructionsForTouches(
+  files: readonly string[],
+  opts: Opts,
+  reads: readonly string[] = files,
+  via: 'tool' | 'mention' = 'tool',
+): Promise<ContentBlock[]> {
   if (!opts.instructions || !files.length) return [];
-  const touched = opts.instructions.touched(files, (p) => opts.state.readState.get(p) !== undefined, reads);
+  const touched = opts.instructions.touched(files, (p) => opts.state.readState.get(p) !== undefined, reads, via);
   const records = touched.given.flatMap(({ file, trigger }) => hookRecord(file, 'nested_traversal', trigger));
   if (records.length) await opts.hooks.instructionsLoaded?.(() => records, opts.signal).catch(() => undefined);
   return touched.blocks.map((text) => ({ type: 'text' as const, text }));

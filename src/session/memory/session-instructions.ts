@@ -9,11 +9,13 @@ import { asRecorded, changedSince, type RecordedFile, type RecordedInstructions,
 import { agentsForRead } from './agents-md-read.js';
 import { filesForTouch, waitingRules } from './nested.js';
 import { instructionsReport } from './report.js';
-import { instructionsText, reminder, touchReminders, withheldText } from './render.js';
+import { AGENTS_CONTEXT, instructionsText, reminder, type TouchVia, touchReminders, withheldText } from './render.js';
 import type { Discovery, InstructionFile, SkippedFile } from './types.js';
 
 /** A reminder given on touch: `<system-reminder>\nContents of <path>:\n\n…`. */
 const TOUCH_REMINDER = /^<system-reminder>\nContents of (.+?):\n\n/;
+/** The AGENTS.md files of a read, together: `<system-reminder>\n<hook words>Contents of <path>:\n\n…`. */
+const AGENTS_REMINDERS = Object.values(AGENTS_CONTEXT).map((words) => `<system-reminder>\n${words}`);
 
 export interface TouchedInstructions {
   /** Texts to add after the tool results, in order. */
@@ -127,9 +129,9 @@ export class ConversationInstructions {
   /**
    * The files that touching `paths` brings and the conversation has not been given (nor read by
    * itself, `seen`); they count as given from now on. Those of `paths` that were read (not edited
-   * or written) bring their folders' AGENTS.md files too.
+   * or written) bring their folders' AGENTS.md files too. `via`: what touched them.
    */
-  touched(paths: readonly string[], seen: (file: string) => boolean = () => false, reads: readonly string[] = []): TouchedInstructions {
+  touched(paths: readonly string[], seen: (file: string) => boolean = () => false, reads: readonly string[] = [], via: TouchVia = 'tool'): TouchedInstructions {
     if (this.omitted || !paths.length) return { blocks: [], given: [] };
     const files: InstructionFile[] = [];
     const denied: SkippedFile[] = [];
@@ -151,7 +153,7 @@ export class ConversationInstructions {
         denied.push(s);
       }
     }
-    return { blocks: files.length || denied.length ? touchReminders(files, denied) : [], given };
+    return { blocks: files.length || denied.length ? touchReminders(files, denied, via) : [], given };
   }
 
   /**
@@ -162,6 +164,9 @@ export class ConversationInstructions {
     for (const text of texts) {
       const m = TOUCH_REMINDER.exec(text);
       if (m?.[1]) this.given.add(m[1]);
+      const agents = AGENTS_REMINDERS.find((start) => text.startsWith(start));
+      if (!agents) continue;
+      for (const [, file] of text.slice(agents.length).matchAll(/(?:^|\n)Contents of (\/.*?):\n\n/g)) if (file) this.given.add(file);
     }
   }
 

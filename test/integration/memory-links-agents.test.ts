@@ -1,0 +1,93 @@
+/**
+ * Instruction files through the built binary, where Claude Code 2.1.332 was seen to differ from a
+ * plain reading of its docs: a project rule linked to a file outside the working directory (left out
+ * like an import from outside it), AGENTS.md of subfolders (one reminder, in the words of the hook
+ * that brings them: `tool.call` for a Read, `prompt.mention` for an @-mention), and the agents-md
+ * option, which the project's own settings files do not set.
+ */
+import { mkdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useApiAndProject } from '../support/api-project.js';
+import { reply } from '../support/fake-anthropic-server.js';
+import { expectExit } from '../support/run-cli.js';
+
+const t = useApiAndProject({ git: true });
+type Block = { type: string; text?: string };
+type Body = { messages: Array<{ role: string; content: string | Block[] }> };
+const bodies = () => t.api.messageRequests().map((r) => r.body as Body);
+const texts = (m: Body['messages'][number]) => (typeof m.content === 'string' ? [m.content] : m.content.flatMap((b) => (b.type === 'text' ? [b.text!] : [])));
+const HEADER =
+  'Codebase and user instructions are shown below. Be sure to adhere to these instructions. IMPORTANT: These instructions OVERRIDE any default behavior and you MUST follow them exactly as written.';
+
+function link(target: string, at: string): void {
+  mkdirSync(path.dirname(at), { recursive: true });
+  symlinkSync(target, at);
+}
+
+describe('rules reached through a link', () => {
+  it('a link to a file inside the working directory is given under its real path; one to a file outside it is not, at the start or on a touch', async () => {
+    await t.project.write('CLAUDE.md', 'Root.\n');
+    await t.project.write('docs/inside.md', 'Inside: IN-MARK.\n');
+    await t.project.write('src/a.ts', 'export const a = 1;\n');
+    await t.project.writeHome('shared/outside.md', 'Outside: OUT-MARK.\n');
+    await t.project.writeHome('shared/paths.md', '---\npaths: src/**\n---\nOutside paths: OUTPATH-MARK.\n');
+    link(t.project.path('docs/inside.md'), t.project.path('.claude/rules/inside.md'));
+    link(path.join(t.project.home, 'shared/outside.md'), t.project.path('.claude/rules/outside.md'));
+    link(path.join(t.project.home, 'shared/paths.md'), t.project.path('.claude/rules/paths.md'));
+    t.api.script(reply().toolUse('Read', { file_path: t.project.path('src/a.ts') }), reply().text('done'));
+    expectExit(await t.run(['-p', 'hello', '--allowedTools', 'Read']), 0);
+    const [first, second] = bodies();
+    expect(texts(first!.messages[0]!)[0]).toBe(
+      [
+        `<system-reminder>\n${HEADER}`,
+        `Contents of ${t.project.path('CLAUDE.md')} (project instructions, checked into the codebase):\n\nRoot.`,
+        `Contents of ${t.project.path('docs/inside.md')} (project instructions, checked into the codebase):\n\nInside: IN-MARK.\n</system-reminder>`,
+      ].join('\n\n'),
+    );
+    expect(JSON.stringify(t.api.requests)).not.toMatch(/OUT-MARK|OUTPATH-MARK/);
+    expect(texts(second!.messages.at(-1)!)).toEqual([]);
+  });
+});
+
+describe('AGENTS.md of a subfolder', () => {
+  it('a Read brings the folders’ files in one reminder, in the words of the tool.call hook', async () => {
+    await t.project.write('AGENTS.md', 'Top.\n');
+    await t.project.write('a/AGENTS.md', 'A: A-MARK.\n');
+    await t.project.write('a/b/AGENTS.md', 'B: B-MARK.\n');
+    await t.project.write('a/b/x.ts', 'x\n');
+    t.api.script(reply().toolUse('Read', { file_path: t.project.path('a/b/x.ts') }), reply().text('done'));
+    expectExit(await t.run(['-p', 'hello', '--allowedTools', 'Read']), 0);
+    expect(texts(bodies()[1]!.messages.at(-1)!)).toEqual([
+      `<system-reminder>\ntool.call hook additional context: Contents of ${t.project.path('a/AGENTS.md')}:\n\nA: A-MARK.\n\nContents of ${t.project.path('a/b/AGENTS.md')}:\n\nB: B-MARK.\n\n</system-reminder>`,
+    ]);
+  });
+
+  it('an @-mention brings them in the words of the prompt.mention hook', async () => {
+    await t.project.write('AGENTS.md', 'Top.\n');
+    await t.project.write('a/AGENTS.md', 'A: A-MARK.\n');
+    await t.project.write('a/x.ts', 'x\n');
+    t.api.script(reply().text('done'));
+    expectExit(await t.run(['-p', 'look at @a/x.ts']), 0);
+    expect(texts(bodies()[0]!.messages[0]!).at(-1)).toBe(
+      `<system-reminder>\nprompt.mention hook additional context: Contents of ${t.project.path('a/AGENTS.md')}:\n\nA: A-MARK.\n\n</system-reminder>`,
+    );
+  });
+
+  it('the agents-md option counts from the user’s settings, not from the project’s', async () => {
+    const both = { pluginConfigs: { 'agents-md@builtin': { options: { instructionFiles: 'claude-md-and-agents-md' } } } };
+    await t.project.write('CLAUDE.md', 'Claude.\n');
+    await t.project.write('AGENTS.md', 'Agents: AGENTS-MARK.\n');
+    await t.project.write('.claude/settings.json', JSON.stringify(both));
+    await t.project.write('.claude/settings.local.json', JSON.stringify(both));
+    t.api.script(reply().text('done'));
+    expectExit(await t.run(['-p', 'hello']), 0);
+    expect(JSON.stringify(bodies()[0])).not.toContain('AGENTS-MARK');
+    await t.project.writeHome('.claude/settings.json', JSON.stringify(both));
+    t.api.script(reply().text('done'));
+    expectExit(await t.run(['-p', 'hello']), 0);
+    expect(texts(bodies()[1]!.messages[0]!)[0]).toContain(
+      `Contents of ${t.project.path('AGENTS.md')} (project instructions, checked into the codebase):\n\nAgents: AGENTS-MARK.\n</system-reminder>`,
+    );
+  });
+});
