@@ -41,7 +41,7 @@ export function readRulesDir(dir: string, type: MemoryType, ctx: ReadContext, ho
     if (kind === 'dir') out.push(...readRulesDir(target, type, ctx, { ...how, visited, linked }));
     else if (kind === 'file' && entry.name.endsWith('.md')) {
       if (linked && linkedOutside(target, type, ctx, how)) {
-        ctx.skipped.push({ path: target, reason: `a rule linked from ${found}, ${outsideReason(ctx)}` });
+        ctx.skipped.push({ path: target, reason: `a rule linked from ${found}, ${outsideReason(ctx)}`, external: true });
         continue;
       }
       const files = readInstructionFile(target, type, ctx, how.external === undefined ? {} : { external: how.external });

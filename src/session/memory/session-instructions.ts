@@ -77,7 +77,7 @@ export class SessionInstructions {
   }
 
   /** The imports from outside the working directory that approval would bring, as Claude Code lists them. */
-  externalImports(): Array<{ path: string; parent: string }> {
+  externalImports(): Array<{ path: string; parent?: string }> {
     return externalImports(this.opts);
   }
 
