@@ -95,6 +95,8 @@ export class SessionInstructions {
 
 export class ConversationInstructions {
   private given = new Set<string>();
+  /** Files an earlier run of the conversation was given (a resumed one), with the text it was given. */
+  private earlier = new Map<string, string>();
   /** A resumed conversation's head: the start's files as first given (recorded.ts). */
   private head: InstructionFile[] | undefined;
   /** The start's files that changed since they were recorded, for the next prompt. */
@@ -141,7 +143,8 @@ export class ConversationInstructions {
       const skipped: SkippedFile[] = [];
       const agents = reads.includes(trigger) ? agentsForRead(trigger, this.session.options, skipped) : [];
       for (const file of [...filesForTouch(trigger, this.session.options, skipped), ...agents]) {
-        if (this.given.has(file.path) || seen(file.path)) continue;
+        if ((this.given.has(file.path) && !this.changedSinceEarlier(file)) || seen(file.path)) continue;
+        this.earlier.delete(file.path);
         if (file.agents && texts.has(file.content.trim())) continue;
         texts.add(file.content.trim());
         this.given.add(file.path);
@@ -158,11 +161,13 @@ export class ConversationInstructions {
 
   /**
    * A conversation that goes on (resumed, or the next prompt): the files its messages already hold
-   * (`Contents of <path>:` reminders) count as given.
+   * (`Contents of <path>:` reminders) count as given. One an earlier run gave (a resumed
+   * conversation) comes again on its next touch if its text has changed since, as in Claude Code.
    */
   remember(texts: Iterable<string>): void {
     for (const text of texts) {
       const m = TOUCH_REMINDER.exec(text);
+      if (m?.[1] && !this.given.has(m[1])) this.earlier.set(m[1], text.slice(m[0].length).replace(/\n<\/system-reminder>\n?$/, ''));
       if (m?.[1]) this.given.add(m[1]);
       const agents = AGENTS_REMINDERS.find((start) => text.startsWith(start));
       if (!agents) continue;
@@ -170,8 +175,15 @@ export class ConversationInstructions {
     }
   }
 
+  /** A file an earlier run gave whose text is not what it gave. */
+  private changedSinceEarlier(file: InstructionFile): boolean {
+    const was = this.earlier.get(file.path);
+    return was !== undefined && was !== file.content;
+  }
+
   /** After a compaction: only the start's files count as given; files brought by touches come again. */
   startOver(): void {
+    this.earlier.clear();
     this.given = new Set(this.session.files().map((f) => f.path));
     this.head = undefined;
     this.reread = [];
@@ -200,7 +212,8 @@ export class ConversationInstructions {
     }
     const files = this.reread;
     this.reread = [];
-    return files.length ? { blocks: [rereadReminder(files)], record: { files: files.map(asRecorded), changed: true } } : { blocks: [] };
+    // A line end after it, as Claude Code's reminders before a prompt have.
+    return files.length ? { blocks: [`${rereadReminder(files)}\n`], record: { files: files.map(asRecorded), changed: true } } : { blocks: [] };
   }
 
   /** A sub-agent's own view (its own record of what it was given). */

@@ -2,8 +2,9 @@
  * Instruction files through the built binary, where Claude Code 2.1.332 was seen to differ from a
  * plain reading of its docs: a project rule linked to a file outside the working directory (left out
  * like an import from outside it), AGENTS.md of subfolders (one reminder, in the words of the hook
- * that brings them: `tool.call` for a Read, `prompt.mention` for an @-mention), and the agents-md
- * option, which the project's own settings files do not set.
+ * that brings them: `tool.call` for a Read, `prompt.mention` for an @-mention), the agents-md
+ * option, which the project's own settings files do not set, and a resumed session's subfolder
+ * files, given again on a touch when they changed since.
  */
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -89,5 +90,26 @@ describe('AGENTS.md of a subfolder', () => {
     expect(texts(bodies()[1]!.messages[0]!)[0]).toContain(
       `Contents of ${t.project.path('AGENTS.md')} (project instructions, checked into the codebase):\n\nAgents: AGENTS-MARK.\n</system-reminder>`,
     );
+  });
+});
+
+describe('a resumed session', () => {
+  it('gets a subfolder CLAUDE.md again on its next touch when it changed since it was given, and not when it did not', async () => {
+    await t.project.write('CLAUDE.md', 'Root.\n');
+    await t.project.write('a/CLAUDE.md', 'A: FIRST-MARK.\n');
+    await t.project.write('a/x.ts', 'x\n');
+    await t.project.write('b/CLAUDE.md', 'B: SAME-MARK.\n');
+    await t.project.write('b/y.ts', 'y\n');
+    const read = (f: string) => reply().toolUse('Read', { file_path: t.project.path(f) });
+    t.api.script(read('a/x.ts'), read('b/y.ts'), reply().text('one'));
+    expectExit(await t.run(['-p', 'first', '--allowedTools', 'Read']), 0);
+    await t.project.write('a/CLAUDE.md', 'A: SECOND-MARK.\n');
+    t.api.script(read('a/x.ts'), read('b/y.ts'), reply().text('two'));
+    expectExit(await t.run(['-p', 'second', '--continue', '--allowedTools', 'Read']), 0);
+    const b = bodies();
+    expect(texts(b[4]!.messages.at(-1)!)).toEqual([
+      `<system-reminder>\nContents of ${t.project.path('a/CLAUDE.md')}:\n\nA: SECOND-MARK.\n\n</system-reminder>`,
+    ]);
+    expect(texts(b[5]!.messages.at(-1)!)).toEqual([]);
   });
 });
