@@ -3,8 +3,9 @@
  * plain reading of its docs: a project rule linked to a file outside the working directory (left out
  * like an import from outside it), AGENTS.md of subfolders (one reminder, in the words of the hook
  * that brings them: `tool.call` for a Read, `prompt.mention` for an @-mention), the agents-md
- * option, which the project's own settings files do not set, and a resumed session's subfolder
- * files, given again on a touch when they changed since.
+ * option, which the project's own settings files do not set, a resumed session's subfolder
+ * files, given again on a touch when they changed since, and a Read of a file that is not there,
+ * which still touches its folder.
  */
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -111,5 +112,38 @@ describe('a resumed session', () => {
       `<system-reminder>\nContents of ${t.project.path('a/CLAUDE.md')}:\n\nA: SECOND-MARK.\n\n</system-reminder>`,
     ]);
     expect(texts(b[5]!.messages.at(-1)!)).toEqual([]);
+  });
+});
+
+describe('a Read of nothing', () => {
+  it('a missing file or a folder still touches the path: its folder’s CLAUDE.md and the rules that match come; not when a deny rule covers it', async () => {
+    await t.project.write('CLAUDE.md', 'Root.\n');
+    await t.project.write('a/CLAUDE.md', 'A: A-MARK.\n');
+    await t.project.write('a/x.ts', 'x\n');
+    await t.project.write('b/CLAUDE.md', 'B: B-MARK.\n');
+    await t.project.write('b/x.ts', 'x\n');
+    await t.project.write('.claude/rules/a.md', '---\npaths: a/**\n---\nRule: RULE-MARK.\n');
+    await t.project.write('.claude/settings.json', JSON.stringify({ permissions: { deny: ['Read(./b/missing.ts)'] } }));
+    const read = (f: string) => reply().toolUse('Read', { file_path: t.project.path(f) });
+    t.api.script(read('b/missing.ts'), read('a/missing.ts'), read('a'), reply().text('done'));
+    expectExit(await t.run(['-p', 'hello', '--allowedTools', 'Read']), 0);
+    const b = bodies();
+    expect(texts(b[1]!.messages.at(-1)!)).toEqual([]);
+    expect(texts(b[2]!.messages.at(-1)!)).toEqual([
+      `<system-reminder>\nContents of ${t.project.path('a/CLAUDE.md')}:\n\nA: A-MARK.\n\n</system-reminder>\n`,
+      `<system-reminder>\nContents of ${t.project.path('.claude/rules/a.md')}:\n\nRule: RULE-MARK.\n\n</system-reminder>`,
+    ]);
+    expect(JSON.stringify(t.api.requests)).not.toContain('B-MARK');
+  });
+
+  it('a Read of a folder touches it: a rule whose paths match the folder comes', async () => {
+    await t.project.write('CLAUDE.md', 'Root.\n');
+    await t.project.write('a/x.ts', 'x\n');
+    await t.project.write('.claude/rules/a.md', '---\npaths: a/**\n---\nRule: RULE-MARK.\n');
+    t.api.script(reply().toolUse('Read', { file_path: t.project.path('a') }), reply().text('done'));
+    expectExit(await t.run(['-p', 'hello', '--allowedTools', 'Read']), 0);
+    expect(texts(bodies()[1]!.messages.at(-1)!)).toEqual([
+      `<system-reminder>\nContents of ${t.project.path('.claude/rules/a.md')}:\n\nRule: RULE-MARK.\n\n</system-reminder>`,
+    ]);
   });
 });
