@@ -5,6 +5,7 @@
  * with its load reason. After a compaction the start's files are given again (load reason `compact`)
  * and the others come again on their next touch.
  */
+import { statSync } from 'node:fs';
 import { resolveToolPath } from '../base/paths.js';
 import type { ApiMessage, ContentBlock } from '../base/events.js';
 import type { CallOutcome, ToolCall } from '../base/tool.js';
@@ -44,11 +45,28 @@ export function instructionsAfterCalls(results: ReadonlyArray<{ call: ToolCall; 
     const touched =
       call.name === 'Bash'
         ? bashShown(call.input, outcome, failed, opts.state.cwd)
-        : touchedFiles([{ name: call.name, input: call.input, failed }], opts.state.cwd, opts.homeDir);
+        : touchedFiles([{ name: call.name, input: call.input, failed: failed && !readOfNothing(call, outcome, opts) }], opts.state.cwd, opts.homeDir);
     files.push(...touched.filter((f) => !files.includes(f)));
-    if (call.name === 'Read') reads.push(...touched);
+    if (call.name === 'Read' && !failed) reads.push(...touched);
   }
   return instructionsForTouches(files, opts, reads);
+}
+
+/**
+ * A Read refused only because nothing is there to read (no such file, or a folder): as in Claude
+ * Code, it still touches the path, so the model that looks for a file in a folder gets that folder's
+ * instruction files. Not one a deny rule covers, nor one refused for another reason.
+ */
+function readOfNothing(call: ToolCall, outcome: CallOutcome, opts: Opts): boolean {
+  if (call.name !== 'Read' || outcome.denied || !opts.instructions) return false;
+  const refused = outcome.trace.find((g) => g.verdict !== 'passed');
+  if (refused?.gate !== 'validate' || refused.verdict !== 'refused') return false;
+  const value = call.input && typeof call.input === 'object' ? (call.input as Record<string, unknown>).file_path : undefined;
+  if (typeof value !== 'string' || !value) return false;
+  const file = resolveToolPath(value, opts.state.cwd, opts.homeDir);
+  if (opts.instructions.session.options.deniedBy(file)) return false;
+  const stat = statSync(file, { throwIfNoEntry: false });
+  return !stat || stat.isDirectory();
 }
 
 /** The files a finished Bash command showed the model; none for a failed or background one. */
@@ -74,11 +92,16 @@ export function rememberGiven(messages: readonly ApiMessage[], opts: Pick<Opts, 
 /**
  * The reminders that touching `files` brings (text blocks for after the tool results); hooks hear of
  * each file. `reads`: those of them that were read (a Read call, an @-mention), which bring their
- * folders' AGENTS.md files too.
+ * folders' AGENTS.md files too; `via`: a tool call or an @-mention (the AGENTS.md files' words differ).
  */
-export async function instructionsForTouches(files: readonly string[], opts: Opts, reads: readonly string[] = files): Promise<ContentBlock[]> {
+export async function instructionsForTouches(
+  files: readonly string[],
+  opts: Opts,
+  reads: readonly string[] = files,
+  via: 'tool' | 'mention' = 'tool',
+): Promise<ContentBlock[]> {
   if (!opts.instructions || !files.length) return [];
-  const touched = opts.instructions.touched(files, (p) => opts.state.readState.get(p) !== undefined, reads);
+  const touched = opts.instructions.touched(files, (p) => opts.state.readState.get(p) !== undefined, reads, via);
   const records = touched.given.flatMap(({ file, trigger }) => hookRecord(file, 'nested_traversal', trigger));
   if (records.length) await opts.hooks.instructionsLoaded?.(() => records, opts.signal).catch(() => undefined);
   return touched.blocks.map((text) => ({ type: 'text' as const, text }));

@@ -60,7 +60,7 @@ export async function attachMentions(text: string, opts: AgentOptions): Promise<
     if (!outcome.denied && !outcome.result.isError) read.push(file);
   }
   // The instruction files of the folders the mentioned files are in come with them.
-  blocks.push(...(await instructionsForTouches(read, opts)));
+  blocks.push(...(await instructionsForTouches(read, opts, read, 'mention')));
   return blocks;
 }
 

@@ -75,7 +75,7 @@ function autoMemorySection(dir: string): string {
 You have a persistent memory folder for this project: ${dir}
 It already exists and is kept between conversations. Its index, MEMORY.md, comes to you at the start of each conversation (its first 200 lines), with the instruction files.
 - Save what will still matter in later conversations and that the code and its history do not say: who the user is and how they like to work, corrections and confirmed approaches (with the reason), goals and constraints of the work, pointers to outside resources.
-- One memory per file, a short Markdown file with front matter (\`name\`, \`description\`, \`type\`: user, feedback, project or reference); then one line for it in MEMORY.md: \`- [Title](file.md) — what it is for\`. MEMORY.md holds only these lines.
+- One memory per file, a short Markdown file with front matter (\`name\`, \`description\`, and \`type\` under \`metadata\`: user, feedback, project or reference, as Claude Code writes them); then one line for it in MEMORY.md: \`- [Title](file.md) — what it is for\`. MEMORY.md holds only these lines.
 - Update or delete a memory that turns out wrong rather than adding another. Do not save secrets, or what only matters for the current task.
 - Read, Write and Edit work in that folder without asking.`;
 }

@@ -90,6 +90,11 @@ export interface LoadedSettings {
   autoMemoryDirectory?: string;
   /** The managed policy's `claudeMd`: instructions it gives every session. */
   managedClaudeMd?: string;
+  /**
+   * `pluginConfigs["agents-md@builtin"]` from the sources Claude Code reads it from (the managed
+   * policy, the user's file and --settings; not the project's files), the highest one that sets it.
+   */
+  agentsMdConfig?: unknown;
 }
 
 export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
@@ -130,10 +135,23 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
 }
 
 /** The memory keys that only some sources may set. */
-function memoryKeys(byPrecedence: Layer[]): Pick<LoadedSettings, 'autoMemoryDirectory' | 'managedClaudeMd'> {
+function memoryKeys(byPrecedence: Layer[]): Pick<LoadedSettings, 'autoMemoryDirectory' | 'managedClaudeMd' | 'agentsMdConfig'> {
   const dir = byPrecedence.find((l) => l.source !== 'projectSettings' && typeof l.data.autoMemoryDirectory === 'string')?.data.autoMemoryDirectory;
   const claudeMd = byPrecedence.find((l) => l.source === 'managed' && typeof l.data.claudeMd === 'string')?.data.claudeMd;
-  return { ...(typeof dir === 'string' ? { autoMemoryDirectory: dir } : {}), ...(typeof claudeMd === 'string' ? { managedClaudeMd: claudeMd } : {}) };
+  const agents = byPrecedence
+    .filter((l) => l.source !== 'projectSettings' && l.source !== 'localSettings')
+    .map((l) => agentsMdConfigOf(l.data))
+    .find((c) => c !== undefined);
+  return {
+    ...(typeof dir === 'string' ? { autoMemoryDirectory: dir } : {}),
+    ...(typeof claudeMd === 'string' ? { managedClaudeMd: claudeMd } : {}),
+    ...(agents !== undefined ? { agentsMdConfig: agents } : {}),
+  };
+}
+
+function agentsMdConfigOf(data: Record<string, unknown>): unknown {
+  const configs = data.pluginConfigs;
+  return isObject(configs) ? (configs as Record<string, unknown>)['agents-md@builtin'] : undefined;
 }
 
 /** All layers, lowest precedence first. */

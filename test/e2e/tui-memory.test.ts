@@ -1,5 +1,5 @@
 /** The instruction files by hand in the app (tmux): `# text` adds a line where the person chooses; /memory lists the files and opens one in $EDITOR. */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { makeTmpProject } from '../support/tmp-project.js';
@@ -65,6 +65,29 @@ describe.skipIf(!TMUX)('instruction files in the app', { timeout: 90_000 }, () =
     tui.press('Enter');
     await tui.waitFor('Seen.');
     expect(JSON.stringify((api.lastRequest()!.body as Body).messages[0])).toContain('EXTERNAL-MARK');
+  });
+
+  it('a project rule linked to a file outside the project is asked about the same way; after no, it is not sent', async () => {
+    const project = await makeTmpProject({ files: { 'CLAUDE.md': 'Project.\n' }, home: { 'shared/rule.md': 'Linked: LINKED-MARK.\n' } });
+    const target = `${project.home}/shared/rule.md`;
+    mkdirSync(project.path('.claude/rules'), { recursive: true });
+    symlinkSync(target, project.path('.claude/rules/linked.md'));
+    const api = await startFakeAnthropic();
+    cleanups.push(
+      () => project.cleanup(),
+      () => api.close(),
+    );
+    const tui = startTui({ cwd: project.dir, home: project.home, baseUrl: api.url, columns: 140 });
+    cleanups.push(() => tui.close());
+    const dialog = await tui.waitFor('Allow external CLAUDE.md file imports?');
+    expect(dialog).toContain(target);
+    tui.press('1');
+    await tui.waitFor(READY);
+    api.script(reply().text('Seen.'));
+    tui.type('hello');
+    tui.press('Enter');
+    await tui.waitFor('Seen.');
+    expect(JSON.stringify(api.requests)).not.toContain('LINKED-MARK');
   });
 
   it('Esc leaves the line unsaved', async () => {

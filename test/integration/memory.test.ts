@@ -132,7 +132,9 @@ describe('files given on touch', () => {
     expectExit(await t.run(['-p', 'look', '--allowedTools', 'Read,Bash(cat:*)']), 0);
     const b = bodies();
     expect(afterResults(b[1]!)).toEqual([`<system-reminder>\nContents of ${t.project.path('.claude/rules/src.md')}:\n\nSrc: SRC-MARK.\n\n</system-reminder>`]);
-    expect(afterResults(b[2]!)).toEqual([`<system-reminder>\nContents of ${t.project.path('sub/AGENTS.md')}:\n\nSub: SUB-AGENTS-MARK.\n\n</system-reminder>`]);
+    expect(afterResults(b[2]!)).toEqual([
+      `<system-reminder>\ntool.call hook additional context: Contents of ${t.project.path('sub/AGENTS.md')}:\n\nSub: SUB-AGENTS-MARK.\n\n</system-reminder>`,
+    ]);
   });
 
   it('InstructionsLoaded hooks hear each file with its load reason, trigger, globs and importer', async () => {

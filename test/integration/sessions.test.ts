@@ -120,7 +120,7 @@ describe('older sessions and what changed', () => {
     expect(head).toContain('Rules: BEFORE-MARK.');
     expect(head).not.toContain('AFTER-MARK');
     expect(texts(body).at(-1)).toBe(
-      `<system-reminder>\nInstruction files were re-read when this session started; these differ from their earlier copies \u2014 each replaces its earlier copy, and the instructions preamble above still applies:\n\nContents of ${t.project.path('CLAUDE.md')} (project instructions, checked into the codebase):\n\nRules: AFTER-MARK.\n</system-reminder> second`,
+      `<system-reminder>\nInstruction files were re-read when this session started; these differ from their earlier copies \u2014 each replaces its earlier copy, and the instructions preamble above still applies:\n\nContents of ${t.project.path('CLAUDE.md')} (project instructions, checked into the codebase):\n\nRules: AFTER-MARK.\n</system-reminder>\n second`,
     );
     await session('third', 'three', ['-r', id]);
     expect(texts(lastBody()).at(-1)).toBe('third');

@@ -68,7 +68,7 @@ export function setupInstructions(opts: Pick<CliOptions, 'bare' | 'safeMode' | '
     sources: { user: wanted('user'), project: wanted('project'), local: wanted('local') },
     ...(truthy(env.CLAUDE_CODE_ADDITIONAL_DIRECTORIES_CLAUDE_MD) ? { additionalDirs: w.additionalDirs } : {}),
     ...(memoryDir ? { autoMemoryDir: memoryDir } : {}),
-    agentsMode: agentsModeOf(loaded.merged),
+    agentsMode: agentsModeOf({ pluginConfigs: { 'agents-md@builtin': loaded.agentsMdConfig } }),
     lexCacheDir: path.join(wicketHomeDir(home, env), 'cache', 'instructions'),
   });
   for (const s of instructions.skipped())

@@ -115,7 +115,7 @@ export function readInstructionFile(file: string, type: MemoryType, ctx: ReadCon
 }
 
 /** Why an import from outside the working directory was left out: not approved yet, or declined. */
-function outsideReason(ctx: ReadContext): string {
+export function outsideReason(ctx: ReadContext): string {
   return ctx.externalDeclined
     ? 'outside the working directory: imports from outside it were declined for this project (hasClaudeMdExternalIncludesApproved: false in ~/.claude.json)'
     : 'outside the working directory: imports from outside it need approval, which the app asks for once per project (hasClaudeMdExternalIncludesApproved in ~/.claude.json)';

@@ -9,11 +9,13 @@ import { asRecorded, changedSince, type RecordedFile, type RecordedInstructions,
 import { agentsForRead } from './agents-md-read.js';
 import { filesForTouch, waitingRules } from './nested.js';
 import { instructionsReport } from './report.js';
-import { instructionsText, reminder, touchReminders, withheldText } from './render.js';
+import { AGENTS_CONTEXT, instructionsText, reminder, type TouchVia, touchReminders, withheldText } from './render.js';
 import type { Discovery, InstructionFile, SkippedFile } from './types.js';
 
 /** A reminder given on touch: `<system-reminder>\nContents of <path>:\n\n…`. */
 const TOUCH_REMINDER = /^<system-reminder>\nContents of (.+?):\n\n/;
+/** The AGENTS.md files of a read, together: `<system-reminder>\n<hook words>Contents of <path>:\n\n…`. */
+const AGENTS_REMINDERS = Object.values(AGENTS_CONTEXT).map((words) => `<system-reminder>\n${words}`);
 
 export interface TouchedInstructions {
   /** Texts to add after the tool results, in order. */
@@ -75,7 +77,7 @@ export class SessionInstructions {
   }
 
   /** The imports from outside the working directory that approval would bring, as Claude Code lists them. */
-  externalImports(): Array<{ path: string; parent: string }> {
+  externalImports(): Array<{ path: string; parent?: string }> {
     return externalImports(this.opts);
   }
 
@@ -93,6 +95,8 @@ export class SessionInstructions {
 
 export class ConversationInstructions {
   private given = new Set<string>();
+  /** Files an earlier run of the conversation was given (a resumed one), with the text it was given. */
+  private earlier = new Map<string, string>();
   /** A resumed conversation's head: the start's files as first given (recorded.ts). */
   private head: InstructionFile[] | undefined;
   /** The start's files that changed since they were recorded, for the next prompt. */
@@ -127,9 +131,9 @@ export class ConversationInstructions {
   /**
    * The files that touching `paths` brings and the conversation has not been given (nor read by
    * itself, `seen`); they count as given from now on. Those of `paths` that were read (not edited
-   * or written) bring their folders' AGENTS.md files too.
+   * or written) bring their folders' AGENTS.md files too. `via`: what touched them.
    */
-  touched(paths: readonly string[], seen: (file: string) => boolean = () => false, reads: readonly string[] = []): TouchedInstructions {
+  touched(paths: readonly string[], seen: (file: string) => boolean = () => false, reads: readonly string[] = [], via: TouchVia = 'tool'): TouchedInstructions {
     if (this.omitted || !paths.length) return { blocks: [], given: [] };
     const files: InstructionFile[] = [];
     const denied: SkippedFile[] = [];
@@ -139,7 +143,8 @@ export class ConversationInstructions {
       const skipped: SkippedFile[] = [];
       const agents = reads.includes(trigger) ? agentsForRead(trigger, this.session.options, skipped) : [];
       for (const file of [...filesForTouch(trigger, this.session.options, skipped), ...agents]) {
-        if (this.given.has(file.path) || seen(file.path)) continue;
+        if ((this.given.has(file.path) && !this.changedSinceEarlier(file)) || seen(file.path)) continue;
+        this.earlier.delete(file.path);
         if (file.agents && texts.has(file.content.trim())) continue;
         texts.add(file.content.trim());
         this.given.add(file.path);
@@ -151,22 +156,34 @@ export class ConversationInstructions {
         denied.push(s);
       }
     }
-    return { blocks: files.length || denied.length ? touchReminders(files, denied) : [], given };
+    return { blocks: files.length || denied.length ? touchReminders(files, denied, via) : [], given };
   }
 
   /**
    * A conversation that goes on (resumed, or the next prompt): the files its messages already hold
-   * (`Contents of <path>:` reminders) count as given.
+   * (`Contents of <path>:` reminders) count as given. One an earlier run gave (a resumed
+   * conversation) comes again on its next touch if its text has changed since, as in Claude Code.
    */
   remember(texts: Iterable<string>): void {
     for (const text of texts) {
       const m = TOUCH_REMINDER.exec(text);
+      if (m?.[1] && !this.given.has(m[1])) this.earlier.set(m[1], text.slice(m[0].length).replace(/\n<\/system-reminder>\n?$/, ''));
       if (m?.[1]) this.given.add(m[1]);
+      const agents = AGENTS_REMINDERS.find((start) => text.startsWith(start));
+      if (!agents) continue;
+      for (const [, file] of text.slice(agents.length).matchAll(/(?:^|\n)Contents of (\/.*?):\n\n/g)) if (file) this.given.add(file);
     }
+  }
+
+  /** A file an earlier run gave whose text is not what it gave. */
+  private changedSinceEarlier(file: InstructionFile): boolean {
+    const was = this.earlier.get(file.path);
+    return was !== undefined && was !== file.content;
   }
 
   /** After a compaction: only the start's files count as given; files brought by touches come again. */
   startOver(): void {
+    this.earlier.clear();
     this.given = new Set(this.session.files().map((f) => f.path));
     this.head = undefined;
     this.reread = [];
@@ -195,7 +212,8 @@ export class ConversationInstructions {
     }
     const files = this.reread;
     this.reread = [];
-    return files.length ? { blocks: [rereadReminder(files)], record: { files: files.map(asRecorded), changed: true } } : { blocks: [] };
+    // A line end after it, as Claude Code's reminders before a prompt have.
+    return files.length ? { blocks: [`${rereadReminder(files)}\n`], record: { files: files.map(asRecorded), changed: true } } : { blocks: [] };
   }
 
   /** A sub-agent's own view (its own record of what it was given). */

@@ -36,6 +36,8 @@ describe('system prompt', () => {
     const dir = path.join(t.home, '.claude', 'projects', 'p', 'memory');
     const [on] = buildSystemPrompt({ cwd: t.proj, projectRoot: t.proj, homeDir: t.home, configDir: t.configDir, autoMemoryDir: dir });
     expect(on!.text).toContain(`# Memory\nYou have a persistent memory folder for this project: ${dir}`);
+    // The front matter Claude Code's memory files have: the type under `metadata`.
+    expect(on!.text).toContain('and `type` under `metadata`: user, feedback, project or reference');
     const [off] = buildSystemPrompt({ cwd: t.proj, projectRoot: t.proj, homeDir: t.home, configDir: t.configDir });
     expect(off!.text).not.toContain('# Memory');
   });

@@ -53,7 +53,32 @@ describe('AGENTS.md on read', () => {
     expect(talk.touched([x]).given).toEqual([]);
     const read = talk.touched([x], () => false, [x]);
     expect(read.given.map((g) => path.relative(t.project, g.file.path))).toEqual(['a/AGENTS.md', 'a/inc.md', 'a/b/.claude/AGENTS.md']);
-    expect(read.blocks[0]).toContain(`Contents of ${path.join(t.project, 'a', 'AGENTS.md')}:\n\nA agents`);
+    const p = (f: string) => path.join(t.project, f);
+    expect(read.blocks).toEqual([
+      `<system-reminder>\ntool.call hook additional context: Contents of ${p('a/AGENTS.md')}:\n\nA agents @inc.md\n\nContents of ${p('a/inc.md')}:\n\nA included\nContents of ${p('a/b/.claude/AGENTS.md')}:\n\nB dot agents\n</system-reminder>`,
+    ]);
     expect(talk.touched([x], () => false, [x]).given).toEqual([]);
+  });
+
+  it('after the subfolder CLAUDE.md files and rules of the same touch, in one reminder; an @-mention words it as the prompt’s', () => {
+    const t = tree();
+    project(t, { 'a/CLAUDE.md': 'A claude\n' });
+    const x = path.join(t.project, 'a', 'b', 'x.py');
+    const talk = new SessionInstructions({ ...where(t), agentsMode: 'claude-md-and-agents-md' }).conversation();
+    const blocks = talk.touched([x], () => false, [x], 'mention').blocks;
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]).toBe(`<system-reminder>\nContents of ${path.join(t.project, 'a/CLAUDE.md')}:\n\nA claude\n\n</system-reminder>\n`);
+    expect(blocks[1]).toMatch(/^<system-reminder>\nprompt\.mention hook additional context: Contents of .*\/a\/AGENTS\.md:\n\nA agents/);
+  });
+
+  it('a conversation that goes on counts the files of such a reminder as given', () => {
+    const t = tree();
+    project(t);
+    const x = path.join(t.project, 'a', 'b', 'x.py');
+    const first = new SessionInstructions(where(t)).conversation();
+    const blocks = first.touched([x], () => false, [x]).blocks;
+    const next = new SessionInstructions(where(t)).conversation();
+    next.remember(blocks);
+    expect(next.touched([x], () => false, [x]).given).toEqual([]);
   });
 });

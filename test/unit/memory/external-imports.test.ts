@@ -33,11 +33,23 @@ describe('imports from outside the working directory', () => {
     expect(discover(t, { externalDeclined: true }).skipped.find((s) => s.external)!.reason).toContain('were declined for this project');
   });
 
+  it('a project rule linked to a file outside is asked about too, listed without an importer, and read once approved', () => {
+    const t = tree();
+    t.write(t.project, { 'CLAUDE.md': 'Rules.\n' });
+    t.write(t.root, { 'shared/out.md': 'outside rule\n' });
+    t.link(path.join(t.root, 'shared/out.md'), path.join(t.project, '.claude/rules/out.md'));
+    const s = new SessionInstructions(options(t));
+    expect(s.waitsForExternalApproval()).toBe(true);
+    expect(s.externalImports()).toEqual([{ path: path.join(t.root, 'shared/out.md') }]);
+    s.answerExternal(true);
+    expect(rel(t, s.files())).toEqual(['work/proj/CLAUDE.md', 'shared/out.md']);
+  });
+
   it('are listed for the dialog with what imports them, nested ones included; approval reads them', () => {
     const t = project();
     const s = new SessionInstructions(options(t));
     expect(s.waitsForExternalApproval()).toBe(true);
-    expect(s.externalImports().map((i) => [path.basename(i.path), path.basename(i.parent)])).toEqual([
+    expect(s.externalImports().map((i) => [path.basename(i.path), path.basename(i.parent!)])).toEqual([
       ['style.md', 'CLAUDE.md'],
       ['deeper.md', 'style.md'],
       ['rule-extra.md', 'r.md'],

@@ -76,6 +76,19 @@ describe('a touch', () => {
     expect(talk.touched([path.join(t.project, 'a', 'f.txt')]).given).toEqual([]);
   });
 
+  it('a resumed conversation gets a subfolder file again on its next touch when its text changed since it was given; once', () => {
+    const t = tree();
+    const claude = path.join(t.project, 'a', 'CLAUDE.md');
+    const f = path.join(t.project, 'a', 'f.txt');
+    t.write(t.project, { 'a/CLAUDE.md': 'A new\n', 'a/f.txt': 'x' });
+    const talk = new SessionInstructions(where(t)).conversation();
+    const earlier = `<system-reminder>\nContents of ${claude}:\n\nA old\n\n</system-reminder>`;
+    talk.remember([earlier]);
+    expect(talk.touched([f]).blocks).toEqual([`<system-reminder>\nContents of ${claude}:\n\nA new\n\n</system-reminder>`]);
+    talk.remember([earlier, `<system-reminder>\nContents of ${claude}:\n\nA new\n\n</system-reminder>`]);
+    expect(talk.touched([f]).given).toEqual([]);
+  });
+
   it('comes as one reminder per file, joined by line ends, after the tool results', () => {
     const t = tree();
     t.write(t.project, { 'a/CLAUDE.md': 'A text\n', 'a/b/CLAUDE.md': 'no newline', 'a/b/f.txt': 'x' });

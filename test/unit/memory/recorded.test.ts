@@ -35,7 +35,7 @@ describe('recorded instruction files', () => {
     expect(resumed.startBlocks()[0]).toContain('\n\nbefore\n</system-reminder>');
     const at = resumed.atPrompt();
     expect(at.blocks).toEqual([
-      `<system-reminder>\nInstruction files were re-read when this session started; these differ from their earlier copies \u2014 each replaces its earlier copy, and the instructions preamble above still applies:\n\nContents of ${file} (project instructions, checked into the codebase):\n\nnow\n\nContents of ${path.join(t.project, 'CLAUDE.local.md')} (user's private project instructions, not checked in):\n\nlocal\n</system-reminder>`,
+      `<system-reminder>\nInstruction files were re-read when this session started; these differ from their earlier copies \u2014 each replaces its earlier copy, and the instructions preamble above still applies:\n\nContents of ${file} (project instructions, checked into the codebase):\n\nnow\n\nContents of ${path.join(t.project, 'CLAUDE.local.md')} (user's private project instructions, not checked in):\n\nlocal\n</system-reminder>\n`,
     ]);
     expect(at.record).toEqual({ files: expect.any(Array), changed: true });
     expect(resumed.atPrompt()).toEqual({ blocks: [] });

@@ -147,6 +147,16 @@ describe('loadSettings: sources and precedence', () => {
 });
 
 describe('loadSettings: modes, directories and hook policy', () => {
+  it('the agents-md option comes from the managed, user and --settings files only, as in Claude Code; the project’s files do not set it', () => {
+    const agents = (v: string) => ({ pluginConfigs: { 'agents-md@builtin': { options: { instructionFiles: v } } } });
+    writeJson(d.projectFile, agents('claude-md'));
+    writeJson(d.localFile, agents('managed-only'));
+    expect(load(d).agentsMdConfig).toBeUndefined();
+    writeJson(d.userFile, agents('claude-md-and-agents-md'));
+    expect(load(d).agentsMdConfig).toEqual({ options: { instructionFiles: 'claude-md-and-agents-md' } });
+    expect(load(d, { cliSettings: JSON.stringify(agents('claude-md')) }).agentsMdConfig).toEqual({ options: { instructionFiles: 'claude-md' } });
+  });
+
   it('defaultMode: the highest source with a valid value', () => {
     writeJson(d.userFile, { permissions: { defaultMode: 'plan' } });
     writeJson(d.projectFile, { permissions: { defaultMode: 'acceptEdits' } });
