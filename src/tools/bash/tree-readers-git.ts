@@ -6,10 +6,10 @@
  * sandbox mount hides, so these count as reading every file of the work tree (or, for the
  * patch printers, only the paths named after `--` or on disk).
  */
-import type { Word } from './words.js';
+import { literalWord, type Word } from './words.js';
 import type { Reader, TreeRead, TreeRoot } from './tree-read-kit.js';
 
-/** Print patches or blobs whatever the options. */
+/** Print patches or blobs whatever the options (`show REV:path` only the paths it names). */
 const ALWAYS = new Set(['show', 'cat-file', 'format-patch', 'fast-export', 'bundle', 'archive', 'blame', 'annotate', 'difftool', 'range-diff', 'am', 'notes']);
 /** Print patches unless only names or stats are asked for. */
 const DIFFS = new Set(['diff', 'diff-tree', 'diff-index', 'diff-files']);
@@ -65,12 +65,17 @@ function printsContent(sub: string, rest: Word[]): boolean {
  * that all exist on disk. A revision named beside them may be a blob, which prints in full.
  */
 function pathsLimit(sub: string, rest: Word[], from: Word | undefined): TreeRoot[] | undefined {
+  const at = (word: Word): TreeRoot => (from ? { word, cwd: from } : { word });
+  // `git show HEAD:src/a.txt`: only the files named (a denied one is refused as a mention).
+  const operands = rest.filter((w) => !w.value.startsWith('-'));
+  if (sub === 'show' && operands.length && operands.every((w) => w.literal && /^[^:\s]*:(?:\d:)?[^:]+$/.test(w.value)))
+    return operands.map((w) => at(literalWord(w.value.replace(/^[^:]*:(?:\d:)?/, ''))));
   if (!DIFFS.has(sub) && !HISTORY.has(sub) && sub !== 'format-patch') return undefined;
   const dash = rest.findIndex((w) => w.value === '--');
   const before = (dash >= 0 ? rest.slice(0, dash) : rest).filter((w) => !w.value.startsWith('-'));
   const specs = dash >= 0 ? rest.slice(dash + 1) : [];
   if (before.length || !specs.length || specs.some((w) => !w.literal || /^:|[*?[]/.test(w.value))) return undefined;
-  return specs.map((word) => (from ? { word, cwd: from } : { word }));
+  return specs.map(at);
 }
 
 function grep(rest: Word[], repo: TreeRoot, from: Word | undefined): TreeRead {
