@@ -264,6 +264,12 @@ const HISTORY_READS: Attempt[] = [
   read('git grep S3CR3T HEAD', { git: 'commit' }),
   read('git --git-dir=.git log -p', { git: 'commit' }),
   read('git reflog -p', { git: 'commit' }),
+  read('git clone -q . ../c && cat ../c/secret/key.txt', { git: 'commit' }),
+  read('git worktree add -q ../wt HEAD && cat ../wt/secret/key.txt', { git: 'commit' }),
+  read('git checkout-index -a --prefix=../ci/ && cat ../ci/secret/key.txt', { git: 'commit' }),
+  read('mkdir ../w && git --work-tree=../w checkout HEAD -- . && cat ../w/secret/key.txt', { git: 'commit' }),
+  read('mkdir ../w && GIT_WORK_TREE=../w git checkout HEAD -- . && cat ../w/secret/key.txt', { git: 'commit' }),
+  read('git bundle create ../b HEAD && git clone -q ../b ../bc && cat ../bc/secret/key.txt', { git: 'commit' }),
 ];
 
 /** Files named where the readers above do not look: URLs, sqlite3's commands, links made on the way. */
@@ -355,6 +361,7 @@ export const HARMLESS: Harmless[] = [
   { command: 'git diff --stat HEAD', output: '', git: 'commit' },
   { command: 'git log -p -- src', output: 'hello world', git: 'commit' },
   { command: 'git show HEAD:src/a.txt', output: 'hello world', git: 'commit' },
+  { command: 'git worktree list', output: 'project', git: 'commit' },
   { command: 'curl -s file:///proc/self/cwd/src/a.txt', output: 'hello world', needs: ['curl'] },
   { command: 'ln -s src/a.txt alink && cat alink', output: 'hello world' },
   { command: 'dd if=src/a.txt of=../copy.txt status=none && cat ../copy.txt', output: 'hello world' },

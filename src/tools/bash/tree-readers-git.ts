@@ -2,6 +2,8 @@
  * git commands that print what files hold, from the work tree or from the repository's history:
  * `git grep` and `git archive` (the work tree), and the ones that print blobs and patches —
  * `show`, `diff`, `log -p`, `format-patch`, `cat-file`, `stash show -p`, `blame`, `fast-export`…
+ * — and the ones that write it out elsewhere (`clone`, `worktree add`, `checkout-index`, any command
+ * given another work tree or repository by `--work-tree`, `--git-dir` or `GIT_*` variables).
  * A denied file that was ever staged or committed is in the history, which no file rule and no
  * sandbox mount hides, so these count as reading every file of the work tree (or, for the
  * patch printers, only the paths named after `--` or on disk).
@@ -11,6 +13,10 @@ import type { Reader, TreeRead, TreeRoot } from './tree-read-kit.js';
 
 /** Print patches or blobs whatever the options (`show REV:path` only the paths it names). */
 const ALWAYS = new Set(['show', 'cat-file', 'format-patch', 'fast-export', 'bundle', 'archive', 'blame', 'annotate', 'difftool', 'range-diff', 'am', 'notes']);
+/** Write what the repository holds to files elsewhere, under names no rule spells (`../wt/.env`). */
+const COPIES = new Set(['clone', 'worktree', 'checkout-index', 'unpack-file']);
+/** Variables that point git at another work tree, index or object store. */
+const ELSEWHERE_VARS = /\bGIT_(?:DIR|WORK_TREE|INDEX_FILE|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|COMMON_DIR)=/;
 /** Print patches unless only names or stats are asked for. */
 const DIFFS = new Set(['diff', 'diff-tree', 'diff-index', 'diff-files']);
 /** Print patches only with a patch option (or search content with -S/-G). */
@@ -21,10 +27,10 @@ const NAMES_ONLY = /^(--stat.*|--numstat|--shortstat|--name-only|--name-status|-
 /** Global options taking a value (`git -C dir`, `git -c k=v`). */
 const GLOBAL_VALUES = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--config-env']);
 
-export const git: Reader = (words) => {
+export const git: Reader = (words, leaf) => {
   let i = 1;
   let from: Word | undefined;
-  let elsewhere = false;
+  let elsewhere = ELSEWHERE_VARS.test(leaf.source.text) || leaf.source.assignments.some((w) => ELSEWHERE_VARS.test(w.value));
   for (; i < words.length && words[i]!.value.startsWith('-'); i++) {
     const v = words[i]!.value;
     if (v === '-C') from = words[++i];
@@ -38,17 +44,19 @@ export const git: Reader = (words) => {
   const rest = words.slice(i + 1);
   const repo: TreeRoot = from ? { repo: true, from } : { repo: true };
   const label = `git ${sub}`;
-  if (sub === 'grep') return grep(rest, repo, from);
-  if (!printsContent(sub, rest)) return undefined;
-  // Another repository (a --git-dir of its own, a bare one): what it holds cannot be looked at here.
+  // Another work tree, index or repository: whatever the command, it may print or write out what
+  // the history holds under names no rule spells, or read a repository not looked at here.
   if (elsewhere)
     return {
       label,
       roots: [],
       followLinks: false,
-      unknown: `${label} reads a repository named by --git-dir or --work-tree, whose history may hold denied files`,
+      unknown: `${label} works on a repository or work tree named by --git-dir, --work-tree or GIT_* variables, which may hold denied files`,
       history: true,
     };
+  if (sub === 'grep') return grep(rest, repo, from);
+  if (COPIES.has(sub) && (sub !== 'worktree' || rest.some((w) => w.value === 'add'))) return { label, roots: [repo], followLinks: false, history: true };
+  if (!printsContent(sub, rest)) return undefined;
   return { label, roots: pathsLimit(sub, rest, from) ?? [repo], followLinks: false, history: true };
 };
 
