@@ -1,7 +1,7 @@
 /**
  * The LSP tool's answer as the model reads it: one `path:line:col` line per place (paths relative to
  * the working folder), with what is there; places in files a Read deny rule hides are left out and
- * counted, never named.
+ * counted, never named, and a hover of a symbol declared in such a file is left out.
  */
 import type { LspAnswer } from '../../base/lsp.js';
 import { displayPath } from '../fs/permissions.js';
@@ -17,7 +17,19 @@ export interface LspOutput {
 
 export function formatAnswer(answer: LspAnswer, o: { cwd: string; hidden?: (absPath: string) => boolean }): LspOutput {
   if (answer.kind === 'unavailable') return { text: answer.reason, results: 0, unavailable: true };
-  if (answer.kind === 'text') return { text: answer.text, results: 0 };
+  if (answer.kind === 'text') {
+    // A hover of a symbol declared in a hidden file would show its declaration (a secret constant's value).
+    const hiddenDecl = o.hidden && answer.definedIn !== undefined && (answer.definedIn === null || answer.definedIn.some((p) => o.hidden!(p)));
+    if (hiddenDecl)
+      return {
+        text:
+          answer.definedIn === null
+            ? 'Hover left out: the server could not say where the symbol is declared, and a permission rule hides some files.'
+            : 'Hover left out: the symbol is declared in a file a permission rule hides.',
+        results: 0,
+      };
+    return { text: answer.text, results: 0 };
+  }
   const shown = o.hidden ? answer.items.filter((i) => !o.hidden!(i.path)) : answer.items;
   const hiddenCount = answer.items.length - shown.length;
   const lines = shown.slice(0, MAX_LSP_LINES).map((i) => `${displayPath(i.path, o.cwd)}:${i.line}:${i.character}${i.label ? `  ${i.label}` : ''}`);
