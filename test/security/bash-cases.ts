@@ -301,6 +301,10 @@ const EDITS: Attempt[] = [
   edit("sqlite3 :memory: '.output conf/app.json' 'select 1'", { needs: ['sqlite3'] }),
   edit('git checkout --orphan x && git rm -rfq conf', { git: 'commit' }),
   edit('truncate -s 0 conf/app.json'),
+  edit('echo W 1<>conf/app.json'),
+  edit('exec 3<>conf/app.json; echo W >&3'),
+  edit('perl -e \'open(F, ">conf/app.json"); print F "W"\'', { needs: ['perl'] }),
+  edit('perl -e \'open(F, ">> conf/app.json"); print F "W"\'', { needs: ['perl'] }),
   edit('mv conf c2 && echo W > c2/app.json && mv c2 conf'),
 ];
 

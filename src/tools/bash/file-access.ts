@@ -143,6 +143,9 @@ function mentionedPaths(words: Word[], tokens = false): Word[] {
   for (const [i, w] of words.entries()) {
     if (i === 0 && !w.value.includes('/')) continue;
     if (!w.literal && w.glob === undefined) continue;
+    // perl's two-argument open (`">f"`, `"+<f"`, `"< .env"`) and the like: the file after the mode.
+    const mode = /^[+<>|&]+\s*([^\s<>|&].*)$/.exec(w.value);
+    if (mode && w.literal) out.push(literalWord(mode[1]!));
     if (w.value === '' || w.value === '-' || (/\s/.test(w.value) && !w.value.includes('/'))) continue;
     out.push(w);
     // A script or command text given as one word (`sed 's/a/b/w out'`): each piece naming a folder.
