@@ -56,7 +56,8 @@ export interface LspLocation {
 }
 
 export type LspAnswer =
-  | { kind: 'locations'; items: LspLocation[]; note?: string }
+  /** `diagnostics`: the labels are a server's diagnostic messages. */
+  | { kind: 'locations'; items: LspLocation[]; note?: string; diagnostics?: boolean }
   /** `definedIn`: where the symbol a hover describes is declared (null: the server could not say). */
   | { kind: 'text'; text: string; definedIn?: string[] | null }
   | { kind: 'unavailable'; reason: string };

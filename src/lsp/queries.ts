@@ -97,6 +97,7 @@ function diagnosticsText(items: readonly Diagnostic[] | undefined, file: string)
   if (!items.length) return { kind: 'text', text: 'No diagnostics: the language server reports no errors or warnings in this file.' };
   return {
     kind: 'locations',
+    diagnostics: true,
     items: items.map((d) => ({
       path: file,
       line: d.range.start.line + 1,
