@@ -9,7 +9,7 @@
 import type { AgentEvent, DisplayData, ModelResult } from '../base/events.js';
 import type { Tool, ToolContext } from '../base/tool.js';
 import { diagnosticsNote } from '../lsp/new-errors.js';
-import { redactDiagnostic } from '../lsp/redact.js';
+import { redactDiagnostic } from '../permissions/redact-literals.js';
 import { readDeniedCheck } from '../permissions/path-rules.js';
 
 /** Files this call writes, as its permission paths name them (Edit, Write, NotebookEdit). */

@@ -6,7 +6,7 @@
  */
 import type { LspAnswer } from '../../base/lsp.js';
 import { displayPath } from '../fs/permissions.js';
-import { redactDiagnostic, redactHover } from '../../lsp/redact.js';
+import { redactDiagnostic, redactHover } from '../../permissions/redact-literals.js';
 
 export const MAX_LSP_LINES = 200;
 

@@ -12,7 +12,7 @@ import { diagnosticsTimeoutMs, lspEnabled } from '../../../src/lsp/session.js';
 import { parseLspServers } from '../../../src/plugins/lsp.js';
 import { formatAnswer } from '../../../src/tools/lsp/format.js';
 import { answerQuery } from '../../../src/lsp/queries.js';
-import { redactDiagnostic, redactHover } from '../../../src/lsp/redact.js';
+import { redactDiagnostic, redactHover } from '../../../src/permissions/redact-literals.js';
 import { lspServerLines } from '../../../src/ui/commands/lsp.js';
 import { fakeEnv } from '../core/fake-tools.js';
 import { lspTool } from '../../../src/tools/lsp/index.js';
