@@ -55,7 +55,12 @@ export interface LspLocation {
   label?: string;
 }
 
-export type LspAnswer = { kind: 'locations'; items: LspLocation[]; note?: string } | { kind: 'text'; text: string } | { kind: 'unavailable'; reason: string };
+export type LspAnswer =
+  /** `diagnostics`: the labels are a server's diagnostic messages. */
+  | { kind: 'locations'; items: LspLocation[]; note?: string; diagnostics?: boolean }
+  /** `definedIn`: where the symbol a hover describes is declared (null: the server could not say). */
+  | { kind: 'text'; text: string; definedIn?: string[] | null }
+  | { kind: 'unavailable'; reason: string };
 
 /** Errors a server reported for changed files that were not there before the change. */
 export interface DiagnosticsReport {

@@ -9,6 +9,8 @@
 import type { AgentEvent, DisplayData, ModelResult } from '../base/events.js';
 import type { Tool, ToolContext } from '../base/tool.js';
 import { diagnosticsNote } from '../lsp/new-errors.js';
+import { redactDiagnostic } from '../permissions/redact-literals.js';
+import { readDeniedCheck } from '../permissions/path-rules.js';
 
 /** Files this call writes, as its permission paths name them (Edit, Write, NotebookEdit). */
 export function changedFiles(tool: Tool, input: unknown, ctx: ToolContext): string[] {
@@ -54,7 +56,8 @@ export async function withDiagnostics(
   if (!ctx.lsp || !files.length || result.isError) return { result, display };
   const report = await ctx.lsp.afterChange(files, ctx.signal).catch(() => undefined);
   if (!report) return { result, display: display ? { ...display, diagnostics: 0 } : { diagnostics: 0 } };
-  const note = diagnosticsNote(report);
+  // A diagnostic may quote a value declared in a file a Read deny rule hides (a literal type).
+  const note = diagnosticsNote(readDeniedCheck(ctx) ? { ...report, lines: report.lines.map(redactDiagnostic) } : report);
   const content = typeof result.content === 'string' ? `${result.content}\n\n${note}` : [...result.content, { type: 'text' as const, text: note }];
   return { result: { ...result, content }, display: { ...display, diagnostics: report.count } };
 }

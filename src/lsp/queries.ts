@@ -97,6 +97,7 @@ function diagnosticsText(items: readonly Diagnostic[] | undefined, file: string)
   if (!items.length) return { kind: 'text', text: 'No diagnostics: the language server reports no errors or warnings in this file.' };
   return {
     kind: 'locations',
+    diagnostics: true,
     items: items.map((d) => ({
       path: file,
       line: d.range.start.line + 1,
@@ -127,8 +128,15 @@ export async function answerQuery(
       const r = locations(await ask('textDocument/references', { textDocument, position, context: { includeDeclaration: true } }));
       return r.length ? { kind: 'locations', items: r } : none('references');
     }
-    case 'hover':
-      return { kind: 'text', text: hoverText(await ask('textDocument/hover', { textDocument, position })) };
+    case 'hover': {
+      const text = hoverText(await ask('textDocument/hover', { textDocument, position }));
+      // A hover shows the symbol's declaration (a constant's value too): where it is declared decides who may see it.
+      const definedIn = await ask('textDocument/definition', { textDocument, position }).then(
+        (r) => locations(r).map((l) => l.path),
+        () => null,
+      );
+      return { kind: 'text', text, definedIn };
+    }
     case 'documentSymbol': {
       const r = documentSymbols(await ask('textDocument/documentSymbol', { textDocument }), q.file);
       return r.length ? { kind: 'locations', items: r } : { kind: 'text', text: 'No symbols in this file.' };

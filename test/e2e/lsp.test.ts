@@ -93,6 +93,46 @@ describe('language servers through the binary', () => {
   );
 
   it(
+    'a constant in a Read-denied file reaches the model neither by hover nor in a diagnostic that quotes its type',
+    async () => {
+      server = await startFakeAnthropic();
+      project = await makeTmpProject({
+        files: {
+          'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'esnext', moduleResolution: 'bundler' } }),
+          'secrets/keys.ts': 'export const KEY = "SECRET_CONTENT_lsp";\n',
+          'src/a.ts': "import { KEY } from '../secrets/keys';\nexport const k = KEY;\n",
+        },
+        settings: { permissions: { deny: ['Read(./secrets/**)'] } },
+      });
+      execFileSync('mkdir', ['-p', project.path('node_modules')]);
+      execFileSync('cp', ['-al', path.resolve('node_modules/typescript'), project.path('node_modules/typescript')]);
+      const a = project.path('src/a.ts');
+      server.script(
+        reply().toolUse('Read', { file_path: a }),
+        reply().toolUse('Edit', { file_path: a, old_string: 'export const k = KEY;', new_string: 'export const k: 1 = KEY;' }),
+        reply().toolUse('LSP', { operation: 'diagnostics', filePath: a, line: 1, character: 1 }),
+        reply().toolUse('LSP', { operation: 'hover', filePath: a, line: 2, character: 14 }),
+        reply().toolUse('LSP', { operation: 'hover', filePath: a, line: 2, character: 21 }),
+        reply().text('done'),
+      );
+      expectExit(
+        await runCli(['-p', 'look', '--dangerously-skip-permissions'], {
+          cwd: project.dir,
+          home: project.home,
+          baseUrl: server.url,
+          env: { WICKET_LSP: undefined, PATH: `${BIN}${path.delimiter}${process.env.PATH}`, WICKET_LSP_DIAGNOSTICS_TIMEOUT_MS: '90000' },
+          timeoutMs: SLOW,
+        }),
+        0,
+      );
+      const seen = toolResults(server);
+      expect(seen[1]!.content).toContain(`src/a.ts:2:14: Type '"…"' is not assignable to type '…'.`);
+      expect(JSON.stringify(server.requests.map((q) => q.body))).not.toContain('SECRET_CONTENT');
+    },
+    SLOW,
+  );
+
+  it(
     'Python through pyright: the Edit that breaks the types hears of it, the fixing Edit does not',
     async () => {
       server = await startFakeAnthropic();

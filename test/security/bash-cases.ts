@@ -6,12 +6,14 @@
  * - `rm`: attempts to run `rm V` past `Bash(rm:*)`: code read from stdin (§4), code strings,
  *   wrappers, interpreters, spelling tricks, scripts.
  * - `read`: attempts to read `secret/key.txt` (or `~/.ssh/id_rsa`) past `Read(./secret/**)` and
- *   `Read(~/.ssh/**)`: whole-tree readers (§2), globs, interpreters, unknown paths.
+ *   `Read(~/.ssh/**)`: whole-tree readers (§2), globs, interpreters, unknown paths, git's history.
+ * - `edit`: attempts to change what `conf/` holds past `Edit(./conf/**)`: programs that write a file
+ *   they name, links made to it, options naming the folder written.
  */
 import type { WorldOptions } from './bash-support.js';
 
 export interface Attempt extends WorldOptions {
-  kind: 'rm' | 'read';
+  kind: 'rm' | 'read' | 'edit';
   command: string;
   /** Programs the command needs; where one is missing, only the refusal is checked. */
   needs?: string[];
@@ -21,6 +23,7 @@ export interface Attempt extends WorldOptions {
 
 const rm = (command: string, extra: Omit<Attempt, 'kind' | 'command'> = {}): Attempt => ({ kind: 'rm', command, ...extra });
 const read = (command: string, extra: Omit<Attempt, 'kind' | 'command'> = {}): Attempt => ({ kind: 'read', command, ...extra });
+const edit = (command: string, extra: Omit<Attempt, 'kind' | 'command'> = {}): Attempt => ({ kind: 'edit', command, ...extra });
 const SCRIPT = { files: { 's.sh': 'rm V\n', 'run.sh*': '#!/bin/sh\nrm V\n' } };
 
 /** Code a shell reads from its stdin, a here-doc, a here-string, a descriptor or a process substitution. */
@@ -248,7 +251,75 @@ const DIRECT_READS: Attempt[] = [
   read("node -e \"console.log(require('fs').readFileSync('secret/key.txt', 'utf8'))\"", { needs: ['node'] }),
 ];
 
-export const ATTEMPTS: Attempt[] = [...STDIN_CODE, ...CODE_STRINGS, ...INTERPRETERS, ...SPELLINGS, ...SCRIPTS, ...TREE_READS, ...DIRECT_READS];
+/** What a repository holds of a denied file once staged or committed: no file rule or sandbox mount hides it. */
+const HISTORY_READS: Attempt[] = [
+  read('git show HEAD', { git: 'commit' }),
+  read('git log -p', { git: 'commit' }),
+  read('git log -p --all', { git: 'commit' }),
+  read('git format-patch --root --stdout', { git: 'commit' }),
+  read('git cat-file --batch-all-objects --batch', { git: 'commit' }),
+  read("for s in $(git ls-files -s | cut -d' ' -f2); do git cat-file -p $s; done", { git: 'commit' }),
+  read('git add -A && git diff --cached', { git: 'init' }),
+  read('git diff 4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD', { git: 'commit' }),
+  read('git grep S3CR3T HEAD', { git: 'commit' }),
+  read('git --git-dir=.git log -p', { git: 'commit' }),
+  read('git reflog -p', { git: 'commit' }),
+  read('git clone -q . ../c && cat ../c/secret/key.txt', { git: 'commit' }),
+  read('git worktree add -q ../wt HEAD && cat ../wt/secret/key.txt', { git: 'commit' }),
+  read('git checkout-index -a --prefix=../ci/ && cat ../ci/secret/key.txt', { git: 'commit' }),
+  read('mkdir ../w && git --work-tree=../w checkout HEAD -- . && cat ../w/secret/key.txt', { git: 'commit' }),
+  read('mkdir ../w && GIT_WORK_TREE=../w git checkout HEAD -- . && cat ../w/secret/key.txt', { git: 'commit' }),
+  read('git bundle create ../b HEAD && git clone -q ../b ../bc && cat ../bc/secret/key.txt', { git: 'commit' }),
+];
+
+/** Files named where the readers above do not look: URLs, sqlite3's commands, links made on the way. */
+const NAMED_READS: Attempt[] = [
+  read('curl -s file://$PWD/secret/key.txt', { needs: ['curl'] }),
+  read('curl -s file:///proc/self/cwd/secret/key.txt', { needs: ['curl'] }),
+  read("sqlite3 :memory: '.read secret/key.txt'", { needs: ['sqlite3'] }),
+  read('sqlite3 :memory: "select readfile(\'secret/key.txt\')"', { needs: ['sqlite3'] }),
+  read('ln -s . p && cat p/secret/key.txt'),
+  read('ln -s secret s && cat s/key.txt'),
+  read('cp -rs "$PWD/secret" sl && cat sl/key.txt'),
+];
+
+/** Changes to `conf/`, past `Edit(./conf/**)`. */
+const EDITS: Attempt[] = [
+  edit('echo W > conf/app.json'),
+  edit('echo W | dd of=conf/app.json status=none'),
+  edit("python3 -c \"open('conf/app.json', 'w').write('W')\"", { needs: ['python3'] }),
+  edit("perl -pi -e 's/ORIGINAL/W/' conf/app.json", { needs: ['perl'] }),
+  edit("node -e \"require('fs').writeFileSync('conf/app.json', 'W')\"", { needs: ['node'] }),
+  edit('awk \'{print > "conf/app.json"}\' f.txt'),
+  edit("sed 's/one/W/w conf/out' f.txt"),
+  edit('cp -t conf f.txt'),
+  edit('cp --target-directory=conf f.txt'),
+  edit('ln -s conf c && echo W > c/app.json'),
+  edit('ln -s . q && echo W > q/conf/app.json'),
+  edit('ln -s conf/app.json l && echo W > l'),
+  edit("sqlite3 :memory: \"select writefile('conf/app.json', 'W')\"", { needs: ['sqlite3'] }),
+  edit("sqlite3 :memory: '.output conf/app.json' 'select 1'", { needs: ['sqlite3'] }),
+  edit('git checkout --orphan x && git rm -rfq conf', { git: 'commit' }),
+  edit('truncate -s 0 conf/app.json'),
+  edit('echo W 1<>conf/app.json'),
+  edit('exec 3<>conf/app.json; echo W >&3'),
+  edit('perl -e \'open(F, ">conf/app.json"); print F "W"\'', { needs: ['perl'] }),
+  edit('perl -e \'open(F, ">> conf/app.json"); print F "W"\'', { needs: ['perl'] }),
+  edit('mv conf c2 && echo W > c2/app.json && mv c2 conf'),
+];
+
+export const ATTEMPTS: Attempt[] = [
+  ...STDIN_CODE,
+  ...CODE_STRINGS,
+  ...INTERPRETERS,
+  ...SPELLINGS,
+  ...SCRIPTS,
+  ...TREE_READS,
+  ...DIRECT_READS,
+  ...HISTORY_READS,
+  ...NAMED_READS,
+  ...EDITS,
+];
 
 export interface Harmless extends WorldOptions {
   command: string;
@@ -289,5 +360,14 @@ export const HARMLESS: Harmless[] = [
   { command: "awk '{print $2}' src/a.txt", output: 'world' },
   { command: 'sed -n 1p src/a.txt', output: 'hello world' },
   { command: 'git status --short', output: '??', git: 'init' },
+  { command: 'cat conf/app.json', output: 'ORIGINAL' },
+  { command: 'git log --oneline', output: 'all', git: 'commit' },
+  { command: 'git diff --stat HEAD', output: '', git: 'commit' },
+  { command: 'git log -p -- src', output: 'hello world', git: 'commit' },
+  { command: 'git show HEAD:src/a.txt', output: 'hello world', git: 'commit' },
+  { command: 'git worktree list', output: 'project', git: 'commit' },
+  { command: 'curl -s file:///proc/self/cwd/src/a.txt', output: 'hello world', needs: ['curl'] },
+  { command: 'ln -s src/a.txt alink && cat alink', output: 'hello world' },
+  { command: 'dd if=src/a.txt of=../copy.txt status=none && cat ../copy.txt', output: 'hello world' },
   { command: "git -c user.name=x -c user.email=x@y commit -qm 'rm old' --allow-empty && git log --oneline", output: 'rm old', git: 'init' },
 ];

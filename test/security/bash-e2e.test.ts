@@ -10,23 +10,30 @@ import { describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic } from '../support/fake-anthropic-server.js';
 import { runCli } from '../support/run-cli.js';
 import { makeTmpProject } from '../support/tmp-project.js';
+import { canSandbox } from './sandbox-support.js';
 
 const SECRET = 'S3CR3T_e2e_b51c';
 const RM = ['Bash(rm:*)'];
 const READ = ['Read(./secret/**)'];
+const EDIT = ['Edit(./conf/**)'];
+/** Commits the project first: what git's history holds of the secret is then there to print. */
+const COMMIT = 'git add -A && git -c user.name=t -c user.email=t@e commit -qm all && ';
 
 interface Run {
   requests: string;
   results: Array<{ content: string; isError: boolean }>;
   victim: boolean;
+  /** conf/app.json as the run left it. */
+  conf: string;
 }
 
 /** One print-mode run in which the model asks for `command`, then ends. */
-async function runOnce(command: string, deny: readonly string[]): Promise<Run> {
+async function runOnce(command: string, deny: readonly string[], extra: object = {}): Promise<Run> {
   const server = await startFakeAnthropic();
   const project = await makeTmpProject({
-    files: { V: 'victim\n', 'secret/key.txt': `${SECRET}\n`, 'src/a.txt': 'hello world\n' },
-    settings: { permissions: { deny } },
+    files: { V: 'victim\n', 'secret/key.txt': `${SECRET}\n`, 'src/a.txt': 'hello world\n', 'conf/app.json': 'ORIGINAL\n' },
+    settings: { permissions: { deny }, ...extra },
+    git: true,
   });
   try {
     server.script(reply().toolUse('Bash', { command }), reply().text('done'));
@@ -37,7 +44,12 @@ async function runOnce(command: string, deny: readonly string[]): Promise<Run> {
       timeoutMs: 45_000,
     });
     expect(out.code, out.stderr).toBe(0);
-    return { requests: JSON.stringify(server.requests), results: toolResults(server.messageRequests().at(-1)?.body.messages), victim: project.exists('V') };
+    return {
+      requests: JSON.stringify(server.requests),
+      results: toolResults(server.messageRequests().at(-1)?.body.messages),
+      victim: project.exists('V'),
+      conf: await project.read('conf/app.json').catch(() => '(gone)'),
+    };
   } finally {
     await server.close();
     await project.cleanup();
@@ -66,22 +78,43 @@ const ATTEMPTS: Array<[string, readonly string[]]> = [
   ['find . -type f -exec cat {} +', READ],
   ['tar cf - . | tar xOf -', READ],
   ['cat */*', READ],
+  [`${COMMIT}git log -p`, READ],
+  [`${COMMIT}git cat-file --batch-all-objects --batch`, READ],
+  ['curl -s file://$PWD/secret/key.txt', READ],
+  ['ln -s . p && cat p/secret/key.txt', READ],
+  ['echo W | dd of=conf/app.json', EDIT],
+  ["python3 -c \"open('conf/app.json', 'w').write('W')\"", EDIT],
+  ['ln -s conf c && echo W > c/app.json', EDIT],
 ];
 
 describe.concurrent('the binary, --dangerously-skip-permissions, deny rules in settings', () => {
   it.each(ATTEMPTS)('%s is refused', async (command, deny) => {
     const run = await runOnce(command, deny);
     expect(run.victim, `the victim was removed by ${command}`).toBe(true);
+    expect(run.conf, `conf/app.json was changed by ${command}`).toBe('ORIGINAL\n');
     expect(run.requests.includes(SECRET), `the secret reached the API through ${command}`).toBe(false);
     expect(run.results).toHaveLength(1);
     expect(run.results[0]!.isError).toBe(true);
     expect(run.results[0]!.content).toMatch(/denied/);
   });
 
-  it('controls: without the rules the same calls remove the victim and send the secret', async () => {
-    const [removed, read] = await Promise.all([runOnce(". /dev/stdin <<< 'rm V'", []), runOnce('grep -r S3CR3T .', [])]);
+  it('controls: without the rules the same calls remove the victim, send the secret and change conf/', async () => {
+    const [removed, read, history, edited] = await Promise.all([
+      runOnce(". /dev/stdin <<< 'rm V'", []),
+      runOnce('grep -r S3CR3T .', []),
+      runOnce(`${COMMIT}git log -p`, []),
+      runOnce('echo W | dd of=conf/app.json', []),
+    ]);
     expect(removed.victim).toBe(false);
     expect(read.requests).toContain(SECRET);
+    expect(history.requests).toContain(SECRET);
+    expect(edited.conf).toBe('W\n');
+  });
+
+  it.skipIf(!canSandbox)('in the OS sandbox, which hides the denied files but not git’s history, git log -p is still refused', async () => {
+    const run = await runOnce(`${COMMIT}git log -p`, READ, { sandbox: { enabled: true, autoAllowBashIfSandboxed: true } });
+    expect(run.requests.includes(SECRET)).toBe(false);
+    expect(run.results[0]!.content).toMatch(/denied.*git log reads every file under \., which holds \.\/secret/s);
   });
 
   it('a harmless tree read still runs and its output reaches the model', async () => {

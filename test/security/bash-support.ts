@@ -4,7 +4,7 @@
  * Bash tool through the real gate runner (find → parse → validate → hooks → permission → execute).
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,9 @@ export const SECRET = 'S3CR3T_4f9a1c';
 export const SSH_KEY = 'SSH_PRIVATE_KEY_77d2';
 export const RM_RULES = ['Bash(rm:*)'];
 export const READ_RULES = ['Read(./secret/**)', 'Read(~/.ssh/**)'];
+export const EDIT_RULES = ['Edit(./conf/**)'];
+/** What `conf/` holds before a command runs (the folder EDIT_RULES guard). */
+export const CONF_ORIGINAL = 'conf/app.json=ORIGINAL\n';
 
 export interface World {
   project: string;
@@ -52,6 +55,7 @@ export function makeWorld(opts: WorldOptions = {}): World {
     'src/a.txt': 'hello world\n',
     'src/deep/b.txt': 'hello again\n',
     'f.txt': 'one line\n',
+    'conf/app.json': 'ORIGINAL\n',
     ...opts.files,
   };
   for (const [rel, content] of Object.entries(files)) {
@@ -76,6 +80,21 @@ export function makeWorld(opts: WorldOptions = {}): World {
 
 function gitEnv(home: string): Record<string, string> {
   return { PATH, HOME: home, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e', GIT_CONFIG_NOSYSTEM: '1' };
+}
+
+/** Every file under `conf/` with its content, as CONF_ORIGINAL spells it. */
+export function confContent(world: World): string {
+  const dir = path.join(world.project, 'conf');
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const f = path.join(d, e.name);
+      if (e.isDirectory()) walk(f);
+      else out.push(`${path.relative(world.project, f)}=${e.isFile() ? readFileSync(f, 'utf8') : '(link)'}`);
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out.sort().join('');
 }
 
 export function removeAllWorlds(): void {

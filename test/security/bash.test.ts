@@ -14,11 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initBashParser } from '../../src/tools/bash/index.js';
 import { ATTEMPTS, HARMLESS, type Attempt, type Harmless } from './bash-cases.js';
 import {
+  CONF_ORIGINAL,
+  EDIT_RULES,
   READ_RULES,
   RM_RULES,
   SECRET,
   SSH_KEY,
   bashCall,
+  confContent,
   existsSync,
   hasProgram,
   makeWorld,
@@ -29,7 +32,7 @@ import {
 } from './bash-support.js';
 
 const leaked = (text: string): boolean => text.includes(SECRET) || text.includes(SSH_KEY);
-const rulesOf = (a: Attempt) => (a.kind === 'rm' ? RM_RULES : READ_RULES);
+const rulesOf = (a: Attempt) => (a.kind === 'rm' ? RM_RULES : a.kind === 'edit' ? EDIT_RULES : READ_RULES);
 const missing = (needs: string[] = []) => needs.filter((p) => !hasProgram(p));
 
 interface Seen {
@@ -37,6 +40,8 @@ interface Seen {
   text: string;
   /** The victim was still there afterwards. */
   victim: boolean;
+  /** `conf/` (guarded by EDIT_RULES) was not as it started afterwards. */
+  edited: boolean;
 }
 
 interface AttemptRun {
@@ -51,7 +56,7 @@ async function observe(c: Attempt | Harmless, rules: readonly string[], wait: nu
   try {
     const out = await bashCall(world, c.command, { rules });
     const gone = wait ? await settle(() => !existsSync(world.victim), wait) : !existsSync(world.victim);
-    return { verdict: permissionVerdict(out), text: resultText(out), victim: !gone };
+    return { verdict: permissionVerdict(out), text: resultText(out), victim: !gone, edited: confContent(world) !== CONF_ORIGINAL };
   } finally {
     world.cleanup();
   }
@@ -84,7 +89,7 @@ beforeAll(async () => {
     return { attempt, control: await observe(a, [], a.async ? 2000 : 0) };
   });
   ATTEMPTS.forEach((a, i) => attempts.set(a, runs[i]!));
-  const ok = await pool(HARMLESS, async (h) => (missing(h.needs).length ? undefined : observe(h, [...RM_RULES, ...READ_RULES], 0)));
+  const ok = await pool(HARMLESS, async (h) => (missing(h.needs).length ? undefined : observe(h, [...RM_RULES, ...READ_RULES, ...EDIT_RULES], 0)));
   HARMLESS.forEach((h, i) => harmless.set(h, ok[i]));
 }, 180_000);
 afterAll(() => removeAllWorlds());
@@ -104,11 +109,13 @@ describe('deny rules hold in bypassPermissions mode', () => {
     if (control) {
       expect(control.verdict, `control was not allowed: ${control.text}`).toBe('allowed');
       if (a.kind === 'rm') expect(control.victim, `control: the victim is still there, so the attempt proves nothing\n${control.text}`).toBe(false);
+      else if (a.kind === 'edit') expect(control.edited, `control: conf/ is unchanged, so the attempt proves nothing\n${control.text}`).toBe(true);
       else expect(leaked(control.text), `control: the secret did not reach the output, so the attempt proves nothing\n${control.text}`).toBe(true);
     }
     expect(attempt.verdict, `the route is open: ${a.command}\n${leaked(attempt.text) ? `leaked: ${attempt.text}` : attempt.text}`).toBe('denied');
     if (a.async) await new Promise((r) => setTimeout(r, 300));
     expect(attempt.victim, `the victim was removed by ${a.command}`).toBe(true);
+    expect(attempt.edited, `conf/ was changed by ${a.command}`).toBe(false);
     expect(leaked(attempt.text), `the secret reached the model through ${a.command}:\n${attempt.text}`).toBe(false);
     expect(attempt.text).toMatch(/denied/);
   });
@@ -122,5 +129,6 @@ describe('harmless commands still run under the rules', () => {
     expect(seen.text).toContain(h.output);
     expect(leaked(seen.text)).toBe(false);
     expect(seen.victim).toBe(true);
+    expect(seen.edited).toBe(false);
   });
 });

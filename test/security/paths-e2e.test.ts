@@ -6,7 +6,7 @@
  * received holds a denied file's content or name, and that the harmless files were still found.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reply, startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic-server.js';
@@ -164,6 +164,29 @@ describe('end to end, through the built binary', () => {
     assertNoLeak('sub-agent', { p: 'innocent/zq9-key.txt' }, sent);
     expect(sent).toContain('PUBLIC_OK');
     expect(sent).toContain('sub-agent report');
+  });
+
+  it('wicket’s own snapshots of the project, which hold the denied files too, are denied with them', async () => {
+    const snapshots = path.join(w.home, '.wicket', 'snapshots');
+    const calls: Call[] = [
+      ['Write', { file_path: 'public/new.txt', content: 'x' }],
+      ['Bash', { command: `cd ${snapshots}/*/ && git log -p --all` }],
+      ['Bash', { command: `git -C "$(ls -d ${snapshots}/*/ | head -1)" cat-file --batch-all-objects --batch` }],
+      ['Bash', { command: `grep -ra TOKEN ${path.join(w.home, '.wicket')}` }],
+      ['Grep', { pattern: 'TOKEN', path: snapshots, output_mode: 'content' }],
+      ['Glob', { pattern: '**/*', path: snapshots }],
+    ];
+    api.script(...calls.map(([name, input], i) => reply().toolUse(name, input, { id: `toolu_s${i}` })), reply().text('done'));
+    const first = api.requests.length;
+    const r = await runCli(['-p', 'snapshots', '--dangerously-skip-permissions'], { cwd: w.project, home: w.home, baseUrl: api.url, timeoutMs: 40_000 });
+    expectExit(r, 0);
+    const sent = JSON.stringify(api.requests.slice(first).map((q) => q.body));
+    expect(sent.match(/denied by the rule Read\(\/\/[^)]*\/\.wicket\/snapshots\/\*\*\)/g)?.length ?? 0).toBeGreaterThanOrEqual(3);
+    expect(sent).not.toContain('SECRET_CONTENT');
+    // The control: the snapshot does hold the denied files' content.
+    const shadow = readdirSync(snapshots).filter((d) => !d.startsWith('.'));
+    const history = execFileSync('git', ['--git-dir', path.join(snapshots, shadow[0]!), 'log', '-p', '--all'], { encoding: 'utf8' });
+    expect(history).toContain('SECRET_CONTENT_env');
   });
 
   it('the git status in the system prompt names no denied file (runs last: it makes the project a repository)', async () => {

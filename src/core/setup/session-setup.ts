@@ -30,6 +30,7 @@ import type { PermissionMode } from '../../base/permission-modes.js';
 import { ruleNamesTool } from '../../base/rule-parse.js';
 import { readDeniedCheck } from '../../permissions/path-rules.js';
 import { readDenyPatterns } from '../../permissions/search-deny.js';
+import { ownStateDenyRules } from '../../permissions/own-state.js';
 import type { AskUser, PermissionRules } from '../../base/permission-types.js';
 import { loadSettings, type LoadedSettings } from '../../settings/load.js';
 import { SettingsUnreadableError } from '../../settings/problem.js';
@@ -110,6 +111,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   const configDir = env.CLAUDE_CONFIG_DIR || path.join(home, '.claude');
   const wicketHome = wicketHomeDir(home, env);
   const loaded = sessionSettings(opts, env, cwd, home, deps.trusted);
+  // The snapshots keep copies of denied files: denied with them.
+  loaded.rules.deny.push(...ownStateDenyRules(loaded.rules.deny, wicketHome));
   const plugins = usePlugins({ ...opts, bare: opts.bare || opts.safeMode }, loaded, { cwd, home, env });
   // The search tools leave Read-denied paths out of wide searches (see tools/ripgrep/common.ts).
   const settings = {

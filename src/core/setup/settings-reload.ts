@@ -17,6 +17,7 @@ import { isOwnWrite } from '../../settings/persist.js';
 import { problemLine, SettingsUnreadableError } from '../../settings/problem.js';
 import { DEFAULT_MANAGED_SETTINGS, localSettingsPath, projectSettingsPath, userSettingsPath } from '../../settings/paths.js';
 import { readDenyPatterns } from '../../permissions/search-deny.js';
+import { ownStateDenyRules } from '../../permissions/own-state.js';
 import type { CliOptions } from './options.js';
 import { sessionSettings, type Setup } from './session-setup.js';
 
@@ -125,6 +126,7 @@ function apply(setup: Setup, fresh: LoadedSettings, home: string): void {
     const own = loaded.rules[list].filter((r) => r.source === 'session');
     loaded.rules[list].splice(0, loaded.rules[list].length, ...fresh.rules[list], ...own);
   }
+  loaded.rules.deny.push(...ownStateDenyRules(loaded.rules.deny, setup.places.wicketHome));
   // Plugins', agents' and the Agent SDK host's hooks come from elsewhere: they stay.
   const pluginHooks = loaded.hooks.filter((g) => g.plugin !== undefined || g.agent !== undefined || g.source === 'sdk');
   loaded.hooks.splice(0, loaded.hooks.length, ...fresh.hooks, ...pluginHooks);

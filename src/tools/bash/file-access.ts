@@ -10,6 +10,7 @@
 import { lstatSync } from 'node:fs';
 import path from 'node:path';
 import { deniedPathRule } from '../../permissions/path-rules.js';
+import { deniedUnder } from '../../permissions/denied-under.js';
 import { parseRule, type ParsedRule } from '../../base/rule-parse.js';
 import { emptyRules } from '../../base/permission-types.js';
 import { isInside, isInWorkspace } from '../../base/paths.js';
@@ -19,7 +20,7 @@ import type { Analysis, Leaf } from './analysis.js';
 import { isReadOnlyLeaf } from './classify.js';
 import { expandGlob } from './glob.js';
 import { pathArguments, resolvePathWord } from './read-only.js';
-import type { Word } from './words.js';
+import { literalWord, type Word } from './words.js';
 
 export interface FileAccess {
   /** Absolute path, or undefined when only known at run time. */
@@ -74,20 +75,37 @@ export function fileAccesses(a: Analysis, where: Where, opts: AccessOptions = {}
       if (opts.only && !opts.only.has(leaf)) return;
       const name = path.posix.basename(leaf.words[0]?.value ?? '');
       for (const r of leaf.source.redirects) if (r.kind === 'read' && r.target) add(r.target, 'read', cwd);
+      if (opts.mentions) for (const w of fileUrls(leaf.words)) add(w, 'read', cwd);
       // git's paths (`git show HEAD:f`, `git log -p -- f`) count as mentions: its read-only forms print files too.
       if (isReadOnlyLeaf(leaf) && name !== 'git') for (const w of pathArguments(leaf.words)) add(w, 'read', cwd);
       else if (isReadOnlyLeaf(leaf)) {
         for (const w of pathArguments(leaf.words)) add(w, 'read', cwd);
         if (opts.mentions) for (const w of mentionedPaths(leaf.words)) add(w, 'read', cwd, true);
       } else {
-        for (const f of operandAccesses(name, leaf.words.slice(1))) add(f.word, f.access, cwd);
-        if (opts.mentions) for (const w of mentionedPaths(leaf.words)) add(w, 'read', cwd, true);
+        const known = operandAccesses(name, leaf.words.slice(1));
+        for (const f of known) add(f.word, f.access, cwd);
+        if (!opts.mentions) return;
+        // A program whose files are not known exactly may write any file it names (`dd of=f`,
+        // `perl -pi … f`, `open('f', 'w')`, sed's `w f`): for deny rules, a mention is a read and a write.
+        const onlyRead = new Set(known.filter((f) => f.access === 'read').map((f) => f.word));
+        for (const w of mentionedPaths(leaf.words, name !== 'git')) {
+          add(w, 'read', cwd, true);
+          if (!onlyRead.has(w)) add(w, 'write', cwd, true);
+        }
       }
     },
     opts.guesses,
   );
   if (!opts.only) for (const w of a.writes) add(w, 'write', where.cwd);
   return out;
+}
+
+function safeDecode(p: string): string {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p;
+  }
 }
 
 function existsOnDisk(p: string): boolean {
@@ -104,13 +122,35 @@ function existsOnDisk(p: string): boolean {
  * the value of `--opt=value` and `key=value`, and what follows `@` (`curl -d @file`). Only literal
  * words and globs: a variable is not followed here.
  */
-function mentionedPaths(words: Word[]): Word[] {
+/**
+ * The files `file://` URLs name (curl, wget, a browser): read whatever the program, and a URL whose
+ * path is only known when it runs (`file://$PWD/x`) is an unknown path.
+ */
+function fileUrls(words: Word[]): Word[] {
+  const out: Word[] = [];
+  for (const w of words.slice(1)) {
+    const at = w.value.search(/file:\/\//i);
+    if (at < 0) continue;
+    const url = /^file:\/\/(?:localhost)?(\/[^?#]*)/i.exec(w.value.slice(at));
+    if (w.literal && url) out.push(literalWord(safeDecode(url[1]!)));
+    else out.push({ ...w, raw: '$unknown', value: '', literal: false, pattern: '', glob: undefined });
+  }
+  return out;
+}
+
+function mentionedPaths(words: Word[], tokens = false): Word[] {
   const out: Word[] = [];
   for (const [i, w] of words.entries()) {
     if (i === 0 && !w.value.includes('/')) continue;
     if (!w.literal && w.glob === undefined) continue;
+    // perl's two-argument open (`">f"`, `"+<f"`, `"< .env"`) and the like: the file after the mode.
+    const mode = /^[+<>|&]+\s*([^\s<>|&].*)$/.exec(w.value);
+    if (mode && w.literal) out.push(literalWord(mode[1]!));
     if (w.value === '' || w.value === '-' || (/\s/.test(w.value) && !w.value.includes('/'))) continue;
     out.push(w);
+    // A script or command text given as one word (`sed 's/a/b/w out'`): each piece naming a folder.
+    if (tokens && w.literal && /\s/.test(w.value))
+      for (const t of w.value.split(/\s+/)) if (t.includes('/') && t !== w.value) out.push(literalWord(t.replace(/^["'(]+|["'),;]+$/g, '')));
     const eq = /^[^=/]*=(.+)$/.exec(w.value);
     if (eq && w.literal) out.push({ ...w, value: eq[1]!, pattern: eq[1]! });
     const at = /^[^@]*@(.+)$/.exec(w.value);
@@ -142,6 +182,10 @@ export function forEachLeaf(a: Analysis, where: Where, fn: (leaf: Leaf, cwd: str
 
 function operandAccesses(name: string, args: Word[]): Array<{ word: Word; access: FileAccess['access'] }> {
   const operands = args.filter((w) => !w.value.startsWith('-'));
+  // `cp -t dir f`, `ln --target-directory=dir f`: the folder given to the option is written.
+  if (WRITES_LAST.has(name) && args.some((w) => /^(-[A-Za-z]*t|--target-directory)/.test(w.value))) return operands.map((word) => ({ word, access: 'write' }));
+  // A link is a second name to write through: what it points to counts as written (linkTargets).
+  if (name === 'ln') return operands.map((word) => ({ word, access: 'write' }));
   if (WRITES_ALL.has(name)) return operands.slice(name === 'chmod' || name === 'chown' || name === 'chgrp' ? 1 : 0).map((word) => ({ word, access: 'write' }));
   if (WRITES_LAST.has(name)) return operands.map((word, i) => ({ word, access: i === operands.length - 1 ? 'write' : 'read' }));
   if (name === 'sed' && args.some((w) => /^-[a-zA-Z]*i/.test(w.value) || w.value.startsWith('--in-place'))) {
@@ -188,7 +232,40 @@ export function settingsPathDeny(a: Analysis, ctx: PermissionContext): ParsedRul
     const hit = deniedPathRule(f.path, f.access, rules, ctx);
     if (hit) return hit;
   }
-  return undefined;
+  return linkToDenied(a, ctx, rules.deny);
+}
+
+/**
+ * `ln -s . p && cat p/.env`: a link made to a folder holding a denied path gives the rest of the
+ * line (and later calls) a name for it that no rule spells. Refused like a read of that folder.
+ */
+function linkToDenied(a: Analysis, ctx: PermissionContext, deny: readonly ParsedRule[]): ParsedRule | undefined {
+  // Edit rules guard the same paths against writes through the link: checked as if they were Read rules.
+  const asRead = deny.map((r) => (r.toolName === 'Read' ? r : { ...r, toolName: 'Read' }));
+  let found: ParsedRule | undefined;
+  forEachLeaf(
+    a,
+    ctx,
+    (leaf, cwd) => {
+      const name = path.posix.basename(leaf.words[0]?.value ?? '');
+      const args = leaf.words.slice(1);
+      const links = name === 'ln' || ((name === 'cp' || name === 'gcp') && args.some((w) => /^(-[A-Za-z]*[sl]|--symbolic-link|--link)$/.test(w.value)));
+      if (found || !links) return;
+      const operands = args.filter((w) => !w.value.startsWith('-'));
+      const last = operands.at(-1);
+      const linkDir = last && cwd !== undefined ? resolvePathWord(last, cwd, ctx.homeDir) : undefined;
+      for (const w of operands.length > 1 ? operands.slice(0, -1) : operands) {
+        const bases = [cwd, linkDir && path.dirname(linkDir), linkDir];
+        for (const base of bases) {
+          const target = base === undefined ? undefined : resolvePathWord(w, base, ctx.homeDir);
+          const hit = target === undefined ? { rule: asRead[0]! } : deniedUnder(target, asRead, ctx, false);
+          if (hit) found = deny[asRead.indexOf(hit.rule)] ?? deny[0];
+        }
+      }
+    },
+    true,
+  );
+  return found;
 }
 
 /** The Read/Edit deny rules in force: the session's, or those of the merged settings. */

@@ -120,6 +120,9 @@ export const bashTool = defineTool<BashInput, BashOutput>({
     if (!a) return undefined;
     const critical = criticalRemoval(a, ctx);
     if (critical) return `${critical}; removing a critical path always needs a person`;
+    // A repository's history holds what was ever committed of a denied file; the sandbox hides only the files.
+    const history = treeReadDenial(a, ctx, true);
+    if (history) return { reason: `${history.reason}. Name the paths after \`--\` (\`git diff -- src/\`), leaving the denied files out`, refuseInBypass: true };
     if (runsSandboxed(input, ctx)) return undefined;
     const tree = treeReadDenial(a, ctx) ?? scriptsTreeRead(a, ctx);
     if (!tree) return undefined;

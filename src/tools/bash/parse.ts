@@ -352,7 +352,9 @@ class Walker {
       const word = arg ? resolveWord(arg) : literalWord('');
       return { kind: 'herestring', op: '<<<', body: word.value, bodyLiteral: word.literal };
     }
-    const op = node.children.find((c) => !c.isNamed)?.text ?? '>';
+    // tree-sitter-bash reads `3<>f` as `<` and an error: the file is opened for writing too.
+    const readWrite = node.children.some((c) => c.type === 'ERROR') && /^\d*<>/.test(node.text);
+    const op = readWrite ? '<>' : (node.children.find((c) => !c.isNamed)?.text ?? '>');
     const dest = node.childForFieldName('destination');
     const target = dest ? resolveWord(dest) : undefined;
     return { kind: redirectKind(op, target), op, ...(target ? { target } : {}) };

@@ -8,7 +8,7 @@ import type { Frame, Walk } from './analysis.js';
 import { guessFrame, optionValues, partOf, positionalWords, type Route } from './route-kit.js';
 import { sedExecutions } from './sed.js';
 import { codeFileKind, heredocText } from './stdin.js';
-import type { Word } from './words.js';
+import { literalWord, type Word } from './words.js';
 
 /** Parse each value as code; the program runs code when there is any. */
 function runValues(w: Walk, words: Word[], frame: Frame, inner: Frame, views: string[], values: Word[], what: string): void {
@@ -172,7 +172,17 @@ const sqliteRoute: Route = (w, words, frame, inner, views) => {
   const stdin = w.stdin(inner);
   if (stdin.kind === 'text') found += sqliteCode(w, stdin.text, inner);
   w.leaf(words, frame, views, found ? 'sqlite3 runs a shell command' : undefined);
+  // `.read f`, `.import f t`, `readfile('f')`, `writefile('f', …)`: the files it names meet the path rules.
+  const named = [...texts.filter((t) => t.literal).map((t) => t.value), ...(stdin.kind === 'text' ? [stdin.text] : [])].flatMap(sqliteFiles);
+  if (named.length) w.leaf([literalWord(words[0]!.value), ...named.map(literalWord)], guessFrame(inner), []);
 };
+
+/** The string literals of SQL and the arguments of dot-commands: the file names a sqlite3 text may hold. */
+function sqliteFiles(text: string): string[] {
+  const out = [...text.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'"));
+  for (const m of text.matchAll(/^\s*\.\w+[ \t]+(.*)$/gm)) out.push(...m[1]!.split(/\s+/).map((a) => a.replace(/^["']|["']$/g, '')));
+  return out.filter((v) => v !== '' && v.length < 4096);
+}
 
 /** Recipe lines and `$(shell …)` of a makefile given on the command line. */
 function makefileCode(w: Walk, text: string, inner: Frame): void {

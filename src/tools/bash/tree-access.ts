@@ -2,7 +2,7 @@
  * A command line that reads a whole folder (tree-readers.ts) holding a file a Read deny rule covers:
  * `grep -r S3CR3T .` would print `./secret/key.txt:…`. Such a line needs a person (and is refused in
  * bypassPermissions mode, where nobody would be asked), unless it runs in the OS sandbox, which
- * hides the denied files from it.
+ * hides the denied files from it — but not what a git repository's history holds of them.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,11 @@ export interface TreeDenial {
   reason: string;
 }
 
-export function treeReadDenial(a: Analysis, ctx: PermissionContext): TreeDenial | undefined {
+/**
+ * `historyOnly`: only the readers of a repository's history (git's patch and blob printers), which
+ * the sandbox does not hide either.
+ */
+export function treeReadDenial(a: Analysis, ctx: PermissionContext, historyOnly = false): TreeDenial | undefined {
   const deny = pathDenyRules(ctx, ['Read']);
   if (!deny.length) return undefined;
   let found: TreeDenial | undefined;
@@ -28,7 +32,7 @@ export function treeReadDenial(a: Analysis, ctx: PermissionContext): TreeDenial 
     ctx,
     (leaf, cwd) => {
       const tree = found ? undefined : treeReadOf(leaf);
-      if (!tree) return;
+      if (!tree || (historyOnly && !tree.history)) return;
       const rule = deny[0]!;
       if (tree.unknown) {
         found = { rule, reason: `${tree.unknown}, so it may read files denied by ${formatRule(rule)}` };

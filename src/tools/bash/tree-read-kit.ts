@@ -13,6 +13,8 @@ export interface TreeRead {
   followLinks: boolean;
   /** The folders are only known when it runs (`tar -T list`, `xargs` fed by a file). */
   unknown?: string;
+  /** Reads the repository's history too, which the sandbox's mounts do not hide. */
+  history?: boolean;
 }
 
 export type Reader = (words: Word[], leaf: Leaf) => TreeRead | undefined;

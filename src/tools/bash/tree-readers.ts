@@ -1,6 +1,6 @@
 /**
  * Programs that read the content of every file under a folder, and which folders: the one table of
- * them. `grep -r`, `rg`, `ag`, `ack`, `git grep`, `git archive`, `tar c`, `zip -r`, `7z a`, `cp -r`,
+ * them. `grep -r`, `rg`, `ag`, `ack`, git's content printers (tree-readers-git.ts), `tar c`, `zip -r`, `7z a`, `cp -r`,
  * `rsync -r`, `scp -r`, `diff -r`, `find … -exec <reader>`, `fd -x <reader>`, and `xargs <reader>`
  * fed by a program listing a tree (`find`, `fd`, `rg --files`, `git ls-files`).
  *
@@ -13,7 +13,8 @@ import type { SimpleCommand } from './parse.js';
 import { positionalWords } from './route-kit.js';
 import { literalOutput } from './stdin.js';
 import { cp, diff, isValueOf, remoteCopy, sevenZip, tar, zip } from './tree-readers-archive.js';
-import { DOT, flag, has, type Reader, type TreeRead, type TreeRoot } from './tree-read-kit.js';
+import { DOT, flag, has, type Reader, type TreeRead } from './tree-read-kit.js';
+import { git } from './tree-readers-git.js';
 import { literalWord, type Word } from './words.js';
 
 export type { TreeRead, TreeRoot } from './tree-read-kit.js';
@@ -124,26 +125,6 @@ const searcher: Reader = (words) => {
     roots: searchRoots(words, RG_VALUES).map((word) => ({ word })),
     followLinks: flag(words, 'LfR', ['--follow', '--dereference-recursive']),
   };
-};
-
-/** git grep and git archive read the work tree (or `-C dir`'s); `git grep … -- paths` only those paths. */
-const git: Reader = (words) => {
-  let i = 1;
-  let from: Word | undefined;
-  for (; i < words.length && words[i]!.value.startsWith('-'); i++) {
-    const v = words[i]!.value;
-    if (v === '-C') from = words[++i];
-    else if (v === '-c' || v === '--git-dir' || v === '--work-tree' || v === '--namespace') i++;
-  }
-  const sub = words[i]?.value;
-  const rest = words.slice(i + 1);
-  const repo: TreeRoot = from ? { repo: true, from } : { repo: true };
-  if (sub === 'archive') return { label: 'git archive', roots: [repo], followLinks: false };
-  if (sub !== 'grep') return undefined;
-  const dash = rest.findIndex((w) => w.value === '--');
-  const specs = dash >= 0 ? rest.slice(dash + 1) : [];
-  if (!specs.length) return { label: 'git grep', roots: [repo], followLinks: false };
-  return { label: 'git grep', roots: specs.map((word) => (from ? { word, cwd: from } : { word })), followLinks: false };
 };
 
 /** cpio -o / -p and pax -w archive the files named on their input (or pax's operands). */

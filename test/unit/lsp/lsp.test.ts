@@ -11,6 +11,8 @@ import { diagnosticsNote, diagnosticsReport, MAX_DIAGNOSTIC_LINES, newErrors } f
 import { diagnosticsTimeoutMs, lspEnabled } from '../../../src/lsp/session.js';
 import { parseLspServers } from '../../../src/plugins/lsp.js';
 import { formatAnswer } from '../../../src/tools/lsp/format.js';
+import { answerQuery } from '../../../src/lsp/queries.js';
+import { redactDiagnostic, redactHover } from '../../../src/permissions/redact-literals.js';
 import { lspServerLines } from '../../../src/ui/commands/lsp.js';
 import { fakeEnv } from '../core/fake-tools.js';
 import { lspTool } from '../../../src/tools/lsp/index.js';
@@ -218,6 +220,59 @@ describe('the LSP tool’s answer and /lsp', () => {
     );
     expect(out).toEqual({ text: 'src/a.ts:3:7  function add\n/q/b.ts:9:2\n(1 result in files a permission rule hides is left out)', results: 2 });
     expect(formatAnswer({ kind: 'unavailable', reason: 'no server' }, { cwd: '/p' })).toEqual({ text: 'no server', results: 0, unavailable: true });
+  });
+
+  it('a hover of a symbol declared in a hidden file is left out: it would show the declaration (a secret constant’s value)', async () => {
+    const hidden = (f: string) => f.startsWith('/p/secrets/');
+    const hover = (definedIn: string[] | null) => formatAnswer({ kind: 'text', text: 'const KEY: "sk-live-123"', definedIn }, { cwd: '/p', hidden });
+    expect(hover(['/p/secrets/keys.ts']).text).toBe('Hover left out: the symbol is declared in a file a permission rule hides.');
+    expect(hover(null).text).toMatch(/^Hover left out: the server could not say where/);
+    // Declared elsewhere: shown, its literal values left out (the next test).
+    expect(hover(['/p/src/a.ts']).text).toBe('const KEY: "…"');
+    expect(hover([]).text).toBe('const KEY: "…"');
+    expect(formatAnswer({ kind: 'text', text: 'x', definedIn: null }, { cwd: '/p' }).text).toBe('x');
+    // The query asks the server where the symbol is declared, beside its hover.
+    const asked: string[] = [];
+    const server = {
+      request: async (method: string) => {
+        asked.push(method);
+        if (method === 'textDocument/hover') return { contents: { kind: 'markdown', value: 'const KEY: "sk-live-123"' } };
+        return [{ uri: 'file:///p/secrets/keys.ts', range: { start: { line: 0, character: 13 }, end: { line: 0, character: 16 } } }];
+      },
+    } as unknown as Parameters<typeof answerQuery>[0];
+    const answer = await answerQuery(
+      server,
+      { operation: 'hover', file: '/p/src/a.ts', line: 1, character: 1 },
+      { uri: 'file:///p/src/a.ts', version: 1 },
+      new AbortController().signal,
+      async () => [],
+    );
+    expect(asked).toEqual(['textDocument/hover', 'textDocument/definition']);
+    expect(answer).toEqual({ kind: 'text', text: 'const KEY: "sk-live-123"', definedIn: ['/p/secrets/keys.ts'] });
+    expect(formatAnswer(answer, { cwd: '/p', hidden }).text).not.toContain('sk-live');
+  });
+
+  it('while a Read deny rule holds, literal values in diagnostics and hovers are left out: a type can quote a hidden constant', () => {
+    const hidden = (f: string) => f.startsWith('/p/secrets/');
+    const diag = (label: string) =>
+      formatAnswer({ kind: 'locations', diagnostics: true, items: [{ path: '/p/src/a.ts', line: 2, character: 14, label }] }, { cwd: '/p', hidden }).text;
+    expect(diag(`error: Type '"sk-live-123"' is not assignable to type '1'. [2322]`)).toBe(
+      `src/a.ts:2:14  error: Type '"…"' is not assignable to type '…'. [2322]`,
+    );
+    expect(diag(`error: Type 'string' is not assignable to type 'number'. [2322]`)).toBe(
+      `src/a.ts:2:14  error: Type 'string' is not assignable to type 'number'. [2322]`,
+    );
+    expect(redactDiagnostic(`Property 'x' does not exist on type '{ a: "sk-1"; b: 4242; }'.`)).toBe(
+      `Property 'x' does not exist on type '{ a: "…"; b: 4242; }'.`,
+    );
+    expect(redactDiagnostic(`"Literal['sk-1', 4242]" is not assignable to "int"`)).toBe(`"Literal['…', …]" is not assignable to "int"`);
+    expect(redactDiagnostic("Type '`sk-${string}`' is not assignable to type 'never'.")).toBe("Type '`…`' is not assignable to type 'never'.");
+    const hover = formatAnswer({ kind: 'text', text: '```typescript\nconst k: "sk-live-123"\n```', definedIn: ['/p/src/a.ts'] }, { cwd: '/p', hidden }).text;
+    expect(hover).toBe('```typescript\nconst k: "…"\n```');
+    expect(redactHover('const PIN: 4242')).toBe('const PIN: …');
+    expect(redactHover('function add(a: number, b: number): number')).toBe('function add(a: number, b: number): number');
+    // Without a Read deny rule nothing is left out.
+    expect(formatAnswer({ kind: 'text', text: 'const k: "v"', definedIn: [] }, { cwd: '/p' }).text).toBe('const k: "v"');
   });
 
   it('/lsp lists each server with its source, files and state', () => {
