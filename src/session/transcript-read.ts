@@ -11,6 +11,7 @@ import { unansweredToolUses } from '../base/conversation.js';
 import type { ApiMessage } from '../base/events.js';
 import { compactedMarks, type PromptMark } from '../base/prompt-marks.js';
 import { isMessage, readLegacySession } from './legacy-transcript.js';
+import { withParallelResults } from './parallel-results.js';
 import { appendMessage, type ChainLine, WICKET_RECORD } from './transcript.js';
 import { recordedInstructions, type RecordedInstructions } from './memory/recorded.js';
 
@@ -103,7 +104,10 @@ function isLegacy(entries: readonly Entry[]): boolean {
   return entries.some((e) => (e.type === 'user' || e.type === 'assistant') && !('parentUuid' in e));
 }
 
-/** The records of the conversation, oldest first: from the newest record of the main chain back to its root. */
+/**
+ * The records of the conversation, oldest first: from the newest record of the main chain back to its
+ * root, with the results of parallel calls that Claude Code wrote beside it (parallel-results.ts).
+ */
 export function chainOf(entries: readonly Entry[]): Entry[] {
   const byUuid = new Map<string, Entry>();
   let leaf: Entry | undefined;
@@ -129,7 +133,7 @@ export function chainOf(entries: readonly Entry[]): Entry[] {
     seen.add(e.uuid as string);
     out.push(e);
   }
-  return out.reverse();
+  return withParallelResults(out.reverse(), entries);
 }
 
 interface Line extends ChainLine {
