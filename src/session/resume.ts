@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { FatalError } from '../base/errors.js';
 import { legacySessionsRoot, transcriptFile } from './paths.js';
-import { findSession, latestSessionFile, type SessionPlaces } from './session-list.js';
+import { findSession, latestSessionFile, type SessionPlaces, sessionFiles } from './session-list.js';
 import { loadSession, type SavedSession } from './transcript-read.js';
 import { TranscriptWriter, type TranscriptMeta } from './transcript.js';
 
@@ -24,7 +24,7 @@ export interface ResumeOptions {
 export function resumeFile(opts: ResumeOptions, places: SessionPlaces): string | undefined {
   if (typeof opts.resume === 'string') {
     const file = findSession(opts.resume, places);
-    if (!file) throw new FatalError('config', `no saved session "${opts.resume}" (by id or name) for ${places.cwd} or any other project`);
+    if (!file) throw new FatalError('config', unknownSession(opts.resume));
     return file;
   }
   if (opts.continue) {
@@ -37,9 +37,29 @@ export function resumeFile(opts: ResumeOptions, places: SessionPlaces): string |
   return undefined;
 }
 
-/** The id the run writes under: --session-id, else the resumed session's (unless forking), else undefined (a new one). */
-export function continuedSessionId(opts: ResumeOptions, file: string | undefined): string | undefined {
-  if (opts.sessionId) return opts.sessionId;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What Claude Code says of a `--resume` value that names no session: an id it has no file for, or a title none has. */
+function unknownSession(query: string): string {
+  if (UUID.test(query.trim())) return `No conversation found with session ID: ${query.trim()}`;
+  return (
+    '--resume requires a valid session ID or session title when used with --print. Usage: wicket -p --resume <session-id|title>. ' +
+    `Provided value "${query}" is not a UUID and does not match any session title.`
+  );
+}
+
+/**
+ * The id the run writes under: --session-id, else the resumed session's (unless forking), else
+ * undefined (a new one). A --session-id that a saved session of this project already has is refused,
+ * as Claude Code refuses it, unless it is the session being resumed.
+ */
+export function continuedSessionId(opts: ResumeOptions, file: string | undefined, places?: SessionPlaces): string | undefined {
+  if (opts.sessionId) {
+    const resumesIt = file !== undefined && !opts.forkSession && path.basename(file, '.jsonl') === opts.sessionId;
+    if (places && !resumesIt && sessionFiles(places).some((f) => f.id === opts.sessionId))
+      throw new FatalError('config', `Session ID ${opts.sessionId} is already in use.`);
+    return opts.sessionId;
+  }
   return file && !opts.forkSession ? path.basename(file, '.jsonl') : undefined;
 }
 

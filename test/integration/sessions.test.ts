@@ -75,7 +75,7 @@ describe("Claude Code's place and format", () => {
   it('-r with an id or name that matches no session is an error that says so', async () => {
     const r = await t.run(['-p', 'x', '-r', 'nothing by this name']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('no saved session "nothing by this name"');
+    expect(r.stderr).toContain('Provided value "nothing by this name" is not a UUID and does not match any session title.');
     expect(t.api.messageRequests()).toHaveLength(0);
   });
 });
