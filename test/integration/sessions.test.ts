@@ -160,4 +160,16 @@ describe('cleanupPeriodDays', () => {
     expect(left).toEqual([`${b}.jsonl`]);
     expect(existsSync(history)).toBe(false);
   });
+  it('cleanupPeriodDays 0 is a settings error, and removes nothing (as Claude Code 2.1.332 keeps everything then)', async () => {
+    const a = await session('one', 'a1');
+    const file = transcriptFile(configDir(), t.project.dir, a);
+    const when = new Date(Date.now() - 400 * 24 * 60 * 60 * 1000);
+    utimesSync(file, when, when);
+    await t.project.write('.claude/settings.json', JSON.stringify({ cleanupPeriodDays: 0 }));
+    t.api.script(reply().text('b2'));
+    const r = await t.run(['-p', 'two']);
+    expectExit(r, 0);
+    expect(r.stderr).toContain('"cleanupPeriodDays" must be at least 1');
+    expect(existsSync(file)).toBe(true);
+  });
 });
