@@ -63,11 +63,17 @@ export function continuedSessionId(opts: ResumeOptions, file: string | undefined
   return file && !opts.forkSession ? path.basename(file, '.jsonl') : undefined;
 }
 
-/** The resumed conversation and its rewind points; `keepDeferred` (print mode) keeps a call a hook deferred, to be run now. */
+/**
+ * The resumed conversation and its rewind points; `keepDeferred` (print mode) keeps a call a hook
+ * deferred, to be run now. A conversation that ended on a user record goes on after Claude Code's
+ * stand-in reply (`noResponse`), which openTranscript writes to the file.
+ */
 export function loadResumed(file: string | undefined, keepDeferred = false): SavedSession {
   if (!file) return { messages: [], marks: [], chain: [], leaf: null };
   try {
-    return loadSession(file, { keepDeferred });
+    const saved = loadSession(file, { keepDeferred });
+    if (saved.noResponse) saved.messages.push({ role: 'assistant', content: structuredClone(saved.noResponse.content) });
+    return saved;
   } catch (err) {
     throw new FatalError('config', `the saved session ${file} cannot be read: ${(err as Error).message}`);
   }
@@ -98,7 +104,7 @@ export interface TranscriptSetup {
 export function openTranscript(
   setup: TranscriptSetup,
   meta: Omit<TranscriptMeta, 'sessionId'>,
-  saved: Pick<SavedSession, 'messages' | 'marks' | 'chain' | 'leaf'>,
+  saved: Pick<SavedSession, 'messages' | 'marks' | 'chain' | 'leaf' | 'noResponse'>,
   name?: string,
 ): TranscriptWriter {
   const continues = setup.resumeFile === setup.transcriptPath;
@@ -107,6 +113,7 @@ export function openTranscript(
     { ...meta, sessionId: setup.options.sessionId },
     continues ? { leaf: saved.leaf, chain: saved.chain } : undefined,
   );
+  if (continues && saved.noResponse) writer.message(saved.noResponse);
   if (!continues && saved.messages.length) writer.restart(saved.messages, 'fork', saved.marks);
   if (name?.trim()) writer.name(name.trim());
   return writer;

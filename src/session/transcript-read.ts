@@ -12,7 +12,7 @@ import type { ApiMessage } from '../base/events.js';
 import { compactedMarks, type PromptMark } from '../base/prompt-marks.js';
 import { isMessage, readLegacySession } from './legacy-transcript.js';
 import { withParallelResults } from './parallel-results.js';
-import { appendMessage, type ChainLine, WICKET_RECORD } from './transcript.js';
+import { type AssistantMessage, appendMessage, type ChainLine, WICKET_RECORD } from './transcript.js';
 import { recordedInstructions, type RecordedInstructions } from './memory/recorded.js';
 
 /** A saved session: its messages, and the prompts it can be rewound to (oldest first). */
@@ -29,7 +29,21 @@ export interface SavedSession {
   legacy?: boolean;
   /** The start's instruction files as the session recorded them (none in an older session). */
   instructions?: RecordedInstructions;
+  /**
+   * The reply that stands in for one the model never gave: a session whose conversation ends on a
+   * user record (a run stopped after tool results, or interrupted) goes on, as in Claude Code, after an
+   * assistant message "No response requested." (resume.ts adds it to the messages, and to the file).
+   */
+  noResponse?: AssistantMessage;
 }
+
+/** Claude Code's stand-in reply before the next prompt of a session that ended on a user record. */
+const NO_RESPONSE: AssistantMessage = {
+  role: 'assistant',
+  content: [{ type: 'text', text: 'No response requested.' }],
+  model: '<synthetic>',
+  stop_reason: 'stop_sequence',
+};
 
 type Entry = Record<string, unknown>;
 
@@ -80,7 +94,9 @@ export function sessionFromEntries(entries: readonly Entry[], keepDeferred = fal
   // The next record follows the newest of the chain (Claude Code's attachments after a reply too), unless the end was cut.
   const cut = kept.length < lines.length;
   const leaf = cut ? (kept[kept.length - 1]?.uuid ?? null) : ((chain[chain.length - 1]?.uuid as string | undefined) ?? null);
+  const noResponse = !cut && chain[chain.length - 1]?.type === 'user' && messages.at(-1)?.role === 'user' ? NO_RESPONSE : undefined;
   return {
+    ...(noResponse ? { noResponse } : {}),
     messages,
     marks: marks.flatMap((m) =>
       m.at === undefined || m.at <= messages.length ? [m] : m.checkpoint === undefined ? [] : [{ text: m.text, checkpoint: m.checkpoint }],
@@ -172,8 +188,14 @@ function sentMessage(e: Entry): ApiMessage | undefined {
   if (e.isApiErrorMessage === true || !isMessage(e.message)) return undefined;
   const m = e.message as ApiMessage;
   if (m.role !== e.type) return undefined;
-  if (m.role === 'assistant' && (e.message as { model?: unknown }).model === '<synthetic>') return undefined;
+  // Claude Code's stand-ins for API errors are not sent; its other `<synthetic>` replies are.
+  if (m.role === 'assistant' && (e.message as { model?: unknown }).model === '<synthetic>' && isApiError(m)) return undefined;
   return { role: m.role, content: structuredClone(m.content) };
+}
+
+function isApiError(m: ApiMessage): boolean {
+  const text = typeof m.content === 'string' ? m.content : m.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  return /^API Error\b/.test(text.trim());
 }
 
 function blocksOf(m: ApiMessage): Exclude<ApiMessage['content'], string> {

@@ -248,6 +248,9 @@ export class TranscriptWriter {
     else if (ev.type === 'tool_result')
       this.own(WICKET_RECORD.gateTrace, { toolUseId: ev.toolUseId, toolName: ev.name, trace: ev.trace, isError: ev.result.isError ?? false });
     else if (ev.type === 'done') {
+      // As Claude Code marks a run its turn limit stopped: a resumed session then goes on without a stand-in reply.
+      if (ev.reason === 'max_turns')
+        this.chained('attachment', { attachment: { type: 'max_turns_reached', maxTurns: ev.numTurns, turnCount: ev.numTurns + 1, exitCommitted: false } });
       this.lastPrompt();
       this.own(WICKET_RECORD.end, { reason: ev.reason, numTurns: ev.numTurns, ...(ev.deferredToolUse ? { deferredToolUse: ev.deferredToolUse } : {}) });
     } else if (ev.type === 'compact') this.compacted(ev);
