@@ -24,7 +24,7 @@ export interface ResumeOptions {
 export function resumeFile(opts: ResumeOptions, places: SessionPlaces): string | undefined {
   if (typeof opts.resume === 'string') {
     const file = findSession(opts.resume, places);
-    if (!file) throw new FatalError('config', unknownSession(opts.resume));
+    if (!file) throw new FatalError('config', unknownSession(opts.resume, opts.print !== false, places.cwd));
     return file;
   }
   if (opts.continue) {
@@ -39,9 +39,13 @@ export function resumeFile(opts: ResumeOptions, places: SessionPlaces): string |
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** What Claude Code says of a `--resume` value that names no session: an id it has no file for, or a title none has. */
-function unknownSession(query: string): string {
+/**
+ * What Claude Code's print mode says of a `--resume` value that names no session: an id it has no
+ * file for, or a title none has. The app says it in its own words.
+ */
+function unknownSession(query: string, print: boolean, cwd: string): string {
   if (UUID.test(query.trim())) return `No conversation found with session ID: ${query.trim()}`;
+  if (!print) return `no saved session "${query}" (by id or name) for ${cwd} or any other project`;
   return (
     '--resume requires a valid session ID or session title when used with --print. Usage: wicket -p --resume <session-id|title>. ' +
     `Provided value "${query}" is not a UUID and does not match any session title.`
