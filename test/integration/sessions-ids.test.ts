@@ -65,6 +65,8 @@ describe('the summary the SDK lists', () => {
       expect(await listSessions({ dir: t.project.dir })).toEqual([expect.objectContaining({ sessionId: id, summary: cut, firstPrompt: 'first prompt' })]);
       await session('third', ['-c', '-n', 'Named one']);
       expect((await listSessions({ dir: t.project.dir }))[0]).toMatchObject({ summary: 'Named one', customTitle: 'Named one' });
+      // The name finds it, case aside, as Claude Code's -r does.
+      expect(await session('fourth', ['-r', 'NAMED ONE'])).toBe(id);
     } finally {
       if (saved === undefined) delete process.env.CLAUDE_CONFIG_DIR;
       else process.env.CLAUDE_CONFIG_DIR = saved;

@@ -66,10 +66,10 @@ describe("Claude Code's place and format", () => {
     // Appended to Claude Code's file, in its chain.
     const after = apiMessages(path.join(dir, `${FIXTURE_ID}.jsonl`));
     expect(after.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
-    // And by its name, from this project's folder too.
-    t.api.script(reply().text('Again.'));
-    expectExit(await t.run(['-p', 'once more', '-r', 'cc fixture']), 0);
-    expect(texts(lastBody()).slice(-3)).toEqual(['and then?', 'Going on.', 'once more']);
+    // Not by its name from this project: as Claude Code, a name is looked for in this project only.
+    const byName = await t.run(['-p', 'once more', '-r', 'cc fixture']);
+    expect(byName.code).toBe(1);
+    expect(byName.stderr).toContain('Provided value "cc fixture" is not a UUID and does not match any session title.');
   });
 
   it('-r with an id or name that matches no session is an error that says so', async () => {
