@@ -94,7 +94,9 @@ export function sessionFromEntries(entries: readonly Entry[], keepDeferred = fal
   // The next record follows the newest of the chain (Claude Code's attachments after a reply too), unless the end was cut.
   const cut = kept.length < lines.length;
   const leaf = cut ? (kept[kept.length - 1]?.uuid ?? null) : ((chain[chain.length - 1]?.uuid as string | undefined) ?? null);
-  const noResponse = !cut && chain[chain.length - 1]?.type === 'user' && messages.at(-1)?.role === 'user' ? NO_RESPONSE : undefined;
+  const end = chain[chain.length - 1];
+  const endsOnUser = end?.type === 'user' && end.isCompactSummary !== true && messages.at(-1)?.role === 'user';
+  const noResponse = !cut && endsOnUser ? NO_RESPONSE : undefined;
   return {
     ...(noResponse ? { noResponse } : {}),
     messages,
