@@ -151,7 +151,28 @@ export function chainOf(entries: readonly Entry[]): Entry[] {
     seen.add(e.uuid as string);
     out.push(e);
   }
-  return withParallelResults(out.reverse(), entries);
+  return withParallelResults(withPreservedSegment(out.reverse(), byUuid), entries);
+}
+
+/**
+ * Claude Code's compaction may keep the newest messages as they were: its boundary's
+ * `compactMetadata.preservedSegment` names them (from `headUuid` back up to `tailUuid`, in the chain
+ * before the boundary) and the summary record they follow (`anchorUuid`).
+ */
+function withPreservedSegment(chain: Entry[], byUuid: Map<string, Entry>): Entry[] {
+  const at = chain.findLastIndex((e) => e.type === 'system' && e.subtype === 'compact_boundary');
+  const segment = (chain[at]?.compactMetadata as { preservedSegment?: Record<string, unknown> } | undefined)?.preservedSegment;
+  if (!segment || typeof segment.headUuid !== 'string' || typeof segment.tailUuid !== 'string') return chain;
+  const anchor = chain.findIndex((e) => e.uuid === segment.anchorUuid);
+  if (anchor < at) return chain;
+  const kept: Entry[] = [];
+  const seen = new Set<string>();
+  for (let e = byUuid.get(segment.tailUuid); e && !seen.has(e.uuid as string); e = byUuid.get(e.parentUuid as string)) {
+    seen.add(e.uuid as string);
+    kept.unshift(e);
+    if (e.uuid === segment.headUuid) return [...chain.slice(0, anchor + 1), ...kept, ...chain.slice(anchor + 1)];
+  }
+  return chain;
 }
 
 interface Line extends ChainLine {
@@ -174,6 +195,7 @@ function messagesOf(chain: readonly Entry[]): { messages: ApiMessage[]; lines: L
         const line = lines[lines.length - 1]!;
         lines[lines.length - 1] = { ...line, uuid: e.uuid as string, message: { role: 'assistant', content: prev.content } };
       } else {
+        if (m.role === 'user' && prev?.role === 'user') newlineAtSeam(prev, m);
         appendMessage(messages, m);
         lines.push({ uuid: e.uuid as string, message: m, index: messages.length - 1 });
       }
@@ -193,6 +215,17 @@ function sentMessage(e: Entry): ApiMessage | undefined {
   // Claude Code's stand-ins for API errors are not sent; its other `<synthetic>` replies are.
   if (m.role === 'assistant' && (e.message as { model?: unknown }).model === '<synthetic>' && isApiError(m)) return undefined;
   return { role: m.role, content: structuredClone(m.content) };
+}
+
+/**
+ * Two user records that make one message: where a text meets a text, Claude Code ends the first with
+ * a line break (a local command's lines, then the next prompt), and so is it sent here.
+ */
+function newlineAtSeam(prev: ApiMessage, next: ApiMessage): void {
+  const blocks = blocksOf(prev);
+  const last = blocks[blocks.length - 1];
+  if (last?.type !== 'text' || last.text.endsWith('\n') || blocksOf(next)[0]?.type !== 'text') return;
+  prev.content = [...blocks.slice(0, -1), { ...last, text: `${last.text}\n` }];
 }
 
 function isApiError(m: ApiMessage): boolean {
