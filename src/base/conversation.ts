@@ -6,13 +6,19 @@ import type { ApiMessage, ContentBlock } from './events.js';
 
 type UserContent = Exclude<ApiMessage['content'], string>;
 
-/** Appends user content, merging into the last message when it is already a user message. */
-export function appendUser(messages: ApiMessage[], content: string | UserContent): void {
+/**
+ * Appends user content, merging into the last message when it is already a user message. With
+ * `newlineAtSeam` (a prompt joining a resumed conversation's last user text), the text it follows
+ * ends with a line break, as Claude Code sends such a seam.
+ */
+export function appendUser(messages: ApiMessage[], content: string | UserContent, opts: { newlineAtSeam?: boolean } = {}): void {
   const blocks: UserContent = typeof content === 'string' ? [{ type: 'text', text: content }] : content;
   const last = messages[messages.length - 1];
   if (last && last.role === 'user') {
     const prev: UserContent = typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
-    last.content = [...prev, ...blocks];
+    const end = prev[prev.length - 1];
+    const seam = opts.newlineAtSeam && end?.type === 'text' && !end.text.endsWith('\n') && blocks[0]?.type === 'text';
+    last.content = [...(seam ? [...prev.slice(0, -1), { ...end, text: `${end.text}\n` }] : prev), ...blocks];
     return;
   }
   messages.push({ role: 'user', content: blocks });

@@ -114,7 +114,7 @@ async function* runPromptInner(
     ...attached,
     ...context.map((text) => ({ type: 'text' as const, text })),
   ];
-  appendUser(messages, added);
+  appendUser(messages, added, { newlineAtSeam: true });
   // Only what was added: a resumed session joins it to the user message it follows.
   run.onUserMessage?.({ role: 'user', content: added });
   yield* runAgent(messages, opts);

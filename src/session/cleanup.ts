@@ -1,5 +1,6 @@
 /**
- * `cleanupPeriodDays` (default 30, as in Claude Code): at start-up, the transcripts not written to for
+ * `cleanupPeriodDays` (default 30, as in Claude Code; a value that is not a whole number of at least 1
+ * keeps everything): at start-up, the transcripts not written to for
  * longer than that are removed, with what belongs to them: their folder beside them (sub-agents, large
  * tool results), their file checkpoints and their large outputs under wicket's folder. Transcripts an
  * older wicket kept in its own folder go the same way, and so do checkpoints no transcript names.
@@ -13,9 +14,14 @@ export const DEFAULT_CLEANUP_DAYS = 30;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The retention in days from settings: a number of at least 1, else the default. */
+/**
+ * The retention in days from settings: the default when unset; a whole number of at least 1 as it is.
+ * Any other value (0 among them) removes nothing, as in Claude Code 2.1.332: its schema wants a whole
+ * number of at least 1, it skips the sweep when that setting is in error, and it keeps everything for 0.
+ */
 export function cleanupDays(setting: unknown): number {
-  return typeof setting === 'number' && Number.isFinite(setting) && setting >= 1 ? setting : DEFAULT_CLEANUP_DAYS;
+  if (setting === undefined) return DEFAULT_CLEANUP_DAYS;
+  return typeof setting === 'number' && Number.isInteger(setting) && setting >= 1 ? setting : Number.POSITIVE_INFINITY;
 }
 
 export interface CleanupPlaces {

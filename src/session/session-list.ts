@@ -159,8 +159,8 @@ function entrypointOf(file: string): string | undefined {
 
 /**
  * A session named by `-r`/`--resume`: by id in this project, then in every project; else by name
- * (`custom-title`, case aside), the newest with it, in this project first. A path to a `.jsonl` file
- * is taken as it is.
+ * (`custom-title`, case aside), the newest with it in this project (as Claude Code, which looks for
+ * a name in no other project). A path to a `.jsonl` file is taken as it is.
  */
 export function findSession(query: string, places: SessionPlaces): string | undefined {
   const q = query.trim();
@@ -171,9 +171,5 @@ export function findSession(query: string, places: SessionPlaces): string | unde
     if (hit) return hit.file;
   }
   const name = q.toLowerCase();
-  for (const all of [false, true]) {
-    const hit = listSessions(places, all).find((s) => s.title?.toLowerCase() === name);
-    if (hit) return hit.file;
-  }
-  return undefined;
+  return listSessions(places).find((s) => s.title?.toLowerCase() === name)?.file;
 }

@@ -11,7 +11,8 @@ import { unansweredToolUses } from '../base/conversation.js';
 import type { ApiMessage } from '../base/events.js';
 import { compactedMarks, type PromptMark } from '../base/prompt-marks.js';
 import { isMessage, readLegacySession } from './legacy-transcript.js';
-import { appendMessage, type ChainLine, WICKET_RECORD } from './transcript.js';
+import { withParallelResults } from './parallel-results.js';
+import { type AssistantMessage, appendMessage, type ChainLine, WICKET_RECORD } from './transcript.js';
 import { recordedInstructions, type RecordedInstructions } from './memory/recorded.js';
 
 /** A saved session: its messages, and the prompts it can be rewound to (oldest first). */
@@ -28,7 +29,21 @@ export interface SavedSession {
   legacy?: boolean;
   /** The start's instruction files as the session recorded them (none in an older session). */
   instructions?: RecordedInstructions;
+  /**
+   * The reply that stands in for one the model never gave: a session whose conversation ends on a
+   * user record (a run stopped after tool results, or interrupted) goes on, as in Claude Code, after an
+   * assistant message "No response requested." (resume.ts adds it to the messages, and to the file).
+   */
+  noResponse?: AssistantMessage;
 }
+
+/** Claude Code's stand-in reply before the next prompt of a session that ended on a user record. */
+const NO_RESPONSE: AssistantMessage = {
+  role: 'assistant',
+  content: [{ type: 'text', text: 'No response requested.' }],
+  model: '<synthetic>',
+  stop_reason: 'stop_sequence',
+};
 
 type Entry = Record<string, unknown>;
 
@@ -83,7 +98,11 @@ export function sessionFromEntries(entries: readonly Entry[], keepDeferred = fal
   // The next record follows the newest of the chain (Claude Code's attachments after a reply too), unless the end was cut.
   const cut = kept.length < lines.length;
   const leaf = cut ? (kept[kept.length - 1]?.uuid ?? null) : ((chain[chain.length - 1]?.uuid as string | undefined) ?? null);
+  const end = chain[chain.length - 1];
+  const endsOnUser = end?.type === 'user' && end.isCompactSummary !== true && messages.at(-1)?.role === 'user';
+  const noResponse = !cut && endsOnUser ? NO_RESPONSE : undefined;
   return {
+    ...(noResponse ? { noResponse } : {}),
     messages,
     marks: marks.flatMap((m) =>
       m.at === undefined || m.at <= messages.length ? [m] : m.checkpoint === undefined ? [] : [{ text: m.text, checkpoint: m.checkpoint }],
@@ -107,7 +126,11 @@ function isLegacy(entries: readonly Entry[]): boolean {
   return entries.some((e) => (e.type === 'user' || e.type === 'assistant') && !('parentUuid' in e));
 }
 
-/** The records of the conversation, oldest first: from the newest record of the main chain back to its root. */
+/**
+ * The records of the conversation, oldest first: from the newest record of the main chain (or the
+ * record `at`) back to its root, with the results of parallel calls that Claude Code wrote beside it
+ * (parallel-results.ts).
+ */
 export function chainOf(entries: readonly Entry[], at?: string): Entry[] {
   const byUuid = new Map<string, Entry>();
   let leaf: Entry | undefined;
@@ -137,7 +160,28 @@ export function chainOf(entries: readonly Entry[], at?: string): Entry[] {
     seen.add(e.uuid as string);
     out.push(e);
   }
-  return out.reverse();
+  return withParallelResults(withPreservedSegment(out.reverse(), byUuid), entries);
+}
+
+/**
+ * Claude Code's compaction may keep the newest messages as they were: its boundary's
+ * `compactMetadata.preservedSegment` names them (from `headUuid` back up to `tailUuid`, in the chain
+ * before the boundary) and the summary record they follow (`anchorUuid`).
+ */
+function withPreservedSegment(chain: Entry[], byUuid: Map<string, Entry>): Entry[] {
+  const at = chain.findLastIndex((e) => e.type === 'system' && e.subtype === 'compact_boundary');
+  const segment = (chain[at]?.compactMetadata as { preservedSegment?: Record<string, unknown> } | undefined)?.preservedSegment;
+  if (!segment || typeof segment.headUuid !== 'string' || typeof segment.tailUuid !== 'string') return chain;
+  const anchor = chain.findIndex((e) => e.uuid === segment.anchorUuid);
+  if (anchor < at) return chain;
+  const kept: Entry[] = [];
+  const seen = new Set<string>();
+  for (let e = byUuid.get(segment.tailUuid); e && !seen.has(e.uuid as string); e = byUuid.get(e.parentUuid as string)) {
+    seen.add(e.uuid as string);
+    kept.unshift(e);
+    if (e.uuid === segment.headUuid) return [...chain.slice(0, anchor + 1), ...kept, ...chain.slice(anchor + 1)];
+  }
+  return chain;
 }
 
 interface Line extends ChainLine {
@@ -160,6 +204,7 @@ function messagesOf(chain: readonly Entry[]): { messages: ApiMessage[]; lines: L
         const line = lines[lines.length - 1]!;
         lines[lines.length - 1] = { ...line, uuid: e.uuid as string, message: { role: 'assistant', content: prev.content } };
       } else {
+        if (m.role === 'user' && prev?.role === 'user') newlineAtSeam(prev, m);
         appendMessage(messages, m);
         lines.push({ uuid: e.uuid as string, message: m, index: messages.length - 1 });
       }
@@ -176,8 +221,25 @@ function sentMessage(e: Entry): ApiMessage | undefined {
   if (e.isApiErrorMessage === true || !isMessage(e.message)) return undefined;
   const m = e.message as ApiMessage;
   if (m.role !== e.type) return undefined;
-  if (m.role === 'assistant' && (e.message as { model?: unknown }).model === '<synthetic>') return undefined;
+  // Claude Code's stand-ins for API errors are not sent; its other `<synthetic>` replies are.
+  if (m.role === 'assistant' && (e.message as { model?: unknown }).model === '<synthetic>' && isApiError(m)) return undefined;
   return { role: m.role, content: structuredClone(m.content) };
+}
+
+/**
+ * Two user records that make one message: where a text meets a text, Claude Code ends the first with
+ * a line break (a local command's lines, then the next prompt), and so is it sent here.
+ */
+function newlineAtSeam(prev: ApiMessage, next: ApiMessage): void {
+  const blocks = blocksOf(prev);
+  const last = blocks[blocks.length - 1];
+  if (last?.type !== 'text' || last.text.endsWith('\n') || blocksOf(next)[0]?.type !== 'text') return;
+  prev.content = [...blocks.slice(0, -1), { ...last, text: `${last.text}\n` }];
+}
+
+function isApiError(m: ApiMessage): boolean {
+  const text = typeof m.content === 'string' ? m.content : m.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+  return /^API Error\b/.test(text.trim());
 }
 
 function blocksOf(m: ApiMessage): Exclude<ApiMessage['content'], string> {

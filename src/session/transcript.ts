@@ -47,6 +47,8 @@ export const WICKET_RECORD = {
   instructions: 'wicket-instructions',
 } as const;
 
+const LAST_PROMPT_CHARS = 200;
+
 export interface ChainLine {
   uuid: string;
   message: ApiMessage;
@@ -60,6 +62,8 @@ export class TranscriptWriter {
   private parent: string | null;
   /** The message records of the conversation, oldest first (to find where a rewind goes back to). */
   private chain: ChainLine[] = [];
+  /** The prompt the run under way began with, for its `last-prompt` record. */
+  private prompt: string | undefined;
 
   constructor(
     readonly file: string,
@@ -144,6 +148,19 @@ export class TranscriptWriter {
     this.write({ type: 'custom-title', customTitle: title, sessionId: this.meta.sessionId });
   }
 
+  /**
+   * The end of a prompt's run, as Claude Code marks it: a `last-prompt` record with the prompt on one
+   * line (cut at 200 characters) and the record the conversation ends at. The Agent SDK's
+   * `listSessions` shows it as the session's summary when the session has no name.
+   */
+  private lastPrompt(): void {
+    const text = this.prompt?.replace(/\s+/g, ' ').trim();
+    this.prompt = undefined;
+    if (!text) return;
+    const lastPrompt = text.length > LAST_PROMPT_CHARS ? `${text.slice(0, LAST_PROMPT_CHARS)}\u2026` : text;
+    this.write({ type: 'last-prompt', lastPrompt, leafUuid: this.parent, sessionId: this.meta.sessionId });
+  }
+
   /** A rewind point: the prompt that goes in next (after the newest record), and its file checkpoint. */
   checkpoint(prompt: string, checkpoint: number | undefined, codeOnly = false): void {
     this.own(WICKET_RECORD.checkpoint, {
@@ -226,6 +243,7 @@ export class TranscriptWriter {
   /** Records what matters from the event stream (`uuid`: the uuid the stream gave the message, if any). */
   onEvent(ev: AgentEvent, uuid?: string): void {
     if (ev.type === 'prompt_checkpoint') {
+      this.prompt = ev.prompt;
       this.checkpoint(ev.prompt, ev.checkpoint);
       if (ev.instructions) this.own(WICKET_RECORD.instructions, ev.instructions);
     } else if (ev.type === 'assistant_message') this.message(ev.message, uuid);
@@ -235,9 +253,13 @@ export class TranscriptWriter {
     else if (ev.type === 'task_notification' && ev.text) this.message({ role: 'user', content: [{ type: 'text', text: ev.text }] });
     else if (ev.type === 'tool_result')
       this.own(WICKET_RECORD.gateTrace, { toolUseId: ev.toolUseId, toolName: ev.name, trace: ev.trace, isError: ev.result.isError ?? false });
-    else if (ev.type === 'done')
+    else if (ev.type === 'done') {
+      // As Claude Code marks a run its turn limit stopped: a resumed session then goes on without a stand-in reply.
+      if (ev.reason === 'max_turns')
+        this.chained('attachment', { attachment: { type: 'max_turns_reached', maxTurns: ev.numTurns, turnCount: ev.numTurns + 1, exitCommitted: false } });
+      this.lastPrompt();
       this.own(WICKET_RECORD.end, { reason: ev.reason, numTurns: ev.numTurns, ...(ev.deferredToolUse ? { deferredToolUse: ev.deferredToolUse } : {}) });
-    else if (ev.type === 'compact') this.compacted(ev);
+    } else if (ev.type === 'compact') this.compacted(ev);
   }
 }
 

@@ -40,7 +40,9 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   autoMemoryDirectory: yes('where auto memory lives (an absolute folder, ~ allowed)'),
   claudeMdExcludes: yes('glob patterns of instruction files to leave out'),
   claudeMd: yes('managed settings: instruction text given first, as the managed CLAUDE.md'),
-  cleanupPeriodDays: yes('sessions not written to for this many days are removed at start-up (default 30)'),
+  cleanupPeriodDays: yes(
+    'sessions not written to for this many days are removed at start-up (default 30; a value that is not a whole number of at least 1, 0 too, removes nothing, as in Claude Code)',
+  ),
   fileCheckpointingEnabled: yes('false turns file checkpoints (and /rewind of files) off'),
   lspDiagnostics: yes('wicket’s own: false appends no language server errors to Edit, Write and NotebookEdit results'),
   lspDiagnosticsTimeoutMs: yes('wicket’s own: how long an edit waits for the language server’s errors (default 1500)'),

@@ -66,16 +66,16 @@ describe("Claude Code's place and format", () => {
     // Appended to Claude Code's file, in its chain.
     const after = apiMessages(path.join(dir, `${FIXTURE_ID}.jsonl`));
     expect(after.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
-    // And by its name, from this project's folder too.
-    t.api.script(reply().text('Again.'));
-    expectExit(await t.run(['-p', 'once more', '-r', 'cc fixture']), 0);
-    expect(texts(lastBody()).slice(-3)).toEqual(['and then?', 'Going on.', 'once more']);
+    // Not by its name from this project: as Claude Code, a name is looked for in this project only.
+    const byName = await t.run(['-p', 'once more', '-r', 'cc fixture']);
+    expect(byName.code).toBe(1);
+    expect(byName.stderr).toContain('Provided value "cc fixture" is not a UUID and does not match any session title.');
   });
 
   it('-r with an id or name that matches no session is an error that says so', async () => {
     const r = await t.run(['-p', 'x', '-r', 'nothing by this name']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('no saved session "nothing by this name"');
+    expect(r.stderr).toContain('Provided value "nothing by this name" is not a UUID and does not match any session title.');
     expect(t.api.messageRequests()).toHaveLength(0);
   });
 });
@@ -159,5 +159,17 @@ describe('cleanupPeriodDays', () => {
       .sort();
     expect(left).toEqual([`${b}.jsonl`]);
     expect(existsSync(history)).toBe(false);
+  });
+  it('cleanupPeriodDays 0 is a settings error, and removes nothing (as Claude Code 2.1.332 keeps everything then)', async () => {
+    const a = await session('one', 'a1');
+    const file = transcriptFile(configDir(), t.project.dir, a);
+    const when = new Date(Date.now() - 400 * 24 * 60 * 60 * 1000);
+    utimesSync(file, when, when);
+    await t.project.write('.claude/settings.json', JSON.stringify({ cleanupPeriodDays: 0 }));
+    t.api.script(reply().text('b2'));
+    const r = await t.run(['-p', 'two']);
+    expectExit(r, 0);
+    expect(r.stderr).toContain('"cleanupPeriodDays" must be at least 1');
+    expect(existsSync(file)).toBe(true);
   });
 });

@@ -154,7 +154,7 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
   // The SDK's mode (stream-json in, with or without -p) continues as print mode does.
   const resumed = resumeFile({ ...opts, print: opts.print || opts.inputFormat === 'stream-json' }, places);
   // A resumed session goes on under its own id (and file), unless --fork-session.
-  const sessionId = continuedSessionId(opts, resumed) ?? randomUuid();
+  const sessionId = continuedSessionId(opts, resumed, places) ?? randomUuid();
   // --effort, then CLAUDE_CODE_EFFORT_LEVEL, then the agent's, then settings effortLevel; 'auto' leaves it to the model.
   const effort = pickEffort(opts.effort, mergedEnv.CLAUDE_CODE_EFFORT_LEVEL, asAgent?.effort, loaded.merged.effortLevel);
   const client = deps.client ?? clientFromEnv(mergedEnv, loaded.merged, { choice: provider.choice, cwd, smallModel, betas: opts.betas });

@@ -183,7 +183,7 @@ describe('a transcript Claude Code 2.1.332 wrote', () => {
     expect(apiMessages(FIXTURE)).toEqual(saved.messages.map((m) => ({ role: m.role, content: typeof m.content === 'string' ? text(m.content) : m.content })));
   });
 
-  it('is listed with its name, first prompt, message count and branch, and found by id or name from any project', () => {
+  it('is listed with its name, first prompt, message count and branch; found by id from any project, by name from its own (as Claude Code)', () => {
     const p = places();
     const dir = path.join(p.configDir, 'projects', projectSlug(FIXTURE_CWD));
     mkdirSync(dir, { recursive: true });
@@ -200,7 +200,8 @@ describe('a transcript Claude Code 2.1.332 wrote', () => {
       }),
     ]);
     expect(findSession(FIXTURE_ID, p)).toBe(path.join(dir, `${FIXTURE_ID}.jsonl`));
-    expect(findSession('CC Fixture', p)).toBe(path.join(dir, `${FIXTURE_ID}.jsonl`));
+    expect(findSession('CC Fixture', p)).toBeUndefined();
+    expect(findSession('CC Fixture', { ...p, cwd: FIXTURE_CWD })).toBe(path.join(dir, `${FIXTURE_ID}.jsonl`));
     expect(findSession('no such session', p)).toBeUndefined();
   });
 });

@@ -49,14 +49,24 @@ describe('cleanupPeriodDays', () => {
     for (const f of [recent, recentHistory, kept]) expect(existsSync(f)).toBe(true);
   });
 
-  it('a shorter period removes more; a value that is not a number of at least 1 means the default 30', () => {
+  it('a shorter period removes more; unset means the default 30; a value that is not a whole number of at least 1 (0 too) removes nothing', () => {
     const p = root();
     const week = aged(transcriptFile(p.configDir, p.cwd, 'week'), 8);
     expect(cleanupOldSessions(p, cleanupDays(7))).toEqual(['week']);
     expect(existsSync(week)).toBe(false);
-    expect([cleanupDays(undefined), cleanupDays('5'), cleanupDays(0), cleanupDays(-3), cleanupDays(Number.NaN), cleanupDays(12)]).toEqual([
-      30, 30, 30, 30, 30, 12,
+    const never = Number.POSITIVE_INFINITY;
+    expect([cleanupDays(undefined), cleanupDays('5'), cleanupDays(0), cleanupDays(-3), cleanupDays(Number.NaN), cleanupDays(1.5), cleanupDays(12)]).toEqual([
+      30,
+      never,
+      never,
+      never,
+      never,
+      never,
+      12,
     ]);
+    const old = aged(transcriptFile(p.configDir, p.cwd, 'old'), 400);
+    expect(cleanupOldSessions(p, cleanupDays(0))).toEqual([]);
+    expect(existsSync(old)).toBe(true);
     expect(cleanupOldSessions({ configDir: '/nonexistent/a', wicketHome: '/nonexistent/b' }, 30)).toEqual([]);
   });
 });
