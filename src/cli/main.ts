@@ -35,6 +35,7 @@ import { sdkModeWanted } from './sdk-flags.js';
 import type { SessionWorktree } from './worktree-session.js';
 import { safeModeWanted, setSafeMode } from '../settings/safe-mode.js';
 import { fallbackModels, settingsStop } from './run-common.js';
+import { flagScopeNotes } from '../core/setup/flag-scope.js';
 
 export interface MainInfo {
   version: string;
@@ -199,7 +200,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       process.stderr.write(`wicket: ${err.message}\n`);
       return 1;
     }
-    for (const w of [...(opts.notes ?? []), ...setup.loaded.warnings]) process.stderr.write(`wicket: warning: ${w}\n`);
+    for (const w of [...(opts.notes ?? []), ...flagScopeNotes(opts, 'print'), ...setup.loaded.warnings]) process.stderr.write(`wicket: warning: ${w}\n`);
     // The run ends once the model is done and no background task it started is still running.
     const agent: AgentOptions = {
       ...setup.options,

@@ -38,6 +38,15 @@ describe('script flags', () => {
     expect(off!.tools.map((x) => x.name)).not.toContain('Skill');
   });
 
+  it('stream-json flags given with text output are named on stderr as not supported, and the run goes on', async () => {
+    t.api.script(reply().text('plain answer'));
+    const r = await t.run(['-p', 'hi', '--include-partial-messages', '--include-hook-events']);
+    expectExit(r, 0);
+    expect(r.stdout).toBe('plain answer\n');
+    expect(r.stderr).toContain('wicket: warning: --include-partial-messages is not supported without --output-format stream-json');
+    expect(r.stderr).toContain('wicket: warning: --include-hook-events is not supported without --output-format stream-json');
+  });
+
   it('-n names the session in its file', async () => {
     t.api.script(reply().text('ok'));
     expectExit(await t.run(['-p', 'hi', '-n', 'release prep']), 0);

@@ -7,7 +7,7 @@
 import { FatalError } from '../../base/errors.js';
 import { chooseProvider } from '../../api/providers/choose.js';
 import { positiveEnvNumber } from '../../base/env-number.js';
-import { modelAllowed } from '../../base/models.js';
+import { modelAllowed, resolveModel } from '../../base/models.js';
 
 /** Claude Code's default for models it does not know, and its cap for them. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
@@ -38,3 +38,22 @@ export function requireAvailable(model: string, settings: Record<string, unknown
 export function webSearchOffered(env: Record<string, string | undefined>): boolean {
   return chooseProvider(env).kind !== 'bedrock';
 }
+
+/**
+ * --fallback-model (comma separated), else settings fallbackModel (a list, or the older single string):
+ * where an overloaded model's requests go. Models settings availableModels does not allow are left
+ * out (`leftOut`, for a warning).
+ */
+export function chooseFallbackModels(flag: string | undefined, settings: Record<string, unknown>): { models: string[]; leftOut: string[] } {
+  const setting = settings.fallbackModel;
+  const raw = flag ?? (Array.isArray(setting) ? setting.filter((m) => typeof m === 'string').join(',') : typeof setting === 'string' ? setting : '');
+  const named = raw
+    .split(',')
+    .map((m) => resolveModel(m.trim()))
+    .filter((m): m is string => Boolean(m));
+  const list = availableModels(settings);
+  return { models: named.filter((m) => modelAllowed(m, list)), leftOut: named.filter((m) => !modelAllowed(m, list)) };
+}
+
+/** The warning for a fallback model settings availableModels does not allow. */
+export const fallbackLeftOut = (model: string) => `fallback model ${model} is not in settings availableModels; left out`;
