@@ -24,6 +24,10 @@ export type { SchemaFinding };
 export const DOCUMENTED_OUTSIDE_SCHEMA: readonly string[] = [
   'askUserQuestionTimeout',
   'autoCompactWindow',
+  'crossSessionInbound',
+  'isolatePeerMachines',
+  'syncClaudeAiPlugins',
+  'syncClaudeAiSkills',
   'autoConnectIde',
   'autoInstallIdeExtension',
   'bashEditDiffEnabled',

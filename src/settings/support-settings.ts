@@ -69,6 +69,10 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   managedMcpServers: cloud('Claude Desktop deployments only'),
   disableClaudeAiConnectors: cloud('claude.ai connectors are never used'),
   allowAllClaudeAiMcps: cloud('claude.ai connectors are never used'),
+  syncClaudeAiSkills: cloud('skills enabled on claude.ai are never synced'),
+  syncClaudeAiPlugins: cloud('plugins enabled on claude.ai are never synced'),
+  crossSessionInbound: no('wicket sessions take no messages from other sessions'),
+  isolatePeerMachines: yes('wicket sends no messages to other sessions, on this machine or another'),
   // Plugins and skills
   enabledPlugins: yes('plugins installed by Claude Code load'),
   extraKnownMarketplaces: yes(
