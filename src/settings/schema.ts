@@ -25,6 +25,7 @@ export const DOCUMENTED_OUTSIDE_SCHEMA: readonly string[] = [
   'askUserQuestionTimeout',
   'autoCompactWindow',
   'crossSessionInbound',
+  'deniedModels',
   'isolatePeerMachines',
   'syncClaudeAiPlugins',
   'syncClaudeAiSkills',

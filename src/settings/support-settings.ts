@@ -22,6 +22,7 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   // Model
   model: yes('the model, below --model and ANTHROPIC_MODEL'),
   availableModels: yes('enforced: a session on another model does not start, /model refuses it, fallback models outside it are left out'),
+  deniedModels: yes('managed policy only: a session on a blocked model does not start, /model refuses it, fallback models it blocks are left out'),
   enforceAvailableModels: yes('availableModels always applies to the default model too'),
   fallbackModel: yes('models to switch to when the model stays overloaded (a list, or one name)'),
   effortLevel: yes('output_config.effort for models that take it'),

@@ -7,7 +7,7 @@
 import { FatalError } from '../../base/errors.js';
 import { chooseProvider } from '../../api/providers/choose.js';
 import { positiveEnvNumber } from '../../base/env-number.js';
-import { modelAllowed, resolveModel } from '../../base/models.js';
+import { modelAllowed, modelDenied, resolveModel } from '../../base/models.js';
 
 /** Claude Code's default for models it does not know, and its cap for them. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 32_000;
@@ -24,8 +24,16 @@ export function availableModels(settings: Record<string, unknown>): string[] | u
   return Array.isArray(list) ? list.filter((m): m is string => typeof m === 'string') : undefined;
 }
 
-/** Throws when `model` is not one settings `availableModels` allows. */
+/** Settings `deniedModels` (the managed policy's only: settings/load.ts keeps no other) as a list, when it is one. */
+export function deniedModels(settings: Record<string, unknown>): string[] | undefined {
+  const list = settings.deniedModels;
+  return Array.isArray(list) ? list.filter((m): m is string => typeof m === 'string') : undefined;
+}
+
+/** Throws when `model` is not one settings `availableModels` allows, or is one `deniedModels` blocks. */
 export function requireAvailable(model: string, settings: Record<string, unknown>, what = 'the model'): void {
+  if (modelDenied(model, deniedModels(settings)))
+    throw new FatalError('config', `${what} ${model} is blocked by the managed policy's deniedModels: choose another with --model or ANTHROPIC_MODEL`);
   const list = availableModels(settings);
   if (modelAllowed(model, list)) return;
   throw new FatalError(
@@ -52,8 +60,10 @@ export function chooseFallbackModels(flag: string | undefined, settings: Record<
     .map((m) => resolveModel(m.trim()))
     .filter((m): m is string => Boolean(m));
   const list = availableModels(settings);
-  return { models: named.filter((m) => modelAllowed(m, list)), leftOut: named.filter((m) => !modelAllowed(m, list)) };
+  const denied = deniedModels(settings);
+  const ok = (m: string) => modelAllowed(m, list) && !modelDenied(m, denied);
+  return { models: named.filter(ok), leftOut: named.filter((m) => !ok(m)) };
 }
 
 /** The warning for a fallback model settings availableModels does not allow. */
-export const fallbackLeftOut = (model: string) => `fallback model ${model} is not in settings availableModels; left out`;
+export const fallbackLeftOut = (model: string) => `fallback model ${model} is not in settings availableModels, or is in deniedModels; left out`;
