@@ -48,7 +48,7 @@ export function buildProgram(version: string): Command {
     .addOption(new Option('--input-format <format>', 'print-mode input').choices(['text', 'stream-json']).default('text'))
     .option('--include-partial-messages', 'stream-json: include raw streaming events')
     .option('--include-hook-events', 'stream-json: report each hook starting and finishing')
-    .option('--verbose', 'the app: every tool call in full (over settings verbose); stream-json is always complete')
+    .option('--verbose', 'json output: every message, as one array; the app: every tool call in full (over settings verbose)')
     .option('--include-gate-traces', 'stream-json: a gate_trace line before each tool result (also settings includeGateTraces)')
     .option('--max-turns <n>', 'stop after this many tool-use round trips')
     .option('--max-budget-usd <usd>', 'stop when the estimated cost exceeds this')

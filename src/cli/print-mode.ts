@@ -45,16 +45,21 @@ export async function runPrintMode(
   session: { transcript?: TranscriptWriter; mcpServers?: McpServerStatus[]; plugins?: PluginSet; debug?: DebugLog } = {},
 ): Promise<number> {
   const { transcript } = session;
-  const stream = opts.outputFormat === 'stream-json';
+  // --verbose with json output: every message stream-json would write, as one array at the end (as Claude Code does).
+  const verboseJson = opts.outputFormat === 'json' && opts.verbose;
+  const collected: unknown[] = [];
+  const emit = (obj: unknown) => (verboseJson ? collected.push(obj) : io.out(line(obj)));
+  const stream = opts.outputFormat === 'stream-json' || verboseJson;
   const lines = new StreamLines(
-    (l) => io.out(line(l)),
+    (l) => emit(l),
     () => agent,
     {
-      includePartialMessages: opts.includePartialMessages,
-      includeGateTraces: gateTracesWanted(opts, agent),
+      // The stream-json flags act on stream-json only (flag-scope.ts warns of them elsewhere).
+      includePartialMessages: opts.includePartialMessages && !verboseJson,
+      includeGateTraces: gateTracesWanted(opts, agent) && !verboseJson,
     },
   );
-  if (stream) io.out(line(initMessage(agent, session.mcpServers ?? [], session.plugins)));
+  if (stream) emit(initMessage(agent, session.mcpServers ?? [], session.plugins));
   let code = 0;
   // The results are numbered and carry the session's running cost, as the SDK mode's do.
   const results = new ResultSeries();
@@ -86,7 +91,7 @@ export async function runPrintMode(
     }
     // json and stream-json end an API error as Claude Code does: the synthetic assistant message, and a result holding its text.
     const apiErrorAsResult = opts.outputFormat !== 'text';
-    if (stream && last?.reason === 'error' && st.apiError) io.out(line(apiErrorMessage(st.apiError, agent.sessionId)));
+    if (stream && last?.reason === 'error' && st.apiError) emit(apiErrorMessage(st.apiError, agent.sessionId));
     const queued = opts.inputFormat === 'stream-json' ? undefined : 0;
     // Claude Code's result also tells the time to the first word, refusals, sub-agents and fast mode.
     const result: ResultObject = {
@@ -99,9 +104,11 @@ export async function runPrintMode(
       if (typeof result.result === 'string' && result.result) io.out(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
       const note = denialNote(st.denialEvents);
       if (note) io.err(note);
-    } else io.out(opts.outputFormat === 'json' ? `${JSON.stringify(result)}\n` : line(result));
+    } else if (opts.outputFormat === 'json' && !verboseJson) io.out(`${JSON.stringify(result)}\n`);
+    else emit(result);
     if (abort.signal.aborted) break;
   }
+  if (verboseJson) io.out(`${JSON.stringify(collected)}\n`);
   return code;
 }
 

@@ -171,6 +171,15 @@ describe('print mode', () => {
     });
   });
 
+  it('json output with --verbose is every message stream-json would write, as one array', async () => {
+    server.script(reply().toolUse('Nope', { x: 1 }), reply().text('done'));
+    const r = await run(['-p', 'go', '--output-format', 'json', '--verbose']);
+    expectExit(r, 0);
+    const all = r.json<any[]>();
+    expect(all.map((l) => (l.type === 'system' ? `system/${l.subtype}` : l.type))).toEqual(['system/init', 'assistant', 'user', 'assistant', 'result']);
+    expect(all.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'done' });
+  });
+
   it('streams init, assistant, user and result lines in stream-json', async () => {
     server.script(reply().toolUse('Nope', { x: 1 }), reply().text('done'));
     const r = await run(['-p', 'go', '--output-format', 'stream-json', '--verbose', '--include-gate-traces']);
