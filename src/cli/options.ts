@@ -109,6 +109,8 @@ export function buildProgram(version: string): Command {
   return p;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Claude Code's default budget when thinking is on without a number. */
 const DEFAULT_THINKING_BUDGET = 31_999;
 
@@ -148,6 +150,8 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
     throw new UsageError(`--effort must be one of ${EFFORT_LEVELS.join(', ')} or auto; got ${raw.effort}`);
   }
   const thinking = thinkingOption(raw);
+  // Claude Code takes only a UUID: a session's id names its transcript file.
+  if (raw.sessionId !== undefined && !UUID.test(String(raw.sessionId))) throw new UsageError('Invalid session ID. Must be a valid UUID.');
   return {
     print: Boolean(raw.print),
     ...(notes.length ? { notes } : {}),

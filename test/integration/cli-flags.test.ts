@@ -47,6 +47,13 @@ describe('script flags', () => {
     expect(r.stderr).toContain('wicket: warning: --include-hook-events is not supported without --output-format stream-json');
   });
 
+  it('--session-id takes only a UUID, as Claude Code does: anything else stops before a request', async () => {
+    const r = await t.run(['-p', 'hi', '--session-id', 'not-a-uuid']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Invalid session ID. Must be a valid UUID.');
+    expect(t.api.messageRequests()).toHaveLength(0);
+  });
+
   it('-n names the session in its file', async () => {
     t.api.script(reply().text('ok'));
     expectExit(await t.run(['-p', 'hi', '-n', 'release prep']), 0);
