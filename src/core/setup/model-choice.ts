@@ -67,3 +67,9 @@ export function chooseFallbackModels(flag: string | undefined, settings: Record<
 
 /** The warning for a fallback model settings availableModels does not allow. */
 export const fallbackLeftOut = (model: string) => `fallback model ${model} is not in settings availableModels, or is in deniedModels; left out`;
+
+/** WICKET_MAX_TOOL_CONCURRENCY or CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY: how many calls run side by side (default 10). */
+export function toolConcurrency(env: Record<string, string | undefined>): number {
+  const n = Number(env.WICKET_MAX_TOOL_CONCURRENCY || env.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY || 10);
+  return Number.isInteger(n) && n > 0 ? n : 10;
+}
