@@ -20,7 +20,7 @@ import { McpConfigError } from '../mcp/config.js';
 import { elicitationFlow, setSessionElicitation, type ElicitationHandler } from '../mcp/elicitation.js';
 import type { McpServers } from '../mcp/servers.js';
 import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from '../core/setup/mcp-setup.js';
-import { buildProgram, normalizeOptions, swallowedPrompt, UsageError } from './options.js';
+import { buildProgram, normalizeOptions, swallowedPrompt, unknownOptionText, UsageError } from './options.js';
 import type { CliOptions } from '../core/setup/options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { debugLog } from '../core/setup/debug-log.js';
@@ -70,7 +70,7 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return 0;
-      process.stderr.write(`wicket: ${err.message.replace(/^error: /, '')}\nRun wicket --help for the flags.\n`);
+      process.stderr.write(`wicket: ${unknownOptionText(err.message.replace(/^error: /, ''))}\nRun wicket --help for the flags.\n`);
       return 2;
     }
     process.stderr.write(`wicket: ${errorMessage(err)}\n`);

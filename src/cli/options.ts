@@ -10,6 +10,40 @@ import { EFFORT_LEVELS, parseEffort } from '../base/models.js';
 
 export class UsageError extends Error {}
 
+/** Claude Code's flags that wicket does not have: named as such when given, rather than as unknown. */
+const CLAUDE_CODE_ONLY_FLAGS = new Set([
+  '--autocompact',
+  '--ax-screen-reader',
+  '--background',
+  '--bg',
+  '--brief',
+  '--chrome',
+  '--cloud',
+  '--desktop',
+  '--environment',
+  '--exclude-dynamic-system-prompt-sections',
+  '--file',
+  '--forward-subagent-text',
+  '--from-pr',
+  '--ide',
+  '--no-chrome',
+  '--permission-prompts',
+  '--plugin-url',
+  '--prompt-suggestions',
+  '--remote-control',
+  '--remote-control-session-name-prefix',
+  '--restricted',
+  '--system-prompt-snapshot',
+  '--teleport',
+  '--tmux',
+]);
+
+/** The words for commander's "unknown option '--x'": a Claude Code flag wicket lacks says so. */
+export function unknownOptionText(message: string): string {
+  const flag = /unknown option '([^']+)'/.exec(message)?.[1]?.split('=')[0];
+  return flag && CLAUDE_CODE_ONLY_FLAGS.has(flag) ? `${flag} is not supported: it is a Claude Code flag wicket does not have` : message;
+}
+
 /** `--setting-sources user,project,local` (any of them; an empty value loads none of the three). */
 function settingSources(raw: unknown): string[] | undefined {
   if (raw === undefined) return undefined;

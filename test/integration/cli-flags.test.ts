@@ -54,6 +54,17 @@ describe('script flags', () => {
     expect(t.api.messageRequests()).toHaveLength(0);
   });
 
+  it('a Claude Code flag wicket does not have is named as not supported, and stops before a request', async () => {
+    for (const flag of ['--brief', '--autocompact=auto', '--permission-prompts=none']) {
+      const r = await t.run(['-p', 'hi', flag]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`wicket: ${flag.split('=')[0]} is not supported: it is a Claude Code flag wicket does not have`);
+    }
+    const other = await t.run(['-p', 'hi', '--no-such-flag']);
+    expect(other.stderr).toContain("wicket: unknown option '--no-such-flag'");
+    expect(t.api.messageRequests()).toHaveLength(0);
+  });
+
   it('-n names the session in its file', async () => {
     t.api.script(reply().text('ok'));
     expectExit(await t.run(['-p', 'hi', '-n', 'release prep']), 0);
