@@ -48,6 +48,22 @@ export function modelAllowed(model: string, available: readonly string[] | undef
   });
 }
 
+/**
+ * Whether settings `deniedModels` blocks a model: a family alias blocks the family; an id blocks that
+ * version in every spelling (a date, a suffix or a provider prefix around it), and an id without a
+ * minor version the later minor versions too. An empty or missing list blocks nothing.
+ */
+export function modelDenied(model: string, denied: readonly string[] | undefined): boolean {
+  if (!denied?.length) return false;
+  const id = resolveModel(model) ?? model;
+  if (modelAllowed(model, denied)) return true;
+  return denied.some((entry) => {
+    const e = entry.trim();
+    if (!e.startsWith('claude-')) return false;
+    return new RegExp(`(^|[.:/])${e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[-@:])`).test(id);
+  });
+}
+
 export const EFFORT_LEVELS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type Effort = (typeof EFFORT_LEVELS)[number];
 

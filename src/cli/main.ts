@@ -20,7 +20,7 @@ import { McpConfigError } from '../mcp/config.js';
 import { elicitationFlow, setSessionElicitation, type ElicitationHandler } from '../mcp/elicitation.js';
 import type { McpServers } from '../mcp/servers.js';
 import { followMcpTools, mcpProblems, mcpServersFor, useMcpTools } from '../core/setup/mcp-setup.js';
-import { buildProgram, normalizeOptions, swallowedPrompt, UsageError } from './options.js';
+import { buildProgram, normalizeOptions, swallowedPrompt, unknownOptionText, UsageError } from './options.js';
 import type { CliOptions } from '../core/setup/options.js';
 import { permissionPromptTool } from './permission-prompt-tool.js';
 import { debugLog } from '../core/setup/debug-log.js';
@@ -35,6 +35,7 @@ import { sdkModeWanted } from './sdk-flags.js';
 import type { SessionWorktree } from './worktree-session.js';
 import { safeModeWanted, setSafeMode } from '../settings/safe-mode.js';
 import { fallbackModels, settingsStop } from './run-common.js';
+import { flagScopeNotes } from '../core/setup/flag-scope.js';
 
 export interface MainInfo {
   version: string;
@@ -69,7 +70,7 @@ export async function main(argv: string[], info: MainInfo): Promise<number> {
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.exitCode === 0) return 0;
-      process.stderr.write(`wicket: ${err.message.replace(/^error: /, '')}\nRun wicket --help for the flags.\n`);
+      process.stderr.write(`wicket: ${unknownOptionText(err.message.replace(/^error: /, ''))}\nRun wicket --help for the flags.\n`);
       return 2;
     }
     process.stderr.write(`wicket: ${errorMessage(err)}\n`);
@@ -199,7 +200,7 @@ async function runPrint(opts: CliOptions, info: MainInfo): Promise<number> {
       process.stderr.write(`wicket: ${err.message}\n`);
       return 1;
     }
-    for (const w of [...(opts.notes ?? []), ...setup.loaded.warnings]) process.stderr.write(`wicket: warning: ${w}\n`);
+    for (const w of [...(opts.notes ?? []), ...flagScopeNotes(opts, 'print'), ...setup.loaded.warnings]) process.stderr.write(`wicket: warning: ${w}\n`);
     // The run ends once the model is done and no background task it started is still running.
     const agent: AgentOptions = {
       ...setup.options,

@@ -60,6 +60,7 @@ export async function runMcpCommand(
     .option('--client-id <id>', 'an OAuth client registered in advance, for an http or sse server')
     .option('--callback-port <port>', 'the port of the OAuth callback (http://localhost:<port>/callback)')
     .action(async (name: string, target: string, rest: string[], o: AddFlags) => {
+      for (const w of addFlagWarnings(target, o)) io.err(`Warning: ${w}\n`);
       code = await add(where, name, entryFromFlags(target, rest, o), o.scope, io);
     });
   program
@@ -119,8 +120,24 @@ function collect(value: string, previous: string[]): string[] {
 
 type AddFlags = { scope: string; transport: string; env: string[]; header: string[]; clientId?: string; callbackPort?: string };
 
+const isRemote = (transport: string) => transport === 'http' || transport === 'sse' || transport === 'streamable-http';
+
+/** The flags of `mcp add` that do not fit the server's transport, which the entry leaves out (as Claude Code warns of them). */
+export function addFlagWarnings(target: string, o: AddFlags): string[] {
+  const out: string[] = [];
+  if (isRemote(o.transport)) {
+    if (o.env.length) out.push('--env only works with stdio servers and is ignored for HTTP/SSE.');
+    return out;
+  }
+  if (o.clientId !== undefined || o.callbackPort !== undefined)
+    out.push('--client-id and --callback-port only work with HTTP/SSE servers and are ignored for stdio.');
+  if (o.header.length) out.push('--header only works with HTTP/SSE servers and is ignored for stdio.');
+  if (/^https?:\/\//i.test(target)) out.push(`The command "${target}" looks like a URL, but is treated as a stdio server because --transport wasn't set.`);
+  return out;
+}
+
 function entryFromFlags(target: string, args: string[], o: AddFlags): Record<string, unknown> {
-  if (o.transport === 'http' || o.transport === 'sse' || o.transport === 'streamable-http') {
+  if (isRemote(o.transport)) {
     const headers = Object.fromEntries(o.header.map((h) => [h.slice(0, h.indexOf(':')).trim(), h.slice(h.indexOf(':') + 1).trim()]).filter(([k]) => k));
     const port = o.callbackPort === undefined ? undefined : /^\d+$/.test(o.callbackPort) ? Number(o.callbackPort) : o.callbackPort;
     const oauth = { ...(o.clientId ? { clientId: o.clientId } : {}), ...(port !== undefined ? { callbackPort: port } : {}) };

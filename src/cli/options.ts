@@ -10,6 +10,39 @@ import { EFFORT_LEVELS, parseEffort } from '../base/models.js';
 
 export class UsageError extends Error {}
 
+/** Claude Code's flags that wicket does not have: named as such when given, rather than as unknown. */
+const CLAUDE_CODE_ONLY_FLAGS = new Set([
+  '--autocompact',
+  '--ax-screen-reader',
+  '--background',
+  '--bg',
+  '--brief',
+  '--chrome',
+  '--cloud',
+  '--desktop',
+  '--environment',
+  '--exclude-dynamic-system-prompt-sections',
+  '--file',
+  '--forward-subagent-text',
+  '--from-pr',
+  '--ide',
+  '--no-chrome',
+  '--plugin-url',
+  '--prompt-suggestions',
+  '--remote-control',
+  '--remote-control-session-name-prefix',
+  '--restricted',
+  '--system-prompt-snapshot',
+  '--teleport',
+  '--tmux',
+]);
+
+/** The words for commander's "unknown option '--x'": a Claude Code flag wicket lacks says so. */
+export function unknownOptionText(message: string): string {
+  const flag = /unknown option '([^']+)'/.exec(message)?.[1]?.split('=')[0];
+  return flag && CLAUDE_CODE_ONLY_FLAGS.has(flag) ? `${flag} is not supported: it is a Claude Code flag wicket does not have` : message;
+}
+
 /** `--setting-sources user,project,local` (any of them; an empty value loads none of the three). */
 function settingSources(raw: unknown): string[] | undefined {
   if (raw === undefined) return undefined;
@@ -53,12 +86,12 @@ export function buildProgram(version: string): Command {
     .addOption(new Option('--input-format <format>', 'print-mode input').choices(['text', 'stream-json']).default('text'))
     .option('--include-partial-messages', 'stream-json: include raw streaming events')
     .option('--include-hook-events', 'stream-json: report each hook starting and finishing')
-    .option('--verbose', 'more output')
+    .option('--verbose', 'json output: every message, as one array; the app: every tool call in full (over settings verbose)')
     .option('--include-gate-traces', 'stream-json: a gate_trace line before each tool result (also settings includeGateTraces)')
     .option('--max-turns <n>', 'stop after this many tool-use round trips')
     .option('--max-budget-usd <usd>', 'stop when the estimated cost exceeds this')
     .option('--model <model>', 'model id or alias (sonnet, opus, haiku)')
-    .option('--fallback-model <models>', 'print mode: the model(s) to switch to when the model stays overloaded (comma separated)')
+    .option('--fallback-model <models>', 'the model(s) to switch to when the model stays overloaded (comma separated)')
     .option('--max-thinking-tokens <n>', 'extended thinking with this budget of tokens (0: off)')
     .addOption(new Option('--thinking <mode>', 'extended thinking: adaptive, enabled or disabled').choices(['adaptive', 'enabled', 'disabled']))
     .option('--betas <betas...>', 'API beta headers (comma separated; API-key sessions)')
@@ -118,6 +151,8 @@ export function buildProgram(version: string): Command {
   return p;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** Claude Code's default budget when thinking is on without a number. */
 const DEFAULT_THINKING_BUDGET = 31_999;
 
@@ -162,6 +197,8 @@ export function normalizeOptions(raw: Record<string, any>, prompt: string | unde
   if (raw.resumeSessionAt !== undefined && raw.resume === undefined) throw new UsageError('--resume-session-at needs --resume <session id>');
   // Nobody answers permission prompts: what would ask is refused (the host's canUseTool is never asked).
   const promptTool = raw.permissionPrompts === 'none' ? undefined : raw.permissionPromptTool;
+  // Claude Code takes only a UUID: a session's id names its transcript file.
+  if (raw.sessionId !== undefined && !UUID.test(String(raw.sessionId))) throw new UsageError('Invalid session ID. Must be a valid UUID.');
   return {
     print: Boolean(raw.print),
     ...(notes.length ? { notes } : {}),

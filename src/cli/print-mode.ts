@@ -9,6 +9,7 @@ import type { PluginSet } from '../plugins/types.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { DebugLog } from '../core/setup/debug-log.js';
 import { runPrompt, type PromptWithContext } from '../core/run-prompt.js';
+import { RunFigures } from '../core/run-figures.js';
 import { ResultSeries, STRUCTURED_NUDGE, track, type ResultObject } from '../sdk/result.js';
 import { apiErrorMessage, initMessage, StreamLines, type McpServerStatus } from '../sdk/messages.js';
 import { allowHint, PERSON_ONLY, PRINT_MODE, unaskedDenial } from '../permissions/denial-text.js';
@@ -44,22 +45,28 @@ export async function runPrintMode(
   session: { transcript?: TranscriptWriter; mcpServers?: McpServerStatus[]; plugins?: PluginSet; debug?: DebugLog } = {},
 ): Promise<number> {
   const { transcript } = session;
-  const stream = opts.outputFormat === 'stream-json';
+  // --verbose with json output: every message stream-json would write, as one array at the end (as Claude Code does).
+  const verboseJson = opts.outputFormat === 'json' && opts.verbose;
+  const collected: unknown[] = [];
+  const emit = (obj: unknown) => (verboseJson ? collected.push(obj) : io.out(line(obj)));
+  const stream = opts.outputFormat === 'stream-json' || verboseJson;
   const lines = new StreamLines(
-    (l) => io.out(line(l)),
+    (l) => emit(l),
     () => agent,
     {
-      includePartialMessages: opts.includePartialMessages,
-      includeGateTraces: gateTracesWanted(opts, agent),
+      // The stream-json flags act on stream-json only (flag-scope.ts warns of them elsewhere).
+      includePartialMessages: opts.includePartialMessages && !verboseJson,
+      includeGateTraces: gateTracesWanted(opts, agent) && !verboseJson,
     },
   );
-  if (stream) io.out(line(initMessage(agent, session.mcpServers ?? [], session.plugins)));
+  if (stream) emit(initMessage(agent, session.mcpServers ?? [], session.plugins));
   let code = 0;
   // The results are numbered and carry the session's running cost, as the SDK mode's do.
   const results = new ResultSeries();
   for await (const item of prompts) {
     const { prompt, context } = typeof item === 'object' && !Array.isArray(item) ? item : { prompt: item, context: undefined };
     const st = results.newRun();
+    const figures = new RunFigures();
     let last: Extract<AgentEvent, { type: 'done' }> | undefined;
     agent.state.structuredOutput = undefined;
     // With --json-schema, a model that ends without calling StructuredOutput is asked again (twice at most).
@@ -73,6 +80,7 @@ export async function runPrintMode(
         transcript?.onEvent(ev);
         session.debug?.event(ev);
         if (track(ev, st, opts.maxBudgetUsd)) abort.abort(new Error('budget'));
+        figures.see(ev);
         if (stream) lines.event(ev);
         else if (ev.type === 'warning') io.err(`${ev.message}\n`);
         // A retry is always shown: a silent API can make each one wait for the idle limit.
@@ -83,18 +91,24 @@ export async function runPrintMode(
     }
     // json and stream-json end an API error as Claude Code does: the synthetic assistant message, and a result holding its text.
     const apiErrorAsResult = opts.outputFormat !== 'text';
-    if (stream && last?.reason === 'error' && st.apiError) io.out(line(apiErrorMessage(st.apiError, agent.sessionId)));
+    if (stream && last?.reason === 'error' && st.apiError) emit(apiErrorMessage(st.apiError, agent.sessionId));
     const queued = opts.inputFormat === 'stream-json' ? undefined : 0;
-    const result = results.finish(last, st, agent, { wantStructured: opts.jsonSchema !== undefined, apiErrorAsResult, queued });
+    // Claude Code's result also tells the time to the first word, refusals, sub-agents and fast mode.
+    const result: ResultObject = {
+      ...results.finish(last, st, agent, { wantStructured: opts.jsonSchema !== undefined, apiErrorAsResult, queued }),
+      ...figures.fields(),
+    };
     code = exitCodeFor(result, last, abort);
     if (opts.outputFormat === 'text') {
       if (result.is_error) io.err(`${(result.errors?.length ? result.errors : ['error']).map((e) => `wicket: ${e}`).join('\n')}\n`);
       if (typeof result.result === 'string' && result.result) io.out(result.result.endsWith('\n') ? result.result : `${result.result}\n`);
       const note = denialNote(st.denialEvents);
       if (note) io.err(note);
-    } else io.out(opts.outputFormat === 'json' ? `${JSON.stringify(result)}\n` : line(result));
+    } else if (opts.outputFormat === 'json' && !verboseJson) io.out(`${JSON.stringify(result)}\n`);
+    else emit(result);
     if (abort.signal.aborted) break;
   }
+  if (verboseJson) io.out(`${JSON.stringify(collected)}\n`);
   return code;
 }
 

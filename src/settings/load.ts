@@ -108,6 +108,7 @@ export function loadSettings(opts: LoadSettingsOptions): LoadedSettings {
   withholdUntrusted(layers, opts, warnings);
   const merged = mergeLayers(layers.map((l) => l.data));
   if (opts.safeMode) keepManagedOnly(merged, layers);
+  keepManagedKeys(merged, layers, warnings);
   const byPrecedence = [...layers].reverse();
   const managedOnlyRules = layers.some((l) => l.source === 'managed' && l.data.allowManagedPermissionRulesOnly === true);
   const ruleLayers = managedOnlyRules ? byPrecedence.filter((l) => l.source === 'managed') : byPrecedence;
@@ -265,6 +266,19 @@ function pickHooks(layers: Layer[], merged: Record<string, unknown>, safeMode: b
 }
 
 /** Safe mode: the status line, output style, plugins and MCP approvals are the managed policy's, or none. */
+/** Keys Claude Code reads from the managed policy only: another file's value is left out, with a warning. */
+const MANAGED_ONLY_KEYS = ['deniedModels'];
+
+function keepManagedKeys(merged: Record<string, unknown>, layers: Layer[], warnings: string[]): void {
+  for (const key of MANAGED_ONLY_KEYS) {
+    for (const l of layers)
+      if (l.source !== 'managed' && l.data[key] !== undefined) warnings.push(`${l.label}: "${key}" is read from the managed policy only; ignored here`);
+    const managed = [...layers].reverse().find((l) => l.source === 'managed' && l.data[key] !== undefined);
+    if (managed) merged[key] = managed.data[key];
+    else delete merged[key];
+  }
+}
+
 function keepManagedOnly(merged: Record<string, unknown>, layers: Layer[]): void {
   const managed = mergeLayers(layers.filter((l) => l.source === 'managed').map((l) => l.data));
   for (const key of MANAGED_ONLY_IN_SAFE_MODE) {

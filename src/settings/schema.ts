@@ -24,6 +24,11 @@ export type { SchemaFinding };
 export const DOCUMENTED_OUTSIDE_SCHEMA: readonly string[] = [
   'askUserQuestionTimeout',
   'autoCompactWindow',
+  'crossSessionInbound',
+  'deniedModels',
+  'isolatePeerMachines',
+  'syncClaudeAiPlugins',
+  'syncClaudeAiSkills',
   'autoConnectIde',
   'autoInstallIdeExtension',
   'bashEditDiffEnabled',

@@ -22,6 +22,7 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   // Model
   model: yes('the model, below --model and ANTHROPIC_MODEL'),
   availableModels: yes('enforced: a session on another model does not start, /model refuses it, fallback models outside it are left out'),
+  deniedModels: yes('managed policy only: a session on a blocked model does not start, /model refuses it, fallback models it blocks are left out'),
   enforceAvailableModels: yes('availableModels always applies to the default model too'),
   fallbackModel: yes('models to switch to when the model stays overloaded (a list, or one name)'),
   effortLevel: yes('output_config.effort for models that take it'),
@@ -71,6 +72,10 @@ export const SETTINGS_SUPPORT: Record<string, Support> = {
   managedMcpServers: cloud('Claude Desktop deployments only'),
   disableClaudeAiConnectors: cloud('claude.ai connectors are never used'),
   allowAllClaudeAiMcps: cloud('claude.ai connectors are never used'),
+  syncClaudeAiSkills: cloud('skills enabled on claude.ai are never synced'),
+  syncClaudeAiPlugins: cloud('plugins enabled on claude.ai are never synced'),
+  crossSessionInbound: no('wicket sessions take no messages from other sessions'),
+  isolatePeerMachines: yes('wicket sends no messages to other sessions, on this machine or another'),
   // Plugins and skills
   enabledPlugins: yes('plugins installed by Claude Code load'),
   extraKnownMarketplaces: yes(

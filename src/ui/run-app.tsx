@@ -9,6 +9,8 @@ import path from 'node:path';
 import { SAFE_MODE_NOTE } from '../settings/safe-mode.js';
 import type { CliOptions } from '../core/setup/options.js';
 import { withInitialPrompt } from '../core/setup/main-agent.js';
+import { flagScopeNotes } from '../core/setup/flag-scope.js';
+import { chooseFallbackModels, fallbackLeftOut } from '../core/setup/model-choice.js';
 import { mcpServersFor } from '../core/setup/mcp-setup.js';
 import { openBrowser } from '../mcp/open-browser.js';
 import { sessionSettings, setupSession, type Setup } from '../core/setup/session-setup.js';
@@ -141,6 +143,13 @@ async function runSession(
   setup.options.instructions?.resumed(saved.instructions);
   const base = setup.options;
   const notes = [...(opts.safeMode ? [SAFE_MODE_NOTE] : []), ...pluginNotes, ...setup.loaded.warnings, ...(trustNote ? [trustNote] : [])];
+  notes.push(...(opts.notes ?? []), ...flagScopeNotes(opts, 'interactive'));
+  // --fallback-model or settings fallbackModel: where an overloaded model's requests go.
+  const fallback = chooseFallbackModels(opts.fallbackModel, setup.loaded.merged);
+  if (fallback.models.length) base.fallbackModels = fallback.models;
+  notes.push(...fallback.leftOut.map(fallbackLeftOut));
+  // --verbose stands over the verbose setting for this session.
+  if (opts.verbose) base.settings = { ...base.settings, verbose: true };
   if (external.note) notes.push(external.note);
   if (debugOn) {
     const file = opts.debugFile ?? path.join(base.wicketHome, 'debug', `${base.sessionId}.txt`);

@@ -38,6 +38,33 @@ describe('script flags', () => {
     expect(off!.tools.map((x) => x.name)).not.toContain('Skill');
   });
 
+  it('stream-json flags given with text output are named on stderr as not supported, and the run goes on', async () => {
+    t.api.script(reply().text('plain answer'));
+    const r = await t.run(['-p', 'hi', '--include-partial-messages', '--include-hook-events']);
+    expectExit(r, 0);
+    expect(r.stdout).toBe('plain answer\n');
+    expect(r.stderr).toContain('wicket: warning: --include-partial-messages is not supported without --output-format stream-json');
+    expect(r.stderr).toContain('wicket: warning: --include-hook-events is not supported without --output-format stream-json');
+  });
+
+  it('--session-id takes only a UUID, as Claude Code does: anything else stops before a request', async () => {
+    const r = await t.run(['-p', 'hi', '--session-id', 'not-a-uuid']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Invalid session ID. Must be a valid UUID.');
+    expect(t.api.messageRequests()).toHaveLength(0);
+  });
+
+  it('a Claude Code flag wicket does not have is named as not supported, and stops before a request', async () => {
+    for (const flag of ['--brief', '--autocompact=auto', '--restricted']) {
+      const r = await t.run(['-p', 'hi', flag]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`wicket: ${flag.split('=')[0]} is not supported: it is a Claude Code flag wicket does not have`);
+    }
+    const other = await t.run(['-p', 'hi', '--no-such-flag']);
+    expect(other.stderr).toContain("wicket: unknown option '--no-such-flag'");
+    expect(t.api.messageRequests()).toHaveLength(0);
+  });
+
   it('-n names the session in its file', async () => {
     t.api.script(reply().text('ok'));
     expectExit(await t.run(['-p', 'hi', '-n', 'release prep']), 0);

@@ -59,6 +59,20 @@ describe('model knobs', () => {
     expectExit(await run(['-p', 'hi', '--model', 'haiku']), 0);
     expect(bodies().map((b) => b.model)).toEqual(['claude-haiku-4-5']);
   });
+
+  it('deniedModels (managed policy only): a session on a blocked model does not start; a user file cannot set it', async () => {
+    const managed = path.join(t.project.home, 'managed-settings.json');
+    writeFileSync(managed, JSON.stringify({ deniedModels: ['opus'] }));
+    const refused = await run(['-p', 'hi', '--model', 'opus'], { WICKET_MANAGED_SETTINGS: managed });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("claude-opus-4-7 is blocked by the managed policy's deniedModels");
+    expect(t.api.messageRequests()).toHaveLength(0);
+    writeSettings({ deniedModels: ['opus'] });
+    t.api.script(reply().text('a'));
+    const r = await run(['-p', 'hi', '--model', 'opus']);
+    expectExit(r, 0);
+    expect(r.stderr).toContain('"deniedModels" is read from the managed policy only; ignored here');
+  });
 });
 
 describe('settings that shape the session', () => {

@@ -39,6 +39,21 @@ describe('wicket mcp', () => {
     });
   });
 
+  it('add names the flags that do not fit the transport, which the entry leaves out', async () => {
+    const stdio = await mcp('add', '--client-id', 'abc', '-H', 'X: y', 'looks-remote', 'https://mcp.example.com/mcp');
+    expectExit(stdio, 0);
+    expect(stdio.stderr).toContain('Warning: --client-id and --callback-port only work with HTTP/SSE servers and are ignored for stdio.');
+    expect(stdio.stderr).toContain('Warning: --header only works with HTTP/SSE servers and is ignored for stdio.');
+    expect(stdio.stderr).toContain("looks like a URL, but is treated as a stdio server because --transport wasn't set.");
+    const http = await mcp('add', '-t', 'http', '-e', 'A=1', 'remote', 'https://mcp.example.com/mcp');
+    expectExit(http, 0);
+    expect(http.stderr).toContain('Warning: --env only works with stdio servers and is ignored for HTTP/SSE.');
+    expect(claudeJson().projects[project.dir].mcpServers).toEqual({
+      'looks-remote': { type: 'stdio', command: 'https://mcp.example.com/mcp', args: [] },
+      remote: { type: 'http', url: 'https://mcp.example.com/mcp' },
+    });
+  });
+
   it('list checks that each server connects; get shows one, with secrets hidden', async () => {
     expectExit(await mcp('add', '-e', 'SECRET=hunter2', 'tools', '--', process.execPath, SERVER), 0);
     expectExit(await mcp('add', '-s', 'project', 'broken', '--', process.execPath, SERVER, '--crash'), 0);

@@ -145,6 +145,41 @@ describe('print mode', () => {
     expect(res.duration_ms).toBeGreaterThanOrEqual(0);
   });
 
+  it('the json result tells, as Claude Code’s does, the time to the first word, refusals, sub-agents and fast mode', async () => {
+    server.script(
+      reply().toolUse('Agent', { description: 'look', prompt: 'Look around', subagent_type: 'general-purpose' }),
+      reply().text('sub-agent report'),
+      reply().text('will not').stopReason('refusal'),
+    );
+    const r = await run(['-p', 'go', '--output-format', 'json', '--allowedTools', 'Agent']);
+    expectExit(r, 0);
+    const res = r.json<any>();
+    expect(res).toMatchObject({ fast_mode_state: 'off', safety_stops: 1, stop_reason: 'refusal' });
+    expect(res.ttft_ms).toEqual(expect.any(Number));
+    expect(res.ttft_ms).toBeLessThanOrEqual(res.duration_ms);
+    expect(res.subagent_stats).toEqual({
+      spawned: 1,
+      requested: { background: 0, foreground: 0, unset: 1 },
+      started_in_background: 0,
+      max_depth: 1,
+      spawned_by_subagents: 0,
+      completed: 1,
+      failed: 0,
+      killed: { parent: 0, user: 0, system: 0 },
+      refused: { depth_limit: 0, concurrency_limit: 0, budget: 0 },
+      by_type: { 'general-purpose': 1 },
+    });
+  });
+
+  it('json output with --verbose is every message stream-json would write, as one array', async () => {
+    server.script(reply().toolUse('Nope', { x: 1 }), reply().text('done'));
+    const r = await run(['-p', 'go', '--output-format', 'json', '--verbose']);
+    expectExit(r, 0);
+    const all = r.json<any[]>();
+    expect(all.map((l) => (l.type === 'system' ? `system/${l.subtype}` : l.type))).toEqual(['system/init', 'assistant', 'user', 'assistant', 'result']);
+    expect(all.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'done' });
+  });
+
   it('streams init, assistant, user and result lines in stream-json', async () => {
     server.script(reply().toolUse('Nope', { x: 1 }), reply().text('done'));
     const r = await run(['-p', 'go', '--output-format', 'stream-json', '--verbose', '--include-gate-traces']);

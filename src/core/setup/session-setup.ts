@@ -14,7 +14,7 @@ import { hookAgentRunner } from '../hook-agent.js';
 import { DiskHistoryStore, MemoryHistoryStore } from '../file-history-store.js';
 import { randomUuid } from '../../base/ids.js';
 import { pickEffort, resolveModel } from '../../base/models.js';
-import { maxOutputTokens, requireAvailable, webSearchOffered } from './model-choice.js';
+import { maxOutputTokens, requireAvailable, toolConcurrency, webSearchOffered } from './model-choice.js';
 import { buildSystemPrompt } from '../../session/system-prompt.js';
 import { attributionPrompt } from '../../session/attribution.js';
 import { TaskNotices } from '../task-notices.js';
@@ -222,7 +222,6 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     attribution: attributionPrompt(loaded.merged),
     ...(outputStyle.style ? { outputStyle: outputStyle.style } : {}),
   });
-  const maxConc = Number(env.WICKET_MAX_TOOL_CONCURRENCY || env.CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY || 10);
   live.options = {
     client,
     model,
@@ -245,7 +244,8 @@ export function setupSession(opts: CliOptions, deps: SetupDeps): Setup {
     thinkingBudget: opts.thinkingBudget !== undefined ? budgetOrOff(opts.thinkingBudget) : thinkingBudget(mergedEnv, loaded.merged),
     effort,
     outputStyle: outputStyle.style?.name ?? 'default',
-    maxToolConcurrency: Number.isInteger(maxConc) && maxConc > 0 ? maxConc : 10,
+    // From the shell or the settings' env, as every variable of the table.
+    maxToolConcurrency: toolConcurrency(mergedEnv),
     seenUrls: new Set<string>(),
     ...(memory.instructions ? { instructions: memory.instructions.conversation() } : {}),
     ...(loaded.merged.fileCheckpointingEnabled === false ? {} : { fileHistory: openFileHistory(wicketHome, sessionId, opts, resumed) }),

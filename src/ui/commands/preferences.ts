@@ -2,7 +2,8 @@
  * /config, /theme, /vim and /model: the settings a person changes from the app, saved to the user
  * settings file as Claude Code saves them ("saved as your default for new sessions" for /model).
  */
-import { DEFAULT_MODEL, modelAliases, modelAllowed, resolveModel } from '../../base/models.js';
+import { DEFAULT_MODEL, modelAliases, modelAllowed, modelDenied, resolveModel } from '../../base/models.js';
+import { deniedModels } from '../../core/setup/model-choice.js';
 import { saveUserSetting, shortPath, THEMES, type ThemeName } from '../preferences.js';
 import type { CommandResult, SessionControl, SlashCommand } from './types.js';
 
@@ -26,6 +27,8 @@ function availableModels(s: SessionControl): string[] | undefined {
 async function setModel(name: string, s: SessionControl): Promise<CommandResult> {
   const chosen = resolveModel(name) ?? name;
   const allowed = availableModels(s);
+  if (modelDenied(chosen, deniedModels(s.options.settings)))
+    return { kind: 'info', tone: 'warning', text: `${chosen} is blocked by the managed policy's deniedModels: the model stays ${s.options.model}.` };
   if (!modelAllowed(chosen, allowed))
     return {
       kind: 'info',
@@ -51,7 +54,8 @@ export const modelCommand: SlashCommand = {
     const name = args.trim();
     if (name) return setModel(name, s);
     const allowed = availableModels(s);
-    const list = models().filter((m) => modelAllowed(m.value, allowed));
+    const denied = deniedModels(s.options.settings);
+    const list = models().filter((m) => modelAllowed(m.value, allowed) && !modelDenied(m.value, denied));
     const current = list.findIndex((m) => resolveModel(m.value) === s.options.model);
     const options = current >= 0 ? list : [...list, { value: s.options.model, label: s.options.model, description: 'the current model' }];
     return {

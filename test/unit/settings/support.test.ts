@@ -77,6 +77,14 @@ describe('supportWarnings', () => {
     ]);
   });
 
+  it('the security exceptions the reference lists are known keys: the one wicket cannot honour warns', async () => {
+    const { knownSettingsKeys } = await import('../../../src/settings/schema.js');
+    const keys = ['syncClaudeAiSkills', 'syncClaudeAiPlugins', 'crossSessionInbound', 'isolatePeerMachines'];
+    for (const k of keys) expect(knownSettingsKeys().has(k), k).toBe(true);
+    const w = supportWarnings({ syncClaudeAiSkills: false, syncClaudeAiPlugins: false, crossSessionInbound: 'accept', isolatePeerMachines: true }, {});
+    expect(w).toEqual([expect.stringContaining('settings key "crossSessionInbound" is not supported')]);
+  });
+
   it('a supported key warns for the values wicket does not honour only', () => {
     expect(supportWarnings({ theme: 'light-daltonized', spinnerTipsEnabled: false, showTurnDuration: false }, {})).toEqual([]);
     const w = supportWarnings({ theme: 'solarized', spinnerTipsEnabled: true }, {});
