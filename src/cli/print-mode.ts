@@ -9,7 +9,6 @@ import type { PluginSet } from '../plugins/types.js';
 import type { TranscriptWriter } from '../session/transcript.js';
 import type { DebugLog } from '../core/setup/debug-log.js';
 import { runPrompt, type PromptWithContext } from '../core/run-prompt.js';
-import { RunFigures } from '../core/run-figures.js';
 import { ResultSeries, STRUCTURED_NUDGE, track, type ResultObject } from '../sdk/result.js';
 import { apiErrorMessage, initMessage, StreamLines, type McpServerStatus } from '../sdk/messages.js';
 import { allowHint, PERSON_ONLY, PRINT_MODE, unaskedDenial } from '../permissions/denial-text.js';
@@ -66,7 +65,6 @@ export async function runPrintMode(
   for await (const item of prompts) {
     const { prompt, context } = typeof item === 'object' && !Array.isArray(item) ? item : { prompt: item, context: undefined };
     const st = results.newRun();
-    const figures = new RunFigures();
     let last: Extract<AgentEvent, { type: 'done' }> | undefined;
     agent.state.structuredOutput = undefined;
     // With --json-schema, a model that ends without calling StructuredOutput is asked again (twice at most).
@@ -80,7 +78,6 @@ export async function runPrintMode(
         transcript?.onEvent(ev);
         session.debug?.event(ev);
         if (track(ev, st, opts.maxBudgetUsd)) abort.abort(new Error('budget'));
-        figures.see(ev);
         if (stream) lines.event(ev);
         else if (ev.type === 'warning') io.err(`${ev.message}\n`);
         // A retry is always shown: a silent API can make each one wait for the idle limit.
@@ -93,11 +90,7 @@ export async function runPrintMode(
     const apiErrorAsResult = opts.outputFormat !== 'text';
     if (stream && last?.reason === 'error' && st.apiError) emit(apiErrorMessage(st.apiError, agent.sessionId));
     const queued = opts.inputFormat === 'stream-json' ? undefined : 0;
-    // Claude Code's result also tells the time to the first word, refusals, sub-agents and fast mode.
-    const result: ResultObject = {
-      ...results.finish(last, st, agent, { wantStructured: opts.jsonSchema !== undefined, apiErrorAsResult, queued }),
-      ...figures.fields(),
-    };
+    const result: ResultObject = results.finish(last, st, agent, { wantStructured: opts.jsonSchema !== undefined, apiErrorAsResult, queued });
     code = exitCodeFor(result, last, abort);
     if (opts.outputFormat === 'text') {
       if (result.is_error) io.err(`${(result.errors?.length ? result.errors : ['error']).map((e) => `wicket: ${e}`).join('\n')}\n`);

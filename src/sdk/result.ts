@@ -9,6 +9,7 @@ import { addUsage, emptyUsage, type Usage } from '../base/usage.js';
 import { addToTotals, emptyTotals, type Totals } from '../core/run-prompt.js';
 import { randomUuid } from '../base/ids.js';
 import { contextWindowOf } from '../base/models.js';
+import { RunFigures } from '../core/run-figures.js';
 
 type DoneEvent = Extract<AgentEvent, { type: 'done' }>;
 type ErrorEvent = Extract<AgentEvent, { type: 'error' }>;
@@ -28,10 +29,22 @@ export interface RunState {
   stopReason?: string | null;
   /** What the session spent before this run (--max-budget-usd counts the whole session's spend). */
   costBefore: number;
+  /** Time to the first word, refusals, sub-agents and fast mode, as Claude Code's result tells them. */
+  figures: RunFigures;
 }
 
 export function newRunState(costBefore = 0): RunState {
-  return { totals: emptyTotals(), turns: 0, denials: [], denialEvents: [], startedAt: Date.now(), budgetHit: false, errors: [], costBefore };
+  return {
+    totals: emptyTotals(),
+    turns: 0,
+    denials: [],
+    denialEvents: [],
+    startedAt: Date.now(),
+    budgetHit: false,
+    errors: [],
+    costBefore,
+    figures: new RunFigures(),
+  };
 }
 
 /**
@@ -67,6 +80,7 @@ function mergeTotals(into: Totals, add: Totals): void {
 
 /** Notes what an event tells of the run; returns true when it went over --max-budget-usd (the caller stops the run). */
 export function track(ev: AgentEvent, st: RunState, maxBudgetUsd: number | undefined): boolean {
+  st.figures.see(ev);
   if (ev.type === 'usage') {
     addToTotals(st.totals, ev);
     if (maxBudgetUsd !== undefined && st.costBefore + st.totals.costUsd > maxBudgetUsd && !st.budgetHit) {
@@ -149,6 +163,7 @@ function resultObject(done: DoneEvent | undefined, st: RunState, agent: AgentOpt
     modelUsage: modelUsage(series.spent, agent),
     model_usage_since_last_result: modelUsage(st.totals, agent),
     permission_denials: st.denials,
+    ...st.figures.fields(),
     ...(structured !== undefined ? { structured_output: structured } : {}),
     ...(o.queued !== undefined ? { queued_turn_count: o.queued } : {}),
     result_index: series.index,

@@ -44,6 +44,9 @@ describe('query() options', () => {
     t.api.script(reply().error(529), reply().error(529), reply().error(529), reply().text('from the fallback'), reply().text('a'), reply().text('b'));
     const run = await sdkRun(t, 'hi', { model: 'claude-sonnet-4-5', fallbackModel: 'claude-haiku-4-5', env: { WICKET_RETRY_BASE_DELAY_MS: '1' } });
     expect(run.result).toMatchObject({ subtype: 'success', result: 'from the fallback' });
+    // Claude Code's figures beside the cost: fast mode (wicket has none), refusals, sub-agents, time to the first word.
+    expect(run.result).toMatchObject({ fast_mode_state: 'off', safety_stops: 0, subagent_stats: { spawned: 0, completed: 0 } });
+    expect(typeof (run.result as Record<string, unknown>).ttft_ms).toBe('number');
     expect(bodies()[0]!.model).toBe('claude-sonnet-4-5');
     expect(bodies()[3]!.model).toBe('claude-haiku-4-5');
     await sdkRun(t, 'think', { thinking: { type: 'enabled', budgetTokens: 1500 } });
