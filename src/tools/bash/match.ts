@@ -179,6 +179,25 @@ function allowRuleFor(leaf: Leaf, rules: ParsedRule[]): ParsedRule | undefined {
   return rules.find((r) => ruleCovers(compileRule(r.specifier!), leaf.allowPattern!));
 }
 
+const SHAPES = {
+  substitution: 'a nested command ($(…), `…` or <(…))',
+  subshell: 'a subshell ( … )',
+  group: 'a group in braces { …; }',
+  background: 'a command sent to the background with &',
+} as const;
+
+/**
+ * What in the line's shape no rule approves and no read-only verdict covers, as in Claude Code: a
+ * command substitution, a subshell, a brace group, a background `&`. Undefined when none.
+ */
+export function unapprovableShape(analysis: Analysis): string | undefined {
+  for (const c of analysis.commands) {
+    if (c.inSubstitution) return SHAPES.substitution;
+    if (c.grouped) return SHAPES[c.grouped];
+  }
+  return undefined;
+}
+
 /** Conditions under which no allow rule may approve the line. */
 function isAllowable(input: BashRuleInput, analysis: Analysis, ctx: PermissionContext): boolean {
   if (input.dangerouslyDisableSandbox) return false;
@@ -186,6 +205,7 @@ function isAllowable(input: BashRuleInput, analysis: Analysis, ctx: PermissionCo
   if (analysis.assigned.some((v) => DANGEROUS_VARS.has(v))) return false;
   if (analysis.leaves.some((l) => !l.denyOnly && l.allowPattern === undefined)) return false;
   if (criticalRemoval(analysis, ctx)) return false;
+  if (unapprovableShape(analysis)) return false;
   return analysis.writes.every((w) => {
     if (ctx.permissionMode !== 'acceptEdits') return false;
     const target = resolvePathWord(w, ctx.cwd, ctx.homeDir);
