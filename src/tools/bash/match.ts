@@ -176,7 +176,24 @@ function matchAllow(input: BashRuleInput, analysis: Analysis | undefined, rules:
 
 function allowRuleFor(leaf: Leaf, rules: ParsedRule[]): ParsedRule | undefined {
   if (leaf.allowPattern === undefined) return undefined;
-  return rules.find((r) => ruleCovers(compileRule(r.specifier!), leaf.allowPattern!));
+  return rules.find((r) => ruleCovers(compileRule(r.specifier!), leaf.allowPattern!) && coversAsWritten(r.specifier!, leaf));
+}
+
+/**
+ * Claude Code compares an allow rule with the command as written: `Bash(foo x:*)` approves neither
+ * `foo "x"` nor `foo \x`, and `Bash(foo "a b":*)` only `foo "a b"`. The words keep their quotes here
+ * (the resolved comparison above still has to hold).
+ */
+function coversAsWritten(specifier: string, leaf: Leaf): boolean {
+  let text = specifier.trim();
+  const prefix = text.endsWith(':*');
+  if (prefix) text = text.slice(0, -2);
+  const written = leaf.words.map((w) => w.raw).join(' ');
+  const pattern = text.replace(/\s+/g, ' ');
+  if (wildcardMatch(pattern, written)) return true;
+  // `npm test:*` and `npm test *` also approve `npm test` alone.
+  const base = prefix ? pattern : pattern.endsWith(' *') ? pattern.slice(0, -2) : undefined;
+  return base !== undefined && (wildcardMatch(base, written) || wildcardMatch(`${base} *`, written));
 }
 
 const SHAPES = {
