@@ -186,7 +186,8 @@ function matchPathList(tool: Tool, input: unknown, ctx: PermissionContext, rules
 
 function matchList(args: DecideArgs, list: 'allow' | 'ask' | 'deny'): ParsedRule | undefined {
   const { tool, input, ctx } = args;
-  const rules = args.rules[list].filter((r) => !r.error);
+  // A loosely written rule (rule-parse.ts) still denies and asks, but approves nothing.
+  const rules = args.rules[list].filter((r) => !r.error && !(list === 'allow' && r.loose));
   for (const rule of rules) {
     if (rule.specifier === undefined && bareRuleCovers(rule.toolName, tool, list)) return rule;
   }
