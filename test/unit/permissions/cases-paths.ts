@@ -191,4 +191,17 @@ export const PATH_CASES: DecisionCase[] = [
   row('deny ./ with trailing slash: folder', proj({ deny: ['Read(./secrets/)'] }), 'Read', read('{P}/secrets/key.pem'), 'deny'),
   row('deny folder by bare name', proj({ deny: ['Read(secrets)'] }), 'Read', read('{P}/secrets/key.pem'), 'deny'),
   row('deny ../outside/** relative', proj({ deny: ['Read(../outside/**)'] }), 'Read', read('{O}/secret.txt'), 'deny'),
+  // as in Claude Code: an allow rule with a `..` segment, or `~` alone, approves nothing
+  row('allow ../outside/** approves nothing', proj({ allow: ['Read(../outside/**)'] }), 'Read', read('{O}/secret.txt'), 'ask', { cwd: '{P}/src' }),
+  row('allow Edit(../x/**) approves nothing', proj({ allow: ['Edit(../outside/**)'] }), 'Write', write('{O}/new.txt'), 'ask'),
+  row('allow ~ alone approves nothing', proj({ allow: ['Read(~)'] }), 'Read', read('{H}/notes.txt'), 'ask'),
+  row('allow ~/** approves the home folder', proj({ allow: ['Read(~/**)'] }), 'Read', read('{H}/notes.txt'), 'allow'),
+  row('allow //abs/** is absolute', proj({ allow: ['Read(/{O}/**)'] }), 'Read', read('{O}/secret.txt'), 'allow'),
+  row('allow /abs/** is relative to the settings file', proj({ allow: ['Read({O}/**)'] }), 'Read', read('{O}/secret.txt'), 'ask'),
+  row('allow *.TXT keeps case', proj({ allow: ['Read(/{O}/*.TXT)'] }), 'Read', read('{O}/secret.txt'), 'ask'),
+  row('deny ./secrets/* is one level', proj({ deny: ['Read(./secrets/*)'] }), 'Read', read('{P}/secrets/key.pem'), 'deny'),
+  row('deny ./src/*.ts: not deeper', proj({ deny: ['Read(./src/*.ts)'] }), 'Read', read('{P}/src/deep/b.ts'), 'allow'),
+  row('deny *.ts: any depth', proj({ deny: ['Read(*.ts)'] }), 'Read', read('{P}/src/deep/b.ts'), 'deny'),
+  row('deny a folder name at any depth', proj({ deny: ['Read(deep)'] }), 'Read', read('{P}/src/deep/b.ts'), 'deny'),
+  row('deny Read(*) covers dot files', proj({ deny: ['Read(*)'] }), 'Read', read('{P}/.env'), 'deny'),
 ];
