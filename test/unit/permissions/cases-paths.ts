@@ -195,6 +195,8 @@ export const PATH_CASES: DecisionCase[] = [
   row('allow ../outside/** approves nothing', proj({ allow: ['Read(../outside/**)'] }), 'Read', read('{O}/secret.txt'), 'ask', { cwd: '{P}/src' }),
   row('allow Edit(../x/**) approves nothing', proj({ allow: ['Edit(../outside/**)'] }), 'Write', write('{O}/new.txt'), 'ask'),
   row('allow ~ alone approves nothing', proj({ allow: ['Read(~)'] }), 'Read', read('{H}/notes.txt'), 'ask'),
+  row('allow ~/ alone approves nothing', proj({ allow: ['Read(~/)'] }), 'Read', read('{H}/notes.txt'), 'ask'),
+  row('deny ~/ alone covers the home folder', proj({ deny: ['Read(~/)'] }), 'Read', read('{H}/notes.txt'), 'deny'),
   row('allow ~/** approves the home folder', proj({ allow: ['Read(~/**)'] }), 'Read', read('{H}/notes.txt'), 'allow'),
   row('allow //abs/** is absolute', proj({ allow: ['Read(/{O}/**)'] }), 'Read', read('{O}/secret.txt'), 'allow'),
   row('allow /abs/** is relative to the settings file', proj({ allow: ['Read({O}/**)'] }), 'Read', read('{O}/secret.txt'), 'ask'),
