@@ -18,6 +18,12 @@ export interface ParsedRule {
   sourcePath?: string;
   /** Set when the rule cannot be used. */
   error?: string;
+  /**
+   * Written loosely: spaces around the rule, before `(` or inside the parentheses' edges (`Bash( ls )`,
+   * `Bash(ls :*)`), an empty `Tool()`, or a specifier on an MCP tool. Claude Code matches such a rule
+   * against nothing; wicket still applies it as a deny or ask rule, never as an allow rule.
+   */
+  loose?: true;
 }
 
 /**
@@ -51,14 +57,21 @@ export function parseRule(raw: string, source: RuleSource, sourcePath?: string):
   const open = text.indexOf('(');
   if (open === -1) {
     if (text.includes(')')) return { ...base, toolName: text, error: 'unbalanced parenthesis' };
-    return { ...base, toolName: text };
+    return { ...base, toolName: text, ...(raw !== text ? { loose: true as const } : {}) };
   }
   if (!text.endsWith(')')) return { ...base, toolName: text.slice(0, open), error: 'missing closing parenthesis' };
   const toolName = text.slice(0, open).trim();
   const specifier = text.slice(open + 1, -1);
   if (!toolName) return { ...base, toolName, error: 'missing tool name before "("' };
-  if (specifier.trim() === '' || specifier.trim() === '*') return { ...base, toolName };
-  return { ...base, toolName, specifier };
+  const loose = isLoose(raw, toolName, specifier) ? { loose: true as const } : {};
+  if (specifier.trim() === '' || specifier.trim() === '*') return { ...base, toolName, ...loose };
+  return { ...base, toolName, specifier, ...loose };
+}
+
+function isLoose(raw: string, toolName: string, specifier: string): boolean {
+  if (raw !== raw.trim() || !raw.startsWith(`${toolName}(`)) return true;
+  if (specifier === '' || specifier !== specifier.trim() || /\s:\*$/.test(specifier)) return true;
+  return toolName.startsWith('mcp__');
 }
 
 /** Formats a rule back to its canonical string. */

@@ -178,16 +178,18 @@ function matchPathList(tool: Tool, input: unknown, ctx: PermissionContext, rules
   const paths = tool.permissionPaths?.(input, ctx);
   // Paths checked for deny and ask only (an MCP tool's path fields): a file rule does not approve the call.
   if (!paths || (paths.denyOnly && list === 'allow')) return undefined;
-  const family = paths.access === 'read' ? ['Read'] : list === 'allow' ? ['Edit'] : ['Edit', 'Read'];
+  // An Edit allow rule lets the tool read what it may change, as in Claude Code.
+  const family = paths.access === 'read' ? (list === 'allow' ? ['Read', 'Edit'] : ['Read']) : list === 'allow' ? ['Edit'] : ['Edit', 'Read'];
   const fileRules = rules.filter((r) => r.specifier !== undefined && family.includes(r.toolName));
   return matchPathRules(paths, fileRules, list, ctx);
 }
 
 function matchList(args: DecideArgs, list: 'allow' | 'ask' | 'deny'): ParsedRule | undefined {
   const { tool, input, ctx } = args;
-  const rules = args.rules[list].filter((r) => !r.error);
+  // A loosely written rule (rule-parse.ts) still denies and asks, but approves nothing.
+  const rules = args.rules[list].filter((r) => !r.error && !(list === 'allow' && r.loose));
   for (const rule of rules) {
-    if (rule.specifier === undefined && bareRuleCovers(rule.toolName, tool)) return rule;
+    if (rule.specifier === undefined && bareRuleCovers(rule.toolName, tool, list)) return rule;
   }
   const hit = matchPathList(tool, input, ctx, rules, list);
   if (hit) return hit;
@@ -222,10 +224,14 @@ function symlinkEscape(args: DecideArgs): { reason: string; suggestions: string[
   return undefined;
 }
 
-/** A bare rule names the tool itself, or its family: `Edit` covers Write/NotebookEdit, `Read` covers Grep/Glob. */
-function bareRuleCovers(ruleTool: string, tool: Tool): boolean {
+/**
+ * A bare rule names the tool itself, or its family: `Edit` covers Write/NotebookEdit, `Read` covers
+ * Grep/Glob. A bare `Edit` allow rule names the Edit tool only: in Claude Code it does not approve a
+ * Write (while `Edit(path)` does).
+ */
+function bareRuleCovers(ruleTool: string, tool: Tool, list: 'allow' | 'ask' | 'deny'): boolean {
   if (ruleNamesTool(ruleTool, tool.name, tool.aliases)) return true;
-  if (ruleTool === 'Edit') return EDIT_FAMILY.includes(tool.name);
+  if (ruleTool === 'Edit') return list !== 'allow' && EDIT_FAMILY.includes(tool.name);
   if (ruleTool === 'Read') return READ_FAMILY.includes(tool.name);
   return false;
 }

@@ -69,7 +69,11 @@ export function ruleLiteralRoots(rule: ParsedRule, ctx: AnchorContext): string[]
   return [...new Set(roots.flatMap((r) => [r, realPathDeep(r)]))];
 }
 
+/** A `..` segment, or the home folder alone (`~`, `~/`): Claude Code's allow rules match nothing with them. */
+const PARENT_SEGMENT = /(^|\/)\.\.(\/|$)/;
+
 function buildMatcher(rule: ParsedRule, list: RuleList, ctx: AnchorContext): PathMatcher {
+  if (list === 'allow' && (PARENT_SEGMENT.test(rule.specifier ?? '') || /^(~|\$HOME|\$\{HOME\})\/?$/.test(rule.specifier ?? ''))) return () => false;
   const nocase = list !== 'allow';
   const fold = nocase ? foldForDeny : (s: string) => s;
   const { anchors: written, body: rawBody, loose } = anchorPattern(rule, ctx);

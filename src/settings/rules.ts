@@ -169,10 +169,12 @@ function checkRule(parsed: ParsedRule, entry: string, list: ListName, origin: Li
     note(kind, entry);
     return rule;
   }
+  if (list === 'allow' && rule.loose) note('written loosely, which Claude Code never matches (approves nothing)', entry);
   if (rule.specifier !== undefined && rule.specifier !== rule.specifier.trim()) {
-    note('with spaces just inside the parentheses (trimmed)', entry);
+    if (list !== 'allow') note('with spaces just inside the parentheses (trimmed)', entry);
     const trimmed = rule.specifier.trim();
-    rule = trimmed === '*' ? { raw: rule.raw, toolName: rule.toolName, source, ...(sourcePath ? { sourcePath } : {}) } : { ...rule, specifier: trimmed };
+    const base = { raw: rule.raw, toolName: rule.toolName, source, ...(sourcePath ? { sourcePath } : {}), ...(rule.loose ? { loose: rule.loose } : {}) };
+    rule = trimmed === '*' ? base : { ...rule, specifier: trimmed };
   }
   if (entry.includes('\n')) note('spanning several lines (each matches only that exact multi-line command)', entry);
   if (!isKnownToolName(rule.toolName)) note(`with unknown tool name "${rule.toolName}" (never matches a built-in tool)`, entry);

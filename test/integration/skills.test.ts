@@ -35,14 +35,31 @@ describe('skills', () => {
     expect(toolResult(bodies()[1]!, 'toolu_s').content).toBe(`Base directory for this skill: ${dir}\n\nUse ${dir}/fill.py on form.pdf.`);
   });
 
-  it('asks without a rule (print mode denies, naming Skill(name)), and refuses an unknown or hidden skill', async () => {
-    skill(projectSkills(), 'pdf', '---\ndescription: Fill PDF forms\n---\nbody\n');
+  it('a skill with allowed-tools asks without a rule (print mode denies, naming Skill(name)); one without runs; an unknown or hidden skill is refused', async () => {
+    skill(projectSkills(), 'pdf', '---\ndescription: Fill PDF forms\nallowed-tools: Bash(pdftk:*)\n---\nbody\n');
+    skill(projectSkills(), 'plain', '---\ndescription: Plain\n---\nplain body\n');
     skill(projectSkills(), 'secret', '---\ndescription: Only by hand\ndisable-model-invocation: true\n---\nx\n');
-    t.api.script(reply().toolUse('Skill', { skill: 'pdf' }, { id: 'toolu_1' }).toolUse('Skill', { skill: 'secret' }, { id: 'toolu_2' }), reply().text('ok'));
+    t.api.script(
+      reply()
+        .toolUse('Skill', { skill: 'pdf' }, { id: 'toolu_1' })
+        .toolUse('Skill', { skill: 'secret' }, { id: 'toolu_2' })
+        .toolUse('Skill', { skill: 'plain' }, { id: 'toolu_3' }),
+      reply().text('ok'),
+    );
     expectExit(await run(['-p', 'go']), 0);
     const last = bodies().at(-1)!;
     expect(JSON.stringify(toolResult(last, 'toolu_1'))).toContain('Skill(pdf)');
     expect(toolResult(last, 'toolu_2')).toMatchObject({ is_error: true, content: expect.stringContaining('there is no skill "secret". Skills: pdf') });
+    expect(JSON.stringify(toolResult(last, 'toolu_3'))).toContain('plain body');
+  });
+
+  it('a deny rule with a wildcard holds for a skill that grants no tools', async () => {
+    skill(projectSkills(), 'plain', '---\ndescription: Plain\n---\nplain body\n');
+    t.api.script(reply().toolUse('Skill', { skill: 'plain' }, { id: 'toolu_1' }), reply().text('ok'));
+    expectExit(await run(['-p', 'go', '--disallowedTools', 'Skill(pl*)']), 0);
+    const result = toolResult(bodies().at(-1)!, 'toolu_1');
+    expect(result).toMatchObject({ is_error: true });
+    expect(JSON.stringify(result)).not.toContain('plain body');
   });
 
   it('offers no Skill tool when there is no skill', async () => {

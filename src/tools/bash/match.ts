@@ -176,7 +176,43 @@ function matchAllow(input: BashRuleInput, analysis: Analysis | undefined, rules:
 
 function allowRuleFor(leaf: Leaf, rules: ParsedRule[]): ParsedRule | undefined {
   if (leaf.allowPattern === undefined) return undefined;
-  return rules.find((r) => ruleCovers(compileRule(r.specifier!), leaf.allowPattern!));
+  return rules.find((r) => ruleCovers(compileRule(r.specifier!), leaf.allowPattern!) && coversAsWritten(r.specifier!, leaf));
+}
+
+/**
+ * Claude Code compares an allow rule with the command as written: `Bash(foo x:*)` approves neither
+ * `foo "x"` nor `foo \x`, and `Bash(foo "a b":*)` only `foo "a b"`. The words keep their quotes here
+ * (the resolved comparison above still has to hold).
+ */
+function coversAsWritten(specifier: string, leaf: Leaf): boolean {
+  let text = specifier.trim();
+  const prefix = text.endsWith(':*');
+  if (prefix) text = text.slice(0, -2);
+  const written = leaf.words.map((w) => w.raw).join(' ');
+  const pattern = text.replace(/\s+/g, ' ');
+  if (wildcardMatch(pattern, written)) return true;
+  // `npm test:*` and `npm test *` also approve `npm test` alone.
+  const base = prefix ? pattern : pattern.endsWith(' *') ? pattern.slice(0, -2) : undefined;
+  return base !== undefined && (wildcardMatch(base, written) || wildcardMatch(`${base} *`, written));
+}
+
+const SHAPES = {
+  substitution: 'a nested command ($(…), `…` or <(…))',
+  subshell: 'a subshell ( … )',
+  group: 'a group in braces { …; }',
+  background: 'a command sent to the background with &',
+} as const;
+
+/**
+ * What in the line's shape no rule approves and no read-only verdict covers, as in Claude Code: a
+ * command substitution, a subshell, a brace group, a background `&`. Undefined when none.
+ */
+export function unapprovableShape(analysis: Analysis): string | undefined {
+  for (const c of analysis.commands) {
+    if (c.inSubstitution) return SHAPES.substitution;
+    if (c.grouped) return SHAPES[c.grouped];
+  }
+  return undefined;
 }
 
 /** Conditions under which no allow rule may approve the line. */
@@ -186,6 +222,7 @@ function isAllowable(input: BashRuleInput, analysis: Analysis, ctx: PermissionCo
   if (analysis.assigned.some((v) => DANGEROUS_VARS.has(v))) return false;
   if (analysis.leaves.some((l) => !l.denyOnly && l.allowPattern === undefined)) return false;
   if (criticalRemoval(analysis, ctx)) return false;
+  if (unapprovableShape(analysis)) return false;
   return analysis.writes.every((w) => {
     if (ctx.permissionMode !== 'acceptEdits') return false;
     const target = resolvePathWord(w, ctx.cwd, ctx.homeDir);

@@ -38,6 +38,8 @@ export interface SimpleCommand {
   inSubstitution: boolean;
   /** Runs in the shell itself (not in a subshell, substitution or pipeline): a `cd` here persists. */
   topLevel: boolean;
+  /** Inside `( … )` or `{ …; }`, or sent to the background with `&`. */
+  grouped?: Grouping;
 }
 
 export interface ParsedScript {
@@ -163,10 +165,13 @@ function isEscapedBackslash(s: string, i: number): boolean {
   return n % 2 === 1;
 }
 
+export type Grouping = 'subshell' | 'group' | 'background';
+
 interface Scope {
   depth: number;
   inSubstitution: boolean;
   topLevel: boolean;
+  grouped?: Grouping;
 }
 
 const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
@@ -218,13 +223,19 @@ class Walker {
       }
       default:
         if (SUBSTITUTIONS.has(node.type)) this.visitChildren(node, { ...inner, inSubstitution: true, topLevel: false });
+        else if (node.type === 'subshell') this.visitChildren(node, { ...inner, topLevel: false, grouped: 'subshell' });
+        else if (node.type === 'compound_statement') this.visitChildren(node, { ...inner, grouped: 'group' });
         else this.visitChildren(node, NESTED_SCOPE.has(node.type) ? { ...inner, topLevel: false } : inner);
         return undefined;
     }
   }
 
+  /** A child followed by `&` runs in the background. */
   private visitChildren(node: Node, scope: Scope): void {
-    for (const child of node.children) this.visit(child, scope);
+    node.children.forEach((child, i) => {
+      const next = node.children[i + 1];
+      this.visit(child, next && !next.isNamed && next.type === '&' ? { ...scope, grouped: 'background' } : scope);
+    });
   }
 
   private command(node: Node, scope: Scope): SimpleCommand {
@@ -286,6 +297,7 @@ class Walker {
       text: node.text,
       inSubstitution: scope.inSubstitution,
       topLevel: scope.topLevel,
+      ...(scope.grouped ? { grouped: scope.grouped } : {}),
     };
     this.commands.push(cmd);
     return cmd;

@@ -11,7 +11,7 @@ import { analyzeBash } from './analyze.js';
 import type { Analysis } from './analysis.js';
 import { isReadOnlyAnalysis } from './classify.js';
 import { acceptEditsCovers, criticalRemoval, pathsOutsideWorkspace, readsOutsideWorkspace, settingsPathDeny } from './file-access.js';
-import { MAX_ALLOWABLE_LENGTH } from './match.js';
+import { MAX_ALLOWABLE_LENGTH, unapprovableShape } from './match.js';
 import { initBashParser, isBashParserReady } from './parse.js';
 import { suggestRules } from './suggest.js';
 import { joinValues } from './words.js';
@@ -32,6 +32,8 @@ export async function defaultVerdict(input: BashPermissionInput, a: Analysis, ct
   if (critical) return { behavior: 'ask', reason: `${critical}; removing a critical path always needs a person` };
   const runsCode = a.leaves.find((l) => l.runsCode && !l.denyOnly);
   if (runsCode) return { behavior: 'ask', reason: runsCode.runsCode! };
+  const shape = unapprovableShape(a);
+  if (shape) return { behavior: 'ask', reason: `the command holds ${shape}, which always needs a person's approval` };
   if (ctx.permissionMode === 'acceptEdits' && acceptEditsCovers(a, ctx))
     return { behavior: 'allow', reason: 'file commands inside the workspace (acceptEdits)' };
   if (isReadOnlyAnalysis(a)) {

@@ -178,7 +178,6 @@ const READ_ONLY: Readonly<Record<string, Check>> = {
   id: ANY,
   whoami: ANY,
   groups: ANY,
-  printenv: ANY,
   true: ANY,
   false: ANY,
   test: ANY,
@@ -229,7 +228,8 @@ const READ_ONLY: Readonly<Record<string, Check>> = {
   find: findCheck,
   date: without('-s', '--set'),
   hostname: noPositional,
-  env: (a) => a.length === 0,
+  // `env` and `printenv` alone show every variable, secrets too: Claude Code asks for them.
+  node: (a) => a.length === 1 && a[0]!.literal && (a[0]!.value === '--version' || a[0]!.value === '-v'),
   tree: without('-o'),
   sed: sedCheck,
   git: gitCheck,

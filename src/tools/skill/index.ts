@@ -1,7 +1,7 @@
 /**
  * Skill: the model runs one of the project's or the person's skills (`.claude/skills/<name>/SKILL.md`,
- * skills.ts); its expanded text comes back as the result, to follow. It asks first unless a
- * `Skill(name)` rule allows it. Inline shell in a skill (`!`cmd``) runs only when the person types
+ * skills.ts); its expanded text comes back as the result, to follow. A skill that grants no tools
+ * runs at once; one with `allowed-tools` asks first unless a `Skill(name)` rule allows it. Inline shell in a skill (`!`cmd``) runs only when the person types
  * the skill as a slash command; here it runs too, through the gates, with the skill's allowed-tools
  * as allow rules (a command they do not allow is left as written, with the reason).
  */
@@ -12,6 +12,7 @@ import { loadSkills } from '../../commands/skills.js';
 import { parseRule, type ParsedRule } from '../../base/rule-parse.js';
 import { userConfigDir } from '../../settings/paths.js';
 import { defineTool, lazySchema } from '../../base/tool.js';
+import { wildcardMatch } from '../../permissions/wildcard.js';
 
 export interface SkillInput {
   skill: string;
@@ -57,11 +58,17 @@ export const skillTool = defineTool<SkillInput, SkillOutput>({
       message: `there is no skill "${nameOf(input)}"${skills.length ? `. Skills: ${skills.map((s) => s.name).join(', ')}` : ': no skills are installed'}.`,
     };
   },
-  matchRules(input, rules: ParsedRule[]) {
+  matchRules(input, rules: ParsedRule[], list) {
     const name = nameOf(input);
-    return rules.find((r) => r.specifier === name || (r.specifier?.endsWith(':*') && name.startsWith(r.specifier.slice(0, -2))));
+    const prefixed = (r: ParsedRule) => r.specifier?.endsWith(':*') && name.startsWith(r.specifier.slice(0, -2));
+    // Claude Code reads `*` literally in a Skill rule; a deny or ask rule takes it as a wildcard (fail closed).
+    const wild = (r: ParsedRule) => list !== 'allow' && wildcardMatch(r.specifier!.replace(/:\*$/, '*'), name);
+    return rules.find((r) => r.specifier === name || prefixed(r) || wild(r));
   },
-  async checkPermissions(input) {
+  async checkPermissions(input, ctx) {
+    // As in Claude Code: a skill that grants no tools runs without asking.
+    const skill = modelSkills(ctx.projectRoot, configDirOf(ctx)).find((s) => s.name === nameOf(input));
+    if (skill && skill.allowedTools.length === 0) return { behavior: 'allow', reason: 'the skill grants no tools' };
     return { behavior: 'ask', reason: `the model wants to use the skill ${nameOf(input)}`, suggestions: [`Skill(${nameOf(input)})`] };
   },
   // eslint-disable-next-line require-yield

@@ -33,7 +33,9 @@ describe('path rules: anchors', () => {
   it('~/ and $HOME are the home folder', () => {
     expect(hits('~/.ssh/id_rsa', path.join(w.home, '.ssh/id_rsa'), 'allow')).toBe(true);
     expect(hits('$HOME/.ssh/*', path.join(w.home, '.ssh/id_rsa'), 'allow')).toBe(true);
-    expect(hits('~', path.join(w.home, 'notes.txt'), 'allow')).toBe(true);
+    // `~` alone: an allow rule approves nothing (as in Claude Code), a deny rule covers the folder
+    expect(hits('~', path.join(w.home, 'notes.txt'), 'allow')).toBe(false);
+    expect(hits('~', path.join(w.home, 'notes.txt'), 'deny')).toBe(true);
   });
   it('/path is relative to the settings source root', () => {
     const user = { source: 'userSettings' as const, sourcePath: path.join(w.home, '.claude/settings.json') };
