@@ -219,6 +219,10 @@ const TREE_READS: Attempt[] = [
 /** Direct reads: globs, spellings, unknown paths, other programs and languages. */
 const DIRECT_READS: Attempt[] = [
   read('cat secret/key.txt'),
+  // a word after a here-doc's delimiter is the command's argument: cat reads the file, not the text
+  read("cat <<'EOF' secret/key.txt\nx\nEOF"),
+  read('head -c 99 <<EOF secret/key.txt\nx\nEOF'),
+  read("cat <<'EOF' ~/.ssh/id_rsa\nx\nEOF"),
   read('cat */*'),
   read('head -n 100 */*'),
   read('tail -n +1 */*'),

@@ -16,6 +16,7 @@ import type { PermissionContext, RuleList } from '../../base/tool.js';
 import { protectedReason } from '../../permissions/protected.js';
 import { isInWorkspace } from '../../base/paths.js';
 import type { Analysis, Leaf } from './analysis.js';
+import type { SimpleCommand } from './parse.js';
 import { isReadOnlyLeaf } from './classify.js';
 import { criticalRemoval, readsOutsideWorkspace } from './file-access.js';
 import { resolvePathWord } from './read-only.js';
@@ -209,10 +210,28 @@ const SHAPES = {
  */
 export function unapprovableShape(analysis: Analysis): string | undefined {
   for (const c of analysis.commands) {
-    if (c.inSubstitution) return SHAPES.substitution;
+    if (c.inSubstitution && !literalHeredocText(c)) return SHAPES.substitution;
     if (c.grouped) return SHAPES[c.grouped];
   }
   return undefined;
+}
+
+/**
+ * `$(cat <<'EOF' … EOF)`: a substitution that only gives a here-document's text back, unexpanded (the
+ * way commit messages are written). Claude Code's rules approve a line holding it, as they would the
+ * text written in place.
+ */
+function literalHeredocText(c: SimpleCommand): boolean {
+  const [name, ...args] = c.words;
+  return (
+    name?.value === 'cat' &&
+    name.literal &&
+    !args.length &&
+    !c.assignments.length &&
+    c.redirects.length === 1 &&
+    c.redirects[0]!.kind === 'heredoc' &&
+    c.redirects[0]!.bodyLiteral === true
+  );
 }
 
 /** Conditions under which no allow rule may approve the line. */

@@ -176,6 +176,22 @@ interface Scope {
 
 const SUBSTITUTIONS = new Set(['command_substitution', 'process_substitution']);
 const HEREDOC_PARTS = new Set(['heredoc_start', 'heredoc_body', 'heredoc_end']);
+/** What can follow a here-doc's delimiter on its line as an argument of the command. */
+const HEREDOC_ARGUMENTS = new Set([
+  'word',
+  'string',
+  'raw_string',
+  'ansi_c_string',
+  'translated_string',
+  'concatenation',
+  'simple_expansion',
+  'expansion',
+  'number',
+  'arithmetic_expansion',
+  'brace_expression',
+  'command_substitution',
+  'process_substitution',
+]);
 const NESTED_SCOPE = new Set(['subshell', 'pipeline']);
 
 class Walker {
@@ -267,7 +283,11 @@ class Walker {
           this.visitNested(rest, scope);
           owner.redirects.push(this.redirect(rest));
         } else if (rest.type === 'pipeline') this.pipeline(rest, { ...scope, topLevel: false }, owner);
-        else this.visit(rest, scope);
+        else if (HEREDOC_ARGUMENTS.has(rest.type)) {
+          // `cat <<'EOF' ~/.netrc`: a word after the delimiter is the command's own argument.
+          owner.words.push(resolveWord(rest));
+          this.visitNested(rest, scope);
+        } else this.visit(rest, scope);
       }
     }
   }
