@@ -199,3 +199,24 @@ function unquote(name: string): string {
   }
   return Buffer.from(bytes).toString('utf8');
 }
+
+/**
+ * The files git's index holds in the work tree at `root` (paths relative to it), or undefined when
+ * git cannot tell (not a repository, git missing, too slow): callers then assume the worst.
+ */
+export function trackedFilesSync(root: string): string[] | undefined {
+  try {
+    const { execFileSync } = process.getBuiltinModule('node:child_process');
+    const out = execFileSync('git', ['ls-files', '-z', '--full-name'], {
+      cwd: root,
+      env: gitEnv(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: TIMEOUT_MS,
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    return out.split('\0').filter(Boolean);
+  } catch {
+    return undefined;
+  }
+}

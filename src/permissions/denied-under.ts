@@ -37,6 +37,18 @@ export const MAX_WALK_ENTRIES = 10_000;
 const MAX_WALK_MS = 500;
 const GLOB = /[*?[\]{}]/;
 
+/** The first of `files` (absolute paths, each looked at as written and as the link-free path of its folder) that a Read deny rule covers. */
+export function deniedAmong(files: readonly string[], rules: readonly ParsedRule[], ctx: PermissionContext): DeniedHit | undefined {
+  const read = rules.filter((r) => r.toolName === 'Read' && r.specifier !== undefined && !r.error);
+  if (!read.length) return undefined;
+  const matchers = read.map((rule) => ({ rule, match: compilePathRule(rule, 'deny', ctx) }));
+  for (const file of files) {
+    const hit = matchers.find((m) => m.match(file));
+    if (hit) return { rule: hit.rule, path: file };
+  }
+  return undefined;
+}
+
 export function deniedUnder(dir: string, rules: readonly ParsedRule[], ctx: PermissionContext, followLinks: boolean): DeniedHit | undefined {
   const read = rules.filter((r) => r.toolName === 'Read' && r.specifier !== undefined && !r.error);
   if (!read.length) return undefined;

@@ -10,7 +10,7 @@
  * - `edit`: attempts to change what `conf/` holds past `Edit(./conf/**)`: programs that write a file
  *   they name, links made to it, options naming the folder written.
  */
-import type { WorldOptions } from './bash-support.js';
+import { SECRET, type WorldOptions } from './bash-support.js';
 
 export interface Attempt extends WorldOptions {
   kind: 'rm' | 'read' | 'edit';
@@ -264,6 +264,11 @@ const HISTORY_READS: Attempt[] = [
   read('git cat-file --batch-all-objects --batch', { git: 'commit' }),
   read("for s in $(git ls-files -s | cut -d' ' -f2); do git cat-file -p $s; done", { git: 'commit' }),
   read('git add -A && git diff --cached', { git: 'init' }),
+  // a plain diff shows what git tracks: a tracked secret, changed; an ignored one the line adds first
+  read('git diff', { git: 'commit', after: { 'secret/key.txt': `${SECRET}\nchanged\n` } }),
+  read('git diff --color=never -U5', { git: 'commit', after: { 'secret/key.txt': `${SECRET}\nchanged\n` } }),
+  read('git add -N -f secret/key.txt && git diff', { git: 'commit', files: { '.gitignore': 'secret/\n' } }),
+  read('git add -N -f secret/key.txt; git diff', { git: 'commit', files: { '.gitignore': 'secret/\n' } }),
   read('git diff 4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD', { git: 'commit' }),
   read('git grep S3CR3T HEAD', { git: 'commit' }),
   read('git --git-dir=.git log -p', { git: 'commit' }),
@@ -367,6 +372,9 @@ export const HARMLESS: Harmless[] = [
   { command: 'cat conf/app.json', output: 'ORIGINAL' },
   { command: 'git log --oneline', output: 'all', git: 'commit' },
   { command: 'git diff --stat HEAD', output: '', git: 'commit' },
+  // an ignored secret that git does not track never shows in a plain diff
+  { command: 'git diff', output: 'changed', git: 'commit', files: { '.gitignore': 'secret/\n' }, after: { 'src/a.txt': 'hello changed\n' } },
+  { command: 'git diff -U1 -- src', output: 'changed', git: 'commit', files: { '.gitignore': 'secret/\n' }, after: { 'src/a.txt': 'hello changed\n' } },
   { command: 'git log -p -- src', output: 'hello world', git: 'commit' },
   { command: 'git show HEAD:src/a.txt', output: 'hello world', git: 'commit' },
   { command: 'git worktree list', output: 'project', git: 'commit' },

@@ -36,6 +36,8 @@ export interface WorldOptions {
   files?: Record<string, string>;
   /** `init`: a git repository; `commit`: with everything committed. */
   git?: 'init' | 'commit';
+  /** Files written after the repository is made: changes its work tree shows. */
+  after?: Record<string, string>;
 }
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'wicket-sec-bash-')));
@@ -75,6 +77,7 @@ export function makeWorld(opts: WorldOptions = {}): World {
       git('commit', '-qm', 'all');
     }
   }
+  for (const [rel, content] of Object.entries(opts.after ?? {})) writeFileSync(path.join(project, rel), content);
   return { project, home, victim: path.join(project, 'V'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

@@ -6,10 +6,12 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { deniedUnder } from '../../permissions/denied-under.js';
+import { deniedAmong, deniedUnder, type DeniedHit } from '../../permissions/denied-under.js';
+import { trackedFilesSync } from '../../base/git-status.js';
 import { formatRule, type ParsedRule } from '../../base/rule-parse.js';
 import type { PermissionContext } from '../../base/tool.js';
-import type { Analysis } from './analysis.js';
+import type { Analysis, Leaf } from './analysis.js';
+import { isReadOnlyLeaf } from './classify.js';
 import { forEachLeaf, pathDenyRules } from './file-access.js';
 import { resolvePathWord } from './read-only.js';
 import { treeReadOf, type TreeRoot } from './tree-readers.js';
@@ -44,7 +46,8 @@ export function treeReadDenial(a: Analysis, ctx: PermissionContext, historyOnly 
           found = { rule, reason: `${tree.label} reads every file under a folder only known when it runs, so it may read files denied by ${formatRule(rule)}` };
           return;
         }
-        const hit = deniedUnder(dir, deny, ctx, tree.followLinks);
+        const tracked = tree.trackedOnly && 'repo' in root && nothingElseWrites(a, leaf);
+        const hit = tracked ? trackedDenied(dir, deny, ctx) : deniedUnder(dir, deny, ctx, tree.followLinks);
         if (!hit) continue;
         const shown = display(dir, ctx.cwd);
         found = {
@@ -59,6 +62,24 @@ export function treeReadDenial(a: Analysis, ctx: PermissionContext, historyOnly 
     true,
   );
   return found;
+}
+
+/**
+ * Nothing else in the line can change git's index before `leaf` looks at it (`git add -N .env &&
+ * git diff` would show the file): the other commands only read, and no redirection writes under `.git`.
+ */
+function nothingElseWrites(a: Analysis, leaf: Leaf): boolean {
+  return a.leaves.every((l) => l === leaf || isReadOnlyLeaf(l)) && a.writes.every((w) => w.literal && !/(^|\/)\.git(\/|$)/.test(w.value));
+}
+
+/**
+ * A plain `git diff` of the work tree at `dir`: a denied file counts when git tracks it (an ignored
+ * `.env` never shows). When git cannot list its files, every file counts, as for any tree reader.
+ */
+function trackedDenied(dir: string, deny: readonly ParsedRule[], ctx: PermissionContext): DeniedHit | undefined {
+  const tracked = trackedFilesSync(dir);
+  if (!tracked) return deniedUnder(dir, deny, ctx, false);
+  return deniedAmong([dir, ...tracked.map((f) => path.join(dir, f))], deny, ctx);
 }
 
 function resolveRoot(root: TreeRoot, cwd: string | undefined, home: string): string | undefined {

@@ -15,6 +15,11 @@ export interface TreeRead {
   unknown?: string;
   /** Reads the repository's history too, which the sandbox's mounts do not hide. */
   history?: boolean;
+  /**
+   * Shows only what git's index holds of the work tree (a plain `git diff`): a denied file there
+   * counts only when git tracks it; one git does not know never reaches the output.
+   */
+  trackedOnly?: boolean;
 }
 
 export type Reader = (words: Word[], leaf: Leaf) => TreeRead | undefined;

@@ -57,8 +57,23 @@ export const git: Reader = (words, leaf) => {
   if (sub === 'grep') return grep(rest, repo, from);
   if (COPIES.has(sub) && (sub !== 'worktree' || rest.some((w) => w.value === 'add'))) return { label, roots: [repo], followLinks: false, history: true };
   if (!printsContent(sub, rest)) return undefined;
-  return { label, roots: pathsLimit(sub, rest, from) ?? [repo], followLinks: false, history: true };
+  const roots = pathsLimit(sub, rest, from) ?? [repo];
+  return { label, roots, followLinks: false, history: true, ...(workTreeDiff(sub, rest) ? { trackedOnly: true } : {}) };
 };
+
+/** Options by which `git diff` compares anything but the index with the work tree. */
+const OTHER_SIDES = /^(--cached|--staged|--no-index|--merge-base)(=|$)/;
+
+/**
+ * A plain `git diff` (options aside): the work tree against the index, so only files git tracks
+ * can show. Any word before `--` may be a revision (history), and then it is not plain.
+ */
+function workTreeDiff(sub: string, rest: Word[]): boolean {
+  if (sub !== 'diff' && sub !== 'diff-files') return false;
+  const dash = rest.findIndex((w) => w.value === '--');
+  const before = dash >= 0 ? rest.slice(0, dash) : rest;
+  return before.every((w) => w.literal && w.value.startsWith('-') && !OTHER_SIDES.test(w.value));
+}
 
 function printsContent(sub: string, rest: Word[]): boolean {
   if (ALWAYS.has(sub)) return true;
