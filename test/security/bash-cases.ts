@@ -269,6 +269,7 @@ const HISTORY_READS: Attempt[] = [
   read('git diff --color=never -U5', { git: 'commit', after: { 'secret/key.txt': `${SECRET}\nchanged\n` } }),
   read('git add -N -f secret/key.txt && git diff', { git: 'commit', files: { '.gitignore': 'secret/\n' } }),
   read('git add -N -f secret/key.txt; git diff', { git: 'commit', files: { '.gitignore': 'secret/\n' } }),
+  read('git diff --submodule=diff', { git: 'commit', after: { 'secret/key.txt': `${SECRET}\nchanged\n` } }),
   read('git diff 4b825dc642cb6eb9a060e54bf8d69288fbee4904 HEAD', { git: 'commit' }),
   read('git grep S3CR3T HEAD', { git: 'commit' }),
   read('git --git-dir=.git log -p', { git: 'commit' }),

@@ -61,8 +61,8 @@ export const git: Reader = (words, leaf) => {
   return { label, roots, followLinks: false, history: true, ...(workTreeDiff(sub, rest) ? { trackedOnly: true } : {}) };
 };
 
-/** Options by which `git diff` compares anything but the index with the work tree. */
-const OTHER_SIDES = /^(--cached|--staged|--no-index|--merge-base)(=|$)/;
+/** Options by which `git diff` compares anything but the index with the work tree, or shows a submodule's files. */
+const OTHER_SIDES = /^(--cached|--staged|--no-index|--merge-base|--submodule)(=|$)/;
 
 /**
  * A plain `git diff` (options aside): the work tree against the index, so only files git tracks
