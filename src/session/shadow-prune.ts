@@ -4,7 +4,8 @@
  * repository; and each project's repository is kept under a size cap (`WICKET_SNAPSHOT_MAX_MB`,
  * default 1024 MB) by dropping its oldest snapshots first, the running sessions' last. Git then
  * removes the objects no snapshot names. A repository left without snapshots is removed whole, unless
- * a scan used it in the last hour (the app scans ahead, and a scan is named as a snapshot only later).
+ * a scan used it (or made it) in the last hour (the app scans ahead, and a scan is named as a snapshot
+ * only later).
  * Runs at most once a day unless sessions were removed. Never throws.
  */
 import { existsSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -66,13 +67,19 @@ export async function pruneSnapshots(wicketHome: string, o: PruneOptions): Promi
   }
 }
 
-/** Whether a scan started in the repository since `since` (its `wicket-used` stamp, shadow-git.ts). */
+/**
+ * Whether a scan started in the repository since `since` (its `wicket-used` stamp, shadow-git.ts), or
+ * the repository was made since: a scan's first `git init` writes HEAD before the scan can stamp it,
+ * and a prune at that moment would take the folder from under it (the session then had no snapshot).
+ */
 function usedSince(gitDir: string, since: number): boolean {
-  try {
-    return statSync(path.join(gitDir, USED_STAMP)).mtimeMs >= since;
-  } catch {
-    return false;
-  }
+  return [USED_STAMP, 'HEAD'].some((name) => {
+    try {
+      return statSync(path.join(gitDir, name)).mtimeMs >= since;
+    } catch {
+      return false;
+    }
+  });
 }
 
 async function pruneRepo(gitDir: string, o: PruneOptions): Promise<void> {

@@ -75,6 +75,18 @@ describe('pruning', () => {
     expect(existsSync(gitDir)).toBe(false);
   });
 
+  it('keeps a repository made within the hour, though no scan has stamped it yet (a first scan may be in git init)', async () => {
+    const repo = new ShadowRepo(gitDir, project);
+    write('a.txt', 'a\n');
+    await snap(repo, 'live', 1);
+    await pruneSnapshots(path.join(root, 'home'), { removed: ['live'], keep: [], cutoffMs: 0, always: true });
+    rmSync(path.join(gitDir, 'wicket-used'), { force: true });
+    await pruneSnapshots(path.join(root, 'home'), { removed: [], keep: [], cutoffMs: 0, always: true });
+    expect(existsSync(path.join(gitDir, 'HEAD'))).toBe(true);
+    await pruneSnapshots(path.join(root, 'home'), { removed: [], keep: [], cutoffMs: 0, always: true, now: Date.now() + 2 * 3600_000 });
+    expect(existsSync(gitDir)).toBe(false);
+  });
+
   it('drops snapshots older than the period, and the oldest first when the repository is over its cap', async () => {
     const repo = new ShadowRepo(gitDir, project, { fileCap: 10 * 1024 * 1024 });
     for (let i = 1; i <= 4; i++) await snap(repo, 's', i, 300 * 1024);
