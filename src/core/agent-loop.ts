@@ -229,7 +229,17 @@ function runnerEnv(opts: AgentOptions, emit: (e: AgentEvent) => void): RunnerEnv
     base,
     emit,
     ...(snapshots
-      ? { beforeHooks: () => snapshots.scanDone(), beforeChange: (name: string, input: unknown) => snapshots.beforeChange(name, input, opts.state.cwd) }
+      ? {
+          beforeHooks: () => snapshots.scanDone(),
+          beforeChange: async (name: string, input: unknown) => {
+            const failed = await snapshots.beforeChange(name, input, opts.state.cwd);
+            if (failed)
+              emit({
+                type: 'warning',
+                message: `no snapshot of the project could be taken before this prompt's changes, so a rewind cannot undo them: ${failed}`,
+              });
+          },
+        }
       : {}),
   };
 }

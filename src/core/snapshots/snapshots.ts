@@ -32,6 +32,8 @@ export class Snapshots {
   private forked: Promise<void> | undefined;
   /** Why the last snapshot failed (shown by a restore that finds none). */
   lastError: string | undefined;
+  /** The checkpoint whose snapshot failed and was said so (once per checkpoint). */
+  private unsaved: number | undefined;
 
   /** `parent`: the session this one was forked from, whose snapshots it starts with. */
   constructor(
@@ -119,11 +121,12 @@ export class Snapshots {
   /**
    * Before a call that is not read-only: snapshots the project once per checkpoint (every call waits
    * for the same snapshot, whose scan `start` began if the stream named the tool), and notes what a
-   * Bash command writes outside the project. Never throws.
+   * Bash command writes outside the project. Returns why the snapshot could not be taken, the first
+   * time a call of this checkpoint meets the failure (a rewind to it cannot undo what follows). Never throws.
    */
-  async beforeChange(toolName: string, input: unknown, cwd: string): Promise<void> {
+  async beforeChange(toolName: string, input: unknown, cwd: string): Promise<string | undefined> {
     const id = this.checkpoint;
-    if (id === undefined) return;
+    if (id === undefined) return undefined;
     this.start();
     const scanned = this.scanned;
     this.taken ??= scanned!
@@ -132,9 +135,12 @@ export class Snapshots {
         this.lastError = err instanceof Error ? err.message : String(err);
         return undefined;
       });
-    await this.taken;
+    const snap = await this.taken;
     const command = toolName === 'Bash' && input && typeof input === 'object' ? (input as { command?: unknown }).command : undefined;
     if (typeof command === 'string') this.noteOutside(id, writesOutside(command, cwd, this.root, this.homeDir));
+    if (snap || this.lastError === undefined || this.unsaved === id) return undefined;
+    this.unsaved = id;
+    return this.lastError;
   }
 
   /** Snapshots the project now, named for checkpoint `id` (also used before a restore, so that it can be undone). */

@@ -111,3 +111,21 @@ it('a new process arms the watch with its first full scan, the folders left out 
   await third.beforeChange('Edit', {}, project);
   expect(third.repo.fullScans).toBe(1);
 });
+
+it('a snapshot that cannot be taken is said once per prompt, with the reason; a prompt whose snapshot is taken says nothing', async () => {
+  // wicket's home is a file: the shadow repository cannot be made
+  const blocked = path.join(root, 'blocked-home');
+  writeFileSync(blocked, 'not a folder\n');
+  const snaps = new Snapshots(ShadowRepo.forProject(blocked, project), 'session', home);
+  opened.push(snaps);
+  snaps.begin(1);
+  const first = await snaps.beforeChange('Bash', { command: 'change things' }, project);
+  expect(first).toMatch(/ENOTDIR|not a directory|EEXIST/i);
+  expect(await snaps.beforeChange('Edit', {}, project)).toBeUndefined();
+  snaps.begin(2);
+  expect(await snaps.beforeChange('Edit', {}, project)).toBe(first);
+
+  const fine = open();
+  fine.begin(1);
+  expect(await fine.beforeChange('Bash', { command: 'change things' }, project)).toBeUndefined();
+});
